@@ -1,0 +1,1 @@
+//! Per-lane arithmetic semantics (to be written).

@@ -1,0 +1,20 @@
+//! Fixed address windows of the simulated GPU's generic address space.
+//!
+//! Global memory (allocations and module images) lives at `GLOBAL_BASE` and above; a generic
+//! address inside `[SHARED_WINDOW, SHARED_WINDOW + WINDOW_SIZE)` is shared memory of the
+//! issuing thread's CTA, one inside the local window is the issuing thread's own local memory.
+//! Const variables sit in the global image, so `cvta.const` is the identity.
+
+/// First byte of device global memory. Far from where Linux places host heaps and mmaps, so
+/// `cudaMemcpyDefault` can tell device pointers from host pointers.
+pub const GLOBAL_BASE: u64 = 0x0000_0a00_0000_0000;
+/// One past the last byte of device global memory.
+pub const GLOBAL_LIMIT: u64 = 0x0000_0b00_0000_0000;
+/// Generic address of shared-memory offset 0.
+pub const SHARED_WINDOW: u64 = 0x0000_0c00_0000_0000;
+/// Generic address of local-memory offset 0.
+pub const LOCAL_WINDOW: u64 = 0x0000_0d00_0000_0000;
+/// Size of each of the shared and local windows.
+pub const WINDOW_SIZE: u64 = 1 << 32;
+/// Function handles (function pointers) are `FUNC_HANDLE_BASE + FuncId`.
+pub const FUNC_HANDLE_BASE: u64 = 0x0000_0e00_0000_0000;

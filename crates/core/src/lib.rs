@@ -1,0 +1,15 @@
+//! warpsim-core: the kernel IR, lowering from PTX, the functional SIMT executor and the
+//! Device API the CUDA shim, the CLI and the built-in suite drive.
+
+pub mod alu;
+pub mod error;
+pub mod ir;
+pub mod lower;
+
+pub use error::{LoadError, LoadErrors};
+
+/// Parses and lowers PTX text.
+pub fn load_ptx(source: &str) -> Result<ir::Module, LoadErrors> {
+    let ast = ptx::parse(source).map_err(|e| LoadErrors(vec![LoadError::Parse(e)]))?;
+    lower::lower(&ast)
+}

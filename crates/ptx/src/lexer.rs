@@ -1,0 +1,1 @@
+//! Tokens (to be written).

@@ -1,0 +1,1 @@
+//! Built-in workloads (to be written).
