@@ -1,0 +1,182 @@
+//! Decoders of memory instructions: ld, st, atom, red, cvta and the cache hints.
+//!
+//! Memory-ordering qualifiers (`.relaxed/.acquire/.release/.weak` with `.cta/.gpu/.sys`),
+//! cache operators (`.ca/.cg/.cs/.lu/.cv/.wb/.wt`) and `.L1::…`/`.L2::…` eviction hints are
+//! accepted and dropped: the functional model is sequentially consistent and has no caches.
+//! `.volatile` and `.nc` are kept in [`Mods`] for the timing model.
+
+use super::opcode::{require, Decoded, Suffixes, K};
+use crate::error::LoadError;
+use crate::ir::{AtomOp, Mods, Op, Space, Ty};
+
+type R = Result<Decoded, LoadError>;
+
+/// A state space as written. `.param` is kept apart from the IR spaces because it means the
+/// kernel parameter buffer or the current frame depending on what is addressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    Space(Space),
+    Param,
+}
+
+const SPACES: &[(&str, Written)] = &[
+    ("global", Written::Space(Space::Global)),
+    ("shared", Written::Space(Space::Shared)),
+    ("shared::cta", Written::Space(Space::Shared)),
+    ("local", Written::Space(Space::Local)),
+    ("const", Written::Space(Space::Const)),
+    ("param", Written::Param),
+    ("param::entry", Written::Param),
+    ("param::func", Written::Param),
+];
+
+/// The spaces atomics may name (none means generic).
+const ATOM_SPACES: &[(&str, Written)] = &[
+    ("global", Written::Space(Space::Global)),
+    ("shared", Written::Space(Space::Shared)),
+    ("shared::cta", Written::Space(Space::Shared)),
+];
+
+const ATOM_OPS: &[(&str, AtomOp)] = {
+    use AtomOp::*;
+    &[
+        ("add", Add),
+        ("inc", Inc),
+        ("dec", Dec),
+        ("exch", Exch),
+        ("cas", Cas),
+        ("min", Min),
+        ("max", Max),
+        ("and", And),
+        ("or", Or),
+        ("xor", Xor),
+    ]
+};
+
+/// Consumes the ordering, scope and hint modifiers that do not change what a memory
+/// instruction computes. Returns how many extra operands they add (a cache-policy register
+/// for `.L2::cache_hint`).
+fn skip_ordering_and_hints(s: &mut Suffixes, cache_ops: &[&str]) -> usize {
+    s.skip_all(|w| {
+        matches!(w, "weak" | "relaxed" | "acquire" | "release" | "acq_rel" | "mmio")
+            || matches!(w, "cta" | "cluster" | "gpu" | "sys")
+            || cache_ops.contains(&w)
+            || (w.starts_with("L1::") || w.starts_with("L2::")) && w != "L2::cache_hint"
+    });
+    usize::from(s.has("L2::cache_hint"))
+}
+
+/// Applies the written space to `d`: an IR space in `mods.space`, or the `.param` flag.
+fn with_space(mut d: Decoded, written: Option<Written>) -> Decoded {
+    match written {
+        Some(Written::Space(space)) => d.mods.space = space,
+        Some(Written::Param) => d.param_space = true,
+        None => d.mods.space = Space::Generic,
+    }
+    d
+}
+
+/// `.v2`/`.v4`, else 1.
+fn vector_width(s: &mut Suffixes) -> u8 {
+    s.pick(&[("v2", 2u8), ("v4", 4)]).unwrap_or(1)
+}
+
+/// A type ld/st can move: any scalar up to 64 bits.
+fn movable(ty: Ty) -> bool {
+    !matches!(ty, Ty::B128 | Ty::Pred)
+}
+
+/// `ld[.sem][.space][.nc][.cop][.hint][.vN].ty d, [a][, policy]`.
+pub(super) fn ld(s: &mut Suffixes) -> R {
+    let volatile = s.has("volatile");
+    let space = s.pick(SPACES);
+    let nc = s.has("nc");
+    let dropped = skip_ordering_and_hints(s, &["ca", "cg", "cs", "lu", "cv"]);
+    let vec = vector_width(s);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, movable(ty))?;
+    let m = Mods { volatile, nc, vec, ..Mods::default() };
+    let d = Decoded { dropped, ..Decoded::new(Op::Ld, ty) };
+    Ok(with_space(d.with_mods(m).with_dst(&[K::Data(ty, vec)]).with_src(&[K::Mem]), space))
+}
+
+/// `st[.sem][.space][.cop][.hint][.vN].ty [a], b[, policy]`.
+pub(super) fn st(s: &mut Suffixes) -> R {
+    let volatile = s.has("volatile");
+    let space = s.pick(SPACES);
+    let dropped = skip_ordering_and_hints(s, &["wb", "cg", "cs", "wt"]);
+    let vec = vector_width(s);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, movable(ty))?;
+    let m = Mods { volatile, vec, ..Mods::default() };
+    let d = Decoded { dropped, ..Decoded::new(Op::St, ty) };
+    Ok(with_space(d.with_mods(m).with_src(&[K::Mem, K::Data(ty, vec)]), space))
+}
+
+/// `atom[.sem][.scope][.space].op[.noftz].ty d, [a], b[, c]` and `red…` (no `d`).
+pub(super) fn atom(s: &mut Suffixes, op: Op) -> R {
+    let space = s.pick(ATOM_SPACES);
+    let aop = s.pick(ATOM_OPS);
+    s.has("noftz");
+    let dropped = skip_ordering_and_hints(s, &[]);
+    let ty = s.one_type()?;
+    s.done()?;
+    use Ty::*;
+    require(s, ty, matches!(ty, B32 | B64 | U32 | S32 | U64 | S64 | F32 | F64))?;
+    let aop = aop.ok_or_else(|| s.invalid("needs an operation such as .add"))?;
+    if op == Op::Red && aop == AtomOp::Cas {
+        return Err(s.unsupported());
+    }
+    let mut src = vec![K::Mem, K::V(ty)];
+    if aop == AtomOp::Cas {
+        src.push(K::V(ty));
+    }
+    let dst: &[K] = if op == Op::Atom { &[K::V(ty)] } else { &[] };
+    let m = Mods { atom: aop, ..Mods::default() };
+    let d = Decoded { dropped, ..Decoded::new(op, ty) };
+    Ok(with_space(d.with_mods(m).with_dst(dst).with_src(&src), space))
+}
+
+/// `cvta[.to].space.size d, a`: between generic and a space's own addresses.
+pub(super) fn cvta(s: &mut Suffixes) -> R {
+    let to_space = s.has("to");
+    let space = s.pick(SPACES);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, matches!(ty, Ty::U32 | Ty::U64))?;
+    let space = space.ok_or_else(|| s.invalid("needs a state space"))?;
+    let m = Mods { to_space, ..Mods::default() };
+    Ok(with_space(Decoded::alu(Op::Cvta, ty, m, 1), Some(space)))
+}
+
+/// `prefetch[.space].level [a]`, `prefetchu.L1 [a]`: no functional effect.
+pub(super) fn prefetch(s: &mut Suffixes) -> R {
+    let space = s.pick(&SPACES[..5]);
+    s.skip_all(|w| w == "L1" || w == "L2" || w.starts_with("L2::"));
+    s.done()?;
+    Ok(with_space(Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::Mem]), space))
+}
+
+/// `discard.global.L2 [a], 128`: drops cached data; no functional effect here.
+pub(super) fn discard(s: &mut Suffixes) -> R {
+    let space = s.pick(&SPACES[..1]);
+    s.has("L2");
+    s.done()?;
+    let d = Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::Mem, K::V(Ty::U64)]);
+    Ok(with_space(d, space))
+}
+
+/// `cp.async.commit_group` / `cp.async.wait_group N` / `cp.async.wait_all`: with no
+/// asynchronous copies in flight (they are unsupported) these have nothing to wait for.
+/// Every other `cp…` is unsupported.
+pub(super) fn cp(s: &mut Suffixes) -> R {
+    let is_async = s.has("async");
+    let which = s.pick(&[("commit_group", 0), ("wait_group", 1), ("wait_all", 2)]);
+    match (is_async, which, s.done()) {
+        (true, Some(1), Ok(())) => Ok(Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::V(Ty::U32)])),
+        (true, Some(_), Ok(())) => Ok(Decoded::new(Op::MemHint, Ty::B8)),
+        _ => Err(s.unsupported()),
+    }
+}

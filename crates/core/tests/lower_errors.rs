@@ -1,0 +1,196 @@
+//! Unsupported and invalid PTX: the exact `LoadError` (variant, text, line) of each case, and
+//! that every error of a module is reported, in source order.
+
+#[path = "lower_util.rs"]
+mod util;
+
+use util::{first_body_line, kernel, lower_errors, HEADER};
+use warpsim_core::LoadError;
+
+fn unsupported(what: &str, line: u32) -> LoadError {
+    LoadError::Unsupported { what: what.to_string(), line }
+}
+
+fn invalid(message: &str, line: u32) -> LoadError {
+    LoadError::Invalid { message: message.to_string(), line }
+}
+
+fn undefined(kind: &'static str, name: &str, line: u32) -> LoadError {
+    LoadError::Undefined { kind, name: name.to_string(), line }
+}
+
+/// Lowers the standard kernel with `body` (its first line is `first_body_line()`) and expects
+/// exactly `want`, where each entry's line is relative to the body (0 = its first line).
+fn check(body: &str, want: &[LoadError]) {
+    let base = first_body_line();
+    let want: Vec<LoadError> = want
+        .iter()
+        .map(|e| match e.clone() {
+            LoadError::Unsupported { what, line } => LoadError::Unsupported { what, line: line + base },
+            LoadError::Invalid { message, line } => LoadError::Invalid { message, line: line + base },
+            LoadError::Undefined { kind, name, line } => LoadError::Undefined { kind, name, line: line + base },
+            other => other,
+        })
+        .collect();
+    assert_eq!(lower_errors(&kernel(body)), want, "body:\n{body}");
+}
+
+#[test]
+fn texture_instruction_is_unsupported() {
+    check("tex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [%rd1, {%r1}];", &[unsupported("tex.1d.v4.f32.s32", 0)]);
+}
+
+#[test]
+fn other_unsupported_opcodes() {
+    check(
+        "cp.async.ca.shared.global [%r1], [%rd1], 16;\n\
+         wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1];\n\
+         suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];\n\
+         setp.lt.f16 %p1, %rs1, %rs2;\n\
+         ex2.approx.f16 %rs1, %rs2;",
+        &[
+            unsupported("cp.async.ca.shared.global", 0),
+            unsupported("wmma.load.a.sync.aligned.row.m16n16k16.f16", 1),
+            unsupported("suld.b.1d.b32.trap", 2),
+            unsupported("setp.lt.f16", 3),
+            unsupported("ex2.approx.f16", 4),
+        ],
+    );
+}
+
+#[test]
+fn unknown_modifier_is_named() {
+    check("add.foo.s32 %r1, %r2, %r3;", &[unsupported("modifier .foo in add.foo.s32", 0)]);
+    check(
+        "ld.shared::cluster.u32 %r1, [%r2];",
+        &[unsupported("modifier .shared::cluster in ld.shared::cluster.u32", 0)],
+    );
+    check("max.NaN.f32 %f1, %f2, %f3;", &[unsupported("modifier .NaN in max.NaN.f32", 0)]);
+}
+
+#[test]
+fn undefined_register() {
+    check("add.s32 %r1, %r99, 1;", &[undefined("register", "%r99", 0)]);
+    check("@%q bra $L;\n$L:", &[undefined("register", "%q", 0)]);
+}
+
+#[test]
+fn undefined_label() {
+    check("bra $L__nowhere;", &[undefined("label", "$L__nowhere", 0)]);
+}
+
+#[test]
+fn duplicate_label() {
+    check("$L1:\nadd.s32 %r1, %r1, 1;\n$L1:\nbra $L1;", &[invalid("label `$L1` is defined twice", 2)]);
+}
+
+#[test]
+fn labels_in_nested_blocks_are_function_scoped() {
+    check("{\n$L1:\nadd.s32 %r1, %r1, 1;\n}\n{\n$L1:\n}", &[invalid("label `$L1` is defined twice", 5)]);
+}
+
+#[test]
+fn wrong_operand_count() {
+    check("add.s32 %r1, %r2;", &[invalid("`add.s32` takes 3 operands, found 2", 0)]);
+    check("bar.sync 0, 1, 2;", &[invalid("`bar.sync` takes 1 to 2 operands, found 3", 0)]);
+    check("bra;", &[invalid("`bra` takes 1 operand, found 0", 0)]);
+}
+
+#[test]
+fn wrong_operand_kinds() {
+    check("add.s32 %r1, %p1, 1;", &[invalid("predicate `%p1` used as a value", 0)]);
+    check("setp.eq.s32 %r1, %r2, 1;", &[invalid("`%r1` is not a predicate", 0)]);
+    check("ld.global.u32 %r1, %rd1;", &[invalid("expected an address in brackets", 0)]);
+    check("add.f32 %f1, %f2, 1;", &[invalid("integer literal where a floating-point value is expected", 0)]);
+    check("add.s32 %r1, %r2, 1.5;", &[invalid("floating-point literal where a .s32 value is expected", 0)]);
+    check("ld.global.v4.f32 {%f1, %f2}, [%rd1];", &[invalid("expected a vector of 4 elements, found 2", 0)]);
+    check("st.global.v2.u32 [%rd1], {%r1, 0};", &[unsupported("immediate inside a vector operand", 0)]);
+    check("mov.u32 %tid.x, %r1;", &[invalid("special register `%tid` cannot be written", 0)]);
+    check("add.s32 %r1.x, %r2, 1;", &[invalid("`%r1` has no component .x", 0)]);
+}
+
+#[test]
+fn missing_required_modifiers() {
+    check("mul.s32 %r1, %r2, %r3;", &[invalid("`mul.s32` needs .lo, .hi or .wide", 0)]);
+    check("setp.s32 %p1, %r2, %r3;", &[invalid("`setp.s32` needs a comparison such as .lt", 0)]);
+    check("add %r1, %r2, %r3;", &[invalid("`add` is missing its type", 0)]);
+    check("sin.f32 %f1, %f2;", &[invalid("`sin.f32` needs .approx", 0)]);
+}
+
+#[test]
+fn wrong_state_space_for_a_variable() {
+    check("ld.shared.u32 %r1, [gbuf];", &[invalid("`gbuf` is not in the state space the instruction names", 0)]);
+    check("ld.global.u32 %r1, [nowhere];", &[undefined("symbol", "nowhere", 0)]);
+}
+
+#[test]
+fn call_to_malloc_is_unsupported() {
+    let src = format!(
+        "{HEADER}.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n\
+         .entry m()\n{{\n.reg .b64 %rd<3>;\n{{\n.param .b64 param0;\nst.param.b64 [param0], 64;\n\
+         .param .b64 retval0;\ncall.uni (retval0), malloc, (param0);\nld.param.b64 %rd1, [retval0];\n}}\nret;\n}}\n"
+    );
+    let line = HEADER.lines().count() as u32 + 9;
+    assert_eq!(lower_errors(&src), vec![unsupported("call to external function `malloc`", line)]);
+}
+
+#[test]
+fn call_arity_mismatch() {
+    check(
+        "{\n.param .b32 param0;\n.param .b32 retval0;\ncall.uni (retval0), callee, (param0);\n}",
+        &[invalid("call to `callee` passes 1 argument(s) and 1 return value(s); it takes 2 and 1", 3)],
+    );
+}
+
+#[test]
+fn bad_calls() {
+    check("call.uni nosuch;", &[undefined("function", "nosuch", 0)]);
+    check(
+        "{\n.param .b32 param0;\n.param .b64 param1;\n.param .b32 retval0;\ncall (retval0), %rd1, (param0, param1);\n}",
+        &[invalid("an indirect call needs a .callprototype", 4)],
+    );
+    check(
+        "{\n.param .b32 param0;\n.param .b64 param1;\n.param .b32 retval0;\ncall (retval0), %rd1, (param0, param1), proto;\n}",
+        &[undefined("prototype", "proto", 4)],
+    );
+}
+
+#[test]
+fn declarations() {
+    check(".reg .b32 %x;\n.reg .b32 %x;", &[invalid("`%x` is declared twice in the same scope", 1)]);
+    check(".reg .b128 %q;", &[unsupported(".reg .b128", 0)]);
+    check(".global .b32 g;", &[unsupported(".global variable `g` inside a function", 0)]);
+}
+
+#[test]
+fn bad_initializers() {
+    let src = format!("{HEADER}.global .align 4 .f32 fx = 1;\n.global .align 4 .u32 ux[1] = {{1, 2}};\n");
+    let line = HEADER.lines().count() as u32 + 1;
+    assert_eq!(
+        lower_errors(&src),
+        vec![
+            invalid("initializer of `fx`: integer literal where a floating-point value is expected", line),
+            invalid("`ux` has 2 initial values but room for 1", line + 1),
+        ]
+    );
+}
+
+#[test]
+fn all_errors_are_reported_in_source_order() {
+    // Errors in two functions and at module scope, found in different passes, come back sorted.
+    let src = format!(
+        "{HEADER}.func f()\n{{\nadd.foo.s32 %r1, %r2, %r3;\nret;\n}}\n\
+         .global .align 4 .f32 fx = 1;\n\
+         .entry g()\n{{\n.reg .b32 %r<3>;\nbra $nowhere;\ntex.1d.v4.f32.s32 {{%r1,%r1,%r1,%r1}}, [%r1, {{%r1}}];\nret;\n}}\n"
+    );
+    let h = HEADER.lines().count() as u32;
+    assert_eq!(
+        lower_errors(&src),
+        vec![
+            unsupported("modifier .foo in add.foo.s32", h + 3),
+            invalid("initializer of `fx`: integer literal where a floating-point value is expected", h + 6),
+            undefined("label", "$nowhere", h + 10),
+            unsupported("tex.1d.v4.f32.s32", h + 11),
+        ]
+    );
+}
