@@ -2,7 +2,9 @@
 //! Device API the CUDA shim, the CLI and the built-in suite drive.
 
 pub mod alu;
+pub mod device;
 pub mod error;
+pub mod exec;
 pub mod ir;
 pub mod lower;
 

@@ -1,1 +1,35 @@
-//! Built-in workloads (to be written).
+//! warpsim's built-in CUDA programs.
+//!
+//! Each program is our own CUDA source (`kernels/<name>/<name>.cu`), compiled once with
+//! `nvcc -arch=compute_75 -ptx -O3` into committed PTX (`<name>.ptx`, regenerated and checked
+//! by `scripts/kernels.sh`), plus the resource report of `ptxas -arch=sm_75 -v`
+//! (`<name>.ptxas`). The host side is a Rust driver (`programs/<name>.rs`) that builds seeded
+//! inputs, computes a CPU reference, drives the kernels through the [`Device`] API in the
+//! algorithm's real launch sequence, and verifies every output value.
+//!
+//! ```ignore
+//! let mut dev = warpsim_core::device::Device::new();
+//! let p = warpsim_suite::program("matmul").unwrap();
+//! let outcome = (p.run)(&mut dev, warpsim_suite::Size::Small)?;
+//! ```
+//!
+//! [`Device`]: warpsim_core::device::Device
+
+pub mod check;
+mod program;
+mod programs;
+pub mod resources;
+pub mod rng;
+
+pub use program::{Outcome, Program, Size, SuiteError};
+pub use resources::{parse_ptxas, KernelResources, ResourceError};
+
+/// Every built-in program, in a fixed order.
+pub fn programs() -> &'static [Program] {
+    programs::ALL
+}
+
+/// The program called `name`, if there is one.
+pub fn program(name: &str) -> Option<&'static Program> {
+    programs().iter().find(|p| p.name == name)
+}

@@ -1,0 +1,98 @@
+//! Errors of the Device API, each carrying enough to act on without a debugger.
+
+use crate::error::LoadErrors;
+use crate::ir::Space;
+
+/// Where in a kernel something happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub kernel: String,
+    /// Function executing (the kernel or a device function it called).
+    pub function: String,
+    pub cta: [u32; 3],
+    pub thread: [u32; 3],
+    pub pc: u32,
+    /// PTX source line of the instruction.
+    pub line: u32,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "kernel `{}`, CTA ({},{},{}), thread ({},{},{}), {}pc {} (PTX line {})",
+            self.kernel,
+            self.cta[0],
+            self.cta[1],
+            self.cta[2],
+            self.thread[0],
+            self.thread[1],
+            self.thread[2],
+            if self.function != self.kernel { format!("in `{}` ", self.function) } else { String::new() },
+            self.pc,
+            self.line
+        )
+    }
+}
+
+/// One warp's state in a deadlock report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StuckWarp {
+    pub warp: u32,
+    /// Barrier the warp waits at.
+    pub barrier: u8,
+    pub pc: u32,
+    pub line: u32,
+    /// Lanes of the warp that are waiting there.
+    pub lanes: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DeviceError {
+    #[error("cannot load PTX:\n{0}")]
+    Load(#[from] LoadErrors),
+    #[error("no kernel `{name}` in the module (kernels: {})", available.join(", "))]
+    UnknownKernel { name: String, available: Vec<String> },
+    #[error("no variable `{name}` in the module")]
+    UnknownSymbol { name: String },
+    #[error("invalid module handle")]
+    InvalidHandle,
+    #[error("out of device memory allocating {bytes} bytes")]
+    OutOfMemory { bytes: u64 },
+    #[error("invalid device pointer 0x{address:x} ({bytes} bytes): not inside a live allocation")]
+    InvalidPointer { address: u64, bytes: u64 },
+    #[error("invalid launch of `{kernel}`: {reason}")]
+    InvalidLaunch { kernel: String, reason: String },
+    #[error("{} {} of {size} bytes at 0x{address:x} ({space:?} space) {why}: {location}", if *write { "write" } else { "read" }, if *misaligned { "misaligned" } else { "out of bounds" })]
+    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, why: String },
+    #[error("barrier deadlock in kernel `{kernel}`, CTA ({},{},{}): {live_threads} live threads, {}", cta[0], cta[1], cta[2], describe_stuck(.warps))]
+    Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
+    #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)")]
+    InstructionLimit { kernel: String, limit: u64 },
+    #[error("`trap` executed: {0}")]
+    Trap(Location),
+    #[error("device assertion `{message}` failed at {file}:{line} in {function}: {location}")]
+    AssertFailed { location: Location, message: String, file: String, line: u32, function: String },
+    #[error("stack overflow: {location} needs {needed} bytes of local memory (limit {limit})")]
+    StackOverflow { location: Location, needed: u64, limit: u64 },
+    #[error("indirect call through 0x{value:x}, which is not a function: {location}")]
+    BadCallTarget { location: Location, value: u64 },
+}
+
+fn describe_stuck(warps: &[StuckWarp]) -> String {
+    warps
+        .iter()
+        .map(|w| {
+            format!(
+                "warp {} waits at barrier {} (pc {}, PTX line {}, {} lanes)",
+                w.warp,
+                w.barrier,
+                w.pc,
+                w.line,
+                w.lanes.count_ones()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+        + "; no other thread of the CTA can reach the barrier"
+}

@@ -1,0 +1,296 @@
+//! The Device API: what a CUDA runtime offers a host program — memory, modules, symbols,
+//! launches — over the simulated GPU. The CLI, the built-in suite and the CUDA shim all use it.
+
+pub mod args;
+pub mod error;
+
+pub use crate::exec::grid::LaunchStats;
+pub use args::{Arg, Dim3, LaunchConfig};
+pub use error::{DeviceError, Location, StuckWarp};
+
+use crate::exec::context::LaunchCtx;
+use crate::exec::grid::{run_grid, RunLimits};
+use crate::exec::memory::GlobalMemory;
+use crate::ir::{self, layout, FuncId, Reloc};
+
+/// A device pointer (an address in the simulated GPU's global memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct DevPtr(pub u64);
+
+impl DevPtr {
+    /// The pointer `bytes` further on.
+    pub fn offset(self, bytes: u64) -> DevPtr {
+        DevPtr(self.0.wrapping_add(bytes))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModuleHandle(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelHandle {
+    pub module: u32,
+    pub func: FuncId,
+}
+
+/// Device-wide options.
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceOptions {
+    /// A launch that executes more warp instructions than this fails (runaway kernels).
+    pub max_warp_instructions: u64,
+    /// Per-thread local memory available to the frames of a thread (static frame + calls).
+    pub local_limit: u32,
+    /// Shared memory a CTA may use (static + dynamic), bytes.
+    pub max_shared_per_block: u32,
+    /// CTAs the functional executor keeps in flight at once.
+    pub max_resident_ctas: u32,
+    /// SM count reported by `%nsmid`.
+    pub num_sms: u32,
+}
+
+impl Default for DeviceOptions {
+    fn default() -> Self {
+        DeviceOptions {
+            max_warp_instructions: 2_000_000_000,
+            local_limit: 64 * 1024,
+            max_shared_per_block: 48 * 1024,
+            max_resident_ctas: 120,
+            num_sms: 15,
+        }
+    }
+}
+
+struct LoadedModule {
+    ir: ir::Module,
+    globals_base: u64,
+}
+
+/// The simulated GPU as a host program sees it.
+pub struct Device {
+    options: DeviceOptions,
+    memory: GlobalMemory,
+    modules: Vec<LoadedModule>,
+    printf: String,
+    launches: u64,
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Device::new()
+    }
+}
+
+impl Device {
+    pub fn new() -> Device {
+        Device::with_options(DeviceOptions::default())
+    }
+
+    pub fn with_options(options: DeviceOptions) -> Device {
+        Device { options, memory: GlobalMemory::new(), modules: Vec::new(), printf: String::new(), launches: 0 }
+    }
+
+    pub fn options(&self) -> &DeviceOptions {
+        &self.options
+    }
+
+    pub fn options_mut(&mut self) -> &mut DeviceOptions {
+        &mut self.options
+    }
+
+    /// Parses, lowers and loads a PTX module, placing its global/const variables in memory.
+    pub fn load_ptx(&mut self, source: &str) -> Result<ModuleHandle, DeviceError> {
+        let ir = crate::load_ptx(source)?;
+        self.load_module(ir)
+    }
+
+    /// Loads an already lowered module.
+    pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
+        let size = ir.global_image.len() as u64;
+        let base = self.memory.alloc(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        let mut image = ir.global_image.clone();
+        for r in &ir.relocs {
+            let (at, value) = match *r {
+                Reloc::Global { at, target_offset } => (at, base + target_offset),
+                Reloc::Func { at, func } => (at, layout::FUNC_HANDLE_BASE + func as u64),
+            };
+            if let Some(slot) = image.get_mut(at as usize..at as usize + 8) {
+                slot.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        if !image.is_empty() {
+            self.memory.write(base, &image).map_err(|_| DeviceError::OutOfMemory { bytes: size })?;
+        }
+        self.modules.push(LoadedModule { ir, globals_base: base });
+        Ok(ModuleHandle(self.modules.len() as u32 - 1))
+    }
+
+    fn module(&self, m: ModuleHandle) -> Result<&LoadedModule, DeviceError> {
+        self.modules.get(m.0 as usize).ok_or(DeviceError::InvalidHandle)
+    }
+
+    /// The lowered IR of a loaded module.
+    pub fn module_ir(&self, m: ModuleHandle) -> Result<&ir::Module, DeviceError> {
+        Ok(&self.module(m)?.ir)
+    }
+
+    /// Finds a kernel by its (mangled) name.
+    pub fn kernel(&self, m: ModuleHandle, name: &str) -> Result<KernelHandle, DeviceError> {
+        let module = &self.module(m)?.ir;
+        match module.function(name) {
+            Some(f) if module.functions[f as usize].is_kernel => Ok(KernelHandle { module: m.0, func: f }),
+            _ => Err(DeviceError::UnknownKernel { name: name.to_string(), available: module.kernels().map(|(_, f)| f.name.clone()).collect() }),
+        }
+    }
+
+    /// The lowered kernel (parameters, shared memory, instructions).
+    pub fn kernel_info(&self, k: KernelHandle) -> &ir::Function {
+        &self.modules[k.module as usize].ir.functions[k.func as usize]
+    }
+
+    /// Address and size of a `.global`/`.const` variable (`__device__`/`__constant__`).
+    pub fn symbol(&self, m: ModuleHandle, name: &str) -> Result<(DevPtr, u64), DeviceError> {
+        let lm = self.module(m)?;
+        let g = lm.ir.global(name).ok_or_else(|| DeviceError::UnknownSymbol { name: name.to_string() })?;
+        Ok((DevPtr(lm.globals_base + g.offset as u64), g.size as u64))
+    }
+
+    pub fn malloc(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        self.memory.alloc(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+    }
+
+    pub fn free(&mut self, p: DevPtr) -> Result<(), DeviceError> {
+        if self.memory.free(p.0) {
+            Ok(())
+        } else {
+            Err(DeviceError::InvalidPointer { address: p.0, bytes: 0 })
+        }
+    }
+
+    /// Bytes currently allocated (allocations and module images).
+    pub fn memory_in_use(&self) -> u64 {
+        self.memory.in_use()
+    }
+
+    /// Start and size of the allocation containing `p`, if any.
+    pub fn allocation_of(&self, p: DevPtr) -> Option<(DevPtr, u64)> {
+        self.memory.allocation_of(p.0).map(|(b, s)| (DevPtr(b), s))
+    }
+
+    pub fn write(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), DeviceError> {
+        self.memory.write(dst.0, src).map_err(|_| DeviceError::InvalidPointer { address: dst.0, bytes: src.len() as u64 })
+    }
+
+    pub fn read(&self, src: DevPtr, dst: &mut [u8]) -> Result<(), DeviceError> {
+        self.memory.read(src.0, dst).map_err(|_| DeviceError::InvalidPointer { address: src.0, bytes: dst.len() as u64 })
+    }
+
+    /// Device-to-device copy (overlapping ranges behave like `memmove`).
+    pub fn copy(&mut self, dst: DevPtr, src: DevPtr, bytes: u64) -> Result<(), DeviceError> {
+        let data = self.memory.slice(src.0, bytes).map_err(|_| DeviceError::InvalidPointer { address: src.0, bytes })?.to_vec();
+        self.write(dst, &data)
+    }
+
+    pub fn memset(&mut self, dst: DevPtr, value: u8, bytes: u64) -> Result<(), DeviceError> {
+        self.memory.slice_mut(dst.0, bytes).map_err(|_| DeviceError::InvalidPointer { address: dst.0, bytes })?.fill(value);
+        Ok(())
+    }
+
+    /// Allocates and fills a buffer with `data`.
+    pub fn alloc_slice<T: bytemuck::Pod>(&mut self, data: &[T]) -> Result<DevPtr, DeviceError> {
+        let p = self.malloc(std::mem::size_of_val(data) as u64)?;
+        self.write(p, bytemuck::cast_slice(data))?;
+        Ok(p)
+    }
+
+    /// Allocates `n` zeroed elements.
+    pub fn alloc_zeroed<T: bytemuck::Pod>(&mut self, n: usize) -> Result<DevPtr, DeviceError> {
+        self.malloc((n * std::mem::size_of::<T>()) as u64)
+    }
+
+    pub fn write_slice<T: bytemuck::Pod>(&mut self, dst: DevPtr, data: &[T]) -> Result<(), DeviceError> {
+        self.write(dst, bytemuck::cast_slice(data))
+    }
+
+    pub fn read_vec<T: bytemuck::Pod>(&self, src: DevPtr, n: usize) -> Result<Vec<T>, DeviceError> {
+        let mut v = vec![T::zeroed(); n];
+        self.read(src, bytemuck::cast_slice_mut(&mut v))?;
+        Ok(v)
+    }
+
+    /// Kernel `printf` output produced since the last call.
+    pub fn take_printf(&mut self) -> String {
+        std::mem::take(&mut self.printf)
+    }
+
+    /// Checks a launch configuration and lays out the parameter buffer.
+    fn prepare(&self, k: KernelHandle, cfg: &LaunchConfig, args: &[Arg]) -> Result<(Vec<u8>, u32, u32), DeviceError> {
+        let f = self.kernel_info(k);
+        let bad = |reason: String| DeviceError::InvalidLaunch { kernel: f.name.clone(), reason };
+        let b = cfg.block;
+        let g = cfg.grid;
+        if b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0 {
+            return Err(bad(format!("grid {g} and block {b} must have no zero dimension")));
+        }
+        let threads = b.x as u64 * b.y as u64 * b.z as u64;
+        if threads > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64 {
+            return Err(bad(format!("block {b} has {threads} threads; the limit is 1024 (and 1024×1024×64 per dimension)")));
+        }
+        if g.y > 65535 || g.z > 65535 || g.x > i32::MAX as u32 {
+            return Err(bad(format!("grid {g} exceeds 2147483647×65535×65535")));
+        }
+        if let Some(m) = f.maxntid.or(f.reqntid) {
+            let limit = m[0] as u64 * m[1] as u64 * m[2] as u64;
+            if threads > limit {
+                return Err(bad(format!("block {b} has {threads} threads but the kernel declares at most {limit}")));
+            }
+        }
+        let align = f.dyn_shared_align.max(1);
+        let dyn_base = if cfg.dynamic_shared > 0 { f.shared_bytes.div_ceil(align) * align } else { f.shared_bytes };
+        let shared = dyn_base as u64 + cfg.dynamic_shared as u64;
+        if shared > self.options.max_shared_per_block as u64 {
+            return Err(bad(format!(
+                "needs {shared} bytes of shared memory ({} static + {} dynamic); the limit is {}",
+                f.shared_bytes, cfg.dynamic_shared, self.options.max_shared_per_block
+            )));
+        }
+        if args.len() != f.params.len() {
+            return Err(bad(format!("takes {} arguments, {} given", f.params.len(), args.len())));
+        }
+        let mut params = vec![0u8; f.param_bytes as usize];
+        for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
+            let bytes = a.bytes();
+            if bytes.len() != p.size as usize {
+                return Err(bad(format!("argument {i} (`{}`) is {} bytes but the parameter is {} bytes", p.name, bytes.len(), p.size)));
+            }
+            params[p.offset as usize..p.offset as usize + bytes.len()].copy_from_slice(&bytes);
+        }
+        Ok((params, dyn_base, shared as u32))
+    }
+
+    /// Runs a kernel to completion (functionally).
+    pub fn launch(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+        let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
+        let lm = &self.modules[k.module as usize];
+        self.launches += 1;
+        let ctx = LaunchCtx {
+            module: &lm.ir,
+            kernel: k.func,
+            globals_base: lm.globals_base,
+            params: &params,
+            grid: [cfg.grid.x, cfg.grid.y, cfg.grid.z],
+            block: [cfg.block.x, cfg.block.y, cfg.block.z],
+            dyn_shared_base: dyn_base,
+            dyn_shared_bytes: cfg.dynamic_shared,
+            local_limit: self.options.local_limit,
+            num_sms: self.options.num_sms,
+            smid: 0,
+            gridid: self.launches,
+        };
+        let limits = RunLimits {
+            max_warp_instructions: self.options.max_warp_instructions,
+            max_resident_ctas: self.options.max_resident_ctas,
+            slice: 512,
+        };
+        run_grid(&ctx, &mut self.memory, &mut self.printf, shared, limits)
+    }
+}

@@ -1,0 +1,36 @@
+//! The read-mostly context an instruction executes in: the kernel being run and the memories
+//! outside the warp (global, the CTA's shared memory, the kernel parameters, printf output).
+
+use super::memory::GlobalMemory;
+use crate::ir::{FuncId, Module};
+
+/// Everything fixed for one kernel launch.
+#[derive(Clone, Debug)]
+pub struct LaunchCtx<'a> {
+    pub module: &'a Module,
+    pub kernel: FuncId,
+    /// Where the module's `.global`/`.const` image starts in global memory.
+    pub globals_base: u64,
+    pub params: &'a [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Offset of the dynamic shared array in the CTA's shared memory.
+    pub dyn_shared_base: u32,
+    pub dyn_shared_bytes: u32,
+    /// Per-thread local memory limit (bytes of all live frames).
+    pub local_limit: u32,
+    /// Simulated SM count, for `%nsmid`.
+    pub num_sms: u32,
+    pub smid: u32,
+    pub gridid: u64,
+}
+
+/// The mutable memories an instruction may touch besides its own warp.
+pub struct MemCtx<'m> {
+    pub global: &'m mut GlobalMemory,
+    pub shared: &'m mut [u8],
+    pub printf: &'m mut String,
+    /// `%clock64` value to report (the functional executor counts the CTA's instructions).
+    pub clock: u64,
+    pub cta: [u32; 3],
+}

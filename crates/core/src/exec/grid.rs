@@ -1,0 +1,173 @@
+//! Functional execution of a whole grid: CTAs are made resident up to a limit and their warps
+//! interleaved in slices, so CTAs that wait on each other (grid-wide barriers built from
+//! atomics) make progress. Deterministic: the order depends only on the launch.
+
+use super::context::{LaunchCtx, MemCtx};
+use super::cta::{Barrier, Cta};
+use super::fault::{ExecFault, FaultKind};
+use super::memory::GlobalMemory;
+use super::operands::thread_index;
+use super::step::{step, StepEvent};
+use super::warp::{Warp, WarpState, WARP_SIZE};
+use crate::device::error::{DeviceError, Location, StuckWarp};
+use std::collections::VecDeque;
+
+/// Limits of a functional run.
+#[derive(Clone, Copy, Debug)]
+pub struct RunLimits {
+    /// Warp instructions after which the launch fails as a runaway.
+    pub max_warp_instructions: u64,
+    /// CTAs executing concurrently.
+    pub max_resident_ctas: u32,
+    /// Warp instructions a warp runs before the next warp gets its turn.
+    pub slice: u32,
+}
+
+/// Counts of one launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchStats {
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub ctas: u64,
+}
+
+/// Creates CTA number `linear` of the grid.
+pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
+    let g = k.grid;
+    let id = [(linear % g[0] as u64) as u32, ((linear / g[0] as u64) % g[1] as u64) as u32, (linear / (g[0] as u64 * g[1] as u64)) as u32];
+    let func = &k.module.functions[k.kernel as usize];
+    let threads = k.block[0] * k.block[1] * k.block[2];
+    let nwarps = threads.div_ceil(WARP_SIZE as u32);
+    let warps = (0..nwarps)
+        .map(|wi| {
+            let n = (threads - wi * WARP_SIZE as u32).min(WARP_SIZE as u32);
+            let valid = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let mut w = Warp::new(wi, valid, k.kernel, func.num_regs, func.num_preds, func.frame_bytes);
+            if let Some(e) = w.simt.first_mut() {
+                e.rpc = func.insts.len() as u32;
+            }
+            w
+        })
+        .collect();
+    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0 }
+}
+
+/// Runs the grid to completion.
+pub fn run_grid(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, shared_bytes: u32, limits: RunLimits) -> Result<LaunchStats, DeviceError> {
+    let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
+    let mut next_cta = 0u64;
+    let mut resident: VecDeque<Cta> = VecDeque::new();
+    let mut stats = LaunchStats { ctas: total, ..Default::default() };
+    loop {
+        while resident.len() < limits.max_resident_ctas.max(1) as usize && next_cta < total {
+            resident.push_back(make_cta(k, next_cta, shared_bytes));
+            next_cta += 1;
+        }
+        if resident.is_empty() {
+            return Ok(stats);
+        }
+        for cta in resident.iter_mut() {
+            run_cta_slice(k, gmem, printf, cta, limits.slice, &mut stats)?;
+            if stats.warp_instructions > limits.max_warp_instructions {
+                return Err(DeviceError::InstructionLimit { kernel: kernel_name(k), limit: limits.max_warp_instructions });
+            }
+        }
+        resident.retain(|c| !c.finished());
+    }
+}
+
+fn kernel_name(k: &LaunchCtx) -> String {
+    k.module.functions[k.kernel as usize].name.clone()
+}
+
+/// Gives every ready warp of the CTA one slice; reports a deadlock when nothing can run.
+fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, cta: &mut Cta, slice: u32, stats: &mut LaunchStats) -> Result<(), DeviceError> {
+    for wi in 0..cta.warps.len() {
+        if cta.warps[wi].state != WarpState::Ready {
+            continue;
+        }
+        let before = (cta.warps[wi].instructions, cta.warps[wi].thread_instructions);
+        let mut n = 0;
+        while n < slice {
+            n += 1;
+            let mut m = MemCtx { global: gmem, shared: &mut cta.shared, printf, clock: cta.clock, cta: cta.id };
+            let ev = step(k, &mut m, &mut cta.warps[wi]).map_err(|f| fault_error(k, cta, wi, f))?;
+            cta.clock += 1;
+            match ev {
+                StepEvent::Continue => {}
+                StepEvent::Done => {
+                    cta.warps[wi].state = WarpState::Done;
+                    cta.release_ready();
+                    break;
+                }
+                ev @ StepEvent::Barrier { .. } => {
+                    cta.arrive(wi, ev);
+                    if cta.warps[wi].state != WarpState::Ready {
+                        break;
+                    }
+                }
+            }
+        }
+        let w = &cta.warps[wi];
+        stats.warp_instructions += w.instructions - before.0;
+        stats.thread_instructions += w.thread_instructions - before.1;
+    }
+    if !cta.finished() && cta.warps.iter().all(|w| w.state != WarpState::Ready) {
+        return Err(deadlock(k, cta));
+    }
+    Ok(())
+}
+
+fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
+    let warps = cta
+        .warps
+        .iter()
+        .filter_map(|w| match w.state {
+            WarpState::AtBarrier { id } => {
+                let f = w.frame();
+                let pc = w.pc().unwrap_or(0).saturating_sub(1);
+                let line = k.module.functions[f.func as usize].insts.get(pc as usize).map_or(0, |i| i.line);
+                Some(StuckWarp { warp: w.index, barrier: id, pc, line, lanes: w.active_mask() })
+            }
+            _ => None,
+        })
+        .collect();
+    DeviceError::Deadlock { kernel: kernel_name(k), cta: cta.id, live_threads: cta.live_threads(), warps }
+}
+
+/// Turns a fault of lane `f.lane` of warp `wi` into a located error.
+fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceError {
+    let func = &k.module.functions[f.func as usize];
+    let location = Location {
+        kernel: kernel_name(k),
+        function: func.name.clone(),
+        cta: cta.id,
+        thread: thread_index(k.block, cta.warps[wi].index, f.lane as usize),
+        pc: f.pc,
+        line: func.insts.get(f.pc as usize).map_or(func.line, |i| i.line),
+    };
+    match f.kind {
+        FaultKind::OutOfBounds { space, address, size, write } => DeviceError::MemoryFault {
+            location,
+            space,
+            address,
+            size,
+            write,
+            misaligned: false,
+            why: "outside every allocation".into(),
+        },
+        FaultKind::Misaligned { space, address, size, write } => DeviceError::MemoryFault {
+            location,
+            space,
+            address,
+            size,
+            write,
+            misaligned: true,
+            why: format!("not a multiple of {size}"),
+        },
+        FaultKind::StackOverflow { needed, limit } => DeviceError::StackOverflow { location, needed, limit },
+        FaultKind::Trap => DeviceError::Trap(location),
+        FaultKind::Assert { message, file, line, function } => DeviceError::AssertFailed { location, message, file, line, function },
+        FaultKind::BadCallTarget { value } => DeviceError::BadCallTarget { location, value },
+    }
+}

@@ -1,0 +1,262 @@
+//! `ld`, `st`, `atom`, `red`: per-lane address computation, state-space resolution, bounds and
+//! alignment checks.
+
+use super::context::{LaunchCtx, MemCtx};
+use super::fault::FaultKind;
+use super::memory::{load_le, store_le};
+use super::operands::{classify_generic, gather, rel_base, scatter, Lanes, Window};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
+use crate::alu;
+use crate::ir::{AtomOp, Function, Inst, Mods, Op, Opnd, Rounding, Space, Ty};
+
+/// Per-lane addresses of a memory operand (`[reg+imm]` + relative base).
+#[inline]
+pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mut Lanes) {
+    if let Opnd::Addr { base, rel, offset } = *o {
+        let add = rel_base(k, f, rel).wrapping_add(offset as u64);
+        match base {
+            Some(r) => {
+                gather(k, m, w, f, &Opnd::Reg(r), out);
+                for v in out.iter_mut() {
+                    *v = v.wrapping_add(add);
+                }
+            }
+            None => *out = [add; WARP_SIZE],
+        }
+    } else {
+        gather(k, m, w, f, o, out);
+    }
+}
+
+/// Resolves a generic address to its concrete space.
+#[inline]
+fn resolve(space: Space, addr: u64) -> (Space, u64) {
+    match space {
+        Space::Generic => match classify_generic(addr) {
+            Window::Global(a) => (Space::Global, a),
+            Window::Shared(a) => (Space::Shared, a),
+            Window::Local(a) => (Space::Local, a),
+        },
+        s => (s, addr),
+    }
+}
+
+/// Reads (`value` None) or writes `size` bytes for one lane. Returns the value read.
+pub fn access(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    lane: usize,
+    space: Space,
+    addr: u64,
+    size: u32,
+    value: Option<u64>,
+) -> Result<u64, FaultKind> {
+    let write = value.is_some();
+    let (sp, a) = resolve(space, addr);
+    let oob = || FaultKind::OutOfBounds { space: sp, address: addr, size, write };
+    if a % size as u64 != 0 {
+        return Err(FaultKind::Misaligned { space: sp, address: addr, size, write });
+    }
+    let in_range = |len: u64| a.checked_add(size as u64).is_some_and(|end| end <= len);
+    match sp {
+        Space::Global | Space::Const | Space::Generic => match value {
+            None => m.global.read_uint(a, size).map_err(|_| oob()),
+            Some(v) => m.global.write_uint(a, size, v).map(|_| 0).map_err(|_| oob()),
+        },
+        Space::Shared => {
+            if !in_range(m.shared.len() as u64) {
+                return Err(oob());
+            }
+            let s = &mut m.shared[a as usize..];
+            match value {
+                None => Ok(load_le(s, size)),
+                Some(v) => {
+                    store_le(s, size, v);
+                    Ok(0)
+                }
+            }
+        }
+        Space::Local => {
+            if !in_range(w.local_top as u64) {
+                return Err(oob());
+            }
+            let s = &mut w.lane_local_mut(lane)[a as usize..];
+            match value {
+                None => Ok(load_le(s, size)),
+                Some(v) => {
+                    store_le(s, size, v);
+                    Ok(0)
+                }
+            }
+        }
+        Space::KernelParam => {
+            if write || !in_range(k.params.len() as u64) {
+                return Err(oob());
+            }
+            Ok(load_le(&k.params[a as usize..], size))
+        }
+    }
+}
+
+/// Sign-extends a loaded value of type `ty` to a register of `reg_bits` when `ty` is signed.
+#[inline]
+fn extend(v: u64, ty: Ty, reg_bits: u8) -> u64 {
+    if ty.is_signed() && (ty.bits() as u8) < reg_bits {
+        let s = alu::sext(v, ty) as u64;
+        if reg_bits >= 64 {
+            s
+        } else {
+            s & ((1u64 << reg_bits) - 1)
+        }
+    } else {
+        v
+    }
+}
+
+fn vec_regs(o: &Opnd) -> ([u32; 4], usize) {
+    match *o {
+        Opnd::Vec { regs, n } => (regs, n as usize),
+        Opnd::Reg(r) => ([r, 0, 0, 0], 1),
+        _ => ([u32::MAX; 4], 1),
+    }
+}
+
+/// `ld`: returns the first faulting lane.
+pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let f = w.frame();
+    let mut addr = [0u64; WARP_SIZE];
+    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    let size = inst.ty.bytes().max(1);
+    let (regs, n) = vec_regs(&inst.dst[0]);
+    for lane in lanes(mask) {
+        if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
+            let (sp, _) = resolve(inst.mods.space, addr[lane]);
+            return Err((lane, FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: false }));
+        }
+        for (i, &r) in regs.iter().enumerate().take(n) {
+            let v = access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, None)
+                .map_err(|e| (lane, e))?;
+            if r != u32::MAX {
+                let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
+                w.regs[f.reg_base + r as usize * WARP_SIZE + lane] = extend(v, inst.ty, bits);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `st`.
+pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let f = w.frame();
+    let mut addr = [0u64; WARP_SIZE];
+    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    let size = inst.ty.bytes().max(1);
+    let mut vals = [[0u64; WARP_SIZE]; 4];
+    let n = match inst.src[1] {
+        Opnd::Vec { regs, n } => {
+            for i in 0..n as usize {
+                gather(k, m, w, &f, &Opnd::Reg(regs[i]), &mut vals[i]);
+            }
+            n as usize
+        }
+        ref o => {
+            gather(k, m, w, &f, o, &mut vals[0]);
+            1
+        }
+    };
+    for lane in lanes(mask) {
+        if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
+            let (sp, _) = resolve(inst.mods.space, addr[lane]);
+            return Err((lane, FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: true }));
+        }
+        for (i, v) in vals.iter().enumerate().take(n) {
+            access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, Some(v[lane]))
+                .map_err(|e| (lane, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// The new value an atomic stores, given the old one.
+fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
+    let mask = ty.mask();
+    let (old, b) = (old & mask, b & mask);
+    let rn = Mods { rounding: Rounding::Rn, ..Mods::default() };
+    let v = match op {
+        AtomOp::Add if ty.is_float() => alu::float_binary(Op::FAdd, ty, &rn, old, b),
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::Inc => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+        AtomOp::Min | AtomOp::Max if ty.is_float() => {
+            alu::float_binary(if op == AtomOp::Min { Op::FMin } else { Op::FMax }, ty, &Mods::default(), old, b)
+        }
+        AtomOp::Min | AtomOp::Max => {
+            let less = if ty.is_signed() { alu::sext(old, ty) < alu::sext(b, ty) } else { old < b };
+            if less == (op == AtomOp::Min) {
+                old
+            } else {
+                b
+            }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+    };
+    v & mask
+}
+
+/// `atom` and `red`: lanes are applied in lane order, each a read-modify-write.
+pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let f = w.frame();
+    let mut addr = [0u64; WARP_SIZE];
+    let (mut b, mut c) = ([0u64; WARP_SIZE], [0u64; WARP_SIZE]);
+    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    gather(k, m, w, &f, &inst.src[1], &mut b);
+    gather(k, m, w, &f, &inst.src[2], &mut c);
+    let size = inst.ty.bytes().max(1);
+    let mut old = [0u64; WARP_SIZE];
+    for lane in lanes(mask) {
+        let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| (lane, e))?;
+        let n = atom_apply(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
+        access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n)).map_err(|e| (lane, e))?;
+        old[lane] = o;
+    }
+    if inst.op == Op::Atom {
+        scatter(w, &f, &inst.dst[0], mask, &old);
+    }
+    Ok(())
+}
+
+/// Reads a NUL-terminated string at a generic address for `lane` (printf formats, assert
+/// messages); stops at 64 KiB or at the first byte that cannot be read.
+pub fn read_cstr(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, addr: u64) -> String {
+    let mut bytes = Vec::new();
+    while bytes.len() < 65536 {
+        match access(k, m, w, lane, Space::Generic, addr.wrapping_add(bytes.len() as u64), 1, None) {
+            Ok(0) | Err(_) => break,
+            Ok(b) => bytes.push(b as u8),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}

@@ -1,0 +1,20 @@
+//! The functional SIMT executor: one warp instruction at a time over struct-of-arrays warp
+//! state, with a SIMT reconvergence stack, call frames in per-thread local memory, and the
+//! memory spaces of a CTA.
+//!
+//! Architecture invariant: `step` is the only place instruction semantics live; functional mode
+//! (`grid`) and the timing model both drive it, so their architectural results agree.
+
+pub mod arith;
+pub mod context;
+pub mod control;
+pub mod cta;
+pub mod fault;
+pub mod grid;
+pub mod mem_ops;
+pub mod memory;
+pub mod operands;
+pub mod printf;
+pub mod step;
+pub mod warp;
+pub mod warp_ops;

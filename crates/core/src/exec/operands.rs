@@ -1,0 +1,162 @@
+//! Reading operands for all 32 lanes at once and writing results back under a lane mask.
+
+use super::context::{LaunchCtx, MemCtx};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
+use crate::ir::{layout, AddrRel, Opnd, RegId, Sreg};
+
+pub type Lanes = [u64; WARP_SIZE];
+
+/// The base an [`AddrRel`] adds, for the warp's current frame.
+#[inline]
+pub fn rel_base(k: &LaunchCtx, f: &Frame, rel: AddrRel) -> u64 {
+    match rel {
+        AddrRel::Absolute => 0,
+        AddrRel::Frame => f.local_base as u64,
+        AddrRel::DynShared => k.dyn_shared_base as u64,
+        AddrRel::ModuleGlobals => k.globals_base,
+    }
+}
+
+/// Thread index (x, y, z) of `lane` in warp `warp` of a CTA of shape `block`.
+#[inline]
+pub fn thread_index(block: [u32; 3], warp: u32, lane: usize) -> [u32; 3] {
+    let linear = warp * WARP_SIZE as u32 + lane as u32;
+    let (bx, by) = (block[0].max(1), block[1].max(1));
+    [linear % bx, (linear / bx) % by, linear / (bx * by)]
+}
+
+fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
+    let tid = || thread_index(k.block, w.index, lane);
+    let warps_per_cta = (k.block[0] * k.block[1] * k.block[2]).div_ceil(WARP_SIZE as u32);
+    match s {
+        Sreg::TidX => tid()[0] as u64,
+        Sreg::TidY => tid()[1] as u64,
+        Sreg::TidZ => tid()[2] as u64,
+        Sreg::NtidX => k.block[0] as u64,
+        Sreg::NtidY => k.block[1] as u64,
+        Sreg::NtidZ => k.block[2] as u64,
+        Sreg::CtaidX => m.cta[0] as u64,
+        Sreg::CtaidY => m.cta[1] as u64,
+        Sreg::CtaidZ => m.cta[2] as u64,
+        Sreg::NctaidX => k.grid[0] as u64,
+        Sreg::NctaidY => k.grid[1] as u64,
+        Sreg::NctaidZ => k.grid[2] as u64,
+        Sreg::Laneid => lane as u64,
+        Sreg::Warpid => w.index as u64,
+        Sreg::Nwarpid => warps_per_cta as u64,
+        Sreg::Smid => k.smid as u64,
+        Sreg::Nsmid => k.num_sms as u64,
+        Sreg::Gridid => k.gridid,
+        Sreg::Clock => m.clock as u32 as u64,
+        Sreg::ClockHi => (m.clock >> 32) as u64,
+        Sreg::Clock64 | Sreg::GlobalTimer => m.clock,
+        Sreg::GlobalTimerLo => m.clock as u32 as u64,
+        Sreg::GlobalTimerHi => (m.clock >> 32) as u64,
+        Sreg::LanemaskEq => 1u64 << lane,
+        Sreg::LanemaskLt => (1u64 << lane) - 1,
+        Sreg::LanemaskLe => (1u64 << (lane + 1)) - 1,
+        Sreg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
+        Sreg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
+        Sreg::TotalSmemSize => m.shared.len() as u64,
+        Sreg::DynamicSmemSize => k.dyn_shared_bytes as u64,
+        // %envreg1/2 hold the grid-sync workspace in cooperative launches; warpsim provides none.
+        Sreg::Envreg(_) => 0,
+    }
+}
+
+/// Reads a source operand for every lane (inactive lanes get harmless values).
+#[inline]
+pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mut Lanes) {
+    match *o {
+        Opnd::Reg(r) => {
+            let b = f.reg_base + r as usize * WARP_SIZE;
+            out.copy_from_slice(&w.regs[b..b + WARP_SIZE]);
+        }
+        Opnd::Imm(v) => *out = [v; WARP_SIZE],
+        Opnd::Pred { id, negated } => {
+            let bits = w.preds[f.pred_base + id as usize] ^ if negated { u32::MAX } else { 0 };
+            for (l, v) in out.iter_mut().enumerate() {
+                *v = ((bits >> l) & 1) as u64;
+            }
+        }
+        Opnd::Sreg(s) => {
+            for (l, v) in out.iter_mut().enumerate() {
+                *v = sreg(k, m, w, s, l);
+            }
+        }
+        Opnd::SymAddr { rel, offset } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64); WARP_SIZE],
+        Opnd::Addr { .. } | Opnd::Vec { .. } | Opnd::None | Opnd::Sink => *out = [0; WARP_SIZE],
+    }
+}
+
+/// Reads a predicate operand as a lane mask.
+#[inline]
+pub fn pred_mask(w: &Warp, f: &Frame, o: &Opnd) -> u32 {
+    match *o {
+        Opnd::Pred { id, negated } => w.preds[f.pred_base + id as usize] ^ if negated { u32::MAX } else { 0 },
+        Opnd::Imm(v) => {
+            if v != 0 {
+                u32::MAX
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// Writes `vals` to register `r` for the lanes in `mask`.
+#[inline]
+pub fn write_reg(w: &mut Warp, f: &Frame, r: RegId, mask: u32, vals: &Lanes) {
+    let b = f.reg_base + r as usize * WARP_SIZE;
+    let dst = &mut w.regs[b..b + WARP_SIZE];
+    if mask == u32::MAX {
+        dst.copy_from_slice(vals);
+    } else {
+        for l in lanes(mask) {
+            dst[l] = vals[l];
+        }
+    }
+}
+
+/// Writes a destination operand (register or predicate; sinks are ignored).
+#[inline]
+pub fn scatter(w: &mut Warp, f: &Frame, o: &Opnd, mask: u32, vals: &Lanes) {
+    match *o {
+        Opnd::Reg(r) => write_reg(w, f, r, mask, vals),
+        Opnd::Pred { id, .. } => {
+            let mut bits = 0u32;
+            for l in lanes(mask) {
+                bits |= ((vals[l] != 0) as u32) << l;
+            }
+            write_pred(w, f, id, mask, bits);
+        }
+        _ => {}
+    }
+}
+
+/// Sets predicate `id` to `bits` in the lanes of `mask`.
+#[inline]
+pub fn write_pred(w: &mut Warp, f: &Frame, id: u16, mask: u32, bits: u32) {
+    let p = &mut w.preds[f.pred_base + id as usize];
+    *p = (*p & !mask) | (bits & mask);
+}
+
+/// Generic address → (window, offset) classification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+}
+
+#[inline]
+pub fn classify_generic(addr: u64) -> Window {
+    if (layout::SHARED_WINDOW..layout::SHARED_WINDOW + layout::WINDOW_SIZE).contains(&addr) {
+        Window::Shared(addr - layout::SHARED_WINDOW)
+    } else if (layout::LOCAL_WINDOW..layout::LOCAL_WINDOW + layout::WINDOW_SIZE).contains(&addr) {
+        Window::Local(addr - layout::LOCAL_WINDOW)
+    } else {
+        Window::Global(addr)
+    }
+}

@@ -1,0 +1,268 @@
+//! Executes one warp instruction: the functional heart shared by functional and timing mode.
+
+use super::context::{LaunchCtx, MemCtx};
+use super::control;
+use super::fault::{ExecFault, FaultKind};
+use super::mem_ops;
+use super::operands::{gather, pred_mask, scatter, write_pred, Lanes};
+use super::printf::{self, ArgSource};
+use super::warp::{lanes, Warp, WARP_SIZE};
+use super::warp_ops;
+use crate::alu;
+use crate::ir::{BarKind, BoolOp, Inst, Op, Opnd, Pc, Space};
+
+/// What the caller must do after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepEvent {
+    /// The warp can keep going.
+    Continue,
+    /// The warp arrived at barrier `id` (its PC already points past the `bar`).
+    Barrier {
+        id: u8,
+        /// Thread count for `bar.sync a, b`; `None` means all threads of the CTA.
+        count: Option<u32>,
+        kind: BarKind,
+        /// Threads of this warp that arrived.
+        arrived: u32,
+        /// For `bar.red`: arriving threads whose predicate is true.
+        pred_true: u32,
+    },
+    /// Every lane has exited.
+    Done,
+}
+
+/// Executes the instruction at the warp's PC.
+pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, ExecFault> {
+    let module = k.module;
+    let f = w.frame();
+    let func = &module.functions[f.func as usize];
+    let Some(top) = w.simt.last().copied() else { return Ok(StepEvent::Done) };
+    let pc = top.pc;
+    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
+    let Some(inst) = func.insts.get(pc as usize) else {
+        // Falling off the end of a function is a return.
+        control::ret(module, w, top.mask);
+        return Ok(done_or_continue(w));
+    };
+    let active = top.mask;
+    let exec = match inst.guard.pred {
+        None => active,
+        Some(p) => active & (w.preds[f.pred_base + p as usize] ^ if inst.guard.negated { u32::MAX } else { 0 }),
+    };
+    w.instructions += 1;
+    w.thread_instructions += exec.count_ones() as u64;
+    let next = pc + 1;
+    let mut a: Lanes = [0; WARP_SIZE];
+    let mut b: Lanes = [0; WARP_SIZE];
+    let mut c: Lanes = [0; WARP_SIZE];
+    let mut d: Lanes = [0; WARP_SIZE];
+    match inst.op {
+        Op::Bra => {
+            control::branch(module, w, exec, inst.target, next, inst.reconv);
+            return Ok(done_or_continue(w));
+        }
+        Op::BrxIdx => {
+            gather(k, m, w, &f, &inst.src[0], &mut a);
+            let table = &func.branch_tables[inst.target as usize];
+            for l in lanes(exec) {
+                a[l] = table.get(a[l] as usize).copied().unwrap_or(func.insts.len() as Pc) as u64;
+            }
+            if exec == 0 {
+                control::goto(module, w, next);
+            } else {
+                control::branch_indexed(module, w, &a, exec, inst.reconv);
+            }
+            return Ok(done_or_continue(w));
+        }
+        Op::Exit => {
+            control::exit_lanes(module, w, exec);
+            if exec != active {
+                control::goto(module, w, next);
+            }
+            return Ok(done_or_continue(w));
+        }
+        Op::Ret => {
+            if exec == 0 {
+                control::goto(module, w, next);
+            } else {
+                control::ret(module, w, exec);
+            }
+            return Ok(done_or_continue(w));
+        }
+        Op::Call if exec != 0 => {
+            let site = &func.call_sites[inst.target as usize];
+            if let crate::ir::Callee::Indirect(r) = site.callee {
+                gather(k, m, w, &f, &Opnd::Reg(r), &mut a);
+            }
+            let mut args: Vec<Lanes> = Vec::new();
+            if site.arg_values.iter().any(|v| v.is_some()) {
+                for v in &site.arg_values {
+                    let mut vals = [0; WARP_SIZE];
+                    if let Some(o) = v {
+                        gather(k, m, w, &f, o, &mut vals);
+                    }
+                    args.push(vals);
+                }
+            }
+            control::call(k, w, site, inst.target, &a, &args, exec, next).map_err(|(l, e)| fault(l, e))?;
+            return Ok(done_or_continue(w));
+        }
+        Op::Trap if exec != 0 => return Err(fault(exec.trailing_zeros() as usize, FaultKind::Trap)),
+        Op::AssertFail if exec != 0 => {
+            let lane = exec.trailing_zeros() as usize;
+            let mut vals = [0u64; 4];
+            for (i, v) in vals.iter_mut().enumerate() {
+                *v = read_arg(k, m, w, lane, &inst.src[i], if i == 2 { 4 } else { 8 });
+            }
+            let kind = FaultKind::Assert {
+                message: mem_ops::read_cstr(k, m, w, lane, vals[0]),
+                file: mem_ops::read_cstr(k, m, w, lane, vals[1]),
+                line: vals[2] as u32,
+                function: mem_ops::read_cstr(k, m, w, lane, vals[3]),
+            };
+            return Err(fault(lane, kind));
+        }
+        Op::Bar if exec != 0 => {
+            gather(k, m, w, &f, &inst.src[0], &mut a);
+            let first = exec.trailing_zeros() as usize;
+            let count = match inst.src[1] {
+                Opnd::None => None,
+                ref o => {
+                    gather(k, m, w, &f, o, &mut b);
+                    Some(b[first] as u32)
+                }
+            };
+            let pred_true = match inst.mods.bar {
+                BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => (pred_mask(w, &f, &inst.src[2]) & exec).count_ones(),
+                _ => 0,
+            };
+            w.pending_bar_dst = match inst.mods.bar {
+                BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => Some(inst.dst[0]),
+                _ => None,
+            };
+            control::goto(module, w, next);
+            return Ok(StepEvent::Barrier { id: a[first] as u8, count, kind: inst.mods.bar, arrived: exec.count_ones(), pred_true });
+        }
+        _ if exec == 0 => {}
+        Op::Ld => mem_ops::ld(k, m, w, func, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::Vprintf => vprintf(k, m, w, inst, exec),
+        Op::Nop
+        | Op::MemHint
+        | Op::Membar
+        | Op::Nanosleep
+        | Op::BarWarpSync
+        | Op::Call
+        | Op::Trap
+        | Op::AssertFail
+        | Op::Bar => {}
+        Op::Shfl => {
+            gather(k, m, w, &f, &inst.src[0], &mut a);
+            gather(k, m, w, &f, &inst.src[1], &mut b);
+            gather(k, m, w, &f, &inst.src[2], &mut c);
+            let valid = warp_ops::shfl(inst.mods.shfl, &a, &b, &c, exec, &mut d);
+            write_dst_pair(w, inst, exec, &d, valid);
+        }
+        Op::Vote => {
+            let p = pred_mask(w, &f, &inst.src[0]);
+            let r = warp_ops::vote(inst.mods.vote, p, exec);
+            match inst.dst[0] {
+                Opnd::Pred { id, .. } => write_pred(w, &f, id, exec, r),
+                ref o => scatter(w, &f, o, exec, &[r as u64; WARP_SIZE]),
+            }
+        }
+        Op::Activemask => scatter(w, &f, &inst.dst[0], exec, &[exec as u64; WARP_SIZE]),
+        Op::Match => {
+            gather(k, m, w, &f, &inst.src[0], &mut a);
+            let uniform = warp_ops::match_sync(inst.mods.match_all, inst.ty, &a, exec, &mut d);
+            write_dst_pair(w, inst, exec, &d, if uniform { u32::MAX } else { 0 });
+        }
+        Op::Redux => {
+            gather(k, m, w, &f, &inst.src[0], &mut a);
+            let r = warp_ops::redux(inst.mods.redux, inst.ty, &a, exec);
+            scatter(w, &f, &inst.dst[0], exec, &[r; WARP_SIZE]);
+        }
+        _ => super::arith::execute(k, m, w, inst, exec, [&mut a, &mut b, &mut c, &mut d]),
+    }
+    control::goto(module, w, next);
+    Ok(done_or_continue(w))
+}
+
+fn done_or_continue(w: &Warp) -> StepEvent {
+    if w.simt.is_empty() {
+        StepEvent::Done
+    } else {
+        StepEvent::Continue
+    }
+}
+
+/// Writes `d` to dst[0] and the per-lane predicate `p` to dst[1] (if any).
+fn write_dst_pair(w: &mut Warp, inst: &Inst, exec: u32, d: &Lanes, p: u32) {
+    let f = w.frame();
+    scatter(w, &f, &inst.dst[0], exec, d);
+    if let Opnd::Pred { id, .. } = inst.dst[1] {
+        write_pred(w, &f, id, exec, p);
+    }
+}
+
+/// Reads a built-in call argument: a frame `.param` slot (via its address) or a value.
+fn read_arg(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, o: &Opnd, size: u32) -> u64 {
+    match *o {
+        Opnd::Addr { .. } => {
+            let f = w.frame();
+            let mut addr = [0u64; WARP_SIZE];
+            mem_ops::addresses(k, m, w, &f, o, &mut addr);
+            mem_ops::access(k, m, w, lane, Space::Local, addr[lane], size, None).unwrap_or(0)
+        }
+        _ => {
+            let f = w.frame();
+            let mut v = [0u64; WARP_SIZE];
+            gather(k, m, w, &f, o, &mut v);
+            v[lane]
+        }
+    }
+}
+
+struct LaneMemory<'a, 'b, 'c> {
+    k: &'a LaunchCtx<'a>,
+    m: &'b mut MemCtx<'c>,
+    w: &'b mut Warp,
+    lane: usize,
+}
+
+impl ArgSource for LaneMemory<'_, '_, '_> {
+    fn read(&mut self, addr: u64, size: u32) -> Option<u64> {
+        mem_ops::access(self.k, self.m, self.w, self.lane, Space::Generic, addr, size, None).ok()
+    }
+    fn read_str(&mut self, addr: u64) -> String {
+        mem_ops::read_cstr(self.k, self.m, self.w, self.lane, addr)
+    }
+}
+
+/// `vprintf(fmt, args)` for each executing lane in lane order.
+fn vprintf(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
+    for lane in lanes(exec) {
+        let fmt_ptr = read_arg(k, m, w, lane, &inst.src[0], 8);
+        let args = read_arg(k, m, w, lane, &inst.src[1], 8);
+        let fmt = mem_ops::read_cstr(k, m, w, lane, fmt_ptr);
+        let text = printf::format(&fmt, args, &mut LaneMemory { k, m, w, lane });
+        m.printf.push_str(&text);
+        if let Opnd::Addr { .. } = inst.dst[0] {
+            let f = w.frame();
+            let mut addr = [0u64; WARP_SIZE];
+            mem_ops::addresses(k, m, w, &f, &inst.dst[0], &mut addr);
+            let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], 4, Some(text.len() as u64));
+        }
+    }
+}
+
+/// Combines a comparison result with `setp`'s optional boolean operand.
+#[inline]
+pub fn combine(op: Option<BoolOp>, p: bool, c: bool) -> bool {
+    match op {
+        None => p,
+        Some(o) => alu::bool_combine(o, p, c),
+    }
+}
+

@@ -1,0 +1,50 @@
+//! One driver per built-in program.
+
+use crate::program::Program;
+
+/// The committed file `kernels/<name>/<name>.<ext>`.
+macro_rules! kernel_file {
+    ($name:ident, $ext:literal) => {
+        include_str!(concat!("../../kernels/", stringify!($name), "/", stringify!($name), ".", $ext))
+    };
+}
+
+mod bfs;
+mod bitonic_sort;
+mod conv_const;
+mod dyn_shared;
+mod fp64_math;
+mod grid3d;
+mod histogram;
+mod local_array;
+mod matmul;
+mod scalar_prod;
+mod stencil2d;
+mod warp_reduce;
+
+macro_rules! program {
+    ($name:ident, $summary:expr) => {
+        Program {
+            name: stringify!($name),
+            summary: $summary,
+            ptx: $name::PTX,
+            ptxas: kernel_file!($name, "ptxas"),
+            run: $name::run,
+        }
+    };
+}
+
+pub(crate) static ALL: &[Program] = &[
+    program!(scalar_prod, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
+    program!(matmul, "tiled SGEMM with 16x16 shared-memory tiles and two barriers per tile"),
+    program!(histogram, "256-bin byte histogram: shared-memory atomics merged with global atomics"),
+    program!(bitonic_sort, "bitonic sort of 1024-element key/value blocks in shared memory"),
+    program!(stencil2d, "iterated 5-point Jacobi stencil, ping-pong buffers, one launch per sweep"),
+    program!(bfs, "level-synchronous BFS on a random CSR graph; host loop on a device flag"),
+    program!(warp_reduce, "warp shuffles (down/xor/up/idx), ballot+popc, any/all votes"),
+    program!(fp64_math, "fp64 libdevice sin/cos/exp/log/sqrt/pow (incl. slow paths), fp32 __expf/rsqrtf"),
+    program!(local_array, "per-thread local arrays: __noinline__ sort through a pointer, data-indexed counts"),
+    program!(conv_const, "separable convolution with the filter in __constant__ memory set via its symbol"),
+    program!(dyn_shared, "extern __shared__ sized at launch: block reverse and a 3-launch scan; printf"),
+    program!(grid3d, "3-D grids of 3-D blocks: volume axpby and an index tag per voxel"),
+];

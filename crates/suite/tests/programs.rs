@@ -1,0 +1,107 @@
+//! Every built-in program runs and verifies at `Size::Small`; the committed resource reports
+//! match the committed PTX.
+
+use std::collections::{BTreeSet, HashSet};
+
+use warpsim_core::device::Device;
+use warpsim_suite::{program, programs, Size};
+
+fn run_small(name: &str) {
+    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
+    let mut dev = Device::new();
+    let start = std::time::Instant::now();
+    match (p.run)(&mut dev, Size::Small) {
+        Ok(o) => {
+            eprintln!(
+                "{name}: {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
+                o.launches,
+                o.values_checked,
+                o.warp_instructions,
+                o.thread_instructions,
+                start.elapsed()
+            );
+            assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
+        }
+        Err(e) => panic!("{name} failed: {e}"),
+    }
+}
+
+macro_rules! small {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run_small(stringify!($name));
+            }
+        )*
+
+        /// Every registered program has a test above.
+        #[test]
+        fn every_program_is_tested() {
+            let tested: BTreeSet<&str> = [$(stringify!($name)),*].into_iter().collect();
+            let registered: BTreeSet<&str> = programs().iter().map(|p| p.name).collect();
+            assert_eq!(tested, registered);
+        }
+    };
+}
+
+small!(
+    scalar_prod,
+    matmul,
+    histogram,
+    bitonic_sort,
+    stencil2d,
+    bfs,
+    warp_reduce,
+    fp64_math,
+    local_array,
+    conv_const,
+    dyn_shared,
+    grid3d,
+);
+
+#[test]
+fn names_are_unique() {
+    let mut seen = HashSet::new();
+    for p in programs() {
+        assert!(seen.insert(p.name), "duplicate program name `{}`", p.name);
+        assert!(program(p.name).is_some_and(|q| std::ptr::eq(p, q)));
+    }
+    assert!(program("no-such-program").is_none());
+}
+
+/// Kernel (`.entry`) names declared in PTX text.
+fn entries(ptx: &str) -> BTreeSet<String> {
+    ptx.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let rest = l.strip_prefix(".visible ").or_else(|| l.strip_prefix(".weak ")).unwrap_or(l);
+            let rest = rest.strip_prefix(".entry ")?;
+            Some(rest.split(|c: char| c == '(' || c.is_whitespace()).next()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn ptxas_reports_list_every_kernel() {
+    for p in programs() {
+        let res = p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let reported: BTreeSet<String> = res.iter().map(|k| k.name.clone()).collect();
+        assert_eq!(reported.len(), res.len(), "{}: a kernel is reported twice", p.name);
+        let declared = entries(p.ptx);
+        assert!(!declared.is_empty(), "{}: no kernels in the PTX", p.name);
+        assert_eq!(reported, declared, "{}: .ptxas and .ptx disagree on the kernels", p.name);
+        for k in &res {
+            assert!(k.registers > 0 && k.registers <= 255, "{}: {k:?}", p.name);
+        }
+    }
+}
+
+#[test]
+fn ptx_is_from_the_pinned_compiler() {
+    for p in programs() {
+        assert!(p.ptx.contains("Cuda compilation tools, release 13.5, V13.5.37"), "{}", p.name);
+        assert!(p.ptx.contains(".target sm_75"), "{}", p.name);
+        assert!(!p.ptxas.contains("Compile time"), "{}: unstable line in .ptxas", p.name);
+    }
+}
