@@ -188,7 +188,12 @@ impl<'d> Ctx<'d> {
     }
 
     /// Exact comparison (integers, or floats that must match bit for bit).
-    pub fn exact<T: PartialEq + fmt::Debug>(&mut self, what: &str, got: &[T], expected: &[T]) -> Result<(), SuiteError> {
+    pub fn exact<T: PartialEq + fmt::Debug>(
+        &mut self,
+        what: &str,
+        got: &[T],
+        expected: &[T],
+    ) -> Result<(), SuiteError> {
         self.checked += check::assert_exact(self.program, what, got, expected)?;
         Ok(())
     }
@@ -207,7 +212,13 @@ impl<'d> Ctx<'d> {
     }
 
     /// See [`check::assert_bounded`].
-    pub fn bounded<T: check::Float>(&mut self, what: &str, got: &[T], expected: &[f64], bound: &[f64]) -> Result<(), SuiteError> {
+    pub fn bounded<T: check::Float>(
+        &mut self,
+        what: &str,
+        got: &[T],
+        expected: &[f64],
+        bound: &[f64],
+    ) -> Result<(), SuiteError> {
         self.checked += check::assert_bounded(self.program, what, got, expected, bound)?;
         Ok(())
     }
@@ -233,7 +244,11 @@ impl<'d> Ctx<'d> {
     pub fn finish(self, expected_printf: &str) -> Result<Outcome, SuiteError> {
         let printf = self.dev.take_printf();
         if printf != expected_printf {
-            return Err(SuiteError::Printf { program: self.program, expected: expected_printf.to_string(), got: printf });
+            return Err(SuiteError::Printf {
+                program: self.program,
+                expected: expected_printf.to_string(),
+                got: printf,
+            });
         }
         for p in &self.allocations {
             self.dev.free(*p)?;

@@ -7,13 +7,17 @@ use warpsim_core::device::Device;
 use warpsim_suite::{program, programs, Size};
 
 fn run_small(name: &str) {
+    run(name, Size::Small);
+}
+
+fn run(name: &str, size: Size) {
     let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
     let mut dev = Device::new();
     let start = std::time::Instant::now();
-    match (p.run)(&mut dev, Size::Small) {
+    match (p.run)(&mut dev, size) {
         Ok(o) => {
             eprintln!(
-                "{name}: {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
+                "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
                 o.launches,
                 o.values_checked,
                 o.warp_instructions,
@@ -59,6 +63,15 @@ small!(
     dyn_shared,
     grid3d,
 );
+
+/// The measurement sizes; slow in a test build: `cargo test -p warpsim-suite --release -- --ignored`.
+#[test]
+#[ignore]
+fn paper_sizes() {
+    for p in programs() {
+        run(p.name, Size::Paper);
+    }
+}
 
 #[test]
 fn names_are_unique() {

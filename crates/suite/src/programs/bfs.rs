@@ -63,7 +63,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             grid,
             Dim3::new(threads, 1, 1),
             0,
-            &[Arg::Ptr(drow), Arg::Ptr(dcols), Arg::Ptr(ddist), Arg::Ptr(dchanged), Arg::I32(n as i32), Arg::I32(level)],
+            &[
+                Arg::Ptr(drow),
+                Arg::Ptr(dcols),
+                Arg::Ptr(ddist),
+                Arg::Ptr(dchanged),
+                Arg::I32(n as i32),
+                Arg::I32(level),
+            ],
         )?;
         let changed = ctx.download::<i32>(dchanged, 1)?[0];
         if changed == 0 {

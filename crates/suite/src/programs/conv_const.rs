@@ -16,11 +16,12 @@ const SYMBOL: &str = "c_filter";
 const MAX_TAPS: usize = 33;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    let (w, h, radius) = size.pick((67usize, 41usize, 4usize), (1030, 770, 8));
+    let (w, h, radius) = size.pick((67usize, 41usize, 4usize), (514, 386, 8));
     let (bx, by) = (32u32, 4u32);
     let taps = 2 * radius + 1;
     let sigma = radius as f64 / 2.0;
-    let raw: Vec<f64> = (0..taps).map(|k| (-((k as f64 - radius as f64).powi(2)) / (2.0 * sigma * sigma)).exp()).collect();
+    let raw: Vec<f64> =
+        (0..taps).map(|k| (-((k as f64 - radius as f64).powi(2)) / (2.0 * sigma * sigma)).exp()).collect();
     let total: f64 = raw.iter().sum();
     let filter: Vec<f32> = raw.iter().map(|v| (v / total) as f32).collect();
     let mut r = rng::rng(NAME, 0);
@@ -61,7 +62,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dout = ctx.zeroed::<f32>(w * h)?;
     let grid = Dim3::new(div_up(w, bx as usize), div_up(h, by as usize), 1);
     let block = Dim3::new(bx, by, 1);
-    let args = |dst, src| [Arg::Ptr(dst), Arg::Ptr(src), Arg::I32(w as i32), Arg::I32(h as i32), Arg::I32(radius as i32)];
+    let args =
+        |dst, src| [Arg::Ptr(dst), Arg::Ptr(src), Arg::I32(w as i32), Arg::I32(h as i32), Arg::I32(radius as i32)];
     ctx.launch(k_rows, grid, block, 0, &args(dtmp, din))?;
     ctx.launch(k_cols, grid, block, 0, &args(dout, dtmp))?;
 

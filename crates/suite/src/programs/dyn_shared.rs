@@ -86,7 +86,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got = ctx.download::<i32>(drev_out, n)?;
     ctx.exact("reversed", &got, &e_rev)?;
     // Chunk totals before the scan of totals: chunk sums.
-    let e_sums: Vec<u32> = scan_in.chunks(scan_threads).map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v))).collect();
+    let e_sums: Vec<u32> =
+        scan_in.chunks(scan_threads).map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v))).collect();
     let got = ctx.download::<u32>(dtotals, chunks)?;
     ctx.exact("chunk totals", &got, &e_sums)?;
     let got = ctx.download::<u32>(dtotals_scanned, chunks)?;

@@ -13,7 +13,8 @@ pub(crate) const PTX: &str = kernel_file!(fp64_math, "ptx");
 const KERNEL: &str = "_Z9fp64FuncsPdPfPKdS2_PKfi";
 
 /// Results per thread, in `out[f * n + i]` order (must match the .cu).
-const F64_FUNCS: [&str; 8] = ["sin(x)", "cos(x)", "exp(y/8 - 20)", "log(y)", "sqrt(y)", "pow(y, e_i)", "1/y", "fma(x, y, -1.5)"];
+const F64_FUNCS: [&str; 8] =
+    ["sin(x)", "cos(x)", "exp(y/8 - 20)", "log(y)", "sqrt(y)", "pow(y, e_i)", "1/y", "fma(x, y, -1.5)"];
 
 /// Allowed ulps per f64 result: CUDA's maximum error plus 1 for the host libm (glibc's sin,
 /// cos, exp, log and pow are within 1 ulp). sqrt, division and fma are correctly rounded on
@@ -49,7 +50,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         let (a, b) = (x[i], y[i]);
         // Same argument expressions as the kernel; each is exact or rounds identically there.
         let e = 0.25 + 0.03125 * (i & 63) as f64;
-        let vals = [a.sin(), a.cos(), (b * 0.125 - 20.0).exp(), b.ln(), b.sqrt(), b.powf(e), 1.0 / b, a.mul_add(b, -1.5)];
+        let vals =
+            [a.sin(), a.cos(), (b * 0.125 - 20.0).exp(), b.ln(), b.sqrt(), b.powf(e), 1.0 / b, a.mul_add(b, -1.5)];
         for (f, v) in vals.into_iter().enumerate() {
             expected[f * n + i] = v;
         }

@@ -12,7 +12,8 @@ const TAG: &str = "_Z9volumeTagPjiii";
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // No dimension a multiple of its block dimension.
-    let ((nx, ny, nz), (bx, by, bz)) = size.pick(((37usize, 21usize, 11usize), (8u32, 4u32, 4u32)), ((250, 130, 97), (16, 8, 4)));
+    let ((nx, ny, nz), (bx, by, bz)) =
+        size.pick(((37usize, 21usize, 11usize), (8u32, 4u32, 4u32)), ((130, 90, 61), (16, 8, 4)));
     let voxels = nx * ny * nz;
     let (alpha, beta) = (1.5f32, -0.75f32);
     let mut r = rng::rng(NAME, 0);
@@ -52,7 +53,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let block = Dim3::new(bx, by, bz);
     let dims = || [Arg::I32(nx as i32), Arg::I32(ny as i32), Arg::I32(nz as i32)];
     let [dx, dy, dz] = dims();
-    ctx.launch(k_axpby, grid, block, 0, &[Arg::Ptr(dout), Arg::Ptr(da), Arg::Ptr(db), Arg::F32(alpha), Arg::F32(beta), dx, dy, dz])?;
+    ctx.launch(
+        k_axpby,
+        grid,
+        block,
+        0,
+        &[Arg::Ptr(dout), Arg::Ptr(da), Arg::Ptr(db), Arg::F32(alpha), Arg::F32(beta), dx, dy, dz],
+    )?;
     let [dx, dy, dz] = dims();
     ctx.launch(k_tag, grid, block, 0, &[Arg::Ptr(dtag), dx, dy, dz])?;
 
