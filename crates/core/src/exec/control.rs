@@ -42,6 +42,23 @@ pub fn goto(module: &Module, w: &mut Warp, pc: Pc) {
 pub fn branch(module: &Module, w: &mut Warp, taken: u32, target: Pc, next: Pc, reconv: Pc) {
     let active = w.active_mask();
     let taken = taken & active;
+    if taken != active && taken != 0 && w.frames.len() == 1 {
+        // Lanes branching straight to the kernel's exit (`if (i >= n) return;`) leave now
+        // rather than wait at the reconvergence point, so they cannot hold up a barrier that
+        // the remaining lanes go on to (hardware exits them the same way).
+        let insts = &module.functions[w.frame().func as usize].insts;
+        let exits_at = |pc: Pc| {
+            insts.get(pc as usize).is_none_or(|i| matches!(i.op, crate::ir::Op::Ret | crate::ir::Op::Exit) && i.guard.pred.is_none())
+        };
+        if exits_at(target) {
+            exit_lanes(module, w, taken);
+            return goto(module, w, next);
+        }
+        if exits_at(next) {
+            exit_lanes(module, w, active & !taken);
+            return goto(module, w, target);
+        }
+    }
     if taken == active {
         return goto(module, w, target);
     }

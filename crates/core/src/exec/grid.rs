@@ -125,9 +125,9 @@ fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
         .filter_map(|w| match w.state {
             WarpState::AtBarrier { id } => {
                 let f = w.frame();
-                let pc = w.pc().unwrap_or(0).saturating_sub(1);
+                let pc = w.barrier_pc;
                 let line = k.module.functions[f.func as usize].insts.get(pc as usize).map_or(0, |i| i.line);
-                Some(StuckWarp { warp: w.index, barrier: id, pc, line, lanes: w.active_mask() })
+                Some(StuckWarp { warp: w.index, barrier: id, pc, line, lanes: w.barrier_lanes })
             }
             _ => None,
         })

@@ -42,6 +42,8 @@ fn resolve(space: Space, addr: u64) -> (Space, u64) {
 }
 
 /// Reads (`value` None) or writes `size` bytes for one lane. Returns the value read.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn access(
     k: &LaunchCtx,
     m: &mut MemCtx,
@@ -129,8 +131,22 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
     addresses(k, m, w, &f, &inst.src[0], &mut addr);
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
+    if n == 1 {
+        // Scalar load: the common case, kept tight.
+        let r = regs[0];
+        let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
+        let mut vals = [0u64; WARP_SIZE];
+        for lane in lanes(mask) {
+            let v = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| (lane, e))?;
+            vals[lane] = extend(v, inst.ty, bits);
+        }
+        if r != u32::MAX {
+            super::operands::write_reg(w, &f, r, mask, &vals);
+        }
+        return Ok(());
+    }
     for lane in lanes(mask) {
-        if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
+        if addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
             return Err((lane, FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: false }));
         }

@@ -155,7 +155,7 @@ impl GlobalMemory {
 }
 
 /// Little-endian load of 1, 2, 4 or 8 bytes from the start of `bytes`.
-#[inline]
+#[inline(always)]
 pub fn load_le(bytes: &[u8], size: u32) -> u64 {
     match size {
         1 => bytes[0] as u64,
@@ -166,7 +166,7 @@ pub fn load_le(bytes: &[u8], size: u32) -> u64 {
 }
 
 /// Little-endian store of the low 1, 2, 4 or 8 bytes of `value`.
-#[inline]
+#[inline(always)]
 pub fn store_le(bytes: &mut [u8], size: u32, value: u64) {
     match size {
         1 => bytes[0] = value as u8,

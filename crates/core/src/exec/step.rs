@@ -140,6 +140,8 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
                 BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => Some(inst.dst[0]),
                 _ => None,
             };
+            w.barrier_pc = pc;
+            w.barrier_lanes = exec;
             control::goto(module, w, next);
             return Ok(StepEvent::Barrier { id: a[first] as u8, count, kind: inst.mods.bar, arrived: exec.count_ones(), pred_true });
         }

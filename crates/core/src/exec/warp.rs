@@ -64,6 +64,9 @@ pub struct Warp {
     pub local_top: u32,
     /// For `bar.red`: the destination to fill when the barrier releases.
     pub pending_bar_dst: Option<crate::ir::Opnd>,
+    /// PC of the barrier instruction the warp last arrived at, and the lanes that arrived.
+    pub barrier_pc: Pc,
+    pub barrier_lanes: u32,
     /// Warp instructions executed.
     pub instructions: u64,
     /// Thread instructions executed (active lanes summed).
@@ -87,6 +90,8 @@ impl Warp {
             local_stride: 0,
             local_top: 0,
             pending_bar_dst: None,
+            barrier_pc: 0,
+            barrier_lanes: 0,
             instructions: 0,
             thread_instructions: 0,
         };

@@ -1,0 +1,68 @@
+//! Helpers shared by the CLI integration tests: run the built binary, make scratch folders.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stdout and stderr together, for assertions that do not care where a line went.
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+pub fn warpsim(args: &[&str], cwd: &Path) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpsim")).args(args).current_dir(cwd).output().expect("run warpsim");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// `crates/cli/tests/data`.
+pub fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// A fresh, empty scratch folder unique to `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warpsim-cli").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A scratch folder holding a copy of every file in `from`.
+pub fn scratch_copy(name: &str, from: &Path) -> PathBuf {
+    let dir = scratch(name);
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+        }
+    }
+    dir
+}
+
+#[track_caller]
+pub fn assert_code(run: &Run, code: i32) {
+    assert_eq!(run.code, code, "exit code\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr);
+}
+
+#[track_caller]
+pub fn assert_contains(run: &Run, needle: &str) {
+    assert!(run.all().contains(needle), "output lacks {needle:?}\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr);
+}

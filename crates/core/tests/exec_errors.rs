@@ -1,0 +1,186 @@
+//! Bad input and bad kernels: each case asserts the exact error class and its location.
+
+mod exec_util;
+use exec_util::*;
+use warpsim_core::device::{Arg, DevPtr, Device, DeviceError, DeviceOptions, Dim3, LaunchConfig};
+use warpsim_core::ir::Space;
+use warpsim_core::LoadError;
+
+fn store_at(index_reg: &str) -> String {
+    format!("mul.wide.u32 %rd2, {index_reg}, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;")
+}
+
+#[test]
+fn out_of_bounds_global_write_names_kernel_thread_and_address() {
+    // Thread 70 of CTA 1 writes out[70 + 64] in a 100-word buffer: global index 134.
+    let src = kernel("", &store_at("%r2"));
+    let err = run(&src, 3, 64, 100).unwrap_err();
+    match err {
+        DeviceError::MemoryFault { location, space, write, misaligned, size, address, .. } => {
+            assert_eq!(location.kernel, "k");
+            assert_eq!(location.cta, [1, 0, 0]);
+            assert_eq!(location.thread, [36, 0, 0]);
+            assert_eq!(location.line, 20);
+            assert_eq!((space, write, misaligned, size), (Space::Global, true, false, 4));
+            assert_eq!(address % 256, (100 * 4) % 256);
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn out_of_bounds_global_read() {
+    let body = "add.s32 %r6, %r2, 1000;\nmul.wide.u32 %rd2, %r6, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r7, [%rd3];";
+    let err = run(&kernel("", body), 1, 32, 16).unwrap_err();
+    assert!(matches!(err, DeviceError::MemoryFault { write: false, misaligned: false, .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("read out of bounds") && text.contains("kernel `k`") && text.contains("thread (0,0,0)"), "{text}");
+}
+
+#[test]
+fn misaligned_access() {
+    let body = "add.s64 %rd3, %rd1, 2;\nld.global.u32 %r7, [%rd3];";
+    let err = run(&kernel("", body), 1, 32, 16).unwrap_err();
+    assert!(matches!(err, DeviceError::MemoryFault { misaligned: true, address, .. } if address % 4 == 2), "{err}");
+}
+
+#[test]
+fn out_of_bounds_shared_write() {
+    let decls = ".shared .align 4 .b8 buf[64];";
+    let body = "mul.lo.s32 %r6, %r2, 4;\nmov.u32 %r7, buf;\nadd.s32 %r8, %r7, %r6;\nst.shared.u32 [%r8], %r2;";
+    let err = run(&kernel(decls, body), 1, 32, 1).unwrap_err();
+    match err {
+        DeviceError::MemoryFault { location, space: Space::Shared, write: true, address, .. } => {
+            assert_eq!(location.thread, [16, 0, 0]);
+            assert_eq!(address, 64);
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn barrier_in_divergent_code_is_a_deadlock() {
+    let body = "setp.lt.u32 %p1, %r2, 16;\n@%p1 bra SKIP;\nbar.sync 0;\nSKIP:\nadd.s32 %r9, %r2, 1;";
+    let err = run(&kernel("", body), 1, 64, 1).unwrap_err();
+    match &err {
+        DeviceError::Deadlock { kernel, cta, live_threads, warps } => {
+            assert_eq!(kernel, "k");
+            assert_eq!(*cta, [0, 0, 0]);
+            assert_eq!(*live_threads, 64);
+            assert_eq!(warps.len(), 2);
+            assert_eq!(warps[0].lanes.count_ones(), 16);
+            assert_eq!(warps[0].line, 20);
+        }
+        e => panic!("{e}"),
+    }
+    assert!(err.to_string().contains("barrier deadlock"), "{err}");
+}
+
+#[test]
+fn barrier_count_that_cannot_be_reached_is_a_deadlock() {
+    let err = run(&kernel("", "bar.sync 1, 96;"), 1, 64, 1).unwrap_err();
+    assert!(matches!(&err, DeviceError::Deadlock { warps, .. } if warps.len() == 2 && warps[0].barrier == 1), "{err}");
+}
+
+#[test]
+fn runaway_kernel_hits_the_instruction_limit() {
+    let body = "SPIN:\nadd.s32 %r9, %r9, 1;\nbra SPIN;";
+    let err = run_with(limited(10_000), &kernel("", body), 4, 64, 1).unwrap_err();
+    assert_eq!(err, DeviceError::InstructionLimit { kernel: "k".into(), limit: 10_000 });
+}
+
+#[test]
+fn trap_reports_its_location() {
+    let body = "setp.eq.u32 %p1, %r2, 37;\n@%p1 trap;";
+    let err = run(&kernel("", body), 1, 64, 1).unwrap_err();
+    assert!(matches!(&err, DeviceError::Trap(l) if l.thread == [37, 0, 0] && l.line == 19), "{err}");
+}
+
+#[test]
+fn unbounded_recursion_overflows_the_stack() {
+    let decls = ".func loop_forever(.param .b32 x)\n{\n.local .align 8 .b8 d[256];\n.reg .b32 %r<3>;\n\
+        ld.param.b32 %r1, [x];\n{ .param .b32 a; st.param.b32 [a], %r1; call.uni loop_forever, (a); }\nret;\n}";
+    let body = "{ .param .b32 a; st.param.b32 [a], %r2; call.uni loop_forever, (a); }";
+    let err = run(&kernel(decls, body), 1, 32, 1).unwrap_err();
+    assert!(matches!(&err, DeviceError::StackOverflow { location, limit: 65536, .. } if location.function == "loop_forever"), "{err}");
+}
+
+#[test]
+fn indirect_call_through_a_non_function() {
+    let decls = ".func f(.param .b32 x)\n{\nret;\n}";
+    let body = "mov.u64 %rd9, 1234;\n{ .param .b32 a; st.param.b32 [a], %r2;\nproto: .callprototype _ (.param .b32 _);\ncall %rd9, (a), proto; }";
+    let err = run(&kernel(decls, body), 1, 32, 1).unwrap_err();
+    assert!(matches!(err, DeviceError::BadCallTarget { value: 1234, .. }), "{err}");
+}
+
+fn launch_err(block: Dim3, dynamic_shared: u32, args: Vec<Arg>) -> DeviceError {
+    let mut dev = Device::new();
+    let m = dev.load_ptx(&kernel("", "")).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    dev.launch(k, LaunchConfig { grid: Dim3::from(1), block, dynamic_shared }, &args).unwrap_err()
+}
+
+#[test]
+fn block_of_2048_threads_is_an_invalid_launch() {
+    let err = launch_err(Dim3::from(2048), 0, vec![Arg::Ptr(DevPtr(0)), Arg::U32(0)]);
+    assert!(matches!(&err, DeviceError::InvalidLaunch { reason, .. } if reason.contains("2048 threads")), "{err}");
+}
+
+#[test]
+fn wrong_argument_count_and_size() {
+    let err = launch_err(Dim3::from(32), 0, vec![Arg::Ptr(DevPtr(0))]);
+    assert!(matches!(&err, DeviceError::InvalidLaunch { reason, .. } if reason.contains("takes 2 arguments, 1 given")), "{err}");
+    let err = launch_err(Dim3::from(32), 0, vec![Arg::Ptr(DevPtr(0)), Arg::U64(0)]);
+    assert!(matches!(&err, DeviceError::InvalidLaunch { reason, .. } if reason.contains("argument 1 (`n`) is 8 bytes")), "{err}");
+}
+
+#[test]
+fn too_much_dynamic_shared_memory() {
+    let err = launch_err(Dim3::from(32), 64 * 1024, vec![Arg::Ptr(DevPtr(0)), Arg::U32(0)]);
+    assert!(matches!(&err, DeviceError::InvalidLaunch { reason, .. } if reason.contains("shared memory")), "{err}");
+}
+
+#[test]
+fn unknown_kernel_lists_the_available_ones() {
+    let mut dev = Device::new();
+    let m = dev.load_ptx(&kernel("", "")).unwrap();
+    let err = dev.kernel(m, "nope").unwrap_err();
+    assert_eq!(err, DeviceError::UnknownKernel { name: "nope".into(), available: vec!["k".into()] });
+}
+
+#[test]
+fn malformed_ptx_reports_line_and_column() {
+    let src = kernel("", "add.s32 %r9, %r9 %r1;");
+    let err = Device::new().load_ptx(&src).unwrap_err();
+    match err {
+        DeviceError::Load(e) => match &e.0[0] {
+            LoadError::Parse(p) => assert_eq!((p.line, p.col), (18, 18), "{p}"),
+            e => panic!("{e}"),
+        },
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn unsupported_instruction_is_named_at_load_time() {
+    let src = kernel("", "tex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [%rd1, {%r2}];");
+    let err = Device::new().load_ptx(&src).unwrap_err();
+    match err {
+        DeviceError::Load(e) => {
+            assert_eq!(e.0[0], LoadError::Unsupported { what: "tex.1d.v4.f32.s32".into(), line: 18 })
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn host_copies_through_invalid_pointers_fail() {
+    let mut dev = Device::new();
+    let p = dev.malloc(16).unwrap();
+    assert!(matches!(dev.write(p.offset(8), &[0; 16]), Err(DeviceError::InvalidPointer { .. })));
+    assert!(matches!(dev.free(p.offset(4)), Err(DeviceError::InvalidPointer { .. })));
+    dev.free(p).unwrap();
+    assert!(matches!(dev.read_vec::<u8>(p, 1), Err(DeviceError::InvalidPointer { .. })));
+    let small = Device::with_options(DeviceOptions { ..Default::default() });
+    drop(small);
+}

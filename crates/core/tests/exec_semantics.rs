@@ -1,0 +1,125 @@
+//! End-to-end semantics of the executor on hand-written PTX: divergence and reconvergence,
+//! calls and recursion, warp-level operations, barriers, atomics, generic addressing, printf.
+
+mod exec_util;
+use exec_util::*;
+use warpsim_core::device::{Arg, Device, Dim3, LaunchConfig};
+
+/// Stores `%r10` to out[tid].
+const STORE: &str = "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;";
+
+#[test]
+fn divergent_if_else_reconverges() {
+    let body = format!(
+        "and.b32 %r6, %r2, 1;\nsetp.eq.s32 %p1, %r6, 0;\n@%p1 bra EVEN;\nmov.u32 %r10, 100;\nbra JOIN;\nEVEN:\nmov.u32 %r10, 200;\nJOIN:\nadd.s32 %r10, %r10, %r2;\n{STORE}"
+    );
+    let out = run(&kernel("", &body), 2, 48, 96).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(*v, if i % 2 == 0 { 200 } else { 100 } + i as u32, "thread {i}");
+    }
+}
+
+#[test]
+fn data_dependent_loops_per_lane() {
+    // r10 = sum_{j<tid%7} j, a loop whose trip count differs per lane.
+    let body = format!(
+        "rem.u32 %r6, %r2, 7;\nmov.u32 %r10, 0;\nmov.u32 %r7, 0;\nLOOP:\nsetp.ge.u32 %p1, %r7, %r6;\n@%p1 bra DONE;\nadd.s32 %r10, %r10, %r7;\nadd.s32 %r7, %r7, 1;\nbra LOOP;\nDONE:\n{STORE}"
+    );
+    let out = run(&kernel("", &body), 1, 64, 64).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let t = (i % 7) as u32;
+        assert_eq!(*v, t * t.saturating_sub(1) / 2, "thread {i}");
+    }
+}
+
+#[test]
+fn early_exit_lanes_do_not_block_barriers() {
+    let body = format!(
+        "setp.ge.u32 %p1, %r2, 40;\n@%p1 bra END;\nbar.sync 0;\nmov.u32 %r10, 7;\n{STORE}\nEND:\n"
+    );
+    let out = run(&kernel("", &body), 1, 64, 64).unwrap();
+    assert_eq!(out.iter().filter(|&&v| v == 7).count(), 40);
+}
+
+#[test]
+fn recursive_device_function() {
+    let decls = ".func (.param .b32 r) fact(.param .b32 x)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<5>;\n\
+        ld.param.b32 %r1, [x];\nsetp.le.u32 %p1, %r1, 1;\n@%p1 bra BASE;\nsub.s32 %r2, %r1, 1;\n\
+        { .param .b32 a; .param .b32 b; st.param.b32 [a], %r2; call.uni (b), fact, (a); ld.param.b32 %r3, [b]; }\n\
+        mul.lo.s32 %r4, %r1, %r3;\nst.param.b32 [r], %r4;\nret;\nBASE:\nst.param.b32 [r], 1;\nret;\n}";
+    let body = format!(
+        "rem.u32 %r6, %r2, 10;\n{{ .param .b32 a; .param .b32 b; st.param.b32 [a], %r6; call.uni (b), fact, (a); ld.param.b32 %r10, [b]; }}\n{STORE}"
+    );
+    let out = run(&kernel(decls, &body), 1, 64, 64).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let f: u32 = (1..=(i as u32 % 10)).product();
+        assert_eq!(*v, f, "thread {i}");
+    }
+}
+
+#[test]
+fn shuffle_vote_and_ballot() {
+    // r10 = shfl.down(tid, 1) + popc(ballot(tid odd)) * 1000
+    let body = format!(
+        "shfl.sync.down.b32 %r7|%p2, %r2, 1, 31, -1;\nand.b32 %r6, %r2, 1;\nsetp.ne.s32 %p1, %r6, 0;\n\
+         vote.sync.ballot.b32 %r8, %p1, -1;\npopc.b32 %r9, %r8;\nmad.lo.s32 %r10, %r9, 1000, %r7;\n{STORE}"
+    );
+    let out = run(&kernel("", &body), 1, 32, 32).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let down = if i < 31 { i + 1 } else { i };
+        assert_eq!(*v as usize, 16 * 1000 + down, "lane {i}");
+    }
+}
+
+#[test]
+fn syncthreads_count_reduces_across_warps() {
+    let body = format!("setp.lt.u32 %p1, %r2, 77;\nbar.red.popc.u32 %r10, 0, %p1;\n{STORE}");
+    let out = run(&kernel("", &body), 1, 128, 128).unwrap();
+    assert!(out.iter().all(|&v| v == 77), "{out:?}");
+}
+
+#[test]
+fn shared_atomics_and_generic_addressing() {
+    let decls = ".shared .align 4 .u32 counter;";
+    let body = format!(
+        "mov.u64 %rd4, counter;\ncvta.shared.u64 %rd5, %rd4;\natom.add.u32 %r7, [%rd5], 1;\nbar.sync 0;\n\
+         ld.shared.u32 %r8, [counter];\nmad.lo.s32 %r10, %r8, 1000, %r7;\n{STORE}"
+    );
+    let out = run(&kernel(decls, &body), 2, 96, 192).unwrap();
+    let mut olds: Vec<u32> = out.iter().map(|v| v % 1000).collect();
+    assert!(out.iter().all(|v| v / 1000 == 96));
+    olds.sort();
+    let expected: Vec<u32> = (0..96).flat_map(|i| [i, i]).collect();
+    assert_eq!(olds, expected);
+}
+
+#[test]
+fn local_memory_is_private_per_thread() {
+    let decls = "";
+    let body = format!(
+        ".local .align 4 .b8 depot[64];\nmov.u64 %rd6, depot;\nand.b32 %r6, %r2, 15;\nmul.wide.u32 %rd7, %r6, 4;\nadd.s64 %rd8, %rd6, %rd7;\n\
+         st.local.u32 [%rd8], %r2;\ncvta.local.u64 %rd9, %rd8;\nld.u32 %r10, [%rd9];\n{STORE}"
+    );
+    let out = run(&kernel(decls, &body), 1, 64, 64).unwrap();
+    assert_eq!(out, (0..64).collect::<Vec<u32>>());
+}
+
+#[test]
+fn printf_output_is_in_thread_order() {
+    let src = ".version 9.5\n.target sm_75\n.address_size 64\n\
+        .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);\n\
+        .global .align 1 .b8 $str[8] = {116, 61, 37, 100, 32, 37, 115, 0};\n\
+        .global .align 1 .b8 $s2[3] = {104, 105, 0};\n\
+        .visible .entry k(.param .u64 out, .param .u32 n)\n{\n.local .align 8 .b8 depot[16];\n.reg .b32 %r<5>;\n.reg .b64 %rd<9>;\n\
+        mov.u64 %rd1, depot;\ncvta.local.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\nst.local.u32 [%rd1], %r1;\n\
+        mov.u64 %rd3, $s2;\ncvta.global.u64 %rd4, %rd3;\nst.local.u64 [%rd1+8], %rd4;\n\
+        mov.u64 %rd5, $str;\ncvta.global.u64 %rd6, %rd5;\n\
+        { .param .b64 p0; st.param.b64 [p0], %rd6; .param .b64 p1; st.param.b64 [p1], %rd2; .param .b32 rv;\n\
+        call.uni (rv), vprintf, (p0, p1); ld.param.b32 %r2, [rv]; }\nret;\n}\n";
+    let mut dev = Device::new();
+    let m = dev.load_ptx(src).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let out = dev.alloc_zeroed::<u32>(1).unwrap();
+    dev.launch(k, LaunchConfig { grid: Dim3::from(1), block: Dim3::from(3), dynamic_shared: 0 }, &[Arg::Ptr(out), Arg::U32(1)]).unwrap();
+    assert_eq!(dev.take_printf(), "t=0 hit=1 hit=2 hi");
+}
