@@ -2,11 +2,13 @@
 //! Device API the CUDA shim, the CLI and the built-in suite drive.
 
 pub mod alu;
+pub mod config;
 pub mod device;
 pub mod error;
 pub mod exec;
 pub mod ir;
 pub mod lower;
+pub mod occupancy;
 
 pub use error::{LoadError, LoadErrors};
 

@@ -1,0 +1,75 @@
+//! GPU configurations: built-in presets (TOML files compiled in), user TOML files, and
+//! `key=value` overrides, resolved into one typed [`GpuConfig`].
+//!
+//! Architecture invariant: a configuration is either fully valid or an error naming the key
+//! and why; nothing the user wrote is ignored or silently defaulted.
+
+mod types;
+mod validate;
+
+pub use types::*;
+
+/// The built-in presets: (name, TOML text).
+pub const PRESETS: &[(&str, &str)] =
+    &[("gtx480", include_str!("presets/gtx480.toml")), ("titanx-pascal", include_str!("presets/titanx-pascal.toml"))];
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("unknown preset `{name}` (presets: {}); or give a path to a .toml file", available.join(", "))]
+    UnknownPreset { name: String, available: Vec<String> },
+    #[error("cannot read {path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{source_name}: {message}")]
+    Syntax { source_name: String, message: String },
+    #[error("unknown key `{key}`; valid keys here: {}", valid.join(", "))]
+    UnknownKey { key: String, valid: Vec<String> },
+    #[error("override `{text}`: expected KEY=VALUE")]
+    BadOverride { text: String },
+    #[error("`{key}`: {why}")]
+    Invalid { key: String, why: String },
+}
+
+impl GpuConfig {
+    /// A preset by name, or a TOML file by path (anything containing `/` or ending in `.toml`).
+    pub fn load(name_or_path: &str) -> Result<GpuConfig, ConfigError> {
+        Self::load_with(name_or_path, &[])
+    }
+
+    /// Like [`GpuConfig::load`], then applies `key=value` overrides (dotted keys, TOML values:
+    /// `sm.schedulers=4`, `l1d.set_hash="linear"`, `latency.int=[4,13,4,5,145,32]`).
+    pub fn load_with(name_or_path: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
+        let (source_name, text) = if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
+            let text = std::fs::read_to_string(name_or_path)
+                .map_err(|e| ConfigError::Io { path: name_or_path.to_string(), message: e.to_string() })?;
+            (name_or_path.to_string(), text)
+        } else {
+            let (_, text) = PRESETS.iter().find(|(n, _)| *n == name_or_path).ok_or_else(|| ConfigError::UnknownPreset {
+                name: name_or_path.to_string(),
+                available: PRESETS.iter().map(|(n, _)| n.to_string()).collect(),
+            })?;
+            (format!("preset {name_or_path}"), text.to_string())
+        };
+        Self::from_toml(&source_name, &text, overrides)
+    }
+
+    /// Parses TOML text, applies overrides, checks every key and value.
+    pub fn from_toml(source_name: &str, text: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
+        let mut table: toml::Table =
+            text.parse().map_err(|e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() })?;
+        let reference: toml::Table = PRESETS[0].1.parse().expect("built-in preset parses");
+        validate::check_keys(&table, &reference, "")?;
+        for o in overrides {
+            validate::apply_override(&mut table, &reference, o)?;
+        }
+        let cfg: GpuConfig = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() })?;
+        validate::check_values(&cfg)?;
+        Ok(cfg)
+    }
+
+    /// The resolved configuration as TOML (written beside every result).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a config serializes")
+    }
+}

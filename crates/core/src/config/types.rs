@@ -1,0 +1,199 @@
+//! The typed machine description. Every field is required in a preset; unknown keys are
+//! rejected (`deny_unknown_fields`), so a typo never silently falls back to a default.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuConfig {
+    pub name: String,
+    pub gpu: Gpu,
+    pub sm: Sm,
+    pub units: Units,
+    pub operand_collectors: OperandCollectors,
+    /// Result latencies: int `[add, max, mul, mad, div, shfl]`, fp32/fp64 `[add, max, mul, mad, div]`.
+    pub latency: OpTimes,
+    /// Initiation intervals, same layout as `latency`.
+    pub initiation: OpTimes,
+    pub l1i: Cache,
+    pub l1d: L1d,
+    pub const_cache: Cache,
+    pub l2: L2,
+    pub dram: Dram,
+    pub icnt: Icnt,
+    pub coalescer: Coalescer,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    pub num_sms: u32,
+    pub core_clock_mhz: f64,
+    pub icnt_clock_mhz: f64,
+    pub l2_clock_mhz: f64,
+    pub dram_clock_mhz: f64,
+    /// Core cycles between a launch and its first CTA.
+    pub kernel_launch_latency: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sm {
+    pub warp_size: u32,
+    pub max_threads: u32,
+    pub max_warps: u32,
+    pub max_ctas: u32,
+    pub registers: u32,
+    pub shared_memory: u32,
+    pub shared_banks: u32,
+    pub shared_latency: u32,
+    pub schedulers: u32,
+    pub dual_issue: bool,
+    /// Each scheduler owns its own unit ports (Pascal's sub-cores).
+    pub sub_core: bool,
+    pub ibuffer_entries: u32,
+    pub fetch_warps_per_cycle: u32,
+    pub fetch_bytes: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitWidths {
+    pub sp: u32,
+    pub sfu: u32,
+    pub mem: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Units {
+    pub sp: u32,
+    pub sfu: u32,
+    pub ldst: u32,
+    /// Double precision executes on the SFU pipeline (Fermi).
+    pub dp_on_sfu: bool,
+    pub id_oc_width: UnitWidths,
+    pub oc_ex_width: UnitWidths,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperandCollectors {
+    pub sp: u32,
+    pub sfu: u32,
+    pub mem: u32,
+    pub generic: u32,
+    pub register_banks: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpTimes {
+    pub int: [u32; 6],
+    pub fp32: [u32; 5],
+    pub fp64: [u32; 5],
+    pub sfu: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    pub size: u32,
+    pub assoc: u32,
+    pub line: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WritePolicy {
+    WriteThrough,
+    WriteBack,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetIndex {
+    Linear,
+    /// GPGPU-Sim's Fermi L1 set hash.
+    Fermi,
+    /// Pascal's IPOLY hash.
+    Ipoly,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct L1d {
+    pub size: u32,
+    pub assoc: u32,
+    pub line: u32,
+    /// Sector size (equal to `line` for an unsectored cache).
+    pub sector: u32,
+    pub latency: u32,
+    pub mshrs: u32,
+    pub mshr_merge: u32,
+    pub miss_queue: u32,
+    pub set_hash: SetIndex,
+    pub global_write: WritePolicy,
+    pub local_write: WritePolicy,
+    /// Global loads allocate in L1 (Fermi); when false only `.nc` loads do (Pascal).
+    pub cache_global_loads: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct L2 {
+    /// Total bytes over all slices.
+    pub size: u32,
+    pub slices: u32,
+    pub assoc: u32,
+    pub line: u32,
+    pub mshrs: u32,
+    pub mshr_merge: u32,
+    /// Fixed L2/ROP latency in core cycles.
+    pub latency: u32,
+    pub index: SetIndex,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DramScheduler {
+    FrFcfs,
+    Fcfs,
+}
+
+#[allow(non_snake_case)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dram {
+    pub partitions: u32,
+    pub banks: u32,
+    pub bank_groups: u32,
+    pub bus_bytes: u32,
+    pub burst: u32,
+    pub queue: u32,
+    pub scheduler: DramScheduler,
+    /// Fixed DRAM latency in core cycles (on top of the bank timings).
+    pub latency: u32,
+    pub tCCD: u32,
+    pub tRRD: u32,
+    pub tRCD: u32,
+    pub tRAS: u32,
+    pub tRP: u32,
+    pub tRC: u32,
+    pub CL: u32,
+    pub WL: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Icnt {
+    pub latency: u32,
+    pub flit_bytes: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coalescer {
+    pub segment_bytes: u32,
+    pub sector_bytes: u32,
+}

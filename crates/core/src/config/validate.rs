@@ -1,0 +1,167 @@
+//! Key checking against the reference preset, overrides, and semantic validation.
+
+use super::{ConfigError, GpuConfig};
+
+/// Rejects keys that the reference preset does not have, listing the valid ones.
+pub fn check_keys(t: &toml::Table, reference: &toml::Table, prefix: &str) -> Result<(), ConfigError> {
+    for (k, v) in t {
+        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let Some(r) = reference.get(k) else {
+            return Err(ConfigError::UnknownKey { key, valid: reference.keys().map(|k| qualify(prefix, k)).collect() });
+        };
+        if let (toml::Value::Table(sub), toml::Value::Table(rsub)) = (v, r) {
+            check_keys(sub, rsub, &key)?;
+        }
+    }
+    Ok(())
+}
+
+fn qualify(prefix: &str, k: &str) -> String {
+    if prefix.is_empty() {
+        k.to_string()
+    } else {
+        format!("{prefix}.{k}")
+    }
+}
+
+/// Applies one `a.b.c=value` override; the key must exist in the reference preset.
+pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) -> Result<(), ConfigError> {
+    let (key, value) = text.split_once('=').ok_or_else(|| ConfigError::BadOverride { text: text.to_string() })?;
+    let key = key.trim();
+    let parts: Vec<&str> = key.split('.').collect();
+    let value: toml::Value = {
+        let doc = format!("v = {}", value.trim());
+        match doc.parse::<toml::Table>() {
+            Ok(mut d) => d.remove("v").expect("parsed key"),
+            // A bare word is a string (`l1d.set_hash=linear`).
+            Err(_) => toml::Value::String(value.trim().to_string()),
+        }
+    };
+    let (mut cur, mut rcur) = (t, reference);
+    for (i, p) in parts.iter().enumerate() {
+        let prefix = parts[..i].join(".");
+        let Some(r) = rcur.get(*p) else {
+            return Err(ConfigError::UnknownKey { key: key.to_string(), valid: rcur.keys().map(|k| qualify(&prefix, k)).collect() });
+        };
+        if i + 1 == parts.len() {
+            if r.is_table() {
+                return Err(ConfigError::Invalid { key: key.to_string(), why: "is a section; override one of its keys".into() });
+            }
+            cur.insert(p.to_string(), value);
+            return Ok(());
+        }
+        let toml::Value::Table(rsub) = r else {
+            return Err(ConfigError::Invalid { key: key.to_string(), why: format!("`{}` is not a section", qualify(&prefix, p)) });
+        };
+        rcur = rsub;
+        cur = cur.entry(p.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new())).as_table_mut().ok_or_else(|| {
+            ConfigError::Invalid { key: key.to_string(), why: format!("`{}` is not a section", qualify(&prefix, p)) }
+        })?;
+    }
+    Ok(())
+}
+
+fn invalid(key: &str, why: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid { key: key.to_string(), why: why.into() }
+}
+
+fn positive(key: &str, v: u32) -> Result<(), ConfigError> {
+    if v == 0 {
+        Err(invalid(key, "must be at least 1"))
+    } else {
+        Ok(())
+    }
+}
+
+fn power_of_two(key: &str, v: u32) -> Result<(), ConfigError> {
+    if !v.is_power_of_two() {
+        Err(invalid(key, format!("must be a power of two, got {v}")))
+    } else {
+        Ok(())
+    }
+}
+
+fn cache_shape(name: &str, size: u32, assoc: u32, line: u32) -> Result<(), ConfigError> {
+    power_of_two(&format!("{name}.line"), line)?;
+    positive(&format!("{name}.assoc"), assoc)?;
+    if size == 0 || size % (assoc * line) != 0 {
+        return Err(invalid(&format!("{name}.size"), format!("{size} is not a multiple of assoc × line = {}", assoc * line)));
+    }
+    Ok(())
+}
+
+/// Values that parse but cannot describe a GPU.
+pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
+    positive("gpu.num_sms", c.gpu.num_sms)?;
+    for (k, v) in [
+        ("gpu.core_clock_mhz", c.gpu.core_clock_mhz),
+        ("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz),
+        ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz),
+        ("gpu.dram_clock_mhz", c.gpu.dram_clock_mhz),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(invalid(k, format!("must be a positive frequency, got {v}")));
+        }
+    }
+    if c.sm.warp_size != 32 {
+        return Err(invalid("sm.warp_size", "only 32 is supported (lane masks are 32 bits)"));
+    }
+    for (k, v) in [
+        ("sm.max_threads", c.sm.max_threads),
+        ("sm.max_warps", c.sm.max_warps),
+        ("sm.max_ctas", c.sm.max_ctas),
+        ("sm.registers", c.sm.registers),
+        ("sm.shared_banks", c.sm.shared_banks),
+        ("sm.schedulers", c.sm.schedulers),
+        ("sm.ibuffer_entries", c.sm.ibuffer_entries),
+        ("sm.fetch_warps_per_cycle", c.sm.fetch_warps_per_cycle),
+        ("units.sp", c.units.sp),
+        ("units.sfu", c.units.sfu),
+        ("units.ldst", c.units.ldst),
+        ("operand_collectors.register_banks", c.operand_collectors.register_banks),
+        ("l1d.mshrs", c.l1d.mshrs),
+        ("l2.mshrs", c.l2.mshrs),
+        ("dram.partitions", c.dram.partitions),
+        ("dram.banks", c.dram.banks),
+        ("dram.burst", c.dram.burst),
+        ("dram.queue", c.dram.queue),
+        ("icnt.flit_bytes", c.icnt.flit_bytes),
+    ] {
+        positive(k, v)?;
+    }
+    if c.sm.max_warps * 32 < c.sm.max_threads {
+        return Err(invalid("sm.max_threads", format!("{} threads need more than sm.max_warps = {} warps", c.sm.max_threads, c.sm.max_warps)));
+    }
+    if c.sm.max_warps > 64 {
+        return Err(invalid("sm.max_warps", "at most 64 warps per SM are supported"));
+    }
+    if c.sm.fetch_bytes < 8 {
+        return Err(invalid("sm.fetch_bytes", "must hold at least one 8-byte instruction"));
+    }
+    if c.operand_collectors.sp + c.operand_collectors.sfu + c.operand_collectors.mem + c.operand_collectors.generic == 0 {
+        return Err(invalid("operand_collectors", "needs at least one collector unit"));
+    }
+    cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
+    cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
+    cache_shape("const_cache", c.const_cache.size, c.const_cache.assoc, c.const_cache.line)?;
+    if c.l1d.sector == 0 || c.l1d.line % c.l1d.sector != 0 {
+        return Err(invalid("l1d.sector", format!("must divide l1d.line = {}", c.l1d.line)));
+    }
+    positive("l2.slices", c.l2.slices)?;
+    if c.l2.slices % c.dram.partitions != 0 {
+        return Err(invalid("l2.slices", format!("{} slices cannot be split evenly over dram.partitions = {}", c.l2.slices, c.dram.partitions)));
+    }
+    if c.l2.size % c.l2.slices != 0 {
+        return Err(invalid("l2.size", "must be a multiple of l2.slices"));
+    }
+    cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
+    if c.dram.bank_groups == 0 || c.dram.banks % c.dram.bank_groups != 0 {
+        return Err(invalid("dram.bank_groups", format!("must divide dram.banks = {}", c.dram.banks)));
+    }
+    for (k, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
+        if t.int.contains(&0) || t.fp32.contains(&0) || t.fp64.contains(&0) || t.sfu == 0 {
+            return Err(invalid(k, "every latency and initiation interval must be at least 1 cycle"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! GPU presets, TOML files and overrides: every bad input names its key.
+
+use warpsim_core::config::{ConfigError, GpuConfig, SetIndex, PRESETS};
+
+#[test]
+fn presets_load_and_round_trip() {
+    for (name, _) in PRESETS {
+        let c = GpuConfig::load(name).unwrap();
+        assert_eq!(c.name, *name);
+        let again = GpuConfig::from_toml("resolved", &c.to_toml(), &[]).unwrap();
+        assert_eq!(again, c, "{name}");
+    }
+    let g = GpuConfig::load("gtx480").unwrap();
+    assert_eq!((g.gpu.num_sms, g.sm.schedulers, g.sm.max_warps, g.l1d.size, g.l2.slices), (15, 2, 48, 16384, 12));
+    let p = GpuConfig::load("titanx-pascal").unwrap();
+    assert_eq!((p.gpu.num_sms, p.sm.schedulers, p.sm.sub_core, p.l2.index), (28, 4, true, SetIndex::Ipoly));
+}
+
+#[test]
+fn overrides_change_only_their_key() {
+    let base = GpuConfig::load("gtx480").unwrap();
+    let c = GpuConfig::load_with("gtx480", &["gpu.num_sms=14".into(), "sm.ibuffer_entries = 4".into(), "l1d.set_hash=linear".into()]).unwrap();
+    assert_eq!((c.gpu.num_sms, c.sm.ibuffer_entries, c.l1d.set_hash), (14, 4, SetIndex::Linear));
+    assert_eq!(c.l2, base.l2);
+}
+
+#[test]
+fn unknown_preset_lists_the_presets() {
+    let e = GpuConfig::load("gtx580").unwrap_err();
+    assert_eq!(e, ConfigError::UnknownPreset { name: "gtx580".into(), available: vec!["gtx480".into(), "titanx-pascal".into()] });
+}
+
+#[test]
+fn unknown_override_key_lists_valid_keys() {
+    let e = GpuConfig::load_with("gtx480", &["sm.schedulerz=4".into()]).unwrap_err();
+    match e {
+        ConfigError::UnknownKey { key, valid } => {
+            assert_eq!(key, "sm.schedulerz");
+            assert!(valid.contains(&"sm.schedulers".to_string()), "{valid:?}");
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn unknown_key_in_a_file_is_rejected() {
+    let text = GpuConfig::load("gtx480").unwrap().to_toml().replace("[l1d]\n", "[l1d]\nsize_kb = 16\n");
+    let e = GpuConfig::from_toml("mine.toml", &text, &[]).unwrap_err();
+    assert!(matches!(&e, ConfigError::UnknownKey { key, .. } if key == "l1d.size_kb"), "{e}");
+}
+
+#[test]
+fn wrong_value_type_names_the_key() {
+    let e = GpuConfig::load_with("gtx480", &["sm.schedulers=\"two\"".into()]).unwrap_err();
+    assert!(e.to_string().contains("schedulers"), "{e}");
+}
+
+#[test]
+fn impossible_values_are_explained() {
+    let e = GpuConfig::load_with("gtx480", &["l1d.assoc=3".into()]).unwrap_err();
+    assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l1d.size"), "{e}");
+    let e = GpuConfig::load_with("gtx480", &["sm.schedulers=0".into()]).unwrap_err();
+    assert_eq!(e, ConfigError::Invalid { key: "sm.schedulers".into(), why: "must be at least 1".into() });
+    let e = GpuConfig::load_with("gtx480", &["l2.slices=7".into()]).unwrap_err();
+    assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"), "{e}");
+    let e = GpuConfig::load_with("gtx480", &["sm".into()]).unwrap_err();
+    assert_eq!(e, ConfigError::BadOverride { text: "sm".into() });
+}
+
+#[test]
+fn missing_file_is_an_io_error() {
+    let e = GpuConfig::load("/nonexistent/gpu.toml").unwrap_err();
+    assert!(matches!(e, ConfigError::Io { .. }), "{e}");
+}
