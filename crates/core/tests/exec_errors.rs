@@ -181,6 +181,26 @@ fn host_copies_through_invalid_pointers_fail() {
     assert!(matches!(dev.free(p.offset(4)), Err(DeviceError::InvalidPointer { .. })));
     dev.free(p).unwrap();
     assert!(matches!(dev.read_vec::<u8>(p, 1), Err(DeviceError::InvalidPointer { .. })));
-    let small = Device::with_options(DeviceOptions { ..Default::default() });
-    drop(small);
+}
+
+#[test]
+fn allocations_beyond_capacity_fail_cleanly() {
+    let mut dev = Device::with_options(DeviceOptions { global_memory_bytes: 1 << 20, ..Default::default() });
+    let p = dev.malloc(1 << 19).unwrap();
+    assert_eq!(dev.malloc(1 << 20), Err(DeviceError::OutOfMemory { bytes: 1 << 20 }));
+    dev.free(p).unwrap();
+    dev.malloc(1 << 20).unwrap();
+}
+
+#[test]
+fn reqntid_requires_the_exact_block_shape() {
+    let src = kernel("", "").replace(".param .u32 n)\n", ".param .u32 n)\n.reqntid 64, 1, 1\n");
+    let mut dev = Device::new();
+    let m = dev.load_ptx(&src).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let args = [Arg::Ptr(DevPtr(0)), Arg::U32(0)];
+    let cfg = |x| LaunchConfig { grid: Dim3::from(1), block: Dim3::from(x), dynamic_shared: 0 };
+    let err = dev.launch(k, cfg(32), &args).unwrap_err();
+    assert!(matches!(&err, DeviceError::InvalidLaunch { reason, .. } if reason.contains(".reqntid")), "{err}");
+    dev.launch(k, cfg(64), &args).unwrap();
 }

@@ -46,6 +46,8 @@ pub struct DeviceOptions {
     pub max_resident_ctas: u32,
     /// SM count reported by `%nsmid`.
     pub num_sms: u32,
+    /// Capacity of device global memory; allocations beyond it fail with `OutOfMemory`.
+    pub global_memory_bytes: u64,
 }
 
 impl Default for DeviceOptions {
@@ -56,6 +58,7 @@ impl Default for DeviceOptions {
             max_shared_per_block: 48 * 1024,
             max_resident_ctas: 120,
             num_sms: 15,
+            global_memory_bytes: 4 << 30,
         }
     }
 }
@@ -154,7 +157,11 @@ impl Device {
         Ok((DevPtr(lm.globals_base + g.offset as u64), g.size as u64))
     }
 
+    /// Allocates `bytes` of zeroed global memory (256-byte aligned, like cudaMalloc).
     pub fn malloc(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
+            return Err(DeviceError::OutOfMemory { bytes });
+        }
         self.memory.alloc(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
     }
 
@@ -238,7 +245,12 @@ impl Device {
         if g.y > 65535 || g.z > 65535 || g.x > i32::MAX as u32 {
             return Err(bad(format!("grid {g} exceeds 2147483647×65535×65535")));
         }
-        if let Some(m) = f.maxntid.or(f.reqntid) {
+        if let Some(r) = f.reqntid {
+            if [b.x, b.y, b.z] != r {
+                return Err(bad(format!("block {b} differs from the kernel's .reqntid {},{},{}", r[0], r[1], r[2])));
+            }
+        }
+        if let Some(m) = f.maxntid {
             let limit = m[0] as u64 * m[1] as u64 * m[2] as u64;
             if threads > limit {
                 return Err(bad(format!("block {b} has {threads} threads but the kernel declares at most {limit}")));
