@@ -208,7 +208,8 @@ pub fn check_file(path: &Path, written: &str, ty: ScalarType, len: Option<usize>
         return Err(format!("{written:?} ({}) is not a file", path.display()));
     }
     let bytes = meta.len() as usize;
-    if bytes % ty.size() != 0 {
+    let partial = bytes % ty.size();
+    if partial > 0 {
         return Err(format!("file {written:?} has {bytes} bytes, not a multiple of the {}-byte {ty}", ty.size()));
     }
     if let Some(len) = len {

@@ -10,6 +10,7 @@ use warpsim_core::device::{Arg, DevPtr, Device, DeviceOptions, Dim3, LaunchConfi
 
 use crate::check::format_load_errors;
 use crate::exit;
+use crate::init::Init;
 use crate::manifest::{self, ArgSpec, DumpFormat, Expected, Manifest};
 use crate::scalar::ScalarType;
 use crate::verify;
@@ -99,9 +100,12 @@ fn execute(dev: &mut Device, m: &Manifest, text: &str, kernels: &[String]) -> Re
     let module = dev.load_ptx(text).map_err(dev_err(m.ptx.display().to_string()))?;
     let mut ptrs = Vec::new();
     for b in &m.buffers {
-        let data = b.init.generate(b.ty, b.len).map_err(|e| (exit::BAD_INPUT, format!("buffer {:?}: {e}", b.name)))?;
         let p = dev.malloc(b.bytes() as u64).map_err(dev_err(format!("allocating buffer {:?} ({} bytes)", b.name, b.bytes())))?;
-        dev.write(p, &data).map_err(dev_err(format!("writing buffer {:?}", b.name)))?;
+        // `Device::malloc` returns zeroed memory.
+        if b.init != Init::Zeros {
+            let data = b.init.generate(b.ty, b.len).map_err(|e| (exit::BAD_INPUT, format!("buffer {:?}: {e}", b.name)))?;
+            dev.write(p, &data).map_err(dev_err(format!("writing buffer {:?}", b.name)))?;
+        }
         ptrs.push(p);
     }
     let mut reports = Vec::new();
@@ -205,14 +209,14 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
                 let _ = write!(s, " (tolerance rel {} abs {})", c.tolerance.rel, c.tolerance.abs);
             }
             for mm in &cmp.first {
-                let _ = write!(s, "\n    {}[{}]: expected {}, got {}", b.name, mm.index, mm.expected, mm.got);
+                let _ = write!(s, "\n    {}[{}]: expected {}, got {}", b.name, mm.index, b.ty.show(mm.expected), b.ty.show(mm.got));
             }
             if cmp.differing > cmp.first.len() {
                 let _ = write!(s, "\n    … {} more", cmp.differing - cmp.first.len());
             }
             check_lines.push(s);
         }
-        let first: Vec<_> = cmp.first.iter().map(|mm| json!({"index": mm.index, "expected": mm.expected.to_string(), "got": mm.got.to_string()})).collect();
+        let first: Vec<_> = cmp.first.iter().map(|mm| json!({"index": mm.index, "expected": b.ty.show(mm.expected), "got": b.ty.show(mm.got)})).collect();
         check_json.push(json!({"check": c.key, "buffer": b.name, "values": cmp.checked, "mismatches": cmp.differing, "first": first}));
     }
     if let Some(expected) = &m.expect_printf {
@@ -295,7 +299,7 @@ fn write_dump(path: &Path, format: DumpFormat, ty: ScalarType, data: &[u8]) -> s
         DumpFormat::Txt => {
             let mut s = String::with_capacity(data.len() * 3);
             for i in 0..data.len() / ty.size() {
-                let _ = writeln!(s, "{}", ty.read(data, i));
+                let _ = writeln!(s, "{}", ty.show(ty.read(data, i)));
             }
             std::fs::write(path, s)
         }

@@ -106,6 +106,15 @@ impl ScalarType {
         Ok(v)
     }
 
+    /// `e` (an element of this type) as text: integers in decimal, floats in the shortest form
+    /// that reads back to the same value of this type (`0.1` for the f32 nearest 0.1).
+    pub fn show(self, e: Elem) -> String {
+        match e {
+            Elem::Float(v) if self == F32 => format!("{:?}", v as f32),
+            e => e.to_string(),
+        }
+    }
+
     /// Decodes element `i` of a little-endian buffer of this type.
     pub fn read(self, bytes: &[u8], i: usize) -> Elem {
         let s = self.size();
@@ -263,5 +272,8 @@ mod tests {
         assert_eq!(I16.read(&out, 0), Elem::Int(-2));
         assert_eq!(U64.read(&out[2..], 0), Elem::Int(u64::MAX as i128));
         assert_eq!(F32.read(&out[10..], 0), Elem::Float(3.0));
+        assert_eq!(F32.show(Elem::Float(0.1f32 as f64)), "0.1");
+        assert_eq!(F64.show(Elem::Float(0.1)), "0.1");
+        assert_eq!(I8.show(Elem::Int(-3)), "-3");
     }
 }

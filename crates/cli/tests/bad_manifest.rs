@@ -228,3 +228,9 @@ fn missing_manifest() {
     assert_code(&r, 2);
     assert_contains(&r, "nope.toml: cannot read manifest");
 }
+
+#[test]
+fn table_instead_of_array_of_tables() {
+    let text = "ptx = \"saxpy.ptx\"\ngrid = 1\nblock = 1\n\n[buffer]\nname = \"x\"\ntype = \"f32\"\nlen = 4\n";
+    rejects("single_table", text, "m.toml:5:1: buffer: invalid type: map, expected an array (for tables: [[name]], not [name])");
+}

@@ -203,3 +203,19 @@ fn too_much_shared_memory_is_bad_input() {
     assert_contains(&r, "invalid launch of `_Z5saxpyifPKfPf`");
     assert_contains(&r, "shared memory");
 }
+
+#[test]
+fn printf_output_is_shown_and_checked() {
+    let r = warpsim(&["run", "hello.toml"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "printf output:\ntag 7: block 0 thread 0\ntag 7: block 0 thread 1\n");
+    assert_contains(&r, "expect_printf: ok");
+
+    let dir = scratch_copy("printf_mismatch", &data());
+    let text = std::fs::read_to_string(dir.join("hello.toml")).unwrap().replace("value = 7", "value = 8");
+    std::fs::write(dir.join("hello.toml"), text).unwrap();
+    let r = warpsim(&["run", "hello.toml"], &dir);
+    assert_code(&r, 1);
+    assert_contains(&r, "expect_printf: MISMATCH");
+    assert_contains(&r, "got      \"tag 8: block 0 thread 0\\n");
+}

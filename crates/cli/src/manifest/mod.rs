@@ -1,7 +1,8 @@
 //! The `warpsim run` manifest: loading (serde with `deny_unknown_fields`), semantic
 //! validation, and the validated form `run` executes.
 //!
-//! Every problem is reported as `MANIFEST:LINE:COL: key.path: message`.
+//! Every problem is reported as `MANIFEST:LINE:COL: key.path: message`. The format is
+//! documented in `examples/manifests/README.md`.
 
 mod locate;
 pub(crate) mod raw;
@@ -147,7 +148,10 @@ fn toml_diag(source: &Source, path: &str, e: &toml_edit::de::Error) -> String {
         let name = rest.trim_end_matches('`');
         (join(path, name), "missing required key".to_string())
     } else {
-        let msg = msg.replace("expected i64", "expected an integer").replace("expected f64", "expected a number");
+        let msg = msg
+            .replace("expected i64", "expected an integer")
+            .replace("expected f64", "expected a number")
+            .replace("expected a sequence", "expected an array (for tables: [[name]], not [name])");
         (path.to_string(), msg)
     };
     let span = e.span().or_else(|| source.span_of(&path));

@@ -213,7 +213,10 @@ pub(super) fn validate(raw: RawManifest, source: Source, dir: &Path) -> Result<M
     if e.0.is_empty() {
         Ok(Manifest { source, ptx, max_warp_instructions, expect_printf: raw.expect_printf, buffers, launches, checks, dumps })
     } else {
-        Err(e.0.iter().map(|(k, m)| source.diag(k, m)).collect())
+        // In file order; problems that cannot be placed last.
+        let mut placed: Vec<_> = e.0.iter().map(|(k, m)| (source.span_of(k).map_or(usize::MAX, |s| s.start), k, m)).collect();
+        placed.sort_by_key(|p| p.0);
+        Err(placed.iter().map(|(_, k, m)| source.diag(k, m)).collect())
     }
 }
 

@@ -1,3 +1,4 @@
+// PTX: nvcc -arch=compute_75 -ptx -O3 faults.cu -o faults.ptx (CUDA 13.5)
 // Kernels that fail on purpose, for warpsim's CLI tests.
 
 // Thread t writes p[t * 1024]: every thread but 0 lands far outside a 32-element buffer.
