@@ -174,6 +174,8 @@ fn moves_and_conversions() {
         ("mov.u64 %rd1, 0x1000;", "Mov.U64 %rd1 <- 4096"),
         ("mov.pred %p1, %p2;", "Mov.Pred %p1 <- %p2"),
         ("mov.pred %p1, 1;", "Mov.Pred %p1 <- 1"),
+        ("mov.pred %p1, -1;", "Mov.Pred %p1 <- 1"),
+        ("mov.pred %p1, 0;", "Mov.Pred %p1 <- 0"),
         ("mov.u32 %r1, %tid.x;", "Mov.U32 %r1 <- %TidX"),
         ("mov.u64 %rd1, %clock64;", "Mov.U64 %rd1 <- %Clock64"),
         ("mov.b64 %rd1, {%r1, %r2};", "Mov.B64 %rd1 <- {%r1,%r2}"),

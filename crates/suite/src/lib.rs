@@ -20,6 +20,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod check;
+pub mod occupancy;
 mod program;
 mod programs;
 pub mod resources;

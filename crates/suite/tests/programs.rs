@@ -43,7 +43,9 @@ macro_rules! small {
         #[test]
         fn every_program_is_tested() {
             let tested: BTreeSet<&str> = [$(stringify!($name)),*].into_iter().collect();
-            let registered: BTreeSet<&str> = programs().iter().map(|p| p.name).collect();
+            // The BAWS set (`baws_*`) is tested in tests/baws.rs.
+            let registered: BTreeSet<&str> =
+                programs().iter().map(|p| p.name).filter(|n| !n.starts_with("baws_")).collect();
             assert_eq!(tested, registered);
         }
     };

@@ -118,7 +118,8 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
     Ok(())
 }
 
-fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
+/// The deadlock error for a CTA none of whose warps can run.
+pub fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
     let warps = cta
         .warps
         .iter()
@@ -136,7 +137,7 @@ fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
 }
 
 /// Turns a fault of lane `f.lane` of warp `wi` into a located error.
-fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceError {
+pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceError {
     let func = &k.module.functions[f.func as usize];
     let location = Location {
         kernel: kernel_name(k),

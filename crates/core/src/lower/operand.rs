@@ -163,7 +163,8 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     pub fn pred_source(&self, op: &Operand) -> Result<Opnd, LoadError> {
         match op {
             Operand::NotReg(_) => self.pred_operand(op, true),
-            Operand::Imm(Immediate::Int(v @ (0 | 1))) => Ok(Opnd::Imm(*v as u64)),
+            // nvcc writes `true` as `-1` (all bits set); any non-zero integer is true.
+            Operand::Imm(Immediate::Int(v)) => Ok(Opnd::Imm(u64::from(*v != 0))),
             _ => self.pred_operand(op, true),
         }
     }

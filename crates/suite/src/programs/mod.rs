@@ -9,6 +9,19 @@ macro_rules! kernel_file {
     };
 }
 
+mod baws_bt;
+mod baws_fwt;
+mod baws_histo;
+mod baws_mg;
+mod baws_mm;
+mod baws_ms;
+mod baws_octp;
+mod baws_pvc;
+mod baws_pvr;
+mod baws_sp;
+mod baws_srad2;
+mod baws_ss;
+mod baws_stn;
 mod bfs;
 mod bitonic_sort;
 mod conv_const;
@@ -47,4 +60,18 @@ pub(crate) static ALL: &[Program] = &[
     program!(conv_const, "separable convolution with the filter in __constant__ memory set via its symbol"),
     program!(dyn_shared, "extern __shared__ sized at launch: block reverse and a 3-launch scan; printf"),
     program!(grid3d, "3-D grids of 3-D blocks: volume axpby and an index tag per voxel"),
+    // The BAWS paper's barrier-intensive set (Table 2); crate::occupancy::BAWS_TABLE2.
+    program!(baws_sp, "BAWS SP: scalar products, 512-thread CTAs, tree reduction with a barrier per level"),
+    program!(baws_ms, "BAWS MS: stable merge sort, shared-memory merge steps per tile, then global merge passes"),
+    program!(baws_fwt, "BAWS FWT: dyadic convolution by fast Walsh transforms, radix-4 shared-memory stages"),
+    program!(baws_mm, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
+    program!(baws_stn, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
+    program!(baws_octp, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
+    program!(baws_bt, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
+    program!(baws_pvc, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
+    program!(baws_pvr, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, tiled ranking"),
+    program!(baws_ss, "BAWS SS: MapReduce document similarity, tiled scoring, per-query best by shared tree"),
+    program!(baws_mg, "BAWS MG: MRI gridding, binned samples staged in shared memory, data-dependent work"),
+    program!(baws_histo, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms and a merge"),
+    program!(baws_srad2, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
 ];

@@ -1,0 +1,365 @@
+//! Launch entry points: the `<<<…>>>` protocol (`__cudaPushCallConfiguration`,
+//! `__cudaPopCallConfiguration`, then CUDA 13's `__cudaGetKernel` + `__cudaLaunchKernel`, or
+//! the legacy `cudaLaunchKernel`), and `cudaLaunchCooperativeKernel`.
+//!
+//! Launches run to completion inside the call (functional mode). Kernel `printf` output goes
+//! to the program's C `stdout`, flushed at the end of each launch, so it interleaves with the
+//! host's own `printf` in program order.
+
+use crate::runtime::{api, diag, guard, ModuleState, Runtime};
+use crate::types::*;
+use std::cell::RefCell;
+use std::ffi::{c_int, c_void};
+use warpsim_core::device::{Arg, DeviceError, KernelHandle, LaunchConfig};
+
+#[derive(Clone, Copy)]
+struct CallConfig {
+    grid: dim3,
+    block: dim3,
+    shared: usize,
+    stream: cudaStream_t,
+}
+
+thread_local! {
+    /// `<<<grid, block, shared, stream>>>` configurations pushed and not yet popped.
+    static CONFIGS: RefCell<Vec<CallConfig>> = const { RefCell::new(Vec::new()) };
+}
+
+unsafe extern "C" fn __cudaPushCallConfiguration(grid: dim3, block: dim3, shared: usize, stream: cudaStream_t) -> u32 {
+    guard("__cudaPushCallConfiguration", 1, || {
+        CONFIGS.with(|c| c.borrow_mut().push(CallConfig { grid, block, shared, stream }));
+        0
+    })
+}
+
+unsafe extern "C" fn __cudaPopCallConfiguration(grid: *mut dim3, block: *mut dim3, shared: *mut usize, stream: *mut c_void) -> cudaError_t {
+    guard("__cudaPopCallConfiguration", cudaErrorUnknown, || {
+        let Some(c) = CONFIGS.with(|c| c.borrow_mut().pop()) else {
+            return cudaErrorMissingConfiguration;
+        };
+        if grid.is_null() || block.is_null() || shared.is_null() || stream.is_null() {
+            return cudaErrorInvalidValue;
+        }
+        *grid = c.grid;
+        *block = c.block;
+        *shared = c.shared;
+        *(stream as *mut cudaStream_t) = c.stream;
+        cudaSuccess
+    })
+}
+
+/// `cudaKernel_t` handles are the host stub addresses themselves.
+unsafe extern "C" fn __cudaGetKernel(kernel: *mut cudaKernel_t, host_stub: *const c_void) -> cudaError_t {
+    crate::runtime::query("__cudaGetKernel", |rt| {
+        if !rt.functions.contains_key(&(host_stub as usize)) {
+            return Err(cudaErrorInvalidDeviceFunction);
+        }
+        crate::runtime::put(kernel, host_stub as cudaKernel_t)
+    })
+}
+
+unsafe extern "C" fn cudaGetKernel(kernel: *mut cudaKernel_t, entry: *const c_void) -> cudaError_t {
+    __cudaGetKernel(kernel, entry)
+}
+
+unsafe extern "C" fn __cudaLaunchKernel(
+    kernel: cudaKernel_t,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("__cudaLaunchKernel", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream))
+}
+
+unsafe extern "C" fn __cudaLaunchKernel_ptsz(
+    kernel: cudaKernel_t,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("__cudaLaunchKernel_ptsz", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream))
+}
+
+unsafe extern "C" fn cudaLaunchKernel(
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("cudaLaunchKernel", |rt| launch(rt, func as usize, grid, block, args, shared, stream))
+}
+
+unsafe extern "C" fn cudaLaunchKernel_ptsz(
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("cudaLaunchKernel_ptsz", |rt| launch(rt, func as usize, grid, block, args, shared, stream))
+}
+
+/// A cooperative launch is an ordinary one whose CTAs must all fit on the GPU at once (the
+/// functional executor keeps them resident, so grid-wide synchronisation works).
+unsafe extern "C" fn cudaLaunchCooperativeKernel(
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("cudaLaunchCooperativeKernel", |rt| {
+        let threads = block.x as u64 * block.y as u64 * block.z as u64;
+        let per_sm = crate::occupancy::blocks_per_sm(rt, func as usize, threads, shared)?;
+        let fits = per_sm as u64 * crate::props::SMS as u64;
+        let ctas = grid.x as u64 * grid.y as u64 * grid.z as u64;
+        if ctas > fits {
+            diag(&format!("cooperative launch of {ctas} CTAs, but only {fits} fit on the GPU at once"));
+            return Err(cudaErrorCooperativeLaunchTooLarge);
+        }
+        launch(rt, func as usize, grid, block, args, shared, stream)
+    })
+}
+
+unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(
+    func: *const c_void,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream)
+}
+
+/// The kernel behind a host stub, resolved on first use.
+pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaError_t> {
+    let Some(f) = rt.functions.get(&stub) else {
+        diag(&format!("no kernel is registered for host function 0x{stub:x}"));
+        return Err(cudaErrorInvalidDeviceFunction);
+    };
+    if let Some(h) = f.handle {
+        return Ok(h);
+    }
+    let (module, name) = (f.module, f.name.clone());
+    let result = match &rt.modules[module].state {
+        ModuleState::Loaded(m) => rt.device.kernel(*m, &name).map_err(|e| (cudaErrorInvalidDeviceFunction, e.to_string())),
+        ModuleState::Failed { code, message } => Err((*code, format!("its module could not be loaded: {}", message.lines().next().unwrap_or("")))),
+        ModuleState::Empty => Err((cudaErrorInvalidDeviceFunction, "its module holds no code".into())),
+    };
+    let f = rt.functions.get_mut(&stub).expect("looked up above");
+    match result {
+        Ok(h) => {
+            f.handle = Some(h);
+            Ok(h)
+        }
+        Err((code, why)) => {
+            if !f.reported {
+                f.reported = true;
+                diag(&format!("cannot launch `{name}` ({}): {why}", crate::errors::name(code).unwrap_or("error")));
+            }
+            Err(code)
+        }
+    }
+}
+
+/// The CUDA error a failed launch or copy reports.
+pub fn error_code(e: &DeviceError) -> cudaError_t {
+    #[allow(unreachable_patterns)]
+    match e {
+        DeviceError::Load(_) => cudaErrorInvalidPtx,
+        DeviceError::UnknownKernel { .. } => cudaErrorInvalidDeviceFunction,
+        DeviceError::UnknownSymbol { .. } => cudaErrorInvalidSymbol,
+        DeviceError::InvalidHandle => cudaErrorInvalidResourceHandle,
+        DeviceError::OutOfMemory { .. } => cudaErrorMemoryAllocation,
+        DeviceError::InvalidPointer { .. } => cudaErrorInvalidValue,
+        DeviceError::InvalidLaunch { .. } => cudaErrorInvalidConfiguration,
+        DeviceError::MemoryFault { misaligned: true, .. } => cudaErrorMisalignedAddress,
+        DeviceError::MemoryFault { .. } => cudaErrorIllegalAddress,
+        DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } => cudaErrorLaunchTimeout,
+        DeviceError::Trap(_) => cudaErrorLaunchFailure,
+        DeviceError::AssertFailed { .. } => cudaErrorAssert,
+        DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
+        DeviceError::BadCallTarget { .. } => cudaErrorInvalidPc,
+        _ => cudaErrorLaunchFailure,
+    }
+}
+
+extern "C" {
+    static mut stdout: *mut c_void;
+    fn fwrite(p: *const c_void, size: usize, n: usize, f: *mut c_void) -> usize;
+    fn fflush(f: *mut c_void) -> c_int;
+}
+
+/// Writes kernel `printf` output to the program's C `stdout` and flushes it.
+fn emit_printf(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    unsafe {
+        let out = *std::ptr::addr_of!(stdout);
+        fwrite(text.as_ptr() as *const c_void, 1, text.len(), out);
+        fflush(out);
+    }
+}
+
+unsafe fn launch(
+    rt: &mut Runtime,
+    stub: usize,
+    grid: dim3,
+    block: dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> Result<(), cudaError_t> {
+    if !rt.valid_stream(stream) {
+        return Err(cudaErrorInvalidResourceHandle);
+    }
+    let k = kernel_of(rt, stub)?;
+    let info = rt.device.kernel_info(k);
+    let name = info.name.clone();
+    if !info.params.is_empty() && args.is_null() {
+        diag(&format!("launch of `{name}`: null argument array for {} parameters", info.params.len()));
+        return Err(cudaErrorInvalidValue);
+    }
+    let mut argv = Vec::with_capacity(info.params.len());
+    for (i, p) in info.params.iter().enumerate() {
+        let a = *args.add(i);
+        if a.is_null() {
+            diag(&format!("launch of `{name}`: argument {i} (`{}`) is a null pointer", p.name));
+            return Err(cudaErrorInvalidValue);
+        }
+        argv.push(Arg::Bytes(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec()));
+    }
+    let Ok(dynamic_shared) = u32::try_from(shared) else {
+        return Err(cudaErrorInvalidValue);
+    };
+    let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared };
+    let result = rt.device.launch(k, cfg, &argv);
+    emit_printf(&rt.device.take_printf());
+    rt.launches += 1;
+    match result {
+        Ok(stats) => {
+            rt.clock += stats.warp_instructions;
+            if let Some(path) = rt.config.stats.clone() {
+                write_stats(&path, &name, grid, block, stats.warp_instructions, stats.thread_instructions);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let code = error_code(&e);
+            let hint = if matches!(e, DeviceError::InstructionLimit { .. }) { " (WARPSIM_MAX_INSTRUCTIONS sets the limit)" } else { "" };
+            diag(&format!("{} in kernel `{name}`: {e}{hint}", crate::errors::name(code).unwrap_or("error")));
+            Err(code)
+        }
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// One JSON line per launch, appended to `WARPSIM_STATS`.
+pub fn stats_line(kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64) -> String {
+    format!(
+        "{{\"kernel\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}],\"warp_instructions\":{warp},\"thread_instructions\":{thread}}}",
+        json_string(kernel),
+        grid.x,
+        grid.y,
+        grid.z,
+        block.x,
+        block.y,
+        block.z
+    )
+}
+
+fn write_stats(path: &std::path::Path, kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64) {
+    use std::io::Write;
+    let line = stats_line(kernel, grid, block, warp, thread);
+    let r = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| writeln!(f, "{line}"));
+    if let Err(e) = r {
+        let mut rt_reported = lock_free_reported();
+        if rt_reported.insert(path.display().to_string()) {
+            diag(&format!("WARPSIM_STATS: cannot append to {}: {e}", path.display()));
+        }
+    }
+}
+
+/// Paths whose write failure was reported (kept apart from the runtime, which is locked here).
+fn lock_free_reported() -> std::sync::MutexGuard<'static, std::collections::HashSet<String>> {
+    static R: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<String>>> = std::sync::OnceLock::new();
+    R.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Launch-configuration stack depth (for tests).
+#[cfg(test)]
+fn depth() -> usize {
+    CONFIGS.with(|c| c.borrow().len())
+}
+
+export!(
+    __cudaPushCallConfiguration,
+    __cudaPopCallConfiguration,
+    __cudaGetKernel,
+    cudaGetKernel,
+    __cudaLaunchKernel,
+    __cudaLaunchKernel_ptsz,
+    cudaLaunchKernel,
+    cudaLaunchKernel_ptsz,
+    cudaLaunchCooperativeKernel,
+    cudaLaunchCooperativeKernel_ptsz,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_pop_is_a_stack() {
+        unsafe {
+            let g = dim3 { x: 4, y: 2, z: 1 };
+            let b = dim3 { x: 128, y: 1, z: 1 };
+            assert_eq!(__cudaPushCallConfiguration(g, b, 256, std::ptr::null_mut()), 0);
+            assert_eq!(depth(), 1);
+            let (mut g2, mut b2, mut s, mut st) = (dim3::default(), dim3::default(), 0usize, 1 as cudaStream_t);
+            let r = __cudaPopCallConfiguration(&mut g2, &mut b2, &mut s, &mut st as *mut cudaStream_t as *mut c_void);
+            assert_eq!(r, cudaSuccess);
+            assert_eq!((g2, b2, s, st), (g, b, 256, std::ptr::null_mut()));
+            let r = __cudaPopCallConfiguration(&mut g2, &mut b2, &mut s, &mut st as *mut cudaStream_t as *mut c_void);
+            assert_eq!(r, cudaErrorMissingConfiguration);
+        }
+    }
+
+    #[test]
+    fn stats_lines_are_json() {
+        let l = stats_line("_Z3addPfi", dim3 { x: 2, y: 1, z: 1 }, dim3 { x: 64, y: 1, z: 1 }, 10, 320);
+        assert_eq!(l, r#"{"kernel":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#);
+        assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
+    }
+
+    #[test]
+    fn device_errors_map_to_cuda_codes() {
+        assert_eq!(error_code(&DeviceError::InstructionLimit { kernel: "k".into(), limit: 1 }), cudaErrorLaunchTimeout);
+        assert_eq!(error_code(&DeviceError::InvalidLaunch { kernel: "k".into(), reason: "x".into() }), cudaErrorInvalidConfiguration);
+        assert_eq!(error_code(&DeviceError::OutOfMemory { bytes: 1 }), cudaErrorMemoryAllocation);
+    }
+}

@@ -1,0 +1,64 @@
+//! warpsim-cudart: a drop-in `libcudart.so.13`. A CUDA program built with
+//! `nvcc -cudart shared` and started with this library first on `LD_LIBRARY_PATH` registers
+//! its fatbinaries here; the PTX inside runs on warpsim's functional executor through the
+//! Device API (`warpsim_core::device`).
+//!
+//! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
+//! state behind a mutex, error bookkeeping), and one file per group of entry points:
+//! `register`, `launch`, `memory`, `device`, `errors`, `streams`, `stubs`.
+//!
+//! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
+//! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
+//! (see `build.rs`). Every entry runs inside [`runtime::guard`], which catches panics, so no
+//! unwinding crosses the C boundary.
+
+#![allow(non_snake_case, non_upper_case_globals, clippy::missing_safety_doc)]
+
+/// Publishes Rust functions under their own names as C symbols: a one-instruction trampoline
+/// per function, outside rustc's export list, so the linker's version script can version them.
+macro_rules! export {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[cfg(target_arch = "x86_64")]
+            std::arch::global_asm!(
+                ".pushsection .text",
+                concat!(".globl ", stringify!($name)),
+                concat!(".type ", stringify!($name), ",@function"),
+                ".p2align 4",
+                concat!(stringify!($name), ":"),
+                "jmp {f}",
+                concat!(".size ", stringify!($name), ", . - ", stringify!($name)),
+                ".popsection",
+                f = sym $name,
+            );
+            #[cfg(target_arch = "aarch64")]
+            std::arch::global_asm!(
+                ".pushsection .text",
+                concat!(".globl ", stringify!($name)),
+                concat!(".type ", stringify!($name), ",%function"),
+                ".p2align 4",
+                concat!(stringify!($name), ":"),
+                "b {f}",
+                concat!(".size ", stringify!($name), ", . - ", stringify!($name)),
+                ".popsection",
+                f = sym $name,
+            );
+        )*
+    };
+}
+
+pub mod config;
+pub mod cubin;
+mod device;
+mod error_table;
+mod errors;
+pub mod fatbin;
+mod launch;
+mod memory;
+mod occupancy;
+mod props;
+mod register;
+mod runtime;
+mod streams;
+mod stubs;
+pub mod types;

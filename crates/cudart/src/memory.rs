@@ -1,0 +1,491 @@
+//! Memory entry points: device and pinned-host allocation, copies of every kind, memset,
+//! symbol copies, pitched 2D variants, pointer attributes.
+//!
+//! Device pointers are addresses inside `warpsim_core::ir::layout::GLOBAL_BASE..GLOBAL_LIMIT`;
+//! anything else is a host pointer. That is how `cudaMemcpyDefault` picks the direction, and
+//! how a copy whose kind contradicts its pointers is caught (`cudaErrorInvalidValue`).
+//! Copies are synchronous; the `Async` forms only check their stream.
+
+use crate::runtime::{api, diag, put, query, ModuleState, Runtime, TOTAL_MEMORY};
+use crate::types::*;
+use std::ffi::{c_int, c_uint, c_void};
+use warpsim_core::device::{DevPtr, DeviceError};
+use warpsim_core::ir::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
+
+/// Alignment of pinned host allocations and pitch of `cudaMallocPitch` rows.
+const HOST_ALIGN: usize = 256;
+const PITCH_ALIGN: usize = 512;
+
+pub fn is_device(p: *const c_void) -> bool {
+    (GLOBAL_BASE..GLOBAL_LIMIT).contains(&(p as u64))
+}
+
+fn kind_name(kind: c_int) -> &'static str {
+    match kind {
+        cudaMemcpyHostToHost => "cudaMemcpyHostToHost",
+        cudaMemcpyHostToDevice => "cudaMemcpyHostToDevice",
+        cudaMemcpyDeviceToHost => "cudaMemcpyDeviceToHost",
+        cudaMemcpyDeviceToDevice => "cudaMemcpyDeviceToDevice",
+        _ => "cudaMemcpyDefault",
+    }
+}
+
+fn bad_pointer(what: &str, e: DeviceError) -> cudaError_t {
+    diag(&format!("{what}: {e}"));
+    cudaErrorInvalidValue
+}
+
+/// A copy of `count` bytes in the direction `kind` implies, checked against the pointers.
+pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> Result<(), cudaError_t> {
+    if !(cudaMemcpyHostToHost..=cudaMemcpyDefault).contains(&kind) {
+        diag(&format!("{what}: {kind} is not a cudaMemcpyKind"));
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    if count == 0 {
+        return Ok(());
+    }
+    if dst.is_null() || src.is_null() {
+        diag(&format!("{what}: null {} pointer", if dst.is_null() { "destination" } else { "source" }));
+        return Err(cudaErrorInvalidValue);
+    }
+    let (dd, sd) = (is_device(dst), is_device(src));
+    let expected = match kind {
+        cudaMemcpyHostToHost => Some((false, false)),
+        cudaMemcpyHostToDevice => Some((true, false)),
+        cudaMemcpyDeviceToHost => Some((false, true)),
+        cudaMemcpyDeviceToDevice => Some((true, true)),
+        _ => None,
+    };
+    if let Some((ed, es)) = expected {
+        let side = |is_dev: bool| if is_dev { "a device" } else { "a host" };
+        if ed != dd {
+            diag(&format!("{what}: {} but the destination {dst:p} is {} pointer", kind_name(kind), side(dd)));
+            return Err(cudaErrorInvalidValue);
+        }
+        if es != sd {
+            diag(&format!("{what}: {} but the source {src:p} is {} pointer", kind_name(kind), side(sd)));
+            return Err(cudaErrorInvalidValue);
+        }
+    }
+    let dev = &mut rt.device;
+    match (dd, sd) {
+        (false, false) => std::ptr::copy(src as *const u8, dst as *mut u8, count),
+        (true, false) => {
+            let data = std::slice::from_raw_parts(src as *const u8, count);
+            dev.write(DevPtr(dst as u64), data).map_err(|e| bad_pointer(what, e))?
+        }
+        (false, true) => {
+            let out = std::slice::from_raw_parts_mut(dst as *mut u8, count);
+            dev.read(DevPtr(src as u64), out).map_err(|e| bad_pointer(what, e))?
+        }
+        (true, true) => dev.copy(DevPtr(dst as u64), DevPtr(src as u64), count as u64).map_err(|e| bad_pointer(what, e))?,
+    }
+    Ok(())
+}
+
+fn check_stream(rt: &Runtime, s: cudaStream_t) -> Result<(), cudaError_t> {
+    if rt.valid_stream(s) {
+        Ok(())
+    } else {
+        Err(cudaErrorInvalidResourceHandle)
+    }
+}
+
+/// Address and size of a registered `__device__`/`__constant__` variable.
+pub fn symbol(rt: &Runtime, what: &str, sym: *const c_void) -> Result<(DevPtr, usize), cudaError_t> {
+    let Some(v) = rt.vars.get(&(sym as usize)) else {
+        diag(&format!("{what}: {sym:p} is not a registered __device__ or __constant__ variable"));
+        return Err(cudaErrorInvalidSymbol);
+    };
+    let ModuleState::Loaded(m) = rt.modules[v.module].state else {
+        diag(&format!("{what}: the module of `{}` is not loaded", v.name));
+        return Err(cudaErrorInvalidSymbol);
+    };
+    match rt.device.symbol(m, &v.name) {
+        Ok((p, size)) => Ok((p, size as usize)),
+        Err(e) => {
+            diag(&format!("{what}: {e}"));
+            Err(cudaErrorInvalidSymbol)
+        }
+    }
+}
+
+fn symbol_range(rt: &Runtime, what: &str, sym: *const c_void, count: usize, offset: usize) -> Result<*mut c_void, cudaError_t> {
+    let (p, size) = symbol(rt, what, sym)?;
+    if !matches!(offset.checked_add(count), Some(end) if end <= size) {
+        diag(&format!("{what}: {count} bytes at offset {offset} overrun the {size}-byte variable"));
+        return Err(cudaErrorInvalidValue);
+    }
+    Ok(p.offset(offset as u64).0 as *mut c_void)
+}
+
+unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    api("cudaMalloc", |rt| {
+        if ptr.is_null() {
+            return Err(cudaErrorInvalidValue);
+        }
+        if size == 0 {
+            return put(ptr, std::ptr::null_mut());
+        }
+        if rt.device.memory_in_use().saturating_add(size as u64) > TOTAL_MEMORY {
+            return Err(cudaErrorMemoryAllocation);
+        }
+        let p = rt.device.malloc(size as u64).map_err(|_| cudaErrorMemoryAllocation)?;
+        put(ptr, p.0 as *mut c_void)
+    })
+}
+
+unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
+    api("cudaFree", |rt| {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        if !is_device(ptr) {
+            diag(&format!("cudaFree: {ptr:p} is not a device pointer"));
+            return Err(cudaErrorInvalidValue);
+        }
+        rt.device.free(DevPtr(ptr as u64)).map_err(|_| {
+            diag(&format!("cudaFree: {ptr:p} is not the start of a live allocation"));
+            cudaErrorInvalidValue
+        })
+    })
+}
+
+unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize) -> Result<(), cudaError_t> {
+    if ptr.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    let layout = std::alloc::Layout::from_size_align(size.max(1), HOST_ALIGN).map_err(|_| cudaErrorMemoryAllocation)?;
+    let p = std::alloc::alloc_zeroed(layout);
+    if p.is_null() {
+        return Err(cudaErrorMemoryAllocation);
+    }
+    rt.host_allocs.insert(p as usize, layout);
+    put(ptr, p as *mut c_void)
+}
+
+unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size))
+}
+
+unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> cudaError_t {
+    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size))
+}
+
+unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
+    api("cudaFreeHost", |rt| {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        let Some(layout) = rt.host_allocs.remove(&(ptr as usize)) else {
+            diag(&format!("cudaFreeHost: {ptr:p} was not allocated by cudaMallocHost/cudaHostAlloc"));
+            return Err(cudaErrorInvalidValue);
+        };
+        std::alloc::dealloc(ptr as *mut u8, layout);
+        Ok(())
+    })
+}
+
+/// Page-locking is meaningless here: registration succeeds and changes nothing.
+unsafe extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, _flags: c_uint) -> cudaError_t {
+    api("cudaHostRegister", |_| if ptr.is_null() || size == 0 { Err(cudaErrorInvalidValue) } else { Ok(()) })
+}
+
+unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
+    api("cudaHostUnregister", |_| if ptr.is_null() { Err(cudaErrorInvalidValue) } else { Ok(()) })
+}
+
+unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> cudaError_t {
+    api("cudaHostGetFlags", |rt| {
+        if !rt.host_allocs.contains_key(&(host as usize)) {
+            return Err(cudaErrorInvalidValue);
+        }
+        put(flags, 0)
+    })
+}
+
+unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t {
+    api("cudaMemcpy", |rt| copy(rt, "cudaMemcpy", dst, src, count, kind))
+}
+
+unsafe extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    api("cudaMemcpyAsync", |rt| {
+        check_stream(rt, stream)?;
+        copy(rt, "cudaMemcpyAsync", dst, src, count, kind)
+    })
+}
+
+unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_int, count: usize) -> Result<(), cudaError_t> {
+    if count == 0 {
+        return Ok(());
+    }
+    if !is_device(ptr) {
+        diag(&format!("{what}: {ptr:p} is not a device pointer"));
+        return Err(cudaErrorInvalidValue);
+    }
+    rt.device.memset(DevPtr(ptr as u64), value as u8, count as u64).map_err(|e| bad_pointer(what, e))
+}
+
+unsafe extern "C" fn cudaMemset(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
+    api("cudaMemset", |rt| memset(rt, "cudaMemset", ptr, value, count))
+}
+
+unsafe extern "C" fn cudaMemsetAsync(ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
+    api("cudaMemsetAsync", |rt| {
+        check_stream(rt, stream)?;
+        memset(rt, "cudaMemsetAsync", ptr, value, count)
+    })
+}
+
+unsafe fn to_symbol(rt: &mut Runtime, what: &str, sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> Result<(), cudaError_t> {
+    if !matches!(kind, cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    let dst = symbol_range(rt, what, sym, count, offset)?;
+    copy(rt, what, dst, src, count, kind)
+}
+
+unsafe fn from_symbol(rt: &mut Runtime, what: &str, dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> Result<(), cudaError_t> {
+    if !matches!(kind, cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    let src = symbol_range(rt, what, sym, count, offset)?;
+    copy(rt, what, dst, src, count, kind)
+}
+
+unsafe extern "C" fn cudaMemcpyToSymbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+    api("cudaMemcpyToSymbol", |rt| to_symbol(rt, "cudaMemcpyToSymbol", sym, src, count, offset, kind))
+}
+
+unsafe extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+    api("cudaMemcpyFromSymbol", |rt| from_symbol(rt, "cudaMemcpyFromSymbol", dst, sym, count, offset, kind))
+}
+
+unsafe extern "C" fn cudaMemcpyToSymbolAsync(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    api("cudaMemcpyToSymbolAsync", |rt| {
+        check_stream(rt, stream)?;
+        to_symbol(rt, "cudaMemcpyToSymbolAsync", sym, src, count, offset, kind)
+    })
+}
+
+unsafe extern "C" fn cudaMemcpyFromSymbolAsync(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    api("cudaMemcpyFromSymbolAsync", |rt| {
+        check_stream(rt, stream)?;
+        from_symbol(rt, "cudaMemcpyFromSymbolAsync", dst, sym, count, offset, kind)
+    })
+}
+
+unsafe extern "C" fn cudaGetSymbolAddress(dev_ptr: *mut *mut c_void, sym: *const c_void) -> cudaError_t {
+    api("cudaGetSymbolAddress", |rt| {
+        let (p, _) = symbol(rt, "cudaGetSymbolAddress", sym)?;
+        put(dev_ptr, p.0 as *mut c_void)
+    })
+}
+
+unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, sym: *const c_void) -> cudaError_t {
+    api("cudaGetSymbolSize", |rt| {
+        let (_, s) = symbol(rt, "cudaGetSymbolSize", sym)?;
+        put(size, s)
+    })
+}
+
+unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
+    api("cudaMemGetInfo", |rt| {
+        let used = rt.device.memory_in_use().min(TOTAL_MEMORY);
+        put(free, (TOTAL_MEMORY - used) as usize)?;
+        put(total, TOTAL_MEMORY as usize)
+    })
+}
+
+unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) -> cudaError_t {
+    api("cudaMallocPitch", |rt| {
+        if ptr.is_null() || pitch.is_null() {
+            return Err(cudaErrorInvalidValue);
+        }
+        let p = width.max(1).div_ceil(PITCH_ALIGN) * PITCH_ALIGN;
+        let bytes = p.checked_mul(height).ok_or(cudaErrorMemoryAllocation)?;
+        if rt.device.memory_in_use().saturating_add(bytes as u64) > TOTAL_MEMORY {
+            return Err(cudaErrorMemoryAllocation);
+        }
+        let d = if bytes == 0 { 0 } else { rt.device.malloc(bytes as u64).map_err(|_| cudaErrorMemoryAllocation)?.0 };
+        put(pitch, p)?;
+        put(ptr, d as *mut c_void)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn copy_2d(
+    rt: &mut Runtime,
+    what: &str,
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> Result<(), cudaError_t> {
+    if width > dpitch || width > spitch {
+        diag(&format!("{what}: width {width} exceeds a pitch (dst {dpitch}, src {spitch})"));
+        return Err(cudaErrorInvalidPitchValue);
+    }
+    for row in 0..height {
+        let d = (dst as *mut u8).wrapping_add(row * dpitch) as *mut c_void;
+        let s = (src as *const u8).wrapping_add(row * spitch) as *const c_void;
+        copy(rt, what, d, s, width, kind)?;
+    }
+    Ok(())
+}
+
+unsafe extern "C" fn cudaMemcpy2D(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
+    api("cudaMemcpy2D", |rt| copy_2d(rt, "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind))
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn cudaMemcpy2DAsync(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api("cudaMemcpy2DAsync", |rt| {
+        check_stream(rt, stream)?;
+        copy_2d(rt, "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind)
+    })
+}
+
+unsafe extern "C" fn cudaMemset2D(ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
+    api("cudaMemset2D", |rt| {
+        if width > pitch {
+            return Err(cudaErrorInvalidPitchValue);
+        }
+        for row in 0..height {
+            memset(rt, "cudaMemset2D", (ptr as *mut u8).wrapping_add(row * pitch) as *mut c_void, value, width)?;
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn cudaPointerGetAttributes(attrs: *mut cudaPointerAttributes, ptr: *const c_void) -> cudaError_t {
+    query("cudaPointerGetAttributes", |rt| {
+        let mut a = cudaPointerAttributes {
+            type_: cudaMemoryTypeUnregistered,
+            device: 0,
+            devicePointer: std::ptr::null_mut(),
+            hostPointer: std::ptr::null_mut(),
+            localityDomainOrdinal: 0,
+            reserved: [0; 7],
+        };
+        if is_device(ptr) {
+            if rt.device.allocation_of(DevPtr(ptr as u64)).is_none() {
+                return Err(cudaErrorInvalidValue);
+            }
+            a.type_ = cudaMemoryTypeDevice;
+            a.devicePointer = ptr as *mut c_void;
+        } else if rt.host_allocs.iter().any(|(&b, l)| (b..b + l.size()).contains(&(ptr as usize))) {
+            a.type_ = cudaMemoryTypeHost;
+            a.hostPointer = ptr as *mut c_void;
+        }
+        put(attrs, a)
+    })
+}
+
+// Per-thread-default-stream spellings (`nvcc --default-stream per-thread`): the same calls.
+unsafe extern "C" fn cudaMemcpy_ptds(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t {
+    cudaMemcpy(dst, src, count, kind)
+}
+unsafe extern "C" fn cudaMemcpyAsync_ptsz(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    cudaMemcpyAsync(dst, src, count, kind, stream)
+}
+unsafe extern "C" fn cudaMemset_ptds(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
+    cudaMemset(ptr, value, count)
+}
+unsafe extern "C" fn cudaMemsetAsync_ptsz(ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
+    cudaMemsetAsync(ptr, value, count, stream)
+}
+unsafe extern "C" fn cudaMemcpyToSymbol_ptds(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+    cudaMemcpyToSymbol(sym, src, count, offset, kind)
+}
+unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+    cudaMemcpyFromSymbol(dst, sym, count, offset, kind)
+}
+unsafe extern "C" fn cudaMemcpyToSymbolAsync_ptsz(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    cudaMemcpyToSymbolAsync(sym, src, count, offset, kind, stream)
+}
+unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+    cudaMemcpyFromSymbolAsync(dst, sym, count, offset, kind, stream)
+}
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn cudaMemcpy2DAsync_ptsz(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)
+}
+unsafe extern "C" fn cudaMemset2D_ptds(ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
+    cudaMemset2D(ptr, pitch, value, width, height)
+}
+unsafe extern "C" fn cudaMemcpy2D_ptds(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
+    cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind)
+}
+
+export!(
+    cudaMalloc,
+    cudaFree,
+    cudaMallocHost,
+    cudaHostAlloc,
+    cudaFreeHost,
+    cudaHostRegister,
+    cudaHostUnregister,
+    cudaHostGetFlags,
+    cudaMemcpy,
+    cudaMemcpyAsync,
+    cudaMemset,
+    cudaMemsetAsync,
+    cudaMemcpyToSymbol,
+    cudaMemcpyFromSymbol,
+    cudaMemcpyToSymbolAsync,
+    cudaMemcpyFromSymbolAsync,
+    cudaGetSymbolAddress,
+    cudaGetSymbolSize,
+    cudaMemGetInfo,
+    cudaMallocPitch,
+    cudaMemcpy2D,
+    cudaMemcpy2DAsync,
+    cudaMemset2D,
+    cudaPointerGetAttributes,
+    cudaMemcpy_ptds,
+    cudaMemcpyAsync_ptsz,
+    cudaMemset_ptds,
+    cudaMemsetAsync_ptsz,
+    cudaMemcpyToSymbol_ptds,
+    cudaMemcpyFromSymbol_ptds,
+    cudaMemcpy2D_ptds,
+    cudaMemcpyToSymbolAsync_ptsz,
+    cudaMemcpyFromSymbolAsync_ptsz,
+    cudaMemcpy2DAsync_ptsz,
+    cudaMemset2D_ptds,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_window_classifies_pointers() {
+        assert!(is_device(GLOBAL_BASE as *const c_void));
+        assert!(!is_device(std::ptr::null()));
+        let x = 5u32;
+        assert!(!is_device(&x as *const u32 as *const c_void));
+    }
+}

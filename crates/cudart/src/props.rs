@@ -1,0 +1,299 @@
+//! The simulated GPU as `cudaGetDeviceProperties` and `cudaDeviceGetAttribute` describe it: a
+//! GTX480-like machine (the `gtx480` preset: 15 SMs, 1536 threads / 8 CTAs / 32768 registers
+//! / 48 KB shared memory per SM, 1400 MHz shader clock) that reports compute capability 7.5,
+//! because the PTX it runs targets sm_75.
+//!
+//! `cudaDeviceProp` is CUDA 13's layout, written by hand from `driver_types.h` (1008 bytes;
+//! the `clockRate`-style fields CUDA 13 removed are attributes only).
+
+#![allow(non_camel_case_types, non_snake_case)]
+
+use std::ffi::c_char;
+
+pub const NAME: &str = "warpsim (gtx480)";
+pub const SMS: u32 = 15;
+pub const WARP_SIZE: i32 = 32;
+pub const THREADS_PER_SM: i32 = 1536;
+pub const CTAS_PER_SM: i32 = 8;
+pub const WARPS_PER_SM: i32 = 48;
+pub const REGS_PER_SM: i32 = 32768;
+pub const REGS_PER_BLOCK: i32 = 32768;
+pub const SHARED_PER_SM: usize = 48 * 1024;
+pub const SHARED_PER_BLOCK: usize = 48 * 1024;
+pub const MAX_THREADS_PER_BLOCK: i32 = 1024;
+pub const CLOCK_KHZ: i32 = 1_400_000;
+pub const MEMORY_CLOCK_KHZ: i32 = 924_000;
+pub const BUS_WIDTH: i32 = 384;
+pub const L2_BYTES: i32 = 768 * 1024;
+pub const CONST_BYTES: usize = 64 * 1024;
+pub const MAJOR: i32 = 7;
+pub const MINOR: i32 = 5;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct cudaDeviceProp {
+    pub name: [c_char; 256],
+    pub uuid: [u8; 16],
+    pub luid: [c_char; 8],
+    pub luidDeviceNodeMask: u32,
+    pub totalGlobalMem: usize,
+    pub sharedMemPerBlock: usize,
+    pub regsPerBlock: i32,
+    pub warpSize: i32,
+    pub memPitch: usize,
+    pub maxThreadsPerBlock: i32,
+    pub maxThreadsDim: [i32; 3],
+    pub maxGridSize: [i32; 3],
+    pub totalConstMem: usize,
+    pub major: i32,
+    pub minor: i32,
+    pub textureAlignment: usize,
+    pub texturePitchAlignment: usize,
+    pub multiProcessorCount: i32,
+    pub integrated: i32,
+    pub canMapHostMemory: i32,
+    pub maxTexture1D: i32,
+    pub maxTexture1DMipmap: i32,
+    pub maxTexture2D: [i32; 2],
+    pub maxTexture2DMipmap: [i32; 2],
+    pub maxTexture2DLinear: [i32; 3],
+    pub maxTexture2DGather: [i32; 2],
+    pub maxTexture3D: [i32; 3],
+    pub maxTexture3DAlt: [i32; 3],
+    pub maxTextureCubemap: i32,
+    pub maxTexture1DLayered: [i32; 2],
+    pub maxTexture2DLayered: [i32; 3],
+    pub maxTextureCubemapLayered: [i32; 2],
+    pub maxSurface1D: i32,
+    pub maxSurface2D: [i32; 2],
+    pub maxSurface3D: [i32; 3],
+    pub maxSurface1DLayered: [i32; 2],
+    pub maxSurface2DLayered: [i32; 3],
+    pub maxSurfaceCubemap: i32,
+    pub maxSurfaceCubemapLayered: [i32; 2],
+    pub surfaceAlignment: usize,
+    pub concurrentKernels: i32,
+    pub ECCEnabled: i32,
+    pub pciBusID: i32,
+    pub pciDeviceID: i32,
+    pub pciDomainID: i32,
+    pub tccDriver: i32,
+    pub asyncEngineCount: i32,
+    pub unifiedAddressing: i32,
+    pub memoryBusWidth: i32,
+    pub l2CacheSize: i32,
+    pub persistingL2CacheMaxSize: i32,
+    pub maxThreadsPerMultiProcessor: i32,
+    pub streamPrioritiesSupported: i32,
+    pub globalL1CacheSupported: i32,
+    pub localL1CacheSupported: i32,
+    pub sharedMemPerMultiprocessor: usize,
+    pub regsPerMultiprocessor: i32,
+    pub managedMemory: i32,
+    pub isMultiGpuBoard: i32,
+    pub multiGpuBoardGroupID: i32,
+    pub hostNativeAtomicSupported: i32,
+    pub pageableMemoryAccess: i32,
+    pub concurrentManagedAccess: i32,
+    pub computePreemptionSupported: i32,
+    pub canUseHostPointerForRegisteredMem: i32,
+    pub cooperativeLaunch: i32,
+    pub sharedMemPerBlockOptin: usize,
+    pub pageableMemoryAccessUsesHostPageTables: i32,
+    pub directManagedMemAccessFromHost: i32,
+    pub maxBlocksPerMultiProcessor: i32,
+    pub accessPolicyMaxWindowSize: i32,
+    pub reservedSharedMemPerBlock: usize,
+    pub hostRegisterSupported: i32,
+    pub sparseCudaArraySupported: i32,
+    pub hostRegisterReadOnlySupported: i32,
+    pub timelineSemaphoreInteropSupported: i32,
+    pub memoryPoolsSupported: i32,
+    pub gpuDirectRDMASupported: i32,
+    pub gpuDirectRDMAFlushWritesOptions: u32,
+    pub gpuDirectRDMAWritesOrdering: i32,
+    pub memoryPoolSupportedHandleTypes: u32,
+    pub deferredMappingCudaArraySupported: i32,
+    pub ipcEventSupported: i32,
+    pub clusterLaunch: i32,
+    pub unifiedFunctionPointers: i32,
+    pub deviceNumaConfig: i32,
+    pub deviceNumaId: i32,
+    pub mpsEnabled: i32,
+    pub hostNumaId: i32,
+    pub gpuPciDeviceID: u32,
+    pub gpuPciSubsystemID: u32,
+    pub hostNumaMultinodeIpcSupported: i32,
+    pub reserved: [i32; 56],
+}
+
+/// The properties of the simulated GPU. Textures and surfaces are not simulated: their limits
+/// are 0.
+pub fn properties() -> cudaDeviceProp {
+    // SAFETY: every field is an integer or an array of integers; all-zero is valid.
+    let mut p: cudaDeviceProp = unsafe { std::mem::zeroed() };
+    for (d, s) in p.name.iter_mut().zip(NAME.bytes()) {
+        *d = s as c_char;
+    }
+    p.uuid = *b"warpsim-gtx480\0\0";
+    p.totalGlobalMem = crate::runtime::TOTAL_MEMORY as usize;
+    p.sharedMemPerBlock = SHARED_PER_BLOCK;
+    p.regsPerBlock = REGS_PER_BLOCK;
+    p.warpSize = WARP_SIZE;
+    p.memPitch = i32::MAX as usize;
+    p.maxThreadsPerBlock = MAX_THREADS_PER_BLOCK;
+    p.maxThreadsDim = [1024, 1024, 64];
+    p.maxGridSize = [i32::MAX, 65535, 65535];
+    p.totalConstMem = CONST_BYTES;
+    p.major = MAJOR;
+    p.minor = MINOR;
+    p.textureAlignment = 512;
+    p.texturePitchAlignment = 32;
+    p.multiProcessorCount = SMS as i32;
+    p.surfaceAlignment = 512;
+    p.asyncEngineCount = 1;
+    p.unifiedAddressing = 1;
+    p.memoryBusWidth = BUS_WIDTH;
+    p.l2CacheSize = L2_BYTES;
+    p.maxThreadsPerMultiProcessor = THREADS_PER_SM;
+    p.globalL1CacheSupported = 1;
+    p.localL1CacheSupported = 1;
+    p.sharedMemPerMultiprocessor = SHARED_PER_SM;
+    p.regsPerMultiprocessor = REGS_PER_SM;
+    p.cooperativeLaunch = 1;
+    p.sharedMemPerBlockOptin = SHARED_PER_BLOCK;
+    p.maxBlocksPerMultiProcessor = CTAS_PER_SM;
+    p.hostRegisterSupported = 1;
+    p.unifiedFunctionPointers = 1;
+    p.deviceNumaId = -1;
+    p.hostNumaId = -1;
+    p
+}
+
+/// `cudaDeviceGetAttribute`: the common `cudaDeviceAttr` values; `None` for the rest.
+pub fn attribute(attr: i32) -> Option<i32> {
+    let p = properties();
+    Some(match attr {
+        1 => p.maxThreadsPerBlock,
+        2..=4 => p.maxThreadsDim[(attr - 2) as usize],
+        5..=7 => p.maxGridSize[(attr - 5) as usize],
+        8 => p.sharedMemPerBlock as i32,
+        9 => p.totalConstMem as i32,
+        10 => p.warpSize,
+        11 => p.memPitch as i32,
+        12 => p.regsPerBlock,
+        13 => CLOCK_KHZ,
+        14 => p.textureAlignment as i32,
+        15 => 1,  // GpuOverlap
+        16 => p.multiProcessorCount,
+        17 => 0,  // KernelExecTimeout
+        18 => p.integrated,
+        19 => p.canMapHostMemory,
+        20 => 0, // ComputeMode default
+        30 => p.surfaceAlignment as i32,
+        31 => p.concurrentKernels,
+        32 => p.ECCEnabled,
+        33 => p.pciBusID,
+        34 => p.pciDeviceID,
+        35 => p.tccDriver,
+        36 => MEMORY_CLOCK_KHZ,
+        37 => p.memoryBusWidth,
+        38 => p.l2CacheSize,
+        39 => p.maxThreadsPerMultiProcessor,
+        40 => p.asyncEngineCount,
+        41 => p.unifiedAddressing,
+        50 => p.pciDomainID,
+        51 => p.texturePitchAlignment as i32,
+        75 => p.major,
+        76 => p.minor,
+        78 => p.streamPrioritiesSupported,
+        79 => p.globalL1CacheSupported,
+        80 => p.localL1CacheSupported,
+        81 => p.sharedMemPerMultiprocessor as i32,
+        82 => p.regsPerMultiprocessor,
+        83 => p.managedMemory,
+        84 => p.isMultiGpuBoard,
+        85 => p.multiGpuBoardGroupID,
+        86 => p.hostNativeAtomicSupported,
+        87 => 2, // SingleToDoublePrecisionPerfRatio
+        88 => p.pageableMemoryAccess,
+        89 => p.concurrentManagedAccess,
+        90 => p.computePreemptionSupported,
+        91 => p.canUseHostPointerForRegisteredMem,
+        95 => p.cooperativeLaunch,
+        97 => p.sharedMemPerBlockOptin as i32,
+        98 => 0, // CanFlushRemoteWrites
+        99 => p.hostRegisterSupported,
+        100 => p.pageableMemoryAccessUsesHostPageTables,
+        101 => p.directManagedMemAccessFromHost,
+        106 => p.maxBlocksPerMultiProcessor,
+        108 => p.persistingL2CacheMaxSize,
+        109 => p.accessPolicyMaxWindowSize,
+        111 => p.reservedSharedMemPerBlock as i32,
+        112..=116 => 0,
+        120 => p.clusterLaunch,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    /// Printed by a C program built with nvcc 13.5 (`sizeof`/`offsetof` on `cudaDeviceProp`);
+    /// `tests/cuda/device_props.cu` checks the same layout end to end.
+    #[test]
+    fn layout_matches_cuda_13() {
+        assert_eq!(size_of::<cudaDeviceProp>(), 1008);
+        let expect = [
+            (offset_of!(cudaDeviceProp, uuid), 256),
+            (offset_of!(cudaDeviceProp, luid), 272),
+            (offset_of!(cudaDeviceProp, luidDeviceNodeMask), 280),
+            (offset_of!(cudaDeviceProp, totalGlobalMem), 288),
+            (offset_of!(cudaDeviceProp, sharedMemPerBlock), 296),
+            (offset_of!(cudaDeviceProp, regsPerBlock), 304),
+            (offset_of!(cudaDeviceProp, warpSize), 308),
+            (offset_of!(cudaDeviceProp, memPitch), 312),
+            (offset_of!(cudaDeviceProp, maxThreadsPerBlock), 320),
+            (offset_of!(cudaDeviceProp, maxThreadsDim), 324),
+            (offset_of!(cudaDeviceProp, maxGridSize), 336),
+            (offset_of!(cudaDeviceProp, totalConstMem), 352),
+            (offset_of!(cudaDeviceProp, major), 360),
+            (offset_of!(cudaDeviceProp, minor), 364),
+            (offset_of!(cudaDeviceProp, textureAlignment), 368),
+            (offset_of!(cudaDeviceProp, multiProcessorCount), 384),
+            (offset_of!(cudaDeviceProp, maxTexture1D), 396),
+            (offset_of!(cudaDeviceProp, surfaceAlignment), 552),
+            (offset_of!(cudaDeviceProp, concurrentKernels), 560),
+            (offset_of!(cudaDeviceProp, l2CacheSize), 596),
+            (offset_of!(cudaDeviceProp, maxThreadsPerMultiProcessor), 604),
+            (offset_of!(cudaDeviceProp, sharedMemPerMultiprocessor), 624),
+            (offset_of!(cudaDeviceProp, regsPerMultiprocessor), 632),
+            (offset_of!(cudaDeviceProp, managedMemory), 636),
+            (offset_of!(cudaDeviceProp, sharedMemPerBlockOptin), 672),
+            (offset_of!(cudaDeviceProp, maxBlocksPerMultiProcessor), 688),
+            (offset_of!(cudaDeviceProp, reservedSharedMemPerBlock), 696),
+            (offset_of!(cudaDeviceProp, hostRegisterSupported), 704),
+            (offset_of!(cudaDeviceProp, gpuDirectRDMAFlushWritesOptions), 728),
+            (offset_of!(cudaDeviceProp, hostNumaId), 768),
+            (offset_of!(cudaDeviceProp, hostNumaMultinodeIpcSupported), 780),
+            (offset_of!(cudaDeviceProp, reserved), 784),
+        ];
+        for (i, (got, want)) in expect.iter().enumerate() {
+            assert_eq!(got, want, "field #{i}");
+        }
+    }
+
+    #[test]
+    fn describes_the_gtx480_preset() {
+        let p = properties();
+        let name: Vec<u8> = p.name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        assert_eq!(name, NAME.as_bytes());
+        assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 5, 15));
+        assert_eq!(attribute(13), Some(1_400_000));
+        assert_eq!(attribute(39), Some(1536));
+        assert_eq!(attribute(106), Some(8));
+        assert_eq!(attribute(9999), None);
+    }
+}

@@ -1,0 +1,205 @@
+//! Registration entry points, called by nvcc-generated static constructors before `main`:
+//! `__cudaRegisterFatBinary` (loads the PTX into the device), `__cudaRegisterFunction`
+//! (host stub → kernel name), `__cudaRegisterVar` (host shadow → variable name), and their
+//! companions.
+
+use crate::fatbin::{self, EntryKind};
+use crate::runtime::{diag, guard, lock, Function, Module, ModuleState, Var};
+use crate::types::*;
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+unsafe fn name_of(p: *const c_char) -> Option<String> {
+    (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
+}
+
+/// Reads and loads one fatbinary; never fails (a broken module is recorded as `Failed`).
+unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
+    let failed = |code, message: String| Module { state: ModuleState::Failed { code, message }, ptx: None, images: Default::default() };
+    if fat.is_null() {
+        return failed(cudaErrorInvalidKernelImage, "null fatbinary".into());
+    }
+    let (wrapper, bytes) = match fatbin::read_wrapper(fat as *const u8) {
+        Ok(x) => x,
+        Err(e) => {
+            let m = format!("cannot read the program's fatbinary: {e}");
+            diag(&m);
+            return failed(cudaErrorInvalidKernelImage, m);
+        }
+    };
+    let entries = match fatbin::parse_containers(bytes) {
+        Ok(e) => e,
+        Err(e) => {
+            let m = format!("cannot read the program's fatbinary: {e}");
+            diag(&m);
+            return failed(cudaErrorInvalidKernelImage, m);
+        }
+    };
+    if let Some(w) = wrapper.filter(|w| w.version == 2) {
+        // The device-link stub: empty in a whole-program build; with -rdc it carries the linked
+        // cubin plus a list of relocatable fatbinaries whose PTX would need linking.
+        if entries.is_empty() && !fatbin::has_prelinked(&w) {
+            return Module { state: ModuleState::Empty, ptx: None, images: Default::default() };
+        }
+        let m = fatbin::FatbinError::Relocatable.to_string();
+        diag(&m);
+        return failed(cudaErrorNoKernelImageForDevice, m);
+    }
+    let images = match fatbin::images(&entries) {
+        Ok(i) => i,
+        Err(e) => {
+            let m = format!("cannot read the program's fatbinary: {e}");
+            diag(&m);
+            return failed(cudaErrorInvalidKernelImage, m);
+        }
+    };
+    let Some((sm, ptx)) = images.ptx.clone() else {
+        if entries.is_empty() {
+            return Module { state: ModuleState::Empty, ptx: None, images };
+        }
+        let sms: Vec<String> = entries.iter().filter(|e| e.kind == EntryKind::Elf).map(|e| format!("sm_{}", e.sm)).collect();
+        let m = format!(
+            "the program embeds no PTX (only {}); warpsim runs PTX: rebuild with -arch=sm_75 or add -gencode arch=compute_75,code=compute_75",
+            if sms.is_empty() { "unknown images".into() } else { sms.join(", ") }
+        );
+        diag(&m);
+        return Module { state: ModuleState::Failed { code: cudaErrorNoKernelImageForDevice, message: m }, ptx: None, images };
+    };
+    match rt.device.load_ptx(&ptx) {
+        Ok(h) => Module { state: ModuleState::Loaded(h), ptx: Some(ptx), images },
+        Err(e) => {
+            let m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
+            diag(&m);
+            Module { state: ModuleState::Failed { code: cudaErrorInvalidPtx, message: m }, ptx: Some(ptx), images }
+        }
+    }
+}
+
+unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mut c_void {
+    guard("__cudaRegisterFatBinary", std::ptr::null_mut(), || {
+        let mut rt = lock();
+        let module = load(&mut rt, fat_cubin);
+        rt.modules.push(module);
+        let index = rt.modules.len() - 1;
+        // The handle is a fresh pointer-sized cell the program keeps and passes back.
+        let handle = Box::into_raw(Box::new(std::ptr::null_mut::<c_void>()));
+        rt.handles.insert(handle as usize, index);
+        handle
+    })
+}
+
+unsafe extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
+
+unsafe extern "C" fn __cudaUnregisterFatBinary(handle: *mut *mut c_void) {
+    // Called from atexit handlers: forget the handle, keep the module (its kernels' host
+    // stubs may still be called by other exit handlers).
+    guard("__cudaUnregisterFatBinary", (), || {
+        lock().handles.remove(&(handle as usize));
+    })
+}
+
+unsafe extern "C" fn __cudaRegisterFunction(
+    handle: *mut *mut c_void,
+    host_fun: *const c_char,
+    _device_fun: *mut c_char,
+    device_name: *const c_char,
+    _thread_limit: c_int,
+    _tid: *mut c_void,
+    _bid: *mut c_void,
+    _bdim: *mut dim3,
+    _gdim: *mut dim3,
+    _wsize: *mut c_int,
+) {
+    guard("__cudaRegisterFunction", (), || {
+        let mut rt = lock();
+        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+            diag("__cudaRegisterFunction: unknown module handle or null name; kernel ignored");
+            return;
+        };
+        let c_name = std::ffi::CString::new(name.clone()).unwrap_or_default();
+        let f = Function { module, name, c_name, handle: None, max_dynamic_shared: None, reported: false };
+        rt.functions.insert(host_fun as usize, f);
+    })
+}
+
+unsafe extern "C" fn __cudaRegisterVar(
+    handle: *mut *mut c_void,
+    host_var: *mut c_char,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    _size: usize,
+    _constant: c_int,
+    _global: c_int,
+) {
+    guard("__cudaRegisterVar", (), || {
+        let mut rt = lock();
+        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+            diag("__cudaRegisterVar: unknown module handle or null name; variable ignored");
+            return;
+        };
+        rt.vars.insert(host_var as usize, Var { module, name });
+    })
+}
+
+unsafe extern "C" fn __cudaRegisterManagedVar(
+    _handle: *mut *mut c_void,
+    _host_var_ptr: *mut *mut c_void,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    _size: usize,
+    _constant: c_int,
+    _global: c_int,
+) {
+    guard("__cudaRegisterManagedVar", (), || {
+        let name = name_of(device_name).unwrap_or_default();
+        let mut rt = lock();
+        if rt.reported.insert("__cudaRegisterManagedVar") {
+            diag(&format!("__managed__ variables are not supported (`{name}`); using one will fail"));
+        }
+    })
+}
+
+/// `__cudaInitModule`: modules are loaded at registration; nothing left to do.
+unsafe extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
+    1
+}
+
+unsafe extern "C" fn __cudaRegisterTexture(
+    _handle: *mut *mut c_void,
+    _host_var: *const c_void,
+    _device_address: *const *const c_void,
+    _device_name: *const c_char,
+    _dim: c_int,
+    _norm: c_int,
+    _ext: c_int,
+) {
+    guard("__cudaRegisterTexture", (), || {
+        lock().unsupported("texture references");
+    })
+}
+
+unsafe extern "C" fn __cudaRegisterSurface(
+    _handle: *mut *mut c_void,
+    _host_var: *const c_void,
+    _device_address: *const *const c_void,
+    _device_name: *const c_char,
+    _dim: c_int,
+    _ext: c_int,
+) {
+    guard("__cudaRegisterSurface", (), || {
+        lock().unsupported("surface references");
+    })
+}
+
+export!(
+    __cudaRegisterFatBinary,
+    __cudaRegisterFatBinaryEnd,
+    __cudaUnregisterFatBinary,
+    __cudaRegisterFunction,
+    __cudaRegisterVar,
+    __cudaRegisterManagedVar,
+    __cudaInitModule,
+    __cudaRegisterTexture,
+    __cudaRegisterSurface,
+);

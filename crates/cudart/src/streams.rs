@@ -1,0 +1,253 @@
+//! Streams and events. Every operation completes inside its call (functional mode), so
+//! streams only need to exist, queries always answer "done", and host callbacks run at once.
+//!
+//! Event timing: an event records the simulated clock, the number of warp instructions all
+//! launches have executed so far. `cudaEventElapsedTime` converts the difference at a nominal
+//! rate of [`WARP_INSTRUCTIONS_PER_MS`] (15 SMs issuing one warp instruction per cycle at
+//! 1400 MHz). Host work and copies take no simulated time. When the timing model lands it
+//! will supply cycles instead.
+
+use crate::runtime::{api, guard, put, Event, Runtime};
+use crate::types::*;
+use std::ffi::{c_float, c_int, c_uint, c_void};
+
+/// Warp instructions the simulated GPU retires per millisecond (functional-mode timing).
+pub const WARP_INSTRUCTIONS_PER_MS: f64 = crate::props::SMS as f64 * crate::props::CLOCK_KHZ as f64;
+
+/// A fresh, unique, non-null handle (a leaked heap cell, freed when destroyed).
+fn new_handle() -> usize {
+    Box::into_raw(Box::new(0u64)) as usize
+}
+
+unsafe fn free_handle(h: usize) {
+    drop(Box::from_raw(h as *mut u64));
+}
+
+fn check_stream(rt: &Runtime, s: cudaStream_t) -> Result<(), cudaError_t> {
+    if rt.valid_stream(s) {
+        Ok(())
+    } else {
+        Err(cudaErrorInvalidResourceHandle)
+    }
+}
+
+fn create_stream(rt: &mut Runtime, stream: *mut cudaStream_t) -> Result<(), cudaError_t> {
+    if stream.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    let h = new_handle();
+    rt.streams.insert(h);
+    unsafe { put(stream, h as cudaStream_t) }
+}
+
+unsafe extern "C" fn cudaStreamCreate(stream: *mut cudaStream_t) -> cudaError_t {
+    api("cudaStreamCreate", |rt| create_stream(rt, stream))
+}
+
+unsafe extern "C" fn cudaStreamCreateWithFlags(stream: *mut cudaStream_t, _flags: c_uint) -> cudaError_t {
+    api("cudaStreamCreateWithFlags", |rt| create_stream(rt, stream))
+}
+
+unsafe extern "C" fn cudaStreamCreateWithPriority(stream: *mut cudaStream_t, _flags: c_uint, _priority: c_int) -> cudaError_t {
+    api("cudaStreamCreateWithPriority", |rt| create_stream(rt, stream))
+}
+
+unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
+    api("cudaStreamDestroy", |rt| {
+        if rt.streams.remove(&(stream as usize)) {
+            free_handle(stream as usize);
+            Ok(())
+        } else {
+            Err(cudaErrorInvalidResourceHandle)
+        }
+    })
+}
+
+unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
+    api("cudaStreamSynchronize", |rt| check_stream(rt, stream))
+}
+
+unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
+    api("cudaStreamQuery", |rt| check_stream(rt, stream))
+}
+
+unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, _flags: c_uint) -> cudaError_t {
+    api("cudaStreamWaitEvent", |rt| {
+        check_stream(rt, stream)?;
+        if rt.events.contains_key(&(event as usize)) {
+            Ok(())
+        } else {
+            Err(cudaErrorInvalidResourceHandle)
+        }
+    })
+}
+
+unsafe extern "C" fn cudaStreamGetFlags(stream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
+    api("cudaStreamGetFlags", |rt| {
+        check_stream(rt, stream)?;
+        put(flags, 0)
+    })
+}
+
+unsafe extern "C" fn cudaStreamGetPriority(stream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
+    api("cudaStreamGetPriority", |rt| {
+        check_stream(rt, stream)?;
+        put(priority, 0)
+    })
+}
+
+type StreamCallback = unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void);
+type HostFn = unsafe extern "C" fn(*mut c_void);
+
+/// Host callbacks run at once, outside the runtime lock (they may call the runtime).
+unsafe extern "C" fn cudaStreamAddCallback(stream: cudaStream_t, callback: Option<StreamCallback>, data: *mut c_void, _flags: c_uint) -> cudaError_t {
+    let e = api("cudaStreamAddCallback", |rt| {
+        check_stream(rt, stream)?;
+        callback.map(|_| ()).ok_or(cudaErrorInvalidValue)
+    });
+    if let (cudaSuccess, Some(cb)) = (e, callback) {
+        guard("cudaStreamAddCallback", (), || cb(stream, cudaSuccess, data));
+    }
+    e
+}
+
+unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
+    let e = api("cudaLaunchHostFunc", |rt| {
+        check_stream(rt, stream)?;
+        f.map(|_| ()).ok_or(cudaErrorInvalidValue)
+    });
+    if let (cudaSuccess, Some(f)) = (e, f) {
+        guard("cudaLaunchHostFunc", (), || f(data));
+    }
+    e
+}
+
+fn create_event(rt: &mut Runtime, event: *mut cudaEvent_t, flags: u32) -> Result<(), cudaError_t> {
+    if event.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    let h = new_handle();
+    rt.events.insert(h, Event { flags, recorded: None });
+    unsafe { put(event, h as cudaEvent_t) }
+}
+
+unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
+    api("cudaEventCreate", |rt| create_event(rt, event, 0))
+}
+
+unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
+    api("cudaEventCreateWithFlags", |rt| create_event(rt, event, flags))
+}
+
+unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    api("cudaEventRecord", |rt| {
+        check_stream(rt, stream)?;
+        let clock = rt.clock;
+        let e = rt.events.get_mut(&(event as usize)).ok_or(cudaErrorInvalidResourceHandle)?;
+        e.recorded = Some(clock);
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, _flags: c_uint) -> cudaError_t {
+    cudaEventRecord(event, stream)
+}
+
+unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
+    api("cudaEventSynchronize", |rt| rt.events.get(&(event as usize)).map(|_| ()).ok_or(cudaErrorInvalidResourceHandle))
+}
+
+unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
+    api("cudaEventQuery", |rt| rt.events.get(&(event as usize)).map(|_| ()).ok_or(cudaErrorInvalidResourceHandle))
+}
+
+/// Milliseconds between two recorded events (see the module docs for the clock).
+pub fn elapsed_ms(start: u64, end: u64) -> f32 {
+    ((end as f64 - start as f64) / WARP_INSTRUCTIONS_PER_MS) as f32
+}
+
+unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    api("cudaEventElapsedTime", |rt| {
+        let (Some(s), Some(e)) = (rt.events.get(&(start as usize)), rt.events.get(&(end as usize))) else {
+            return Err(cudaErrorInvalidResourceHandle);
+        };
+        if (s.flags | e.flags) & cudaEventDisableTiming != 0 {
+            return Err(cudaErrorInvalidResourceHandle);
+        }
+        let (Some(a), Some(b)) = (s.recorded, e.recorded) else {
+            return Err(cudaErrorInvalidResourceHandle);
+        };
+        put(ms, elapsed_ms(a, b))
+    })
+}
+
+unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
+    api("cudaEventDestroy", |rt| {
+        if rt.events.remove(&(event as usize)).is_some() {
+            free_handle(event as usize);
+            Ok(())
+        } else {
+            Err(cudaErrorInvalidResourceHandle)
+        }
+    })
+}
+
+// Per-thread-default-stream spellings.
+unsafe extern "C" fn cudaStreamSynchronize_ptsz(stream: cudaStream_t) -> cudaError_t {
+    cudaStreamSynchronize(stream)
+}
+unsafe extern "C" fn cudaStreamQuery_ptsz(stream: cudaStream_t) -> cudaError_t {
+    cudaStreamQuery(stream)
+}
+unsafe extern "C" fn cudaStreamWaitEvent_ptsz(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) -> cudaError_t {
+    cudaStreamWaitEvent(stream, event, flags)
+}
+unsafe extern "C" fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    cudaEventRecord(event, stream)
+}
+unsafe extern "C" fn cudaLaunchHostFunc_ptsz(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
+    cudaLaunchHostFunc(stream, f, data)
+}
+unsafe extern "C" fn cudaStreamAddCallback_ptsz(stream: cudaStream_t, callback: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> cudaError_t {
+    cudaStreamAddCallback(stream, callback, data, flags)
+}
+
+export!(
+    cudaStreamCreate,
+    cudaStreamCreateWithFlags,
+    cudaStreamCreateWithPriority,
+    cudaStreamDestroy,
+    cudaStreamSynchronize,
+    cudaStreamQuery,
+    cudaStreamWaitEvent,
+    cudaStreamGetFlags,
+    cudaStreamGetPriority,
+    cudaStreamAddCallback,
+    cudaLaunchHostFunc,
+    cudaEventCreate,
+    cudaEventCreateWithFlags,
+    cudaEventRecord,
+    cudaEventRecordWithFlags,
+    cudaEventSynchronize,
+    cudaEventQuery,
+    cudaEventElapsedTime,
+    cudaEventDestroy,
+    cudaStreamSynchronize_ptsz,
+    cudaStreamQuery_ptsz,
+    cudaStreamWaitEvent_ptsz,
+    cudaEventRecord_ptsz,
+    cudaLaunchHostFunc_ptsz,
+    cudaStreamAddCallback_ptsz,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nominal_rate() {
+        assert_eq!(WARP_INSTRUCTIONS_PER_MS, 21_000_000.0);
+        assert_eq!(elapsed_ms(0, 21_000_000), 1.0);
+        assert_eq!(elapsed_ms(5, 5), 0.0);
+    }
+}

@@ -1,0 +1,134 @@
+//! Entry points programs commonly import that warpsim does not implement. Each prints
+//! `warpsim: <name> is not supported` once on stderr and returns `cudaErrorNotSupported`
+//! (801), recorded as the last error like any failure.
+//!
+//! The stubs take no parameters: under the C calling convention the caller owns its
+//! arguments, so a callee that ignores them is safe for any signature returning
+//! `cudaError_t`. (Functions returning structs by value, such as `cudaCreateChannelDesc`,
+//! must not be stubbed this way and are absent.)
+
+use crate::runtime::{guard, lock};
+use crate::types::*;
+
+fn not_supported(name: &'static str) -> cudaError_t {
+    guard(name, cudaErrorNotSupported, || {
+        let mut rt = lock();
+        let e = rt.unsupported(name);
+        rt.record(e)
+    })
+}
+
+macro_rules! stubs {
+    ($($name:ident),* $(,)?) => {
+        $(
+            unsafe extern "C" fn $name() -> cudaError_t {
+                not_supported(stringify!($name))
+            }
+        )*
+        export!($($name),*);
+        /// Names of every stubbed entry point.
+        #[cfg(test)]
+        pub const STUBS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+stubs!(
+    // Memory the simulated device cannot share with the host.
+    cudaMallocManaged,
+    cudaHostGetDevicePointer,
+    cudaStreamAttachMemAsync,
+    cudaMemPrefetchAsync,
+    cudaMemAdvise,
+    cudaMemRangeGetAttribute,
+    // Stream-ordered allocation and memory pools.
+    cudaMallocAsync,
+    cudaFreeAsync,
+    cudaMallocFromPoolAsync,
+    cudaDeviceGetDefaultMemPool,
+    cudaDeviceGetMemPool,
+    cudaDeviceSetMemPool,
+    cudaMemPoolCreate,
+    cudaMemPoolDestroy,
+    cudaMemPoolSetAttribute,
+    cudaMemPoolGetAttribute,
+    cudaMemPoolTrimTo,
+    // Arrays, 3D copies, textures and surfaces.
+    cudaMallocArray,
+    cudaMalloc3D,
+    cudaMalloc3DArray,
+    cudaMallocMipmappedArray,
+    cudaFreeArray,
+    cudaFreeMipmappedArray,
+    cudaArrayGetInfo,
+    cudaMemcpy3D,
+    cudaMemcpy3DAsync,
+    cudaMemset3D,
+    cudaMemset3DAsync,
+    cudaMemset2DAsync,
+    cudaMemcpyToArray,
+    cudaMemcpyFromArray,
+    cudaMemcpy2DToArray,
+    cudaMemcpy2DFromArray,
+    cudaMemcpy2DToArrayAsync,
+    cudaMemcpy2DFromArrayAsync,
+    cudaMemcpyArrayToArray,
+    cudaCreateTextureObject,
+    cudaDestroyTextureObject,
+    cudaCreateSurfaceObject,
+    cudaDestroySurfaceObject,
+    cudaGetChannelDesc,
+    // Several devices.
+    cudaMemcpyPeer,
+    cudaMemcpyPeerAsync,
+    cudaDeviceEnablePeerAccess,
+    cudaDeviceDisablePeerAccess,
+    cudaDeviceGetP2PAttribute,
+    cudaSetValidDevices,
+    cudaDeviceGetByPCIBusId,
+    cudaDeviceGetPCIBusId,
+    cudaIpcGetMemHandle,
+    cudaIpcOpenMemHandle,
+    cudaIpcCloseMemHandle,
+    cudaIpcGetEventHandle,
+    cudaIpcOpenEventHandle,
+    // Graphs and stream capture.
+    cudaGraphCreate,
+    cudaGraphDestroy,
+    cudaGraphInstantiate,
+    cudaGraphInstantiateWithFlags,
+    cudaGraphLaunch,
+    cudaGraphExecDestroy,
+    cudaGraphAddKernelNode,
+    cudaGraphAddMemcpyNode,
+    cudaStreamBeginCapture,
+    cudaStreamEndCapture,
+    cudaStreamIsCapturing,
+    cudaStreamGetCaptureInfo,
+    cudaThreadExchangeStreamCaptureMode,
+    // Launch variants and driver interop.
+    cudaLaunchKernelExC,
+    cudaGetFuncBySymbol,
+    cudaGetDriverEntryPoint,
+    cudaGetDriverEntryPointByVersion,
+    cudaGetExportTable,
+    cudaOccupancyMaxActiveClusters,
+    cudaOccupancyMaxPotentialClusterSize,
+    cudaStreamGetAttribute,
+    cudaStreamSetAttribute,
+    cudaCtxResetPersistingL2Cache,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stubs_report_not_supported() {
+        assert!(STUBS.contains(&"cudaMallocManaged"));
+        let mut seen = std::collections::HashSet::new();
+        assert!(STUBS.iter().all(|s| seen.insert(*s)), "duplicate stub");
+        assert_eq!(unsafe { cudaMallocManaged() }, cudaErrorNotSupported);
+        assert_eq!(unsafe { cudaMallocManaged() }, cudaErrorNotSupported);
+        assert!(lock().reported.contains("cudaMallocManaged"));
+    }
+}

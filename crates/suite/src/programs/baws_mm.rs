@@ -1,0 +1,54 @@
+//! baws_mm: BAWS "MM" — tiled SGEMM, 16 x 16 CTAs, two barriers per K-tile.
+
+use warpsim_core::device::{Arg, Device, Dim3};
+
+use super::scalar_prod::gamma_f32;
+use crate::program::{Ctx, Outcome, Size, SuiteError};
+use crate::rng;
+
+const NAME: &str = "baws_mm";
+pub(crate) const PTX: &str = kernel_file!(baws_mm, "ptx");
+const KERNEL: &str = "_Z7mmTiledPfPKfS1_iii";
+/// MM_TILE in the .cu.
+const TILE: usize = 16;
+
+pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
+    // Small: 12 x 10 = 120 CTAs, 4 K-tiles. Paper: 512^3 (1024 CTAs, 32 K-tiles).
+    let (m, n, k) = size.pick((192usize, 160usize, 64usize), (512, 512, 512));
+    let mut r = rng::rng(NAME, 0);
+    let a = rng::f32s(&mut r, m * k, -1.0, 1.0);
+    let b = rng::f32s(&mut r, k * n, -1.0, 1.0);
+
+    // Each output is a chain of k fmaf (one rounding each, in k order):
+    // |got - exact| <= γ(k) · Σ_k |a_ik b_kj|.
+    let gamma = gamma_f32(k);
+    let (mut expected, mut bound) = (vec![0.0f64; m * n], vec![0.0f64; m * n]);
+    for i in 0..m {
+        for j in 0..n {
+            let (mut s, mut s_abs) = (0.0f64, 0.0f64);
+            for t in 0..k {
+                let p = a[i * k + t] as f64 * b[t * n + j] as f64;
+                s += p;
+                s_abs += p.abs();
+            }
+            expected[i * n + j] = s;
+            bound[i * n + j] = gamma * s_abs;
+        }
+    }
+
+    let mut ctx = Ctx::new(dev, NAME, PTX)?;
+    let kern = ctx.kernel(KERNEL)?;
+    let da = ctx.upload(&a)?;
+    let db = ctx.upload(&b)?;
+    let dc = ctx.zeroed::<f32>(m * n)?;
+    ctx.launch(
+        kern,
+        Dim3::new((n / TILE) as u32, (m / TILE) as u32, 1),
+        Dim3::new(TILE as u32, TILE as u32, 1),
+        0,
+        &[Arg::Ptr(dc), Arg::Ptr(da), Arg::Ptr(db), Arg::I32(m as i32), Arg::I32(n as i32), Arg::I32(k as i32)],
+    )?;
+    let got = ctx.download::<f32>(dc, m * n)?;
+    ctx.bounded("C", &got, &expected, &bound)?;
+    ctx.finish("")
+}

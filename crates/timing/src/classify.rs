@@ -1,0 +1,149 @@
+//! Static timing class of every instruction: which unit executes it, its result latency and
+//! its initiation interval, read from the config's `latency`/`initiation` tables. Computed once
+//! per launch into a table indexed by function and PC, so the cycle loop only looks it up.
+
+use warpsim_core::config::GpuConfig;
+use warpsim_core::ir::{Inst, Module, Op, Space, Ty};
+
+/// Functional unit classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Sp = 0,
+    Sfu = 1,
+    Ldst = 2,
+}
+
+/// What a memory instruction touches (its space may still be generic: resolved at issue).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemClass {
+    None,
+    /// Global, local, shared or generic: addresses are computed at issue.
+    Data,
+    /// Constant or kernel-parameter space: a fixed-latency constant-cache hit in v0.
+    Const,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpTiming {
+    pub unit: Unit,
+    pub latency: u32,
+    pub initiation: u32,
+    pub mem: MemClass,
+}
+
+impl OpTiming {
+    pub const NOP: OpTiming = OpTiming {
+        unit: Unit::Sp,
+        latency: 1,
+        initiation: 1,
+        mem: MemClass::None,
+    };
+}
+
+/// Per-function, per-PC timing table.
+pub struct TimingTable {
+    funcs: Vec<Vec<OpTiming>>,
+}
+
+impl TimingTable {
+    pub fn new(module: &Module, cfg: &GpuConfig) -> TimingTable {
+        TimingTable {
+            funcs: module
+                .functions
+                .iter()
+                .map(|f| f.insts.iter().map(|i| classify(i, cfg)).collect())
+                .collect(),
+        }
+    }
+
+    /// The timing of `func`'s instruction `pc`; past the end (an implicit return) is a 1-cycle SP op.
+    #[inline]
+    pub fn get(&self, func: u32, pc: u32) -> OpTiming {
+        self.funcs
+            .get(func as usize)
+            .and_then(|f| f.get(pc as usize))
+            .copied()
+            .unwrap_or(OpTiming::NOP)
+    }
+}
+
+const ADD: usize = 0;
+const MAX: usize = 1;
+const MUL: usize = 2;
+const MAD: usize = 3;
+const DIV: usize = 4;
+const SHFL: usize = 5;
+
+/// Maps one instruction to its unit and timing.
+pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
+    let (lat, ini) = (&cfg.latency, &cfg.initiation);
+    let int = |i: usize| OpTiming {
+        unit: Unit::Sp,
+        latency: lat.int[i],
+        initiation: ini.int[i],
+        mem: MemClass::None,
+    };
+    let fp = |i: usize, ty: Ty| {
+        if ty == Ty::F64 {
+            let unit = if cfg.units.dp_on_sfu {
+                Unit::Sfu
+            } else {
+                Unit::Sp
+            };
+            OpTiming {
+                unit,
+                latency: lat.fp64[i],
+                initiation: ini.fp64[i],
+                mem: MemClass::None,
+            }
+        } else {
+            OpTiming {
+                unit: Unit::Sp,
+                latency: lat.fp32[i],
+                initiation: ini.fp32[i],
+                mem: MemClass::None,
+            }
+        }
+    };
+    let is_float = matches!(inst.ty, Ty::F32 | Ty::F64);
+    match inst.op {
+        Op::Ld | Op::St | Op::Atom | Op::Red => {
+            let mem = match inst.mods.space {
+                Space::Const | Space::KernelParam => MemClass::Const,
+                _ => MemClass::Data,
+            };
+            OpTiming {
+                unit: Unit::Ldst,
+                latency: cfg.l1d.latency,
+                initiation: 1,
+                mem,
+            }
+        }
+        Op::IMin | Op::IMax => int(MAX),
+        Op::IMulLo | Op::IMulHi | Op::IMulWide | Op::IMul24 => int(MUL),
+        Op::IMadLo | Op::IMadHi | Op::IMadWide | Op::IMadC | Op::IMad24 | Op::Sad => int(MAD),
+        Op::IDiv | Op::IRem => int(DIV),
+        Op::Shfl | Op::Vote | Op::Match | Op::Redux => int(SHFL),
+        Op::FAdd | Op::FSub | Op::FAbs | Op::FNeg | Op::Testp | Op::Copysign => fp(ADD, inst.ty),
+        Op::FMin | Op::FMax => fp(MAX, inst.ty),
+        Op::FMul => fp(MUL, inst.ty),
+        Op::FFma => fp(MAD, inst.ty),
+        Op::FDiv => fp(DIV, inst.ty),
+        Op::FRcp | Op::FSqrt | Op::FRsqrt if inst.ty == Ty::F64 => fp(DIV, Ty::F64),
+        Op::FRcp
+        | Op::FSqrt
+        | Op::FRsqrt
+        | Op::FEx2
+        | Op::FLg2
+        | Op::FSin
+        | Op::FCos
+        | Op::FTanh => OpTiming {
+            unit: Unit::Sfu,
+            latency: lat.sfu,
+            initiation: ini.sfu,
+            mem: MemClass::None,
+        },
+        Op::Setp | Op::Set | Op::Selp | Op::Slct | Op::Cvt if is_float => fp(ADD, inst.ty),
+        _ => int(ADD),
+    }
+}

@@ -1,0 +1,28 @@
+//! Errors of a timed launch. Executor faults and deadlocks are located by core's own
+//! converters ([`warpsim_core::exec::grid::fault_error`], [`warpsim_core::exec::grid::deadlock`])
+//! so both modes report them in the same words.
+
+use warpsim_core::device::DeviceError;
+use warpsim_core::exec::context::LaunchCtx;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TimingError {
+    /// A fault, deadlock or invalid launch, exactly as functional mode reports it (boxed:
+    /// `DeviceError` is large and errors are cold).
+    #[error(transparent)]
+    Device(Box<DeviceError>),
+    #[error("kernel `{kernel}` did not finish within {limit} cycles")]
+    CycleLimit { kernel: String, limit: u64 },
+    #[error("unknown issue policy `{name}` (policies: {})", valid.join(", "))]
+    UnknownPolicy { name: String, valid: Vec<String> },
+}
+
+impl From<DeviceError> for TimingError {
+    fn from(e: DeviceError) -> Self {
+        TimingError::Device(Box::new(e))
+    }
+}
+
+pub(crate) fn kernel_name(k: &LaunchCtx) -> String {
+    k.module.functions[k.kernel as usize].name.clone()
+}

@@ -1,0 +1,79 @@
+//! `tls`: two-level scheduling (Narasiman et al. MICRO'11; GPGPU-Sim `two_level_active:N:0:1`).
+//! An active set of N warps per scheduler, ordered LRR, is the only set that may issue. Each
+//! cycle, before ordering: warps that left (CTA exited) are dropped, newly resident warps join
+//! the back of the pending FIFO (in slot order), every active warp that is waiting (barrier,
+//! finished) or whose next instruction reads/writes the result of an outstanding global/local
+//! load is demoted to the back of the pending FIFO, and the active set is refilled from the
+//! FIFO front.
+
+use super::{rotate_after, IssuePolicy, PolicyView};
+use std::collections::VecDeque;
+
+const NONE: u8 = 0;
+const ACTIVE: u8 = 1;
+const PENDING: u8 = 2;
+
+pub struct Tls {
+    n: usize,
+    active: Vec<u16>,
+    pending: VecDeque<u16>,
+    member: Vec<u8>,
+    last: Option<u16>,
+}
+
+impl Tls {
+    pub fn new(n: usize, my_slots: usize, sm_slots: usize) -> Tls {
+        Tls {
+            n,
+            active: Vec::with_capacity(my_slots),
+            pending: VecDeque::with_capacity(my_slots + 1),
+            member: vec![NONE; sm_slots],
+            last: None,
+        }
+    }
+
+    /// The current active set (for tests and tracing).
+    pub fn active(&self) -> &[u16] {
+        &self.active
+    }
+}
+
+impl IssuePolicy for Tls {
+    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        for &s in slots {
+            let (occ, m) = (v.occupied[s as usize], self.member[s as usize]);
+            if occ && m == NONE {
+                self.member[s as usize] = PENDING;
+                self.pending.push_back(s);
+            } else if !occ && m != NONE {
+                self.member[s as usize] = NONE;
+                self.active.retain(|&a| a != s);
+                self.pending.retain(|&p| p != s);
+            }
+        }
+        let mut i = 0;
+        while i < self.active.len() {
+            let s = self.active[i] as usize;
+            if v.waiting[s] || v.long_dep[s] {
+                self.active.remove(i);
+                self.member[s] = PENDING;
+                self.pending.push_back(s as u16);
+            } else {
+                i += 1;
+            }
+        }
+        while self.active.len() < self.n {
+            let Some(s) = self.pending.pop_front() else {
+                break;
+            };
+            self.member[s as usize] = ACTIVE;
+            self.active.push(s);
+        }
+        out.clear();
+        rotate_after(&self.active, self.last, v, out);
+    }
+
+    fn issued(&mut self, slot: u16) {
+        self.last = Some(slot);
+    }
+}

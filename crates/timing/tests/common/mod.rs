@@ -1,0 +1,139 @@
+//! Helpers: build a launch of a hand-written kernel `k(.u64 out, .u32 n)` and run it in
+//! functional and timing mode.
+#![allow(dead_code)]
+
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::grid::{run_grid, RunLimits};
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::{run_timed, PolicyKind, TimingOptions, TimingStats};
+
+/// A kernel `k(.u64 out, .u32 n)`: `%rd1` = out (global), `%r1` = n, `%r2` = global thread id,
+/// `%r5` = tid.x.
+pub fn kernel(decls: &str, body: &str) -> String {
+    format!(
+        ".version 9.5\n.target sm_75\n.address_size 64\n{decls}\n.visible .entry k(.param .u64 out, .param .u32 n)\n{{\n\
+         .reg .pred %p<8>;\n.reg .b32 %r<80>;\n.reg .b64 %rd<20>;\n.reg .f32 %f<10>;\n\
+         ld.param.u64 %rd0, [out];\ncvta.to.global.u64 %rd1, %rd0;\nld.param.u32 %r1, [n];\n\
+         mov.u32 %r3, %ctaid.x;\nmov.u32 %r4, %ntid.x;\nmov.u32 %r5, %tid.x;\nmad.lo.s32 %r2, %r3, %r4, %r5;\n\
+         {body}\nret;\n}}\n"
+    )
+}
+
+thread_local! {
+    /// Record the issue trace in this thread's next runs.
+    pub static TRACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+pub const POLICIES: [PolicyKind; 4] = [
+    PolicyKind::Lrr,
+    PolicyKind::Gto,
+    PolicyKind::Oldest,
+    PolicyKind::Tls(6),
+];
+
+pub struct Outcome {
+    pub out: Vec<u32>,
+    pub stats: Option<TimingStats>,
+    /// Wall time of the timed (or functional) run alone.
+    pub seconds: f64,
+    pub error: Option<String>,
+}
+
+/// Runs `src` with an `n`-word output; `timed` = Some((config, policy)) for timing mode.
+pub fn run(
+    src: &str,
+    grid: u32,
+    block: u32,
+    n: usize,
+    timed: Option<(&GpuConfig, PolicyKind)>,
+) -> Outcome {
+    let module = warpsim_core::load_ptx(src).expect("kernel loads");
+    let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
+    let f = &module.functions[kernel as usize];
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(n as u64 * 4).unwrap();
+    gmem.write(out, &vec![0u8; n * 4]).unwrap();
+    let mut params = vec![0u8; f.param_bytes as usize];
+    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let k = LaunchCtx {
+        module: &module,
+        kernel,
+        globals_base: 0,
+        params: &params,
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dyn_shared_base: f.shared_bytes,
+        dyn_shared_bytes: 0,
+        local_limit: 64 * 1024,
+        num_sms: 15,
+        smid: 0,
+        gridid: 1,
+    };
+    let mut printf = String::new();
+    let t0 = std::time::Instant::now();
+    let stats = match timed {
+        None => {
+            if let Err(e) = run_grid(
+                &k,
+                &mut gmem,
+                &mut printf,
+                f.shared_bytes,
+                RunLimits {
+                    max_warp_instructions: 100_000_000,
+                    max_resident_ctas: 120,
+                    slice: 512,
+                },
+            ) {
+                return Outcome {
+                    out: Vec::new(),
+                    stats: None,
+                    seconds: 0.0,
+                    error: Some(e.to_string()),
+                };
+            }
+            None
+        }
+        Some((cfg, policy)) => {
+            match run_timed(
+                &k,
+                &mut gmem,
+                &mut printf,
+                f.shared_bytes,
+                cfg,
+                &TimingOptions {
+                    max_cycles: 50_000_000,
+                    trace_issue: TRACE.with(|t| t.get()),
+                    ..TimingOptions::new(policy, 16)
+                },
+            ) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    return Outcome {
+                        out: Vec::new(),
+                        stats: None,
+                        seconds: 0.0,
+                        error: Some(e.to_string()),
+                    }
+                }
+            }
+        }
+    };
+    let seconds = t0.elapsed().as_secs_f64();
+    let mut bytes = vec![0u8; n * 4];
+    gmem.read(out, &mut bytes).unwrap();
+    Outcome {
+        seconds,
+        error: None,
+        out: bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+        stats,
+    }
+}
+
+pub fn gtx480() -> GpuConfig {
+    GpuConfig::load("gtx480").unwrap()
+}

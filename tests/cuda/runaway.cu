@@ -1,0 +1,20 @@
+// A kernel that never ends hits WARPSIM_MAX_INSTRUCTIONS: cudaErrorLaunchTimeout.
+// ENV: WARPSIM_MAX_INSTRUCTIONS=200000
+// EXPECT-STDERR: exceeded the limit of 200000 warp instructions
+#include "check.h"
+
+__global__ void spin(volatile int *flag) {
+    while (*flag == 0) {
+    }
+}
+
+int main() {
+    int *d;
+    CHECK(cudaMalloc(&d, sizeof(int)));
+    CHECK(cudaMemset(d, 0, sizeof(int)));
+    spin<<<1, 32>>>(d);
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorLaunchTimeout);
+    printf("PASS runaway\n");
+    return 0;
+}
