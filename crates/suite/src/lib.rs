@@ -38,3 +38,29 @@ pub fn programs() -> &'static [Program] {
 pub fn program(name: &str) -> Option<&'static Program> {
     programs().iter().find(|p| p.name == name)
 }
+
+/// A named group of programs (`warpsim suite --set NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// Every set, in the order `warpsim list workloads` shows them.
+pub const SETS: &[SetInfo] = &[
+    SetInfo { name: "basic", description: "feature tests of the functional core (one GPU feature each)" },
+    SetInfo {
+        name: "baws-barrier",
+        description: "BAWS paper, Table 2: the 13 barrier-intensive programs (gtx480)",
+    },
+    SetInfo {
+        name: "baws-nonbarrier",
+        description: "BAWS paper, Figures 11 and 14: 14 non-barrier-intensive Rodinia-style programs (gtx480)",
+    },
+];
+
+/// The programs of set `name` in registry order; `None` when no set has that name.
+pub fn set(name: &str) -> Option<Vec<&'static Program>> {
+    SETS.iter().find(|s| s.name == name)?;
+    Some(programs().iter().filter(|p| p.sets.contains(&name)).collect())
+}

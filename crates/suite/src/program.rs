@@ -55,6 +55,9 @@ impl FromStr for Size {
 /// One built-in program.
 pub struct Program {
     pub name: &'static str,
+    /// The named sets the program belongs to (see [`crate::SETS`]); a program used by
+    /// several papers is written once and listed in each of their sets.
+    pub sets: &'static [&'static str],
     /// One line: what the program computes and which GPU feature it exercises.
     pub summary: &'static str,
     /// The committed PTX (`kernels/<name>/<name>.ptx`).

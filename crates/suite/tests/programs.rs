@@ -120,3 +120,17 @@ fn ptx_is_from_the_pinned_compiler() {
         assert!(!p.ptxas.contains("Compile time"), "{}: unstable line in .ptxas", p.name);
     }
 }
+
+/// Every program names only known sets, and every set but the one still being written has members.
+#[test]
+fn sets_are_consistent() {
+    for p in programs() {
+        assert!(!p.sets.is_empty(), "{} is in no set", p.name);
+        for s in p.sets {
+            assert!(warpsim_suite::SETS.iter().any(|i| i.name == *s), "{}: unknown set {s}", p.name);
+        }
+    }
+    assert_eq!(warpsim_suite::set("baws-barrier").unwrap().len(), 13);
+    assert!(warpsim_suite::set("basic").unwrap().len() >= 12);
+    assert!(warpsim_suite::set("no-such-set").is_none());
+}

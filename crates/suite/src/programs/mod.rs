@@ -36,9 +36,10 @@ mod stencil2d;
 mod warp_reduce;
 
 macro_rules! program {
-    ($name:ident, $summary:expr) => {
+    ($name:ident, $sets:expr, $summary:expr) => {
         Program {
             name: stringify!($name),
+            sets: $sets,
             summary: $summary,
             ptx: $name::PTX,
             ptxas: kernel_file!($name, "ptxas"),
@@ -47,31 +48,34 @@ macro_rules! program {
     };
 }
 
+const BASIC: &[&str] = &["basic"];
+const BAWS_BARRIER: &[&str] = &["baws-barrier"];
+
 pub(crate) static ALL: &[Program] = &[
-    program!(scalar_prod, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
-    program!(matmul, "tiled SGEMM with 16x16 shared-memory tiles and two barriers per tile"),
-    program!(histogram, "256-bin byte histogram: shared-memory atomics merged with global atomics"),
-    program!(bitonic_sort, "bitonic sort of 1024-element key/value blocks in shared memory"),
-    program!(stencil2d, "iterated 5-point Jacobi stencil, ping-pong buffers, one launch per sweep"),
-    program!(bfs, "level-synchronous BFS on a random CSR graph; host loop on a device flag"),
-    program!(warp_reduce, "warp shuffles (down/xor/up/idx), ballot+popc, any/all votes"),
-    program!(fp64_math, "fp64 libdevice sin/cos/exp/log/sqrt/pow (incl. slow paths), fp32 __expf/rsqrtf"),
-    program!(local_array, "per-thread local arrays: __noinline__ sort through a pointer, data-indexed counts"),
-    program!(conv_const, "separable convolution with the filter in __constant__ memory set via its symbol"),
-    program!(dyn_shared, "extern __shared__ sized at launch: block reverse and a 3-launch scan; printf"),
-    program!(grid3d, "3-D grids of 3-D blocks: volume axpby and an index tag per voxel"),
+    program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
+    program!(matmul, BASIC, "tiled SGEMM with 16x16 shared-memory tiles and two barriers per tile"),
+    program!(histogram, BASIC, "256-bin byte histogram: shared-memory atomics merged with global atomics"),
+    program!(bitonic_sort, BASIC, "bitonic sort of 1024-element key/value blocks in shared memory"),
+    program!(stencil2d, BASIC, "iterated 5-point Jacobi stencil, ping-pong buffers, one launch per sweep"),
+    program!(bfs, BASIC, "level-synchronous BFS on a random CSR graph; host loop on a device flag"),
+    program!(warp_reduce, BASIC, "warp shuffles (down/xor/up/idx), ballot+popc, any/all votes"),
+    program!(fp64_math, BASIC, "fp64 libdevice sin/cos/exp/log/sqrt/pow (incl. slow paths), fp32 __expf/rsqrtf"),
+    program!(local_array, BASIC, "per-thread local arrays: __noinline__ sort through a pointer, data-indexed counts"),
+    program!(conv_const, BASIC, "separable convolution with the filter in __constant__ memory set via its symbol"),
+    program!(dyn_shared, BASIC, "extern __shared__ sized at launch: block reverse and a 3-launch scan; printf"),
+    program!(grid3d, BASIC, "3-D grids of 3-D blocks: volume axpby and an index tag per voxel"),
     // The BAWS paper's barrier-intensive set (Table 2); crate::occupancy::BAWS_TABLE2.
-    program!(baws_sp, "BAWS SP: scalar products, 512-thread CTAs, tree reduction with a barrier per level"),
-    program!(baws_ms, "BAWS MS: stable merge sort, shared-memory merge steps per tile, then global merge passes"),
-    program!(baws_fwt, "BAWS FWT: dyadic convolution by fast Walsh transforms, radix-4 shared-memory stages"),
-    program!(baws_mm, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
-    program!(baws_stn, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
-    program!(baws_octp, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
-    program!(baws_bt, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
-    program!(baws_pvc, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
-    program!(baws_pvr, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, tiled ranking"),
-    program!(baws_ss, "BAWS SS: MapReduce document similarity, tiled scoring, per-query best by shared tree"),
-    program!(baws_mg, "BAWS MG: MRI gridding, binned samples staged in shared memory, data-dependent work"),
-    program!(baws_histo, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms and a merge"),
-    program!(baws_srad2, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
+    program!(baws_sp, BAWS_BARRIER, "BAWS SP: scalar products, 512-thread CTAs, tree reduction with a barrier per level"),
+    program!(baws_ms, BAWS_BARRIER, "BAWS MS: stable merge sort, shared-memory merge steps per tile, then global merge passes"),
+    program!(baws_fwt, BAWS_BARRIER, "BAWS FWT: dyadic convolution by fast Walsh transforms, radix-4 shared-memory stages"),
+    program!(baws_mm, BAWS_BARRIER, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
+    program!(baws_stn, BAWS_BARRIER, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
+    program!(baws_octp, BAWS_BARRIER, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
+    program!(baws_bt, BAWS_BARRIER, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
+    program!(baws_pvc, BAWS_BARRIER, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
+    program!(baws_pvr, BAWS_BARRIER, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, tiled ranking"),
+    program!(baws_ss, BAWS_BARRIER, "BAWS SS: MapReduce document similarity, tiled scoring, per-query best by shared tree"),
+    program!(baws_mg, BAWS_BARRIER, "BAWS MG: MRI gridding, binned samples staged in shared memory, data-dependent work"),
+    program!(baws_histo, BAWS_BARRIER, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms and a merge"),
+    program!(baws_srad2, BAWS_BARRIER, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
 ];
