@@ -11,7 +11,9 @@
 # 3. Compiles each program with `nvcc -cudart shared -arch=sm_75` (tests/cuda/NAME.cu, or every
 #    .cu of a directory tests/cuda/NAME/ for a multi-file program), linked like any CUDA
 #    program against the CUDA toolkit's libcudart.so.13.
-# 4. Runs each with LD_LIBRARY_PATH=<cudart-lib>. A program passes when it exits 0, its last
+# 4. Runs each with LD_LIBRARY_PATH=<cudart-lib>, in the shim's default timing mode unless
+#    WARPSIM_MODE is set (e.g. WARPSIM_MODE=functional scripts/test-cudart.sh; a program's own
+#    ENV directive wins). A program passes when it exits 0, its last
 #    stdout line is "PASS NAME", and its directives hold. Directives are comment lines in the
 #    program's (first) source file:
 #      // NVCC-FLAGS: flags         extra nvcc flags (-arch/-gencode replace -arch=sm_75)

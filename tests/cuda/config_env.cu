@@ -1,10 +1,13 @@
-// The environment: WARPSIM_MODE=timing warns once and runs functionally, a policy is
-// accepted, a bad WARPSIM_MAX_INSTRUCTIONS is reported by name and the default kept.
-// ENV: WARPSIM_MODE=timing
-// ENV: WARPSIM_POLICY=gto
+// The environment: WARPSIM_MODE=functional runs without the timing model (its statistics say
+// so), an unknown policy and a bad WARPSIM_MAX_INSTRUCTIONS are reported by name and the
+// defaults kept.
+// ENV: WARPSIM_MODE=functional
+// ENV: WARPSIM_POLICY=fifo
 // ENV: WARPSIM_MAX_INSTRUCTIONS=lots
-// EXPECT-STDERR: WARPSIM_MODE=timing: the timing model is not implemented yet; running functionally
+// EXPECT-STDERR: WARPSIM_POLICY=`fifo`: unknown issue policy `fifo`
 // EXPECT-STDERR: WARPSIM_MAX_INSTRUCTIONS=`lots` is not a positive integer
+// EXPECT-STATS: "thread_instructions":
+// EXPECT-STATS: ,"mode":"functional"}
 #include "check.h"
 
 __global__ void sq(int *x) { x[threadIdx.x] = threadIdx.x * threadIdx.x; }

@@ -51,7 +51,7 @@ int main() {
 
     int v;
     CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0));
-    EXPECT(v == 1400000);
+    EXPECT(v == 700000); // the model's core clock (GPGPU-Sim halves the 1400 MHz shader clock)
     CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0));
     EXPECT(v == 15);
     CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerMultiProcessor, 0));

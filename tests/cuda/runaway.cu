@@ -1,4 +1,6 @@
-// A kernel that never ends hits WARPSIM_MAX_INSTRUCTIONS: cudaErrorLaunchTimeout.
+// A kernel that never ends hits WARPSIM_MAX_INSTRUCTIONS (functional mode's runaway guard;
+// runaway_cycles.cu tests timing mode's): cudaErrorLaunchTimeout.
+// ENV: WARPSIM_MODE=functional
 // ENV: WARPSIM_MAX_INSTRUCTIONS=200000
 // EXPECT-STDERR: exceeded the limit of 200000 warp instructions
 #include "check.h"

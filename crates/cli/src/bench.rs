@@ -1,4 +1,5 @@
-//! `warpsim bench`: functional simulation speed on built-in programs, single-threaded.
+//! `warpsim bench`: simulation speed (functional or timing mode) on built-in programs,
+//! single-threaded.
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -8,11 +9,13 @@ use warpsim_core::device::DeviceOptions;
 use warpsim_suite::Size;
 
 use crate::exit;
+use crate::model::Model;
+use crate::stats_out::Totals;
 use crate::workload::{error_code, find, print_table, run_program};
 
 const DEFAULT_WORKLOADS: [&str; 2] = ["matmul", "scalar_prod"];
 
-pub fn run(repeat: u32, workloads: &[String], size: Size, json: bool) -> u8 {
+pub fn run(repeat: u32, workloads: &[String], size: Size, model: &Model, json: bool) -> u8 {
     let names: Vec<&str> = if workloads.is_empty() { DEFAULT_WORKLOADS.to_vec() } else { workloads.iter().map(String::as_str).collect() };
     let mut programs = Vec::new();
     for n in &names {
@@ -28,15 +31,17 @@ pub fn run(repeat: u32, workloads: &[String], size: Size, json: bool) -> u8 {
     for p in programs {
         let mut times = Vec::new();
         let mut counts = (0, 0);
+        let mut cycles = 0;
         for i in 0..repeat {
             if progress {
                 eprint!("\r{} {}/{repeat}", p.name, i + 1);
             }
-            let (result, wall) = run_program(p, size, DeviceOptions::default());
-            match result {
+            let run = run_program(p, size, model, DeviceOptions::default());
+            match run.result {
                 Ok(o) => {
                     counts = (o.warp_instructions, o.thread_instructions);
-                    times.push(wall);
+                    cycles = Totals::of(&run.rows).cycles;
+                    times.push(run.wall);
                 }
                 Err(e) => {
                     if progress {
@@ -64,19 +69,29 @@ pub fn run(repeat: u32, workloads: &[String], size: Size, json: bool) -> u8 {
             fmt_duration(*times.last().unwrap()),
             format!("{:.2}", warp as f64 / secs / 1e6),
             format!("{:.2}", thread as f64 / secs / 1e6),
+            if cycles > 0 { cycles.to_string() } else { "-".into() },
+            if cycles > 0 { format!("{:.1}", cycles as f64 / secs / 1e3) } else { "-".into() },
         ]);
         json_rows.push(json!({"workload": p.name, "size": size.name(), "repeat": repeat,
             "warp_instructions": warp, "thread_instructions": thread,
             "median_seconds": med.as_secs_f64(), "min_seconds": times.first().unwrap().as_secs_f64(),
             "max_seconds": times.last().unwrap().as_secs_f64(),
-            "warp_instructions_per_second": warp as f64 / secs, "thread_instructions_per_second": thread as f64 / secs}));
+            "warp_instructions_per_second": warp as f64 / secs, "thread_instructions_per_second": thread as f64 / secs,
+            "cycles": cycles, "cycles_per_second": cycles as f64 / secs}));
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&json!({"size": size.name(), "repeat": repeat, "workloads": json_rows})).unwrap());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"size": size.name(), "repeat": repeat, "mode": model.describe(), "workloads": json_rows})).unwrap()
+        );
         return exit::OK;
     }
-    println!("functional simulation speed, size {size}, median of {repeat} run{} (host reference and checks included)", if repeat == 1 { "" } else { "s" });
-    let header = ["workload", "warp insts", "thread insts", "median", "min", "max", "M warp/s", "M thread/s"].map(String::from);
+    println!(
+        "simulation speed ({}), size {size}, median of {repeat} run{} (host reference and checks included)",
+        model.describe(),
+        if repeat == 1 { "" } else { "s" }
+    );
+    let header = ["workload", "warp insts", "thread insts", "median", "min", "max", "M warp/s", "M thread/s", "cycles", "K cycles/s"].map(String::from);
     print_table(&header, &rows);
     if rows.len() > 1 {
         println!("overall: {}", fmt_rate(total_warp, total_thread, total_time));

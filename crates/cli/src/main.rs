@@ -1,5 +1,5 @@
 //! `warpsim`: check PTX, run kernels described by TOML manifests, run and benchmark the
-//! built-in programs.
+//! built-in programs (functional or cycle-level timing mode), run CUDA programs on the shim.
 //!
 //! Exit codes (see [`exit`]): 0 success, 1 a check failed (or PTX is not fully supported for
 //! `check`), 2 bad input (manifest, PTX, command line), 3 simulation error (memory fault,
@@ -7,12 +7,18 @@
 
 mod bench;
 mod check;
+mod elf;
+mod exec;
 mod exit;
 mod init;
 mod list;
+mod list_model;
 mod manifest;
+mod model;
 mod run;
 mod scalar;
+mod stats_out;
+mod suite;
 mod verify;
 mod workload;
 
@@ -21,6 +27,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use model::{Model, ModelArgs};
 use warpsim_suite::Size;
 
 #[derive(Parser)]
@@ -56,21 +63,32 @@ enum Command {
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        model: ModelArgs,
     },
-    /// List the kernels of a PTX file or the built-in workloads.
+    /// List the kernels of a PTX file, the built-in workloads, policies or GPU configs.
     List {
         #[command(subcommand)]
         what: ListWhat,
     },
-    /// Run every built-in workload and print a table.
+    /// Run the built-in programs in parallel and print a table (program, set, cycles, IPC…).
     Suite {
+        /// Run only the programs of this set (`warpsim list workloads` shows the sets).
+        /// Config overrides are `-c`/`--cfg KEY=VALUE`, not `--set`.
+        #[arg(long, value_name = "NAME")]
+        set: Option<String>,
         #[arg(long, default_value = "small")]
         size: Size,
+        /// Worker threads (default: one per CPU). Results do not depend on it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: Option<u32>,
         /// Print the table as JSON on stdout.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        model: ModelArgs,
     },
-    /// Functional simulation speed: warp- and thread-instructions per second (median).
+    /// Simulation speed: warp- and thread-instructions (and cycles) per second (median).
     Bench {
         /// Repetitions per workload.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
@@ -83,6 +101,17 @@ enum Command {
         /// Print the results as JSON on stdout.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+    /// Run a CUDA program (built with `nvcc -cudart shared`) on the simulator through the
+    /// libcudart.so.13 shim; exits with the program's exit code.
+    Exec {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// The program and its arguments (after `--`).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM ARGS")]
+        command: Vec<std::ffi::OsString>,
     },
 }
 
@@ -95,23 +124,41 @@ enum ListWhat {
     },
     /// The built-in workloads.
     Workloads,
+    /// The issue policies `--policy` accepts.
+    Policies,
+    /// The GPU presets `--config` accepts.
+    Configs,
+}
+
+/// Resolves the model options or exits with a bad-input error.
+fn model_or_exit(a: &ModelArgs) -> Result<Model, u8> {
+    Model::resolve(a).map_err(|e| exit::fail(exit::BAD_INPUT, e))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let code = match cli.command {
+    let code = match run(cli.command) {
+        Ok(c) | Err(c) => c,
+    };
+    ExitCode::from(code)
+}
+
+fn run(command: Command) -> Result<u8, u8> {
+    Ok(match command {
         Command::Check { files, quiet } => check::run(&files, quiet),
-        Command::Run { manifest: Some(path), max_warp_instructions, json, .. } => {
-            run::run_manifest(&path, max_warp_instructions, json)
+        Command::Run { manifest: Some(path), max_warp_instructions, json, model, .. } => {
+            run::run_manifest(&path, max_warp_instructions, &model_or_exit(&model)?, json)
         }
-        Command::Run { workload: Some(name), size, max_warp_instructions, json, .. } => {
-            workload::run_one(&name, size, max_warp_instructions, json)
+        Command::Run { workload: Some(name), size, max_warp_instructions, json, model, .. } => {
+            workload::run_one(&name, size, max_warp_instructions, &model_or_exit(&model)?, json)
         }
         Command::Run { .. } => unreachable!("clap requires a manifest or --workload"),
         Command::List { what: ListWhat::Kernels { file } } => list::kernels(&file),
         Command::List { what: ListWhat::Workloads } => list::workloads(),
-        Command::Suite { size, json } => workload::suite(size, json),
-        Command::Bench { repeat, workloads, size, json } => bench::run(repeat, &workloads, size, json),
-    };
-    ExitCode::from(code)
+        Command::List { what: ListWhat::Policies } => list_model::policies(),
+        Command::List { what: ListWhat::Configs } => list_model::configs(),
+        Command::Suite { set, size, jobs, json, model } => suite::suite(set.as_deref(), size, &model_or_exit(&model)?, jobs.map(|n| n as usize), json),
+        Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
+        Command::Exec { model, command } => exec::run(&model, &command),
+    })
 }

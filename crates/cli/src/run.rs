@@ -12,7 +12,9 @@ use crate::check::format_load_errors;
 use crate::exit;
 use crate::init::Init;
 use crate::manifest::{self, ArgSpec, DumpFormat, Expected, Manifest};
+use crate::model::Model;
 use crate::scalar::ScalarType;
+use crate::stats_out::{self, KernelRow, Totals};
 use crate::verify;
 
 /// Mismatching values printed per check.
@@ -26,10 +28,12 @@ struct LaunchReport {
     warp_instructions: u64,
     thread_instructions: u64,
     ctas: u64,
+    /// Timing mode only.
+    cycles: Option<u64>,
     wall: Duration,
 }
 
-pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, json: bool) -> u8 {
+pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Model, json: bool) -> u8 {
     let manifest = match manifest::load(path) {
         Ok(m) => m,
         Err(diags) => {
@@ -68,6 +72,11 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, json: bool)
             Err(d) => diags.push(d),
         }
     }
+    for (kernel, _) in &manifest.registers {
+        if !names.contains(kernel) {
+            diags.push(format!("{}: registers.{kernel}: no kernel `{kernel}` in the PTX (kernels: {})", manifest.source.path.display(), names.join(", ")));
+        }
+    }
     if !diags.is_empty() {
         for d in diags {
             eprintln!("{d}");
@@ -79,9 +88,22 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, json: bool)
     if let Some(n) = max_warp_instructions.or(manifest.max_warp_instructions) {
         options.max_warp_instructions = n;
     }
-    let mut dev = Device::with_options(options);
-    match execute(&mut dev, &manifest, &text, &kernels) {
-        Ok((reports, buffers)) => finish(&mut dev, &manifest, &reports, &buffers, json),
+    let mut dev = model.device(options);
+    for (kernel, n) in &manifest.registers {
+        dev.set_kernel_registers(kernel, *n);
+    }
+    let result = execute(&mut dev, &manifest, &text, &kernels);
+    let rows = stats_out::collect(&mut dev, &manifest.source.path.display().to_string());
+    if let Some(stats_path) = &model.stats {
+        let wall = result.as_ref().map(|(r, _)| r.iter().map(|r| r.wall).sum()).unwrap_or_default();
+        match stats_out::write(stats_path, model, &rows, wall) {
+            Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            Ok(_) => {}
+            Err(e) => return exit::fail(exit::BAD_INPUT, e),
+        }
+    }
+    match result {
+        Ok((reports, buffers)) => finish(&mut dev, &manifest, &reports, &buffers, model, &rows, json),
         Err((code, message)) => {
             let printf = dev.take_printf();
             if !printf.is_empty() {
@@ -136,6 +158,7 @@ fn execute(dev: &mut Device, m: &Manifest, text: &str, kernels: &[String]) -> Re
                 warp_instructions: stats.warp_instructions,
                 thread_instructions: stats.thread_instructions,
                 ctas: stats.ctas,
+                cycles: dev.last_launch().and_then(|l| l.cycles),
                 wall: start.elapsed(),
             });
         }
@@ -158,7 +181,7 @@ fn scalar_arg(ty: ScalarType, bytes: &[u8]) -> Arg {
 }
 
 /// Reads results back, writes the dumps, runs the checks and prints the summary.
-fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevPtr], json: bool) -> u8 {
+fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevPtr], model: &Model, rows: &[KernelRow], json: bool) -> u8 {
     let printf = dev.take_printf();
     let mut contents: Vec<Option<Vec<u8>>> = vec![None; m.buffers.len()];
     let mut read = |dev: &mut Device, i: usize| -> Result<Vec<u8>, String> {
@@ -237,16 +260,17 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
             .map(|r| {
                 json!({"kernel": r.kernel, "grid": r.grid, "block": r.block, "dynamic_shared": r.dynamic_shared,
                     "warp_instructions": r.warp_instructions, "thread_instructions": r.thread_instructions,
-                    "ctas": r.ctas, "wall_seconds": r.wall.as_secs_f64()})
+                    "ctas": r.ctas, "cycles": r.cycles, "wall_seconds": r.wall.as_secs_f64()})
             })
             .collect();
-        let out = json!({"manifest": m.source.path.display().to_string(), "ok": code == exit::OK, "launches": launches,
+        let mut out = json!({"manifest": m.source.path.display().to_string(), "ok": code == exit::OK, "launches": launches,
             "warp_instructions": warp, "thread_instructions": thread, "wall_seconds": wall.as_secs_f64(),
             "printf": printf, "checks": check_json});
+        crate::workload::add_timing_json(&mut out, model, &Totals::of(rows));
         println!("{}", serde_json::to_string_pretty(&out).unwrap());
         return code;
     }
-    println!("manifest {}", m.source.path.display());
+    println!("manifest {} ({})", m.source.path.display(), model.describe());
     for (i, r) in reports.iter().enumerate() {
         let dims = |d: [u32; 3]| format!("[{}, {}, {}]", d[0], d[1], d[2]);
         println!(
@@ -258,8 +282,12 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
             dims(r.block),
             if r.dynamic_shared > 0 { format!(" dynamic_shared {}", r.dynamic_shared) } else { String::new() }
         );
+        let timing = match r.cycles {
+            Some(c) => format!(", {c} cycles, IPC {:.3}", r.warp_instructions as f64 / c.max(1) as f64),
+            None => String::new(),
+        };
         println!(
-            "    {} CTAs, {} warp instructions, {} thread instructions, {}",
+            "    {} CTAs, {} warp instructions, {} thread instructions{timing}, {}",
             r.ctas,
             r.warp_instructions,
             r.thread_instructions,
@@ -269,7 +297,11 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
     if reports.len() > 1 {
         println!("total: {warp} warp instructions, {thread} thread instructions, {}", crate::bench::fmt_duration(wall));
     }
-    println!("speed: {}", crate::bench::fmt_rate(warp, thread, wall));
+    let totals = Totals::of(rows);
+    for line in stats_out::timing_summary(&totals) {
+        println!("{line}");
+    }
+    println!("{}", stats_out::rate_line(&totals, wall));
     if !printf.is_empty() {
         println!("printf output:");
         print!("{printf}");

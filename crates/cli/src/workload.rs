@@ -1,14 +1,16 @@
-//! `warpsim run --workload NAME` and `warpsim suite`: the built-in programs.
+//! `warpsim run --workload NAME`: one built-in program, and the helpers `suite` and `bench`
+//! share.
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use warpsim_core::device::{Device, DeviceOptions};
+use warpsim_core::device::DeviceOptions;
 use warpsim_suite::{Outcome, Program, Size, SuiteError};
 
-use crate::bench::{fmt_duration, fmt_rate};
+use crate::bench::fmt_duration;
 use crate::exit;
+use crate::model::{Mode, Model};
+use crate::stats_out::{self, KernelRow, Totals};
 
 /// Looks a workload up, or explains which exist.
 pub fn find(name: &str) -> Result<&'static Program, String> {
@@ -18,13 +20,30 @@ pub fn find(name: &str) -> Result<&'static Program, String> {
     })
 }
 
-/// Runs `program` on a fresh device; returns the outcome and the wall time of the run
-/// (host reference and verification included).
-pub fn run_program(program: &Program, size: Size, options: DeviceOptions) -> (Result<Outcome, SuiteError>, Duration) {
-    let mut dev = Device::with_options(options);
+/// One program run: the verified outcome (or why it failed), the wall time of the run (host
+/// reference and verification included) and its launches' statistics.
+pub struct ProgramRun {
+    pub result: Result<Outcome, SuiteError>,
+    pub wall: Duration,
+    pub rows: Vec<KernelRow>,
+}
+
+/// Runs `program` on a fresh device of `model`, with the registers per thread of its kernels
+/// from its committed `ptxas -v` report.
+pub fn run_program(program: &Program, size: Size, model: &Model, options: DeviceOptions) -> ProgramRun {
+    let mut dev = model.device(options);
     let start = Instant::now();
-    let result = (program.run)(&mut dev, size);
-    (result, start.elapsed())
+    let result = match program.resources() {
+        Ok(kernels) => {
+            for k in kernels {
+                dev.set_kernel_registers(&k.name, k.registers);
+            }
+            (program.run)(&mut dev, size)
+        }
+        Err(e) => Err(SuiteError::Invalid { program: program.name, message: format!("its .ptxas report: {e}") }),
+    };
+    let wall = start.elapsed();
+    ProgramRun { result, wall, rows: stats_out::collect(&mut dev, program.name) }
 }
 
 /// The exit code for a failed program run.
@@ -35,7 +54,7 @@ pub fn error_code(e: &SuiteError) -> u8 {
     }
 }
 
-pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, json: bool) -> u8 {
+pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model: &Model, json: bool) -> u8 {
     let program = match find(name) {
         Ok(p) => p,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
@@ -44,22 +63,35 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, json:
     if let Some(n) = max_warp_instructions {
         options.max_warp_instructions = n;
     }
-    let (result, wall) = run_program(program, size, options);
-    match result {
+    let run = run_program(program, size, model, options);
+    if let Some(path) = &model.stats {
+        match stats_out::write(path, model, &run.rows, run.wall) {
+            Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            Ok(_) => {}
+            Err(e) => return exit::fail(exit::BAD_INPUT, e),
+        }
+    }
+    let totals = Totals::of(&run.rows);
+    match run.result {
         Ok(o) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&outcome_json(program, size, &o, wall)).unwrap());
+                let mut v = outcome_json(program, size, &o, run.wall);
+                add_timing_json(&mut v, model, &totals);
+                println!("{}", serde_json::to_string_pretty(&v).unwrap());
                 return exit::OK;
             }
-            println!("workload {} ({size}): verified, {} values checked", program.name, o.values_checked);
+            println!("workload {} ({size}, {}): verified, {} values checked", program.name, model.describe(), o.values_checked);
             println!(
                 "    {} launches, {} warp instructions, {} thread instructions, {}",
                 o.launches,
                 o.warp_instructions,
                 o.thread_instructions,
-                fmt_duration(wall)
+                fmt_duration(run.wall)
             );
-            println!("speed: {} (host reference and checks included)", fmt_rate(o.warp_instructions, o.thread_instructions, wall));
+            for line in stats_out::timing_summary(&totals) {
+                println!("{line}");
+            }
+            println!("{} (host reference and checks included)", stats_out::rate_line(&totals, run.wall));
             if !o.printf.is_empty() {
                 println!("printf output:");
                 print!("{}", o.printf);
@@ -69,65 +101,27 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, json:
             }
             exit::OK
         }
-        Err(e) => exit::fail(error_code(&e), format_args!("workload {} ({size}) failed: {e}", program.name)),
+        Err(e) => exit::fail(error_code(&e), format_args!("workload {} ({size}, {}) failed: {e}", program.name, model.describe())),
     }
 }
 
-fn outcome_json(p: &Program, size: Size, o: &Outcome, wall: Duration) -> serde_json::Value {
+/// Adds the mode and, in timing mode, cycles / IPC / configuration to a JSON summary.
+pub fn add_timing_json(v: &mut serde_json::Value, model: &Model, t: &Totals) {
+    v["mode"] = json!(model.mode.name());
+    if model.mode == Mode::Timing {
+        v["config"] = json!(model.config.name);
+        v["policy"] = json!(model.policy.name());
+        v["cycles"] = json!(t.cycles);
+        v["ipc"] = json!(t.ipc);
+        v["issue"] = json!(t.issue);
+        v["stalls"] = json!(t.stalls);
+    }
+}
+
+pub fn outcome_json(p: &Program, size: Size, o: &Outcome, wall: Duration) -> serde_json::Value {
     json!({"workload": p.name, "size": size.name(), "ok": true, "launches": o.launches,
         "values_checked": o.values_checked, "warp_instructions": o.warp_instructions,
         "thread_instructions": o.thread_instructions, "wall_seconds": wall.as_secs_f64(), "printf": o.printf})
-}
-
-pub fn suite(size: Size, json: bool) -> u8 {
-    let mut code = exit::OK;
-    let mut rows = Vec::new();
-    let mut json_rows = Vec::new();
-    let mut failures = Vec::new();
-    let progress = !json && std::io::stderr().is_terminal();
-    for p in warpsim_suite::programs() {
-        if progress {
-            eprint!("\r\x1b[K{} …", p.name);
-        }
-        let (result, wall) = run_program(p, size, DeviceOptions::default());
-        match result {
-            Ok(o) => {
-                rows.push([
-                    p.name.to_string(),
-                    "ok".into(),
-                    o.launches.to_string(),
-                    o.values_checked.to_string(),
-                    o.warp_instructions.to_string(),
-                    o.thread_instructions.to_string(),
-                    fmt_duration(wall),
-                ]);
-                json_rows.push(outcome_json(p, size, &o, wall));
-            }
-            Err(e) => {
-                let c = error_code(&e);
-                code = code.max(c);
-                let status = if c == exit::MISMATCH { "MISMATCH" } else { "ERROR" };
-                rows.push([p.name.to_string(), status.into(), "-".into(), "-".into(), "-".into(), "-".into(), fmt_duration(wall)]);
-                json_rows.push(json!({"workload": p.name, "size": size.name(), "ok": false, "error": e.to_string(), "wall_seconds": wall.as_secs_f64()}));
-                failures.push(format!("{}: {e}", p.name));
-            }
-        }
-    }
-    if progress {
-        eprint!("\r\x1b[K");
-    }
-    if json {
-        println!("{}", serde_json::to_string_pretty(&json!(json_rows)).unwrap());
-    } else {
-        let header = ["workload", "status", "launches", "values", "warp insts", "thread insts", "wall"].map(String::from);
-        print_table(&header, &rows);
-        let ok = rows.iter().filter(|r| r[1] == "ok").count();
-        println!("{ok} of {} workloads verified ({size})", rows.len());
-    }
-    for f in failures {
-        eprintln!("warpsim: error: {f}");
-    }
-    code
 }
 
 /// Prints rows under a header, the first column left-aligned and the others right-aligned.
@@ -139,11 +133,8 @@ pub fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
         }
     }
     let line = |r: &[String; N]| {
-        let cells: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, c)| if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) })
-            .collect();
+        let cells: Vec<String> =
+            r.iter().enumerate().map(|(i, c)| if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) }).collect();
         println!("{}", cells.join("  ").trim_end());
     };
     line(header);

@@ -41,7 +41,8 @@ fn example_runs_from_another_directory() {
 fn mismatch_exits_1_and_shows_first_values() {
     let dir = saxpy("saxpy_mismatch");
     let text = std::fs::read_to_string(dir.join("saxpy.toml")).unwrap();
-    let text = text.replace("expect = { kind = \"iota\", start = 1, step = 2 }", "expect = { kind = \"iota\", start = 1, step = 2.0001 }\ntolerance = { rel = 1e-6 }");
+    let text =
+        text.replace("expect = { kind = \"iota\", start = 1, step = 2 }", "expect = { kind = \"iota\", start = 1, step = 2.0001 }\ntolerance = { rel = 1e-6 }");
     std::fs::write(dir.join("saxpy.toml"), text).unwrap();
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 1);
@@ -181,16 +182,20 @@ fn exited_warps_do_not_hold_a_barrier() {
     assert_contains(&r, "check[0] \"p\": ok (64 values)");
 }
 
+/// The warp-instruction limit is functional mode's runaway guard; timing mode's is cycles.
 #[test]
 fn runaway_kernel_hits_the_instruction_limit() {
-    let r = warpsim(&["run", "spin.toml"], &data());
+    let r = warpsim(&["run", "--mode", "functional", "spin.toml"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "_Z4spinPVi");
     assert_contains(&r, "exceeded the limit of 10000 warp instructions");
     // The command line overrides the manifest.
-    let r = warpsim(&["run", "--max-warp-instructions", "500", "spin.toml"], &data());
+    let r = warpsim(&["run", "--mode", "functional", "--max-warp-instructions", "500", "spin.toml"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "limit of 500 warp instructions");
+    let r = warpsim(&["run", "--max-cycles", "20000", "spin.toml"], &data());
+    assert_code(&r, 3);
+    assert_contains(&r, "kernel `_Z4spinPVi` did not finish within 20000 simulated cycles");
 }
 
 #[test]
@@ -218,4 +223,33 @@ fn printf_output_is_shown_and_checked() {
     assert_code(&r, 1);
     assert_contains(&r, "expect_printf: MISMATCH");
     assert_contains(&r, "got      \"tag 8: block 0 thread 0\\n");
+}
+
+/// `registers = { kernel = N }` feeds timing mode's occupancy; the summary shows cycles.
+#[test]
+fn manifest_registers_limit_occupancy_in_timing_mode() {
+    let dir = saxpy("saxpy_registers");
+    let text = std::fs::read_to_string(dir.join("saxpy.toml")).unwrap();
+    let run = |extra: &str, name: &str| {
+        std::fs::write(dir.join(name), format!("{extra}\n{text}")).unwrap();
+        let stats = dir.join(format!("{name}.json"));
+        let r = warpsim(&["run", name, "--stats", stats.to_str().unwrap()], &dir);
+        (r, stats)
+    };
+    let (r, stats) = run("registers = { _Z5saxpyifPKfPf = 64 }", "regs.toml");
+    assert_code(&r, 0);
+    assert_contains(&r, " cycles, IPC ");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(stats).unwrap()).unwrap();
+    assert_eq!(v["kernels"][0]["registers_per_thread"], 64);
+    assert_eq!(v["kernels"][0]["timing"]["ctas_per_sm"], 2);
+    // 256 threads × 200 registers = 51200 > gtx480's 32768: one CTA does not fit.
+    let (r, _) = run("registers = { _Z5saxpyifPKfPf = 200 }", "regs200.toml");
+    assert_code(&r, 2);
+    assert_contains(&r, "does not fit on an SM");
+    let (r, _) = run("registers = { _Z5saxpyifPKfPf = 0 }", "regs0.toml");
+    assert_code(&r, 2);
+    assert_contains(&r, "registers per thread must be 1 to 255, got 0");
+    let (r, _) = run("registers = { nokernel = 16 }", "regsname.toml");
+    assert_code(&r, 2);
+    assert_contains(&r, "registers.nokernel: no kernel `nokernel` in the PTX");
 }

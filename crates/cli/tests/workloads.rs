@@ -1,4 +1,5 @@
-//! Built-in workloads: `list workloads`, `run --workload`, `suite`, `bench`.
+//! Built-in workloads: `list workloads|policies|configs`, `run --workload` with the model
+//! options and `--stats`, `suite`, `bench`.
 
 mod common;
 
@@ -17,8 +18,88 @@ fn list_workloads_names_every_program() {
 fn run_workload_verifies() {
     let r = warpsim(&["run", "--workload", "scalar_prod", "--size", "small"], &data());
     assert_code(&r, 0);
-    assert_contains(&r, "workload scalar_prod (small): verified,");
+    assert_contains(&r, "workload scalar_prod (small, timing gtx480/gto): verified,");
     assert_contains(&r, "warp instructions");
+    assert_contains(&r, "\ncycles: ");
+    assert_contains(&r, "issue slots: issued ");
+    assert_contains(&r, "warp stall cycles: data ");
+    assert_contains(&r, "simulation rate: ");
+    assert_contains(&r, " cycles/s");
+    let r = warpsim(&["run", "--workload", "scalar_prod", "--mode", "functional"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "workload scalar_prod (small, functional): verified,");
+    assert!(!r.stdout.contains("cycles"), "{}", r.stdout);
+}
+
+#[test]
+fn model_options_select_preset_policy_and_overrides() {
+    let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "tls", "-c", "sm.schedulers=2", "--json"], &data());
+    assert_code(&r, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!((v["mode"].as_str(), v["config"].as_str(), v["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("tls")));
+    assert!(v["cycles"].as_u64().unwrap() > 0);
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown issue policy `fifo` (policies: lrr, gto, oldest, tls)");
+    let r = warpsim(&["run", "--workload", "matmul", "--config", "gtx999"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown preset `gtx999`");
+    let r = warpsim(&["run", "--workload", "matmul", "-c", "sm.nonsense=1"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown key");
+}
+
+#[test]
+fn stats_files_per_kernel_and_total() {
+    let dir = scratch("stats-dir");
+    let r = warpsim(&["run", "--workload", "stencil2d", "--stats", dir.join("s").to_str().unwrap()], &data());
+    assert_code(&r, 0);
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("s/stats.json")).unwrap()).unwrap();
+    let kernels = json["kernels"].as_array().unwrap();
+    assert!(kernels.len() > 1);
+    let cycles: u64 = kernels.iter().map(|k| k["timing"]["cycles"].as_u64().unwrap()).sum();
+    assert_eq!(json["total"]["cycles"].as_u64(), Some(cycles));
+    assert_eq!(json["config"], "gtx480");
+    let csv = std::fs::read_to_string(dir.join("s/stats.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("program,launch,grid,block,registers,ctas,kernel,config,policy,fetch_policy,cycles,warp_instructions,"), "{}", lines[0]);
+    assert_eq!(lines.len(), 1 + kernels.len() + 1, "{csv}");
+    assert!(lines.last().unwrap().starts_with("stencil2d,total,"));
+    assert!(lines.iter().all(|l| l.split(',').count() == lines[0].split(',').count()), "{csv}");
+    let toml = std::fs::read_to_string(dir.join("s/config.toml")).unwrap();
+    let resolved = warpsim_core::config::GpuConfig::from_toml("stats", &toml, &[]).unwrap();
+    assert_eq!(resolved, warpsim_core::config::GpuConfig::load("gtx480").unwrap());
+
+    let total: Vec<&str> = lines.last().unwrap().split(',').collect();
+    assert_eq!(total[10].parse::<u64>().unwrap(), cycles, "{csv}");
+    assert!(json["descriptions"]["cycles"].as_str().unwrap().contains("cycles"));
+
+    // The event log, on request.
+    let r = warpsim(&["run", "--workload", "matmul", "--event-log", "--stats", dir.join("ev").to_str().unwrap()], &data());
+    assert_code(&r, 0);
+    let ev: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("ev/stats.json")).unwrap()).unwrap();
+    assert!(!ev["kernels"][0]["timing"]["events"].as_array().unwrap().is_empty());
+    assert!(json["kernels"][0]["timing"]["events"].as_array().unwrap().is_empty());
+
+    // FILE.json form.
+    let r = warpsim(&["run", "--workload", "scalar_prod", "--mode", "functional", "--stats", dir.join("f.json").to_str().unwrap()], &data());
+    assert_code(&r, 0);
+    for f in ["f.json", "f.csv", "f.config.toml"] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+}
+
+#[test]
+fn list_policies_and_configs() {
+    let r = warpsim(&["list", "policies"], &data());
+    assert_code(&r, 0);
+    for p in ["lrr", "gto", "oldest", "tls"] {
+        assert!(r.stdout.lines().any(|l| l.starts_with(p)), "{p}: {}", r.stdout);
+    }
+    let r = warpsim(&["list", "configs"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "gtx480          15 SMs at 700 MHz");
+    assert_contains(&r, "titanx-pascal   28 SMs at 1417 MHz");
 }
 
 #[test]
@@ -34,9 +115,12 @@ fn run_workload_json() {
 
 #[test]
 fn workload_instruction_limit_is_a_simulation_error() {
-    let r = warpsim(&["run", "--workload", "matmul", "--max-warp-instructions", "100"], &data());
+    let r = warpsim(&["run", "--workload", "matmul", "--mode", "functional", "--max-warp-instructions", "100"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "exceeded the limit of 100 warp instructions");
+    let r = warpsim(&["run", "--workload", "matmul", "--max-cycles", "100"], &data());
+    assert_code(&r, 3);
+    assert_contains(&r, "did not finish within 100 simulated cycles");
 }
 
 #[test]
@@ -57,20 +141,53 @@ fn bad_command_lines_exit_2() {
     assert_code(&warpsim(&["frobnicate"], &data()), 2);
 }
 
+/// Every program, functionally (tests/timing_matrix.rs covers timing mode).
 #[test]
 fn suite_runs_every_program() {
-    let r = warpsim(&["suite", "--size", "small"], &data());
+    let r = warpsim(&["suite", "--size", "small", "--mode", "functional"], &data());
     assert_code(&r, 0);
     let n = warpsim_suite::programs().len();
-    assert_contains(&r, &format!("{n} of {n} workloads verified (small)"));
+    assert_contains(&r, &format!("{n} of {n} programs verified (small, functional"));
     for p in warpsim_suite::programs() {
-        assert!(r.stdout.lines().any(|l| l.starts_with(p.name) && l.contains(" ok ")), "{}: {}", p.name, r.stdout);
+        assert!(r.stdout.lines().any(|l| l.starts_with(p.name) && l.contains(" yes (")), "{}: {}", p.name, r.stdout);
     }
+}
+
+/// A set in timing mode: table columns, and identical results on 1 and 2 threads.
+#[test]
+fn suite_set_is_deterministic_across_thread_counts() {
+    let run = |jobs: &str| {
+        let r = warpsim(&["suite", "--set", "basic", "--json", "--jobs", jobs], &data());
+        assert_code(&r, 0);
+        let mut v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        for row in v.as_array_mut().unwrap() {
+            row.as_object_mut().unwrap().remove("wall_seconds");
+        }
+        v
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let rows = one.as_array().unwrap();
+    assert_eq!(rows.len(), warpsim_suite::set("basic").unwrap().len());
+    assert!(rows.iter().all(|r| r["ok"] == true && r["cycles"].as_u64().unwrap() > 0 && r["mode"] == "timing"));
+
+    let r = warpsim(&["suite", "--set", "basic", "--policy", "lrr", "--config", "titanx-pascal"], &data());
+    assert_code(&r, 0);
+    assert!(r.stdout.starts_with("program "), "{}", r.stdout);
+    for col in ["set", "cycles", "IPC", "warp insts", "verified"] {
+        assert!(r.stdout.lines().next().unwrap().contains(col), "{col}: {}", r.stdout);
+    }
+    assert_contains(&r, "programs verified (small, timing titanx-pascal/lrr,");
+    assert_contains(&r, "simulation rate: ");
+
+    let r = warpsim(&["suite", "--set", "nope"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown program set \"nope\"; sets: basic,");
 }
 
 #[test]
 fn bench_reports_rates() {
-    let r = warpsim(&["bench", "--repeat", "3", "--size", "small", "--workload", "scalar_prod", "histogram"], &data());
+    let r = warpsim(&["bench", "--repeat", "3", "--size", "small", "--mode", "functional", "--workload", "scalar_prod", "histogram"], &data());
     assert_code(&r, 0);
     assert_contains(&r, "median of 3 runs");
     assert_contains(&r, "M warp/s");
@@ -79,6 +196,10 @@ fn bench_reports_rates() {
     assert_contains(&r, "overall: ");
 
     let r = warpsim(&["bench", "--repeat", "1", "--size", "small", "--json"], &data());
+    assert_code(&r, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["workloads"][0]["cycles_per_second"].as_f64().unwrap() > 0.0, "timing mode by default: {v}");
+    let r = warpsim(&["bench", "--repeat", "1", "--size", "small", "--mode", "functional", "--json"], &data());
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let names: Vec<&str> = v["workloads"].as_array().unwrap().iter().map(|w| w["workload"].as_str().unwrap()).collect();

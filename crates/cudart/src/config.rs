@@ -2,39 +2,59 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`) or path of a TOML config; recorded for the timing model |
-//! | `WARPSIM_MODE` | `functional` (default); `timing` warns once and runs functionally until the timing model lands |
-//! | `WARPSIM_POLICY` | warp scheduling policy name; accepted and recorded |
+//! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`) or path of a TOML config (default `gtx480`) |
+//! | `WARPSIM_MODE` | `timing` (default: the cycle-level model) or `functional` |
+//! | `WARPSIM_POLICY` | issue policy: `lrr`, `gto` (default), `oldest`, `tls`, `tls:N` |
 //! | `WARPSIM_STATS` | file to which one JSON line per kernel launch is appended |
-//! | `WARPSIM_MAX_INSTRUCTIONS` | warp instructions after which a launch fails as a runaway |
+//! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
+//! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.
 
 use std::path::PathBuf;
 
-/// Presets the simulator ships (`shared/design/CONFIGS.md`).
-pub const PRESETS: &[&str] = &["gtx480", "titanx-pascal"];
+use warpsim_core::config::GpuConfig;
+use warpsim_timing::PolicyKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Functional,
-    /// Asked for; runs functionally until the timing model exists.
+    /// The cycle-level timing model.
     Timing,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Config {
-    /// Preset name or config file path.
-    pub config: String,
+    /// Preset name or config file path, as given.
+    pub config_name: String,
+    /// The resolved GPU configuration (the device the program sees, and the timing model's).
+    pub gpu: GpuConfig,
     pub mode: Mode,
-    pub policy: Option<String>,
+    pub policy: PolicyKind,
     pub stats: Option<PathBuf>,
     pub max_instructions: Option<u64>,
+    pub max_cycles: Option<u64>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { config: "gtx480".into(), mode: Mode::Functional, policy: None, stats: None, max_instructions: None }
+        Config {
+            config_name: "gtx480".into(),
+            gpu: GpuConfig::load("gtx480").expect("the built-in gtx480 preset loads"),
+            mode: Mode::Timing,
+            policy: PolicyKind::Gto,
+            stats: None,
+            max_instructions: None,
+            max_cycles: None,
+        }
+    }
+}
+
+/// A positive integer (underscores allowed), or the warning naming `var`.
+fn positive(var: &str, v: &str, what: &str) -> Result<u64, String> {
+    match v.trim().replace('_', "").parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{var}=`{v}` is not a positive integer; using the default {what}")),
     }
 }
 
@@ -51,32 +71,25 @@ impl Config {
         let mut warn = Vec::new();
         if let Some(v) = get("WARPSIM_CONFIG") {
             let v = v.trim().to_string();
-            if PRESETS.contains(&v.as_str()) || (!v.is_empty() && std::path::Path::new(&v).is_file()) {
-                c.config = v;
-            } else {
-                warn.push(format!(
-                    "WARPSIM_CONFIG=`{v}` is neither a preset ({}) nor a readable file; using `{}`",
-                    PRESETS.join(", "),
-                    c.config
-                ));
+            match GpuConfig::load(&v) {
+                Ok(g) => {
+                    c.gpu = g;
+                    c.config_name = v;
+                }
+                Err(e) => warn.push(format!("WARPSIM_CONFIG=`{v}`: {e}; using `{}`", c.config_name)),
             }
         }
         if let Some(v) = get("WARPSIM_MODE") {
             match v.trim() {
-                "functional" | "" => {}
-                "timing" => {
-                    c.mode = Mode::Timing;
-                    warn.push("WARPSIM_MODE=timing: the timing model is not implemented yet; running functionally".into());
-                }
-                other => warn.push(format!("WARPSIM_MODE=`{other}` is not `functional` or `timing`; using `functional`")),
+                "timing" | "" => {}
+                "functional" => c.mode = Mode::Functional,
+                other => warn.push(format!("WARPSIM_MODE=`{other}` is not `timing` or `functional`; using `timing`")),
             }
         }
         if let Some(v) = get("WARPSIM_POLICY") {
-            let v = v.trim();
-            if v.is_empty() || !v.chars().all(|ch| ch.is_ascii_alphanumeric() || "-_+.".contains(ch)) {
-                warn.push(format!("WARPSIM_POLICY=`{v}` is not a policy name; ignored"));
-            } else {
-                c.policy = Some(v.to_string());
+            match PolicyKind::from_name(v.trim()) {
+                Ok(p) => c.policy = p,
+                Err(e) => warn.push(format!("WARPSIM_POLICY=`{}`: {e}; using `{}`", v.trim(), c.policy.name())),
             }
         }
         if let Some(v) = get("WARPSIM_STATS") {
@@ -87,9 +100,15 @@ impl Config {
             }
         }
         if let Some(v) = get("WARPSIM_MAX_INSTRUCTIONS") {
-            match v.trim().replace('_', "").parse::<u64>() {
-                Ok(n) if n > 0 => c.max_instructions = Some(n),
-                _ => warn.push(format!("WARPSIM_MAX_INSTRUCTIONS=`{v}` is not a positive integer; using the default limit")),
+            match positive("WARPSIM_MAX_INSTRUCTIONS", &v, "limit") {
+                Ok(n) => c.max_instructions = Some(n),
+                Err(w) => warn.push(w),
+            }
+        }
+        if let Some(v) = get("WARPSIM_MAX_CYCLES") {
+            match positive("WARPSIM_MAX_CYCLES", &v, "limit") {
+                Ok(n) => c.max_cycles = Some(n),
+                Err(w) => warn.push(w),
             }
         }
         (c, warn)
@@ -121,18 +140,20 @@ mod tests {
             ("WARPSIM_MAX_INSTRUCTIONS", "1_000_000"),
         ]);
         assert!(w.is_empty(), "{w:?}");
-        assert_eq!(c.config, "titanx-pascal");
-        assert_eq!(c.policy.as_deref(), Some("gto"));
+        assert_eq!(c.config_name, "titanx-pascal");
+        assert_eq!(c.gpu.name, "titanx-pascal");
+        assert_eq!(c.mode, Mode::Functional);
+        assert_eq!(c.policy, PolicyKind::Gto);
         assert_eq!(c.stats, Some(PathBuf::from("/tmp/s.jsonl")));
         assert_eq!(c.max_instructions, Some(1_000_000));
     }
 
     #[test]
-    fn timing_mode_warns_and_runs_functionally() {
-        let (c, w) = parse(&[("WARPSIM_MODE", "timing")]);
-        assert_eq!(c.mode, Mode::Timing);
-        assert_eq!(w.len(), 1);
-        assert!(w[0].contains("WARPSIM_MODE"));
+    fn timing_is_the_default_mode() {
+        assert_eq!(parse(&[]).0.mode, Mode::Timing);
+        let (c, w) = parse(&[("WARPSIM_MODE", "timing"), ("WARPSIM_POLICY", "tls:4"), ("WARPSIM_MAX_CYCLES", "5_000")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((c.mode, c.policy, c.max_cycles), (Mode::Timing, PolicyKind::Tls(4), Some(5000)));
     }
 
     #[test]
@@ -141,6 +162,8 @@ mod tests {
             ("WARPSIM_CONFIG", "no-such-gpu"),
             ("WARPSIM_MODE", "fast"),
             ("WARPSIM_POLICY", "two words"),
+            ("WARPSIM_POLICY", "fifo"),
+            ("WARPSIM_MAX_CYCLES", "0"),
             ("WARPSIM_STATS", " "),
             ("WARPSIM_MAX_INSTRUCTIONS", "-5"),
             ("WARPSIM_MAX_INSTRUCTIONS", "0"),
@@ -149,9 +172,10 @@ mod tests {
             let (c, w) = parse(&[(k, v)]);
             assert_eq!(w.len(), 1, "{k}={v}");
             assert!(w[0].starts_with(k), "{w:?}");
-            assert_eq!(c.mode, Mode::Functional);
-            assert_eq!(c.max_instructions, None);
-            assert_eq!(c.config, "gtx480");
+            assert_eq!(c.mode, Mode::Timing);
+            assert_eq!(c.policy, PolicyKind::Gto);
+            assert_eq!((c.max_instructions, c.max_cycles), (None, None));
+            assert_eq!(c.config_name, "gtx480");
         }
     }
 }

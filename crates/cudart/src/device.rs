@@ -35,16 +35,16 @@ unsafe extern "C" fn cudaInitDevice(device: c_int, _flags: c_uint, _flags2: c_ui
 }
 
 unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut props::cudaDeviceProp, device: c_int) -> cudaError_t {
-    query("cudaGetDeviceProperties", |_| {
+    query("cudaGetDeviceProperties", |rt| {
         check_device(device)?;
-        put(prop, props::properties())
+        put(prop, props::properties(&rt.limits_of_gpu()))
     })
 }
 
 unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, device: c_int) -> cudaError_t {
-    query("cudaDeviceGetAttribute", |_| {
+    query("cudaDeviceGetAttribute", |rt| {
         check_device(device)?;
-        put(value, props::attribute(attr).ok_or(cudaErrorInvalidValue)?)
+        put(value, props::attribute(&rt.limits_of_gpu(), attr).ok_or(cudaErrorInvalidValue)?)
     })
 }
 
@@ -79,10 +79,10 @@ unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: 
         }
         if regs > 0 {
             let per_warp = (regs as u64 * 32).div_ceil(64) * 64;
-            max_threads = max_threads.min(props::REGS_PER_BLOCK as u64 / per_warp * 32);
+            max_threads = max_threads.min(rt.limits_of_gpu().regs_per_block as u64 / per_warp * 32);
         }
         let static_shared = info.shared_bytes as usize;
-        let max_dyn = f.max_dynamic_shared.map(|v| v as usize).unwrap_or(props::SHARED_PER_BLOCK.saturating_sub(static_shared));
+        let max_dyn = f.max_dynamic_shared.map(|v| v as usize).unwrap_or(rt.limits_of_gpu().shared_per_block.saturating_sub(static_shared));
         let a = cudaFuncAttributes {
             sharedSizeBytes: static_shared,
             constSizeBytes: 0,
@@ -116,7 +116,7 @@ unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, valu
         let static_shared = rt.device.kernel_info(k).shared_bytes as i64;
         match attr {
             8 => {
-                if value < 0 || value as i64 + static_shared > props::SHARED_PER_BLOCK as i64 {
+                if value < 0 || value as i64 + static_shared > rt.limits_of_gpu().shared_per_block as i64 {
                     return Err(cudaErrorInvalidValue);
                 }
                 rt.functions.get_mut(&(func as usize)).expect("resolved above").max_dynamic_shared = Some(value as u32);
@@ -198,19 +198,15 @@ unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size, dynamic_shared, 0)
 }
 
-unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
-    size: *mut usize,
-    func: *const c_void,
-    num_blocks: c_int,
-    block_size: c_int,
-) -> cudaError_t {
+unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize, func: *const c_void, num_blocks: c_int, block_size: c_int) -> cudaError_t {
     query("cudaOccupancyAvailableDynamicSMemPerBlock", |rt| {
         if num_blocks <= 0 || block_size <= 0 {
             return Err(cudaErrorInvalidValue);
         }
         let k = crate::launch::kernel_of(rt, func as usize)?;
         let static_shared = rt.device.kernel_info(k).shared_bytes as usize;
-        let per_block = (props::SHARED_PER_SM / num_blocks as usize).min(props::SHARED_PER_BLOCK);
+        let l = rt.limits_of_gpu();
+        let per_block = (l.shared_per_sm / num_blocks as usize).min(l.shared_per_block);
         put(size, per_block.saturating_sub(static_shared) / 128 * 128)
     })
 }
@@ -244,7 +240,7 @@ unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cuda
             2 => rt.limits.get(&2).copied().unwrap_or(8 << 20),
             3 => rt.limits.get(&3).copied().unwrap_or(2),
             4 => rt.limits.get(&4).copied().unwrap_or(2048),
-            0x0A => rt.limits.get(&0x0A).copied().unwrap_or(props::SHARED_PER_BLOCK),
+            0x0A => rt.limits.get(&0x0A).copied().unwrap_or(rt.limits_of_gpu().shared_per_block),
             _ => return Err(cudaErrorUnsupportedLimit),
         };
         put(value, v)

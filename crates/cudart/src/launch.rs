@@ -2,7 +2,8 @@
 //! `__cudaPopCallConfiguration`, then CUDA 13's `__cudaGetKernel` + `__cudaLaunchKernel`, or
 //! the legacy `cudaLaunchKernel`), and `cudaLaunchCooperativeKernel`.
 //!
-//! Launches run to completion inside the call (functional mode). Kernel `printf` output goes
+//! Launches run to completion inside the call (in timing mode, cycle by cycle in the timing
+//! model; the registers per thread of the kernel's cubin feed its occupancy). Kernel `printf` output goes
 //! to the program's C `stdout`, flushed at the end of each launch, so it interleaves with the
 //! host's own `printf` in program order.
 
@@ -11,6 +12,7 @@ use crate::types::*;
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 use warpsim_core::device::{Arg, DeviceError, KernelHandle, LaunchConfig};
+use warpsim_timing::{TimingEngine, TimingStats};
 
 #[derive(Clone, Copy)]
 struct CallConfig {
@@ -119,7 +121,7 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
     api("cudaLaunchCooperativeKernel", |rt| {
         let threads = block.x as u64 * block.y as u64 * block.z as u64;
         let per_sm = crate::occupancy::blocks_per_sm(rt, func as usize, threads, shared)?;
-        let fits = per_sm as u64 * crate::props::SMS as u64;
+        let fits = per_sm as u64 * rt.limits_of_gpu().sms as u64;
         let ctas = grid.x as u64 * grid.y as u64 * grid.z as u64;
         if ctas > fits {
             diag(&format!("cooperative launch of {ctas} CTAs, but only {fits} fit on the GPU at once"));
@@ -155,12 +157,19 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
         ModuleState::Failed { code, message } => Err((*code, format!("its module could not be loaded: {}", message.lines().next().unwrap_or("")))),
         ModuleState::Empty => Err((cudaErrorInvalidDeviceFunction, "its module holds no code".into())),
     };
+    if let Ok(h) = result {
+        // The timing model's occupancy uses what ptxas allocated (the cubin's REGCOUNT);
+        // PTX-only builds have none, and registers then do not limit occupancy.
+        if let Some(regs) = crate::occupancy::regs_of(rt, stub) {
+            rt.device.set_kernel_registers(&name, regs);
+        }
+        let f = rt.functions.get_mut(&stub).expect("looked up above");
+        f.handle = Some(h);
+        return Ok(h);
+    }
     let f = rt.functions.get_mut(&stub).expect("looked up above");
     match result {
-        Ok(h) => {
-            f.handle = Some(h);
-            Ok(h)
-        }
+        Ok(_) => unreachable!("handled above"),
         Err((code, why)) => {
             if !f.reported {
                 f.reported = true;
@@ -184,7 +193,7 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         DeviceError::InvalidLaunch { .. } => cudaErrorInvalidConfiguration,
         DeviceError::MemoryFault { misaligned: true, .. } => cudaErrorMisalignedAddress,
         DeviceError::MemoryFault { .. } => cudaErrorIllegalAddress,
-        DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } => cudaErrorLaunchTimeout,
+        DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } | DeviceError::CycleLimit { .. } => cudaErrorLaunchTimeout,
         DeviceError::Trap(_) => cudaErrorLaunchFailure,
         DeviceError::AssertFailed { .. } => cudaErrorAssert,
         DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
@@ -246,17 +255,28 @@ unsafe fn launch(
     let result = rt.device.launch(k, cfg, &argv);
     emit_printf(&rt.device.take_printf());
     rt.launches += 1;
+    let record = rt.device.take_launch_records().pop();
+    let timing = rt.device.engine_as_mut::<TimingEngine>().and_then(|e| e.take_records().pop());
     match result {
         Ok(stats) => {
-            rt.clock += stats.warp_instructions;
+            // Events measure cycles in timing mode, warp instructions in functional mode.
+            rt.clock += record.as_ref().and_then(|r| r.cycles).unwrap_or(stats.warp_instructions);
             if let Some(path) = rt.config.stats.clone() {
-                write_stats(&path, &name, grid, block, stats.warp_instructions, stats.thread_instructions);
+                let mut line = stats_line(&name, grid, block, stats.warp_instructions, stats.thread_instructions);
+                line.pop();
+                line.push_str(&timing_fields(rt, record.as_ref().and_then(|r| r.registers_per_thread), timing.as_ref()));
+                line.push('}');
+                write_stats(&path, &line);
             }
             Ok(())
         }
         Err(e) => {
             let code = error_code(&e);
-            let hint = if matches!(e, DeviceError::InstructionLimit { .. }) { " (WARPSIM_MAX_INSTRUCTIONS sets the limit)" } else { "" };
+            let hint = match e {
+                DeviceError::InstructionLimit { .. } => " (WARPSIM_MAX_INSTRUCTIONS sets the limit)",
+                DeviceError::CycleLimit { .. } => " (WARPSIM_MAX_CYCLES sets the limit)",
+                _ => "",
+            };
             diag(&format!("{} in kernel `{name}`: {e}{hint}", crate::errors::name(code).unwrap_or("error")));
             Err(code)
         }
@@ -292,9 +312,27 @@ pub fn stats_line(kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64)
     )
 }
 
-fn write_stats(path: &std::path::Path, kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64) {
+/// The fields after the instruction counts: the mode, and in timing mode the configuration,
+/// policy, registers, cycles, IPC, CTAs per SM and the issue-slot and stall breakdowns.
+pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStats>) -> String {
+    let Some(t) = t else {
+        return ",\"mode\":\"functional\"".into();
+    };
+    let regs = registers.map(|r| r.to_string()).unwrap_or_else(|| "null".into());
+    format!(
+        ",\"mode\":\"timing\",\"config\":{},\"policy\":{},\"registers\":{regs},\"cycles\":{},\"ipc\":{},\"ctas_per_sm\":{},\"issue\":{},\"stalls\":{}",
+        json_string(&rt.config.gpu.name),
+        json_string(&t.policy),
+        t.cycles,
+        serde_json::to_string(&t.ipc).expect("a number"),
+        t.ctas_per_sm,
+        serde_json::to_string(&t.issue).expect("issue slots serialize"),
+        serde_json::to_string(&t.stalls).expect("stalls serialize"),
+    )
+}
+
+fn write_stats(path: &std::path::Path, line: &str) {
     use std::io::Write;
-    let line = stats_line(kernel, grid, block, warp, thread);
     let r = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| writeln!(f, "{line}"));
     if let Err(e) = r {
         let mut rt_reported = lock_free_reported();

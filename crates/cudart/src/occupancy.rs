@@ -1,8 +1,9 @@
-//! A small occupancy calculator with the GTX480 limits: CTAs per SM is the minimum over CTA
-//! slots (8), warp slots (48), registers (32768, from the cubin's `REGCOUNT` when the
-//! fatbinary has one) and shared memory (48 KB, static + dynamic).
+//! A small occupancy calculator with the configured GPU's limits (gtx480: 8 CTA slots, 48
+//! warp slots, 32768 registers, 48 KB shared memory per SM): CTAs per SM is the minimum over
+//! CTA slots, warp slots, registers (from the cubin's `REGCOUNT` when the fatbinary has one)
+//! and shared memory (static + dynamic), with CUDA's allocation granularities.
 
-use crate::props::{CTAS_PER_SM, REGS_PER_SM, SHARED_PER_SM, WARPS_PER_SM, WARP_SIZE};
+use crate::props::Limits;
 use crate::runtime::Runtime;
 use crate::types::*;
 
@@ -13,19 +14,20 @@ const SHARED_UNIT: u64 = 128;
 
 /// CTAs of `threads` threads using `regs` registers per thread (0: unknown) and `shared`
 /// bytes of shared memory that fit on one SM.
-pub fn ctas_per_sm(threads: u64, regs: u32, shared: u64) -> u32 {
+pub fn ctas_per_sm(l: &Limits, threads: u64, regs: u32, shared: u64) -> u32 {
     if threads == 0 {
         return 0;
     }
-    let warps = threads.div_ceil(WARP_SIZE as u64);
-    let mut n = (CTAS_PER_SM as u64).min(WARPS_PER_SM as u64 / warps);
+    let warp = l.warp_size.max(1) as u64;
+    let warps = threads.div_ceil(warp);
+    let mut n = (l.ctas_per_sm as u64).min(l.warps_per_sm as u64 / warps).min(l.threads_per_sm as u64 / (warps * warp));
     if regs > 0 {
-        let per_warp = (regs as u64 * WARP_SIZE as u64).div_ceil(REG_UNIT) * REG_UNIT;
-        n = n.min(REGS_PER_SM as u64 / (per_warp * warps));
+        let per_warp = (regs as u64 * warp).div_ceil(REG_UNIT) * REG_UNIT;
+        n = n.min(l.regs_per_sm as u64 / (per_warp * warps));
     }
     if shared > 0 {
         let s = shared.div_ceil(SHARED_UNIT) * SHARED_UNIT;
-        n = n.min(SHARED_PER_SM as u64 / s);
+        n = n.min(l.shared_per_sm as u64 / s);
     }
     n as u32
 }
@@ -41,7 +43,7 @@ pub fn blocks_per_sm(rt: &mut Runtime, stub: usize, threads: u64, dynamic_shared
     let k = crate::launch::kernel_of(rt, stub)?;
     let static_shared = rt.device.kernel_info(k).shared_bytes as u64;
     let regs = regs_of(rt, stub).unwrap_or(0);
-    Ok(ctas_per_sm(threads, regs, static_shared + dynamic_shared as u64))
+    Ok(ctas_per_sm(&rt.limits_of_gpu(), threads, regs, static_shared + dynamic_shared as u64))
 }
 
 #[cfg(test)]
@@ -50,6 +52,8 @@ mod tests {
 
     #[test]
     fn each_limit_binds() {
+        let l = Limits::of(&warpsim_core::config::GpuConfig::load("gtx480").unwrap());
+        let ctas_per_sm = |t, r, s| ctas_per_sm(&l, t, r, s);
         // CTA slots: 64-thread CTAs, 2 warps each → 8 (not 24).
         assert_eq!(ctas_per_sm(64, 0, 0), 8);
         // Warp slots: 512 threads = 16 warps → 3.

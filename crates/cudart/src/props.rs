@@ -1,7 +1,8 @@
-//! The simulated GPU as `cudaGetDeviceProperties` and `cudaDeviceGetAttribute` describe it: a
-//! GTX480-like machine (the `gtx480` preset: 15 SMs, 1536 threads / 8 CTAs / 32768 registers
-//! / 48 KB shared memory per SM, 1400 MHz shader clock) that reports compute capability 7.5,
-//! because the PTX it runs targets sm_75.
+//! The simulated GPU as `cudaGetDeviceProperties` and `cudaDeviceGetAttribute` describe it:
+//! the configured preset (`WARPSIM_CONFIG`; default `gtx480`: 15 SMs, 1536 threads / 8 CTAs /
+//! 32768 registers / 48 KB shared memory per SM, 700 MHz core clock) reporting compute
+//! capability 7.5, because the PTX it runs targets sm_75. Per-block limits stay CUDA's
+//! defaults (1024 threads, 48 KB shared memory without opt-in).
 //!
 //! `cudaDeviceProp` is CUDA 13's layout, written by hand from `driver_types.h` (1008 bytes;
 //! the `clockRate`-style fields CUDA 13 removed are attributes only).
@@ -10,24 +11,58 @@
 
 use std::ffi::c_char;
 
-pub const NAME: &str = "warpsim (gtx480)";
-pub const SMS: u32 = 15;
-pub const WARP_SIZE: i32 = 32;
-pub const THREADS_PER_SM: i32 = 1536;
-pub const CTAS_PER_SM: i32 = 8;
-pub const WARPS_PER_SM: i32 = 48;
-pub const REGS_PER_SM: i32 = 32768;
-pub const REGS_PER_BLOCK: i32 = 32768;
-pub const SHARED_PER_SM: usize = 48 * 1024;
-pub const SHARED_PER_BLOCK: usize = 48 * 1024;
+use warpsim_core::config::GpuConfig;
+
 pub const MAX_THREADS_PER_BLOCK: i32 = 1024;
-pub const CLOCK_KHZ: i32 = 1_400_000;
-pub const MEMORY_CLOCK_KHZ: i32 = 924_000;
+/// Both presets' real GPUs have a 384-bit memory bus (the config does not model chip count).
 pub const BUS_WIDTH: i32 = 384;
-pub const L2_BYTES: i32 = 768 * 1024;
 pub const CONST_BYTES: usize = 64 * 1024;
 pub const MAJOR: i32 = 7;
 pub const MINOR: i32 = 5;
+
+/// The configured GPU's limits, in the units the runtime API reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// `warpsim (<preset>)`.
+    pub name: String,
+    pub sms: u32,
+    pub warp_size: i32,
+    pub threads_per_sm: i32,
+    pub ctas_per_sm: i32,
+    pub warps_per_sm: i32,
+    pub regs_per_sm: i32,
+    /// At most 64 K registers per block (CUDA's limit), at most the SM's.
+    pub regs_per_block: i32,
+    pub shared_per_sm: usize,
+    /// 48 KB (CUDA's default without opt-in), at most the SM's.
+    pub shared_per_block: usize,
+    /// The model's core clock: the clock its cycles count (gtx480: 700 MHz, GPGPU-Sim's
+    /// halved 1400 MHz shader clock).
+    pub clock_khz: i32,
+    pub memory_clock_khz: i32,
+    pub l2_bytes: i32,
+}
+
+impl Limits {
+    pub fn of(g: &GpuConfig) -> Limits {
+        let sat = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+        Limits {
+            name: format!("warpsim ({})", g.name),
+            sms: g.gpu.num_sms,
+            warp_size: sat(g.sm.warp_size),
+            threads_per_sm: sat(g.sm.max_threads),
+            ctas_per_sm: sat(g.sm.max_ctas),
+            warps_per_sm: sat(g.sm.max_warps),
+            regs_per_sm: sat(g.sm.registers),
+            regs_per_block: sat(g.sm.registers.min(65536)),
+            shared_per_sm: g.sm.shared_memory as usize,
+            shared_per_block: (g.sm.shared_memory as usize).min(48 * 1024),
+            clock_khz: (g.gpu.core_clock_mhz * 1000.0).round() as i32,
+            memory_clock_khz: (g.gpu.dram_clock_mhz * 1000.0).round() as i32,
+            l2_bytes: sat(g.l2.size),
+        }
+    }
+}
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -129,17 +164,20 @@ pub struct cudaDeviceProp {
 
 /// The properties of the simulated GPU. Textures and surfaces are not simulated: their limits
 /// are 0.
-pub fn properties() -> cudaDeviceProp {
+pub fn properties(l: &Limits) -> cudaDeviceProp {
     // SAFETY: every field is an integer or an array of integers; all-zero is valid.
     let mut p: cudaDeviceProp = unsafe { std::mem::zeroed() };
-    for (d, s) in p.name.iter_mut().zip(NAME.bytes()) {
+    // Leave the last byte 0: the name is a C string.
+    for (d, s) in p.name.iter_mut().take(255).zip(l.name.bytes()) {
         *d = s as c_char;
     }
-    p.uuid = *b"warpsim-gtx480\0\0";
+    for (d, s) in p.uuid.iter_mut().zip(l.name.bytes().filter(|b| b.is_ascii_alphanumeric() || *b == b'-')) {
+        *d = s;
+    }
     p.totalGlobalMem = crate::runtime::TOTAL_MEMORY as usize;
-    p.sharedMemPerBlock = SHARED_PER_BLOCK;
-    p.regsPerBlock = REGS_PER_BLOCK;
-    p.warpSize = WARP_SIZE;
+    p.sharedMemPerBlock = l.shared_per_block;
+    p.regsPerBlock = l.regs_per_block;
+    p.warpSize = l.warp_size;
     p.memPitch = i32::MAX as usize;
     p.maxThreadsPerBlock = MAX_THREADS_PER_BLOCK;
     p.maxThreadsDim = [1024, 1024, 64];
@@ -149,20 +187,20 @@ pub fn properties() -> cudaDeviceProp {
     p.minor = MINOR;
     p.textureAlignment = 512;
     p.texturePitchAlignment = 32;
-    p.multiProcessorCount = SMS as i32;
+    p.multiProcessorCount = l.sms as i32;
     p.surfaceAlignment = 512;
     p.asyncEngineCount = 1;
     p.unifiedAddressing = 1;
     p.memoryBusWidth = BUS_WIDTH;
-    p.l2CacheSize = L2_BYTES;
-    p.maxThreadsPerMultiProcessor = THREADS_PER_SM;
+    p.l2CacheSize = l.l2_bytes;
+    p.maxThreadsPerMultiProcessor = l.threads_per_sm;
     p.globalL1CacheSupported = 1;
     p.localL1CacheSupported = 1;
-    p.sharedMemPerMultiprocessor = SHARED_PER_SM;
-    p.regsPerMultiprocessor = REGS_PER_SM;
+    p.sharedMemPerMultiprocessor = l.shared_per_sm;
+    p.regsPerMultiprocessor = l.regs_per_sm;
     p.cooperativeLaunch = 1;
-    p.sharedMemPerBlockOptin = SHARED_PER_BLOCK;
-    p.maxBlocksPerMultiProcessor = CTAS_PER_SM;
+    p.sharedMemPerBlockOptin = l.shared_per_block;
+    p.maxBlocksPerMultiProcessor = l.ctas_per_sm;
     p.hostRegisterSupported = 1;
     p.unifiedFunctionPointers = 1;
     p.deviceNumaId = -1;
@@ -171,8 +209,8 @@ pub fn properties() -> cudaDeviceProp {
 }
 
 /// `cudaDeviceGetAttribute`: the common `cudaDeviceAttr` values; `None` for the rest.
-pub fn attribute(attr: i32) -> Option<i32> {
-    let p = properties();
+pub fn attribute(l: &Limits, attr: i32) -> Option<i32> {
+    let p = properties(l);
     Some(match attr {
         1 => p.maxThreadsPerBlock,
         2..=4 => p.maxThreadsDim[(attr - 2) as usize],
@@ -182,11 +220,11 @@ pub fn attribute(attr: i32) -> Option<i32> {
         10 => p.warpSize,
         11 => p.memPitch as i32,
         12 => p.regsPerBlock,
-        13 => CLOCK_KHZ,
+        13 => l.clock_khz,
         14 => p.textureAlignment as i32,
-        15 => 1,  // GpuOverlap
+        15 => 1, // GpuOverlap
         16 => p.multiProcessorCount,
-        17 => 0,  // KernelExecTimeout
+        17 => 0, // KernelExecTimeout
         18 => p.integrated,
         19 => p.canMapHostMemory,
         20 => 0, // ComputeMode default
@@ -196,7 +234,7 @@ pub fn attribute(attr: i32) -> Option<i32> {
         33 => p.pciBusID,
         34 => p.pciDeviceID,
         35 => p.tccDriver,
-        36 => MEMORY_CLOCK_KHZ,
+        36 => l.memory_clock_khz,
         37 => p.memoryBusWidth,
         38 => p.l2CacheSize,
         39 => p.maxThreadsPerMultiProcessor,
@@ -287,13 +325,24 @@ mod tests {
 
     #[test]
     fn describes_the_gtx480_preset() {
-        let p = properties();
+        let l = Limits::of(&GpuConfig::load("gtx480").unwrap());
+        let p = properties(&l);
         let name: Vec<u8> = p.name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-        assert_eq!(name, NAME.as_bytes());
+        assert_eq!(name, b"warpsim (gtx480)");
         assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 5, 15));
-        assert_eq!(attribute(13), Some(1_400_000));
-        assert_eq!(attribute(39), Some(1536));
-        assert_eq!(attribute(106), Some(8));
-        assert_eq!(attribute(9999), None);
+        assert_eq!(attribute(&l, 13), Some(700_000));
+        assert_eq!(attribute(&l, 39), Some(1536));
+        assert_eq!(attribute(&l, 106), Some(8));
+        assert_eq!(attribute(&l, 9999), None);
+    }
+
+    #[test]
+    fn describes_the_titanx_pascal_preset() {
+        let l = Limits::of(&GpuConfig::load("titanx-pascal").unwrap());
+        let p = properties(&l);
+        assert_eq!((p.multiProcessorCount, p.maxThreadsPerMultiProcessor, p.maxBlocksPerMultiProcessor), (28, 2048, 32));
+        assert_eq!((p.regsPerMultiprocessor, p.sharedMemPerMultiprocessor, p.sharedMemPerBlock), (65536, 96 * 1024, 48 * 1024));
+        assert_eq!(attribute(&l, 13), Some(1_417_000));
+        assert_eq!(attribute(&l, 38), Some(3 << 20));
     }
 }

@@ -7,13 +7,14 @@
 //! timeout…) also poisons the context, so every later call that touches the device returns
 //! it until `cudaDeviceReset`.
 
-use crate::config::Config;
+use crate::config::{Config, Mode};
 use crate::fatbin::Images;
 use crate::types::*;
 use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use warpsim_core::device::{Device, DeviceOptions, KernelHandle, ModuleHandle};
+use warpsim_timing::engine::{device_options_for, TimingEngine};
 
 /// Device memory the simulated GPU reports and enforces.
 pub const TOTAL_MEMORY: u64 = 4 << 30;
@@ -25,7 +26,10 @@ pub enum ModuleState {
     Empty,
     Loaded(ModuleHandle),
     /// Launches of its kernels fail with `code`; `message` was printed at registration.
-    Failed { code: cudaError_t, message: String },
+    Failed {
+        code: cudaError_t,
+        message: String,
+    },
 }
 
 #[derive(Debug)]
@@ -60,7 +64,7 @@ pub struct Var {
 #[derive(Debug, Default)]
 pub struct Event {
     pub flags: u32,
-    /// Simulated clock (warp instructions executed so far) when last recorded.
+    /// Simulated clock ([`Runtime::clock`]) when last recorded.
     pub recorded: Option<u64>,
 }
 
@@ -80,7 +84,8 @@ pub struct Runtime {
     pub events: HashMap<usize, Event>,
     /// Pinned host allocations (`cudaMallocHost`/`cudaHostAlloc`): address → layout.
     pub host_allocs: HashMap<usize, std::alloc::Layout>,
-    /// Warp instructions executed by all launches so far: the functional "clock" of events.
+    /// The simulated clock events record: in timing mode the core cycles of all launches so
+    /// far (launches run back to back); in functional mode the warp instructions executed.
     pub clock: u64,
     pub launches: u64,
     /// Names of unsupported entry points already reported.
@@ -95,7 +100,7 @@ impl Runtime {
         for w in warnings {
             diag(&w);
         }
-        let device = Device::with_options(device_options(&config));
+        let device = new_device(&config);
         Runtime {
             device,
             config,
@@ -129,7 +134,7 @@ impl Runtime {
 
     /// `cudaDeviceReset`: a fresh device with every registered module loaded again.
     pub fn reset(&mut self) {
-        self.device = Device::with_options(device_options(&self.config));
+        self.device = new_device(&self.config);
         for m in &mut self.modules {
             if let (ModuleState::Loaded(_), Some(ptx)) = (&m.state, &m.ptx) {
                 m.state = match self.device.load_ptx(ptx) {
@@ -154,6 +159,11 @@ impl Runtime {
         a == 0 || a == STREAM_LEGACY || a == STREAM_PER_THREAD || self.streams.contains(&a)
     }
 
+    /// The configured GPU's limits as the runtime API reports them.
+    pub fn limits_of_gpu(&self) -> crate::props::Limits {
+        crate::props::Limits::of(&self.config.gpu)
+    }
+
     /// Prints `warpsim: <name> is not supported` once per name.
     pub fn unsupported(&mut self, name: &'static str) -> cudaError_t {
         if self.reported.insert(name) {
@@ -161,15 +171,25 @@ impl Runtime {
         }
         cudaErrorNotSupported
     }
-
 }
 
-fn device_options(c: &Config) -> DeviceOptions {
-    let mut o = DeviceOptions::default();
+/// A fresh device for the configuration: the configured GPU's SM count and limits, and in
+/// timing mode the timing model as its launch engine.
+fn new_device(c: &Config) -> Device {
+    let mut o = DeviceOptions { global_memory_bytes: TOTAL_MEMORY, ..DeviceOptions::default() };
     if let Some(n) = c.max_instructions {
         o.max_warp_instructions = n;
     }
-    o
+    let o = device_options_for(&c.gpu, o);
+    let mut dev = Device::with_options(o);
+    if c.mode == Mode::Timing {
+        let mut engine = TimingEngine::new(c.gpu.clone(), c.policy);
+        if let Some(n) = c.max_cycles {
+            engine.set_max_cycles(n);
+        }
+        dev.set_engine(Box::new(engine));
+    }
+    dev
 }
 
 /// One line on stderr, prefixed `warpsim: `.

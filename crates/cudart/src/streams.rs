@@ -1,18 +1,20 @@
-//! Streams and events. Every operation completes inside its call (functional mode), so
-//! streams only need to exist, queries always answer "done", and host callbacks run at once.
+//! Streams and events. Every operation completes inside its call, so streams only need to
+//! exist, queries always answer "done", and host callbacks run at once.
 //!
-//! Event timing: an event records the simulated clock, the number of warp instructions all
-//! launches have executed so far. `cudaEventElapsedTime` converts the difference at a nominal
-//! rate of [`WARP_INSTRUCTIONS_PER_MS`] (15 SMs issuing one warp instruction per cycle at
-//! 1400 MHz). Host work and copies take no simulated time. When the timing model lands it
-//! will supply cycles instead.
+//! Event timing: an event records the simulated clock ([`Runtime::clock`]). In timing mode
+//! that is the core cycles of all launches so far, and `cudaEventElapsedTime` divides the
+//! difference by the configured core clock (`gpu.core_clock_mhz`). In functional mode it is
+//! the warp instructions executed, converted at a nominal [`WARP_INSTRUCTIONS_PER_MS`] (15 SMs
+//! issuing one warp instruction per cycle at 1400 MHz). Host work and copies take no
+//! simulated time; launches run back to back.
 
+use crate::config::Mode;
 use crate::runtime::{api, guard, put, Event, Runtime};
 use crate::types::*;
 use std::ffi::{c_float, c_int, c_uint, c_void};
 
 /// Warp instructions the simulated GPU retires per millisecond (functional-mode timing).
-pub const WARP_INSTRUCTIONS_PER_MS: f64 = crate::props::SMS as f64 * crate::props::CLOCK_KHZ as f64;
+pub const WARP_INSTRUCTIONS_PER_MS: f64 = 15.0 * 1_400_000.0;
 
 /// A fresh, unique, non-null handle (a leaked heap cell, freed when destroyed).
 fn new_handle() -> usize {
@@ -161,9 +163,17 @@ unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
     api("cudaEventQuery", |rt| rt.events.get(&(event as usize)).map(|_| ()).ok_or(cudaErrorInvalidResourceHandle))
 }
 
-/// Milliseconds between two recorded events (see the module docs for the clock).
-pub fn elapsed_ms(start: u64, end: u64) -> f32 {
-    ((end as f64 - start as f64) / WARP_INSTRUCTIONS_PER_MS) as f32
+/// Milliseconds between two recorded clock values at `per_ms` clock ticks per millisecond.
+pub fn elapsed_ms(start: u64, end: u64, per_ms: f64) -> f32 {
+    ((end as f64 - start as f64) / per_ms) as f32
+}
+
+/// Clock ticks per millisecond of the runtime's clock (see the module docs).
+pub fn ticks_per_ms(rt: &Runtime) -> f64 {
+    match rt.config.mode {
+        Mode::Timing => rt.config.gpu.gpu.core_clock_mhz * 1000.0,
+        Mode::Functional => WARP_INSTRUCTIONS_PER_MS,
+    }
 }
 
 unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
@@ -177,7 +187,7 @@ unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, 
         let (Some(a), Some(b)) = (s.recorded, e.recorded) else {
             return Err(cudaErrorInvalidResourceHandle);
         };
-        put(ms, elapsed_ms(a, b))
+        put(ms, elapsed_ms(a, b, ticks_per_ms(rt)))
     })
 }
 
@@ -247,7 +257,9 @@ mod tests {
     #[test]
     fn nominal_rate() {
         assert_eq!(WARP_INSTRUCTIONS_PER_MS, 21_000_000.0);
-        assert_eq!(elapsed_ms(0, 21_000_000), 1.0);
-        assert_eq!(elapsed_ms(5, 5), 0.0);
+        assert_eq!(elapsed_ms(0, 21_000_000, WARP_INSTRUCTIONS_PER_MS), 1.0);
+        assert_eq!(elapsed_ms(5, 5, WARP_INSTRUCTIONS_PER_MS), 0.0);
+        // gtx480's 700 MHz core clock: 700,000 cycles per millisecond.
+        assert_eq!(elapsed_ms(0, 1_400_000, 700_000.0), 2.0);
     }
 }

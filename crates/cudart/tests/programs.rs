@@ -16,14 +16,24 @@ fn shim() -> PathBuf {
     lib
 }
 
-#[test]
-fn cuda_programs_run_on_the_shim() {
+/// Runs the script with `WARPSIM_MODE=mode` as the default for every program (a program's own
+/// `// ENV:` directives still override it).
+fn run_script(mode: &str) {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let status = Command::new("bash")
         .arg(repo.join("scripts/test-cudart.sh"))
         .current_dir(&repo)
         .env("WARPSIM_CUDART_LIB", shim())
+        .env("WARPSIM_MODE", mode)
         .status()
         .expect("cannot run scripts/test-cudart.sh");
-    assert!(status.success(), "scripts/test-cudart.sh failed (its output above names the programs)");
+    assert!(status.success(), "scripts/test-cudart.sh ({mode} mode) failed (its output above names the programs)");
+}
+
+/// Both modes in one test: the script's builds are shared and its output folder is not
+/// safe for two concurrent runs.
+#[test]
+fn cuda_programs_run_on_the_shim() {
+    run_script("timing");
+    run_script("functional");
 }

@@ -20,6 +20,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod check;
+pub mod info;
 pub mod occupancy;
 mod program;
 mod programs;
@@ -37,6 +38,12 @@ pub fn programs() -> &'static [Program] {
 /// The program called `name`, if there is one.
 pub fn program(name: &str) -> Option<&'static Program> {
     programs().iter().find(|p| p.name == name)
+}
+
+/// The launch metadata of program `name`, for the programs that declare it (the
+/// `baws-nonbarrier` set).
+pub fn workload_info(name: &str) -> Option<&'static info::WorkloadInfo> {
+    programs::INFO.iter().copied().find(|i| i.program == name)
 }
 
 /// A named group of programs (`warpsim suite --set NAME`).

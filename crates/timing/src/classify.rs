@@ -43,17 +43,39 @@ impl OpTiming {
 /// Per-function, per-PC timing table.
 pub struct TimingTable {
     funcs: Vec<Vec<OpTiming>>,
+    /// Instruction-memory address of each function's first instruction (for the I-cache).
+    base: Vec<u64>,
 }
+
+/// Bytes per instruction in the modelled instruction memory (`sm.fetch_bytes / 8` instructions
+/// per fetch).
+pub const INST_BYTES: u64 = 8;
 
 impl TimingTable {
     pub fn new(module: &Module, cfg: &GpuConfig) -> TimingTable {
+        // Functions laid out one after another, each starting on an I-cache line (plus one
+        // slot for the implicit return past the end).
+        let line = cfg.l1i.line.max(INST_BYTES as u32) as u64;
+        let mut base = Vec::with_capacity(module.functions.len());
+        let mut next = 0u64;
+        for f in &module.functions {
+            base.push(next);
+            next = (next + (f.insts.len() as u64 + 1) * INST_BYTES).div_ceil(line) * line;
+        }
         TimingTable {
             funcs: module
                 .functions
                 .iter()
                 .map(|f| f.insts.iter().map(|i| classify(i, cfg)).collect())
                 .collect(),
+            base,
         }
+    }
+
+    /// Instruction-memory address of `func`'s instruction `pc`.
+    #[inline]
+    pub fn inst_addr(&self, func: u32, pc: u32) -> u64 {
+        self.base.get(func as usize).copied().unwrap_or(0) + pc as u64 * INST_BYTES
     }
 
     /// The timing of `func`'s instruction `pc`; past the end (an implicit return) is a 1-cycle SP op.

@@ -3,10 +3,14 @@
 //! Dispatcher: CTAs in linear grid order; each cycle, round robin over SMs starting after the
 //! SM that last received one, every SM with a free CTA slot receives at most one CTA. CTAs per
 //! SM come from `occupancy::ctas_per_sm`. Dispatch starts at `gpu.kernel_launch_latency`.
+//!
+//! The policy is chosen once ([`run_timed`] matches [`PolicyKind`] / [`FetchKind`]) and the
+//! cycle loop ([`run_timed_with`]) is generic over the concrete policy types.
 
 use crate::classify::TimingTable;
 use crate::error::kernel_name;
-use crate::policy::PolicyKind;
+use crate::fetch_policy::{FetchKind, FetchPolicy, RoundRobin};
+use crate::policy::{Gto, IssuePolicy, Lrr, Oldest, PolicyKind, Tls};
 use crate::sm::{Env, Sm};
 use crate::stats::{IssueSlots, StallCounts, TimingStats};
 use crate::TimingError;
@@ -21,22 +25,43 @@ use warpsim_core::occupancy::{ctas_per_sm, CtaDemand};
 #[derive(Clone, Copy, Debug)]
 pub struct TimingOptions {
     pub policy: PolicyKind,
+    /// Fetch policy (default `rr`).
+    pub fetch: FetchKind,
     /// Registers per thread (from `ptxas -v`), for occupancy.
     pub registers_per_thread: u32,
     /// The launch fails when it runs longer than this.
     pub max_cycles: u64,
     /// Record every issue in `TimingStats::issue_trace` (for tests and timelines; off for speed).
     pub trace_issue: bool,
+    /// Record CTA start/end, barrier arrive/release and warp finish events in
+    /// `TimingStats::events` (memory grows with the events; off by default).
+    pub event_log: bool,
+    /// Every instruction fetch hits the L1 I-cache (isolates the core in microbenchmarks).
+    pub perfect_icache: bool,
+    /// Jump over cycles in which no SM can change anything (identical statistics; on by
+    /// default, off only to test that).
+    pub fast_forward: bool,
 }
 
 impl TimingOptions {
     pub fn new(policy: PolicyKind, registers_per_thread: u32) -> TimingOptions {
         TimingOptions {
             policy,
+            fetch: FetchKind::Rr,
             registers_per_thread,
             max_cycles: 1 << 40,
             trace_issue: false,
+            event_log: false,
+            perfect_icache: false,
+            fast_forward: true,
         }
+    }
+}
+
+impl Default for TimingOptions {
+    /// GTO, fetch `rr`, registers unknown (0: they do not limit occupancy), no tracing.
+    fn default() -> TimingOptions {
+        TimingOptions::new(PolicyKind::Gto, 0)
     }
 }
 
@@ -48,6 +73,70 @@ pub fn run_timed(
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
+) -> Result<TimingStats, TimingError> {
+    let FetchKind::Rr = opts.fetch;
+    let name = opts.policy.name();
+    let fetch = RoundRobin::default;
+    let mut s = match opts.policy {
+        PolicyKind::Lrr => run_timed_with(
+            k,
+            gmem,
+            printf,
+            shared_bytes,
+            cfg,
+            opts,
+            |i, _, _| Lrr::new(i),
+            fetch,
+        ),
+        PolicyKind::Gto => run_timed_with(
+            k,
+            gmem,
+            printf,
+            shared_bytes,
+            cfg,
+            opts,
+            |i, _, _| Gto::new(i),
+            fetch,
+        ),
+        PolicyKind::Oldest => run_timed_with(
+            k,
+            gmem,
+            printf,
+            shared_bytes,
+            cfg,
+            opts,
+            |i, _, _| Oldest::new(i),
+            fetch,
+        ),
+        PolicyKind::Tls(n) => run_timed_with(
+            k,
+            gmem,
+            printf,
+            shared_bytes,
+            cfg,
+            opts,
+            |i, slots, all| Tls::new(i, n as usize, slots.len(), all),
+            fetch,
+        ),
+    }?;
+    s.policy = name;
+    Ok(s)
+}
+
+/// [`run_timed`] with explicit policy instances: `issue(sched, slots, sm_slots)` builds
+/// scheduler `sched`'s issue policy on every SM (it owns `slots` of the SM's `sm_slots` warp
+/// slots), `fetch()` each SM's fetch policy. `opts.policy` / `opts.fetch` only name them in
+/// the statistics.
+#[allow(clippy::too_many_arguments)]
+pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+    mut issue: impl FnMut(usize, &[u16], usize) -> P,
+    mut fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
     let threads = k.block[0] * k.block[1] * k.block[2];
     let wpc = threads.div_ceil(cfg.sm.warp_size.max(1)).max(1) as usize;
@@ -62,14 +151,27 @@ pub fn run_timed(
     if per_sm == 0 {
         return Err(DeviceError::InvalidLaunch {
             kernel: kernel_name(k),
-            reason: format!("one CTA ({threads} threads, {} registers/thread, {shared_bytes} B shared) does not fit on an SM of `{}`", opts.registers_per_thread, cfg.name),
+            reason: format!(
+                "one CTA ({threads} threads, {} registers/thread, {shared_bytes} B shared) does not fit on an SM of `{}`",
+                opts.registers_per_thread, cfg.name
+            ),
         }
         .into());
     }
     let table = TimingTable::new(k.module, cfg);
     let num_sms = cfg.gpu.num_sms.max(1);
-    let mut sms: Vec<Sm> = (0..num_sms)
-        .map(|i| Sm::new(i, cfg, per_sm as usize, wpc, opts.policy))
+    let mut sms: Vec<Sm<P, F>> = (0..num_sms)
+        .map(|i| {
+            Sm::new(
+                i,
+                cfg,
+                per_sm as usize,
+                wpc,
+                &mut issue,
+                fetch(),
+                opts.perfect_icache,
+            )
+        })
         .collect();
     let ctxs: Vec<LaunchCtx> = (0..num_sms)
         .map(|i| LaunchCtx {
@@ -90,21 +192,38 @@ pub fn run_timed(
         ctas: Vec::with_capacity(total as usize),
         warps: Vec::new(),
         trace: opts.trace_issue.then(Vec::new),
+        log: opts.event_log.then(Vec::new),
+        lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
+        shared_issues: 0,
+        dual_issues: 0,
+        bank_conflict_cycles: 0,
+        all_dispatched: total == 0,
     };
     let mut next_cta = 0u64;
     let mut next_sm = 0usize;
     let start = cfg.gpu.kernel_launch_latency as u64;
     let mut now = 0u64;
     loop {
+        if now < start && total > 0 {
+            // Nothing is resident before the first dispatch: skip the launch latency.
+            now = start;
+        }
         if now >= start && next_cta < total {
             let first = next_sm;
             for i in 0..sms.len() {
                 let si = (first + i) % sms.len();
                 if next_cta < total && sms[si].has_room() {
+                    env.k = &ctxs[si];
                     let cta = make_cta(&ctxs[si], next_cta, shared_bytes);
-                    sms[si].launch(cta, next_cta, now, next_cta * wpc as u64);
+                    sms[si].launch(&mut env, cta, next_cta, now, next_cta * wpc as u64);
                     next_cta += 1;
                     next_sm = (si + 1) % sms.len();
+                }
+            }
+            if next_cta == total {
+                env.all_dispatched = true;
+                for sm in sms.iter_mut() {
+                    sm.last_cta_dispatched(now);
                 }
             }
         }
@@ -120,6 +239,21 @@ pub fn run_timed(
         now += 1;
         if resident == 0 && next_cta >= total {
             break;
+        }
+        // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
+        if opts.fast_forward && (next_cta >= total || !sms.iter().any(|s| s.has_room())) {
+            let t = sms
+                .iter()
+                .filter(|s| !s.is_idle())
+                .map(|s| s.next_activity(now - 1))
+                .min()
+                .unwrap_or(now);
+            if t > now && t != u64::MAX {
+                for sm in sms.iter_mut().filter(|s| !s.is_idle()) {
+                    sm.skip(now, t);
+                }
+                now = t;
+            }
         }
         if now > opts.max_cycles {
             return Err(TimingError::CycleLimit {
@@ -139,14 +273,21 @@ pub fn run_timed(
     for w in &env.warps {
         stalls.add(&w.stalls);
     }
+    // Warp records are pushed per CTA, so one pass pairs each CTA with its warp count.
+    let mut per_cta = vec![0u64; total as usize];
+    for w in &env.warps {
+        if let Some(n) = per_cta.get_mut(w.cta as usize) {
+            *n += 1;
+        }
+    }
     for c in &env.ctas {
-        let n = env.warps.iter().filter(|w| w.cta == c.linear).count() as u64;
-        resident_cycles += (c.end - c.start) * n;
+        resident_cycles += (c.end - c.start) * per_cta.get(c.linear as usize).copied().unwrap_or(0);
     }
     Ok(TimingStats {
         kernel: kernel_name(k),
         config: cfg.name.clone(),
         policy: opts.policy.name(),
+        fetch_policy: opts.fetch.name().to_string(),
         cycles: now,
         warp_instructions: env.warp_instructions,
         thread_instructions: env.thread_instructions,
@@ -154,9 +295,16 @@ pub fn run_timed(
         ctas_per_sm: per_sm,
         issue,
         issue_per_scheduler: sms.iter().map(|s| s.issue.clone()).collect(),
+        issued_lanes: env.lanes,
+        icache_hits: sms.iter().map(|s| s.icache.hits).sum(),
+        icache_misses: sms.iter().map(|s| s.icache.misses).sum(),
+        shared_issues: env.shared_issues,
+        dual_issues: env.dual_issues,
+        bank_conflict_cycles: env.bank_conflict_cycles,
         stalls,
         barrier_stall_fraction: stalls.barrier as f64 / resident_cycles.max(1) as f64,
         issue_trace: env.trace.unwrap_or_default(),
+        events: env.log.unwrap_or_default(),
         ctas: env.ctas,
         warps: env.warps,
     })

@@ -1,16 +1,22 @@
-//! warpsim-timing: the cycle-level timing model (issue 4), v0. A CTA dispatcher feeds SMs whose
-//! pipeline (fetch/decode → I-buffer → issue with scoreboard and functional units → writeback)
+//! warpsim-timing: the cycle-level timing model (issue 4). A CTA dispatcher feeds SMs whose
+//! pipeline (fetch/decode with an L1 I-cache → I-buffer → issue with scoreboard, functional
+//! units, dual issue and warp sharing → writeback)
 //! drives the functional executor (`warpsim_core::exec::step`) at issue, so architectural
-//! results equal functional mode's. See `README.md` for the model and its v0 simplifications.
+//! results equal functional mode's. See `README.md` for the model and its simplifications.
 
 pub mod classify;
+pub mod engine;
 pub mod error;
+pub mod fetch_policy;
 pub mod gpu;
 pub mod policy;
+pub mod report;
 pub mod sm;
 pub mod stats;
 
+pub use engine::TimingEngine;
 pub use error::TimingError;
-pub use gpu::{run_timed, TimingOptions};
+pub use fetch_policy::FetchKind;
+pub use gpu::{run_timed, run_timed_with, TimingOptions};
 pub use policy::PolicyKind;
 pub use stats::TimingStats;

@@ -9,7 +9,8 @@ use serde::Serialize;
 pub struct StallCounts {
     /// Its next instruction waits on the scoreboard (RAW/WAW on an in-flight result).
     pub data: u64,
-    /// Ready, but the functional unit it needs is busy (initiation interval / LD/ST segments).
+    /// A candidate whose functional unit was busy (initiation interval / LD/ST segments) when
+    /// its scheduler's walk reached it, before that scheduler issued.
     pub structural: u64,
     /// Waiting at a barrier.
     pub barrier: u64,
@@ -19,7 +20,8 @@ pub struct StallCounts {
     pub control: u64,
     /// I-buffer empty otherwise (waiting for the fetch stage).
     pub fetch: u64,
-    /// Could issue, but the scheduler chose another warp (or, for `tls`, it is not in the active set).
+    /// Could issue, but its scheduler issued another warp first or did not consider it (`tls`
+    /// active set): the resident cycles left after issues and every other reason.
     pub not_selected: u64,
 }
 
@@ -89,6 +91,8 @@ pub struct WarpRecord {
     pub age: u64,
     pub instructions: u64,
     pub thread_instructions: u64,
+    /// Cycles in which it issued two instructions (dual issue).
+    pub dual_issue_cycles: u64,
     pub start: u64,
     /// Cycle its last instruction issued (its exit).
     pub done: u64,
@@ -109,11 +113,39 @@ pub struct IssueEvent {
     pub pc: u32,
 }
 
+/// What happened, in the event log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum LogKind {
+    /// CTA `cta` (linear grid index) became resident.
+    CtaStart { cta: u64 },
+    /// CTA `cta` exited (its slot is free from this cycle).
+    CtaEnd { cta: u64 },
+    /// Warp `warp` of CTA `cta` executed the barrier at `pc` and waits.
+    BarrierArrive { cta: u64, warp: u32, pc: u32 },
+    /// The barrier at `pc` (the PC of the last waiting warp's barrier instruction) released
+    /// CTA `cta`'s warps; they may issue from the next cycle.
+    BarrierRelease { cta: u64, pc: u32 },
+    /// Warp `warp` of CTA `cta` issued its last instruction.
+    WarpFinish { cta: u64, warp: u32 },
+}
+
+/// One event-log entry (recorded only with `TimingOptions::event_log`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LogEvent {
+    pub cycle: u64,
+    pub sm: u32,
+    #[serde(flatten)]
+    pub kind: LogKind,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TimingStats {
     pub kernel: String,
     pub config: String,
     pub policy: String,
+    /// Fetch policy name.
+    pub fetch_policy: String,
     pub cycles: u64,
     pub warp_instructions: u64,
     pub thread_instructions: u64,
@@ -124,6 +156,21 @@ pub struct TimingStats {
     pub issue: IssueSlots,
     /// `[sm][scheduler]`.
     pub issue_per_scheduler: Vec<Vec<IssueSlots>>,
+    /// Issued warp instructions by active-lane count (index 0 ..= warp size; GPGPU-Sim's
+    /// `W1 … W32` issue-slot breakdown).
+    pub issued_lanes: Vec<u64>,
+    /// L1 I-cache fetches that found their line (all SMs).
+    pub icache_hits: u64,
+    /// L1 I-cache fetches that allocated a line (a fetch of a line still in flight counts in
+    /// neither: the warp retries when it arrives).
+    pub icache_misses: u64,
+    /// Instructions issued by a scheduler other than the warp's own (warp sharing).
+    pub shared_issues: u64,
+    /// Second instructions issued in the same cycle by the same scheduler (`sm.dual_issue`):
+    /// `issue.issued + dual_issues == warp_instructions`.
+    pub dual_issues: u64,
+    /// Extra operand-read cycles caused by register-bank conflicts (summed over instructions).
+    pub bank_conflict_cycles: u64,
     /// Sum over all warps.
     pub stalls: StallCounts,
     /// Sum of barrier stall cycles / sum of resident warp cycles.
@@ -134,4 +181,7 @@ pub struct TimingStats {
     pub warps: Vec<WarpRecord>,
     /// Every issue in order, when `TimingOptions::trace_issue` is set (else empty).
     pub issue_trace: Vec<IssueEvent>,
+    /// CTA start/end, barrier arrive/release and warp finish events in simulation order, when
+    /// `TimingOptions::event_log` is set (else empty).
+    pub events: Vec<LogEvent>,
 }

@@ -1,7 +1,10 @@
 mod common;
 
 use common::*;
-use warpsim_timing::policy::{Gto, IssuePolicy, Lrr, Oldest, PolicyView, Tls};
+use warpsim_timing::classify::Unit;
+use warpsim_timing::policy::{
+    Block, CtaSlots, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView, Tls, WarpSlots,
+};
 use warpsim_timing::PolicyKind;
 
 /// Divergent loop: out[i] = sum_{j < i % 7} (j * 3 + i).
@@ -51,6 +54,8 @@ fn results_match_functional_under_every_policy() {
 
 #[test]
 fn dependent_chain_takes_n_times_add_latency() {
+    // Core latencies only: every fetch hits.
+    PERFECT_ICACHE.with(|t| t.set(true));
     let cfg = gtx480();
     let n = 200;
     let o = run(&chain_kernel(n), 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
@@ -68,6 +73,8 @@ fn dependent_chain_takes_n_times_add_latency() {
 
 #[test]
 fn independent_warps_approach_issue_width() {
+    // Core latencies only: every fetch hits.
+    PERFECT_ICACHE.with(|t| t.set(true));
     let cfg = gtx480();
     let n = 400;
     // 1 CTA of 16 warps on one SM: dependent chains per warp, but 8 warps per scheduler hide the latency.
@@ -101,15 +108,19 @@ fn barrier_kernel_reports_barrier_stalls() {
 
 #[test]
 fn repeated_runs_are_identical() {
-    let cfg = gtx480();
-    for p in POLICIES {
-        let a = run(&loop_kernel(), 40, 96, 3800, Some((&cfg, p)))
-            .stats
-            .unwrap();
-        let b = run(&loop_kernel(), 40, 96, 3800, Some((&cfg, p)))
-            .stats
-            .unwrap();
-        assert_eq!(a, b);
+    let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
+    EVENTS.with(|e| e.set(true));
+    for cfg in [gtx480(), titan] {
+        for p in POLICIES {
+            let a = run(&loop_kernel(), 40, 96, 3800, Some((&cfg, p)))
+                .stats
+                .unwrap();
+            let b = run(&loop_kernel(), 40, 96, 3800, Some((&cfg, p)))
+                .stats
+                .unwrap();
+            assert!(!a.events.is_empty());
+            assert_eq!(a, b);
+        }
     }
 }
 
@@ -120,46 +131,111 @@ fn unknown_policy_lists_valid_names() {
         assert!(e.contains(n), "{e}");
     }
     assert_eq!(PolicyKind::from_name("tls:4").unwrap(), PolicyKind::Tls(4));
+    for bad in ["tls:0", "tls:x", ""] {
+        assert!(PolicyKind::from_name(bad).is_err(), "{bad}");
+    }
+    let e = warpsim_timing::FetchKind::from_name("cff")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cff") && e.contains("rr"), "{e}");
+    assert_eq!(
+        warpsim_timing::FetchKind::from_name("rr").unwrap().name(),
+        "rr"
+    );
 }
 
+/// A crafted SM view: `n` occupied warp slots, one scheduler, ages = slot index.
 struct V {
-    occupied: Vec<bool>,
-    age: Vec<u64>,
-    waiting: Vec<bool>,
-    long_dep: Vec<bool>,
+    w: WarpSlots,
+    c: CtaSlots,
+    age_order: Vec<Vec<u16>>,
+    slot_order: Vec<Vec<u16>>,
 }
 
 impl V {
     fn new(n: usize) -> V {
-        V {
-            occupied: vec![true; n],
-            age: (0..n as u64).collect(),
-            waiting: vec![false; n],
-            long_dep: vec![false; n],
-        }
+        let mut w = WarpSlots::new(n);
+        w.occupied = vec![true; n];
+        w.age = (0..n as u64).collect();
+        w.wake = vec![0; n];
+        w.block = vec![Block::Ready; n];
+        let mut v = V {
+            w,
+            c: CtaSlots::new(1),
+            age_order: Vec::new(),
+            slot_order: Vec::new(),
+        };
+        v.sort(&(0..n as u16).collect::<Vec<_>>());
+        v
+    }
+    /// Recomputes the age order of `slots` (what the SM does on CTA launch/exit).
+    fn sort(&mut self, slots: &[u16]) {
+        let mut o: Vec<u16> = slots
+            .iter()
+            .copied()
+            .filter(|&s| self.w.occupied[s as usize])
+            .collect();
+        self.slot_order = vec![o.clone()];
+        o.sort_by_key(|&s| self.w.age[s as usize]);
+        self.age_order = vec![o];
     }
     fn view(&self) -> PolicyView<'_> {
         PolicyView {
-            occupied: &self.occupied,
-            age: &self.age,
-            waiting: &self.waiting,
-            long_dep: &self.long_dep,
+            now: 10,
+            warps: &self.w,
+            ctas: &self.c,
+            warps_per_cta: self.w.len(),
+            ib_depth: 2,
+            all_dispatched: false,
+            age_order: &self.age_order,
+            slot_order: &self.slot_order,
         }
     }
+    /// Marks slot `s` blocked on an outstanding global load (or clears it).
+    fn long_dep(&mut self, s: usize, on: bool) {
+        self.w.block[s] = if on { Block::Data } else { Block::Ready };
+        self.w.long_wait[s] = on;
+        self.w.wake[s] = if on { 100 } else { 0 };
+    }
+}
+
+fn issued(p: &mut impl IssuePolicy, v: &V, slot: u16) {
+    let e = Issued {
+        slot,
+        scheduler: 0,
+        pc: 0,
+        unit: Unit::Sp,
+        lanes: 32,
+        shared: false,
+    };
+    p.on_issue(&e, &v.view());
 }
 
 #[test]
 fn lrr_rotates_after_the_last_issuer() {
     let slots = [0u16, 2, 4, 6];
-    let v = V::new(8);
-    let mut p = Lrr::default();
+    let mut v = V::new(8);
+    v.sort(&slots);
+    let mut p = Lrr::new(0);
     let mut out = Vec::new();
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [0, 2, 4, 6]);
-    p.issued(2);
+    issued(&mut p, &v, 2);
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [4, 6, 0, 2]);
-    p.issued(6);
+    issued(&mut p, &v, 6);
+    p.order(&slots, &v.view(), &mut out);
+    assert_eq!(out, [0, 2, 4, 6]);
+    // Another scheduler's issue (warp sharing) does not move this scheduler's pointer.
+    let e = Issued {
+        slot: 4,
+        scheduler: 1,
+        pc: 0,
+        unit: Unit::Sp,
+        lanes: 32,
+        shared: true,
+    };
+    p.on_issue(&e, &v.view());
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [0, 2, 4, 6]);
 }
@@ -168,16 +244,17 @@ fn lrr_rotates_after_the_last_issuer() {
 fn gto_keeps_the_greedy_warp_until_it_waits() {
     let slots = [0u16, 1, 2, 3];
     let mut v = V::new(4);
-    v.age = vec![3, 1, 0, 2];
-    let mut p = Gto::default();
+    v.w.age = vec![3, 1, 0, 2];
+    v.sort(&slots);
+    let mut p = Gto::new(0);
     let mut out = Vec::new();
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [2, 1, 3, 0]);
-    p.issued(3);
+    issued(&mut p, &v, 3);
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [3, 2, 1, 0]);
-    v.waiting[3] = true;
-    v.waiting[2] = true;
+    v.w.waiting[3] = true;
+    v.w.waiting[2] = true;
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [1, 0, 2, 3]);
 }
@@ -186,10 +263,11 @@ fn gto_keeps_the_greedy_warp_until_it_waits() {
 fn oldest_orders_by_dynamic_id() {
     let slots = [0u16, 1, 2, 3];
     let mut v = V::new(4);
-    v.age = vec![9, 4, 7, 1];
-    v.occupied[2] = false;
+    v.w.age = vec![9, 4, 7, 1];
+    v.w.occupied[2] = false;
+    v.sort(&slots);
     let mut out = Vec::new();
-    Oldest.order(&slots, &v.view(), &mut out);
+    Oldest::new(0).order(&slots, &v.view(), &mut out);
     assert_eq!(out, [3, 1, 0]);
 }
 
@@ -197,20 +275,25 @@ fn oldest_orders_by_dynamic_id() {
 fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     let slots: Vec<u16> = (0..10).collect();
     let mut v = V::new(10);
-    let mut p = Tls::new(3, 10, 10);
+    let mut p = Tls::new(0, 3, 10, 10);
     let mut out = Vec::new();
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [0, 1, 2]);
-    p.issued(0);
+    issued(&mut p, &v, 0);
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(out, [1, 2, 0]);
-    v.long_dep[1] = true;
+    v.long_dep(1, true);
     p.order(&slots, &v.view(), &mut out);
     assert_eq!(p.active(), [0, 2, 3]);
     assert_eq!(out, [2, 3, 0]);
-    v.long_dep[1] = false;
-    v.waiting[0] = true;
+    v.long_dep(1, false);
+    v.w.waiting[0] = true;
     p.order(&slots, &v.view(), &mut out);
+    assert_eq!(p.active(), [2, 3, 4]);
+    // `current_order` is side-effect free.
+    let mut again = Vec::new();
+    p.current_order(&slots, &v.view(), &mut again);
+    p.current_order(&slots, &v.view(), &mut again);
     assert_eq!(p.active(), [2, 3, 4]);
 }
 
@@ -352,5 +435,166 @@ fn calls_local_memory_and_generic_shared_match_functional() {
     for p in POLICIES {
         let o = run(src, 4, 128, 512, Some((&cfg, p)));
         assert_eq!(o.out, reference.out, "{p:?}");
+    }
+}
+
+#[test]
+fn every_resident_warp_cycle_is_an_issue_or_one_stall_reason() {
+    let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
+    for (cfg, p) in POLICIES
+        .iter()
+        .map(|&p| (gtx480(), p))
+        .chain([(titan, PolicyKind::Gto)])
+    {
+        for (src, grid, block, n) in [
+            (loop_kernel(), 40, 96, 3800),
+            (barrier_kernel(), 30, 256, 30 * 256),
+        ] {
+            let s = run(&src, grid, block, n, Some((&cfg, p))).stats.unwrap();
+            for w in &s.warps {
+                let c = s.ctas.iter().find(|c| c.linear == w.cta).unwrap();
+                let issue_cycles = w.instructions - w.dual_issue_cycles;
+                assert_eq!(
+                    issue_cycles + w.stalls.total(),
+                    c.end - c.start,
+                    "{p:?} {w:?}"
+                );
+            }
+            assert_eq!(s.issue.issued + s.dual_issues, s.warp_instructions);
+            assert_eq!(s.issued_lanes.iter().sum::<u64>(), s.warp_instructions);
+            let lanes: u64 = s
+                .issued_lanes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| i as u64 * n)
+                .sum();
+            assert_eq!(lanes, s.thread_instructions);
+        }
+    }
+}
+
+#[test]
+fn clock64_reads_the_sm_cycle() {
+    // Core latencies only: every fetch hits.
+    PERFECT_ICACHE.with(|t| t.set(true));
+    // out[i] = clock64 after a 100-add dependent chain − clock64 before it (thread 0 of each
+    // warp writes). The chain takes 100 × the add latency; the clock reads themselves add a
+    // few cycles.
+    let cfg = gtx480();
+    let adds: String = (0..100).map(|_| "add.s32 %r6, %r6, 1;\n").collect();
+    let src = kernel(
+        "",
+        &format!(
+            ".reg .b64 %c<4>;\nmov.u32 %r6, %r2;\nmov.u64 %c1, %clock64;\n{adds}add.s32 %r7, %r6, 0;\nmov.u64 %c2, %clock64;\n\
+             sub.s64 %c3, %c2, %c1;\ncvt.u32.u64 %r8, %c3;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;"
+        ),
+    );
+    let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
+    let lat = cfg.latency.int[0];
+    let d = o.out[0];
+    assert!(
+        d >= 100 * lat && d <= 100 * lat + 2 * lat + 4,
+        "{d} cycles for 100 adds of latency {lat}"
+    );
+}
+
+#[test]
+fn dual_issue_pairs_independent_instructions_of_different_units() {
+    // Alternating independent SP adds and LD/ST parameter loads: with dual issue a scheduler
+    // issues an add and a load of the same warp in one cycle.
+    let body: String = (0..40)
+        .map(|i| {
+            format!(
+                "add.s32 %r{}, %r2, {i};\nld.param.u32 %r{}, [n];\n",
+                10 + i % 30,
+                40 + i % 30
+            )
+        })
+        .collect();
+    let src = kernel("", &body);
+    let reference = run(&src, 1, 32, 32, None).out;
+    let on = warpsim_core::config::GpuConfig::load_with("titanx-pascal", &["gpu.num_sms=1".into()])
+        .unwrap();
+    let off = warpsim_core::config::GpuConfig::load_with(
+        "titanx-pascal",
+        &["gpu.num_sms=1".into(), "sm.dual_issue=false".into()],
+    )
+    .unwrap();
+    let a = run(&src, 1, 32, 32, Some((&on, PolicyKind::Gto)));
+    let b = run(&src, 1, 32, 32, Some((&off, PolicyKind::Gto)));
+    assert_eq!(a.out, reference);
+    assert_eq!(b.out, reference);
+    let (a, b) = (a.stats.unwrap(), b.stats.unwrap());
+    assert_eq!(b.dual_issues, 0);
+    assert!(a.dual_issues >= 20, "{}", a.dual_issues);
+    assert!(a.cycles < b.cycles, "{} vs {}", a.cycles, b.cycles);
+    // Same-class pairs never dual issue: an add stream pairs nothing beyond its prologue's
+    // parameter loads (LD/ST) with the integer ops next to them.
+    let adds = chain_kernel(50);
+    let c = run(&adds, 1, 32, 32, Some((&on, PolicyKind::Gto)))
+        .stats
+        .unwrap();
+    assert!(c.dual_issues <= 2, "{}", c.dual_issues);
+}
+
+#[test]
+fn register_bank_conflicts_delay_the_result() {
+    // 100 dependent adds reading two registers: 16 apart (the same bank of 16) or 17 apart
+    // (different banks). A conflict costs one extra read cycle per instruction.
+    PERFECT_ICACHE.with(|t| t.set(true));
+    let cfg = gtx480();
+    assert_eq!(cfg.operand_collectors.register_banks, 16);
+    let timed = |other: u32| {
+        let adds: String = (0..100)
+            .map(|_| format!("add.s32 %r10, %r10, %r{other};\n"))
+            .collect();
+        let src = kernel(
+            "",
+            &format!(
+                ".reg .b64 %c<4>;\nmov.u32 %r10, %r2;\nmov.u32 %r{other}, 1;\nmov.u64 %c1, %clock64;\n{adds}mov.u64 %c2, %clock64;\n\
+                 sub.s64 %c3, %c2, %c1;\ncvt.u32.u64 %r8, %c3;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;"
+            ),
+        );
+        let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
+        (o.out[0], o.stats.unwrap().bank_conflict_cycles)
+    };
+    let (apart, c0) = timed(27);
+    let (same, c1) = timed(26);
+    let lat = cfg.latency.int[0];
+    assert!(apart >= 100 * lat && apart <= 100 * lat + 8, "{apart}");
+    // (The clock read after the chain issues one cycle before the last add's result.)
+    assert!(
+        same + 4 >= 100 * (lat + 1) && same <= 100 * (lat + 1) + 8,
+        "{same}"
+    );
+    assert_eq!(c0, 0);
+    assert_eq!(c1, 100);
+}
+
+#[test]
+fn fast_forward_changes_nothing_but_speed() {
+    // Memory-latency-bound: every thread loads, waits ~600 cycles, stores.
+    let loads = kernel(
+        "",
+        "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r6, [%rd3];\nadd.s32 %r6, %r6, %r2;\n\
+         ld.global.u32 %r7, [%rd3];\nadd.s32 %r6, %r6, %r7;\nst.global.u32 [%rd3], %r6;",
+    );
+    let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
+    EVENTS.with(|e| e.set(true));
+    for cfg in [gtx480(), titan] {
+        for p in POLICIES {
+            for (src, grid, block, n) in [
+                (loads.clone(), 20, 64, 20 * 64),
+                (barrier_kernel(), 30, 256, 30 * 256),
+                (loop_kernel(), 40, 96, 3800),
+            ] {
+                let a = run(&src, grid, block, n, Some((&cfg, p)));
+                FAST_FORWARD.with(|f| f.set(false));
+                let b = run(&src, grid, block, n, Some((&cfg, p)));
+                FAST_FORWARD.with(|f| f.set(true));
+                assert_eq!(a.out, b.out);
+                assert_eq!(a.stats.unwrap(), b.stats.unwrap(), "{} {p:?}", cfg.name);
+            }
+        }
     }
 }

@@ -22,6 +22,8 @@ pub struct Manifest {
     /// The PTX file (resolved against the manifest's directory).
     pub ptx: PathBuf,
     pub max_warp_instructions: Option<u64>,
+    /// `registers = { kernel = N }`: registers per thread for timing mode's occupancy.
+    pub registers: Vec<(String, u32)>,
     pub expect_printf: Option<String>,
     pub buffers: Vec<Buffer>,
     pub launches: Vec<Launch>,

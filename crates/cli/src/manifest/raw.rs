@@ -17,6 +17,8 @@ pub struct RawManifest {
     pub block: Option<Dims>,
     pub dynamic_shared: Option<i64>,
     pub max_warp_instructions: Option<i64>,
+    /// Registers per thread by kernel name (timing mode's occupancy).
+    pub registers: Option<std::collections::BTreeMap<String, i64>>,
     /// Exact text every launch together must print.
     pub expect_printf: Option<String>,
     #[serde(default)]

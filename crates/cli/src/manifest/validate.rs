@@ -46,6 +46,15 @@ pub(super) fn validate(raw: RawManifest, source: Source, dir: &Path) -> Result<M
         n => n.map(|n| n as u64),
     };
 
+    let mut registers = Vec::new();
+    for (kernel, &n) in raw.registers.iter().flatten() {
+        if !(1..=255).contains(&n) {
+            e.push(format!("registers.{kernel}"), format!("registers per thread must be 1 to 255, got {n}"));
+        } else {
+            registers.push((kernel.clone(), n as u32));
+        }
+    }
+
     // Buffers.
     let mut buffers = Vec::new();
     let mut names: HashMap<String, usize> = HashMap::new();
@@ -140,7 +149,11 @@ pub(super) fn validate(raw: RawManifest, source: Source, dir: &Path) -> Result<M
         let given = [("equals_file", c.equals_file.is_some()), ("equals_buffer", c.equals_buffer.is_some()), ("expect", c.expect.is_some())];
         let given: Vec<&str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
         if given.len() != 1 {
-            let msg = if given.is_empty() { "needs one of equals_file, equals_buffer or expect".to_string() } else { format!("{} are mutually exclusive", given.join(" and ")) };
+            let msg = if given.is_empty() {
+                "needs one of equals_file, equals_buffer or expect".to_string()
+            } else {
+                format!("{} are mutually exclusive", given.join(" and "))
+            };
             e.push(key.clone(), msg);
             continue;
         }
@@ -211,7 +224,7 @@ pub(super) fn validate(raw: RawManifest, source: Source, dir: &Path) -> Result<M
     }
 
     if e.0.is_empty() {
-        Ok(Manifest { source, ptx, max_warp_instructions, expect_printf: raw.expect_printf, buffers, launches, checks, dumps })
+        Ok(Manifest { source, ptx, max_warp_instructions, registers, expect_printf: raw.expect_printf, buffers, launches, checks, dumps })
     } else {
         // In file order; problems that cannot be placed last.
         let mut placed: Vec<_> = e.0.iter().map(|(k, m)| (source.span_of(k).map_or(usize::MAX, |s| s.start), k, m)).collect();
@@ -220,14 +233,7 @@ pub(super) fn validate(raw: RawManifest, source: Source, dir: &Path) -> Result<M
     }
 }
 
-fn launch(
-    l: &RawLaunch,
-    key: String,
-    buffers: &[Buffer],
-    lookup: &dyn Fn(&str) -> Option<usize>,
-    known: &dyn Fn() -> String,
-    e: &mut Errs,
-) -> Launch {
+fn launch(l: &RawLaunch, key: String, buffers: &[Buffer], lookup: &dyn Fn(&str) -> Option<usize>, known: &dyn Fn() -> String, e: &mut Errs) -> Launch {
     let grid = dims(l.grid.as_ref(), &join(&key, "grid"), [i32::MAX as i64, 65535, 65535], e);
     let block = dims(l.block.as_ref(), &join(&key, "block"), [1024, 1024, 64], e);
     let threads = block.iter().map(|&d| d as u64).product::<u64>();
@@ -278,18 +284,15 @@ fn dims(d: Option<&Dims>, key: &str, max: [i64; 3], e: &mut Errs) -> [u32; 3] {
     out
 }
 
-fn arg(
-    a: &RawArg,
-    key: &str,
-    buffers: &[Buffer],
-    lookup: &dyn Fn(&str) -> Option<usize>,
-    known: &dyn Fn() -> String,
-    e: &mut Errs,
-) -> Option<ArgSpec> {
+fn arg(a: &RawArg, key: &str, buffers: &[Buffer], lookup: &dyn Fn(&str) -> Option<usize>, known: &dyn Fn() -> String, e: &mut Errs) -> Option<ArgSpec> {
     let given: Vec<&str> =
         [("buffer", a.buffer.is_some()), ("value", a.value.is_some()), ("bytes", a.bytes.is_some())].iter().filter(|g| g.1).map(|g| g.0).collect();
     if given.len() != 1 {
-        let msg = if given.is_empty() { "needs one of buffer, value (with type) or bytes".to_string() } else { format!("{} are mutually exclusive", given.join(" and ")) };
+        let msg = if given.is_empty() {
+            "needs one of buffer, value (with type) or bytes".to_string()
+        } else {
+            format!("{} are mutually exclusive", given.join(" and "))
+        };
         e.push(key, msg);
         return None;
     }
@@ -341,10 +344,9 @@ pub fn resolve_kernel(manifest: &Manifest, launch: &Launch, kernels: &[String]) 
         Some(k) if kernels.contains(k) => Ok(k.clone()),
         Some(k) => Err(manifest.source.diag(&launch.subkey("kernel"), &format!("unknown kernel {k:?}; the module has: {}", kernels.join(", ")))),
         None if kernels.len() == 1 => Ok(kernels[0].clone()),
-        None => Err(manifest.source.diag(
-            &launch.subkey("kernel"),
-            &format!("missing required key: the module has {} kernels ({})", kernels.len(), kernels.join(", ")),
-        )),
+        None => Err(manifest
+            .source
+            .diag(&launch.subkey("kernel"), &format!("missing required key: the module has {} kernels ({})", kernels.len(), kernels.join(", ")))),
     }
 }
 

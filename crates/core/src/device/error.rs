@@ -69,6 +69,9 @@ pub enum DeviceError {
     Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
     #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)")]
     InstructionLimit { kernel: String, limit: u64 },
+    /// A timed launch ran past the timing engine's cycle limit (runaway guard).
+    #[error("kernel `{kernel}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)")]
+    CycleLimit { kernel: String, limit: u64 },
     #[error("`trap` executed: {0}")]
     Trap(Location),
     #[error("device assertion `{message}` failed at {file}:{line} in {function}: {location}")]
@@ -82,16 +85,7 @@ pub enum DeviceError {
 fn describe_stuck(warps: &[StuckWarp]) -> String {
     warps
         .iter()
-        .map(|w| {
-            format!(
-                "warp {} waits at barrier {} (pc {}, PTX line {}, {} lanes)",
-                w.warp,
-                w.barrier,
-                w.pc,
-                w.line,
-                w.lanes.count_ones()
-            )
-        })
+        .map(|w| format!("warp {} waits at barrier {} (pc {}, PTX line {}, {} lanes)", w.warp, w.barrier, w.pc, w.line, w.lanes.count_ones()))
         .collect::<Vec<_>>()
         .join("; ")
         + "; no other thread of the CTA can reach the barrier"

@@ -1,15 +1,23 @@
 //! The Device API: what a CUDA runtime offers a host program — memory, modules, symbols,
 //! launches — over the simulated GPU. The CLI, the built-in suite and the CUDA shim all use it.
 
+// `DeviceError` is large (it carries locations and deadlock reports) and is returned by value
+// as the API's one error type; errors are cold, so its size does not matter.
+#![allow(clippy::result_large_err)]
+
 pub mod args;
+pub mod engine;
 pub mod error;
 
 pub use crate::exec::grid::LaunchStats;
 pub use args::{Arg, Dim3, LaunchConfig};
+pub use engine::{EngineLaunch, EngineStats, FunctionalEngine, LaunchEngine, LaunchRecord};
 pub use error::{DeviceError, Location, StuckWarp};
 
+use std::collections::BTreeMap;
+
 use crate::exec::context::LaunchCtx;
-use crate::exec::grid::{run_grid, RunLimits};
+use crate::exec::grid::RunLimits;
 use crate::exec::memory::GlobalMemory;
 use crate::ir::{self, layout, FuncId, Reloc};
 
@@ -75,6 +83,13 @@ pub struct Device {
     modules: Vec<LoadedModule>,
     printf: String,
     launches: u64,
+    /// Runs the launches (functional by default; see [`Device::set_engine`]).
+    engine: Box<dyn LaunchEngine>,
+    /// Registers per thread by kernel name, as callers declared them (ordered map: lookups
+    /// once per launch, deterministic iteration).
+    registers: BTreeMap<String, u32>,
+    /// Completed launches since the last [`Device::take_launch_records`].
+    records: Vec<LaunchRecord>,
 }
 
 impl Default for Device {
@@ -89,7 +104,62 @@ impl Device {
     }
 
     pub fn with_options(options: DeviceOptions) -> Device {
-        Device { options, memory: GlobalMemory::new(), modules: Vec::new(), printf: String::new(), launches: 0 }
+        Device {
+            options,
+            memory: GlobalMemory::new(),
+            modules: Vec::new(),
+            printf: String::new(),
+            launches: 0,
+            engine: Box::new(FunctionalEngine),
+            registers: BTreeMap::new(),
+            records: Vec::new(),
+        }
+    }
+
+    /// Installs the engine that runs every later launch (e.g. the timing model's).
+    pub fn set_engine(&mut self, engine: Box<dyn LaunchEngine>) {
+        self.engine = engine;
+    }
+
+    /// The engine that runs launches.
+    pub fn engine(&self) -> &dyn LaunchEngine {
+        self.engine.as_ref()
+    }
+
+    /// The installed engine as its concrete type, if it is a `T`.
+    pub fn engine_as<T: 'static>(&self) -> Option<&T> {
+        self.engine.as_any().downcast_ref::<T>()
+    }
+
+    /// The installed engine as its concrete type, if it is a `T`.
+    pub fn engine_as_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.engine.as_any_mut().downcast_mut::<T>()
+    }
+
+    /// Declares the registers per thread of kernel `name` (mangled), for engines that model
+    /// occupancy. Kernels never declared are launched with `registers_per_thread: None`.
+    pub fn set_kernel_registers(&mut self, name: &str, registers: u32) {
+        self.registers.insert(name.to_string(), registers);
+    }
+
+    /// Registers per thread declared for kernel `name`.
+    pub fn kernel_registers(&self, name: &str) -> Option<u32> {
+        self.registers.get(name).copied()
+    }
+
+    /// Every launch completed since the last [`Device::take_launch_records`], in order.
+    pub fn launch_records(&self) -> &[LaunchRecord] {
+        &self.records
+    }
+
+    /// Returns and clears the launch records.
+    pub fn take_launch_records(&mut self) -> Vec<LaunchRecord> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// The most recent completed launch.
+    pub fn last_launch(&self) -> Option<&LaunchRecord> {
+        self.records.last()
     }
 
     pub fn options(&self) -> &DeviceOptions {
@@ -279,7 +349,7 @@ impl Device {
         Ok((params, dyn_base, shared as u32))
     }
 
-    /// Runs a kernel to completion (functionally).
+    /// Runs a kernel to completion with the installed engine and records the launch.
     pub fn launch(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
         let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
         let lm = &self.modules[k.module as usize];
@@ -298,11 +368,26 @@ impl Device {
             smid: 0,
             gridid: self.launches,
         };
-        let limits = RunLimits {
-            max_warp_instructions: self.options.max_warp_instructions,
-            max_resident_ctas: self.options.max_resident_ctas,
-            slice: 512,
-        };
-        run_grid(&ctx, &mut self.memory, &mut self.printf, shared, limits)
+        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas: self.options.max_resident_ctas, slice: 512 };
+        let kernel = &lm.ir.functions[k.func as usize].name;
+        let registers_per_thread = self.registers.get(kernel).copied();
+        let out = self.engine.launch(EngineLaunch {
+            ctx: &ctx,
+            memory: &mut self.memory,
+            printf: &mut self.printf,
+            shared_bytes: shared,
+            registers_per_thread,
+            limits,
+        })?;
+        self.records.push(LaunchRecord {
+            kernel: kernel.clone(),
+            grid: cfg.grid,
+            block: cfg.block,
+            dynamic_shared: cfg.dynamic_shared,
+            registers_per_thread,
+            stats: out.stats,
+            cycles: out.cycles,
+        });
+        Ok(out.stats)
     }
 }

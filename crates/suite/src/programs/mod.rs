@@ -1,5 +1,6 @@
 //! One driver per built-in program.
 
+use crate::info::WorkloadInfo;
 use crate::program::Program;
 
 /// The committed file `kernels/<name>/<name>.<ext>`.
@@ -31,6 +32,20 @@ mod grid3d;
 mod histogram;
 mod local_array;
 mod matmul;
+mod rod_backprop;
+mod rod_bfs;
+mod rod_dwt2d;
+mod rod_gaussian;
+mod rod_heartwall;
+mod rod_hotspot;
+mod rod_kmeans;
+mod rod_lud;
+mod rod_nn;
+mod rod_nw;
+mod rod_particlefilter;
+mod rod_pathfinder;
+mod rod_srad;
+mod rod_streamcluster;
 mod scalar_prod;
 mod stencil2d;
 mod warp_reduce;
@@ -50,6 +65,7 @@ macro_rules! program {
 
 const BASIC: &[&str] = &["basic"];
 const BAWS_BARRIER: &[&str] = &["baws-barrier"];
+const BAWS_NONBARRIER: &[&str] = &["baws-nonbarrier"];
 
 pub(crate) static ALL: &[Program] = &[
     program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
@@ -78,4 +94,37 @@ pub(crate) static ALL: &[Program] = &[
     program!(baws_mg, BAWS_BARRIER, "BAWS MG: MRI gridding, binned samples staged in shared memory, data-dependent work"),
     program!(baws_histo, BAWS_BARRIER, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms and a merge"),
     program!(baws_srad2, BAWS_BARRIER, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
+    // The BAWS paper's non-barrier-intensive set (Figures 11 and 14): Rodinia-style programs.
+    program!(rod_lud, BAWS_NONBARRIER, "Rodinia lud: blocked LU, diagonal / perimeter / trailing-update kernels"),
+    program!(rod_hotspot, BAWS_NONBARRIER, "Rodinia hotspot: thermal stencil, 2 steps per launch in ghost-zone tiles"),
+    program!(rod_backprop, BAWS_NONBARRIER, "Rodinia backprop: layer-forward tree sums and weight adjustment"),
+    program!(rod_particlefilter, BAWS_NONBARRIER, "Rodinia particlefilter: likelihood, sums, CDF scan, resampling"),
+    program!(rod_heartwall, BAWS_NONBARRIER, "Rodinia heartwall: template SAD tracking, one CTA per point per frame"),
+    program!(rod_dwt2d, BAWS_NONBARRIER, "Rodinia dwt2d: 3-level 2-D CDF 5/3 lifting DWT, row and column kernels"),
+    program!(rod_bfs, BAWS_NONBARRIER, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
+    program!(rod_pathfinder, BAWS_NONBARRIER, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
+    program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
+    program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
+    program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, distances then k rounds of warp argmin"),
+    program!(rod_gaussian, BAWS_NONBARRIER, "Rodinia gaussian: elimination, Fan1 multipliers + Fan2 update per pivot"),
+    program!(rod_srad, BAWS_NONBARRIER, "Rodinia srad v1: prepare, multi-launch reduction, coefficient, update"),
+    program!(rod_streamcluster, BAWS_NONBARRIER, "Rodinia streamcluster: pgain with shared work rows, apply kernel"),
+];
+
+/// Launch metadata of the programs that declare it (see [`crate::info`]).
+pub(crate) static INFO: &[&WorkloadInfo] = &[
+    &rod_lud::INFO,
+    &rod_hotspot::INFO,
+    &rod_backprop::INFO,
+    &rod_particlefilter::INFO,
+    &rod_heartwall::INFO,
+    &rod_dwt2d::INFO,
+    &rod_bfs::INFO,
+    &rod_pathfinder::INFO,
+    &rod_nw::INFO,
+    &rod_kmeans::INFO,
+    &rod_nn::INFO,
+    &rod_gaussian::INFO,
+    &rod_srad::INFO,
+    &rod_streamcluster::INFO,
 ];

@@ -2,41 +2,44 @@
 //! is not waiting); then the other non-waiting warps oldest first; waiting/finished warps last
 //! (oldest first).
 
-use super::{IssuePolicy, PolicyView};
+use super::{IssuePolicy, Issued, PolicyView};
 
-#[derive(Default)]
 pub struct Gto {
+    me: u16,
     last: Option<u16>,
 }
 
+impl Gto {
+    /// The policy of scheduler `me`.
+    pub fn new(me: usize) -> Gto {
+        Gto {
+            me: me as u16,
+            last: None,
+        }
+    }
+}
+
 impl IssuePolicy for Gto {
-    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        let greedy = self
-            .last
-            .filter(|&g| v.occupied[g as usize] && !v.waiting[g as usize]);
+        let greedy = self.last.filter(|&g| v.occupied(g) && !v.waiting(g));
         if let Some(g) = greedy {
             out.push(g);
         }
-        let start = out.len();
+        // `age_order` is already oldest first: two stable passes, no sort.
+        let by_age = &v.age_order[self.me as usize];
         out.extend(
-            slots
+            by_age
                 .iter()
                 .copied()
-                .filter(|&s| v.occupied[s as usize] && !v.waiting[s as usize] && Some(s) != greedy),
+                .filter(|&s| !v.waiting(s) && Some(s) != greedy),
         );
-        out[start..].sort_unstable_by_key(|&s| v.age[s as usize]);
-        let start = out.len();
-        out.extend(
-            slots
-                .iter()
-                .copied()
-                .filter(|&s| v.occupied[s as usize] && v.waiting[s as usize]),
-        );
-        out[start..].sort_unstable_by_key(|&s| v.age[s as usize]);
+        out.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
     }
 
-    fn issued(&mut self, slot: u16) {
-        self.last = Some(slot);
+    fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
+        if e.scheduler == self.me {
+            self.last = Some(e.slot);
+        }
     }
 }

@@ -1,20 +1,36 @@
 //! `lrr`: loose round robin. Start from the warp after the one that issued last from this
 //! scheduler, wrap around; the issue walk skips stalled warps.
 
-use super::{rotate_after, IssuePolicy, PolicyView};
+use super::{IssuePolicy, Issued, PolicyView};
 
-#[derive(Default)]
 pub struct Lrr {
+    me: u16,
     last: Option<u16>,
 }
 
+impl Lrr {
+    /// The policy of scheduler `me`.
+    pub fn new(me: usize) -> Lrr {
+        Lrr {
+            me: me as u16,
+            last: None,
+        }
+    }
+}
+
 impl IssuePolicy for Lrr {
-    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        rotate_after(slots, self.last, v, out);
+        // The occupied slots in slot order, rotated to start after the last issuer.
+        let o = &v.slot_order[self.me as usize];
+        let start = self.last.map_or(0, |l| o.partition_point(|&s| s <= l));
+        out.extend_from_slice(&o[start..]);
+        out.extend_from_slice(&o[..start]);
     }
 
-    fn issued(&mut self, slot: u16) {
-        self.last = Some(slot);
+    fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
+        if e.scheduler == self.me {
+            self.last = Some(e.slot);
+        }
     }
 }

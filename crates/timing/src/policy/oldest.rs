@@ -2,14 +2,20 @@
 
 use super::{IssuePolicy, PolicyView};
 
-pub struct Oldest;
+pub struct Oldest {
+    me: u16,
+}
+
+impl Oldest {
+    /// The policy of scheduler `me`.
+    pub fn new(me: usize) -> Oldest {
+        Oldest { me: me as u16 }
+    }
+}
 
 impl IssuePolicy for Oldest {
-    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        out.extend(slots.iter().copied().filter(|&s| v.occupied[s as usize]));
-        out.sort_unstable_by_key(|&s| v.age[s as usize]);
+        out.extend_from_slice(&v.age_order[self.me as usize]);
     }
-
-    fn issued(&mut self, _slot: u16) {}
 }

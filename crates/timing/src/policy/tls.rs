@@ -6,7 +6,7 @@
 //! load is demoted to the back of the pending FIFO, and the active set is refilled from the
 //! FIFO front.
 
-use super::{rotate_after, IssuePolicy, PolicyView};
+use super::{rotate_after, IssuePolicy, Issued, PolicyView};
 use std::collections::VecDeque;
 
 const NONE: u8 = 0;
@@ -14,6 +14,7 @@ const ACTIVE: u8 = 1;
 const PENDING: u8 = 2;
 
 pub struct Tls {
+    me: u16,
     n: usize,
     active: Vec<u16>,
     pending: VecDeque<u16>,
@@ -22,8 +23,10 @@ pub struct Tls {
 }
 
 impl Tls {
-    pub fn new(n: usize, my_slots: usize, sm_slots: usize) -> Tls {
+    /// Scheduler `me`'s policy with an active set of `n`, owning `my_slots` of `sm_slots`.
+    pub fn new(me: usize, n: usize, my_slots: usize, sm_slots: usize) -> Tls {
         Tls {
+            me: me as u16,
             n,
             active: Vec::with_capacity(my_slots),
             pending: VecDeque::with_capacity(my_slots + 1),
@@ -39,9 +42,17 @@ impl Tls {
 }
 
 impl IssuePolicy for Tls {
+    // Demotion and promotion happen every cycle in `order`.
+    const PURE_ORDER: bool = false;
+
+    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        out.clear();
+        rotate_after(&self.active, self.last, v, out);
+    }
+
     fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         for &s in slots {
-            let (occ, m) = (v.occupied[s as usize], self.member[s as usize]);
+            let (occ, m) = (v.occupied(s), self.member[s as usize]);
             if occ && m == NONE {
                 self.member[s as usize] = PENDING;
                 self.pending.push_back(s);
@@ -53,11 +64,11 @@ impl IssuePolicy for Tls {
         }
         let mut i = 0;
         while i < self.active.len() {
-            let s = self.active[i] as usize;
-            if v.waiting[s] || v.long_dep[s] {
+            let s = self.active[i];
+            if v.waiting(s) || v.long_dep(s) {
                 self.active.remove(i);
-                self.member[s] = PENDING;
-                self.pending.push_back(s as u16);
+                self.member[s as usize] = PENDING;
+                self.pending.push_back(s);
             } else {
                 i += 1;
             }
@@ -69,11 +80,12 @@ impl IssuePolicy for Tls {
             self.member[s as usize] = ACTIVE;
             self.active.push(s);
         }
-        out.clear();
-        rotate_after(&self.active, self.last, v, out);
+        self.current_order(slots, v, out);
     }
 
-    fn issued(&mut self, slot: u16) {
-        self.last = Some(slot);
+    fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
+        if e.scheduler == self.me {
+            self.last = Some(e.slot);
+        }
     }
 }

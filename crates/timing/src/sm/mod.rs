@@ -1,26 +1,65 @@
 //! One streaming multiprocessor. Per-warp timing state is struct-of-arrays indexed by warp
 //! slot; a CTA in CTA slot `c` owns warp slots `c*W .. c*W + W` (W = warps per CTA) and warp
 //! slot `w` belongs to scheduler `w mod S`. Each cycle runs the stages in reverse pipeline
-//! order (GPGPU-Sim's): writeback/retire ([`writeback`]), issue ([`issue`]), fetch+decode
-//! ([`fetch`]).
+//! order (GPGPU-Sim's): memory completions and writeback/retire ([`writeback`]), issue
+//! ([`issue`], with warp sharing in [`share`]), fetch+decode ([`fetch`]).
+//!
+//! Speed: a warp's blocking state (scoreboard, barrier, exit, empty I-buffer) is computed when
+//! it changes, not every cycle ([`warps`]); stall cycles are credited per interval; the issue
+//! walk skips blocked warps with one compare; a scheduler none of whose warps can issue sleeps
+//! until one of them changes state.
 
+/// The policies' view of SM `$sm` at cycle `$now`, borrowing only the fields it shows (so
+/// `$sm.policies` / `$sm.fetch` can be borrowed mutably beside it).
+macro_rules! view {
+    ($sm:expr, $now:expr, $all:expr) => {
+        $crate::policy::PolicyView {
+            now: $now,
+            warps: &$sm.w,
+            ctas: &$sm.c,
+            warps_per_cta: $sm.wpc,
+            ib_depth: $sm.ib_depth,
+            all_dispatched: $all,
+            age_order: &$sm.age_order,
+            slot_order: &$sm.slot_order,
+        }
+    };
+}
+
+/// Calls `$call` on every scheduler's policy of SM `$sm` with the view bound to `$v`.
+macro_rules! notify {
+    ($sm:expr, $now:expr, $all:expr, |$p:ident, $v:ident| $call:expr) => {{
+        let $v = view!($sm, $now, $all);
+        for $p in $sm.policies.iter_mut() {
+            $call;
+        }
+    }};
+}
+
+pub mod collectors;
+pub mod events;
 pub mod fetch;
+pub mod icache;
 pub mod issue;
 pub mod memory;
 pub mod scoreboard;
+pub mod share;
 pub mod units;
+pub mod warps;
 pub mod writeback;
 
 use crate::classify::TimingTable;
-use crate::policy::{Policy, PolicyKind};
-use crate::stats::{CtaRecord, IssueEvent, IssueSlots, StallCounts, WarpRecord};
+use crate::fetch_policy::FetchPolicy;
+use crate::policy::{CtaSlots, IssuePolicy, PolicyView, WarpSlots};
+use crate::stats::{CtaRecord, IssueEvent, IssueSlots, LogEvent, StallCounts, WarpRecord};
 use scoreboard::Scoreboard;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use units::Units;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::cta::Cta;
 use warpsim_core::exec::memory::GlobalMemory;
-use warpsim_core::exec::warp::WarpState;
 
 /// Everything outside the SMs a cycle touches.
 pub struct Env<'k, 'a> {
@@ -35,6 +74,17 @@ pub struct Env<'k, 'a> {
     pub warps: Vec<WarpRecord>,
     /// Issue events, when tracing.
     pub trace: Option<Vec<IssueEvent>>,
+    /// The event log, when enabled.
+    pub log: Option<Vec<LogEvent>>,
+    /// Issued instructions by active-lane count.
+    pub lanes: Vec<u64>,
+    pub shared_issues: u64,
+    /// Cycles in which a scheduler issued a second instruction (dual issue).
+    pub dual_issues: u64,
+    /// Extra operand-read cycles from register-bank conflicts.
+    pub bank_conflict_cycles: u64,
+    /// The dispatcher has handed out the last CTA.
+    pub all_dispatched: bool,
 }
 
 pub struct ResidentCta {
@@ -43,7 +93,16 @@ pub struct ResidentCta {
     pub start: u64,
 }
 
-pub struct Sm {
+/// A scheduler's issue slot in one cycle (GPGPU-Sim's breakdown; see `stats::IssueSlots`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Issued,
+    Pipeline,
+    Scoreboard,
+    Idle,
+}
+
+pub struct Sm<P, F> {
     pub id: u32,
     pub(crate) ctas: Vec<Option<ResidentCta>>,
     /// Warps per CTA.
@@ -51,84 +110,137 @@ pub struct Sm {
     pub(crate) resident: usize,
     /// Some warp finished since the last retire check.
     pub(crate) pending_exit: bool,
-    // ---- per warp slot (struct of arrays) ----
-    pub(crate) occupied: Vec<bool>,
-    pub(crate) age: Vec<u64>,
-    /// Copies of the functional warp's state, current function and PC, refreshed whenever they
-    /// can change (at issue, barrier release, exit), so the per-cycle stages need not chase the
-    /// warp's heap data.
-    pub(crate) state: Vec<WarpState>,
+    /// What policies may read (see [`PolicyView`]).
+    pub(crate) w: WarpSlots,
+    pub(crate) c: CtaSlots,
+    /// Per scheduler: occupied slots oldest first.
+    pub(crate) age_order: Vec<Vec<u16>>,
+    /// Per scheduler: occupied slots in slot order.
+    pub(crate) slot_order: Vec<Vec<u16>>,
+    pub(crate) ib_depth: u8,
+    // ---- per warp slot, pipeline-private ----
+    /// Cached current function and PC of the functional warp (refreshed whenever they can
+    /// change: issue, barrier release, exit), so the stages need not chase the warp's heap data.
     pub(crate) cur_func: Vec<u32>,
     pub(crate) cur_pc: Vec<u32>,
-    pub(crate) waiting: Vec<bool>,
-    pub(crate) long_dep: Vec<bool>,
-    /// I-buffer: `ib_n` valid decoded entries, the first at (`ib_func`, `ib_pc`), the rest sequential.
+    /// Register / predicate base of the warp's current frame (for the scoreboard).
+    pub(crate) reg_base: Vec<u32>,
+    pub(crate) pred_base: Vec<u32>,
+    /// I-buffer: `w.ib_n` valid decoded entries, the first at (`ib_func`, `ib_pc`), the rest
+    /// sequential.
     pub(crate) ib_func: Vec<u32>,
     pub(crate) ib_pc: Vec<u32>,
-    pub(crate) ib_n: Vec<u8>,
     /// The I-buffer was emptied by a control hazard and not refilled yet.
     pub(crate) flushed: Vec<bool>,
+    /// Start of the current blocked interval (see `warps.rs`).
+    pub(crate) since: Vec<u64>,
     pub(crate) sb: Vec<Scoreboard>,
-    /// The warp's next instruction is blocked by the scoreboard until this cycle.
-    pub(crate) data_until: Vec<u64>,
     /// Cycle the warp's last in-flight result completes.
     pub(crate) last_complete: Vec<u64>,
     pub(crate) start: Vec<u64>,
     pub(crate) done_at: Vec<u64>,
     pub(crate) stalls: Vec<StallCounts>,
-    pub(crate) insts: Vec<u64>,
-    /// Cycle stamp (+1) of the last issue-stage evaluation, to find warps the policy left out.
-    pub(crate) walked: Vec<u64>,
-    pub(crate) issued_at: Vec<u64>,
+    /// PC of the barrier the warp waits at.
+    pub(crate) bar_pc: Vec<u32>,
     // ---- per scheduler ----
     pub(crate) sched_slots: Vec<Vec<u16>>,
-    pub(crate) policies: Vec<Policy>,
+    pub(crate) policies: Vec<P>,
     pub(crate) order: Vec<u16>,
     pub issue: Vec<IssueSlots>,
+    /// The scheduler need not walk before this cycle (nothing can issue); see `issue.rs`.
+    pub(crate) sched_wake: Vec<u64>,
+    /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
+    pub(crate) outcome: Vec<Slot>,
+    /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
+    pub(crate) blocked_ready: Vec<u16>,
     pub(crate) units: Units,
-    pub(crate) fetch_rr: usize,
+    pub(crate) oc: collectors::Collectors,
+    /// `sm.dual_issue`: a scheduler may issue a second instruction of the same warp to a
+    /// different unit class in the same cycle.
+    pub(crate) dual_issue: bool,
+    /// Per warp slot: cycles in which it issued two instructions.
+    pub(crate) dual: Vec<u64>,
+    pub(crate) fetch: F,
+    /// Nothing became fetchable since the fetch stage last found nothing to do…
+    pub(crate) fetch_idle: bool,
+    /// …until this cycle (the earliest pending I-cache miss returns).
+    pub(crate) fetch_wake: u64,
+    pub(crate) icache: icache::ICache,
+    pub(crate) fetch_pick: Vec<u16>,
+    /// Memory completions `(cycle, slot)` for `on_mem_complete` (only with `WANTS_MEM_EVENTS`).
+    pub(crate) completions: BinaryHeap<Reverse<(u64, u16)>>,
 }
 
-impl Sm {
-    pub fn new(id: u32, cfg: &GpuConfig, ctas_per_sm: usize, wpc: usize, policy: PolicyKind) -> Sm {
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// An SM with `ctas_per_sm` CTA slots of `wpc` warps; `make(sched, slots, sm_slots)` builds
+    /// scheduler `sched`'s policy.
+    pub fn new(
+        id: u32,
+        cfg: &GpuConfig,
+        ctas_per_sm: usize,
+        wpc: usize,
+        make: &mut impl FnMut(usize, &[u16], usize) -> P,
+        fetch: F,
+        perfect_icache: bool,
+    ) -> Self {
         let n = ctas_per_sm * wpc;
         let s = cfg.sm.schedulers.max(1) as usize;
         let sched_slots: Vec<Vec<u16>> = (0..s)
             .map(|i| (0..n).filter(|w| w % s == i).map(|w| w as u16).collect())
             .collect();
-        let policies = sched_slots.iter().map(|sl| policy.build(sl, n)).collect();
+        let policies = sched_slots
+            .iter()
+            .enumerate()
+            .map(|(i, sl)| make(i, sl, n))
+            .collect();
         Sm {
             id,
             ctas: (0..ctas_per_sm).map(|_| None).collect(),
             wpc,
             resident: 0,
             pending_exit: false,
-            occupied: vec![false; n],
-            age: vec![0; n],
-            state: vec![WarpState::Done; n],
+            w: WarpSlots::new(n),
+            c: CtaSlots::new(ctas_per_sm),
+            age_order: sched_slots
+                .iter()
+                .map(|v| Vec::with_capacity(v.len()))
+                .collect(),
+            slot_order: sched_slots
+                .iter()
+                .map(|v| Vec::with_capacity(v.len()))
+                .collect(),
+            ib_depth: cfg.sm.ibuffer_entries.clamp(1, 255) as u8,
             cur_func: vec![0; n],
             cur_pc: vec![0; n],
-            waiting: vec![false; n],
-            long_dep: vec![false; n],
+            reg_base: vec![0; n],
+            pred_base: vec![0; n],
             ib_func: vec![0; n],
             ib_pc: vec![0; n],
-            ib_n: vec![0; n],
             flushed: vec![false; n],
+            since: vec![0; n],
             sb: vec![Scoreboard::default(); n],
-            data_until: vec![0; n],
             last_complete: vec![0; n],
             start: vec![0; n],
             done_at: vec![0; n],
             stalls: vec![StallCounts::default(); n],
-            insts: vec![0; n],
-            walked: vec![0; n],
-            issued_at: vec![0; n],
+            bar_pc: vec![0; n],
             sched_slots,
             policies,
             order: Vec::with_capacity(n),
             issue: vec![IssueSlots::default(); s],
+            sched_wake: vec![0; s],
+            outcome: vec![Slot::Idle; s],
+            blocked_ready: Vec::with_capacity(n),
             units: Units::new(cfg),
-            fetch_rr: 0,
+            oc: collectors::Collectors::new(cfg),
+            dual_issue: cfg.sm.dual_issue,
+            dual: vec![0; n],
+            fetch,
+            fetch_idle: false,
+            fetch_wake: 0,
+            icache: icache::ICache::new(cfg, perfect_icache),
+            fetch_pick: Vec::with_capacity(n),
+            completions: BinaryHeap::with_capacity(4 * n),
         }
     }
 
@@ -141,74 +253,90 @@ impl Sm {
         self.resident == 0
     }
 
-    /// Makes `cta` resident in a free CTA slot; its warps get dynamic ids `age_base + index`.
-    pub fn launch(&mut self, cta: Cta, linear: u64, now: u64, age_base: u64) {
-        let c = self
-            .ctas
-            .iter()
-            .position(|x| x.is_none())
-            .expect("launch only with room");
-        for (wi, w) in cta.warps.iter().enumerate() {
-            let s = c * self.wpc + wi;
-            self.occupied[s] = true;
-            self.age[s] = age_base + wi as u64;
-            self.waiting[s] = false;
-            self.long_dep[s] = false;
-            self.ib_n[s] = 0;
-            self.flushed[s] = false;
-            self.sb[s].clear();
-            self.data_until[s] = 0;
-            self.sb[s].fit(
-                w.regs.len() / warpsim_core::exec::warp::WARP_SIZE,
-                w.preds.len(),
+    /// The policies' view of this SM at cycle `now`.
+    pub fn view(&self, now: u64, all_dispatched: bool) -> PolicyView<'_> {
+        view!(self, now, all_dispatched)
+    }
+
+    /// Rebuilds the per-scheduler slot and age orders (on CTA launch / exit).
+    pub(crate) fn rebuild_age_order(&mut self) {
+        for (k, slots) in self.sched_slots.iter().enumerate() {
+            let o = &mut self.slot_order[k];
+            o.clear();
+            o.extend(
+                slots
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.w.occupied[s as usize]),
             );
-            self.last_complete[s] = now;
-            self.start[s] = now;
-            self.done_at[s] = now;
-            self.stalls[s] = StallCounts::default();
-            self.insts[s] = 0;
-        }
-        self.ctas[c] = Some(ResidentCta {
-            cta,
-            linear,
-            start: now,
-        });
-        self.sync_cta(c);
-        self.resident += 1;
-        self.pending_exit = true; // a CTA of warps with no valid lanes finishes at once
-    }
-
-    /// Refreshes the cached state/function/PC of every warp of CTA slot `c`.
-    pub(crate) fn sync_cta(&mut self, c: usize) {
-        let Some(rc) = &self.ctas[c] else { return };
-        for wi in 0..rc.cta.warps.len() {
-            let Some(rc) = &self.ctas[c] else { return };
-            let w = &rc.cta.warps[wi];
-            let snap = (w.state, w.pc(), w.frames.last().map_or(0, |f| f.func));
-            self.set_warp(c * self.wpc + wi, snap);
+            let a = &mut self.age_order[k];
+            a.clear();
+            a.extend_from_slice(o);
+            a.sort_unstable_by_key(|&s| self.w.age[s as usize]);
         }
     }
 
-    #[inline]
-    pub(crate) fn set_warp(&mut self, s: usize, (state, pc, func): (WarpState, Option<u32>, u32)) {
-        self.state[s] = state;
-        match pc {
-            Some(pc) => {
-                self.cur_pc[s] = pc;
-                self.cur_func[s] = func;
+    /// After cycle `now`: the next cycle at which this SM can change anything by itself
+    /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
+    /// scheduler sleeps (policies with `PURE_ORDER`), fetch is idle, no CTA is draining and no
+    /// memory completion is due before it.
+    pub fn next_activity(&self, now: u64) -> u64 {
+        if !P::PURE_ORDER || self.pending_exit || !self.fetch_idle {
+            return now + 1;
+        }
+        let mut t = self.fetch_wake;
+        for k in 0..self.outcome.len() {
+            if matches!(self.outcome[k], Slot::Issued | Slot::Pipeline) {
+                return now + 1;
             }
-            None => self.state[s] = WarpState::Done,
+            t = t.min(self.sched_wake[k]);
+        }
+        if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
+            t = t.min(*at);
+        }
+        t.max(now + 1)
+    }
+
+    /// Skips cycles `from .. to` in which [`Sm::next_activity`] said nothing happens: each
+    /// sleeping scheduler charges its issue-slot outcome for every skipped cycle (stall cycles
+    /// are credited per interval anyway).
+    pub fn skip(&mut self, from: u64, to: u64) {
+        let n = to.saturating_sub(from);
+        for k in 0..self.outcome.len() {
+            let c = &mut self.issue[k];
+            match self.outcome[k] {
+                Slot::Issued => c.issued += n,
+                Slot::Pipeline => c.pipeline += n,
+                Slot::Scoreboard => c.scoreboard += n,
+                Slot::Idle => c.idle += n,
+            }
         }
     }
 
     /// One cycle of this SM.
     pub fn cycle(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
+        if P::WANTS_MEM_EVENTS {
+            self.deliver_completions(env, now);
+        }
         self.retire(env, now);
         if self.resident == 0 {
             return Ok(());
         }
-        for s in 0..self.sched_slots.len() {
-            self.issue_stage(env, s, now)?;
+        let s = self.sched_slots.len();
+        for k in 0..s {
+            self.issue_stage(env, k, now)?;
+        }
+        if P::SHARES_WARPS {
+            self.share_stage(env, now)?;
+        }
+        for k in 0..s {
+            let c = &mut self.issue[k];
+            match self.outcome[k] {
+                Slot::Issued => c.issued += 1,
+                Slot::Pipeline => c.pipeline += 1,
+                Slot::Scoreboard => c.scoreboard += 1,
+                Slot::Idle => c.idle += 1,
+            }
         }
         self.fetch_stage(env, now);
         Ok(())

@@ -1,7 +1,9 @@
 //! Scoreboard: per warp, the cycle each register slot / predicate of every live frame becomes
 //! readable (RAW) and writable (WAW). An entry holds `ready << 1 | long`, where `long` marks
 //! the result of a global/local load (two-level scheduling demotes on those). An entry is
-//! released at writeback simply by time passing its ready cycle.
+//! released at writeback simply by time passing its ready cycle, or — for results whose
+//! latency is not known at issue (an asynchronous memory system) — reserved with
+//! [`PENDING`] and released explicitly by [`Scoreboard::release`] (then call `Sm::recheck`).
 
 use warpsim_core::exec::warp::{Frame, WARP_SIZE};
 use warpsim_core::ir::{Inst, Opnd};
@@ -17,6 +19,9 @@ pub enum Hazard {
         until: u64,
     },
 }
+
+/// Ready cycle meaning "until released" (see [`Scoreboard::release`]).
+pub const PENDING: u64 = u64::MAX >> 2;
 
 /// One warp's scoreboard.
 #[derive(Clone, Debug, Default)]
@@ -59,6 +64,13 @@ impl Scoreboard {
 
     /// RAW on every source (and the guard), WAW on every destination.
     pub fn check(&self, inst: &Inst, f: &Frame, now: u64) -> Hazard {
+        self.check_at(inst, f.reg_base / WARP_SIZE, f.pred_base, now)
+    }
+
+    /// [`Scoreboard::check`] with the frame's register slot base (`reg_base / WARP_SIZE`) and
+    /// predicate base given directly.
+    #[inline]
+    pub fn check_at(&self, inst: &Inst, rb: usize, pb: usize, now: u64) -> Hazard {
         let mut worst = 0u64; // bit 0: blocked, bit 1: long
         let mut until = 0u64;
         let mut look = |e: u64| {
@@ -67,29 +79,18 @@ impl Scoreboard {
                 until = until.max(e >> 1);
             }
         };
+        let reg = |r: usize| self.regs.get(rb + r).copied().unwrap_or(0);
+        let pred = |p: usize| self.preds.get(pb + p).copied().unwrap_or(0);
         if let Some(p) = inst.guard.pred {
-            look(
-                self.preds
-                    .get(f.pred_base + p as usize)
-                    .copied()
-                    .unwrap_or(0),
-            );
+            look(pred(p as usize));
         }
-        let rb = f.reg_base / WARP_SIZE;
         for o in inst.src.iter().chain(inst.dst.iter()) {
             match *o {
-                Opnd::Reg(r) | Opnd::Addr { base: Some(r), .. } => {
-                    look(self.regs.get(rb + r as usize).copied().unwrap_or(0))
-                }
-                Opnd::Pred { id, .. } => look(
-                    self.preds
-                        .get(f.pred_base + id as usize)
-                        .copied()
-                        .unwrap_or(0),
-                ),
+                Opnd::Reg(r) | Opnd::Addr { base: Some(r), .. } => look(reg(r as usize)),
+                Opnd::Pred { id, .. } => look(pred(id as usize)),
                 Opnd::Vec { regs, n } => {
                     for &r in &regs[..n as usize] {
-                        look(self.regs.get(rb + r as usize).copied().unwrap_or(0));
+                        look(reg(r as usize));
                     }
                 }
                 _ => {}
@@ -125,5 +126,10 @@ impl Scoreboard {
                 },
             );
         }
+    }
+
+    /// Releases every destination of `inst` (reserved with [`PENDING`]) as ready from `at`.
+    pub fn release(&mut self, inst: &Inst, f: &Frame, at: u64) {
+        self.reserve(inst, f, at, false);
     }
 }

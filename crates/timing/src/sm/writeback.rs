@@ -4,9 +4,11 @@
 //! freeing the CTA's warp slots (the implicit exit barrier).
 
 use super::{Env, Sm};
-use crate::stats::{CtaRecord, WarpRecord};
+use crate::fetch_policy::FetchPolicy;
+use crate::policy::{Block, IssuePolicy};
+use crate::stats::{CtaRecord, LogKind, WarpRecord};
 
-impl Sm {
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn retire(&mut self, env: &mut Env, now: u64) {
         if !self.pending_exit {
             return;
@@ -29,23 +31,35 @@ impl Sm {
             }
             let rc = self.ctas[c].take().expect("checked");
             for s in slots {
+                self.settle(s, now);
+                let st = &mut self.stalls[s];
+                // Every resident cycle [start, now) is an issue cycle (one or, dual-issued, two
+                // instructions) or exactly one reason; the cycles not blocked, not structural
+                // and not issuing are `not_selected`.
+                let resident = now - self.start[s];
+                let issue_cycles = self.w.insts[s] - self.dual[s];
+                st.not_selected = 0;
+                st.not_selected = resident.saturating_sub(issue_cycles + st.total());
                 let w = &rc.cta.warps[s - c * self.wpc];
-                let resident = (now - rc.start).max(1);
                 env.warps.push(WarpRecord {
                     cta: rc.linear,
                     warp: w.index,
                     sm: self.id,
                     slot: s as u32,
-                    age: self.age[s],
+                    age: self.w.age[s],
                     instructions: w.instructions,
                     thread_instructions: w.thread_instructions,
+                    dual_issue_cycles: self.dual[s],
                     start: self.start[s],
                     done: self.done_at[s],
-                    stalls: self.stalls[s],
-                    barrier_fraction: self.stalls[s].barrier as f64 / resident as f64,
+                    stalls: *st,
+                    barrier_fraction: st.barrier as f64 / (now - rc.start).max(1) as f64,
                 });
-                self.occupied[s] = false;
-                self.ib_n[s] = 0;
+                self.w.occupied[s] = false;
+                self.w.ib_n[s] = 0;
+                self.w.block[s] = Block::Exit;
+                self.w.wake[s] = u64::MAX;
+                self.since[s] = now;
             }
             env.ctas.push(CtaRecord {
                 linear: rc.linear,
@@ -54,7 +68,14 @@ impl Sm {
                 start: rc.start,
                 end: now,
             });
+            self.log(env, now, LogKind::CtaEnd { cta: rc.linear });
+            notify!(self, now, env.all_dispatched, |p, v| p
+                .on_cta_exit(c as u16, &v));
+            self.c.resident[c] = false;
             self.resident -= 1;
+            self.rebuild_age_order();
+            // Occupancy changed: every scheduler walks again.
+            self.sched_wake.iter_mut().for_each(|x| *x = 0);
         }
     }
 }

@@ -23,6 +23,12 @@ pub fn kernel(decls: &str, body: &str) -> String {
 thread_local! {
     /// Record the issue trace in this thread's next runs.
     pub static TRACE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Give this thread's next runs a perfect I-cache (tests of core latencies).
+    pub static PERFECT_ICACHE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Fast-forward idle cycles in this thread's next runs (the default).
+    pub static FAST_FORWARD: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    /// Record the event log in this thread's next runs.
+    pub static EVENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 pub const POLICIES: [PolicyKind; 4] = [
@@ -105,6 +111,9 @@ pub fn run(
                 &TimingOptions {
                     max_cycles: 50_000_000,
                     trace_issue: TRACE.with(|t| t.get()),
+                    event_log: EVENTS.with(|t| t.get()),
+                    perfect_icache: PERFECT_ICACHE.with(|t| t.get()),
+                    fast_forward: FAST_FORWARD.with(|t| t.get()),
                     ..TimingOptions::new(policy, 16)
                 },
             ) {

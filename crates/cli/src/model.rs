@@ -1,0 +1,106 @@
+//! The simulation-model options every running subcommand shares (`--mode`, `--config`,
+//! `--cfg`, `--policy`, `--max-cycles`, `--stats`), resolved once into a [`Model`] that builds
+//! devices with the right launch engine installed.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use warpsim_core::config::GpuConfig;
+use warpsim_core::device::{Device, DeviceOptions};
+use warpsim_timing::engine::{device_options_for, TimingEngine, DEFAULT_MAX_CYCLES};
+use warpsim_timing::{PolicyKind, TimingStats};
+
+/// How launches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// The functional executor: results and instruction counts, no time.
+    Functional,
+    /// The cycle-level timing model (results identical to functional mode).
+    Timing,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Functional => "functional",
+            Mode::Timing => "timing",
+        }
+    }
+}
+
+/// Command-line options of the simulation model.
+#[derive(Args, Clone, Debug)]
+pub struct ModelArgs {
+    /// `timing` (cycle-level model) or `functional` (results only, faster).
+    #[arg(long, value_enum, default_value = "timing")]
+    pub mode: Mode,
+    /// GPU preset (`warpsim list configs`) or a TOML config file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "gtx480")]
+    pub config: String,
+    /// Override one config key, e.g. `-c sm.schedulers=4` (repeatable).
+    #[arg(short = 'c', long = "cfg", value_name = "KEY=VALUE")]
+    pub cfg: Vec<String>,
+    /// Issue policy (`warpsim list policies`).
+    #[arg(long, value_name = "NAME", default_value = "gto")]
+    pub policy: String,
+    /// Timing mode: a launch running longer than this many cycles fails (runaway guard).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CYCLES, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_cycles: u64,
+    /// Timing mode: record the event log (CTA start/end, barrier arrive/release, warp finish)
+    /// in the `--stats` JSON.
+    #[arg(long)]
+    pub event_log: bool,
+    /// Write per-kernel and total statistics (JSON + CSV) and the resolved config (TOML):
+    /// into directory DIR, or beside FILE.json / FILE.csv. `exec`: one JSON line per launch
+    /// in FILE.jsonl, or DIR/stats.jsonl.
+    #[arg(long, value_name = "DIR|FILE")]
+    pub stats: Option<PathBuf>,
+}
+
+/// The resolved model: configuration, policy, mode.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub mode: Mode,
+    pub config: GpuConfig,
+    pub policy: PolicyKind,
+    pub max_cycles: u64,
+    pub event_log: bool,
+    pub stats: Option<PathBuf>,
+}
+
+impl Model {
+    /// Loads the configuration (with overrides) and the policy; the error explains the fix.
+    pub fn resolve(a: &ModelArgs) -> Result<Model, String> {
+        let config = GpuConfig::load_with(&a.config, &a.cfg).map_err(|e| format!("--config {}: {e}", a.config))?;
+        let policy = PolicyKind::from_name(&a.policy).map_err(|e| format!("--policy: {e}"))?;
+        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, stats: a.stats.clone() })
+    }
+
+    /// `gtx480/gto` in timing mode, `functional` otherwise.
+    pub fn describe(&self) -> String {
+        match self.mode {
+            Mode::Functional => "functional".into(),
+            Mode::Timing => format!("timing {}/{}", self.config.name, self.policy.name()),
+        }
+    }
+
+    /// A fresh device running launches in this model's mode.
+    pub fn device(&self, base: DeviceOptions) -> Device {
+        match self.mode {
+            Mode::Functional => Device::with_options(base),
+            Mode::Timing => {
+                let mut engine = TimingEngine::new(self.config.clone(), self.policy);
+                engine.set_max_cycles(self.max_cycles);
+                engine.set_event_log(self.event_log);
+                let mut dev = Device::with_options(device_options_for(&self.config, base));
+                dev.set_engine(Box::new(engine));
+                dev
+            }
+        }
+    }
+}
+
+/// Takes the timing statistics the device's engine accumulated (empty in functional mode).
+pub fn take_timing_stats(dev: &mut Device) -> Vec<TimingStats> {
+    dev.engine_as_mut::<TimingEngine>().map(TimingEngine::take_records).unwrap_or_default()
+}

@@ -1,0 +1,251 @@
+//! Per-kernel statistics of a run: collected from a device after its launches, summarised as
+//! text (cycles, IPC, issue-slot and stall breakdowns, simulation rate), and written with
+//! `--stats` as JSON + CSV + the resolved configuration. The timing statistics' columns and
+//! descriptions come from `warpsim_timing::report`, where each is declared once.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::json;
+use warpsim_core::device::{Device, LaunchRecord};
+use warpsim_timing::report;
+use warpsim_timing::stats::{IssueSlots, StallCounts};
+use warpsim_timing::TimingStats;
+
+use crate::model::{take_timing_stats, Mode, Model};
+
+/// One completed launch: what every mode knows, plus the timing model's statistics.
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelRow {
+    /// The workload or manifest the launch belongs to.
+    pub program: String,
+    /// Launch number within the program, from 0.
+    pub launch: usize,
+    pub kernel: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub registers_per_thread: Option<u32>,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub ctas: u64,
+    /// Timing mode only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timing: Option<TimingStats>,
+}
+
+/// Takes the device's launch records (and the timing engine's statistics) as rows.
+pub fn collect(dev: &mut Device, program: &str) -> Vec<KernelRow> {
+    let records: Vec<LaunchRecord> = dev.take_launch_records();
+    let mut timing = take_timing_stats(dev).into_iter();
+    records
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| KernelRow {
+            program: program.to_string(),
+            launch: i,
+            kernel: r.kernel,
+            grid: [r.grid.x, r.grid.y, r.grid.z],
+            block: [r.block.x, r.block.y, r.block.z],
+            registers_per_thread: r.registers_per_thread,
+            warp_instructions: r.stats.warp_instructions,
+            thread_instructions: r.stats.thread_instructions,
+            ctas: r.stats.ctas,
+            timing: r.cycles.and_then(|_| timing.next()),
+        })
+        .collect()
+}
+
+/// Sums over launches (launches run back to back, so cycles add up).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Totals {
+    pub launches: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    /// Timing mode only (0 otherwise).
+    pub cycles: u64,
+    /// Warp instructions per cycle over all launches.
+    pub ipc: f64,
+    pub issue: IssueSlots,
+    pub stalls: StallCounts,
+}
+
+impl Totals {
+    pub fn of<'a>(rows: impl IntoIterator<Item = &'a KernelRow>) -> Totals {
+        let mut t = Totals::default();
+        for r in rows {
+            t.launches += 1;
+            t.warp_instructions += r.warp_instructions;
+            t.thread_instructions += r.thread_instructions;
+            if let Some(s) = &r.timing {
+                t.cycles += s.cycles;
+                t.issue.add(&s.issue);
+                t.stalls.add(&s.stalls);
+            }
+        }
+        t.ipc = if t.cycles > 0 { t.warp_instructions as f64 / t.cycles as f64 } else { 0.0 };
+        t
+    }
+}
+
+fn pct(part: u64, whole: u64) -> String {
+    format!("{:.1}%", 100.0 * part as f64 / whole.max(1) as f64)
+}
+
+/// `1.23 M`, `456.7 K`, `12`.
+fn si(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.1} K", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// The text summary of a timed run: cycles, IPC, issue slots and warp stalls. Empty in
+/// functional mode.
+pub fn timing_summary(t: &Totals) -> Vec<String> {
+    if t.cycles == 0 {
+        return Vec::new();
+    }
+    let slots = t.issue.issued + t.issue.idle + t.issue.scoreboard + t.issue.pipeline;
+    let s = &t.stalls;
+    let stalls = s.total();
+    vec![
+        format!("cycles: {}, IPC {:.3} warp instructions/cycle", t.cycles, t.ipc),
+        format!(
+            "issue slots: issued {}, idle {}, scoreboard {}, pipeline {} (of {slots})",
+            pct(t.issue.issued, slots),
+            pct(t.issue.idle, slots),
+            pct(t.issue.scoreboard, slots),
+            pct(t.issue.pipeline, slots)
+        ),
+        format!(
+            "warp stall cycles: data {}, structural {}, barrier {}, exit wait {}, control {}, fetch {}, not selected {} (of {stalls})",
+            pct(s.data, stalls),
+            pct(s.structural, stalls),
+            pct(s.barrier, stalls),
+            pct(s.exit_wait, stalls),
+            pct(s.control, stalls),
+            pct(s.fetch, stalls),
+            pct(s.not_selected, stalls)
+        ),
+    ]
+}
+
+/// GPGPU-Sim's closing line: simulation rate in instructions and cycles per wall second.
+pub fn rate_line(t: &Totals, wall: Duration) -> String {
+    let secs = wall.as_secs_f64().max(1e-9);
+    let mut s = format!("simulation rate: {} warp inst/s, {} thread inst/s", si(t.warp_instructions as f64 / secs), si(t.thread_instructions as f64 / secs));
+    if t.cycles > 0 {
+        let _ = write!(s, ", {} cycles/s", si(t.cycles as f64 / secs));
+    }
+    let _ = write!(s, " (wall {})", crate::bench::fmt_duration(wall));
+    s
+}
+
+/// Where `--stats P` puts its files: `P.json`/`P.csv`/`P.config.toml` when `P` ends in
+/// `.json` or `.csv`, else `P/stats.json`, `P/stats.csv`, `P/config.toml`.
+pub fn stats_paths(p: &Path) -> [PathBuf; 3] {
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("json" | "csv") => {
+            let stem = p.with_extension("");
+            let with = |suffix: &str| {
+                let mut s = stem.clone().into_os_string();
+                s.push(suffix);
+                PathBuf::from(s)
+            };
+            [with(".json"), with(".csv"), with(".config.toml")]
+        }
+        _ => [p.join("stats.json"), p.join("stats.csv"), p.join("config.toml")],
+    }
+}
+
+/// The columns every CSV row starts with; timing mode continues with the timing model's own
+/// statistics table (`warpsim_timing::report`: kernel, config, policy, then every declared
+/// statistic), functional mode with the kernel and its instruction counts.
+const CSV_PREFIX: &str = "program,launch,grid,block,registers,ctas";
+const CSV_FUNCTIONAL: &str = "kernel,warp_instructions,thread_instructions";
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The CSV text: one row per launch, then one `total` row per program and, with several
+/// programs, an `all` one (totals leave grid, block, registers and CTAs empty).
+pub fn csv(rows: &[KernelRow]) -> String {
+    let timed = rows.iter().any(|r| r.timing.is_some());
+    let mut out = format!("{CSV_PREFIX},{}\n", if timed { report::csv_header() } else { CSV_FUNCTIONAL.to_string() });
+    let dims = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
+    let body = |kernel: &str, warp: u64, thread: u64, timing: Option<&TimingStats>| match timing {
+        Some(t) => report::csv_row(t),
+        None => format!("{},{warp},{thread}", csv_field(kernel)),
+    };
+    for r in rows {
+        let regs = r.registers_per_thread.map(|n| n.to_string()).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{regs},{},{}",
+            csv_field(&r.program),
+            r.launch,
+            dims(r.grid),
+            dims(r.block),
+            r.ctas,
+            body(&r.kernel, r.warp_instructions, r.thread_instructions, r.timing.as_ref())
+        );
+    }
+    let mut programs: Vec<&str> = Vec::new();
+    for r in rows {
+        if !programs.contains(&r.program.as_str()) {
+            programs.push(&r.program);
+        }
+    }
+    let mut total_row = |name: &str, of: &[&KernelRow]| {
+        let t = Totals::of(of.iter().copied());
+        let stats: Vec<TimingStats> = of.iter().filter_map(|r| r.timing.clone()).collect();
+        let timing = timed.then(|| report::totals(&stats));
+        let _ = writeln!(out, "{},total,,,,,{}", csv_field(name), body("total", t.warp_instructions, t.thread_instructions, timing.as_ref()));
+    };
+    for p in &programs {
+        let of: Vec<&KernelRow> = rows.iter().filter(|r| r.program == *p).collect();
+        total_row(p, &of);
+    }
+    if programs.len() > 1 {
+        let of: Vec<&KernelRow> = rows.iter().collect();
+        total_row("all", &of);
+    }
+    out
+}
+
+/// Writes `--stats` output; returns the files written.
+pub fn write(path: &Path, model: &Model, rows: &[KernelRow], wall: Duration) -> Result<Vec<PathBuf>, String> {
+    let [json_path, csv_path, toml_path] = stats_paths(path);
+    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--stats: cannot create {}: {e}", dir.display()))?;
+    }
+    let totals = Totals::of(rows);
+    let timed = model.mode == Mode::Timing;
+    let doc = json!({
+        "mode": model.mode.name(),
+        "config": if timed { json!(model.config.name) } else { json!(null) },
+        "policy": if timed { json!(model.policy.name()) } else { json!(null) },
+        "wall_seconds": wall.as_secs_f64(),
+        "kernels": rows,
+        "total": totals,
+        "descriptions": report::STATS.iter().map(|d| (d.name, d.description)).collect::<std::collections::BTreeMap<_, _>>(),
+    });
+    let files =
+        [(json_path, serde_json::to_string_pretty(&doc).expect("statistics serialize") + "\n"), (csv_path, csv(rows)), (toml_path, model.config.to_toml())];
+    let mut written = Vec::new();
+    for (p, text) in files {
+        std::fs::write(&p, text).map_err(|e| format!("--stats: cannot write {}: {e}", p.display()))?;
+        written.push(p);
+    }
+    Ok(written)
+}

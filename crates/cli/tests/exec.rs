@@ -1,0 +1,156 @@
+//! `warpsim exec`: the ELF check and its advice, finding the shim, the environment it hands
+//! the program, exit codes, and a real CUDA program built with nvcc (found on PATH or in
+//! `.cache/cuda`, else installed by scripts/install-cuda.sh; no nvcc fails the test).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::*;
+
+/// The shim cargo built for this test run (a dev-dependency, so it is in `deps/`).
+fn shim() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let lib = exe.parent().unwrap().join("libwarpsim_cudart.so");
+    assert!(lib.is_file(), "cargo did not build {}", lib.display());
+    lib
+}
+
+fn exec(args: &[&str], cwd: &Path, shim: Option<&Path>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpsim"));
+    cmd.arg("exec").args(args).current_dir(cwd);
+    match shim {
+        Some(s) => cmd.env("WARPSIM_CUDART", s),
+        None => cmd.env_remove("WARPSIM_CUDART"),
+    };
+    let out = cmd.output().expect("run warpsim exec");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn program_without_dynamic_cudart_is_explained() {
+    let dir = scratch("exec-static");
+    let r = exec(&["--", "/bin/true"], &dir, Some(&shim()));
+    assert_code(&r, 2);
+    assert_contains(&r, "does not load libcudart.so.13 dynamically");
+    assert_contains(&r, "nvcc -cudart shared");
+}
+
+#[test]
+fn bad_invocations_are_bad_input() {
+    let dir = scratch("exec-bad");
+    let r = exec(&["--", "./no-such-program"], &dir, Some(&shim()));
+    assert_code(&r, 2);
+    assert_contains(&r, "program ./no-such-program not found");
+    std::fs::write(dir.join("data.bin"), b"\x00\x01 not an executable").unwrap();
+    let r = exec(&["--", "./data.bin"], &dir, Some(&shim()));
+    assert_code(&r, 2);
+    assert_contains(&r, "is not an ELF executable");
+    let r = exec(&["--policy", "fifo", "--", "/bin/true"], &dir, Some(&shim()));
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown issue policy `fifo`");
+    assert_code(&exec(&[], &dir, None), 2);
+}
+
+/// A shell script stands in for a program (scripts skip the ELF check): it reports what
+/// `exec` put in its environment and exits with a code of its own.
+#[test]
+fn environment_and_exit_code() {
+    let dir = scratch("exec-env");
+    let lib = dir.join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(lib.join("libcudart.so.13"), b"").unwrap();
+    let script = dir.join("show-env.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"$WARPSIM_MODE|$WARPSIM_CONFIG|$WARPSIM_POLICY|$WARPSIM_MAX_CYCLES|$WARPSIM_STATS|${LD_LIBRARY_PATH%%:*}|$*\"\nexit 7\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+
+    let r = exec(
+        &["--mode", "functional", "--config", "titanx-pascal", "--policy", "tls:3", "--max-cycles", "99", "--", "./show-env.sh", "a", "-b"],
+        &dir,
+        Some(&lib),
+    );
+    assert_code(&r, 7);
+    let libdir = lib.canonicalize().unwrap();
+    assert_eq!(r.stdout.trim(), format!("functional|titanx-pascal|tls:3|99||{}|a -b", libdir.display()));
+
+    // Overrides reach the shim as a resolved config file; --stats as WARPSIM_STATS.
+    let r = exec(&["-c", "sm.schedulers=4", "--stats", "out", "--", "./show-env.sh"], &dir, Some(&lib));
+    assert_code(&r, 7);
+    let fields: Vec<&str> = r.stdout.trim().split('|').collect();
+    assert_eq!((fields[0], fields[2]), ("timing", "gto"));
+    assert!(fields[1].ends_with("config.toml"), "{}", r.stdout);
+    assert_eq!(fields[4], "out/stats.jsonl");
+    let toml = std::fs::read_to_string(dir.join("out/stats.config.toml")).unwrap();
+    assert!(toml.contains("schedulers = 4"), "{toml}");
+
+    // An explicit shim that does not exist is an error, not a silent fallback.
+    let r = exec(&["--", "./show-env.sh"], &dir, Some(&dir.join("nowhere")));
+    assert_code(&r, 2);
+    assert_contains(&r, "WARPSIM_CUDART=");
+}
+
+/// nvcc's bin folder: PATH, `.cache/cuda`, else installed there.
+fn nvcc() -> PathBuf {
+    if let Ok(out) = Command::new("sh").args(["-c", "command -v nvcc"]).output() {
+        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if !p.is_empty() {
+            return PathBuf::from(p);
+        }
+    }
+    let cached = repo().join(".cache/cuda/nvidia/cu13/bin/nvcc");
+    if cached.is_file() {
+        return cached;
+    }
+    let out = Command::new("bash").arg(repo().join("scripts/install-cuda.sh")).output().expect("run install-cuda.sh");
+    assert!(out.status.success(), "cannot install nvcc: {}", String::from_utf8_lossy(&out.stderr));
+    PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("nvcc")
+}
+
+fn compile(nvcc: &Path, src: &Path, out: &Path, shared: bool, link: &Path) {
+    let mut cmd = Command::new(nvcc);
+    if shared {
+        cmd.args(["-cudart", "shared"]);
+    }
+    cmd.arg("-arch=sm_75").arg("-o").arg(out).arg(src).arg(format!("-L{}", link.display()));
+    cmd.env("PATH", format!("{}:{}", nvcc.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default()));
+    let o = cmd.output().expect("run nvcc");
+    assert!(o.status.success(), "nvcc failed:\n{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn runs_a_cuda_program_in_timing_mode() {
+    let dir = scratch("exec-cuda");
+    let nvcc = nvcc();
+    // Link like a user: against the toolkit's libcudart.so.13 (or the shim when it has none).
+    let link = dir.join("link");
+    std::fs::create_dir_all(&link).unwrap();
+    let real = nvcc.parent().unwrap().join("../lib/libcudart.so.13");
+    let target = if real.is_file() { real } else { shim() };
+    std::os::unix::fs::symlink(target.canonicalize().unwrap(), link.join("libcudart.so")).unwrap();
+    let src = repo().join("tests/cuda/vector_add.cu");
+    compile(&nvcc, &src, &dir.join("vadd"), true, &link);
+
+    let r = exec(&["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--", "./vadd"], &dir, Some(&shim()));
+    assert_code(&r, 0);
+    assert!(r.stdout.trim_end().ends_with("PASS vector_add"), "{}", r.all());
+    let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
+    assert_eq!((first["mode"].as_str(), first["config"].as_str(), first["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("lrr")));
+    assert!(first["cycles"].as_u64().unwrap() > 0);
+    assert!(dir.join("stats.config.toml").is_file());
+
+    // The same program linked statically (nvcc's default) cannot run, and exec says why.
+    compile(&nvcc, &src, &dir.join("vadd-static"), false, &link);
+    let r = exec(&["--", "./vadd-static"], &dir, Some(&shim()));
+    assert_code(&r, 2);
+    assert_contains(&r, "-cudart shared");
+}

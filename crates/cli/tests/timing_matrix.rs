@@ -1,0 +1,170 @@
+//! Timing mode gives the same verified results as functional mode under every issue policy
+//! and both presets, and repeated timed runs give bit-identical statistics.
+//!
+//! Each built-in program's driver verifies every output against its CPU reference; here we
+//! also require the launch count, printf text and warp/thread instruction counts to equal
+//! functional mode's (instruction counts except for the [`INTERLEAVING_DEPENDENT`] programs).
+//! Cost control (the whole matrix is 39 programs × 4 policies × 2 presets = 312 runs): the
+//! `basic` programs run the full matrix; every other program runs two cells, one per preset,
+//! with the policies rotating over the programs so every (preset, policy) pair is covered by
+//! several of them (150 runs, about a minute on two loaded cores). `cargo test -p warpsim
+//! --test timing_matrix -- --ignored` runs all 312. Cells run in parallel (rayon), each on its
+//! own device.
+
+use rayon::prelude::*;
+use warpsim_core::config::GpuConfig;
+use warpsim_core::device::{Device, DeviceOptions};
+use warpsim_suite::{Outcome, Program, Size};
+use warpsim_timing::engine::{device_options_for, TimingEngine};
+use warpsim_timing::{PolicyKind, TimingStats};
+
+const POLICIES: [&str; 4] = ["lrr", "gto", "oldest", "tls"];
+
+/// Programs whose dynamic instruction count depends on the interleaving of threads (their
+/// verified results do not): `bfs` (benign race: whether a thread still sees a neighbour
+/// unvisited), `baws_pvc`/`baws_pvr` (atomicCAS linear probing retries), `baws_stn` (a
+/// spinning grid barrier). Their warp/thread instruction counts may differ from functional
+/// mode's; everything else about them must match.
+const INTERLEAVING_DEPENDENT: [&str; 4] = ["bfs", "baws_pvc", "baws_pvr", "baws_stn"];
+
+/// What must equal functional mode's outcome.
+fn comparable(p: &Program, o: &Outcome) -> Outcome {
+    if INTERLEAVING_DEPENDENT.contains(&p.name) {
+        Outcome { warp_instructions: 0, thread_instructions: 0, ..o.clone() }
+    } else {
+        o.clone()
+    }
+}
+const PRESETS: [&str; 2] = ["gtx480", "titanx-pascal"];
+
+fn declare_registers(dev: &mut Device, p: &Program) {
+    for k in p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name)) {
+        dev.set_kernel_registers(&k.name, k.registers);
+    }
+}
+
+fn functional(p: &Program) -> Outcome {
+    let mut dev = Device::with_options(DeviceOptions::default());
+    (p.run)(&mut dev, Size::Small).unwrap_or_else(|e| panic!("{} functional: {e}", p.name))
+}
+
+/// Runs `p` in timing mode; returns the outcome and the per-launch statistics.
+fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<TimingStats>), String> {
+    let cfg = GpuConfig::load(preset).map_err(|e| e.to_string())?;
+    let policy = PolicyKind::from_name(policy).map_err(|e| e.to_string())?;
+    let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
+    dev.set_engine(Box::new(TimingEngine::new(cfg, policy)));
+    declare_registers(&mut dev, p);
+    let outcome = (p.run)(&mut dev, Size::Small).map_err(|e| e.to_string())?;
+    let records = dev.launch_records().to_vec();
+    let stats = dev.engine_as_mut::<TimingEngine>().expect("timing engine").take_records();
+    // The Device's records and the engine's agree launch by launch.
+    assert_eq!(records.len(), stats.len());
+    for (r, s) in records.iter().zip(&stats) {
+        assert_eq!((r.cycles, r.stats.warp_instructions, &r.kernel), (Some(s.cycles), s.warp_instructions, &s.kernel));
+    }
+    Ok((outcome, stats))
+}
+
+type Cell = (&'static Program, &'static str, &'static str);
+
+/// The (program, preset, policy) cells of the matrix; all of them when `full`.
+fn cells(full: bool) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    let mut rotate = 0;
+    for p in warpsim_suite::programs() {
+        if full || p.sets.contains(&"basic") {
+            for preset in PRESETS {
+                for policy in POLICIES {
+                    cells.push((p, preset, policy));
+                }
+            }
+        } else {
+            cells.push((p, PRESETS[0], POLICIES[rotate % 4]));
+            cells.push((p, PRESETS[1], POLICIES[(rotate + 1) % 4]));
+            rotate += 1;
+        }
+    }
+    cells
+}
+
+#[test]
+fn timing_mode_matches_functional_mode_under_every_policy_and_preset() {
+    check_matrix(false);
+}
+
+#[test]
+#[ignore = "the full 312-run matrix takes several minutes; the default test covers every pair"]
+fn full_matrix() {
+    check_matrix(true);
+}
+
+fn check_matrix(full: bool) {
+    let start = std::time::Instant::now();
+    let programs = warpsim_suite::programs();
+    let reference: Vec<Outcome> = programs.par_iter().map(functional).collect();
+    let cells = cells(full);
+    let failures: Vec<String> = cells
+        .par_iter()
+        .filter_map(|&(p, preset, policy)| {
+            let i = programs.iter().position(|q| q.name == p.name).unwrap();
+            let want = &reference[i];
+            match timed(p, preset, policy) {
+                Err(e) => Some(format!("{} {preset}/{policy}: {e}", p.name)),
+                Ok((got, stats)) => {
+                    if comparable(p, &got) != comparable(p, want) {
+                        return Some(format!("{} {preset}/{policy}: outcome {got:?} differs from functional {want:?}", p.name));
+                    }
+                    if stats.iter().any(|s| s.cycles == 0 || s.config != preset) {
+                        return Some(format!("{} {preset}/{policy}: bad statistics", p.name));
+                    }
+                    None
+                }
+            }
+        })
+        .collect();
+    // Every (preset, policy) pair is exercised by the big programs too, not just `basic`.
+    for preset in PRESETS {
+        for policy in POLICIES {
+            let n = cells.iter().filter(|(p, pr, po)| !p.sets.contains(&"basic") && *pr == preset && *po == policy).count();
+            assert!(full || n >= 2, "{preset}/{policy} covers only {n} non-basic programs");
+        }
+    }
+    eprintln!("timing matrix: {} cells in {:.1} s", cells.len(), start.elapsed().as_secs_f64());
+    assert!(failures.is_empty(), "{} of {} cells failed:\n{}", failures.len(), cells.len(), failures.join("\n"));
+}
+
+#[test]
+fn timed_runs_are_deterministic() {
+    for name in ["matmul", "histogram", "bfs"] {
+        let p = warpsim_suite::program(name).unwrap();
+        for policy in ["gto", "tls"] {
+            let a = timed(p, "gtx480", policy).unwrap();
+            let b = timed(p, "gtx480", policy).unwrap();
+            assert_eq!(a.0, b.0, "{name}/{policy}: outcomes differ");
+            assert_eq!(a.1, b.1, "{name}/{policy}: statistics differ between two runs");
+        }
+    }
+}
+
+#[test]
+fn registers_limit_occupancy() {
+    // matmul's ptxas report drives CTAs per SM; without it, registers do not limit.
+    let p = warpsim_suite::program("matmul").unwrap();
+    let cfg = GpuConfig::load("gtx480").unwrap();
+    let run = |declare: Option<u32>| {
+        let mut dev = Device::new();
+        dev.set_engine(Box::new(TimingEngine::new(cfg.clone(), PolicyKind::Gto)));
+        if let Some(r) = declare {
+            for k in p.resources().unwrap() {
+                dev.set_kernel_registers(&k.name, r);
+            }
+        }
+        (p.run)(&mut dev, Size::Small).unwrap();
+        let regs = dev.launch_records()[0].registers_per_thread;
+        (regs, dev.engine_as::<TimingEngine>().unwrap().records()[0].ctas_per_sm)
+    };
+    // 256-thread CTAs on gtx480: 6 by warps/threads; 63 registers → 32768 / (256 × 64) = 2.
+    assert_eq!(run(None), (None, 6));
+    assert_eq!(run(Some(63)), (Some(63), 2));
+}

@@ -1,0 +1,115 @@
+//! The BAWS paper's non-barrier-intensive set (paper 000, Figures 11 and 14): every `rod_*`
+//! program verifies at `Size::Small` (and, ignored, at `Size::Paper`).
+
+use std::collections::BTreeSet;
+
+use warpsim_core::device::Device;
+use warpsim_suite::{program, programs, set, workload_info, Size};
+
+/// Warp instructions a `small` run may execute: small runs must stay cheap to simulate in
+/// timing mode (a few seconds each).
+const SMALL_WARP_INSTRUCTION_BUDGET: u64 = 2_000_000;
+
+fn run(name: &str, size: Size) {
+    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
+    let info = workload_info(name).unwrap_or_else(|| panic!("{name}: no launch metadata"));
+    let mut dev = Device::new();
+    let start = std::time::Instant::now();
+    let o = (p.run)(&mut dev, size).unwrap_or_else(|e| panic!("{name} failed: {e}"));
+    eprintln!(
+        "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
+        o.launches,
+        o.values_checked,
+        o.warp_instructions,
+        o.thread_instructions,
+        start.elapsed()
+    );
+    assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
+    if size == Size::Small {
+        assert!(
+            o.warp_instructions <= SMALL_WARP_INSTRUCTION_BUDGET,
+            "{name}: {} warp instructions at small size",
+            o.warp_instructions
+        );
+    }
+    // The declared CTA shapes are the ones launched, and every declared kernel runs.
+    let records = dev.launch_records();
+    assert_eq!(records.len(), o.launches as usize, "{name}: launch records");
+    for r in records {
+        let block = [r.block.x, r.block.y, r.block.z];
+        assert!(
+            info.kernels.iter().any(|k| k.kernel == r.kernel && k.block == block),
+            "{name}: {} launched with CTA {block:?}, not declared in its WorkloadInfo",
+            r.kernel
+        );
+    }
+    for k in info.kernels {
+        assert!(records.iter().any(|r| r.kernel == k.kernel), "{name}: declared kernel {} never launched", k.kernel);
+    }
+}
+
+macro_rules! programs {
+    ($($name:ident),* $(,)?) => {
+        mod small {
+            $(
+                #[test]
+                fn $name() {
+                    super::run(stringify!($name), warpsim_suite::Size::Small);
+                }
+            )*
+        }
+
+        /// The measurement sizes; slow in a test build:
+        /// `cargo test -p warpsim-suite --release --test nonbarrier -- --ignored`.
+        mod paper {
+            $(
+                #[test]
+                #[ignore]
+                fn $name() {
+                    super::run(stringify!($name), warpsim_suite::Size::Paper);
+                }
+            )*
+        }
+
+        /// Every registered `rod_*` program has a test above, and they make up the set.
+        #[test]
+        fn every_rod_program_is_tested() {
+            let tested: BTreeSet<&str> = [$(stringify!($name)),*].into_iter().collect();
+            let registered: BTreeSet<&str> =
+                programs().iter().map(|p| p.name).filter(|n| n.starts_with("rod_")).collect();
+            assert_eq!(tested, registered);
+            let in_set: BTreeSet<&str> = set("baws-nonbarrier").unwrap().iter().map(|p| p.name).collect();
+            assert_eq!(tested, in_set);
+        }
+    };
+}
+
+programs!(
+    rod_lud,
+    rod_hotspot,
+    rod_backprop,
+    rod_particlefilter,
+    rod_heartwall,
+    rod_dwt2d,
+    rod_bfs,
+    rod_pathfinder,
+    rod_nw,
+    rod_kmeans,
+    rod_nn,
+    rod_gaussian,
+    rod_srad,
+    rod_streamcluster,
+);
+
+/// Every kernel in a program's PTX is declared in its launch metadata, and vice versa.
+#[test]
+fn metadata_names_every_kernel() {
+    for p in set("baws-nonbarrier").unwrap() {
+        let info = workload_info(p.name).unwrap_or_else(|| panic!("{}: no launch metadata", p.name));
+        let declared: BTreeSet<&str> = info.kernels.iter().map(|k| k.kernel).collect();
+        let res = p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let reported: BTreeSet<&str> = res.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(declared, reported, "{}", p.name);
+        assert!(!info.barriers.is_empty() && !info.small.is_empty() && !info.paper.is_empty(), "{}", p.name);
+    }
+}

@@ -1,0 +1,279 @@
+//! The timing model as a Device API launch engine: install a [`TimingEngine`] with
+//! `Device::set_engine` and every launch of that device runs cycle by cycle under one GPU
+//! configuration and issue policy. Per-kernel [`TimingStats`] accumulate in the engine, in
+//! launch order; the Device's own launch records carry each launch's cycle count.
+//!
+//! Registers per thread (for occupancy) come from the launch (`Device::set_kernel_registers`:
+//! the suite's `.ptxas` reports, the shim's cubin REGCOUNT, a manifest key). When they are
+//! unknown the engine uses [`TimingEngine::set_default_registers`] (0 unless set), and 0
+//! means registers do not limit how many CTAs fit on an SM.
+//!
+//! The runaway guard is the cycle limit ([`DEFAULT_MAX_CYCLES`], [`TimingEngine::set_max_cycles`]):
+//! the functional executor's warp-instruction limit (`EngineLaunch::limits`) does not apply to
+//! timed launches.
+
+use std::any::Any;
+
+use warpsim_core::config::GpuConfig;
+use warpsim_core::device::{
+    DeviceError, DeviceOptions, EngineLaunch, EngineStats, LaunchEngine, LaunchStats,
+};
+
+use crate::{run_timed, PolicyKind, TimingError, TimingOptions, TimingStats};
+
+/// Default runaway guard: a launch that has not finished after this many cycles fails.
+pub const DEFAULT_MAX_CYCLES: u64 = 1_000_000_000;
+
+/// Runs launches in the cycle-level timing model.
+pub struct TimingEngine {
+    config: GpuConfig,
+    options: TimingOptions,
+    default_registers: u32,
+    records: Vec<TimingStats>,
+    total_cycles: u64,
+}
+
+impl TimingEngine {
+    /// An engine for `config` under `policy`, with [`DEFAULT_MAX_CYCLES`].
+    pub fn new(config: GpuConfig, policy: PolicyKind) -> TimingEngine {
+        let mut options = TimingOptions::new(policy, 0);
+        options.max_cycles = DEFAULT_MAX_CYCLES;
+        TimingEngine::with_options(config, options)
+    }
+
+    /// An engine with explicit options (`registers_per_thread` there is ignored: it comes from
+    /// each launch, or [`TimingEngine::set_default_registers`]).
+    pub fn with_options(config: GpuConfig, options: TimingOptions) -> TimingEngine {
+        TimingEngine {
+            config,
+            options,
+            default_registers: 0,
+            records: Vec::new(),
+            total_cycles: 0,
+        }
+    }
+
+    /// Registers per thread assumed for kernels whose count is unknown (default 0: registers
+    /// do not limit occupancy).
+    pub fn set_default_registers(&mut self, registers: u32) {
+        self.default_registers = registers;
+    }
+
+    /// Records CTA start/end, barrier arrive/release and warp finish events in each launch's
+    /// `TimingStats::events` (memory grows with the events).
+    pub fn set_event_log(&mut self, on: bool) {
+        self.options.event_log = on;
+    }
+
+    /// Fails launches that run longer than `cycles`.
+    pub fn set_max_cycles(&mut self, cycles: u64) {
+        self.options.max_cycles = cycles;
+    }
+
+    pub fn config(&self) -> &GpuConfig {
+        &self.config
+    }
+
+    pub fn options(&self) -> &TimingOptions {
+        &self.options
+    }
+
+    pub fn policy(&self) -> PolicyKind {
+        self.options.policy
+    }
+
+    /// Statistics of every launch since the last [`TimingEngine::take_records`], in order.
+    pub fn records(&self) -> &[TimingStats] {
+        &self.records
+    }
+
+    /// Returns and clears the per-launch statistics (the cycle total keeps counting).
+    pub fn take_records(&mut self) -> Vec<TimingStats> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Simulated cycles of all launches so far (launches run back to back, no overlap).
+    pub fn total_cycles(&self) -> u64 {
+        self.total_cycles
+    }
+
+    /// `base` with the limits the Device API checks (SM count for `%nsmid`, shared memory per
+    /// block) taken from the configuration.
+    pub fn device_options(&self, base: DeviceOptions) -> DeviceOptions {
+        device_options_for(&self.config, base)
+    }
+}
+
+/// `base` with the SM count and the per-block shared-memory limit of `config` (the limit
+/// stays at most `base`'s: 48 KB without the opt-in CUDA programs must ask for).
+pub fn device_options_for(config: &GpuConfig, base: DeviceOptions) -> DeviceOptions {
+    DeviceOptions {
+        num_sms: config.gpu.num_sms,
+        max_shared_per_block: base.max_shared_per_block.min(config.sm.shared_memory),
+        ..base
+    }
+}
+
+impl LaunchEngine for TimingEngine {
+    fn name(&self) -> &str {
+        "timing"
+    }
+
+    fn launch(&mut self, l: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError> {
+        let mut opts = self.options;
+        opts.registers_per_thread = l.registers_per_thread.unwrap_or(self.default_registers);
+        let stats = run_timed(
+            l.ctx,
+            l.memory,
+            l.printf,
+            l.shared_bytes,
+            &self.config,
+            &opts,
+        )
+        .map_err(|e| match e {
+            TimingError::Device(d) => *d,
+            TimingError::CycleLimit { kernel, limit } => DeviceError::CycleLimit { kernel, limit },
+            // Policies are resolved before the engine exists; keep the message if one slips through.
+            other => DeviceError::InvalidLaunch {
+                kernel: l.ctx.module.functions[l.ctx.kernel as usize].name.clone(),
+                reason: other.to_string(),
+            },
+        })?;
+        let ctas = l.ctx.grid.iter().map(|&d| d as u64).product();
+        let out = EngineStats {
+            stats: LaunchStats {
+                warp_instructions: stats.warp_instructions,
+                thread_instructions: stats.thread_instructions,
+                ctas,
+            },
+            cycles: Some(stats.cycles),
+        };
+        self.total_cycles += stats.cycles;
+        self.records.push(stats);
+        Ok(out)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsim_core::device::{Arg, Device, LaunchConfig};
+
+    const PTX: &str = r#"
+.version 7.5
+.target sm_75
+.address_size 64
+.visible .entry fill(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r1, %r2, %r3, %r1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r1;
+    ret;
+}
+.visible .entry spin(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    mov.u32 %r1, 0;
+LOOP:
+    add.s32 %r1, %r1, 1;
+    bra.uni LOOP;
+}
+"#;
+
+    fn device(max_cycles: Option<u64>) -> Device {
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut engine = TimingEngine::new(cfg.clone(), PolicyKind::Gto);
+        if let Some(n) = max_cycles {
+            engine.set_max_cycles(n);
+        }
+        let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
+        dev.set_engine(Box::new(engine));
+        dev
+    }
+
+    #[test]
+    fn timed_launches_compute_and_record() {
+        let mut dev = device(None);
+        let m = dev.load_ptx(PTX).unwrap();
+        let k = dev.kernel(m, "fill").unwrap();
+        let out = dev.alloc_zeroed::<u32>(256).unwrap();
+        let cfg = LaunchConfig {
+            grid: 4.into(),
+            block: 64.into(),
+            dynamic_shared: 0,
+        };
+        dev.set_kernel_registers("fill", 8);
+        for _ in 0..2 {
+            let s = dev.launch(k, cfg, &[Arg::Ptr(out)]).unwrap();
+            assert_eq!((s.ctas, s.warp_instructions), (4, 8 * 10));
+        }
+        assert_eq!(
+            dev.read_vec::<u32>(out, 256).unwrap(),
+            (0..256).collect::<Vec<u32>>()
+        );
+        assert_eq!(dev.engine().name(), "timing");
+        let recs = dev.launch_records().to_vec();
+        let engine = dev.engine_as::<TimingEngine>().unwrap();
+        assert_eq!(engine.records().len(), 2);
+        assert_eq!(
+            engine.records()[0],
+            engine.records()[1],
+            "identical launches time identically"
+        );
+        assert_eq!(engine.total_cycles(), 2 * engine.records()[0].cycles);
+        assert_eq!(recs[0].cycles, Some(engine.records()[0].cycles));
+        assert_eq!(recs[0].registers_per_thread, Some(8));
+        assert_eq!(recs[0].kernel, "fill");
+    }
+
+    #[test]
+    fn cycle_limit_is_a_clear_error() {
+        let mut dev = device(Some(5_000));
+        let m = dev.load_ptx(PTX).unwrap();
+        let k = dev.kernel(m, "spin").unwrap();
+        let out = dev.alloc_zeroed::<u32>(1).unwrap();
+        let err = dev
+            .launch(
+                k,
+                LaunchConfig {
+                    grid: 1.into(),
+                    block: 32.into(),
+                    dynamic_shared: 0,
+                },
+                &[Arg::Ptr(out)],
+            )
+            .unwrap_err();
+        assert_eq!(
+            err,
+            DeviceError::CycleLimit {
+                kernel: "spin".into(),
+                limit: 5_000
+            }
+        );
+        assert!(err.to_string().contains("5000 simulated cycles"), "{err}");
+        assert!(dev.launch_records().is_empty());
+    }
+
+    #[test]
+    fn configuration_sets_device_limits() {
+        let cfg = GpuConfig::load("titanx-pascal").unwrap();
+        let o = device_options_for(&cfg, DeviceOptions::default());
+        assert_eq!((o.num_sms, o.max_shared_per_block), (28, 48 * 1024));
+    }
+}

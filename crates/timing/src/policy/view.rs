@@ -1,0 +1,180 @@
+//! The read-only state issue and fetch policies see: per warp slot and per CTA slot
+//! struct-of-arrays owned by the SM and updated by the pipeline on events (never rebuilt per
+//! cycle), plus the current cycle.
+
+use crate::classify::Unit;
+use warpsim_core::exec::warp::WarpState;
+
+/// Why a resident warp cannot be a candidate for issue before its `wake` cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Block {
+    /// Not blocked: from `wake` on its I-buffer head may issue (if its unit is free).
+    Ready,
+    /// Its I-buffer head waits on the scoreboard until `wake`.
+    Data,
+    /// Waiting at a barrier (until released).
+    Barrier,
+    /// Finished; waiting for its CTA to exit.
+    Exit,
+    /// I-buffer empty after a control hazard flushed it (until fetch refills it).
+    Control,
+    /// I-buffer empty otherwise (until fetch fills it).
+    Fetch,
+}
+
+/// Per warp slot state (index = the SM's warp slot; slot `w` belongs to scheduler `w mod S`
+/// and to CTA slot `w / warps_per_cta`).
+#[derive(Clone, Debug)]
+pub struct WarpSlots {
+    /// The slot holds a warp of a resident CTA.
+    pub occupied: Vec<bool>,
+    /// Dynamic id (launch order): smaller is older.
+    pub age: Vec<u64>,
+    /// The functional warp's state (refreshed at issue and on barrier release / exit).
+    pub state: Vec<WarpState>,
+    /// At a barrier or finished (waiting for its CTA to exit).
+    pub waiting: Vec<bool>,
+    /// Valid decoded entries in the I-buffer.
+    pub ib_n: Vec<u8>,
+    /// Unit class of the I-buffer head (meaningful while `ib_n > 0`); `Unit::Ldst` = a
+    /// memory instruction (MOTRR's memory class).
+    pub head_unit: Vec<Unit>,
+    /// Warp instructions issued.
+    pub insts: Vec<u64>,
+    /// Thread instructions issued (instructions × active lanes: PRO's progress).
+    pub thread_insts: Vec<u64>,
+    /// Blocking reason for cycles before `wake` (see [`Block`]).
+    pub block: Vec<Block>,
+    /// First cycle the warp may be a candidate (`u64::MAX`: until an event).
+    pub wake: Vec<u64>,
+    /// The data block includes an outstanding global/local load (two-level demotes on it).
+    pub long_wait: Vec<bool>,
+    /// An I-cache miss for the warp's next fetch is outstanding until this cycle (the warp is
+    /// not eligible for fetch before it).
+    pub fetch_wait: Vec<u64>,
+}
+
+impl WarpSlots {
+    /// `n` empty slots.
+    pub fn new(n: usize) -> WarpSlots {
+        WarpSlots {
+            occupied: vec![false; n],
+            age: vec![0; n],
+            state: vec![WarpState::Done; n],
+            waiting: vec![false; n],
+            ib_n: vec![0; n],
+            head_unit: vec![Unit::Sp; n],
+            insts: vec![0; n],
+            thread_insts: vec![0; n],
+            block: vec![Block::Fetch; n],
+            wake: vec![u64::MAX; n],
+            long_wait: vec![false; n],
+            fetch_wait: vec![0; n],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.occupied.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.occupied.is_empty()
+    }
+}
+
+/// Per CTA slot state (index = the SM's CTA slot).
+#[derive(Clone, Debug)]
+pub struct CtaSlots {
+    pub resident: Vec<bool>,
+    /// Linear grid index (CTA age: smaller is older).
+    pub linear: Vec<u64>,
+    /// Dispatch cycle.
+    pub start: Vec<u64>,
+    /// Warps of the CTA (its slots are `c*W .. c*W + warps`).
+    pub warps: Vec<u16>,
+    /// Warps waiting at a barrier now.
+    pub at_barrier: Vec<u16>,
+    /// Warps finished (waiting at the implicit exit barrier).
+    pub finished: Vec<u16>,
+    /// Cycle the first warp arrived at the barrier the CTA waits on now (`None` when no warp
+    /// waits).
+    pub first_arrival: Vec<Option<u64>>,
+    /// Warp instructions issued by the CTA.
+    pub insts: Vec<u64>,
+    /// Thread instructions issued by the CTA (PRO's progress).
+    pub thread_insts: Vec<u64>,
+}
+
+impl CtaSlots {
+    pub fn new(n: usize) -> CtaSlots {
+        CtaSlots {
+            resident: vec![false; n],
+            linear: vec![0; n],
+            start: vec![0; n],
+            warps: vec![0; n],
+            at_barrier: vec![0; n],
+            finished: vec![0; n],
+            first_arrival: vec![None; n],
+            insts: vec![0; n],
+            thread_insts: vec![0; n],
+        }
+    }
+}
+
+/// What a policy may read: the SM's warp and CTA slots and the cycle.
+#[derive(Clone, Copy)]
+pub struct PolicyView<'a> {
+    pub now: u64,
+    pub warps: &'a WarpSlots,
+    pub ctas: &'a CtaSlots,
+    /// Warp slots per CTA slot.
+    pub warps_per_cta: usize,
+    /// I-buffer depth (`sm.ibuffer_entries`).
+    pub ib_depth: u8,
+    /// The dispatcher has dispatched the kernel's last CTA (to any SM).
+    pub all_dispatched: bool,
+    /// Per scheduler: its occupied warp slots, oldest first (maintained on CTA launch/exit).
+    pub age_order: &'a [Vec<u16>],
+    /// Per scheduler: its occupied warp slots in slot order (maintained on CTA launch/exit).
+    pub slot_order: &'a [Vec<u16>],
+}
+
+impl PolicyView<'_> {
+    #[inline]
+    pub fn occupied(&self, s: u16) -> bool {
+        self.warps.occupied[s as usize]
+    }
+
+    #[inline]
+    pub fn age(&self, s: u16) -> u64 {
+        self.warps.age[s as usize]
+    }
+
+    #[inline]
+    pub fn waiting(&self, s: u16) -> bool {
+        self.warps.waiting[s as usize]
+    }
+
+    /// CTA slot of warp slot `s`.
+    #[inline]
+    pub fn cta_of(&self, s: u16) -> usize {
+        s as usize / self.warps_per_cta.max(1)
+    }
+
+    /// The warp's next instruction reads or writes the result of an outstanding global/local
+    /// load now.
+    #[inline]
+    pub fn long_dep(&self, s: u16) -> bool {
+        let s = s as usize;
+        self.warps.block[s] == Block::Data
+            && self.warps.long_wait[s]
+            && self.warps.wake[s] > self.now
+    }
+
+    /// The warp may issue now if its unit is free (not blocked, valid I-buffer head).
+    #[inline]
+    pub fn candidate(&self, s: u16) -> bool {
+        self.warps.occupied[s as usize] && self.warps.wake[s as usize] <= self.now
+    }
+}

@@ -1,0 +1,333 @@
+//! Statistics writers. Every scalar statistic is declared once in [`STATS`] (name, description,
+//! how to read it); the text, CSV and JSON writers all use that table, so a new statistic is
+//! one line here. Totals over several launches (run back to back) come from [`totals`].
+
+use crate::stats::TimingStats;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How a statistic is printed and summed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An event count: printed as an integer; totals add.
+    Count,
+    /// A ratio: totals are recomputed from counts (see [`totals`]).
+    Ratio,
+}
+
+/// One scalar statistic.
+pub struct StatDef {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub kind: Kind,
+    pub get: fn(&TimingStats) -> f64,
+}
+
+macro_rules! count {
+    ($name:literal, $desc:literal, |$s:ident| $e:expr) => {
+        StatDef {
+            name: $name,
+            description: $desc,
+            kind: Kind::Count,
+            get: |$s| $e as f64,
+        }
+    };
+}
+
+/// Every scalar statistic, in output order.
+pub const STATS: &[StatDef] = &[
+    count!(
+        "cycles",
+        "GPU core cycles from launch to the last CTA's exit",
+        |s| s.cycles
+    ),
+    count!("warp_instructions", "warp instructions issued", |s| s
+        .warp_instructions),
+    count!(
+        "thread_instructions",
+        "thread instructions (active lanes of issued warp instructions)",
+        |s| s.thread_instructions
+    ),
+    StatDef {
+        name: "ipc",
+        description: "warp instructions per cycle, whole GPU",
+        kind: Kind::Ratio,
+        get: |s| s.ipc,
+    },
+    count!("ctas_per_sm", "CTA slots per SM (occupancy)", |s| s
+        .ctas_per_sm),
+    count!(
+        "issue_issued",
+        "scheduler-cycles that issued an instruction",
+        |s| s.issue.issued
+    ),
+    count!(
+        "issue_idle",
+        "scheduler-cycles with no warp holding an instruction it could try",
+        |s| s.issue.idle
+    ),
+    count!(
+        "issue_scoreboard",
+        "scheduler-cycles where every warp with an instruction waited on the scoreboard",
+        |s| s.issue.scoreboard
+    ),
+    count!(
+        "issue_pipeline",
+        "scheduler-cycles where a ready warp found its functional unit busy",
+        |s| s.issue.pipeline
+    ),
+    count!(
+        "stall_data",
+        "warp-cycles held by the scoreboard (RAW/WAW on an in-flight result)",
+        |s| s.stalls.data
+    ),
+    count!(
+        "stall_structural",
+        "warp-cycles ready but the unit busy, before the scheduler issued",
+        |s| s.stalls.structural
+    ),
+    count!("stall_barrier", "warp-cycles waiting at a barrier", |s| s
+        .stalls
+        .barrier),
+    count!(
+        "stall_exit",
+        "warp-cycles finished, waiting for the CTA to exit",
+        |s| s.stalls.exit_wait
+    ),
+    count!(
+        "stall_control",
+        "warp-cycles with an I-buffer emptied by a control hazard",
+        |s| s.stalls.control
+    ),
+    count!(
+        "stall_fetch",
+        "warp-cycles with an empty I-buffer otherwise",
+        |s| s.stalls.fetch
+    ),
+    count!(
+        "stall_not_selected",
+        "warp-cycles ready but another warp was chosen",
+        |s| s.stalls.not_selected
+    ),
+    StatDef {
+        name: "barrier_stall_fraction",
+        description: "barrier stall cycles / resident warp cycles",
+        kind: Kind::Ratio,
+        get: |s| s.barrier_stall_fraction,
+    },
+    count!(
+        "shared_issues",
+        "instructions issued by another scheduler (warp sharing)",
+        |s| s.shared_issues
+    ),
+    count!(
+        "icache_hits",
+        "L1 I-cache fetches that found their line",
+        |s| s.icache_hits
+    ),
+    count!(
+        "icache_misses",
+        "L1 I-cache fetches that missed (a line allocated)",
+        |s| s.icache_misses
+    ),
+    count!(
+        "bank_conflict_cycles",
+        "extra operand-read cycles from register-bank conflicts",
+        |s| s.bank_conflict_cycles
+    ),
+    count!(
+        "dual_issues",
+        "second instructions a scheduler issued in the same cycle (dual issue)",
+        |s| s.dual_issues
+    ),
+];
+
+fn fmt_value(d: &StatDef, v: f64) -> String {
+    match d.kind {
+        Kind::Count => format!("{}", v as u64),
+        Kind::Ratio => format!("{v:.6}"),
+    }
+}
+
+/// Human-readable statistics of one launch: `name = value  # description` lines, then the
+/// issued-by-active-lanes histogram (non-zero buckets).
+pub fn text(s: &TimingStats) -> String {
+    let mut out = format!(
+        "kernel {} on {} ({} / fetch {})\n",
+        s.kernel, s.config, s.policy, s.fetch_policy
+    );
+    for d in STATS {
+        let _ = writeln!(
+            out,
+            "{:<24} = {:>14}  # {}",
+            d.name,
+            fmt_value(d, (d.get)(s)),
+            d.description
+        );
+    }
+    out.push_str("issued_by_active_lanes  =");
+    for (i, n) in s.issued_lanes.iter().enumerate().filter(|(_, &n)| n > 0) {
+        let _ = write!(out, " W{i}:{n}");
+    }
+    out.push('\n');
+    out
+}
+
+/// CSV header: kernel, config, policy, then every [`STATS`] name, then `issued_w0 …
+/// issued_w32`.
+pub fn csv_header() -> String {
+    let mut h = String::from("kernel,config,policy,fetch_policy");
+    for d in STATS {
+        h.push(',');
+        h.push_str(d.name);
+    }
+    for i in 0..=32 {
+        let _ = write!(h, ",issued_w{i}");
+    }
+    h
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One CSV row for `s` (matching [`csv_header`]).
+pub fn csv_row(s: &TimingStats) -> String {
+    let mut r = [&s.kernel, &s.config, &s.policy, &s.fetch_policy]
+        .map(|x| csv_field(x))
+        .join(",");
+    for d in STATS {
+        r.push(',');
+        r.push_str(&fmt_value(d, (d.get)(s)));
+    }
+    for i in 0..=32 {
+        let _ = write!(r, ",{}", s.issued_lanes.get(i).copied().unwrap_or(0));
+    }
+    r
+}
+
+/// A CSV table: header, one row per launch, and a `total` row when there is more than one.
+pub fn csv(stats: &[TimingStats]) -> String {
+    let mut out = csv_header();
+    out.push('\n');
+    for s in stats {
+        out.push_str(&csv_row(s));
+        out.push('\n');
+    }
+    if stats.len() > 1 {
+        out.push_str(&csv_row(&totals(stats)));
+        out.push('\n');
+    }
+    out
+}
+
+/// JSON of one launch: every field of [`TimingStats`] (serde) plus `descriptions`, the
+/// name → description map of [`STATS`].
+pub fn json(s: &TimingStats) -> serde_json::Value {
+    let mut v = serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
+    if let serde_json::Value::Object(m) = &mut v {
+        let d: serde_json::Map<String, serde_json::Value> = STATS
+            .iter()
+            .map(|d| (d.name.to_string(), d.description.into()))
+            .collect();
+        m.insert("descriptions".into(), serde_json::Value::Object(d));
+    }
+    v
+}
+
+/// Sum of several launches run back to back: counts add, cycles add, IPC and the barrier
+/// stall fraction are recomputed; per-CTA/per-warp records, traces and events are
+/// concatenated; `kernel` is `total`.
+pub fn totals(stats: &[TimingStats]) -> TimingStats {
+    let mut t = TimingStats {
+        kernel: "total".into(),
+        config: stats.first().map(|s| s.config.clone()).unwrap_or_default(),
+        policy: stats.first().map(|s| s.policy.clone()).unwrap_or_default(),
+        fetch_policy: stats
+            .first()
+            .map(|s| s.fetch_policy.clone())
+            .unwrap_or_default(),
+        cycles: 0,
+        warp_instructions: 0,
+        thread_instructions: 0,
+        ipc: 0.0,
+        ctas_per_sm: stats.iter().map(|s| s.ctas_per_sm).max().unwrap_or(0),
+        issue: Default::default(),
+        issue_per_scheduler: Vec::new(),
+        issued_lanes: vec![0; 33],
+        icache_hits: 0,
+        icache_misses: 0,
+        shared_issues: 0,
+        dual_issues: 0,
+        bank_conflict_cycles: 0,
+        stalls: Default::default(),
+        barrier_stall_fraction: 0.0,
+        ctas: Vec::new(),
+        warps: Vec::new(),
+        issue_trace: Vec::new(),
+        events: Vec::new(),
+    };
+    let (mut barrier, mut resident) = (0u64, 0u64);
+    for s in stats {
+        t.cycles += s.cycles;
+        t.warp_instructions += s.warp_instructions;
+        t.thread_instructions += s.thread_instructions;
+        t.issue.add(&s.issue);
+        t.stalls.add(&s.stalls);
+        t.shared_issues += s.shared_issues;
+        t.dual_issues += s.dual_issues;
+        t.bank_conflict_cycles += s.bank_conflict_cycles;
+        t.icache_hits += s.icache_hits;
+        t.icache_misses += s.icache_misses;
+        if t.issued_lanes.len() < s.issued_lanes.len() {
+            t.issued_lanes.resize(s.issued_lanes.len(), 0);
+        }
+        for (a, b) in t.issued_lanes.iter_mut().zip(&s.issued_lanes) {
+            *a += b;
+        }
+        barrier += s.stalls.barrier;
+        resident += resident_warp_cycles(s);
+        t.ctas.extend_from_slice(&s.ctas);
+        t.warps.extend_from_slice(&s.warps);
+    }
+    t.ipc = t.warp_instructions as f64 / t.cycles.max(1) as f64;
+    t.barrier_stall_fraction = barrier as f64 / resident.max(1) as f64;
+    t
+}
+
+/// Σ over warps of their CTA's residency (end − start): the denominator of
+/// `barrier_stall_fraction`.
+pub fn resident_warp_cycles(s: &TimingStats) -> u64 {
+    let mut warps = vec![
+        0u64;
+        s.ctas
+            .iter()
+            .map(|c| c.linear as usize + 1)
+            .max()
+            .unwrap_or(0)
+    ];
+    for w in &s.warps {
+        if let Some(n) = warps.get_mut(w.cta as usize) {
+            *n += 1;
+        }
+    }
+    s.ctas
+        .iter()
+        .map(|c| (c.end - c.start) * warps[c.linear as usize])
+        .sum()
+}
+
+/// GPGPU-Sim-style simulation rate lines for statistics `s` simulated in `wall` time.
+pub fn simulation_rate(s: &TimingStats, wall: Duration) -> String {
+    let secs = wall.as_secs_f64().max(1e-9);
+    format!(
+        "simulation time = {secs:.3} s\nsimulation rate = {:.0} warp-inst/s, {:.0} thread-inst/s, {:.0} cycles/s\n",
+        s.warp_instructions as f64 / secs,
+        s.thread_instructions as f64 / secs,
+        s.cycles as f64 / secs
+    )
+}

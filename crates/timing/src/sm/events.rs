@@ -1,0 +1,163 @@
+//! What an issued instruction changes besides its own warp's next instruction: barrier
+//! arrival and release, warp exit (the implicit exit barrier), the event log, the policy hooks,
+//! and memory-completion notifications.
+
+use super::{Env, Sm};
+use crate::fetch_policy::FetchPolicy;
+use crate::policy::{Block, IssuePolicy};
+use crate::stats::{LogEvent, LogKind};
+use std::cmp::Reverse;
+use warpsim_core::exec::grid::deadlock;
+use warpsim_core::exec::step::StepEvent;
+use warpsim_core::exec::warp::WarpState;
+use warpsim_core::ir::BarKind;
+
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// Appends to the event log when it is on.
+    #[inline]
+    pub(crate) fn log(&self, env: &mut Env, now: u64, kind: LogKind) {
+        if let Some(l) = env.log.as_mut() {
+            l.push(LogEvent {
+                cycle: now,
+                sm: self.id,
+                kind,
+            });
+        }
+    }
+
+    /// After warp `s` executed the instruction at `pc` in cycle `now` with outcome `ev`:
+    /// applies the functional barrier/exit effects and updates every affected warp's state.
+    pub(crate) fn after_step(
+        &mut self,
+        env: &mut Env,
+        s: usize,
+        ev: StepEvent,
+        pc: u32,
+        now: u64,
+    ) -> Result<(), crate::TimingError> {
+        let (c, wi) = (s / self.wpc, s % self.wpc);
+        let all = env.all_dispatched;
+        let mut waits_at_barrier = false;
+        {
+            let cta = &mut self.ctas[c].as_mut().expect("resident").cta;
+            match ev {
+                StepEvent::Continue => {}
+                StepEvent::Done => {
+                    cta.warps[wi].state = WarpState::Done;
+                    cta.release_ready();
+                }
+                StepEvent::Barrier { kind, .. } => {
+                    waits_at_barrier = kind != BarKind::Arrive;
+                    cta.arrive(wi, ev);
+                }
+            }
+            if !matches!(ev, StepEvent::Continue)
+                && !cta.finished()
+                && cta.warps.iter().all(|w| w.state != WarpState::Ready)
+            {
+                return Err(deadlock(env.k, cta).into());
+            }
+        }
+        self.snapshot(s);
+        let linear = self.c.linear[c];
+        if waits_at_barrier {
+            // Counted as an arrival even when this warp completes the barrier at once.
+            self.c.at_barrier[c] += 1;
+            self.c.first_arrival[c].get_or_insert(now);
+            self.bar_pc[s] = pc;
+            self.log(
+                env,
+                now,
+                LogKind::BarrierArrive {
+                    cta: linear,
+                    warp: wi as u32,
+                    pc,
+                },
+            );
+            notify!(self, now, all, |p, v| p.on_barrier_arrive(s as u16, pc, &v));
+        }
+        match self.w.state[s] {
+            WarpState::Done => {
+                self.w.waiting[s] = true;
+                self.c.finished[c] += 1;
+                self.done_at[s] = now;
+                self.pending_exit = true;
+                self.block(s, Block::Exit, now + 1, u64::MAX);
+                self.log(
+                    env,
+                    now,
+                    LogKind::WarpFinish {
+                        cta: linear,
+                        warp: wi as u32,
+                    },
+                );
+                notify!(self, now, all, |p, v| p.on_warp_finished(s as u16, &v));
+            }
+            WarpState::AtBarrier { .. } => {
+                self.w.waiting[s] = true;
+                self.block(s, Block::Barrier, now + 1, u64::MAX);
+            }
+            WarpState::Ready => self.set_head(env, s, now + 1),
+        }
+        if matches!(ev, StepEvent::Continue) {
+            return Ok(());
+        }
+        // A barrier arrival or an exit can release the CTA's waiting warps.
+        let mut released = if waits_at_barrier && self.w.state[s] == WarpState::Ready {
+            self.c.at_barrier[c] -= 1;
+            Some(pc)
+        } else {
+            None
+        };
+        let n = self.c.warps[c] as usize;
+        for o in c * self.wpc..c * self.wpc + n {
+            if o == s {
+                continue;
+            }
+            let old = self.w.state[o];
+            self.snapshot(o);
+            if matches!(old, WarpState::AtBarrier { .. }) && self.w.state[o] == WarpState::Ready {
+                self.w.waiting[o] = false;
+                self.c.at_barrier[c] -= 1;
+                released.get_or_insert(self.bar_pc[o]);
+                // Released warps may issue from the next cycle.
+                self.set_head(env, o, now + 1);
+            }
+        }
+        if let Some(bpc) = released {
+            if self.c.at_barrier[c] == 0 {
+                self.c.first_arrival[c] = None;
+            }
+            self.log(
+                env,
+                now,
+                LogKind::BarrierRelease {
+                    cta: linear,
+                    pc: bpc,
+                },
+            );
+            notify!(self, now, all, |p, v| p
+                .on_barrier_release(c as u16, bpc, &v));
+        }
+        Ok(())
+    }
+
+    /// Delivers `on_mem_complete` for every memory instruction whose result is ready by `now`.
+    pub(crate) fn deliver_completions(&mut self, env: &Env, now: u64) {
+        while let Some(&Reverse((at, s))) = self.completions.peek() {
+            if at > now {
+                break;
+            }
+            self.completions.pop();
+            if self.w.occupied[s as usize] {
+                notify!(self, now, env.all_dispatched, |p, v| p
+                    .on_mem_complete(s, &v));
+            }
+        }
+    }
+
+    /// The dispatcher handed out the kernel's last CTA.
+    pub fn last_cta_dispatched(&mut self, now: u64) {
+        notify!(self, now, true, |p, v| p.on_last_cta_dispatched(&v));
+    }
+}

@@ -1,0 +1,382 @@
+//! Policy interfaces on crafted tiny launches: the event hooks fire in pipeline order, a fetch
+//! policy can read the issue policy's current order, and warp sharing issues another
+//! scheduler's warp.
+mod common;
+
+use common::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::fetch_policy::{eligible, FetchPolicy, RoundRobin};
+use warpsim_timing::policy::{Gto, IssueOrders, IssuePolicy, Issued, PolicyView};
+use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
+
+type Log = Rc<RefCell<Vec<(usize, u64, String)>>>;
+
+/// GTO that records every hook it receives as (its scheduler, cycle, event).
+struct Recorder {
+    me: usize,
+    inner: Gto,
+    log: Log,
+}
+
+impl Recorder {
+    fn note(&self, v: &PolicyView, what: String) {
+        self.log.borrow_mut().push((self.me, v.now, what));
+    }
+}
+
+impl IssuePolicy for Recorder {
+    const WANTS_MEM_EVENTS: bool = true;
+    fn current_order(&self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.inner.current_order(slots, v, out);
+    }
+    fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
+        self.inner.on_issue(e, v);
+        self.note(v, format!("issue {} pc {}", e.slot, e.pc));
+    }
+    fn on_barrier_arrive(&mut self, slot: u16, pc: u32, v: &PolicyView) {
+        let c = v.cta_of(slot);
+        self.note(
+            v,
+            format!("arrive {slot} pc {pc} waiting {}", v.ctas.at_barrier[c]),
+        );
+    }
+    fn on_barrier_release(&mut self, cta: u16, pc: u32, v: &PolicyView) {
+        self.note(v, format!("release cta {cta} pc {pc}"));
+    }
+    fn on_warp_finished(&mut self, slot: u16, v: &PolicyView) {
+        self.note(v, format!("finish {slot}"));
+    }
+    fn on_cta_launch(&mut self, cta: u16, v: &PolicyView) {
+        self.note(v, format!("launch {cta}"));
+    }
+    fn on_cta_exit(&mut self, cta: u16, v: &PolicyView) {
+        self.note(v, format!("exit {cta}"));
+    }
+    fn on_mem_complete(&mut self, slot: u16, v: &PolicyView) {
+        self.note(v, format!("mem {slot}"));
+    }
+    fn on_last_cta_dispatched(&mut self, v: &PolicyView) {
+        self.note(v, "last dispatched".into());
+    }
+}
+
+fn one_sm(extra: &[&str]) -> GpuConfig {
+    let mut o: Vec<String> = vec!["gpu.num_sms=1".into()];
+    o.extend(extra.iter().map(|s| s.to_string()));
+    GpuConfig::load_with("gtx480", &o).unwrap()
+}
+
+/// Runs `src` (kernel `k(out, n)`) with custom policies; returns the stats and the output.
+fn run_custom<P: IssuePolicy, F: FetchPolicy>(
+    src: &str,
+    grid: u32,
+    block: u32,
+    cfg: &GpuConfig,
+    issue: impl FnMut(usize, &[u16], usize) -> P,
+    fetch: impl FnMut() -> F,
+) -> (TimingStats, Vec<u32>) {
+    let module = warpsim_core::load_ptx(src).expect("kernel loads");
+    let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
+    let f = &module.functions[kernel as usize];
+    let n = (grid * block) as usize;
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(n as u64 * 4).unwrap();
+    gmem.write(out, &vec![0u8; n * 4]).unwrap();
+    let mut params = vec![0u8; f.param_bytes as usize];
+    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let k = LaunchCtx {
+        module: &module,
+        kernel,
+        globals_base: 0,
+        params: &params,
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dyn_shared_base: f.shared_bytes,
+        dyn_shared_bytes: 0,
+        local_limit: 64 * 1024,
+        num_sms: cfg.gpu.num_sms,
+        smid: 0,
+        gridid: 1,
+    };
+    let mut printf = String::new();
+    let opts = TimingOptions {
+        trace_issue: true,
+        event_log: true,
+        ..TimingOptions::new(PolicyKind::Gto, 16)
+    };
+    let s = run_timed_with(
+        &k,
+        &mut gmem,
+        &mut printf,
+        f.shared_bytes,
+        cfg,
+        &opts,
+        issue,
+        fetch,
+    )
+    .unwrap();
+    let mut bytes = vec![0u8; n * 4];
+    gmem.read(out, &mut bytes).unwrap();
+    (
+        s,
+        bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+    )
+}
+
+/// out[i] = i + 1 through a global load after a barrier.
+fn barrier_load_kernel() -> String {
+    kernel(
+        "",
+        "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;\nbar.sync 0;\n\
+         ld.global.u32 %r6, [%rd3];\nadd.s32 %r6, %r6, 1;\nst.global.u32 [%rd3], %r6;",
+    )
+}
+
+#[test]
+fn hooks_fire_in_pipeline_order_on_every_scheduler() {
+    let cfg = one_sm(&[]);
+    let log: Log = Rc::default();
+    let l = log.clone();
+    let (s, out) = run_custom(
+        &barrier_load_kernel(),
+        1,
+        64,
+        &cfg,
+        move |me, _, _| Recorder {
+            me,
+            inner: Gto::new(me),
+            log: l.clone(),
+        },
+        RoundRobin::default,
+    );
+    assert_eq!(out, (1..=64).collect::<Vec<u32>>());
+    let log = log.borrow();
+    // Every SM-wide event reaches both schedulers' instances in the same order.
+    let of = |me: usize| -> Vec<(u64, String)> {
+        log.iter()
+            .filter(|e| e.0 == me)
+            .map(|e| (e.1, e.2.clone()))
+            .collect()
+    };
+    let (a, b) = (of(0), of(1));
+    assert_eq!(a, b);
+    let names: Vec<&str> = a.iter().map(|e| e.1.as_str()).collect();
+    let pos = |p: &str| {
+        names
+            .iter()
+            .position(|n| n.starts_with(p))
+            .unwrap_or_else(|| panic!("{p}: {names:?}"))
+    };
+    let rpos = |p: &str| names.iter().rposition(|n| n.starts_with(p)).unwrap();
+    assert_eq!(names[0], "launch 0");
+    assert_eq!(names[1], "last dispatched");
+    // Two warps arrive (the second completes the barrier: the release follows it at once).
+    let arrivals: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].starts_with("arrive"))
+        .collect();
+    assert_eq!(arrivals.len(), 2, "{names:?}");
+    assert!(names[arrivals[0]].ends_with("waiting 1"), "{names:?}");
+    assert!(names[arrivals[1]].ends_with("waiting 2"), "{names:?}");
+    let release = pos("release cta 0");
+    assert_eq!(release, arrivals[1] + 1);
+    // The barrier instruction itself was issued just before each arrival.
+    for &i in &arrivals {
+        assert!(names[i - 1].starts_with("issue"), "{names:?}");
+    }
+    // Memory completions follow their issue by at least the load latency; the global
+    // load after the barrier completes after the release.
+    let mems: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].starts_with("mem"))
+        .collect();
+    assert!(mems.len() >= 4, "{names:?}");
+    assert!(mems.iter().any(|&i| i > release));
+    // Both warps finish, then the CTA exits, last.
+    assert!(pos("finish") > release);
+    assert_eq!(names.iter().filter(|n| n.starts_with("finish")).count(), 2);
+    assert_eq!(rpos("exit 0"), names.len() - 1);
+    // Cycles never go backwards, and the event log agrees with the hooks.
+    assert!(a.windows(2).all(|w| w[0].0 <= w[1].0));
+    let exit_cycle = a.last().unwrap().0;
+    assert_eq!(s.ctas[0].end, exit_cycle);
+    let kinds: Vec<String> = s.events.iter().map(|e| format!("{:?}", e.kind)).collect();
+    assert!(kinds[0].starts_with("CtaStart"), "{kinds:?}");
+    assert!(kinds.last().unwrap().starts_with("CtaEnd"), "{kinds:?}");
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|k| k.starts_with("BarrierArrive"))
+            .count(),
+        2
+    );
+    assert_eq!(
+        kinds
+            .iter()
+            .filter(|k| k.starts_with("BarrierRelease"))
+            .count(),
+        1
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| k.starts_with("WarpFinish")).count(),
+        2
+    );
+}
+
+/// Critical-fetch-first in miniature: fetch the first eligible warp of scheduler 0's current
+/// issue order; records what it read.
+struct FirstInOrder {
+    buf: Vec<u16>,
+    seen: Seen,
+}
+
+/// (cycle, order read, slot picked) per fetch.
+type Seen = Rc<RefCell<Vec<(u64, Vec<u16>, u16)>>>;
+
+impl FetchPolicy for FirstInOrder {
+    fn pick<P: IssuePolicy>(
+        &mut self,
+        v: &PolicyView,
+        orders: &IssueOrders<'_, P>,
+        budget: usize,
+        out: &mut Vec<u16>,
+    ) {
+        for k in 0..orders.schedulers() {
+            orders.order(k, v, &mut self.buf);
+            if let Some(&s) = self.buf.iter().find(|&&s| eligible(v, s as usize, false)) {
+                self.seen.borrow_mut().push((v.now, self.buf.clone(), s));
+                out.push(s);
+                if out.len() == budget {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fetch_policy_reads_the_issue_order() {
+    // One scheduler, GTO: the fetch goes to the warp the issue stage prefers.
+    let cfg = one_sm(&["sm.schedulers=1"]);
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sn = seen.clone();
+    let src = loop_free_kernel(30);
+    let (s, out) = run_custom(
+        &src,
+        1,
+        128,
+        &cfg,
+        |me, _, _| Gto::new(me),
+        move || FirstInOrder {
+            buf: Vec::new(),
+            seen: sn.clone(),
+        },
+    );
+    let reference = run(&src, 1, 128, 128, None).out;
+    assert_eq!(out, reference);
+    let seen = seen.borrow();
+    assert!(!seen.is_empty());
+    for (_, order, pick) in seen.iter() {
+        // The pick is the first warp of the order with an empty I-buffer.
+        assert!(order.contains(pick));
+    }
+    // At the first fetch all four warps are eligible and GTO's order is oldest first.
+    assert_eq!(seen[0].1, [0, 1, 2, 3]);
+    assert_eq!(seen[0].2, 0);
+    // Later fetches see GTO's live state: the order starts with the warp that issued last
+    // (the greedy warp) while it has not finished.
+    let mut checked = 0;
+    for (t, order, _) in seen.iter().skip(1) {
+        let Some(last) = s.issue_trace.iter().rev().find(|e| e.cycle <= *t) else {
+            continue;
+        };
+        let done = s.warps.iter().find(|w| w.slot == last.slot).unwrap().done;
+        if done > *t {
+            assert_eq!(order[0] as u32, last.slot, "cycle {t}: {order:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
+
+/// Independent adds (no data stalls) then a store.
+fn loop_free_kernel(n: usize) -> String {
+    let body: String = (0..n)
+        .map(|i| format!("add.s32 %r{}, %r2, {i};\n", 10 + i % 60))
+        .collect();
+    kernel("", &format!("{body}mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;"))
+}
+
+/// GTO with warp sharing on.
+struct SharingGto(Gto);
+
+impl IssuePolicy for SharingGto {
+    const SHARES_WARPS: bool = true;
+    fn current_order(&self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.0.current_order(slots, v, out);
+    }
+    fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
+        self.0.on_issue(e, v);
+    }
+}
+
+#[test]
+fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
+    // Sub-core Pascal-like SM with 2 schedulers, each owning one SFU port: scheduler 0's warps
+    // run SFU-heavy code (busy port), scheduler 1's warps exit at once, so its port is free.
+    let cfg = GpuConfig::load_with(
+        "titanx-pascal",
+        &[
+            "gpu.num_sms=1".into(),
+            "sm.schedulers=2".into(),
+            "units.sfu=2".into(),
+            "sm.sub_core=true".into(),
+        ],
+    )
+    .unwrap();
+    let body = "and.b32 %r6, %r5, 32;\nsetp.ne.u32 %p1, %r6, 0;\n@%p1 bra END;\ncvt.rn.f32.u32 %f1, %r2;\n\
+                sqrt.approx.f32 %f2, %f1;\nsqrt.approx.f32 %f3, %f1;\nsqrt.approx.f32 %f4, %f1;\nsqrt.approx.f32 %f5, %f1;\n\
+                sqrt.approx.f32 %f6, %f1;\nsqrt.approx.f32 %f7, %f1;\nadd.f32 %f8, %f2, %f7;\ncvt.rzi.u32.f32 %r7, %f8;\n\
+                mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r7;\nEND:";
+    let src = kernel("", body);
+    let reference = run(&src, 1, 256, 256, None).out;
+    let (plain, out0) = run_custom(
+        &src,
+        1,
+        256,
+        &cfg,
+        |me, _, _| Gto::new(me),
+        RoundRobin::default,
+    );
+    let (shared, out1) = run_custom(
+        &src,
+        1,
+        256,
+        &cfg,
+        |me, _, _| SharingGto(Gto::new(me)),
+        RoundRobin::default,
+    );
+    assert_eq!(out0, reference);
+    assert_eq!(out1, reference);
+    assert_eq!(plain.shared_issues, 0);
+    assert!(shared.shared_issues > 0, "{:?}", shared.issue_per_scheduler);
+    // Shared issues show in the trace as scheduler 1 issuing an even (scheduler 0) slot.
+    let cross = shared
+        .issue_trace
+        .iter()
+        .filter(|e| e.slot % 2 != e.scheduler)
+        .count() as u64;
+    assert_eq!(cross, shared.shared_issues);
+    assert!(
+        shared.cycles < plain.cycles,
+        "{} vs {}",
+        shared.cycles,
+        plain.cycles
+    );
+}
