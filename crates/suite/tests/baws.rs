@@ -1,32 +1,17 @@
 //! The BAWS paper's barrier-intensive programs (paper 000, Table 2): every program verifies at
 //! `Size::Small`, and every program's main kernel has the paper's occupancy on the GTX 480.
 
+mod common;
+
 use std::collections::BTreeSet;
 
-use warpsim_core::device::Device;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::occupancy::{ctas_per_sm, CtaDemand};
 use warpsim_suite::occupancy::BAWS_TABLE2;
 use warpsim_suite::{program, programs, Size};
 
 fn run(name: &str, size: Size) {
-    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
-    let mut dev = Device::new();
-    let start = std::time::Instant::now();
-    match (p.run)(&mut dev, size) {
-        Ok(o) => {
-            eprintln!(
-                "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
-                o.launches,
-                o.values_checked,
-                o.warp_instructions,
-                o.thread_instructions,
-                start.elapsed()
-            );
-            assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
-        }
-        Err(e) => panic!("{name} failed: {e}"),
-    }
+    common::run(name, size);
 }
 
 macro_rules! small {

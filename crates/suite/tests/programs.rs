@@ -1,9 +1,10 @@
 //! Every built-in program runs and verifies at `Size::Small`; the committed resource reports
 //! match the committed PTX.
 
+mod common;
+
 use std::collections::{BTreeSet, HashSet};
 
-use warpsim_core::device::Device;
 use warpsim_suite::{program, programs, Size};
 
 fn run_small(name: &str) {
@@ -11,23 +12,7 @@ fn run_small(name: &str) {
 }
 
 fn run(name: &str, size: Size) {
-    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
-    let mut dev = Device::new();
-    let start = std::time::Instant::now();
-    match (p.run)(&mut dev, size) {
-        Ok(o) => {
-            eprintln!(
-                "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
-                o.launches,
-                o.values_checked,
-                o.warp_instructions,
-                o.thread_instructions,
-                start.elapsed()
-            );
-            assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
-        }
-        Err(e) => panic!("{name} failed: {e}"),
-    }
+    common::run(name, size);
 }
 
 macro_rules! small {

@@ -137,20 +137,7 @@ fn run_once(
         put(3, &(a.pairs as i32).to_le_bytes());
         put(4, &(a.len as i32).to_le_bytes());
     }
-    let k = LaunchCtx {
-        module: &module,
-        kernel,
-        globals_base: 0,
-        params: &params,
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dyn_shared_base: f.shared_bytes,
-        dyn_shared_bytes: 0,
-        local_limit: 64 * 1024,
-        num_sms: cfg.gpu.num_sms,
-        smid: 0,
-        gridid: 1,
-    };
+    let k = LaunchCtx::one_dim(&module, kernel, &params, grid, block, cfg.gpu.num_sms);
     let mut printf = String::new();
     let opts = TimingOptions {
         fast_forward: a.fast_forward,

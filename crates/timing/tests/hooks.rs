@@ -89,20 +89,7 @@ fn run_custom<P: IssuePolicy, F: FetchPolicy>(
     let mut params = vec![0u8; f.param_bytes as usize];
     params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
     params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
-    let k = LaunchCtx {
-        module: &module,
-        kernel,
-        globals_base: 0,
-        params: &params,
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dyn_shared_base: f.shared_bytes,
-        dyn_shared_bytes: 0,
-        local_limit: 64 * 1024,
-        num_sms: cfg.gpu.num_sms,
-        smid: 0,
-        gridid: 1,
-    };
+    let k = LaunchCtx::one_dim(&module, kernel, &params, grid, block, cfg.gpu.num_sms);
     let mut printf = String::new();
     let opts = TimingOptions {
         trace_issue: true,

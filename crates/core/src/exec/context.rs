@@ -25,6 +25,28 @@ pub struct LaunchCtx<'a> {
     pub gridid: u64,
 }
 
+impl<'a> LaunchCtx<'a> {
+    /// A launch of `grid` one-dimensional CTAs of `block` threads of `kernel`, with no module
+    /// globals, no dynamic shared memory and a 64 KiB local-memory limit: the shape of the
+    /// hand-built launches in tests, examples and benchmarks (the Device API builds full ones).
+    pub fn one_dim(module: &'a Module, kernel: FuncId, params: &'a [u8], grid: u32, block: u32, num_sms: u32) -> Self {
+        LaunchCtx {
+            module,
+            kernel,
+            globals_base: 0,
+            params,
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dyn_shared_base: module.functions[kernel as usize].shared_bytes,
+            dyn_shared_bytes: 0,
+            local_limit: 64 * 1024,
+            num_sms,
+            smid: 0,
+            gridid: 1,
+        }
+    }
+}
+
 /// The mutable memories an instruction may touch besides its own warp.
 pub struct MemCtx<'m> {
     pub global: &'m mut GlobalMemory,

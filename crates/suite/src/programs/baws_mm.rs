@@ -2,7 +2,6 @@
 
 use warpsim_core::device::{Arg, Device, Dim3};
 
-use super::scalar_prod::gamma_f32;
 use crate::program::{Ctx, Outcome, Size, SuiteError};
 use crate::rng;
 
@@ -19,22 +18,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let a = rng::f32s(&mut r, m * k, -1.0, 1.0);
     let b = rng::f32s(&mut r, k * n, -1.0, 1.0);
 
-    // Each output is a chain of k fmaf (one rounding each, in k order):
-    // |got - exact| <= γ(k) · Σ_k |a_ik b_kj|.
-    let gamma = gamma_f32(k);
-    let (mut expected, mut bound) = (vec![0.0f64; m * n], vec![0.0f64; m * n]);
-    for i in 0..m {
-        for j in 0..n {
-            let (mut s, mut s_abs) = (0.0f64, 0.0f64);
-            for t in 0..k {
-                let p = a[i * k + t] as f64 * b[t * n + j] as f64;
-                s += p;
-                s_abs += p.abs();
-            }
-            expected[i * n + j] = s;
-            bound[i * n + j] = gamma * s_abs;
-        }
-    }
+    let (expected, bound) = super::matmul::reference(&a, &b, m, n, k);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let kern = ctx.kernel(KERNEL)?;

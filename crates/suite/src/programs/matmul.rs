@@ -19,23 +19,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let a = rng::f32s(&mut r, m * k, -1.0, 1.0);
     let b = rng::f32s(&mut r, k * n, -1.0, 1.0);
 
-    // Each C element is a chain of K fmas in k order: at most K roundings per term, so
-    // |got - exact| <= γ(K) · Σ_k |a_ik b_kj|. Reference in f64 (exact products).
-    let gamma = gamma_f32(k);
-    let mut expected = vec![0.0f64; m * n];
-    let mut bound = vec![0.0f64; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            let (mut s, mut s_abs) = (0.0f64, 0.0f64);
-            for kk in 0..k {
-                let t = a[i * k + kk] as f64 * b[kk * n + j] as f64;
-                s += t;
-                s_abs += t.abs();
-            }
-            expected[i * n + j] = s;
-            bound[i * n + j] = gamma * s_abs;
-        }
-    }
+    let (expected, bound) = reference(&a, &b, m, n, k);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let kern = ctx.kernel(KERNEL)?;
@@ -52,4 +36,26 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got = ctx.download::<f32>(dc, m * n)?;
     ctx.bounded("C", &got, &expected, &bound)?;
     ctx.finish("")
+}
+
+/// The f64 product `a (m×k) · b (k×n)` and, per element, the error bound of an f32 kernel that
+/// computes each element as a chain of k fmas in k order: at most k roundings per term, so
+/// |got − exact| ≤ γ(k) · Σ_k |a_ik b_kj| (products are exact in f64).
+pub(super) fn reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> (Vec<f64>, Vec<f64>) {
+    let gamma = gamma_f32(k);
+    let mut expected = vec![0.0f64; m * n];
+    let mut bound = vec![0.0f64; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let (mut s, mut s_abs) = (0.0f64, 0.0f64);
+            for kk in 0..k {
+                let t = a[i * k + kk] as f64 * b[kk * n + j] as f64;
+                s += t;
+                s_abs += t.abs();
+            }
+            expected[i * n + j] = s;
+            bound[i * n + j] = gamma * s_abs;
+        }
+    }
+    (expected, bound)
 }

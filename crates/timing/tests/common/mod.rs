@@ -63,20 +63,7 @@ pub fn run(
     let mut params = vec![0u8; f.param_bytes as usize];
     params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
     params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
-    let k = LaunchCtx {
-        module: &module,
-        kernel,
-        globals_base: 0,
-        params: &params,
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dyn_shared_base: f.shared_bytes,
-        dyn_shared_bytes: 0,
-        local_limit: 64 * 1024,
-        num_sms: 15,
-        smid: 0,
-        gridid: 1,
-    };
+    let k = LaunchCtx::one_dim(&module, kernel, &params, grid, block, 15);
     let mut printf = String::new();
     let t0 = std::time::Instant::now();
     let stats = match timed {
