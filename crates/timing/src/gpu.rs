@@ -10,6 +10,7 @@
 use crate::classify::TimingTable;
 use crate::error::kernel_name;
 use crate::fetch_policy::{FetchKind, FetchPolicy, RoundRobin};
+use crate::mem::MemSystem;
 use crate::policy::{Gto, IssuePolicy, Lrr, Oldest, PolicyKind, Tls};
 use crate::sm::{Env, Sm};
 use crate::stats::{IssueSlots, StallCounts, TimingStats};
@@ -181,8 +182,10 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
         })
         .collect();
     let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
+    let mut mem = MemSystem::new(cfg, num_sms as usize);
     let mut env = Env {
         k,
+        mem: &mut mem,
         gmem,
         printf,
         cfg,
@@ -227,9 +230,10 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
                 }
             }
         }
+        env.mem.cycle(now);
         let mut resident = 0usize;
         for (si, sm) in sms.iter_mut().enumerate() {
-            if sm.is_idle() {
+            if sm.is_quiet() {
                 continue;
             }
             env.k = &ctxs[si];
@@ -244,12 +248,14 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
         if opts.fast_forward && (next_cta >= total || !sms.iter().any(|s| s.has_room())) {
             let t = sms
                 .iter()
-                .filter(|s| !s.is_idle())
-                .map(|s| s.next_activity(now - 1))
+                .enumerate()
+                .filter(|(_, s)| !s.is_quiet())
+                .map(|(i, s)| s.next_activity(now - 1).min(env.mem.next_reply(i)))
                 .min()
-                .unwrap_or(now);
+                .unwrap_or(now)
+                .min(env.mem.next_event(now - 1));
             if t > now && t != u64::MAX {
-                for sm in sms.iter_mut().filter(|s| !s.is_idle()) {
+                for sm in sms.iter_mut().filter(|s| !s.is_quiet()) {
                     sm.skip(now, t);
                 }
                 now = t;
@@ -261,6 +267,12 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
                 limit: opts.max_cycles,
             });
         }
+    }
+    let mut memory = env.mem.stats();
+    for sm in &sms {
+        let (l1d, cc) = sm.mem_counts();
+        memory.l1d.add(&l1d);
+        memory.const_cache.add(&cc);
     }
     let mut issue = IssueSlots::default();
     for sm in &sms {
@@ -302,6 +314,7 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
         dual_issues: env.dual_issues,
         bank_conflict_cycles: env.bank_conflict_cycles,
         stalls,
+        memory,
         barrier_stall_fraction: stalls.barrier as f64 / resident_cycles.max(1) as f64,
         issue_trace: env.trace.unwrap_or_default(),
         events: env.log.unwrap_or_default(),

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod fetch_policy;
 pub mod gpu;
+pub mod mem;
 pub mod policy;
 pub mod report;
 pub mod sm;

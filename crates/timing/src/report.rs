@@ -140,6 +140,81 @@ pub const STATS: &[StatDef] = &[
         "second instructions a scheduler issued in the same cycle (dual issue)",
         |s| s.dual_issues
     ),
+    count!("l1d_hits", "L1 D-cache line accesses that hit", |s| s
+        .memory
+        .l1d
+        .hits),
+    count!(
+        "l1d_misses",
+        "L1 D-cache line accesses that missed (bypassing loads included) and went to L2",
+        |s| s.memory.l1d.misses
+    ),
+    count!(
+        "l1d_merged",
+        "L1 D-cache misses merged into a miss in flight (MSHR hits)",
+        |s| s.memory.l1d.merged
+    ),
+    count!(
+        "l1d_reservation_fails",
+        "LD/ST cycles an access retried: no L1 MSHR or miss-queue room",
+        |s| s.memory.l1d.reservation_fails
+    ),
+    count!("const_hits", "constant-cache line accesses that hit", |s| s
+        .memory
+        .const_cache
+        .hits),
+    count!(
+        "const_misses",
+        "constant-cache line accesses that missed",
+        |s| s.memory.const_cache.misses
+    ),
+    count!(
+        "l2_requests",
+        "requests the SMs sent to L2 (reads, writes, atomics)",
+        |s| s.memory.l2_requests
+    ),
+    count!("l2_hits", "L2 accesses that hit", |s| s.memory.l2.hits),
+    count!(
+        "l2_misses",
+        "L2 accesses that missed (reads went to DRAM; writes allocated)",
+        |s| s.memory.l2.misses
+    ),
+    count!(
+        "l2_merged",
+        "L2 accesses merged into a DRAM read in flight",
+        |s| s.memory.l2.merged
+    ),
+    count!(
+        "l2_reservation_fails",
+        "slice-cycles the head request waited for an MSHR or DRAM queue room",
+        |s| s.memory.l2.reservation_fails
+    ),
+    count!(
+        "l2_writebacks",
+        "dirty L2 lines written back to DRAM",
+        |s| s.memory.l2.writebacks
+    ),
+    count!("dram_reads", "DRAM line reads", |s| s.memory.dram.reads),
+    count!("dram_writes", "DRAM line writes", |s| s.memory.dram.writes),
+    count!(
+        "dram_row_hits",
+        "DRAM column commands that found their row open",
+        |s| s.memory.dram.row_hits
+    ),
+    count!("dram_activates", "DRAM row activations", |s| s
+        .memory
+        .dram
+        .activates),
+    count!(
+        "dram_busy_cycles",
+        "DRAM cycles the data buses carried data (summed over channels)",
+        |s| s.memory.dram.busy_cycles
+    ),
+    count!(
+        "icnt_flits",
+        "flits carried by the interconnect (both directions)",
+        |s| s.memory.icnt_flits
+    ),
 ];
 
 fn fmt_value(d: &StatDef, v: f64) -> String {
@@ -265,6 +340,7 @@ pub fn totals(stats: &[TimingStats]) -> TimingStats {
         dual_issues: 0,
         bank_conflict_cycles: 0,
         stalls: Default::default(),
+        memory: Default::default(),
         barrier_stall_fraction: 0.0,
         ctas: Vec::new(),
         warps: Vec::new(),
@@ -278,6 +354,7 @@ pub fn totals(stats: &[TimingStats]) -> TimingStats {
         t.thread_instructions += s.thread_instructions;
         t.issue.add(&s.issue);
         t.stalls.add(&s.stalls);
+        t.memory.add(&s.memory);
         t.shared_issues += s.shared_issues;
         t.dual_issues += s.dual_issues;
         t.bank_conflict_cycles += s.bank_conflict_cycles;

@@ -173,6 +173,8 @@ pub struct TimingStats {
     pub bank_conflict_cycles: u64,
     /// Sum over all warps.
     pub stalls: StallCounts,
+    /// Caches, interconnect and DRAM.
+    pub memory: crate::mem::MemStats,
     /// Sum of barrier stall cycles / sum of resident warp cycles.
     pub barrier_stall_fraction: f64,
     /// In CTA exit order.

@@ -317,6 +317,7 @@ impl IssuePolicy for SharingGto {
 fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
     // Sub-core Pascal-like SM with 2 schedulers, each owning one SFU port: scheduler 0's warps
     // run SFU-heavy code (busy port), scheduler 1's warps exit at once, so its port is free.
+    // The SFU work depends on a kernel parameter so it is not hidden behind that load.
     let cfg = GpuConfig::load_with(
         "titanx-pascal",
         &[
@@ -327,7 +328,7 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
         ],
     )
     .unwrap();
-    let body = "and.b32 %r6, %r5, 32;\nsetp.ne.u32 %p1, %r6, 0;\n@%p1 bra END;\ncvt.rn.f32.u32 %f1, %r2;\n\
+    let body = "and.b32 %r6, %r5, 32;\nsetp.ne.u32 %p1, %r6, 0;\n@%p1 bra END;\nadd.s32 %r8, %r2, %r1;\ncvt.rn.f32.u32 %f1, %r8;\n\
                 sqrt.approx.f32 %f2, %f1;\nsqrt.approx.f32 %f3, %f1;\nsqrt.approx.f32 %f4, %f1;\nsqrt.approx.f32 %f5, %f1;\n\
                 sqrt.approx.f32 %f6, %f1;\nsqrt.approx.f32 %f7, %f1;\nadd.f32 %f8, %f2, %f7;\ncvt.rzi.u32.f32 %r7, %f8;\n\
                 mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r7;\nEND:";

@@ -1,32 +1,7 @@
 mod common;
 
 use common::*;
-use warpsim_core::exec::warp::WARP_SIZE;
-use warpsim_timing::sm::memory::{bank_degree, segments};
 use warpsim_timing::PolicyKind;
-
-#[test]
-fn coalescer_counts_distinct_segments() {
-    let unit: [u64; WARP_SIZE] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
-    assert_eq!(segments(&unit, u32::MAX, 128), 1);
-    let strided: [u64; WARP_SIZE] = std::array::from_fn(|l| 0x1000 + 128 * l as u64);
-    assert_eq!(segments(&strided, u32::MAX, 128), 32);
-    assert_eq!(segments(&strided, 0b1011, 128), 3);
-    let misaligned: [u64; WARP_SIZE] = std::array::from_fn(|l| 0x1040 + 4 * l as u64);
-    assert_eq!(segments(&misaligned, u32::MAX, 128), 2);
-}
-
-#[test]
-fn shared_bank_conflicts_serialize() {
-    let unit: [u64; WARP_SIZE] = std::array::from_fn(|l| 4 * l as u64);
-    assert_eq!(bank_degree(&unit, u32::MAX, 32), 1);
-    let stride2: [u64; WARP_SIZE] = std::array::from_fn(|l| 8 * l as u64);
-    assert_eq!(bank_degree(&stride2, u32::MAX, 32), 2);
-    let same_bank: [u64; WARP_SIZE] = std::array::from_fn(|l| 128 * l as u64);
-    assert_eq!(bank_degree(&same_bank, u32::MAX, 32), 32);
-    let broadcast = [64u64; WARP_SIZE];
-    assert_eq!(bank_degree(&broadcast, u32::MAX, 32), 1);
-}
 
 /// Each thread loads `in[tid * stride]` (from its own output buffer) and stores it back.
 fn strided_kernel(stride: u32) -> String {

@@ -168,7 +168,12 @@ pub struct Dram {
     pub partitions: u32,
     pub banks: u32,
     pub bank_groups: u32,
+    /// Data bus bytes per chip.
     pub bus_bytes: u32,
+    /// Chips per channel (their buses side by side).
+    pub chips: u32,
+    /// Data transfers per command clock (4 for GDDR5's data rate over its command clock).
+    pub data_rate: u32,
     pub burst: u32,
     pub queue: u32,
     pub scheduler: DramScheduler,

@@ -124,6 +124,8 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         ("dram.partitions", c.dram.partitions),
         ("dram.banks", c.dram.banks),
         ("dram.burst", c.dram.burst),
+        ("dram.chips", c.dram.chips),
+        ("dram.data_rate", c.dram.data_rate),
         ("dram.queue", c.dram.queue),
         ("icnt.flit_bytes", c.icnt.flit_bytes),
     ] {

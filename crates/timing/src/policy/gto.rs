@@ -38,7 +38,9 @@ impl IssuePolicy for Gto {
     }
 
     fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
-        if e.scheduler == self.me {
+        // A warp this scheduler issued for another one (warp sharing) is not its own: the
+        // greedy warp must come from its own slots.
+        if e.scheduler == self.me && !e.shared {
             self.last = Some(e.slot);
         }
     }

@@ -9,10 +9,12 @@
 //! cycle; any state change of one of its warps wakes it (`Sm::block`). Only for policies with
 //! `PURE_ORDER` (the order's slot set depends only on occupancy).
 
-use super::memory::{const_access, global_access, shared_access, Access};
+use super::memory::{AccKind, SmMem};
+use super::scoreboard::PENDING;
 use super::{Env, Slot, Sm};
 use crate::classify::{MemClass, Unit};
 use crate::fetch_policy::FetchPolicy;
+use crate::mem::coalesce::{bank_degree, lines};
 use crate::policy::{Block, IssuePolicy, Issued};
 use crate::stats::IssueEvent;
 use std::cmp::Reverse;
@@ -23,6 +25,22 @@ use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
 use warpsim_core::exec::step::step;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
 use warpsim_core::ir::{Op, Space};
+
+/// Timing of one issued instruction's result.
+#[derive(Clone, Copy, Debug)]
+struct Access {
+    latency: u32,
+    /// Cycles its unit stays busy.
+    occupancy: u32,
+}
+
+/// How an instruction's result is timed.
+enum Plan {
+    /// Known at issue.
+    Sync(Access),
+    /// Global/local/constant memory: the lines staged in `self.mem` decide.
+    Async { kind: AccKind, long: bool },
+}
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn issue_stage(
@@ -152,8 +170,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             cta: cta.id,
         };
         // Memory timing from the addresses, computed before executing.
-        let access = match (t.mem, inst) {
-            (MemClass::Data, Some(inst)) => {
+        let sync = |latency: u32, occupancy: u32| Plan::Sync(Access { latency, occupancy });
+        let plan = match (t.mem, inst) {
+            (MemClass::Data | MemClass::Const, Some(inst)) => {
                 let active = w.active_mask();
                 let exec = match inst.guard.pred {
                     None => active,
@@ -164,11 +183,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     }
                 };
                 if exec == 0 {
-                    Access {
-                        latency: 1,
-                        occupancy: 1,
-                        long: false,
-                    }
+                    sync(1, 1)
                 } else {
                     let mut lanes: Lanes = [0; WARP_SIZE];
                     addresses(k, &m, w, &f, &inst.src[0], &mut lanes);
@@ -176,24 +191,57 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         Space::Generic => {
                             match classify_generic(lanes[exec.trailing_zeros() as usize]) {
                                 Window::Shared(_) => Space::Shared,
-                                _ => Space::Global,
+                                Window::Local(_) => {
+                                    for a in lanes.iter_mut() {
+                                        if let Window::Local(off) = classify_generic(*a) {
+                                            *a = off;
+                                        }
+                                    }
+                                    Space::Local
+                                }
+                                Window::Global(_) => Space::Global,
                             }
                         }
                         sp => sp,
                     };
-                    if space == Space::Shared {
-                        shared_access(env.cfg, &lanes, exec)
-                    } else {
-                        global_access(env.cfg, &lanes, exec)
+                    match space {
+                        Space::Shared => {
+                            let extra = bank_degree(&lanes, exec, env.cfg.sm.shared_banks)
+                                .saturating_sub(1);
+                            sync(env.cfg.sm.shared_latency + extra, 1 + extra)
+                        }
+                        Space::Global | Space::Local | Space::Const | Space::KernelParam => {
+                            let age = self.w.age[s];
+                            for (l, a) in lanes.iter_mut().enumerate() {
+                                *a =
+                                    SmMem::model_addr(space, *a, age * WARP_SIZE as u64 + l as u64);
+                            }
+                            let size = inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32);
+                            let line = self.mem.line_bytes();
+                            let sector = env.cfg.coalescer.sector_bytes as u64;
+                            lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                            let global = space == Space::Global;
+                            let kind = match inst.op {
+                                _ if matches!(space, Space::Const | Space::KernelParam) => {
+                                    AccKind::Const
+                                }
+                                Op::Ld => {
+                                    self.mem.load_kind(global, inst.mods.nc, inst.mods.volatile)
+                                }
+                                Op::St => self.mem.store_kind(global),
+                                _ => AccKind::Atomic,
+                            };
+                            Plan::Async {
+                                kind,
+                                long: matches!(space, Space::Global | Space::Local),
+                            }
+                        }
+                        // Function parameters and other on-chip spaces: an L1-latency access.
+                        _ => sync(env.cfg.l1d.latency, 1),
                     }
                 }
             }
-            (MemClass::Const, _) => const_access(env.cfg),
-            _ => Access {
-                latency: t.latency,
-                occupancy: t.initiation,
-                long: false,
-            },
+            _ => sync(t.latency, t.initiation),
         };
         // Operand collection: a collector (checked free by the caller) for the read cycles.
         let read = inst.map_or(1, |i| self.oc.read_cycles(i, f.reg_base / WARP_SIZE, s));
@@ -215,18 +263,34 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.w.thread_insts[s] += lanes;
         self.c.insts[c] += 1;
         self.c.thread_insts[c] += lanes;
-        let ready = now + access.latency.max(1) as u64 + read as u64 - 1;
-        if let Some(inst) = inst {
-            if inst.op != Op::St {
-                self.sb[s].reserve(inst, &f, ready, access.long);
+        match plan {
+            Plan::Sync(access) => {
+                let ready = now + access.latency.max(1) as u64 + read as u64 - 1;
+                if let Some(inst) = inst {
+                    if inst.op != Op::St {
+                        self.sb[s].reserve(inst, &f, ready, false);
+                    }
+                }
+                self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
+                self.last_complete[s] = self.last_complete[s].max(ready);
+                self.units
+                    .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
+                if P::WANTS_MEM_EVENTS && t.unit == Unit::Ldst {
+                    self.completions.push(Reverse((ready, s as u16)));
+                }
             }
-        }
-        self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
-        self.last_complete[s] = self.last_complete[s].max(ready);
-        self.units
-            .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
-        if P::WANTS_MEM_EVENTS && t.unit == Unit::Ldst {
-            self.completions.push(Reverse((ready, s as u16)));
+            Plan::Async { kind, long } => {
+                let inst = inst.expect("a memory plan has its instruction");
+                let release = inst.op != Op::St;
+                if release {
+                    self.sb[s].reserve(inst, &f, PENDING, long);
+                }
+                self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
+                let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
+                self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
+                // Busy until its staged lines are served (`mem_stage` frees it).
+                self.units.occupy(Unit::Ldst, unit, u64::MAX);
+            }
         }
         // I-buffer: pop the head when execution continues sequentially, else flush.
         match (w.state, w.pc()) {

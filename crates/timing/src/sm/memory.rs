@@ -1,86 +1,499 @@
-//! Memory v0: fixed latencies per space. Shared: `sm.shared_latency` plus bank-conflict
-//! serialization (extra cycles = the most distinct 4-byte words any one bank must serve − 1).
-//! Global/local: a coalescer counts distinct `coalescer.segment_bytes` segments per warp
-//! access (each occupies the LD/ST unit one cycle); latency is the flat miss latency
-//! `l1d.latency + l2.latency + dram.latency` plus the segments' serialization.
+//! The SM's memory pipeline: the LD/ST unit's staging of coalesced line accesses, the L1
+//! D-cache with MSHRs and a miss queue, the constant cache, and the per-instruction tracks
+//! that release registers when every line of a load has arrived.
+//!
+//! A global/local/constant memory instruction is executed functionally at issue (so results
+//! are exact whatever the timing); its timing is the time its lines take. At issue the
+//! coalescer splits it into line accesses ([`crate::mem::coalesce`]) that wait in the LD/ST
+//! unit's staging queue; the unit serves one per cycle (`mem_stage`) and stays busy until all
+//! are served — a reservation failure (no MSHR, miss queue full) holds it, stalling the warps
+//! behind it. Destinations are reserved on the scoreboard until released; a warp's CTA cannot
+//! retire while any of its accesses (stores included, until L2 acknowledges them) is in
+//! flight.
+//!
+//! Shared memory (and the rare memory access with no active lane) stays synchronous: a fixed
+//! latency `sm.shared_latency` plus one cycle per extra bank conflict.
+//!
+//! Write policies: global stores write through (update L1 on a hit, no allocation, one write
+//! per line to L2, acknowledged); with `write-back` (local memory on both presets) a store
+//! allocates in L1 dirty and completes at L1 latency, dirty victims are written to L2.
+//! Global loads allocate in L1 when `l1d.cache_global_loads` (Fermi) or for `ld.global.nc`;
+//! volatile loads and atomics always go to L2 (atomics execute there).
 
-use warpsim_core::config::GpuConfig;
+use super::{Env, Sm};
+use crate::fetch_policy::FetchPolicy;
+use crate::mem::cache::TagArray;
+use crate::mem::coalesce::LineAccess;
+use crate::mem::mshr::{MshrAdd, Mshrs};
+use crate::mem::{CacheCounts, Dest, Kind, Req};
+use crate::policy::IssuePolicy;
+use std::collections::VecDeque;
+use warpsim_core::config::{GpuConfig, WritePolicy};
 use warpsim_core::exec::warp::WARP_SIZE;
 
-/// Timing of one warp memory access.
+/// Where the timing model places the non-global spaces in the flat address space its caches
+/// and partitions see (functional addresses of these spaces overlap global ones).
+const LOCAL_BASE: u64 = 0xA000_0000_0000;
+const CONST_BASE: u64 = 0xC000_0000_0000;
+const PARAM_BASE: u64 = 0xD000_0000_0000;
+/// Threads interleaved per local-memory word (GPGPU-Sim's layout: word `i` of consecutive
+/// threads is consecutive, so a warp's local accesses coalesce).
+const LOCAL_THREADS: u64 = 1 << 20;
+
+/// What the LD/ST unit does with one line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Access {
-    pub latency: u32,
-    /// Cycles the LD/ST unit stays busy.
-    pub occupancy: u32,
-    /// A global/local access (long latency for two-level scheduling).
-    pub long: bool,
+pub enum AccKind {
+    /// A load; `alloc`: fills allocate in L1 (else it bypasses L1 and asks for its sectors).
+    Load {
+        alloc: bool,
+    },
+    Store {
+        write_back: bool,
+    },
+    Atomic,
+    Const,
 }
 
-/// Distinct 128-byte (configurable) segments touched by `lanes` of `addrs`.
-pub fn segments(addrs: &[u64; WARP_SIZE], lanes: u32, segment_bytes: u32) -> u32 {
-    let mut seen = [0u64; WARP_SIZE];
-    let mut n = 0usize;
-    let mut m = lanes;
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let seg = addrs[l] / segment_bytes.max(1) as u64;
-        if !seen[..n].contains(&seg) {
-            seen[n] = seg;
-            n += 1;
+#[derive(Clone, Copy, Debug)]
+struct Staged {
+    line: LineAccess,
+    kind: AccKind,
+    track: u32,
+}
+
+/// A memory instruction in flight.
+#[derive(Clone, Copy, Debug, Default)]
+struct Track {
+    slot: u16,
+    /// Lines not yet completed.
+    remaining: u32,
+    /// Release the destinations (loads, atomics) when done.
+    release: bool,
+    func: u32,
+    pc: u32,
+    rb: u32,
+    pb: u32,
+}
+
+/// An L1 MSHR waiter.
+#[derive(Clone, Copy, Debug, Default)]
+struct Waiter {
+    track: u32,
+    alloc: bool,
+}
+
+pub struct SmMem {
+    l1: TagArray,
+    l1_mshrs: Mshrs<Waiter>,
+    cc: TagArray,
+    cc_mshrs: Mshrs<Waiter>,
+    miss_queue: VecDeque<Req>,
+    miss_cap: usize,
+    /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
+    staged: Vec<VecDeque<Staged>>,
+    tracks: Vec<Track>,
+    free_tracks: Vec<u32>,
+    /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
+    hits: VecDeque<(u64, u32)>,
+    /// Per warp slot: memory instructions in flight.
+    pub(crate) outstanding: Vec<u32>,
+    waiters: Vec<Waiter>,
+    pub(crate) lines: Vec<LineAccess>,
+    latency: u64,
+    sector: u64,
+    global_write_back: bool,
+    local_write_back: bool,
+    cache_global_loads: bool,
+    pub l1d_counts: CacheCounts,
+    pub cc_counts: CacheCounts,
+}
+
+impl SmMem {
+    pub fn new(cfg: &GpuConfig, slots: usize) -> SmMem {
+        let d = &cfg.l1d;
+        let c = &cfg.const_cache;
+        let units = cfg.units.ldst.max(1) as usize;
+        SmMem {
+            l1: TagArray::new(d.size, d.assoc, d.line, d.set_hash),
+            l1_mshrs: Mshrs::new(d.mshrs, d.mshr_merge),
+            cc: TagArray::new(
+                c.size,
+                c.assoc,
+                c.line,
+                warpsim_core::config::SetIndex::Linear,
+            ),
+            cc_mshrs: Mshrs::new(d.mshrs.min(32), d.mshr_merge),
+            miss_queue: VecDeque::with_capacity(d.miss_queue.max(1) as usize + 8),
+            miss_cap: d.miss_queue.max(1) as usize,
+            staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
+            tracks: Vec::with_capacity(4 * slots),
+            free_tracks: Vec::with_capacity(4 * slots),
+            hits: VecDeque::with_capacity(64),
+            outstanding: vec![0; slots],
+            waiters: Vec::with_capacity(d.mshr_merge.max(1) as usize),
+            lines: Vec::with_capacity(WARP_SIZE * 2),
+            latency: d.latency as u64,
+            sector: cfg.coalescer.sector_bytes.max(1) as u64,
+            global_write_back: d.global_write == WritePolicy::WriteBack,
+            local_write_back: d.local_write == WritePolicy::WriteBack,
+            cache_global_loads: d.cache_global_loads,
+            l1d_counts: CacheCounts::default(),
+            cc_counts: CacheCounts::default(),
         }
     }
-    n as u32
-}
 
-/// The most distinct words mapped to one bank (1 when conflict-free, 0 with no lanes).
-pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
-    let banks = banks.clamp(1, 32) as u64;
-    let mut words = [0u64; WARP_SIZE];
-    let mut n = 0usize;
-    let mut m = lanes;
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let w = addrs[l] / 4;
-        if !words[..n].contains(&w) {
-            words[n] = w;
-            n += 1;
+    /// The LD/ST line size (the L1 line).
+    pub fn line_bytes(&self) -> u64 {
+        self.l1.line_bytes()
+    }
+
+    /// The timing-model address of a functional address in `space` for `thread` (a global id).
+    pub fn model_addr(space: warpsim_core::ir::Space, addr: u64, thread: u64) -> u64 {
+        use warpsim_core::ir::Space;
+        match space {
+            Space::Local => {
+                LOCAL_BASE + ((addr / 4) * LOCAL_THREADS + thread % LOCAL_THREADS) * 4 + addr % 4
+            }
+            Space::Const => CONST_BASE + addr,
+            Space::KernelParam => PARAM_BASE + addr,
+            _ => addr,
         }
     }
-    let mut per_bank = [0u32; 32];
-    let mut worst = 0;
-    for &w in &words[..n] {
-        let b = (w % banks) as usize;
-        per_bank[b] += 1;
-        worst = worst.max(per_bank[b]);
+
+    /// Whether an access of this kind for a global load allocates in L1.
+    pub fn load_kind(&self, global: bool, nc: bool, volatile: bool) -> AccKind {
+        AccKind::Load {
+            alloc: !volatile && (!global || self.cache_global_loads || nc),
+        }
     }
-    worst
+
+    pub fn store_kind(&self, global: bool) -> AccKind {
+        AccKind::Store {
+            write_back: if global {
+                self.global_write_back
+            } else {
+                self.local_write_back
+            },
+        }
+    }
+
+    /// Any work inside the SM (staged accesses, queued misses, pending hits).
+    pub fn busy(&self) -> bool {
+        !self.miss_queue.is_empty()
+            || !self.hits.is_empty()
+            || self.staged.iter().any(|q| !q.is_empty())
+    }
+
+    /// Earliest cycle after `now` the SM-side memory pipeline acts by itself.
+    pub fn next_event(&self, now: u64) -> u64 {
+        if !self.miss_queue.is_empty() || self.staged.iter().any(|q| !q.is_empty()) {
+            return now + 1;
+        }
+        self.hits.front().map_or(u64::MAX, |&(t, _)| t)
+    }
+
+    /// Stages the lines in `self.lines` as one instruction on LD/ST instance `unit` for warp
+    /// slot `slot`; returns the track id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn stage(
+        &mut self,
+        unit: usize,
+        slot: usize,
+        kind: AccKind,
+        release: bool,
+        func: u32,
+        pc: u32,
+        rb: u32,
+        pb: u32,
+    ) -> u32 {
+        let t = Track {
+            slot: slot as u16,
+            remaining: self.lines.len() as u32,
+            release,
+            func,
+            pc,
+            rb,
+            pb,
+        };
+        let id = match self.free_tracks.pop() {
+            Some(i) => {
+                self.tracks[i as usize] = t;
+                i
+            }
+            None => {
+                self.tracks.push(t);
+                (self.tracks.len() - 1) as u32
+            }
+        };
+        self.outstanding[slot] += 1;
+        let q = &mut self.staged[unit];
+        for &line in &self.lines {
+            q.push_back(Staged {
+                line,
+                kind,
+                track: id,
+            });
+        }
+        id
+    }
 }
 
-pub fn shared_access(cfg: &GpuConfig, addrs: &[u64; WARP_SIZE], lanes: u32) -> Access {
-    let extra = bank_degree(addrs, lanes, cfg.sm.shared_banks).saturating_sub(1);
-    Access {
-        latency: cfg.sm.shared_latency + extra,
-        occupancy: 1 + extra,
-        long: false,
-    }
+/// A finished memory instruction, to release.
+struct Done {
+    track: Track,
 }
 
-pub fn global_access(cfg: &GpuConfig, addrs: &[u64; WARP_SIZE], lanes: u32) -> Access {
-    let segs = segments(addrs, lanes, cfg.coalescer.segment_bytes).max(1);
-    Access {
-        latency: cfg.l1d.latency + cfg.l2.latency + cfg.dram.latency + segs - 1,
-        occupancy: segs,
-        long: true,
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// The memory stage of cycle `now` (first in the cycle): replies from L2, L1 hits whose
+    /// data is back, one staged access per LD/ST instance, and the miss queue's head into the
+    /// interconnect.
+    pub(crate) fn mem_stage(&mut self, env: &mut Env, now: u64) {
+        let sm = self.id as usize;
+        while let Some(r) = env.mem.pop_reply(sm, now) {
+            self.mem_reply(env, r, now);
+        }
+        while let Some(&(t, track)) = self.mem.hits.front() {
+            if t > now {
+                break;
+            }
+            self.mem.hits.pop_front();
+            self.line_done(env, track, now);
+        }
+        for u in 0..self.mem.staged.len() {
+            if let Some(&a) = self.mem.staged[u].front() {
+                if self.serve(a, now) {
+                    self.mem.staged[u].pop_front();
+                    if self.mem.staged[u].is_empty() {
+                        // The unit accepts the next instruction from the next cycle.
+                        self.units.occupy(crate::classify::Unit::Ldst, u, now + 1);
+                    }
+                }
+            }
+        }
+        if let Some(&r) = self.mem.miss_queue.front() {
+            if env.mem.can_send(sm, r.addr, now) {
+                self.mem.miss_queue.pop_front();
+                env.mem.send(now, r);
+            }
+        }
     }
-}
 
-pub fn const_access(cfg: &GpuConfig) -> Access {
-    Access {
-        latency: cfg.l1d.latency,
-        occupancy: 1,
-        long: false,
+    /// Serves one line access in cycle `now`; false on a reservation failure (retry).
+    fn serve(&mut self, a: Staged, now: u64) -> bool {
+        let m = &mut self.mem;
+        let addr = a.line.addr;
+        let sm = self.id as u16;
+        let room = m.miss_queue.len() < m.miss_cap;
+        match a.kind {
+            AccKind::Load { alloc } => {
+                if alloc && m.l1.access(addr, false) {
+                    m.l1d_counts.hits += 1;
+                    m.hits.push_back((now + m.latency, a.track));
+                    return true;
+                }
+                let pending = m.l1_mshrs.pending(addr);
+                if !m.l1_mshrs.can_add(addr) || (!pending && !room) {
+                    m.l1d_counts.reservation_fails += 1;
+                    return false;
+                }
+                let w = Waiter {
+                    track: a.track,
+                    alloc,
+                };
+                if m.l1_mshrs.add(addr, w) == MshrAdd::Merged {
+                    m.l1d_counts.merged += 1;
+                } else {
+                    m.l1d_counts.misses += 1;
+                    let bytes = if alloc {
+                        m.l1.line_bytes() as u16
+                    } else {
+                        a.line.bytes(m.sector)
+                    };
+                    m.miss_queue.push_back(Req {
+                        addr,
+                        kind: Kind::Read,
+                        sm,
+                        bytes,
+                        dest: Dest::L1,
+                    });
+                }
+                true
+            }
+            AccKind::Store { write_back: false } => {
+                if !room {
+                    m.l1d_counts.reservation_fails += 1;
+                    return false;
+                }
+                if m.l1.access(addr, false) {
+                    m.l1d_counts.hits += 1;
+                } else {
+                    m.l1d_counts.misses += 1;
+                }
+                let bytes = a.line.bytes(m.sector);
+                m.miss_queue.push_back(Req {
+                    addr,
+                    kind: Kind::Write,
+                    sm,
+                    bytes,
+                    dest: Dest::Track(a.track),
+                });
+                true
+            }
+            AccKind::Store { write_back: true } => {
+                if m.l1.access(addr, true) {
+                    m.l1d_counts.hits += 1;
+                } else {
+                    if !room {
+                        m.l1d_counts.reservation_fails += 1;
+                        return false;
+                    }
+                    m.l1d_counts.misses += 1;
+                    if let Some(ev) = m.l1.fill(addr, true) {
+                        if ev.dirty {
+                            m.l1d_counts.writebacks += 1;
+                            let bytes = m.l1.line_bytes() as u16;
+                            m.miss_queue.push_back(Req {
+                                addr: ev.addr,
+                                kind: Kind::Write,
+                                sm,
+                                bytes,
+                                dest: Dest::Nobody,
+                            });
+                        }
+                    }
+                }
+                m.hits.push_back((now + m.latency, a.track));
+                true
+            }
+            AccKind::Atomic => {
+                if !room {
+                    m.l1d_counts.reservation_fails += 1;
+                    return false;
+                }
+                // The L2 executes atomics; a stale L1 copy is dropped.
+                m.l1.invalidate(addr);
+                let bytes = a.line.bytes(m.sector);
+                m.miss_queue.push_back(Req {
+                    addr,
+                    kind: Kind::Atomic,
+                    sm,
+                    bytes,
+                    dest: Dest::Track(a.track),
+                });
+                true
+            }
+            AccKind::Const => {
+                if m.cc.access(addr, false) {
+                    m.cc_counts.hits += 1;
+                    m.hits.push_back((now + m.latency, a.track));
+                    return true;
+                }
+                let pending = m.cc_mshrs.pending(addr);
+                if !m.cc_mshrs.can_add(addr) || (!pending && !room) {
+                    m.cc_counts.reservation_fails += 1;
+                    return false;
+                }
+                let w = Waiter {
+                    track: a.track,
+                    alloc: true,
+                };
+                if m.cc_mshrs.add(addr, w) == MshrAdd::Merged {
+                    m.cc_counts.merged += 1;
+                } else {
+                    m.cc_counts.misses += 1;
+                    let bytes = m.cc.line_bytes() as u16;
+                    m.miss_queue.push_back(Req {
+                        addr,
+                        kind: Kind::Read,
+                        sm,
+                        bytes,
+                        dest: Dest::Const,
+                    });
+                }
+                true
+            }
+        }
+    }
+
+    /// A reply from L2 arrived in cycle `now`.
+    fn mem_reply(&mut self, env: &mut Env, r: Req, now: u64) {
+        let m = &mut self.mem;
+        let mut w = std::mem::take(&mut m.waiters);
+        match r.dest {
+            Dest::Track(t) => {
+                m.waiters = w;
+                self.line_done(env, t, now);
+                return;
+            }
+            Dest::Nobody => {
+                m.waiters = w;
+                return;
+            }
+            Dest::L1 => {
+                m.l1_mshrs.complete(r.addr, &mut w);
+                if w.iter().any(|x| x.alloc) {
+                    if let Some(ev) = m.l1.fill(r.addr, false) {
+                        if ev.dirty {
+                            m.l1d_counts.writebacks += 1;
+                            let bytes = m.l1.line_bytes() as u16;
+                            // May exceed the miss queue's capacity by the few victims of
+                            // fills; the queue drains one per cycle.
+                            m.miss_queue.push_back(Req {
+                                addr: ev.addr,
+                                kind: Kind::Write,
+                                sm: r.sm,
+                                bytes,
+                                dest: Dest::Nobody,
+                            });
+                        }
+                    }
+                }
+            }
+            Dest::Const => {
+                m.cc_mshrs.complete(r.addr, &mut w);
+                m.cc.fill(r.addr, false);
+            }
+        }
+        for x in &w {
+            self.line_done(env, x.track, now);
+        }
+        self.mem.waiters = w;
+    }
+
+    /// One line of track `t` completed in cycle `now`.
+    fn line_done(&mut self, env: &mut Env, t: u32, now: u64) {
+        let tr = &mut self.mem.tracks[t as usize];
+        tr.remaining -= 1;
+        if tr.remaining > 0 {
+            return;
+        }
+        let d = Done { track: *tr };
+        self.mem.free_tracks.push(t);
+        self.finish(env, d, now);
+    }
+
+    /// A memory instruction completed in cycle `now`: its destinations are written back and
+    /// readable from the next cycle.
+    fn finish(&mut self, env: &mut Env, d: Done, now: u64) {
+        let tr = d.track;
+        let s = tr.slot as usize;
+        if tr.release {
+            if let Some(inst) = env.k.module.functions[tr.func as usize]
+                .insts
+                .get(tr.pc as usize)
+            {
+                self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, now + 1);
+            }
+            self.recheck(env, s, now + 1);
+        }
+        self.mem.outstanding[s] -= 1;
+        self.last_complete[s] = self.last_complete[s].max(now + 1);
+        if self.mem.outstanding[s] == 0 && self.w.waiting[s] {
+            self.pending_exit = true;
+        }
+        if P::WANTS_MEM_EVENTS {
+            notify!(self, now, env.all_dispatched, |p, v| p
+                .on_mem_complete(tr.slot, &v));
+        }
     }
 }

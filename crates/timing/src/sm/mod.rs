@@ -1,7 +1,8 @@
 //! One streaming multiprocessor. Per-warp timing state is struct-of-arrays indexed by warp
 //! slot; a CTA in CTA slot `c` owns warp slots `c*W .. c*W + W` (W = warps per CTA) and warp
 //! slot `w` belongs to scheduler `w mod S`. Each cycle runs the stages in reverse pipeline
-//! order (GPGPU-Sim's): memory completions and writeback/retire ([`writeback`]), issue
+//! order (GPGPU-Sim's): the memory pipeline ([`memory`]), completions and writeback/retire
+//! ([`writeback`]), issue
 //! ([`issue`], with warp sharing in [`share`]), fetch+decode ([`fetch`]).
 //!
 //! Speed: a warp's blocking state (scoreboard, barrier, exit, empty I-buffer) is computed when
@@ -50,6 +51,7 @@ pub mod writeback;
 
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
+use crate::mem::MemSystem;
 use crate::policy::{CtaSlots, IssuePolicy, PolicyView, WarpSlots};
 use crate::stats::{CtaRecord, IssueEvent, IssueSlots, LogEvent, StallCounts, WarpRecord};
 use scoreboard::Scoreboard;
@@ -64,6 +66,8 @@ use warpsim_core::exec::memory::GlobalMemory;
 /// Everything outside the SMs a cycle touches.
 pub struct Env<'k, 'a> {
     pub k: &'k LaunchCtx<'a>,
+    /// Interconnect, L2 slices and DRAM.
+    pub mem: &'k mut MemSystem,
     pub gmem: &'k mut GlobalMemory,
     pub printf: &'k mut String,
     pub cfg: &'k GpuConfig,
@@ -167,8 +171,11 @@ pub struct Sm<P, F> {
     pub(crate) fetch_wake: u64,
     pub(crate) icache: icache::ICache,
     pub(crate) fetch_pick: Vec<u16>,
-    /// Memory completions `(cycle, slot)` for `on_mem_complete` (only with `WANTS_MEM_EVENTS`).
+    /// Completions `(cycle, slot)` of synchronous LD/ST instructions (shared memory) for
+    /// `on_mem_complete` (only with `WANTS_MEM_EVENTS`; asynchronous ones notify directly).
     pub(crate) completions: BinaryHeap<Reverse<(u64, u16)>>,
+    /// L1 D-cache, constant cache, LD/ST staging and in-flight memory instructions.
+    pub(crate) mem: memory::SmMem,
 }
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
@@ -241,6 +248,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             icache: icache::ICache::new(cfg, perfect_icache),
             fetch_pick: Vec::with_capacity(n),
             completions: BinaryHeap::with_capacity(4 * n),
+            mem: memory::SmMem::new(cfg, n),
         }
     }
 
@@ -251,6 +259,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     pub fn is_idle(&self) -> bool {
         self.resident == 0
+    }
+
+    /// Nothing resident and nothing left in its memory pipeline (dirty victims still to send).
+    pub fn is_quiet(&self) -> bool {
+        self.resident == 0 && !self.mem.busy()
+    }
+
+    /// Memory-hierarchy counters of this SM (L1 D-cache, constant cache).
+    pub fn mem_counts(&self) -> (crate::mem::CacheCounts, crate::mem::CacheCounts) {
+        (self.mem.l1d_counts, self.mem.cc_counts)
     }
 
     /// The policies' view of this SM at cycle `now`.
@@ -279,12 +297,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// After cycle `now`: the next cycle at which this SM can change anything by itself
     /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
     /// scheduler sleeps (policies with `PURE_ORDER`), fetch is idle, no CTA is draining and no
-    /// memory completion is due before it.
+    /// memory completion is due before it (replies still in the interconnect are the memory
+    /// system's: see `MemSystem::next_reply`).
     pub fn next_activity(&self, now: u64) -> u64 {
         if !P::PURE_ORDER || self.pending_exit || !self.fetch_idle {
             return now + 1;
         }
-        let mut t = self.fetch_wake;
+        let mut t = self.fetch_wake.min(self.mem.next_event(now));
         for k in 0..self.outcome.len() {
             if matches!(self.outcome[k], Slot::Issued | Slot::Pipeline) {
                 return now + 1;
@@ -315,6 +334,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// One cycle of this SM.
     pub fn cycle(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
+        self.mem_stage(env, now);
         if P::WANTS_MEM_EVENTS {
             self.deliver_completions(env, now);
         }

@@ -132,4 +132,33 @@ impl Scoreboard {
     pub fn release(&mut self, inst: &Inst, f: &Frame, at: u64) {
         self.reserve(inst, f, at, false);
     }
+
+    /// [`Scoreboard::release`] with the frame's register slot base and predicate base given
+    /// directly (as recorded when the instruction issued; the warp may have called since).
+    pub fn release_at(&mut self, inst: &Inst, rb: usize, pb: usize, at: u64) {
+        let e = at << 1;
+        for o in inst.dst.iter() {
+            match *o {
+                Opnd::Reg(r) => self.set_reg(rb + r as usize, e),
+                Opnd::Pred { id, .. } => {
+                    if let Some(x) = self.preds.get_mut(pb + id as usize) {
+                        *x = e;
+                    }
+                }
+                Opnd::Vec { regs, n } => {
+                    for &r in &regs[..n as usize] {
+                        self.set_reg(rb + r as usize, e);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn set_reg(&mut self, i: usize, e: u64) {
+        if let Some(x) = self.regs.get_mut(i) {
+            *x = e;
+        }
+    }
 }

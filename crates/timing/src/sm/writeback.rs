@@ -25,7 +25,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .map(|s| self.last_complete[s])
                 .max()
                 .unwrap_or(now);
-            if drain > now {
+            let in_flight = slots.clone().any(|s| self.mem.outstanding[s] > 0);
+            if drain > now || in_flight {
                 self.pending_exit = true;
                 continue;
             }

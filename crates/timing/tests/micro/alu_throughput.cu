@@ -4,7 +4,7 @@
 // with several warps per scheduler no instruction waits on the scoreboard and the SM's
 // instruction rate is bounded by its schedulers' issue width. out[i] keeps results live.
 
-#define ITER 128
+#define ITER 512
 
 extern "C" __global__ void alu_throughput(int *out, int seed)
 {

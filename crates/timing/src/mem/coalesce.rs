@@ -1,0 +1,149 @@
+//! The coalescer: turns one warp memory instruction's lane addresses into the line requests
+//! the LD/ST unit processes (one per distinct line, with the mask of 32-byte sectors it
+//! touches), and the shared-memory bank-conflict degree.
+
+use warpsim_core::exec::warp::WARP_SIZE;
+
+/// One line touched by a warp access.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineAccess {
+    /// Line-aligned address.
+    pub addr: u64,
+    /// Bit `i`: sector `i` of the line is touched.
+    pub sectors: u32,
+}
+
+impl LineAccess {
+    /// Bytes moved for this line at `sector` bytes per sector.
+    pub fn bytes(&self, sector: u64) -> u16 {
+        (self.sectors.count_ones() as u64 * sector).min(u16::MAX as u64) as u16
+    }
+}
+
+/// Appends to `out` (cleared first) the lines of `line` bytes touched by the lanes in `lanes`,
+/// each lane accessing `size` bytes at its address, in order of first touch by lane.
+pub fn lines(
+    addrs: &[u64; WARP_SIZE],
+    lanes: u32,
+    size: u32,
+    line: u64,
+    sector: u64,
+    out: &mut Vec<LineAccess>,
+) {
+    out.clear();
+    let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let first = addrs[l];
+        let last = first.wrapping_add(size.max(1) as u64 - 1);
+        // An access may straddle a sector or (unaligned) a line: mark every byte's sector.
+        let mut a = first;
+        loop {
+            let base = a / line * line;
+            let bit = 1u32 << (((a - base) / sector) & 31);
+            match out.iter_mut().find(|x| x.addr == base) {
+                Some(x) => x.sectors |= bit,
+                None => out.push(LineAccess {
+                    addr: base,
+                    sectors: bit,
+                }),
+            }
+            let next = (a / sector + 1) * sector;
+            if next > last || next <= a {
+                break;
+            }
+            a = next;
+        }
+    }
+}
+
+/// The most distinct 4-byte words mapped to one bank (1 when conflict-free, 0 with no lanes):
+/// a shared access takes this many bank cycles.
+pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
+    let banks = banks.clamp(1, 32) as u64;
+    let mut words = [0u64; WARP_SIZE];
+    let mut n = 0usize;
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let w = addrs[l] / 4;
+        if !words[..n].contains(&w) {
+            words[n] = w;
+            n += 1;
+        }
+    }
+    let mut per_bank = [0u32; 32];
+    let mut worst = 0;
+    for &w in &words[..n] {
+        let b = (w % banks) as usize;
+        per_bank[b] += 1;
+        worst = worst.max(per_bank[b]);
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn addrs(f: impl Fn(u64) -> u64) -> [u64; WARP_SIZE] {
+        std::array::from_fn(|i| f(i as u64))
+    }
+
+    #[test]
+    fn unit_stride_words_are_one_line_all_sectors() {
+        let mut out = Vec::new();
+        lines(&addrs(|i| 0x1000 + 4 * i), u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!(
+            out,
+            vec![LineAccess {
+                addr: 0x1000,
+                sectors: 0xf
+            }]
+        );
+        assert_eq!(out[0].bytes(32), 128);
+    }
+
+    #[test]
+    fn strided_and_partial_accesses() {
+        let mut out = Vec::new();
+        // Stride 128 B: 32 lines, one sector each.
+        lines(&addrs(|i| 128 * i), u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!(out.len(), 32);
+        assert!(out.iter().all(|x| x.sectors == 1));
+        // Only lanes 0 and 31 active, 8-byte accesses 248 B apart: one line, sectors 0 and 3
+        // of the first... and the next line.
+        let a = addrs(|i| 0x2000 + 8 * i);
+        lines(&a, 1 | 1 << 31, 8, 128, 32, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                LineAccess {
+                    addr: 0x2000,
+                    sectors: 1
+                },
+                LineAccess {
+                    addr: 0x2080,
+                    sectors: 0b1000
+                },
+            ]
+        );
+        // 16-byte vector accesses, unit stride: 512 B = 4 lines.
+        lines(&addrs(|i| 16 * i), u32::MAX, 16, 128, 32, &mut out);
+        assert_eq!(out.len(), 4);
+        lines(&a, 0, 4, 128, 32, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn bank_conflict_degrees() {
+        assert_eq!(bank_degree(&addrs(|i| 4 * i), u32::MAX, 32), 1);
+        assert_eq!(bank_degree(&addrs(|i| 8 * i), u32::MAX, 32), 2);
+        assert_eq!(bank_degree(&addrs(|i| 128 * i), u32::MAX, 32), 32);
+        assert_eq!(bank_degree(&addrs(|_| 64), u32::MAX, 32), 1, "broadcast");
+        assert_eq!(bank_degree(&addrs(|i| 4 * i), 0, 32), 0);
+    }
+}

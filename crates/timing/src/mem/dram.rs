@@ -1,0 +1,413 @@
+//! One DRAM channel (memory partition): banks with row buffers, a request queue scheduled
+//! FR-FCFS (oldest row hit first, else the oldest request opens its row) or FCFS, and the
+//! preset's timings in DRAM command cycles: tRCD, tRP, tRAS, tRC, tRRD, tCCD, CL, WL and the
+//! data-bus time of a line. One command per DRAM cycle; the channel runs in its own clock
+//! (`gpu.dram_clock_mhz`), advanced by the memory system.
+//!
+//! Not modelled (documented in the timing README): bank groups, refresh, read/write
+//! turnaround, and power-down.
+
+use std::collections::VecDeque;
+use warpsim_core::config::{DramScheduler, GpuConfig};
+
+const NONE: u32 = u32::MAX;
+
+/// Timing parameters in DRAM cycles.
+#[derive(Clone, Copy, Debug)]
+pub struct DramTiming {
+    pub ccd: u64,
+    pub rrd: u64,
+    pub rcd: u64,
+    pub ras: u64,
+    pub rp: u64,
+    pub rc: u64,
+    pub cl: u64,
+    pub wl: u64,
+    /// Data-bus cycles to move one L2 line.
+    pub line_cycles: u64,
+    pub fcfs: bool,
+}
+
+impl DramTiming {
+    pub fn new(cfg: &GpuConfig) -> DramTiming {
+        let d = &cfg.dram;
+        // Bytes per DRAM command cycle: bus width x chips per channel x transfers per cycle.
+        let per_cycle = (d.bus_bytes * d.chips * d.data_rate).max(1) as u64;
+        let burst_cycles = (d.burst / d.data_rate.max(1)).max(1) as u64;
+        DramTiming {
+            ccd: d.tCCD as u64,
+            rrd: d.tRRD as u64,
+            rcd: d.tRCD as u64,
+            ras: d.tRAS as u64,
+            rp: d.tRP as u64,
+            rc: d.tRC as u64,
+            cl: d.CL as u64,
+            wl: d.WL as u64,
+            line_cycles: (cfg.l2.line as u64).div_ceil(per_cycle).max(burst_cycles),
+            fcfs: d.scheduler == DramScheduler::Fcfs,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Bank {
+    /// Open row (`NONE`: precharged).
+    open: u32,
+    /// Earliest column command (tRCD after ACT).
+    col_ready: u64,
+    /// Earliest precharge (tRAS after ACT, after the last burst).
+    pre_ready: u64,
+    /// Earliest activate (tRP after PRE, tRC after the last ACT).
+    act_ready: u64,
+}
+
+/// A line request at the channel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DramReq {
+    pub addr: u64,
+    pub bank: u16,
+    pub row: u32,
+    pub write: bool,
+    /// The L2 slice to return a read's line to.
+    pub slice: u16,
+}
+
+/// DRAM counters (summed over channels in the statistics).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DramCounts {
+    pub reads: u64,
+    pub writes: u64,
+    /// Column commands to a row that was already open (no activate of their own).
+    pub row_hits: u64,
+    pub activates: u64,
+    pub precharges: u64,
+    /// DRAM cycles the data bus carried data.
+    pub busy_cycles: u64,
+    /// DRAM cycles simulated while the channel had work.
+    pub active_cycles: u64,
+}
+
+impl DramCounts {
+    pub fn add(&mut self, o: &DramCounts) {
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.row_hits += o.row_hits;
+        self.activates += o.activates;
+        self.precharges += o.precharges;
+        self.busy_cycles += o.busy_cycles;
+        self.active_cycles += o.active_cycles;
+    }
+}
+
+pub struct Channel {
+    t: DramTiming,
+    banks: Vec<Bank>,
+    /// Waiting requests, oldest first.
+    queue: Vec<DramReq>,
+    cap: usize,
+    /// Requests on their way in: `(core cycle they reach the queue, request)`.
+    incoming: VecDeque<(u64, DramReq)>,
+    /// Reads in flight: `(DRAM cycle the last data beat arrives, addr, slice)`.
+    returns: VecDeque<(u64, u64, u16)>,
+    last_act: Option<u64>,
+    last_col: Option<u64>,
+    bus_free: u64,
+    /// No command can issue before this DRAM cycle (a lower bound computed when a tick found
+    /// nothing to do; reset when a request joins the queue), so ticks until then only move
+    /// data.
+    quiet_until: u64,
+    pub counts: DramCounts,
+}
+
+impl Channel {
+    pub fn new(t: DramTiming, banks: u32, queue: u32) -> Channel {
+        let cap = queue.max(1) as usize;
+        Channel {
+            t,
+            banks: vec![
+                Bank {
+                    open: NONE,
+                    ..Bank::default()
+                };
+                banks.max(1) as usize
+            ],
+            queue: Vec::with_capacity(cap),
+            cap,
+            incoming: VecDeque::with_capacity(cap),
+            returns: VecDeque::with_capacity(cap),
+            last_act: None,
+            last_col: None,
+            bus_free: 0,
+            quiet_until: 0,
+            counts: DramCounts::default(),
+        }
+    }
+
+    /// Room for one more request (queued or on its way).
+    pub fn can_accept(&self) -> bool {
+        self.queue.len() + self.incoming.len() < self.cap
+    }
+
+    /// Accepts `r`, which joins the scheduling queue at core cycle `at`.
+    pub fn push(&mut self, at: u64, r: DramReq) {
+        self.incoming.push_back((at, r));
+    }
+
+    pub fn busy(&self) -> bool {
+        !(self.queue.is_empty() && self.incoming.is_empty() && self.returns.is_empty())
+    }
+
+    /// One DRAM cycle `t` during core cycle `core_now`: moves arrived requests into the
+    /// queue, issues at most one command, and appends reads whose data has fully arrived to
+    /// `done` as `(addr, slice)`.
+    pub fn tick(&mut self, t: u64, core_now: u64, done: &mut Vec<(u64, u16)>) {
+        while let Some(&(at, r)) = self.incoming.front() {
+            if at > core_now {
+                break;
+            }
+            self.incoming.pop_front();
+            self.queue.push(r);
+            self.quiet_until = 0;
+        }
+        while let Some(&(at, addr, slice)) = self.returns.front() {
+            if at > t {
+                break;
+            }
+            self.returns.pop_front();
+            done.push((addr, slice));
+        }
+        if self.queue.is_empty() {
+            if !self.returns.is_empty() {
+                self.counts.active_cycles += 1;
+            }
+            return;
+        }
+        self.counts.active_cycles += 1;
+        if t < self.quiet_until {
+            return;
+        }
+        let n = if self.t.fcfs { 1 } else { self.queue.len() };
+        if self.column(t, n) || self.row_command(t, n) {
+            return;
+        }
+        self.quiet_until = self.earliest_command(n).max(t + 1);
+    }
+
+    /// A lower bound on the next cycle any of the `n` oldest requests can issue a command,
+    /// given the current bank and bus state.
+    fn earliest_command(&self, n: usize) -> u64 {
+        let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
+        let rrd = self.last_act.map_or(0, |a| a + self.t.rrd);
+        let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
+        self.queue[..n]
+            .iter()
+            .map(|r| {
+                let b = &self.banks[r.bank as usize];
+                if b.open == r.row {
+                    b.col_ready.max(ccd).max(bus)
+                } else if b.open == NONE {
+                    b.act_ready.max(rrd)
+                } else {
+                    b.pre_ready
+                }
+            })
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Issues a read/write to an open row among the `n` oldest requests, if timing allows.
+    fn column(&mut self, t: u64, n: usize) -> bool {
+        if self.last_col.is_some_and(|c| t < c + self.t.ccd)
+            || t + self.t.cl.max(self.t.wl) < self.bus_free
+        {
+            return false;
+        }
+        let hit = (0..n).find(|&i| {
+            let r = &self.queue[i];
+            let b = &self.banks[r.bank as usize];
+            b.open == r.row && b.col_ready <= t
+        });
+        let Some(i) = hit else { return false };
+        let r = self.queue[i];
+        let data = t + if r.write { self.t.wl } else { self.t.cl };
+        if data < self.bus_free {
+            return false; // the data bus is still carrying an earlier burst
+        }
+        self.queue.remove(i);
+        let end = data + self.t.line_cycles;
+        self.bus_free = end;
+        self.last_col = Some(t);
+        self.counts.busy_cycles += self.t.line_cycles;
+        let b = &mut self.banks[r.bank as usize];
+        b.pre_ready = b
+            .pre_ready
+            .max(if r.write { end } else { t + self.t.line_cycles });
+        if r.write {
+            self.counts.writes += 1;
+        } else {
+            self.counts.reads += 1;
+            self.returns.push_back((end, r.addr, r.slice));
+        }
+        true
+    }
+
+    /// Precharges or activates for the oldest request whose row is not open.
+    fn row_command(&mut self, t: u64, n: usize) -> bool {
+        // Banks whose open row a servable request still wants (not to be closed).
+        let mut wanted = 0u64;
+        for q in &self.queue[..n] {
+            if self.banks[q.bank as usize].open == q.row {
+                wanted |= 1 << (q.bank % 64);
+            }
+        }
+        let rrd_ok = self.last_act.is_none_or(|a| t >= a + self.t.rrd);
+        for i in 0..n {
+            let r = self.queue[i];
+            let b = self.banks[r.bank as usize];
+            if b.open == r.row {
+                continue; // a row hit waiting on timing
+            }
+            if b.open != NONE {
+                // Close the row only when no request the scheduler may serve still hits it.
+                if wanted & (1 << (r.bank % 64)) != 0 || t < b.pre_ready {
+                    continue;
+                }
+                let b = &mut self.banks[r.bank as usize];
+                b.open = NONE;
+                b.act_ready = b.act_ready.max(t + self.t.rp);
+                self.counts.precharges += 1;
+                return true;
+            }
+            if t < b.act_ready || !rrd_ok {
+                continue;
+            }
+            let b = &mut self.banks[r.bank as usize];
+            b.open = r.row;
+            b.col_ready = t + self.t.rcd;
+            b.pre_ready = t + self.t.ras;
+            b.act_ready = t + self.t.rc;
+            self.last_act = Some(t);
+            self.counts.activates += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Row hits are the column commands that found their row open.
+    pub fn finish_counts(&mut self) {
+        self.counts.row_hits =
+            (self.counts.reads + self.counts.writes).saturating_sub(self.counts.activates);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing() -> DramTiming {
+        DramTiming {
+            ccd: 2,
+            rrd: 6,
+            rcd: 12,
+            ras: 28,
+            rp: 12,
+            rc: 40,
+            cl: 12,
+            wl: 4,
+            line_cycles: 4,
+            fcfs: false,
+        }
+    }
+
+    fn run(ch: &mut Channel, until: u64) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut got = Vec::new();
+        for t in 0..until {
+            ch.tick(t, t, &mut out);
+            for (a, _) in out.drain(..) {
+                got.push((t, a));
+            }
+        }
+        got
+    }
+
+    fn req(addr: u64, bank: u16, row: u32) -> DramReq {
+        DramReq {
+            addr,
+            bank,
+            row,
+            write: false,
+            slice: 0,
+        }
+    }
+
+    #[test]
+    fn closed_row_read_takes_rcd_cl_and_the_burst() {
+        let mut ch = Channel::new(timing(), 4, 8);
+        ch.push(0, req(7, 0, 3));
+        let got = run(&mut ch, 100);
+        // ACT at 0, READ at 12, data 24..28, seen at tick 28.
+        assert_eq!(got, vec![(28, 7)]);
+        assert_eq!(ch.counts.activates, 1);
+    }
+
+    #[test]
+    fn fr_fcfs_serves_row_hits_before_an_older_conflict() {
+        let mut ch = Channel::new(timing(), 4, 8);
+        ch.push(0, req(1, 0, 1));
+        let _ = run(&mut ch, 30); // row 1 open in bank 0
+        ch.push(0, req(2, 0, 2)); // older, row conflict
+        ch.push(0, req(3, 0, 1)); // younger, row hit
+        let mut out = Vec::new();
+        let mut order = Vec::new();
+        for t in 30..200 {
+            ch.tick(t, t, &mut out);
+            order.extend(out.drain(..).map(|(a, _)| a));
+        }
+        assert_eq!(order, vec![3, 2]);
+        ch.finish_counts();
+        assert_eq!(ch.counts.row_hits, 1);
+        assert_eq!(ch.counts.precharges, 1);
+    }
+
+    #[test]
+    fn fcfs_keeps_arrival_order() {
+        let mut t = timing();
+        t.fcfs = true;
+        let mut ch = Channel::new(t, 4, 8);
+        ch.push(0, req(1, 0, 1));
+        let _ = run(&mut ch, 30);
+        ch.push(0, req(2, 0, 2));
+        ch.push(0, req(3, 0, 1));
+        let mut out = Vec::new();
+        let mut order = Vec::new();
+        for t in 30..300 {
+            ch.tick(t, t, &mut out);
+            order.extend(out.drain(..).map(|(a, _)| a));
+        }
+        assert_eq!(order, vec![2, 3]);
+    }
+
+    #[test]
+    fn streaming_row_hits_are_bus_bound() {
+        // 16 reads to one open row: one line every max(tCCD, line_cycles) = 4 cycles.
+        let mut ch = Channel::new(timing(), 4, 32);
+        for i in 0..16 {
+            ch.push(0, req(i, 0, 0));
+        }
+        let got = run(&mut ch, 200);
+        assert_eq!(got.len(), 16);
+        let gaps: Vec<u64> = got.windows(2).map(|w| w[1].0 - w[0].0).collect();
+        assert!(gaps.iter().all(|&g| g == 4), "{gaps:?}");
+        assert!(!ch.busy());
+    }
+
+    #[test]
+    fn queue_capacity_counts_requests_in_flight() {
+        let mut ch = Channel::new(timing(), 4, 2);
+        ch.push(5, req(1, 0, 0));
+        assert!(ch.can_accept());
+        ch.push(5, req(2, 1, 0));
+        assert!(!ch.can_accept());
+    }
+}

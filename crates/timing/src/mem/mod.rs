@@ -1,0 +1,352 @@
+//! The memory system outside the SMs: the interconnect ([`icnt`]), L2 slices ([`l2`]) and
+//! DRAM channels ([`dram`]), plus the pieces the SM side reuses (tag arrays [`cache`], MSHRs
+//! [`mshr`], the coalescer [`coalesce`]). The SM side (L1 D-cache, constant cache, LD/ST
+//! staging) lives in `sm/memory.rs`.
+//!
+//! Flow of a global load that misses L1: SM miss queue → SM injection port → crossbar → slice
+//! input (after the ROP latency `l2.latency`) → tags → on a miss, MSHR + DRAM queue (after
+//! `dram.latency`) → FR-FCFS → line back to the slice → reply through the crossbar → SM
+//! ejection port → L1 fill → the waiting warps' registers are released.
+//!
+//! Address map: 256-byte chunks interleave over the memory partitions; within a partition,
+//! 128-byte lines alternate over its slices; DRAM rows are 2 KiB per bank with the bank index
+//! XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
+
+pub mod cache;
+pub mod coalesce;
+pub mod dram;
+pub mod icnt;
+pub mod l2;
+pub mod mshr;
+
+use dram::{Channel, DramCounts, DramReq, DramTiming};
+use icnt::Icnt;
+use l2::{L2Slice, Locate};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use warpsim_core::config::GpuConfig;
+
+/// Bytes of one DRAM row per bank.
+pub const ROW_BYTES: u64 = 2048;
+/// Bytes per partition-interleaving chunk.
+pub const CHUNK_BYTES: u64 = 256;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    #[default]
+    Read,
+    Write,
+    Atomic,
+}
+
+/// Who waits for a reply at the SM.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dest {
+    /// The L1 D-cache MSHR for `Req::addr`.
+    #[default]
+    L1,
+    /// The constant cache MSHR for `Req::addr`.
+    Const,
+    /// A memory instruction directly (writes, atomics): its track id.
+    Track(u32),
+    /// No one (a dirty L1 victim written back): no reply is sent.
+    Nobody,
+}
+
+/// A request from an SM (and, answered, the reply to it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Req {
+    /// The requester's line-aligned address.
+    pub addr: u64,
+    pub kind: Kind,
+    pub sm: u16,
+    /// Data bytes carried (writes) or asked for (reads, atomics).
+    pub bytes: u16,
+    pub dest: Dest,
+}
+
+/// Counters of one cache level (summed over instances).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CacheCounts {
+    pub hits: u64,
+    pub misses: u64,
+    /// Misses merged into a miss already in flight (MSHR hits).
+    pub merged: u64,
+    /// Accesses that found no MSHR / miss-queue room and retried (counted per retry cycle).
+    pub reservation_fails: u64,
+    /// Dirty lines written back on eviction.
+    pub writebacks: u64,
+}
+
+impl CacheCounts {
+    pub fn add(&mut self, o: &CacheCounts) {
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.merged += o.merged;
+        self.reservation_fails += o.reservation_fails;
+        self.writebacks += o.writebacks;
+    }
+}
+
+/// Memory-hierarchy statistics of a launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MemStats {
+    /// L1 data cache (global and local loads/stores that reach it; bypassing loads count as
+    /// misses).
+    pub l1d: CacheCounts,
+    pub const_cache: CacheCounts,
+    pub l2: CacheCounts,
+    pub dram: DramCounts,
+    /// Global/local requests sent from the SMs to L2 (reads, writes, atomics).
+    pub l2_requests: u64,
+    pub icnt_packets: u64,
+    pub icnt_flits: u64,
+}
+
+impl MemStats {
+    pub fn add(&mut self, o: &MemStats) {
+        self.l1d.add(&o.l1d);
+        self.const_cache.add(&o.const_cache);
+        self.l2.add(&o.l2);
+        self.dram.add(&o.dram);
+        self.l2_requests += o.l2_requests;
+        self.icnt_packets += o.icnt_packets;
+        self.icnt_flits += o.icnt_flits;
+    }
+}
+
+/// Address → slice / DRAM bank and row.
+#[derive(Clone, Copy, Debug)]
+pub struct AddrMap {
+    partitions: u64,
+    slices_per_partition: u64,
+    banks: u64,
+    line: u64,
+}
+
+impl AddrMap {
+    pub fn new(cfg: &GpuConfig) -> AddrMap {
+        let partitions = cfg.dram.partitions.max(1) as u64;
+        AddrMap {
+            partitions,
+            slices_per_partition: (cfg.l2.slices as u64 / partitions).max(1),
+            banks: cfg.dram.banks.max(1) as u64,
+            line: cfg.l2.line.max(1) as u64,
+        }
+    }
+
+    pub fn partition(&self, addr: u64) -> u64 {
+        (addr / CHUNK_BYTES) % self.partitions
+    }
+
+    pub fn slice(&self, addr: u64) -> usize {
+        let p = self.partition(addr);
+        (p * self.slices_per_partition + (addr / self.line) % self.slices_per_partition) as usize
+    }
+
+    /// `(bank, row)` of `addr` within its partition.
+    pub fn bank_row(&self, addr: u64) -> (u16, u32) {
+        let local = (addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES;
+        let row_chunk = local / ROW_BYTES;
+        let row = row_chunk / self.banks;
+        let bank = (row_chunk ^ row) % self.banks;
+        (bank as u16, row as u32)
+    }
+}
+
+impl Locate for AddrMap {
+    fn dram_req(&self, addr: u64, write: bool, slice: u16) -> DramReq {
+        let (bank, row) = self.bank_row(addr);
+        DramReq {
+            addr,
+            bank,
+            row,
+            write,
+            slice,
+        }
+    }
+}
+
+/// Packets per slice that may be in flight towards it (covers the ROP latency at one request
+/// per cycle, so the limit only bites when the slice stalls).
+fn slice_input_capacity(cfg: &GpuConfig) -> usize {
+    (cfg.l2.latency + 2 * cfg.icnt.latency + 64) as usize
+}
+
+pub struct MemSystem {
+    pub icnt: Icnt,
+    slices: Vec<L2Slice>,
+    channels: Vec<Channel>,
+    /// Replies arriving at each SM: `(cycle, seq, reply)`.
+    to_sm: Vec<BinaryHeap<Reverse<(u64, u64, Req)>>>,
+    map: AddrMap,
+    seq: u64,
+    l2_latency: u64,
+    dram_latency: u64,
+    slice_cap: usize,
+    /// DRAM cycles per core cycle, and the DRAM cycles simulated so far.
+    dram_ratio: f64,
+    dram_now: u64,
+    replies: Vec<Req>,
+    done: Vec<(u64, u16)>,
+    /// Requests sent from the SMs.
+    pub requests: u64,
+}
+
+impl MemSystem {
+    pub fn new(cfg: &GpuConfig, sms: usize) -> MemSystem {
+        let map = AddrMap::new(cfg);
+        let nslices = (cfg.dram.partitions.max(1) as u64 * map.slices_per_partition) as usize;
+        let slice_size = cfg.l2.size / nslices as u32;
+        let t = DramTiming::new(cfg);
+        MemSystem {
+            icnt: Icnt::new(cfg.icnt.latency, cfg.icnt.flit_bytes, sms, nslices),
+            slices: (0..nslices)
+                .map(|i| {
+                    L2Slice::new(
+                        i as u16,
+                        slice_size,
+                        cfg.l2.assoc,
+                        cfg.l2.line,
+                        cfg.l2.mshrs,
+                        cfg.l2.mshr_merge,
+                        cfg.l2.index,
+                    )
+                })
+                .collect(),
+            channels: (0..cfg.dram.partitions.max(1))
+                .map(|_| Channel::new(t, cfg.dram.banks, cfg.dram.queue))
+                .collect(),
+            to_sm: (0..sms).map(|_| BinaryHeap::with_capacity(256)).collect(),
+            map,
+            seq: 0,
+            l2_latency: cfg.l2.latency as u64,
+            dram_latency: cfg.dram.latency as u64,
+            slice_cap: slice_input_capacity(cfg),
+            dram_ratio: cfg.gpu.dram_clock_mhz / cfg.gpu.core_clock_mhz.max(1e-9),
+            dram_now: 0,
+            replies: Vec::with_capacity(64),
+            done: Vec::with_capacity(64),
+            requests: 0,
+        }
+    }
+
+    /// SM `sm` can send a request for `addr` at `now` (its port is free and the slice has
+    /// room).
+    #[inline]
+    pub fn can_send(&self, sm: usize, addr: u64, now: u64) -> bool {
+        self.icnt.sm_can_send(sm, now)
+            && self.slices[self.map.slice(addr)].input.len() < self.slice_cap
+    }
+
+    /// Sends `r` from its SM at `now` (check [`MemSystem::can_send`] first).
+    pub fn send(&mut self, now: u64, r: Req) {
+        let s = self.map.slice(r.addr);
+        let payload = if r.kind == Kind::Read {
+            0
+        } else {
+            r.bytes as u64
+        };
+        let at = self.icnt.to_slice(now, r.sm as usize, s, payload) + self.l2_latency;
+        self.seq += 1;
+        self.requests += 1;
+        self.slices[s].input.push(Reverse((at, self.seq, r)));
+    }
+
+    /// The next reply for SM `sm` that has arrived by `now`.
+    #[inline]
+    pub fn pop_reply(&mut self, sm: usize, now: u64) -> Option<Req> {
+        let h = &mut self.to_sm[sm];
+        match h.peek() {
+            Some(Reverse((t, _, _))) if *t <= now => h.pop().map(|Reverse((_, _, r))| r),
+            _ => None,
+        }
+    }
+
+    /// Earliest cycle a reply reaches SM `sm` (`u64::MAX`: none in flight).
+    pub fn next_reply(&self, sm: usize) -> u64 {
+        self.to_sm[sm]
+            .peek()
+            .map_or(u64::MAX, |Reverse((t, _, _))| *t)
+    }
+
+    /// Nothing is in flight anywhere.
+    pub fn idle(&self) -> bool {
+        self.slices.iter().all(|s| !s.busy())
+            && self.channels.iter().all(|c| !c.busy())
+            && self.to_sm.iter().all(|h| h.is_empty())
+    }
+
+    /// Earliest cycle after `now` at which the memory system (slices, DRAM) changes anything
+    /// by itself (replies waiting at SMs are the SMs' business: [`MemSystem::next_reply`]).
+    pub fn next_event(&self, now: u64) -> u64 {
+        if self.channels.iter().any(|c| c.busy()) {
+            return now + 1;
+        }
+        self.slices
+            .iter()
+            .map(|s| s.next_event(now))
+            .min()
+            .unwrap_or(u64::MAX)
+            .max(now + 1)
+    }
+
+    /// One core cycle of the slices and DRAM channels.
+    pub fn cycle(&mut self, now: u64) {
+        let target = ((now + 1) as f64 * self.dram_ratio) as u64;
+        if self.channels.iter().any(|c| c.busy()) {
+            while self.dram_now < target {
+                let t = self.dram_now;
+                for ch in self.channels.iter_mut() {
+                    if ch.busy() {
+                        ch.tick(t, now, &mut self.done);
+                    }
+                }
+                self.dram_now += 1;
+            }
+            for &(addr, slice) in &self.done {
+                self.slices[slice as usize].fills.push_back(addr);
+            }
+            self.done.clear();
+        } else {
+            self.dram_now = target;
+        }
+        let spp = self.map.slices_per_partition as usize;
+        for (i, s) in self.slices.iter_mut().enumerate() {
+            if !s.busy() {
+                continue;
+            }
+            let ch = &mut self.channels[i / spp];
+            s.cycle(now, self.dram_latency, ch, &self.map, &mut self.replies);
+            for r in self.replies.drain(..) {
+                if r.dest == Dest::Nobody {
+                    continue;
+                }
+                let payload = match (r.kind, r.dest) {
+                    (Kind::Write, _) => 0,
+                    _ => r.bytes as u64,
+                };
+                let at = self.icnt.to_sm(now, i, r.sm as usize, payload);
+                self.seq += 1;
+                self.to_sm[r.sm as usize].push(Reverse((at, self.seq, r)));
+            }
+        }
+    }
+
+    /// Totals of the slices, channels and interconnect.
+    pub fn stats(&mut self) -> MemStats {
+        let mut m = MemStats::default();
+        for s in &self.slices {
+            m.l2.add(&s.counts);
+        }
+        for c in self.channels.iter_mut() {
+            c.finish_counts();
+            m.dram.add(&c.counts);
+        }
+        m.l2_requests = self.requests;
+        m.icnt_packets = self.icnt.packets;
+        m.icnt_flits = self.icnt.flits;
+        m
+    }
+}

@@ -1,0 +1,124 @@
+//! Miss-status holding registers: one entry per line with a miss in flight, holding up to
+//! `merge` waiting requests. A miss to a line already in flight merges into its entry while
+//! the entry has room; otherwise it needs a free entry. When neither is possible the access is
+//! a *reservation failure* and must retry (GPGPU-Sim's behaviour). Storage is allocated once.
+
+/// What [`Mshrs::add`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MshrAdd {
+    /// A new entry: the caller sends the miss downstream.
+    New,
+    /// Merged into the entry of a miss already in flight.
+    Merged,
+    /// No room: retry later.
+    Full,
+}
+
+pub struct Mshrs<T: Copy> {
+    /// Line address per entry (`u64::MAX`: free).
+    line: Vec<u64>,
+    /// `waiters[e * merge .. e * merge + count[e]]`.
+    waiters: Vec<T>,
+    count: Vec<u32>,
+    merge: usize,
+    used: usize,
+}
+
+impl<T: Copy + Default> Mshrs<T> {
+    pub fn new(entries: u32, merge: u32) -> Mshrs<T> {
+        let (n, m) = (entries.max(1) as usize, merge.max(1) as usize);
+        Mshrs {
+            line: vec![u64::MAX; n],
+            waiters: vec![T::default(); n * m],
+            count: vec![0; n],
+            merge: m,
+            used: 0,
+        }
+    }
+
+    /// Entries in use.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    #[inline]
+    fn find(&self, line: u64) -> Option<usize> {
+        if self.used == 0 {
+            return None;
+        }
+        self.line.iter().position(|&l| l == line)
+    }
+
+    /// Whether a miss to `line` is in flight.
+    pub fn pending(&self, line: u64) -> bool {
+        self.find(line).is_some()
+    }
+
+    /// Whether [`Mshrs::add`] for `line` would succeed.
+    pub fn can_add(&self, line: u64) -> bool {
+        match self.find(line) {
+            Some(e) => (self.count[e] as usize) < self.merge,
+            None => self.used < self.line.len(),
+        }
+    }
+
+    /// Records `waiter` on a miss to `line`.
+    pub fn add(&mut self, line: u64, waiter: T) -> MshrAdd {
+        let (e, kind) = match self.find(line) {
+            Some(e) if (self.count[e] as usize) < self.merge => (e, MshrAdd::Merged),
+            Some(_) => return MshrAdd::Full,
+            None if self.used < self.line.len() => {
+                let e = self
+                    .line
+                    .iter()
+                    .position(|&l| l == u64::MAX)
+                    .expect("a free entry");
+                self.line[e] = line;
+                self.used += 1;
+                (e, MshrAdd::New)
+            }
+            None => return MshrAdd::Full,
+        };
+        self.waiters[e * self.merge + self.count[e] as usize] = waiter;
+        self.count[e] += 1;
+        kind
+    }
+
+    /// The fill for `line` arrived: frees its entry and copies its waiters (oldest first) into
+    /// `out` (cleared first). Returns false when no miss to `line` was in flight.
+    pub fn complete(&mut self, line: u64, out: &mut Vec<T>) -> bool {
+        out.clear();
+        let Some(e) = self.find(line) else {
+            return false;
+        };
+        let n = self.count[e] as usize;
+        out.extend_from_slice(&self.waiters[e * self.merge..e * self.merge + n]);
+        self.line[e] = u64::MAX;
+        self.count[e] = 0;
+        self.used -= 1;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merges_up_to_the_limit_then_fails() {
+        let mut m: Mshrs<u32> = Mshrs::new(2, 2);
+        assert_eq!(m.add(128, 1), MshrAdd::New);
+        assert_eq!(m.add(128, 2), MshrAdd::Merged);
+        assert!(!m.can_add(128));
+        assert_eq!(m.add(128, 3), MshrAdd::Full, "merge limit");
+        assert_eq!(m.add(256, 4), MshrAdd::New);
+        assert_eq!(m.add(384, 5), MshrAdd::Full, "no free entry");
+        let mut out = Vec::new();
+        assert!(m.complete(128, &mut out));
+        assert_eq!(out, vec![1, 2]);
+        assert_eq!(m.used(), 1);
+        assert!(!m.complete(128, &mut out) && out.is_empty());
+        assert_eq!(m.add(384, 6), MshrAdd::New, "the freed entry is reused");
+        assert!(m.pending(256) && m.pending(384) && !m.pending(128));
+    }
+}

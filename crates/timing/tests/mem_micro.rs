@@ -1,0 +1,221 @@
+//! Memory microbenchmarks with known answers (our own CUDA programs in `tests/micro/mem_*.cu`):
+//! pointer-chase latencies of L1, L2 and DRAM, streaming-copy bandwidth, and shared-memory
+//! bank conflicts, each against what the preset implies. The measured values are the memory
+//! half of the model's datasheet (README.md).
+
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::{run_timed, PolicyKind, TimingOptions, TimingStats};
+
+const CHASE: &str = include_str!("micro/mem_chase.ptx");
+const STREAM: &str = include_str!("micro/mem_stream.ptx");
+const SHARED: &str = include_str!("micro/mem_shared.ptx");
+
+const PRESETS: [&str; 2] = ["gtx480", "titanx-pascal"];
+
+/// Runs kernel `name` of `ptx` (a perfect I-cache: these isolate the data side) with the
+/// parameters `params(gmem)` writes; returns the statistics.
+fn launch(
+    ptx: &str,
+    name: &str,
+    cfg: &GpuConfig,
+    grid: u32,
+    block: u32,
+    gmem: &mut GlobalMemory,
+    params: &[u64],
+) -> TimingStats {
+    let module = warpsim_core::load_ptx(ptx).expect("micro PTX loads");
+    let kernel = module
+        .functions
+        .iter()
+        .position(|f| f.name == name)
+        .unwrap() as u32;
+    let f = &module.functions[kernel as usize];
+    let mut bytes = vec![0u8; f.param_bytes as usize];
+    for (p, v) in f.params.iter().zip(params) {
+        let n = p.size as usize;
+        bytes[p.offset as usize..][..n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+    let k = LaunchCtx::one_dim(&module, kernel, &bytes, grid, block, cfg.gpu.num_sms);
+    let opts = TimingOptions {
+        max_cycles: 200_000_000,
+        perfect_icache: true,
+        ..TimingOptions::new(PolicyKind::Gto, 32)
+    };
+    let mut printf = String::new();
+    run_timed(&k, gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs")
+}
+
+fn read_i64s(gmem: &GlobalMemory, at: u64, n: usize) -> Vec<i64> {
+    let mut b = vec![0u8; 8 * n];
+    gmem.read(at, &mut b).unwrap();
+    b.chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn within(measured: f64, expected: f64, what: &str) {
+    println!("{what}: measured {measured:.1}, the preset implies {expected:.1}");
+    assert!(
+        (measured - expected).abs() <= 0.10 * expected,
+        "{what}: measured {measured:.2}, the preset implies {expected:.2}"
+    );
+}
+
+/// Interconnect flits of a packet with `payload` bytes (8-byte header).
+fn flits(cfg: &GpuConfig, payload: u32) -> f64 {
+    (8 + payload).div_ceil(cfg.icnt.flit_bytes) as f64
+}
+
+/// What the preset implies for one dependent hop of the chase: the address conversion
+/// (`cvta`, an integer add), a cycle into the LD/ST unit, the level's latency, a cycle of
+/// writeback.
+fn expected_hops(cfg: &GpuConfig) -> (f64, f64, f64) {
+    let core = cfg.latency.int[0] as f64 + 2.0;
+    let l1 = core + cfg.l1d.latency as f64;
+    let l2 = core
+        + 2.0 * cfg.icnt.latency as f64
+        + flits(cfg, 0)
+        + cfg.l2.latency as f64
+        + flits(cfg, cfg.l1d.line);
+    let d = &cfg.dram;
+    let per_cycle = (d.bus_bytes * d.chips * d.data_rate) as f64;
+    let line_cycles = (cfg.l2.line as f64 / per_cycle).ceil();
+    let dram_cycles = (d.tRCD + d.CL) as f64 + line_cycles;
+    let dram =
+        l2 + d.latency as f64 + dram_cycles * cfg.gpu.core_clock_mhz / cfg.gpu.dram_clock_mhz;
+    (l1, l2, dram)
+}
+
+/// Builds a circular pointer chain of `len` elements `stride` bytes apart and times one
+/// thread's walk of `hops` steps along it (after an untimed walk of as many when `warm`).
+fn chase(cfg: &GpuConfig, stride: u64, len: u64, hops: u64, warm: bool) -> (f64, TimingStats) {
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(16).unwrap();
+    let base = gmem.alloc(stride * len + 8).unwrap();
+    for i in 0..len {
+        let next = base + ((i + 1) % len) * stride;
+        gmem.write(base + i * stride, &next.to_le_bytes()).unwrap();
+    }
+    let s = launch(
+        CHASE,
+        "mem_chase",
+        cfg,
+        1,
+        1,
+        &mut gmem,
+        &[out, base, hops, warm as u64],
+    );
+    let o = read_i64s(&gmem, out, 2);
+    let steps = if warm { 2 * hops } else { hops };
+    assert_eq!(
+        o[1] as u64,
+        base + steps % len * stride,
+        "the walk ends where the chain says"
+    );
+    (o[0] as f64 / hops as f64, s)
+}
+
+#[test]
+fn pointer_chase_latencies_match_each_level() {
+    for p in PRESETS {
+        let cfg = GpuConfig::load(p).unwrap();
+        let (l1, l2, dram) = expected_hops(&cfg);
+        // 4 KiB in 128-byte lines: fits L1. The timed walk goes round it 32 times, so the
+        // warm walk's last load (still in flight when the timer starts) hardly counts.
+        let (hop, s) = chase(&cfg, 128, 32, 1024, true);
+        println!("{:?} {:?}", s.memory, s.stalls);
+        within(hop, l1, &format!("{p} L1 hit hop"));
+        assert!(s.memory.l1d.hits >= 1024, "{:?}", s.memory);
+        // 128 KiB: larger than L1 (LRU, cyclic: every access misses), fits L2.
+        let (hop, s) = chase(&cfg, 128, 1024, 1024, true);
+        within(hop, l2, &format!("{p} L2 hit hop"));
+        assert!(s.memory.l2.hits >= 1024, "{:?}", s.memory);
+        // Cold, lines 33 KiB + 384 B apart: every hop misses both caches and opens a row.
+        let (hop, s) = chase(&cfg, 33 * 1024 + 384, 128, 128, false);
+        within(hop, dram, &format!("{p} DRAM hop"));
+        assert!(s.memory.dram.reads >= 128, "{:?}", s.memory);
+    }
+}
+
+#[test]
+fn streaming_copy_approaches_dram_bandwidth() {
+    for p in PRESETS {
+        let cfg = GpuConfig::load(p).unwrap();
+        let n: u64 = 256 * 1024; // float4 elements: 4 MiB each way, 5x the L2
+        let mut gmem = GlobalMemory::new();
+        let src = gmem.alloc(16 * n).unwrap();
+        let dst = gmem.alloc(16 * n).unwrap();
+        let data: Vec<u8> = (0..16 * n).map(|i| (i * 7 % 251) as u8).collect();
+        gmem.write(src, &data).unwrap();
+        let block = 256;
+        let grid = cfg.gpu.num_sms * (cfg.sm.max_threads / block);
+        let s = launch(
+            STREAM,
+            "mem_stream",
+            &cfg,
+            grid,
+            block,
+            &mut gmem,
+            &[dst, src, n],
+        );
+        let mut back = vec![0u8; data.len()];
+        gmem.read(dst, &mut back).unwrap();
+        assert!(back == data, "the copy is exact");
+        let busy = (s.cycles - cfg.gpu.kernel_launch_latency as u64) as f64;
+        let measured = 2.0 * 16.0 * n as f64 / busy;
+        let d = &cfg.dram;
+        let peak = (d.partitions * d.chips * d.bus_bytes * d.data_rate) as f64
+            * cfg.gpu.dram_clock_mhz
+            / cfg.gpu.core_clock_mhz;
+        println!(
+            "{p}: copy {measured:.1} B/cycle = {:.1} GB/s, DRAM peak {peak:.1} B/cycle ({:.0}%), row hits {} of {}",
+            measured * cfg.gpu.core_clock_mhz / 1000.0,
+            100.0 * measured / peak,
+            s.memory.dram.row_hits,
+            s.memory.dram.reads + s.memory.dram.writes
+        );
+        assert!(
+            measured >= 0.70 * peak,
+            "{p}: {measured:.1} of {peak:.1} B/cycle"
+        );
+        assert!(measured <= peak, "cannot beat the pins");
+    }
+}
+
+#[test]
+fn shared_bank_conflicts_serialize_by_degree() {
+    for p in PRESETS {
+        let cfg = GpuConfig::load(p).unwrap();
+        let hops = 64u64;
+        let per_hop = |stride: u64| {
+            let mut gmem = GlobalMemory::new();
+            let out = gmem.alloc(16).unwrap();
+            gmem.write(out, &[0u8; 16]).unwrap();
+            launch(
+                SHARED,
+                "mem_shared",
+                &cfg,
+                1,
+                32,
+                &mut gmem,
+                &[out, stride, hops],
+            );
+            read_i64s(&gmem, out, 2)[0] as f64 / hops as f64
+        };
+        let base = per_hop(1);
+        // Address arithmetic (shl + add) then the load.
+        let expected = 2.0 * cfg.latency.int[0] as f64 + cfg.sm.shared_latency as f64;
+        within(base, expected, &format!("{p} conflict-free shared hop"));
+        for (stride, degree) in [(2u64, 2.0), (4, 4.0), (8, 8.0), (32, 32.0)] {
+            let extra = per_hop(stride) - base;
+            println!("{p}: stride {stride}: {extra:.2} extra cycles per access ({degree}-way)");
+            assert!(
+                (extra - (degree - 1.0)).abs() <= 1.0,
+                "{p} stride {stride}: {extra:.2} extra cycles, a {degree}-way conflict costs {}",
+                degree - 1.0
+            );
+        }
+    }
+}
