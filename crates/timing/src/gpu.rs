@@ -66,8 +66,25 @@ impl Default for TimingOptions {
     }
 }
 
-/// Runs a launch to completion in timing mode. `k.smid` is ignored (each SM reports its own).
+/// Runs a launch to completion in timing mode on a cold memory system. `k.smid` is ignored
+/// (each SM reports its own).
 pub fn run_timed(
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+) -> Result<TimingStats, TimingError> {
+    let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms.max(1) as usize);
+    run_timed_on(&mut mem, k, gmem, printf, shared_bytes, cfg, opts)
+}
+
+/// [`run_timed`] on `mem`, a memory system built for `cfg` that earlier launches used: its
+/// L2 contents and DRAM row state carry over ([`MemSystem::begin_launch`]), as on a GPU
+/// running kernels back to back.
+pub fn run_timed_on(
+    mem: &mut MemSystem,
     k: &LaunchCtx,
     gmem: &mut GlobalMemory,
     printf: &mut String,
@@ -79,7 +96,8 @@ pub fn run_timed(
     let name = opts.policy.name();
     let fetch = RoundRobin::default;
     let mut s = match opts.policy {
-        PolicyKind::Lrr => run_timed_with(
+        PolicyKind::Lrr => run_timed_with_on(
+            mem,
             k,
             gmem,
             printf,
@@ -89,7 +107,8 @@ pub fn run_timed(
             |i, _, _| Lrr::new(i),
             fetch,
         ),
-        PolicyKind::Gto => run_timed_with(
+        PolicyKind::Gto => run_timed_with_on(
+            mem,
             k,
             gmem,
             printf,
@@ -99,7 +118,8 @@ pub fn run_timed(
             |i, _, _| Gto::new(i),
             fetch,
         ),
-        PolicyKind::Oldest => run_timed_with(
+        PolicyKind::Oldest => run_timed_with_on(
+            mem,
             k,
             gmem,
             printf,
@@ -109,7 +129,8 @@ pub fn run_timed(
             |i, _, _| Oldest::new(i),
             fetch,
         ),
-        PolicyKind::Tls(n) => run_timed_with(
+        PolicyKind::Tls(n) => run_timed_with_on(
+            mem,
             k,
             gmem,
             printf,
@@ -136,9 +157,37 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
+    issue: impl FnMut(usize, &[u16], usize) -> P,
+    fetch: impl FnMut() -> F,
+) -> Result<TimingStats, TimingError> {
+    let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms.max(1) as usize);
+    run_timed_with_on(
+        &mut mem,
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+        cfg,
+        opts,
+        issue,
+        fetch,
+    )
+}
+
+/// [`run_timed_with`] on a memory system earlier launches used (see [`run_timed_on`]).
+#[allow(clippy::too_many_arguments)]
+pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
+    mem: &mut MemSystem,
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
     mut issue: impl FnMut(usize, &[u16], usize) -> P,
     mut fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
+    mem.begin_launch();
     let threads = k.block[0] * k.block[1] * k.block[2];
     let wpc = threads.div_ceil(cfg.sm.warp_size.max(1)).max(1) as usize;
     let (per_sm, _) = ctas_per_sm(
@@ -182,10 +231,9 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
         })
         .collect();
     let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
-    let mut mem = MemSystem::new(cfg, num_sms as usize);
     let mut env = Env {
         k,
-        mem: &mut mem,
+        mem,
         gmem,
         printf,
         cfg,

@@ -18,6 +18,7 @@ pub mod stats;
 pub use engine::TimingEngine;
 pub use error::TimingError;
 pub use fetch_policy::FetchKind;
-pub use gpu::{run_timed, run_timed_with, TimingOptions};
+pub use gpu::{run_timed, run_timed_on, run_timed_with, run_timed_with_on, TimingOptions};
+pub use mem::MemSystem;
 pub use policy::PolicyKind;
 pub use stats::TimingStats;

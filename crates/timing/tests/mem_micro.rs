@@ -6,7 +6,7 @@
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
-use warpsim_timing::{run_timed, PolicyKind, TimingOptions, TimingStats};
+use warpsim_timing::{run_timed_on, MemSystem, PolicyKind, TimingOptions, TimingStats};
 
 const CHASE: &str = include_str!("micro/mem_chase.ptx");
 const STREAM: &str = include_str!("micro/mem_stream.ptx");
@@ -14,9 +14,25 @@ const SHARED: &str = include_str!("micro/mem_shared.ptx");
 
 const PRESETS: [&str; 2] = ["gtx480", "titanx-pascal"];
 
-/// Runs kernel `name` of `ptx` (a perfect I-cache: these isolate the data side) with the
-/// parameters `params(gmem)` writes; returns the statistics.
+/// Runs kernel `name` of `ptx` (a perfect I-cache: these isolate the data side) with
+/// `params` on a cold memory system; returns the statistics.
 fn launch(
+    ptx: &str,
+    name: &str,
+    cfg: &GpuConfig,
+    grid: u32,
+    block: u32,
+    gmem: &mut GlobalMemory,
+    params: &[u64],
+) -> TimingStats {
+    let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms as usize);
+    launch_on(&mut mem, ptx, name, cfg, grid, block, gmem, params)
+}
+
+/// [`launch`] on a memory system earlier launches used.
+#[allow(clippy::too_many_arguments)]
+fn launch_on(
+    mem: &mut MemSystem,
     ptx: &str,
     name: &str,
     cfg: &GpuConfig,
@@ -44,7 +60,7 @@ fn launch(
         ..TimingOptions::new(PolicyKind::Gto, 32)
     };
     let mut printf = String::new();
-    run_timed(&k, gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs")
+    run_timed_on(mem, &k, gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs")
 }
 
 fn read_i64s(gmem: &GlobalMemory, at: u64, n: usize) -> Vec<i64> {
@@ -125,7 +141,6 @@ fn pointer_chase_latencies_match_each_level() {
         // 4 KiB in 128-byte lines: fits L1. The timed walk goes round it 32 times, so the
         // warm walk's last load (still in flight when the timer starts) hardly counts.
         let (hop, s) = chase(&cfg, 128, 32, 1024, true);
-        println!("{:?} {:?}", s.memory, s.stalls);
         within(hop, l1, &format!("{p} L1 hit hop"));
         assert!(s.memory.l1d.hits >= 1024, "{:?}", s.memory);
         // 128 KiB: larger than L1 (LRU, cyclic: every access misses), fits L2.
@@ -136,6 +151,58 @@ fn pointer_chase_latencies_match_each_level() {
         let (hop, s) = chase(&cfg, 33 * 1024 + 384, 128, 128, false);
         within(hop, dram, &format!("{p} DRAM hop"));
         assert!(s.memory.dram.reads >= 128, "{:?}", s.memory);
+    }
+}
+
+#[test]
+fn l2_contents_carry_over_to_the_next_launch() {
+    for p in PRESETS {
+        let cfg = GpuConfig::load(p).unwrap();
+        let (_, l2, dram) = expected_hops(&cfg);
+        let (len, stride) = (256u64, 128u64); // 32 KiB: fits L2
+        let mut gmem = GlobalMemory::new();
+        let out = gmem.alloc(16).unwrap();
+        let base = gmem.alloc(stride * len + 8).unwrap();
+        for i in 0..len {
+            gmem.write(
+                base + i * stride,
+                &(base + (i + 1) % len * stride).to_le_bytes(),
+            )
+            .unwrap();
+        }
+        let mut mem = MemSystem::new(&cfg, cfg.gpu.num_sms as usize);
+        let mut hop = |mem: &mut MemSystem| {
+            let s = launch_on(
+                mem,
+                CHASE,
+                "mem_chase",
+                &cfg,
+                1,
+                1,
+                &mut gmem,
+                &[out, base, len, 0],
+            );
+            (read_i64s(&gmem, out, 1)[0] as f64 / len as f64, s)
+        };
+        // The first, cold walk reads DRAM (row hits make it a little faster than a row miss
+        // per hop); the second launch finds the lines in L2 (its L1 is cold again).
+        let (first, s1) = hop(&mut mem);
+        let (second, s2) = hop(&mut mem);
+        println!("{p}: cold launch {first:.1} cycles/hop, next launch {second:.1} (L2 {l2:.1}, DRAM {dram:.1})");
+        assert!(
+            first > l2 + 40.0,
+            "{p}: the first walk goes to DRAM: {first:.1}"
+        );
+        within(second, l2, &format!("{p} hop in a second launch"));
+        assert!(
+            s1.memory.dram.reads >= len && s2.memory.dram.reads == 0,
+            "{:?}",
+            s2.memory
+        );
+        assert_eq!(s2.memory.l1d.hits, 0, "L1 starts cold");
+        // A fresh memory system is cold again: the same as the first launch.
+        let (cold, _) = hop(&mut MemSystem::new(&cfg, cfg.gpu.num_sms as usize));
+        assert_eq!(cold, first);
     }
 }
 

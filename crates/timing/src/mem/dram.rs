@@ -143,6 +143,24 @@ impl Channel {
         }
     }
 
+    /// A new launch whose DRAM cycles restart at 0 after `shift` cycles: queued and in-flight
+    /// requests are dropped, open rows stay, every ready time moves back, counters reset.
+    pub fn begin_launch(&mut self, shift: u64) {
+        self.queue.clear();
+        self.incoming.clear();
+        self.returns.clear();
+        for b in self.banks.iter_mut() {
+            b.col_ready = b.col_ready.saturating_sub(shift);
+            b.pre_ready = b.pre_ready.saturating_sub(shift);
+            b.act_ready = b.act_ready.saturating_sub(shift);
+        }
+        self.last_act = self.last_act.and_then(|t| t.checked_sub(shift));
+        self.last_col = self.last_col.and_then(|t| t.checked_sub(shift));
+        self.bus_free = self.bus_free.saturating_sub(shift);
+        self.quiet_until = 0;
+        self.counts = DramCounts::default();
+    }
+
     /// Room for one more request (queued or on its way).
     pub fn can_accept(&self) -> bool {
         self.queue.len() + self.incoming.len() < self.cap

@@ -33,6 +33,21 @@ impl Icnt {
         }
     }
 
+    /// Moves every port's free time back by `shift` cycles and zeroes the counters (a new
+    /// launch counting from cycle 0).
+    pub fn rebase(&mut self, shift: u64) {
+        for v in [
+            &mut self.sm_out,
+            &mut self.sm_in,
+            &mut self.slice_out,
+            &mut self.slice_in,
+        ] {
+            v.iter_mut().for_each(|t| *t = t.saturating_sub(shift));
+        }
+        self.packets = 0;
+        self.flits = 0;
+    }
+
     /// Flits of a packet with `payload` data bytes.
     pub fn flits_for(&self, payload: u64) -> u64 {
         (HEADER_BYTES + payload).div_ceil(self.flit_bytes)

@@ -54,6 +54,16 @@ impl L2Slice {
         }
     }
 
+    /// A new launch: in-flight requests, fills, write-backs and MSHRs are dropped (their
+    /// lines were never installed, so nothing waits on them); tags and dirty bits stay.
+    pub fn begin_launch(&mut self) {
+        self.input.clear();
+        self.fills.clear();
+        self.writebacks.clear();
+        self.mshrs.clear();
+        self.counts = CacheCounts::default();
+    }
+
     pub fn busy(&self) -> bool {
         !(self.input.is_empty() && self.fills.is_empty() && self.writebacks.is_empty())
     }

@@ -192,6 +192,8 @@ pub struct MemSystem {
     done: Vec<(u64, u16)>,
     /// Requests sent from the SMs.
     pub requests: u64,
+    /// The last core cycle simulated (times are relative to the current launch).
+    clock: u64,
 }
 
 impl MemSystem {
@@ -229,7 +231,31 @@ impl MemSystem {
             replies: Vec::with_capacity(64),
             done: Vec::with_capacity(64),
             requests: 0,
+            clock: 0,
         }
+    }
+
+    /// Prepares for a new launch whose cycles count from 0 (as GPGPU-Sim does by default, the
+    /// L2 contents, dirty lines and open DRAM rows carry over from the previous launch; the
+    /// SMs' L1s start cold): drops what is still in flight (the previous launch's CTAs are
+    /// gone and its stores were acknowledged), moves every busy-until time back by the
+    /// previous launch's length, and zeroes the counters.
+    pub fn begin_launch(&mut self) {
+        let shift = self.clock + 1;
+        self.icnt.rebase(shift);
+        for s in self.slices.iter_mut() {
+            s.begin_launch();
+        }
+        for c in self.channels.iter_mut() {
+            c.begin_launch(((shift as f64) * self.dram_ratio) as u64);
+        }
+        for h in self.to_sm.iter_mut() {
+            h.clear();
+        }
+        self.dram_now = 0;
+        self.requests = 0;
+        self.clock = 0;
+        self.seq = 0;
     }
 
     /// SM `sm` can send a request for `addr` at `now` (its port is free and the slice has
@@ -294,6 +320,7 @@ impl MemSystem {
 
     /// One core cycle of the slices and DRAM channels.
     pub fn cycle(&mut self, now: u64) {
+        self.clock = now;
         let target = ((now + 1) as f64 * self.dram_ratio) as u64;
         if self.channels.iter().any(|c| c.busy()) {
             while self.dram_now < target {

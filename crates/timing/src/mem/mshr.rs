@@ -36,6 +36,13 @@ impl<T: Copy + Default> Mshrs<T> {
         }
     }
 
+    /// Frees every entry.
+    pub fn clear(&mut self) {
+        self.line.iter_mut().for_each(|l| *l = u64::MAX);
+        self.count.iter_mut().for_each(|c| *c = 0);
+        self.used = 0;
+    }
+
     /// Entries in use.
     pub fn used(&self) -> usize {
         self.used
