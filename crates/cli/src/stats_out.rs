@@ -123,11 +123,12 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
             pct(t.issue.pipeline, slots)
         ),
         format!(
-            "warp stall cycles: data {}, structural {}, barrier {}, exit wait {}, control {}, fetch {}, not selected {} (of {stalls})",
+            "warp stall cycles: data {}, structural {}, barrier {}, exit wait {}, drain {}, control {}, fetch {}, not selected {} (of {stalls})",
             pct(s.data, stalls),
             pct(s.structural, stalls),
             pct(s.barrier, stalls),
             pct(s.exit_wait, stalls),
+            pct(s.drain, stalls),
             pct(s.control, stalls),
             pct(s.fetch, stalls),
             pct(s.not_selected, stalls)

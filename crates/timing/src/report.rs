@@ -91,8 +91,13 @@ pub const STATS: &[StatDef] = &[
         .barrier),
     count!(
         "stall_exit",
-        "warp-cycles finished, waiting for the CTA to exit",
+        "warp-cycles finished, waiting for the CTA's other warps to finish",
         |s| s.stalls.exit_wait
+    ),
+    count!(
+        "stall_drain",
+        "warp-cycles of a finished CTA waiting for its memory instructions (stores) to complete",
+        |s| s.stalls.drain
     ),
     count!(
         "stall_control",

@@ -14,8 +14,11 @@ pub struct StallCounts {
     pub structural: u64,
     /// Waiting at a barrier.
     pub barrier: u64,
-    /// Finished; waiting for the rest of its CTA to exit (the implicit exit barrier).
+    /// Finished; waiting for the other warps of its CTA to finish (the implicit exit barrier).
     pub exit_wait: u64,
+    /// Finished, as is its whole CTA; waiting for the CTA's outstanding memory instructions
+    /// (stores until acknowledged) before the CTA retires.
+    pub drain: u64,
     /// I-buffer empty after a taken branch / reconvergence flushed it.
     pub control: u64,
     /// I-buffer empty otherwise (waiting for the fetch stage).
@@ -31,6 +34,7 @@ impl StallCounts {
         self.structural += o.structural;
         self.barrier += o.barrier;
         self.exit_wait += o.exit_wait;
+        self.drain += o.drain;
         self.control += o.control;
         self.fetch += o.fetch;
         self.not_selected += o.not_selected;
@@ -41,6 +45,7 @@ impl StallCounts {
             + self.structural
             + self.barrier
             + self.exit_wait
+            + self.drain
             + self.control
             + self.fetch
             + self.not_selected

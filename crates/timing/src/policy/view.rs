@@ -15,8 +15,11 @@ pub enum Block {
     Data,
     /// Waiting at a barrier (until released).
     Barrier,
-    /// Finished; waiting for its CTA to exit.
+    /// Finished; waiting for other warps of its CTA to finish.
     Exit,
+    /// Finished, as is every warp of its CTA; waiting for the CTA's memory instructions
+    /// (stores until L2 acknowledges them) before the CTA retires.
+    Drain,
     /// I-buffer empty after a control hazard flushed it (until fetch refills it).
     Control,
     /// I-buffer empty otherwise (until fetch fills it).

@@ -83,6 +83,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.done_at[s] = now;
                 self.pending_exit = true;
                 self.block(s, Block::Exit, now + 1, u64::MAX);
+                if self.c.finished[c] == self.c.warps[c] {
+                    // The last warp finished: from here the CTA only waits for its memory.
+                    for o in c * self.wpc..c * self.wpc + self.c.warps[c] as usize {
+                        self.block(o, Block::Drain, now + 1, u64::MAX);
+                    }
+                }
                 self.log(
                     env,
                     now,

@@ -45,6 +45,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Block::Data => c.data += n,
             Block::Barrier => c.barrier += n,
             Block::Exit => c.exit_wait += n,
+            Block::Drain => c.drain += n,
             Block::Control => c.control += n,
             Block::Fetch => c.fetch += n,
         }
@@ -177,7 +178,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 // A warp with no valid lanes is finished from the start.
                 self.w.waiting[s] = true;
                 self.c.finished[c] += 1;
-                self.block(s, Block::Exit, now, u64::MAX);
+                let why = if self.c.finished[c] as usize == nw {
+                    Block::Drain
+                } else {
+                    Block::Exit
+                };
+                self.block(s, why, now, u64::MAX);
             } else {
                 self.block(s, Block::Fetch, now, u64::MAX);
             }
