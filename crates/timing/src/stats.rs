@@ -192,3 +192,26 @@ pub struct TimingStats {
     /// `TimingOptions::event_log` is set (else empty).
     pub events: Vec<LogEvent>,
 }
+
+impl TimingStats {
+    /// BAWS's barrier intensity of this launch: warp-cycles stalled at barriers or at the exit
+    /// (finished, waiting for the CTA's other warps) over resident warp cycles, both summed
+    /// over the per-warp records. The denominator is `barrier_stall_fraction`'s
+    /// ([`crate::report::resident_warp_cycles`]: each warp counts its CTA's residency), so the
+    /// two fractions compare directly. A program's intensity over several launches is the
+    /// ratio of the summed numerators and denominators, not a mean of these fractions. 0 for
+    /// a launch with no resident warp cycles.
+    pub fn barrier_exit_fraction(&self) -> f64 {
+        let stalled: u64 = self
+            .warps
+            .iter()
+            .map(|w| w.stalls.barrier + w.stalls.exit_wait)
+            .sum();
+        let resident = crate::report::resident_warp_cycles(self);
+        if resident == 0 {
+            0.0
+        } else {
+            stalled as f64 / resident as f64
+        }
+    }
+}
