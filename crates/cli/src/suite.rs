@@ -1,6 +1,7 @@
 //! `warpsim suite [--set NAME]`: runs built-in programs in parallel (rayon), each on its own
 //! device, and prints one table row per program. Results do not depend on the thread count:
-//! programs share nothing, and rows are reported in registry order.
+//! programs share nothing, and rows are reported in registry order. Its parallel map and
+//! progress bar are shared with other commands that run many programs.
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -15,7 +16,7 @@ use crate::bench::fmt_duration;
 use crate::exit;
 use crate::model::Model;
 use crate::stats_out::{self, Totals};
-use crate::workload::{add_timing_json, error_code, outcome_json, print_table, run_program, ProgramRun};
+use crate::workload::{add_timing_json, error_code, outcome_json, print_table, run_program};
 
 /// The programs of `set` (all when `None`), or why the name is wrong.
 pub fn select(set: Option<&str>) -> Result<Vec<&'static Program>, String> {
@@ -28,15 +29,16 @@ pub fn select(set: Option<&str>) -> Result<Vec<&'static Program>, String> {
     }
 }
 
-/// Runs `programs` on `jobs` threads (rayon's default when `None`), in registry order.
-pub fn run_all(programs: &[&'static Program], size: Size, model: &Model, jobs: Option<usize>, progress: &ProgressBar) -> Result<Vec<ProgramRun>, String> {
+/// Maps `f` over `items` on `jobs` threads (rayon's default when `None`), ticking `progress`
+/// once per item. Results come back in `items`' order, whatever the thread count.
+pub fn par_map<T: Sync, R: Send>(items: &[T], jobs: Option<usize>, progress: &ProgressBar, f: impl Fn(&T) -> R + Sync) -> Result<Vec<R>, String> {
     let work = || {
-        programs
+        items
             .par_iter()
-            .map(|p| {
-                let run = run_program(p, size, model, DeviceOptions::default());
+            .map(|item| {
+                let r = f(item);
                 progress.inc(1);
-                run
+                r
             })
             .collect::<Vec<_>>()
     };
@@ -49,19 +51,26 @@ pub fn run_all(programs: &[&'static Program], size: Size, model: &Model, jobs: O
     }
 }
 
+/// A progress bar over `len` runs on stderr; hidden when stderr is not a terminal or `quiet`
+/// (JSON on stdout), so piped output stays clean.
+pub fn progress_bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
+    let progress = ProgressBar::new(len as u64);
+    if quiet || !std::io::stderr().is_terminal() {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        progress.set_style(ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}}")).expect("valid template"));
+    }
+    progress
+}
+
 pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, json: bool) -> u8 {
     let programs = match select(set) {
         Ok(p) => p,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
-    let progress = ProgressBar::new(programs.len() as u64);
-    if json || !std::io::stderr().is_terminal() {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    } else {
-        progress.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} programs, {elapsed}").expect("valid template"));
-    }
+    let progress = progress_bar(programs.len(), "programs", json);
     let start = Instant::now();
-    let runs = match run_all(&programs, size, model, jobs, &progress) {
+    let runs = match par_map(&programs, jobs, &progress, |p| run_program(p, size, model, DeviceOptions::default())) {
         Ok(r) => r,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
