@@ -69,6 +69,9 @@ pub struct Totals {
     pub ipc: f64,
     pub issue: IssueSlots,
     pub stalls: StallCounts,
+    /// Σ over launches of [`report::resident_warp_cycles`]: the denominator of the barrier
+    /// fractions (timing mode only).
+    pub resident_warp_cycles: u64,
 }
 
 impl Totals {
@@ -82,10 +85,20 @@ impl Totals {
                 t.cycles += s.cycles;
                 t.issue.add(&s.issue);
                 t.stalls.add(&s.stalls);
+                t.resident_warp_cycles += report::resident_warp_cycles(s);
             }
         }
         t.ipc = if t.cycles > 0 { t.warp_instructions as f64 / t.cycles as f64 } else { 0.0 };
         t
+    }
+
+    /// BAWS's barrier intensity of the launches summed here: barrier plus exit-wait warp
+    /// cycles over resident warp cycles, each summed over every launch first, so a launch
+    /// weighs by its warp cycles (a program's short setup kernel does not count like its main
+    /// one). For one launch it is `TimingStats::barrier_exit_fraction`. `None` without timing
+    /// statistics.
+    pub fn barrier_exit_fraction(&self) -> Option<f64> {
+        (self.resident_warp_cycles > 0).then(|| (self.stalls.barrier + self.stalls.exit_wait) as f64 / self.resident_warp_cycles as f64)
     }
 }
 
@@ -249,4 +262,68 @@ pub fn write(path: &Path, model: &Model, rows: &[KernelRow], wall: Duration) -> 
         written.push(p);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsim_timing::stats::{CtaRecord, WarpRecord};
+
+    /// A launch of one CTA resident `cycles` cycles whose warps stalled as given.
+    fn launch(cycles: u64, warps: &[StallCounts]) -> KernelRow {
+        let mut s = TimingStats { cycles, ctas: vec![CtaRecord { linear: 0, id: [0; 3], sm: 0, start: 0, end: cycles }], ..report::totals(&[]) };
+        for (i, st) in warps.iter().enumerate() {
+            s.stalls.add(st);
+            s.warps.push(WarpRecord {
+                cta: 0,
+                warp: i as u32,
+                sm: 0,
+                slot: i as u32,
+                age: i as u64,
+                instructions: 0,
+                thread_instructions: 0,
+                dual_issue_cycles: 0,
+                start: 0,
+                done: 0,
+                stalls: *st,
+                barrier_fraction: 0.0,
+            });
+        }
+        KernelRow {
+            program: "p".into(),
+            launch: 0,
+            kernel: "k".into(),
+            grid: [1; 3],
+            block: [32 * warps.len() as u32, 1, 1],
+            registers_per_thread: None,
+            warp_instructions: 0,
+            thread_instructions: 0,
+            ctas: 1,
+            timing: Some(s),
+        }
+    }
+
+    #[test]
+    fn program_intensity_weighs_launches_by_warp_cycles() {
+        // 1 warp × 100 cycles, half at a barrier: 50%.
+        let a = launch(100, &[StallCounts { barrier: 50, data: 10, ..Default::default() }]);
+        // 4 warps × 100 cycles, 40 exit-wait cycles (drain does not count): 10%.
+        let quiet = StallCounts { fetch: 5, ..Default::default() };
+        let b = launch(100, &[StallCounts { exit_wait: 40, drain: 30, ..Default::default() }, quiet, quiet, quiet]);
+        for r in [&a, &b] {
+            let one = Totals::of([r]).barrier_exit_fraction().unwrap();
+            assert_eq!(one, r.timing.as_ref().unwrap().barrier_exit_fraction());
+        }
+        let both = Totals::of([&a, &b]);
+        assert_eq!(both.resident_warp_cycles, 500);
+        // (50 + 40) / (100 + 400), not the mean of 50% and 10%.
+        assert_eq!(both.barrier_exit_fraction(), Some(90.0 / 500.0));
+    }
+
+    #[test]
+    fn functional_runs_have_no_intensity() {
+        let mut r = launch(100, &[StallCounts::default()]);
+        r.timing = None;
+        assert_eq!(Totals::of([&r]).barrier_exit_fraction(), None);
+    }
 }

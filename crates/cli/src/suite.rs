@@ -63,6 +63,11 @@ pub fn progress_bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
     progress
 }
 
+/// `12.3%`, or `-` without timing statistics.
+pub fn percent(fraction: Option<f64>) -> String {
+    fraction.map_or_else(|| "-".into(), |f| format!("{:.1}%", 100.0 * f))
+}
+
 pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, json: bool) -> u8 {
     let programs = match select(set) {
         Ok(p) => p,
@@ -93,6 +98,7 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
                     o.launches.to_string(),
                     cycles,
                     ipc,
+                    percent(t.barrier_exit_fraction()),
                     o.warp_instructions.to_string(),
                     format!("yes ({})", o.values_checked),
                     fmt_duration(run.wall),
@@ -106,7 +112,17 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
                 let c = error_code(e);
                 code = code.max(c);
                 let status = if c == exit::MISMATCH { "MISMATCH" } else { "ERROR" };
-                rows.push([p.name.to_string(), p.sets.join(","), "-".into(), "-".into(), "-".into(), "-".into(), status.into(), fmt_duration(run.wall)]);
+                rows.push([
+                    p.name.to_string(),
+                    p.sets.join(","),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    "-".into(),
+                    status.into(),
+                    fmt_duration(run.wall),
+                ]);
                 json_rows.push(json!({"workload": p.name, "sets": p.sets, "size": size.name(), "ok": false, "error": e.to_string(), "wall_seconds": run.wall.as_secs_f64()}));
                 failures.push(format!("{}: {e}", p.name));
             }
@@ -123,7 +139,7 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
     if json {
         println!("{}", serde_json::to_string_pretty(&json!(json_rows)).unwrap());
     } else {
-        let header = ["program", "set", "launches", "cycles", "IPC", "warp insts", "verified", "wall"].map(String::from);
+        let header = ["program", "set", "launches", "cycles", "IPC", "bar+exit %", "warp insts", "verified", "wall"].map(String::from);
         print_table(&header, &rows);
         let ok = runs.iter().filter(|r| r.result.is_ok()).count();
         let threads = jobs.unwrap_or_else(rayon::current_num_threads);

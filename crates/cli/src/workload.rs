@@ -115,6 +115,7 @@ pub fn add_timing_json(v: &mut serde_json::Value, model: &Model, t: &Totals) {
         v["ipc"] = json!(t.ipc);
         v["issue"] = json!(t.issue);
         v["stalls"] = json!(t.stalls);
+        v["barrier_exit_fraction"] = json!(t.barrier_exit_fraction());
     }
 }
 

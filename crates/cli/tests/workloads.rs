@@ -170,11 +170,17 @@ fn suite_set_is_deterministic_across_thread_counts() {
     let rows = one.as_array().unwrap();
     assert_eq!(rows.len(), warpsim_suite::set("basic").unwrap().len());
     assert!(rows.iter().all(|r| r["ok"] == true && r["cycles"].as_u64().unwrap() > 0 && r["mode"] == "timing"));
+    // The barrier intensity column: barrier + exit-wait warp cycles over resident warp cycles.
+    for r in rows {
+        let f = r["barrier_exit_fraction"].as_f64().unwrap();
+        let stalled = r["stalls"]["barrier"].as_u64().unwrap() + r["stalls"]["exit_wait"].as_u64().unwrap();
+        assert!(f > 0.0 && f < 1.0 && stalled > 0, "{r}");
+    }
 
     let r = warpsim(&["suite", "--set", "basic", "--policy", "lrr", "--config", "titanx-pascal"], &data());
     assert_code(&r, 0);
     assert!(r.stdout.starts_with("program "), "{}", r.stdout);
-    for col in ["set", "cycles", "IPC", "warp insts", "verified"] {
+    for col in ["set", "cycles", "IPC", "bar+exit %", "warp insts", "verified"] {
         assert!(r.stdout.lines().next().unwrap().contains(col), "{col}: {}", r.stdout);
     }
     assert_contains(&r, "programs verified (small, timing titanx-pascal/lrr,");
