@@ -11,6 +11,7 @@ mod elf;
 mod exec;
 mod exit;
 mod init;
+mod intensity;
 mod list;
 mod list_model;
 mod manifest;
@@ -88,6 +89,37 @@ enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// BAWS barrier intensity: each program's barrier + exit-wait share of its resident warp
+    /// cycles under LRR and GTO (timing mode), judged against its set's class (15% cut-off).
+    Intensity {
+        /// Measure the programs of this set (repeatable; default: baws-barrier and
+        /// baws-nonbarrier).
+        #[arg(long = "set", value_name = "NAME")]
+        sets: Vec<String>,
+        /// Measure this built-in program instead of sets (repeatable).
+        #[arg(long = "workload", value_name = "NAME", conflicts_with = "sets")]
+        workloads: Vec<String>,
+        #[arg(long, default_value = "small")]
+        size: Size,
+        /// GPU preset (`warpsim list configs`) or a TOML config file.
+        #[arg(long, value_name = "NAME|FILE", default_value = "gtx480")]
+        config: String,
+        /// Override one config key, e.g. `-c sm.schedulers=4` (repeatable).
+        #[arg(short = 'c', long = "cfg", value_name = "KEY=VALUE")]
+        cfg: Vec<String>,
+        /// A launch running longer than this many cycles fails (runaway guard).
+        #[arg(long, value_name = "N", default_value_t = warpsim_timing::engine::DEFAULT_MAX_CYCLES, value_parser = clap::value_parser!(u64).range(1..))]
+        max_cycles: u64,
+        /// Worker threads (default: one per CPU). Results do not depend on it.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: Option<u32>,
+        /// Also write the table, with the warp-cycle sums behind it, as CSV.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Also write it as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Simulation speed: warp- and thread-instructions (and cycles) per second (median).
     Bench {
         /// Repetitions per workload.
@@ -158,6 +190,9 @@ fn run(command: Command) -> Result<u8, u8> {
         Command::List { what: ListWhat::Policies } => list_model::policies(),
         Command::List { what: ListWhat::Configs } => list_model::configs(),
         Command::Suite { set, size, jobs, json, model } => suite::suite(set.as_deref(), size, &model_or_exit(&model)?, jobs.map(|n| n as usize), json),
+        Command::Intensity { sets, workloads, size, config, cfg, max_cycles, jobs, csv, json } => {
+            intensity::run(&intensity::Options { sets, workloads, size, config, cfg, max_cycles, jobs: jobs.map(|n| n as usize), csv, json })
+        }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Exec { model, command } => exec::run(&model, &command),
     })

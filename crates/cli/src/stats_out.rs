@@ -183,7 +183,7 @@ pub fn stats_paths(p: &Path) -> [PathBuf; 3] {
 const CSV_PREFIX: &str = "program,launch,grid,block,registers,ctas";
 const CSV_FUNCTIONAL: &str = "kernel,warp_instructions,thread_instructions";
 
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

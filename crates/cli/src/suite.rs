@@ -1,7 +1,7 @@
 //! `warpsim suite [--set NAME]`: runs built-in programs in parallel (rayon), each on its own
 //! device, and prints one table row per program. Results do not depend on the thread count:
 //! programs share nothing, and rows are reported in registry order. Its parallel map and
-//! progress bar are shared with other commands that run many programs.
+//! progress bar also drive `warpsim intensity`.
 
 use std::io::IsTerminal;
 use std::time::Instant;
