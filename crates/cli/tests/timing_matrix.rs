@@ -7,9 +7,10 @@
 //! Cost control (the whole matrix is 39 programs × 4 policies × 2 presets = 312 runs): the
 //! `basic` programs run the full matrix; every other program runs two cells, one per preset,
 //! with the policies rotating over the programs so every (preset, policy) pair is covered by
-//! several of them (150 runs, about a minute on two loaded cores). `cargo test -p warpsim
-//! --test timing_matrix -- --ignored` runs all 312. Cells run in parallel (rayon), each on its
-//! own device.
+//! several of them, plus the [`SMOKE`] cell (gtx480 / GTO) where the rotation did not give it
+//! one: that is the CI smoke test of every set in timing mode (170 runs, about a minute on two
+//! loaded cores). `cargo test -p warpsim --test timing_matrix -- --ignored` runs all 312.
+//! Cells run in parallel (rayon), each on its own device.
 
 use rayon::prelude::*;
 use warpsim_core::config::GpuConfig;
@@ -36,6 +37,10 @@ fn comparable(p: &Program, o: &Outcome) -> Outcome {
     }
 }
 const PRESETS: [&str; 2] = ["gtx480", "titanx-pascal"];
+
+/// The (preset, policy) every program of every set runs under: the BAWS paper's GPU and the
+/// policy `warpsim intensity` and `suite` default to.
+const SMOKE: (&str, &str) = ("gtx480", "gto");
 
 fn declare_registers(dev: &mut Device, p: &Program) {
     for k in p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name)) {
@@ -82,6 +87,9 @@ fn cells(full: bool) -> Vec<Cell> {
         } else {
             cells.push((p, PRESETS[0], POLICIES[rotate % 4]));
             cells.push((p, PRESETS[1], POLICIES[(rotate + 1) % 4]));
+            if (PRESETS[0], POLICIES[rotate % 4]) != SMOKE {
+                cells.push((p, SMOKE.0, SMOKE.1));
+            }
             rotate += 1;
         }
     }
@@ -128,6 +136,12 @@ fn check_matrix(full: bool) {
         for policy in POLICIES {
             let n = cells.iter().filter(|(p, pr, po)| !p.sets.contains(&"basic") && *pr == preset && *po == policy).count();
             assert!(full || n >= 2, "{preset}/{policy} covers only {n} non-basic programs");
+        }
+    }
+    // The smoke test: every program of every set runs, and verifies, under gtx480 / GTO.
+    for set in warpsim_suite::SETS {
+        for p in warpsim_suite::set(set.name).unwrap() {
+            assert!(cells.iter().any(|&(q, pr, po)| q.name == p.name && (pr, po) == SMOKE), "{} ({}) has no {SMOKE:?} cell", p.name, set.name);
         }
     }
     eprintln!("timing matrix: {} cells in {:.1} s", cells.len(), start.elapsed().as_secs_f64());
