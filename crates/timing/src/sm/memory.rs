@@ -238,11 +238,6 @@ impl SmMem {
     }
 }
 
-/// A finished memory instruction, to release.
-struct Done {
-    track: Track,
-}
-
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// The memory stage of cycle `now` (first in the cycle): replies from L2, L1 hits whose
     /// data is back, one staged access per LD/ST instance, and the miss queue's head into the
@@ -467,15 +462,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if tr.remaining > 0 {
             return;
         }
-        let d = Done { track: *tr };
+        let done = *tr;
         self.mem.free_tracks.push(t);
-        self.finish(env, d, now);
+        self.finish(env, done, now);
     }
 
     /// A memory instruction completed in cycle `now`: its destinations are written back and
     /// readable from the next cycle.
-    fn finish(&mut self, env: &mut Env, d: Done, now: u64) {
-        let tr = d.track;
+    fn finish(&mut self, env: &mut Env, tr: Track, now: u64) {
         let s = tr.slot as usize;
         if tr.release {
             if let Some(inst) = env.k.module.functions[tr.func as usize]
