@@ -4,6 +4,11 @@
 //! data-bus time of a line. One command per DRAM cycle; the channel runs in its own clock
 //! (`gpu.dram_clock_mhz`), advanced by the memory system.
 //!
+//! Writes are batched, as memory controllers do: reads are served first while fewer than
+//! [`WRITE_HIGH`] of the queue are writes; from there the channel drains writes only until
+//! they fall to [`WRITE_LOW`] (write-backs stream through few rows, so a batch mostly hits
+//! open rows instead of closing the rows reads are using).
+//!
 //! Not modelled (documented in the timing README): bank groups, refresh, read/write
 //! turnaround, and power-down.
 
@@ -11,6 +16,11 @@ use std::collections::VecDeque;
 use warpsim_core::config::{DramScheduler, GpuConfig};
 
 const NONE: u32 = u32::MAX;
+
+/// Queued writes (as a fraction of the queue, in eighths) that start a write drain…
+pub const WRITE_HIGH: usize = 6;
+/// …and where it stops.
+pub const WRITE_LOW: usize = 2;
 
 /// Timing parameters in DRAM cycles.
 #[derive(Clone, Copy, Debug)]
@@ -116,6 +126,10 @@ pub struct Channel {
     /// nothing to do; reset when a request joins the queue), so ticks until then only move
     /// data.
     quiet_until: u64,
+    /// Writes in `queue`.
+    writes: usize,
+    /// Draining writes (see the module doc).
+    draining: bool,
     pub counts: DramCounts,
 }
 
@@ -139,6 +153,8 @@ impl Channel {
             last_col: None,
             bus_free: 0,
             quiet_until: 0,
+            writes: 0,
+            draining: false,
             counts: DramCounts::default(),
         }
     }
@@ -149,6 +165,8 @@ impl Channel {
         self.queue.clear();
         self.incoming.clear();
         self.returns.clear();
+        self.writes = 0;
+        self.draining = false;
         for b in self.banks.iter_mut() {
             b.col_ready = b.col_ready.saturating_sub(shift);
             b.pre_ready = b.pre_ready.saturating_sub(shift);
@@ -185,6 +203,7 @@ impl Channel {
             }
             self.incoming.pop_front();
             self.queue.push(r);
+            self.writes += r.write as usize;
             self.quiet_until = 0;
         }
         while let Some(&(at, addr, slice)) = self.returns.front() {
@@ -204,22 +223,42 @@ impl Channel {
         if t < self.quiet_until {
             return;
         }
+        // Which kind this cycle serves: writes while draining (or when only writes wait).
+        if self.writes * 8 >= self.cap * WRITE_HIGH {
+            self.draining = true;
+        } else if self.writes * 8 <= self.cap * WRITE_LOW {
+            self.draining = false;
+        }
+        let reads = self.queue.len() - self.writes;
+        let w = if self.draining {
+            self.writes > 0
+        } else {
+            reads == 0
+        };
         let n = if self.t.fcfs { 1 } else { self.queue.len() };
-        if self.column(t, n) || self.row_command(t, n) {
+        if self.column(t, n, w) || self.row_command(t, n, w) {
             return;
         }
-        self.quiet_until = self.earliest_command(n).max(t + 1);
+        self.quiet_until = self.earliest_command(n, w).max(t + 1);
     }
 
-    /// A lower bound on the next cycle any of the `n` oldest requests can issue a command,
-    /// given the current bank and bus state.
-    fn earliest_command(&self, n: usize) -> u64 {
+    /// The `n` oldest queued requests of kind `write`, with their queue indices.
+    fn candidates(&self, n: usize, write: bool) -> impl Iterator<Item = (usize, &DramReq)> {
+        self.queue
+            .iter()
+            .enumerate()
+            .filter(move |(_, r)| r.write == write)
+            .take(n)
+    }
+
+    /// A lower bound on the next cycle any of the `n` oldest requests of kind `write` can
+    /// issue a command, given the current bank and bus state.
+    fn earliest_command(&self, n: usize, write: bool) -> u64 {
         let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
         let rrd = self.last_act.map_or(0, |a| a + self.t.rrd);
         let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
-        self.queue[..n]
-            .iter()
-            .map(|r| {
+        self.candidates(n, write)
+            .map(|(_, r)| {
                 let b = &self.banks[r.bank as usize];
                 if b.open == r.row {
                     b.col_ready.max(ccd).max(bus)
@@ -234,24 +273,24 @@ impl Channel {
     }
 
     /// Issues a read/write to an open row among the `n` oldest requests, if timing allows.
-    fn column(&mut self, t: u64, n: usize) -> bool {
+    fn column(&mut self, t: u64, n: usize, write: bool) -> bool {
         if self.last_col.is_some_and(|c| t < c + self.t.ccd)
             || t + self.t.cl.max(self.t.wl) < self.bus_free
         {
             return false;
         }
-        let hit = (0..n).find(|&i| {
-            let r = &self.queue[i];
+        let hit = self.candidates(n, write).find(|(_, r)| {
             let b = &self.banks[r.bank as usize];
             b.open == r.row && b.col_ready <= t
         });
-        let Some(i) = hit else { return false };
+        let Some((i, _)) = hit else { return false };
         let r = self.queue[i];
         let data = t + if r.write { self.t.wl } else { self.t.cl };
         if data < self.bus_free {
             return false; // the data bus is still carrying an earlier burst
         }
         self.queue.remove(i);
+        self.writes -= r.write as usize;
         let end = data + self.t.line_cycles;
         self.bus_free = end;
         self.last_col = Some(t);
@@ -270,45 +309,45 @@ impl Channel {
     }
 
     /// Precharges or activates for the oldest request whose row is not open.
-    fn row_command(&mut self, t: u64, n: usize) -> bool {
+    fn row_command(&mut self, t: u64, n: usize, write: bool) -> bool {
         // Banks whose open row a servable request still wants (not to be closed).
         let mut wanted = 0u64;
-        for q in &self.queue[..n] {
+        for (_, q) in self.candidates(n, write) {
             if self.banks[q.bank as usize].open == q.row {
                 wanted |= 1 << (q.bank % 64);
             }
         }
         let rrd_ok = self.last_act.is_none_or(|a| t >= a + self.t.rrd);
-        for i in 0..n {
-            let r = self.queue[i];
-            let b = self.banks[r.bank as usize];
+        // The oldest request whose bank can take a precharge (row conflict) or an activate.
+        let cmd = self.candidates(n, write).find_map(|(_, r)| {
+            let b = &self.banks[r.bank as usize];
             if b.open == r.row {
-                continue; // a row hit waiting on timing
-            }
-            if b.open != NONE {
+                None // a row hit waiting on timing
+            } else if b.open != NONE {
                 // Close the row only when no request the scheduler may serve still hits it.
-                if wanted & (1 << (r.bank % 64)) != 0 || t < b.pre_ready {
-                    continue;
-                }
-                let b = &mut self.banks[r.bank as usize];
+                (wanted & (1 << (r.bank % 64)) == 0 && t >= b.pre_ready).then_some((r.bank, None))
+            } else {
+                (t >= b.act_ready && rrd_ok).then_some((r.bank, Some(r.row)))
+            }
+        });
+        let Some((bank, act)) = cmd else { return false };
+        let b = &mut self.banks[bank as usize];
+        match act {
+            None => {
                 b.open = NONE;
                 b.act_ready = b.act_ready.max(t + self.t.rp);
                 self.counts.precharges += 1;
-                return true;
             }
-            if t < b.act_ready || !rrd_ok {
-                continue;
+            Some(row) => {
+                b.open = row;
+                b.col_ready = t + self.t.rcd;
+                b.pre_ready = t + self.t.ras;
+                b.act_ready = t + self.t.rc;
+                self.last_act = Some(t);
+                self.counts.activates += 1;
             }
-            let b = &mut self.banks[r.bank as usize];
-            b.open = r.row;
-            b.col_ready = t + self.t.rcd;
-            b.pre_ready = t + self.t.ras;
-            b.act_ready = t + self.t.rc;
-            self.last_act = Some(t);
-            self.counts.activates += 1;
-            return true;
         }
-        false
+        true
     }
 
     /// Row hits are the column commands that found their row open.
@@ -418,6 +457,50 @@ mod tests {
         let gaps: Vec<u64> = got.windows(2).map(|w| w[1].0 - w[0].0).collect();
         assert!(gaps.iter().all(|&g| g == 4), "{gaps:?}");
         assert!(!ch.busy());
+    }
+
+    #[test]
+    fn reads_go_first_until_writes_fill_the_queue() {
+        let wr = |addr, bank| DramReq {
+            write: true,
+            ..req(addr, bank, 0)
+        };
+        // 8 entries: 2 writes (below the drain mark) then a read: the read is served first.
+        let mut ch = Channel::new(timing(), 4, 8);
+        ch.push(0, wr(1, 0));
+        ch.push(0, wr(2, 0));
+        ch.push(0, req(3, 1, 0));
+        let mut out = Vec::new();
+        let mut writes_before_read = None;
+        for t in 0..100 {
+            ch.tick(t, t, &mut out);
+            if ch.counts.reads == 1 && writes_before_read.is_none() {
+                writes_before_read = Some(ch.counts.writes);
+            }
+        }
+        assert_eq!(
+            writes_before_read,
+            Some(0),
+            "writes wait while a read is queued"
+        );
+        assert_eq!((ch.counts.reads, ch.counts.writes), (1, 2), "then they go");
+        // 6 writes of 8 start a drain: all writes go before the read that arrived with them.
+        let mut ch = Channel::new(timing(), 4, 8);
+        for i in 0..6 {
+            ch.push(0, wr(10 + i, 0));
+        }
+        ch.push(0, req(3, 1, 0));
+        let mut out = Vec::new();
+        let mut read_at = None;
+        for t in 0..200 {
+            ch.tick(t, t, &mut out);
+            if read_at.is_none() && ch.counts.reads == 1 {
+                read_at = Some(ch.counts.writes);
+            }
+        }
+        // The drain stops at 2 writes (WRITE_LOW of 8), then the read goes, then the rest.
+        assert_eq!(read_at, Some(4));
+        assert_eq!(ch.counts.writes, 6);
     }
 
     #[test]
