@@ -115,6 +115,8 @@ pub struct Channel {
     /// Waiting requests, oldest first.
     queue: Vec<DramReq>,
     cap: usize,
+    /// Requests the fixed-latency pipeline in front of the queue holds (one enters per cycle).
+    pipe: usize,
     /// Requests on their way in: `(core cycle they reach the queue, request)`.
     incoming: VecDeque<(u64, DramReq)>,
     /// Reads in flight: `(DRAM cycle the last data beat arrives, addr, slice)`.
@@ -147,6 +149,7 @@ impl Channel {
             ],
             queue: Vec::with_capacity(cap),
             cap,
+            pipe: 0,
             incoming: VecDeque::with_capacity(cap),
             returns: VecDeque::with_capacity(cap),
             last_act: None,
@@ -179,9 +182,17 @@ impl Channel {
         self.counts = DramCounts::default();
     }
 
-    /// Room for one more request (queued or on its way).
+    /// A channel whose requests spend `latency` core cycles in a pipeline before the queue:
+    /// that pipeline holds up to `latency` requests of its own, so they do not take the
+    /// scheduler's queue entries while in flight.
+    pub fn with_pipeline(mut self, latency: u32) -> Channel {
+        self.pipe = latency as usize;
+        self
+    }
+
+    /// Room for one more request (in the pipeline or the queue).
     pub fn can_accept(&self) -> bool {
-        self.queue.len() + self.incoming.len() < self.cap
+        self.queue.len() + self.incoming.len() < self.cap + self.pipe
     }
 
     /// Accepts `r`, which joins the scheduling queue at core cycle `at`.
@@ -198,7 +209,7 @@ impl Channel {
     /// `done` as `(addr, slice)`.
     pub fn tick(&mut self, t: u64, core_now: u64, done: &mut Vec<(u64, u16)>) {
         while let Some(&(at, r)) = self.incoming.front() {
-            if at > core_now {
+            if at > core_now || self.queue.len() >= self.cap {
                 break;
             }
             self.incoming.pop_front();

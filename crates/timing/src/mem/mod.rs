@@ -218,7 +218,9 @@ impl MemSystem {
                 })
                 .collect(),
             channels: (0..cfg.dram.partitions.max(1))
-                .map(|_| Channel::new(t, cfg.dram.banks, cfg.dram.queue))
+                .map(|_| {
+                    Channel::new(t, cfg.dram.banks, cfg.dram.queue).with_pipeline(cfg.dram.latency)
+                })
                 .collect(),
             to_sm: (0..sms).map(|_| BinaryHeap::with_capacity(256)).collect(),
             map,
