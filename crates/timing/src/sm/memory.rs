@@ -238,6 +238,57 @@ impl SmMem {
     }
 }
 
+/// The SM's two read caches.
+#[derive(Clone, Copy)]
+enum ReadCache {
+    L1,
+    Const,
+}
+
+/// A read through one of the SM's read caches in cycle `now`: a hit (when `lookup`; a
+/// bypassing load skips the tags), a merge into a miss in flight, or a new miss queued for
+/// L2 asking `bytes`. False on a reservation failure (no MSHR or miss-queue room).
+#[allow(clippy::too_many_arguments)]
+fn cached_read(
+    m: &mut SmMem,
+    cache: ReadCache,
+    addr: u64,
+    w: Waiter,
+    lookup: bool,
+    bytes: u16,
+    sm: u16,
+    now: u64,
+) -> bool {
+    let room = m.miss_queue.len() < m.miss_cap;
+    let (tags, mshrs, counts, dest) = match cache {
+        ReadCache::L1 => (&mut m.l1, &mut m.l1_mshrs, &mut m.l1d_counts, Dest::L1),
+        ReadCache::Const => (&mut m.cc, &mut m.cc_mshrs, &mut m.cc_counts, Dest::Const),
+    };
+    if lookup && tags.access(addr, false) {
+        counts.hits += 1;
+        m.hits.push_back((now + m.latency, w.track));
+        return true;
+    }
+    let pending = mshrs.pending(addr);
+    if !mshrs.can_add(addr) || (!pending && !room) {
+        counts.reservation_fails += 1;
+        return false;
+    }
+    if mshrs.add(addr, w) == MshrAdd::Merged {
+        counts.merged += 1;
+    } else {
+        counts.misses += 1;
+        m.miss_queue.push_back(Req {
+            addr,
+            kind: Kind::Read,
+            sm,
+            bytes,
+            dest,
+        });
+    }
+    true
+}
+
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// The memory stage of cycle `now` (first in the cycle): replies from L2, L1 hits whose
     /// data is back, one staged access per LD/ST instance, and the miss queue's head into the
@@ -281,38 +332,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let room = m.miss_queue.len() < m.miss_cap;
         match a.kind {
             AccKind::Load { alloc } => {
-                if alloc && m.l1.access(addr, false) {
-                    m.l1d_counts.hits += 1;
-                    m.hits.push_back((now + m.latency, a.track));
-                    return true;
-                }
-                let pending = m.l1_mshrs.pending(addr);
-                if !m.l1_mshrs.can_add(addr) || (!pending && !room) {
-                    m.l1d_counts.reservation_fails += 1;
-                    return false;
-                }
+                let bytes = if alloc {
+                    m.l1.line_bytes() as u16
+                } else {
+                    a.line.bytes(m.sector)
+                };
                 let w = Waiter {
                     track: a.track,
                     alloc,
                 };
-                if m.l1_mshrs.add(addr, w) == MshrAdd::Merged {
-                    m.l1d_counts.merged += 1;
-                } else {
-                    m.l1d_counts.misses += 1;
-                    let bytes = if alloc {
-                        m.l1.line_bytes() as u16
-                    } else {
-                        a.line.bytes(m.sector)
-                    };
-                    m.miss_queue.push_back(Req {
-                        addr,
-                        kind: Kind::Read,
-                        sm,
-                        bytes,
-                        dest: Dest::L1,
-                    });
-                }
-                true
+                cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sm, now)
             }
             AccKind::Store { write_back: false } => {
                 if !room {
@@ -378,34 +407,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 true
             }
             AccKind::Const => {
-                if m.cc.access(addr, false) {
-                    m.cc_counts.hits += 1;
-                    m.hits.push_back((now + m.latency, a.track));
-                    return true;
-                }
-                let pending = m.cc_mshrs.pending(addr);
-                if !m.cc_mshrs.can_add(addr) || (!pending && !room) {
-                    m.cc_counts.reservation_fails += 1;
-                    return false;
-                }
+                let bytes = m.cc.line_bytes() as u16;
                 let w = Waiter {
                     track: a.track,
                     alloc: true,
                 };
-                if m.cc_mshrs.add(addr, w) == MshrAdd::Merged {
-                    m.cc_counts.merged += 1;
-                } else {
-                    m.cc_counts.misses += 1;
-                    let bytes = m.cc.line_bytes() as u16;
-                    m.miss_queue.push_back(Req {
-                        addr,
-                        kind: Kind::Read,
-                        sm,
-                        bytes,
-                        dest: Dest::Const,
-                    });
-                }
-                true
+                cached_read(m, ReadCache::Const, addr, w, true, bytes, sm, now)
             }
         }
     }
