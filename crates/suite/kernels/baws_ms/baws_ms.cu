@@ -8,10 +8,12 @@
 //                 run, which keeps equal keys in input order) and is written to the other
 //                 shared buffer; one __syncthreads() per step.
 //   msMergePass   once per doubling of the run length L = 512, 1024, ... < n: merges pairs
-//                 of sorted runs of length L from `src` into `dst` (ping-pong buffers). Each
-//                 CTA stages 512 keys of one run in shared memory (barrier), then each
-//                 element's rank in the other run comes from a binary search in global
-//                 memory, with the same lower/upper-bound rule.
+//                 of sorted runs of length L from `src` into `dst` (ping-pong buffers) by
+//                 merge path: each CTA writes 512 consecutive outputs of its pair. Two
+//                 threads find, by binary searches in global memory, where the tile's output
+//                 range cuts the two runs (barrier); the CTA stages those slices of both runs
+//                 in shared memory (barrier); each output then comes from a co-rank search
+//                 in the staged slices (ties take the left run: stable).
 // n is a multiple of MS_TILE and a power of two times MS_TILE.
 //
 // Occupancy on the GTX 480: 256 threads; msSortTiles double-buffers keys and values of a
@@ -70,35 +72,55 @@ __global__ void msSortTiles(unsigned *keys, unsigned *vals)
     }
 }
 
-__global__ void msMergePass(unsigned *dstKeys, unsigned *dstVals, const unsigned *srcKeys,
+// Merge-path co-rank: how many of the first d outputs of the stable merge of a[0..la) and
+// b[0..lb) come from a (ties take a first).
+__device__ int msCoRank(const unsigned *a, int la, const unsigned *b, int lb, int d)
+{
+    int lo = d > lb ? d - lb : 0, hi = d < la ? d : la;
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (a[mid] <= b[d - mid - 1])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+__global__ void __maxnreg__(20) msMergePass(unsigned *dstKeys, unsigned *dstVals, const unsigned *srcKeys,
                             const unsigned *srcVals, int runLen)
 {
-    __shared__ unsigned sk[MS_TILE];
+    __shared__ unsigned sk[MS_TILE], sv[MS_TILE];
+    __shared__ int bounds[2];
     const int tid = threadIdx.x;
-    const int tileBase = blockIdx.x * MS_TILE;  // tiles never straddle runs (runLen >= MS_TILE)
-
-    #pragma unroll 1
-    for (int e = tid; e < MS_TILE; e += MS_THREADS)
-        sk[e] = srcKeys[tileBase + e];
-    __syncthreads();
-
+    const int tileBase = blockIdx.x * MS_TILE;  // tiles never straddle pairs (2 runLen >= MS_TILE)
     const int pairStart = tileBase & ~(2 * runLen - 1);
-    const bool right = (tileBase & runLen) != 0;
-    const int other = pairStart + (right ? 0 : runLen);
+    const unsigned *a = srcKeys + pairStart, *b = a + runLen;
+    const int d0 = tileBase - pairStart;
+
+    // The tile's output range [d0, d0 + MS_TILE) starts at a co-rank found by lane 0 of warp
+    // 0 and ends at one found by lane 0 of warp 1 (binary searches in global memory).
+    if ((tid & 31) == 0 && tid < 64)
+        bounds[tid >> 5] = msCoRank(a, runLen, b, runLen, d0 + (tid >> 5) * MS_TILE);
+    __syncthreads();
+    const int i0 = bounds[0], i1 = bounds[1];
+    const int la = i1 - i0, j0 = d0 - i0;
+    // Stage the tile's slice of run a, then its slice of run b, keys and values.
     #pragma unroll 1
     for (int e = tid; e < MS_TILE; e += MS_THREADS) {
-        const unsigned k = sk[e];
-        const int pos = tileBase + e - pairStart - (right ? runLen : 0);
-        int lo = 0, hi = runLen;
-        while (lo < hi) {
-            const int mid = (lo + hi) >> 1;
-            const unsigned x = srcKeys[other + mid];
-            if (x < k || (right && x == k))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        dstKeys[pairStart + pos + lo] = k;
-        dstVals[pairStart + pos + lo] = srcVals[tileBase + e];
+        const int src = e < la ? pairStart + i0 + e : pairStart + runLen + j0 + (e - la);
+        sk[e] = srcKeys[src];
+        sv[e] = srcVals[src];
+    }
+    __syncthreads();
+    // Each output of the tile from its co-rank in the staged slices.
+    #pragma unroll 1
+    for (int e = tid; e < MS_TILE; e += MS_THREADS) {
+        const int i = msCoRank(sk, la, sk + la, MS_TILE - la, e);
+        const int j = e - i;
+        const bool fromA = i < la && (j >= MS_TILE - la || sk[i] <= sk[la + j]);
+        const int at = fromA ? i : la + j;
+        dstKeys[tileBase + e] = sk[at];
+        dstVals[tileBase + e] = sv[at];
     }
 }

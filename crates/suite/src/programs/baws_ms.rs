@@ -1,6 +1,7 @@
 //! baws_ms: BAWS "MS" — stable merge sort of (key, value) pairs: a shared-memory sort of
-//! 512-pair tiles (9 merge steps, a barrier each), then one global merge pass per doubling of
-//! the run length.
+//! 512-pair tiles (9 merge steps, a barrier each), then one merge-path pass per doubling of
+//! the run length (partition search, barrier, both runs' slices staged in shared memory,
+//! barrier, merge).
 
 use rand::Rng;
 use warpsim_core::device::{Arg, Device, Dim3};
@@ -17,8 +18,9 @@ const THREADS: u32 = 256;
 const TILE: usize = 512;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    // n = TILE * 2^k. Small: 32 tiles, 5 merge passes. Paper: 2^20 pairs, 11 passes.
-    let n = size.pick(1usize << 14, 1 << 20);
+    // n = TILE * 2^k. Small: 2^17 pairs = 256 tiles (2.8 waves of 90 CTA slots on gtx480),
+    // 8 merge passes. Paper: 2^20 pairs, 11 passes.
+    let n = size.pick(1usize << 17, 1 << 20);
     let mut r = rng::rng(NAME, 0);
     // Keys from a range of n / 4 values: many duplicates, so stability matters.
     let keys: Vec<u32> = (0..n).map(|_| r.gen_range(0..(n / 4) as u32)).collect();

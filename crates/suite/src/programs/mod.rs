@@ -82,7 +82,7 @@ pub(crate) static ALL: &[Program] = &[
     program!(grid3d, BASIC, "3-D grids of 3-D blocks: volume axpby and an index tag per voxel"),
     // The BAWS paper's barrier-intensive set (Table 2); crate::occupancy::BAWS_TABLE2.
     program!(baws_sp, BAWS_BARRIER, "BAWS SP: scalar products, 512-thread CTAs, tree reduction with a barrier per level"),
-    program!(baws_ms, BAWS_BARRIER, "BAWS MS: stable merge sort, shared-memory merge steps per tile, then global merge passes"),
+    program!(baws_ms, BAWS_BARRIER, "BAWS MS: stable merge sort, shared-memory merge steps per tile, then merge-path passes staged in shared memory"),
     program!(baws_fwt, BAWS_BARRIER, "BAWS FWT: dyadic convolution by fast Walsh transforms, radix-4 shared-memory stages"),
     program!(baws_mm, BAWS_BARRIER, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
     program!(baws_stn, BAWS_BARRIER, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
