@@ -11,9 +11,10 @@
 //! Launches run back to back on one memory system: L2 contents and DRAM row state carry over
 //! from one launch to the next (each SM's L1 starts cold), as GPGPU-Sim does by default.
 //!
-//! The runaway guard is the cycle limit ([`DEFAULT_MAX_CYCLES`], [`TimingEngine::set_max_cycles`]):
-//! the functional executor's warp-instruction limit (`EngineLaunch::limits`) does not apply to
-//! timed launches.
+//! Two runaway guards: the cycle limit ([`DEFAULT_MAX_CYCLES`], [`TimingEngine::set_max_cycles`])
+//! and the Device's warp-instruction limit (`EngineLaunch::limits`, the same one functional
+//! mode applies; checked once per simulated cycle, so a launch stops within one cycle's issues
+//! of the limit).
 
 use std::any::Any;
 
@@ -128,6 +129,7 @@ impl LaunchEngine for TimingEngine {
     fn launch(&mut self, l: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError> {
         let mut opts = self.options;
         opts.registers_per_thread = l.registers_per_thread.unwrap_or(self.default_registers);
+        opts.max_warp_instructions = l.limits.max_warp_instructions;
         let cfg = &self.config;
         let mem = self
             .memory
@@ -144,6 +146,9 @@ impl LaunchEngine for TimingEngine {
         .map_err(|e| match e {
             TimingError::Device(d) => *d,
             TimingError::CycleLimit { kernel, limit } => DeviceError::CycleLimit { kernel, limit },
+            TimingError::InstructionLimit { kernel, limit } => {
+                DeviceError::InstructionLimit { kernel, limit }
+            }
             // Policies are resolved before the engine exists; keep the message if one slips through.
             other => DeviceError::InvalidLaunch {
                 kernel: l.ctx.module.functions[l.ctx.kernel as usize].name.clone(),
@@ -278,6 +283,45 @@ LOOP:
         );
         assert!(err.to_string().contains("5000 simulated cycles"), "{err}");
         assert!(dev.launch_records().is_empty());
+    }
+
+    #[test]
+    fn instruction_limit_applies_to_timed_launches() {
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut dev = Device::with_options(DeviceOptions {
+            max_warp_instructions: 1_000,
+            ..device_options_for(&cfg, DeviceOptions::default())
+        });
+        // No cycle limit to speak of: the instruction limit must be what stops the spin.
+        let mut engine = TimingEngine::new(cfg, PolicyKind::Lrr);
+        engine.set_max_cycles(u64::MAX);
+        dev.set_engine(Box::new(engine));
+        let m = dev.load_ptx(PTX).unwrap();
+        let k = dev.kernel(m, "spin").unwrap();
+        let out = dev.alloc_zeroed::<u32>(1).unwrap();
+        let shape = LaunchConfig {
+            grid: 2.into(),
+            block: 64.into(),
+            dynamic_shared: 0,
+        };
+        let err = dev.launch(k, shape, &[Arg::Ptr(out)]).unwrap_err();
+        assert_eq!(
+            err,
+            DeviceError::InstructionLimit {
+                kernel: "spin".into(),
+                limit: 1_000
+            }
+        );
+        assert!(err.to_string().contains("1000 warp instructions"), "{err}");
+        // A launch under the limit still runs: `fill` issues 4 warps x 10 instructions.
+        let fill = dev.kernel(m, "fill").unwrap();
+        let out = dev.alloc_zeroed::<u32>(128).unwrap();
+        let small = LaunchConfig {
+            grid: 2.into(),
+            block: 64.into(),
+            dynamic_shared: 0,
+        };
+        assert_eq!(dev.launch(fill, small, &[Arg::Ptr(out)]).unwrap().warp_instructions, 40);
     }
 
     #[test]

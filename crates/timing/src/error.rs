@@ -13,6 +13,8 @@ pub enum TimingError {
     Device(Box<DeviceError>),
     #[error("kernel `{kernel}` did not finish within {limit} cycles")]
     CycleLimit { kernel: String, limit: u64 },
+    #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions")]
+    InstructionLimit { kernel: String, limit: u64 },
     #[error("unknown issue policy `{name}` (policies: {})", valid.join(", "))]
     UnknownPolicy { name: String, valid: Vec<String> },
 }

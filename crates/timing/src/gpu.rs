@@ -32,6 +32,9 @@ pub struct TimingOptions {
     pub registers_per_thread: u32,
     /// The launch fails when it runs longer than this.
     pub max_cycles: u64,
+    /// The launch fails when it has issued more warp instructions than this (the functional
+    /// executor's runaway guard, applied to timed launches too).
+    pub max_warp_instructions: u64,
     /// Record every issue in `TimingStats::issue_trace` (for tests and timelines; off for speed).
     pub trace_issue: bool,
     /// Record CTA start/end, barrier arrive/release and warp finish events in
@@ -51,6 +54,7 @@ impl TimingOptions {
             fetch: FetchKind::Rr,
             registers_per_thread,
             max_cycles: 1 << 40,
+            max_warp_instructions: u64::MAX,
             trace_issue: false,
             event_log: false,
             perfect_icache: false,
@@ -313,6 +317,12 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
             return Err(TimingError::CycleLimit {
                 kernel: kernel_name(k),
                 limit: opts.max_cycles,
+            });
+        }
+        if env.warp_instructions > opts.max_warp_instructions {
+            return Err(TimingError::InstructionLimit {
+                kernel: kernel_name(k),
+                limit: opts.max_warp_instructions,
             });
         }
     }
