@@ -9,8 +9,9 @@
 //! ejection port → L1 fill → the waiting warps' registers are released.
 //!
 //! Address map: 256-byte chunks interleave over the memory partitions; within a partition,
-//! 128-byte lines alternate over its slices; DRAM rows are 2 KiB per bank with the bank index
-//! XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
+//! 128-byte lines alternate over its slices; a DRAM row of a channel's bank is 2 KiB per chip
+//! times the channel's chips (they work in lockstep: 4 KiB on both presets), with the bank
+//! index XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
 
 pub mod cache;
 pub mod coalesce;
@@ -27,8 +28,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use warpsim_core::config::GpuConfig;
 
-/// Bytes of one DRAM row per bank.
-pub const ROW_BYTES: u64 = 2048;
+/// Bytes of one DRAM row (page) per bank of one chip. The chips of a channel work in
+/// lockstep (each drives its share of the bus), so a channel's row holds this many bytes
+/// times its chips.
+pub const ROW_BYTES_PER_CHIP: u64 = 2048;
 /// Bytes per partition-interleaving chunk.
 pub const CHUNK_BYTES: u64 = 256;
 
@@ -123,6 +126,8 @@ pub struct AddrMap {
     slices_per_partition: u64,
     banks: u64,
     line: u64,
+    /// Bytes of one row of a channel's bank: [`ROW_BYTES_PER_CHIP`] × chips.
+    row_bytes: u64,
 }
 
 impl AddrMap {
@@ -133,6 +138,7 @@ impl AddrMap {
             slices_per_partition: (cfg.l2.slices as u64 / partitions).max(1),
             banks: cfg.dram.banks.max(1) as u64,
             line: cfg.l2.line.max(1) as u64,
+            row_bytes: ROW_BYTES_PER_CHIP * cfg.dram.chips.max(1) as u64,
         }
     }
 
@@ -148,7 +154,7 @@ impl AddrMap {
     /// `(bank, row)` of `addr` within its partition.
     pub fn bank_row(&self, addr: u64) -> (u16, u32) {
         let local = (addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES;
-        let row_chunk = local / ROW_BYTES;
+        let row_chunk = local / self.row_bytes;
         let row = row_chunk / self.banks;
         let bank = (row_chunk ^ row) % self.banks;
         (bank as u16, row as u32)
