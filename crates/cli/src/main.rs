@@ -119,6 +119,9 @@ enum Command {
         /// Also write it as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Also write it as a Markdown table (with the barrier / exit-wait split and drain).
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<PathBuf>,
     },
     /// Simulation speed: warp- and thread-instructions (and cycles) per second (median).
     Bench {
@@ -190,8 +193,8 @@ fn run(command: Command) -> Result<u8, u8> {
         Command::List { what: ListWhat::Policies } => list_model::policies(),
         Command::List { what: ListWhat::Configs } => list_model::configs(),
         Command::Suite { set, size, jobs, json, model } => suite::suite(set.as_deref(), size, &model_or_exit(&model)?, jobs.map(|n| n as usize), json),
-        Command::Intensity { sets, workloads, size, config, cfg, max_cycles, jobs, csv, json } => {
-            intensity::run(&intensity::Options { sets, workloads, size, config, cfg, max_cycles, jobs: jobs.map(|n| n as usize), csv, json })
+        Command::Intensity { sets, workloads, size, config, cfg, max_cycles, jobs, csv, json, markdown } => {
+            intensity::run(&intensity::Options { sets, workloads, size, config, cfg, max_cycles, jobs: jobs.map(|n| n as usize), csv, json, markdown })
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Exec { model, command } => exec::run(&model, &command),

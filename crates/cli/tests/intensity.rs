@@ -10,11 +10,12 @@ use common::*;
 fn measures_one_program_under_lrr_and_gto() {
     let dir = scratch("intensity-sp");
     let run = |jobs: &str| {
-        let r = warpsim(&["intensity", "--workload", "baws_sp", "--jobs", jobs, "--csv", "sp.csv", "--json", "sp.json"], &dir);
+        let r = warpsim(&["intensity", "--workload", "baws_sp", "--jobs", jobs, "--csv", "sp.csv", "--json", "sp.json", "--markdown", "sp.md"], &dir);
         assert_code(&r, 0);
-        (r, std::fs::read_to_string(dir.join("sp.csv")).unwrap(), std::fs::read_to_string(dir.join("sp.json")).unwrap())
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+        (r, read("sp.csv"), read("sp.json"), read("sp.md"))
     };
-    let (r, csv, json) = run("1");
+    let (r, csv, json, md) = run("1");
     let mut lines = r.stdout.lines();
     let header: Vec<&str> = lines.next().unwrap().split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
     assert_eq!(header, ["program", "set", "class expected", "LRR %", "GTO %", "verdict"], "{}", r.stdout);
@@ -48,9 +49,21 @@ fn measures_one_program_under_lrr_and_gto() {
     assert!(csv_lines[0].starts_with("program,sets,class,verdict,lrr_fraction,"), "{csv}");
     assert!(csv_lines[1].starts_with(&format!("baws_sp,baws-barrier,barrier-intensive,{verdict},{:.6},", fractions[0])), "{csv}");
 
+    // The Markdown table: the same percentages, then each policy's barrier / exit split (which
+    // add up to its percentage) and the drain.
+    let md_lines: Vec<&str> = md.lines().collect();
+    assert!(md_lines[0].starts_with("| program | class expected | LRR % | GTO % | verdict | LRR barrier / exit % |"), "{md}");
+    let cells: Vec<&str> = md_lines[2].split('|').map(str::trim).collect();
+    assert_eq!(cells[1..4], ["baws_sp", "barrier-intensive", &format!("{:.1}", 100.0 * fractions[0])], "{md}");
+    assert_eq!(cells[5], if verdict == "ok" { "ok".to_string() } else { format!("**{verdict}**") }, "{md}");
+    let m = &p["lrr"];
+    let pct = |k: &str| 100.0 * m[k].as_u64().unwrap() as f64 / m["resident_warp_cycles"].as_u64().unwrap() as f64;
+    assert_eq!(cells[6], format!("{:.1} / {:.1}", pct("barrier"), pct("exit_wait")), "{md}");
+    assert!(md.contains("Cut-off 15%"), "{md}");
+
     // The thread count changes nothing.
-    let (r2, csv2, json2) = run("2");
-    assert_eq!((r.stdout, csv, json), (r2.stdout, csv2, json2));
+    let (r2, csv2, json2, md2) = run("2");
+    assert_eq!((r.stdout, csv, json, md), (r2.stdout, csv2, json2, md2));
 }
 
 #[test]

@@ -41,6 +41,7 @@ pub struct Options {
     pub jobs: Option<usize>,
     pub csv: Option<PathBuf>,
     pub json: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
 }
 
 /// What one program's launches under one policy add up to (warp cycles summed over launches
@@ -139,8 +140,9 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
 
 pub fn run(o: &Options) -> u8 {
     // Output files are created before the runs, so a bad path fails at once, not after them.
-    let setup = programs(&o.sets, &o.workloads).and_then(|p| Ok((p, models(o)?, create(&o.csv, "--csv")?, create(&o.json, "--json")?)));
-    let (programs, models, csv_file, json_file) = match setup {
+    let setup = programs(&o.sets, &o.workloads)
+        .and_then(|p| Ok((p, models(o)?, create(&o.csv, "--csv")?, create(&o.json, "--json")?, create(&o.markdown, "--markdown")?)));
+    let (programs, models, csv_file, json_file, markdown_file) = match setup {
         Ok(x) => x,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
@@ -172,7 +174,11 @@ pub fn run(o: &Options) -> u8 {
             }
         }
     }
-    let files = [(csv_file, "--csv", write::csv(&rows)), (json_file, "--json", write::json(&rows, o.size, &models[0].config.name))];
+    let files = [
+        (csv_file, "--csv", write::csv(&rows)),
+        (json_file, "--json", write::json(&rows, o.size, &models[0].config.name)),
+        (markdown_file, "--markdown", write::markdown(&rows)),
+    ];
     for ((path, mut file), flag, text) in files.into_iter().filter_map(|(f, flag, text)| Some((f?, flag, text))) {
         if let Err(e) = file.write_all(text.as_bytes()) {
             code = code.max(exit::fail(exit::BAD_INPUT, format_args!("{flag}: cannot write {}: {e}", path.display())));

@@ -1,6 +1,7 @@
-//! `--csv` and `--json` of `warpsim intensity`: the table with the sums behind every
-//! percentage (barrier, exit-wait and drain warp cycles, resident warp cycles), so a reader
-//! can re-derive each fraction or weigh the stall reasons differently.
+//! `--csv`, `--json` and `--markdown` of `warpsim intensity`: the table with the sums behind
+//! every percentage (barrier, exit-wait and drain warp cycles, resident warp cycles), so a
+//! reader can re-derive each fraction or weigh the stall reasons differently; the Markdown
+//! table is the one `docs/barrier-intensity.md` shows.
 
 use std::fmt::Write as _;
 
@@ -71,4 +72,52 @@ pub fn json(rows: &[Row], size: Size, config: &str) -> String {
         "programs": programs,
     });
     serde_json::to_string_pretty(&doc).expect("intensity JSON serializes") + "\n"
+}
+
+/// A share of `s.resident_warp_cycles`, in percent with one decimal.
+fn share(part: u64, s: &Sums) -> String {
+    format!("{:.1}", 100.0 * part as f64 / s.resident_warp_cycles.max(1) as f64)
+}
+
+/// A Markdown table: program, expected class, each policy's percentage, the verdict, then per
+/// policy the barrier / exit-wait split and the drain (which the fraction does not count).
+pub fn markdown(rows: &[Row]) -> String {
+    let names = POLICIES.map(|p| p.name().to_uppercase());
+    let mut out = String::from("| program | class expected |");
+    for n in &names {
+        let _ = write!(out, " {n} % |");
+    }
+    out.push_str(" verdict |");
+    for n in &names {
+        let _ = write!(out, " {n} barrier / exit % |");
+    }
+    out.push_str(" drain % (not counted) |\n|---|---|");
+    out.push_str(&"---:|".repeat(POLICIES.len()));
+    out.push_str("---|");
+    out.push_str(&"---:|".repeat(POLICIES.len() + 1));
+    out.push('\n');
+    for r in rows {
+        let verdict = match r.verdict.name() {
+            "ok" => "ok".to_string(),
+            v => format!("**{v}**"),
+        };
+        let _ = write!(out, "| {} | {} |", r.program.name, r.class.map_or("-", Class::name));
+        for run in &r.runs {
+            let _ = match run {
+                Ok(s) => write!(out, " {:.1} |", 100.0 * s.fraction),
+                Err(f) => write!(out, " {} |", f.status),
+            };
+        }
+        let _ = write!(out, " {verdict} |");
+        for run in &r.runs {
+            let _ = match run {
+                Ok(s) => write!(out, " {} / {} |", share(s.barrier, s), share(s.exit_wait, s)),
+                Err(_) => write!(out, " - |"),
+            };
+        }
+        let drains: Vec<String> = r.runs.iter().map(|run| run.as_ref().map_or("-".into(), |s| share(s.drain, s))).collect();
+        let _ = writeln!(out, " {} |", drains.join(" / "));
+    }
+    let _ = writeln!(out, "\nCut-off {:.0}% of resident warp cycles (barrier + exit wait), under both {}.", 100.0 * CUTOFF, names.join(" and "));
+    out
 }
