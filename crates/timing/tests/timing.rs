@@ -599,3 +599,40 @@ fn fast_forward_changes_nothing_but_speed() {
         }
     }
 }
+
+/// Two warps, one per scheduler of a gtx480 SM, each issuing a run of independent shared
+/// loads into the SM's single LD/ST unit: the cycle each warp finishes, under `order`.
+fn contested_ldst_finish(order: &str) -> (u64, u64) {
+    let cfg = warpsim_core::config::GpuConfig::load_with(
+        "gtx480",
+        &["gpu.num_sms=1".into(), format!("sm.scheduler_order={order}")],
+    )
+    .unwrap();
+    let loads: String = (0..48)
+        .map(|i| format!("ld.shared.u32 %r{}, [%r7+{}];\n", 10 + i, 4 * (i % 8)))
+        .collect();
+    let src = kernel(
+        ".shared .align 4 .b8 sh[128];",
+        &format!("mov.u32 %r7, sh;\n{loads}st.global.u32 [%rd1], %r10;"),
+    );
+    PERFECT_ICACHE.with(|p| p.set(true));
+    let s = run(&src, 1, 64, 1, Some((&cfg, PolicyKind::Gto)))
+        .stats
+        .unwrap();
+    PERFECT_ICACHE.with(|p| p.set(false));
+    let done = |slot: u32| s.warps.iter().find(|w| w.slot == slot).unwrap().done;
+    (done(0), done(1))
+}
+
+#[test]
+fn fixed_scheduler_order_lets_scheduler_0_win_shared_units_and_rotate_shares_them() {
+    // Fixed (GPGPU-Sim 3.x): scheduler 0 takes the LD/ST unit whenever its warp is ready, so
+    // warp 0 streams its loads first and warp 1 finishes far behind.
+    let (w0, w1) = contested_ldst_finish("fixed");
+    assert!(w1 > w0 + 40, "fixed: warp 0 done at {w0}, warp 1 at {w1}");
+    println!("fixed: {w0} / {w1}");
+    // Rotate: the schedulers take turns at the unit, so both warps finish together.
+    let (r0, r1) = contested_ldst_finish("rotate");
+    println!("rotate: {r0} / {r1}");
+    assert!(r0.abs_diff(r1) <= 4, "rotate: warp 0 done at {r0}, warp 1 at {r1}");
+}

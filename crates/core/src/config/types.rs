@@ -48,6 +48,10 @@ pub struct Sm {
     pub shared_banks: u32,
     pub shared_latency: u32,
     pub schedulers: u32,
+    /// Which scheduler goes first in a cycle, when schedulers compete for a shared unit,
+    /// operand collector or dispatch port (default `fixed`, as in GPGPU-Sim 3.x).
+    #[serde(default)]
+    pub scheduler_order: SchedulerOrder,
     pub dual_issue: bool,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
     pub sub_core: bool,
@@ -152,6 +156,20 @@ pub struct L2 {
     /// Fixed L2/ROP latency in core cycles.
     pub latency: u32,
     pub index: SetIndex,
+}
+
+/// The order an SM's schedulers take their turns in within one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedulerOrder {
+    /// Scheduler 0 first, every cycle: GPGPU-Sim 3.x, the simulator the papers used. With
+    /// shared units (gtx480's one LD/ST unit and one SFU) scheduler 0's warps, the even ones,
+    /// get ahead of the odd ones, which widens the skew between a CTA's warps.
+    #[default]
+    Fixed,
+    /// The first scheduler moves on by one every cycle (GPGPU-Sim 4's fair issue priority),
+    /// so no scheduler's warps win shared units systematically.
+    Rotate,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -58,7 +58,7 @@ use scoreboard::Scoreboard;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use units::Units;
-use warpsim_core::config::GpuConfig;
+use warpsim_core::config::{GpuConfig, SchedulerOrder};
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::cta::Cta;
 use warpsim_core::exec::memory::GlobalMemory;
@@ -162,6 +162,8 @@ pub struct Sm<P, F> {
     /// `sm.dual_issue`: a scheduler may issue a second instruction of the same warp to a
     /// different unit class in the same cycle.
     pub(crate) dual_issue: bool,
+    /// `sm.scheduler_order = "rotate"`: the scheduler that goes first moves on every cycle.
+    pub(crate) rotate_schedulers: bool,
     /// Per warp slot: cycles in which it issued two instructions.
     pub(crate) dual: Vec<u64>,
     pub(crate) fetch: F,
@@ -241,6 +243,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             units: Units::new(cfg),
             oc: collectors::Collectors::new(cfg),
             dual_issue: cfg.sm.dual_issue,
+            rotate_schedulers: cfg.sm.scheduler_order == SchedulerOrder::Rotate,
             dual: vec![0; n],
             fetch,
             fetch_idle: false,
@@ -343,8 +346,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return Ok(());
         }
         let s = self.sched_slots.len();
-        for k in 0..s {
-            self.issue_stage(env, k, now)?;
+        // Schedulers share units, collectors and ports: whoever goes first wins a contested
+        // one. Rotating the first by cycle number keeps that fair (and fast-forward safe).
+        let first = if self.rotate_schedulers { (now % s as u64) as usize } else { 0 };
+        for i in 0..s {
+            self.issue_stage(env, (first + i) % s, now)?;
         }
         if P::SHARES_WARPS {
             self.share_stage(env, now)?;
