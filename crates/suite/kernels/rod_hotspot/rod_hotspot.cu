@@ -4,10 +4,12 @@
 // side, advances it `steps` times in shared memory (the valid region shrinks by one cell per
 // step) and writes only its inner (16 - 2 steps)^2 cells. The host launches ceil(iterations /
 // steps) times, ping-ponging two temperature buffers.
-// Barriers: one after loading the tile and power, then two per step (all reads of the old
-// tile before any write of the new values, all writes before the next step's reads); with
-// `steps` = 2 that is 5 barriers per CTA around a body of ~15 float operations per cell and
-// step plus the tile loads.
+// Barriers (Rodinia's loop): one after loading the tile and power, then per step one after
+// computing the new values into a second tile and, except after the last step, one after
+// copying them back (all reads of the old tile before any write, all writes before the next
+// step's reads); the last step's values are written to global memory straight from the
+// second tile. With `steps` = 2 (Rodinia's pyramid height) that is 4 barriers per CTA around a
+// body of ~15 float operations per cell and step plus the tile loads.
 // Cell update (edges clamp: a missing neighbour reads the cell itself):
 //   t' = t + sdc * (p + (tS + tN - 2t) ry + (tE + tW - 2t) rx + (amb - t) rz)
 // with every operation an explicit round-to-nearest intrinsic, so the host reproduces it bit
@@ -55,10 +57,12 @@ __global__ void hotspotStep(const float *power, const float *tin, float *tout, i
             computed = true;
         }
         __syncthreads();
+        if (s == steps)
+            break;
         if (computed)
             tt[ty][tx] = nt[ty][tx];
         __syncthreads();
     }
-    if (computed && ty >= steps && ty < HS_B - steps && tx >= steps && tx < HS_B - steps)
-        tout[r * cols + c] = tt[ty][tx];
+    if (computed)
+        tout[r * cols + c] = nt[ty][tx];
 }

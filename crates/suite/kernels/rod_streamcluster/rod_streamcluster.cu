@@ -1,70 +1,44 @@
-// rod_streamcluster: facility-location local search of the streamcluster benchmark (Rodinia
-// "streamcluster" structure: the pgain kernel evaluates opening one candidate centre, the
-// per-CTA gains are reduced on the host, and a second step applies an accepted move).
-// For each candidate x chosen by the host:
-//   scPgain  one thread per point: the cost of serving the point from x. A point that would
-//            gain switches (its saving goes to slot K of the CTA's work row); otherwise the
-//            (negative) difference is charged to its current centre's slot, the amount the
-//            centre's closure would cost. The K + 1 slots are shared-memory accumulators
-//            (shared atomics), zeroed and written out around two barriers; the host adds the
-//            CTA rows (Rodinia's work_mem) and decides whether opening x (and closing the
-//            centres whose closure then pays) lowers the total cost.
-//   scApply  if accepted: points that switch or whose centre closes move to x.
-// Coordinates are small integers held in floats, so every distance and partial sum is an
-// exactly representable integer (< 2^24): the shared atomics' order cannot change a result
-// and the host compares everything exactly.
-// Barriers: two per scPgain CTA (after zeroing, before writing out); scApply has none.
+// rod_streamcluster: the facility-location local search of the streamcluster benchmark, with
+// Rodinia "streamcluster"'s CUDA split of the work: for each candidate centre x the host
+// picks, one pgain kernel launch evaluates opening x for every point, and the host does the
+// rest (sums the per-point work rows, decides whether opening x, and closing the centres that
+// then pay for themselves, lowers the total cost, and reassigns the points).
+//   scPgain  one thread per point (512-thread CTAs): the weighted squared distance from the
+//            point to x over `dim` coordinates, stored dimension-major (coord[f * n + i], so a
+//            warp's loads of one coordinate are coalesced and x's coordinate is one broadcast
+//            word). A point that would gain switches: it sets its switch flag and puts
+//            x_cost - cost in slot k of its own work row; otherwise it adds cost - x_cost to
+//            the slot of its current centre (centerTable[assign[i]]), the amount that centre's
+//            closure would cost. Work rows are k + 1 floats per point, zeroed by the host
+//            before the launch (Rodinia's work_mem).
+// No shared memory and no barriers. Coordinates are small integers held in floats and weights
+// are 1, so every distance and difference is an exactly representable integer (< 2^24) and
+// the host compares everything exactly.
 
-#define SC_T 256
-#define SC_MAXK 64
+#define SC_T 512
 
-__device__ float scDist(const float *pts, int dim, int a, int b)
+__global__ void scPgain(const float *coord, int n, int dim, int x, const float *weight, const int *assign,
+                        const float *cost, const int *centerTable, int k, unsigned char *switches, float *work)
 {
-    float s = 0.0f;
-#pragma unroll 1
-    for (int f = 0; f < dim; f++) {
-        const float d = __fsub_rn(pts[a * dim + f], pts[b * dim + f]);
-        s = __fadd_rn(s, __fmul_rn(d, d));
-    }
-    return s;
-}
-
-// center: the centre slot (0..K-1) of each point; cost: its current cost; candidate: a point
-// index; k: number of centre slots (the candidate would take slot k).
-__global__ void scPgain(const float *pts, int dim, int n, const int *center, const float *cost, int candidate,
-                        int k, unsigned char *switches, float *work)
-{
-    __shared__ float acc[SC_MAXK + 1];
-    const int tid = threadIdx.x;
-    const int i = blockIdx.x * SC_T + tid;
-    for (int c = tid; c <= k; c += SC_T)
-        acc[c] = 0.0f;
-    __syncthreads();
-    if (i < n) {
-        const float xc = scDist(pts, dim, i, candidate);
-        const float cur = cost[i];
-        if (xc < cur) {
-            switches[i] = 1;
-            atomicAdd(&acc[k], __fsub_rn(cur, xc));
-        } else {
-            switches[i] = 0;
-            atomicAdd(&acc[center[i]], __fsub_rn(cur, xc));
-        }
-    }
-    __syncthreads();
-    for (int c = tid; c <= k; c += SC_T)
-        work[blockIdx.x * (k + 1) + c] = acc[c];
-}
-
-// closed[c] != 0: centre slot c closes; its points move to slot `slot` (the candidate's).
-__global__ void scApply(const float *pts, int dim, int n, int *center, float *cost, const unsigned char *switches,
-                        const unsigned char *closed, int candidate, int slot)
-{
-    const int i = blockIdx.x * SC_T + threadIdx.x;
+    const int i = SC_T * (blockIdx.x + gridDim.x * blockIdx.y) + threadIdx.x;
     if (i >= n)
         return;
-    if (switches[i] || closed[center[i]]) {
-        center[i] = slot;
-        cost[i] = scDist(pts, dim, i, candidate);
+    float s = 0.0f;
+    // Unrolled 4 times (4 coordinate loads in flight per thread; 30 registers, 2 CTAs per SM
+    // on gtx480). Left to itself nvcc unrolls further and takes 56 registers (1 CTA per SM).
+#pragma unroll 4
+    for (int f = 0; f < dim; f++) {
+        const float d = __fsub_rn(coord[f * n + i], coord[f * n + x]);
+        s = __fadd_rn(s, __fmul_rn(d, d));
+    }
+    const float xc = __fmul_rn(s, weight[i]);
+    const float cur = cost[i];
+    float *row = work + (long)i * (k + 1);
+    if (xc < cur) {
+        switches[i] = 1;
+        row[k] = __fadd_rn(row[k], __fsub_rn(xc, cur));
+    } else {
+        const int slot = centerTable[assign[i]];
+        row[slot] = __fadd_rn(row[slot], __fsub_rn(cur, xc));
     }
 }

@@ -1,11 +1,16 @@
 //! rod_nn: k nearest neighbours of a query location among hurricane records (Rodinia `nn`):
-//! one distance kernel, then k rounds of a per-warp argmin kernel (warp shuffles, no
-//! barrier) whose winners the host finishes, marking each chosen record by writing +inf into
-//! its distance.
+//! one distance kernel (one thread per record, no barrier), then the host copies the
+//! distances back and selects the k nearest with k passes of a minimum scan, as Rodinia's
+//! `findLowest` does.
 //!
 //! The distance is explicitly rounded and `sqrtf` is correctly rounded, so the host's f32
-//! distances match bit for bit: the distances, every round's per-warp winners and the final
-//! k neighbours (against a plain sort by (distance, index)) are compared exactly.
+//! distances match bit for bit: the distances and the k neighbours the host selects from the
+//! device's distances (against a plain sort by (distance, index)) are compared exactly.
+//!
+//! Earlier versions narrowed the selection on the device with k launches of a warp-shuffle
+//! argmin kernel; Rodinia does not, and those short, issue-bound launches were what made the
+//! program wait at CTA exits (24% of its warp cycles under GTO). The device part is now
+//! Rodinia's: a single memory-bound distance launch.
 
 use warpsim_core::device::{Arg, Device, Dim3};
 
@@ -19,13 +24,12 @@ pub(crate) const PTX: &str = kernel_file!(rod_nn, "ptx");
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(DISTANCE, T as u32), KernelShape::x(ARGMIN, T as u32)],
-    barriers: "none (nnWarpMin reduces within warps by shuffles)",
+    kernels: &[KernelShape::x(DISTANCE, T as u32)],
+    barriers: "none (one thread per record; the host selects the k nearest)",
     small: "49152 records (192 CTAs), 5 neighbours",
     paper: "2^20 records (4096 CTAs), 10 neighbours",
 };
 const DISTANCE: &str = "_Z10nnDistancePK6float2ffPfi";
-const ARGMIN: &str = "_Z9nnWarpMinPKfiPfPi";
 /// NN_T in the .cu.
 const T: usize = 256;
 
@@ -39,7 +43,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let lng = rng::i32s(&mut r, n, 0, 1800);
     let loc: Vec<f32> = lat.iter().zip(&lng).flat_map(|(&a, &b)| [a as f32 / 10.0, b as f32 / 10.0]).collect();
     let (qlat, qlng) = (30.0f32, 90.0f32);
-    let mut dist: Vec<f32> = loc
+    let dist: Vec<f32> = loc
         .chunks(2)
         .map(|p| {
             let (dx, dy) = (qlat - p[0], qlng - p[1]);
@@ -49,44 +53,30 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| dist[a].total_cmp(&dist[b]).then(a.cmp(&b)));
 
-    let ctas = div_up(n, T);
-    let warps = n.div_ceil(32);
+    // Rodinia's grid: one CTA per 256 records, folded into rows of at most 65535 CTAs.
+    let blocks = div_up(n, T);
+    let grid_y = blocks.div_ceil(65535);
+    let grid = Dim3::new(blocks.div_ceil(grid_y), grid_y, 1);
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (kd, ka) = (ctx.kernel(DISTANCE)?, ctx.kernel(ARGMIN)?);
+    let kd = ctx.kernel(DISTANCE)?;
     let dloc = ctx.upload(&loc)?;
     let ddist = ctx.zeroed::<f32>(n)?;
-    let dwd = ctx.zeroed::<f32>(warps)?;
-    let dwi = ctx.zeroed::<i32>(warps)?;
-    let (grid, block) = (Dim3::new(ctas, 1, 1), Dim3::new(T as u32, 1, 1));
     ctx.launch(
         kd,
         grid,
-        block,
+        Dim3::new(T as u32, 1, 1),
         0,
         &[Arg::Ptr(dloc), Arg::F32(qlat), Arg::F32(qlng), Arg::Ptr(ddist), Arg::I32(n as i32)],
     )?;
-    let got = ctx.download::<f32>(ddist, n)?;
+    let mut got = ctx.download::<f32>(ddist, n)?;
     ctx.exact("distance", &got, &dist)?;
+    // The host's selection (Rodinia's findLowest): k passes, each taking the nearest record
+    // not yet taken (ties to the lower index) and retiring it.
     let mut chosen = Vec::with_capacity(k);
-    for round in 0..k {
-        ctx.launch(ka, grid, block, 0, &[Arg::Ptr(ddist), Arg::I32(n as i32), Arg::Ptr(dwd), Arg::Ptr(dwi)])?;
-        let (mut wd, mut wi) = (Vec::with_capacity(warps), Vec::with_capacity(warps));
-        for w in 0..warps {
-            let lexi = |a: &(f32, usize), b: &(f32, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-            let (d, i) = (w * 32..((w + 1) * 32).min(n)).map(|i| (dist[i], i)).min_by(lexi).unwrap();
-            wd.push(d);
-            wi.push(i as i32);
-        }
-        let gd = ctx.download::<f32>(dwd, warps)?;
-        ctx.exact(&format!("warp minimum distance, round {round}"), &gd, &wd)?;
-        let gi = ctx.download::<i32>(dwi, warps)?;
-        ctx.exact(&format!("warp minimum index, round {round}"), &gi, &wi)?;
-        // The host finishes the selection and retires the winner.
-        let best = (0..warps).min_by(|&a, &b| gd[a].total_cmp(&gd[b]).then(gi[a].cmp(&gi[b]))).unwrap();
-        let idx = gi[best] as usize;
-        chosen.push(idx);
-        ctx.dev.write_slice(ddist.offset(4 * idx as u64), &[f32::INFINITY])?;
-        dist[idx] = f32::INFINITY;
+    for _ in 0..k {
+        let best = (0..n).min_by(|&a, &b| got[a].total_cmp(&got[b]).then(a.cmp(&b))).unwrap();
+        chosen.push(best);
+        got[best] = f32::INFINITY;
     }
     ctx.exact("nearest neighbours", &chosen, &order[..k])?;
     ctx.finish("")
