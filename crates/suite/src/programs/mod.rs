@@ -105,10 +105,10 @@ pub(crate) static ALL: &[Program] = &[
     program!(rod_pathfinder, BAWS_NONBARRIER, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
     program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
     program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
-    program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, distances then k rounds of warp argmin"),
+    program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, one distance launch, selection on the host"),
     program!(rod_gaussian, BAWS_NONBARRIER, "Rodinia gaussian: elimination, Fan1 multipliers + Fan2 update per pivot"),
     program!(rod_srad, BAWS_NONBARRIER, "Rodinia srad v1: prepare, multi-launch reduction, coefficient, update"),
-    program!(rod_streamcluster, BAWS_NONBARRIER, "Rodinia streamcluster: pgain with shared work rows, apply kernel"),
+    program!(rod_streamcluster, BAWS_NONBARRIER, "Rodinia streamcluster: pgain with per-point work rows, decision and apply on the host"),
 ];
 
 /// Launch metadata of the programs that declare it (see [`crate::info`]).
