@@ -12,6 +12,9 @@
 // all its bands the CTA enters the grid barrier: thread 0 arrives with atomicAdd on a global
 // counter; the last CTA to arrive resets the counter and bumps a generation word the others
 // spin on (volatile loads). __threadfence() orders the sweep's stores before the arrival.
+// When the bands do not divide evenly among the CTAs (the host's power-of-two heights: 64
+// bands at the small size, 256 at the paper size, over 30 CTAs), the CTAs with one band
+// fewer wait at the grid barrier for the others.
 //
 // A grid barrier only works when every CTA of the grid is resident at once: on the GTX 480
 // that means at most 2 x 15 = 30 CTAs, which is the grid the host launches (warpsim's
