@@ -13,7 +13,11 @@
 //   fwtChunk     levels of bits 0..10: each CTA loads a 2048-element chunk into shared
 //                memory, runs five radix-4 stages (strides 1, 4, 16, 64, 256) and one radix-2
 //                stage (stride 1024), with a __syncthreads() before every stage.
-//   fwtModulate  pointwise a[i] = a[i] * b[i] * scale (the convolution's spectrum product).
+//   fwtModulate  pointwise a[i] = a[i] * b[i] * scale (the convolution's spectrum product);
+//                blockIdx.y selects the signal of a batch, all multiplied by the same b.
+//
+// Sizes (driver): paper, one signal of 2^21; small, a batch of 23 signals of 2^13 with one
+// shared kernel, so fwtChunk does 11 of the 13 levels and its launches fill the GPU twice.
 //
 // Occupancy on the GTX 480 (fwtChunk): 512 threads, 8 KB of shared memory, <= 20 registers:
 // thread slots give 1536 / 512 = 3 CTAs/SM.
@@ -95,7 +99,8 @@ __global__ void fwtChunk(float *data, int n)
 
 __global__ void fwtModulate(float *a, const float *b, int n, float scale)
 {
+    float *v = a + blockIdx.y * n;  // signal blockIdx.y of the batch; b is shared by all
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        a[i] = __fmul_rn(__fmul_rn(a[i], b[i]), scale);
+        v[i] = __fmul_rn(__fmul_rn(v[i], b[i]), scale);
 }
