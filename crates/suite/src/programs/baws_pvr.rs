@@ -1,6 +1,7 @@
 //! baws_pvr: BAWS "PVR" — MapReduce page view rank: the number of distinct views of every url
 //! (shared-memory hash combine per chunk, global atomics), then each url's rank by view count
-//! (counts streamed through shared memory in tiles) and the urls in rank order.
+//! (two urls per CTA: every thread counts the urls that beat them among a strided share of
+//! the counts, and a shared-memory tree adds the 256 counts) and the urls in rank order.
 
 use std::collections::HashSet;
 
@@ -17,10 +18,12 @@ const COUNT: &str = "_Z8pvrCountPKjPji";
 const RANK: &str = "_Z7pvrRankPKjPjS1_i";
 /// PVR_THREADS in the .cu.
 const THREADS: u32 = 256;
+/// PVR_RANK_URLS in the .cu: urls ranked per pvrRank CTA.
+const RANK_URLS: u32 = 2;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    // Small: 1024 urls (ranking is quadratic in the urls), ~40 000 distinct views on 78 chunks.
-    // Paper: 8192 urls, ~1M views.
+    // Small: 1024 urls (ranking is quadratic in the urls; 512 rank CTAs), ~40 000 distinct
+    // views on 78 chunks. Paper: 8192 urls (4096 rank CTAs), ~1M views.
     let (urls, draws, clients, ctas) = size.pick((1024u32, 45_000usize, 1000u32, 90u32), (8192, 1_200_000, 20_000, 90));
     let mut r = rng::rng(NAME, 0);
     // The distinct (url, client) views page view count would produce, in scrambled order.
@@ -56,7 +59,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     ctx.launch(kcount, Dim3::new(ctas, 1, 1), block, 0, &[Arg::Ptr(dviews), Arg::Ptr(dcounts), Arg::I32(n as i32)])?;
     ctx.launch(
         krank,
-        Dim3::new(urls.div_ceil(THREADS), 1, 1),
+        Dim3::new(urls.div_ceil(RANK_URLS), 1, 1),
         block,
         0,
         &[Arg::Ptr(dcounts), Arg::Ptr(drank), Arg::Ptr(dorder), Arg::I32(urls as i32)],
