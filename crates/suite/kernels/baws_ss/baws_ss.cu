@@ -8,31 +8,36 @@
 // the smaller index), compared exactly in integers: dot_a^2 |b|^2 > dot_b^2 |a|^2 (all
 // < 2^32 for entries <= 7).
 //
-//   ssNorm   squared norms: 8 documents per CTA, one warp per document, one feature per
-//            thread; the squares are summed by a shared-memory tree, a barrier per level.
-//   ssScore  map + group: each CTA takes 8 query documents (one per warp) staged in shared
-//            memory; candidate documents stream through shared memory in tiles of 32
-//            (barrier after the load, barrier before the next). Lane l of warp w scores
-//            query w against candidate l of the tile, writes the dot product and keeps its
-//            best candidate in shared memory. Finally the 32 lane-bests of each query are
-//            reduced by a shared tree, a barrier per level.
+//   ssNorm   squared norms: SS_DOCS_PER_CTA = 8 documents per CTA, one warp per document,
+//            one feature per thread; the squares are summed by a shared-memory tree, a
+//            barrier per level.
+//   ssScore  map + combine: CTA (q, s) scores query document q (its features staged in
+//            shared memory) against the slice of 256 candidates s * 256 + tid, one per thread,
+//            from the feature-major copy of the documents (docsT[f * ndocs + c], so a warp's 32
+//            candidates load coalesced); it writes the dot products, and the slice's best
+//            candidate is found by a shared-memory tree over the 256 threads (a barrier per
+//            level, half as many threads at each; from the level of 32 on a single warp
+//            works); thread 0 writes it to part[q][s].
+//   ssBest   reduce: one thread per query picks the best of its slices' candidates.
 //   ssSim    reduce: one thread per pair turns the dot product into the cosine similarity
-//            (kept out of ssScore: IEEE division and square root take many registers).
-// ndocs is a multiple of 32.
+//            (kept out of ssScore, whose registers are at the limit of 6 CTAs/SM).
+// ndocs is a multiple of 8.
 //
-// Occupancy on the GTX 480 (ssScore): 256 threads, 7.3 KB of shared memory, <= 20 registers:
-// the 1536 thread slots give 6 CTAs/SM.
+// Sizes (driver): small 256 documents (ssScore: 256 CTAs of one slice, 2.8 fills of 15 SMs x
+// 6), paper 2048 (2048 x 8 CTAs).
+//
+// Occupancy on the GTX 480 (ssScore): 256 threads, 3.2 KB of shared memory, 20 registers:
+// the 1536 thread slots give 6 CTAs/SM (21 registers would give 5).
 
 #define SS_THREADS 256
 #define SS_F 32
-#define SS_QUERIES 8
-#define SS_TILE 32
+#define SS_DOCS_PER_CTA 8
 
 __global__ void ssNorm(const int *docs, int *norms, int ndocs)
 {
     __shared__ int sq[SS_THREADS];
     const int tid = threadIdx.x;
-    const int doc = blockIdx.x * SS_QUERIES + tid / SS_F;
+    const int doc = blockIdx.x * SS_DOCS_PER_CTA + tid / SS_F;
     const int f = tid % SS_F;
     const int v = doc < ndocs ? docs[doc * SS_F + f] : 0;
     sq[tid] = v * v;
@@ -57,57 +62,69 @@ __device__ __forceinline__ bool better(unsigned dotA, unsigned normA, int a, uns
     const unsigned rhs = dotB * dotB * normA;
     return lhs > rhs || (lhs == rhs && a < b);
 }
-__global__ void ssScore(const int *docs, const int *norms, int *dots, int *best, int ndocs)
+__global__ void ssScore(const int *docsT, const int *norms, int *dots, int *part, int ndocs)
 {
-    __shared__ int qv[SS_QUERIES][SS_F];
-    __shared__ int cv[SS_TILE][SS_F + 1];
-    __shared__ int cn[SS_TILE];
+    __shared__ int qv[SS_F];
     __shared__ int bIdx[SS_THREADS];
     __shared__ unsigned bDot[SS_THREADS];
+    __shared__ unsigned bNorm[SS_THREADS];
     const int tid = threadIdx.x;
-    const int w = tid / 32;
-    const int lane = tid % 32;
-    const int q = blockIdx.x * SS_QUERIES + w;
+    const int q = blockIdx.x;
+    const int c = blockIdx.y * SS_THREADS + tid;
 
-    qv[w][lane] = docs[q * SS_F + lane];
+    if (tid < SS_F)
+        qv[tid] = docsT[tid * ndocs + q];
     bIdx[tid] = -1;
     bDot[tid] = 0;
-#pragma unroll 1
-    for (int t0 = 0; t0 < ndocs; t0 += SS_TILE) {
-#pragma unroll 1
-        for (int e = tid; e < SS_TILE * SS_F; e += SS_THREADS)
-            cv[e / SS_F][e % SS_F] = docs[t0 * SS_F + e];
-        if (tid < SS_TILE)
-            cn[tid] = norms[t0 + tid];
-        __syncthreads();
-        const int c = t0 + lane;
+    bNorm[tid] = 1;
+    __syncthreads();
+    if (c < ndocs) {
         int dot = 0;
 #pragma unroll 1
         for (int f = 0; f < SS_F; ++f)
-            dot += qv[w][f] * cv[lane][f];
-        const int cnorm = cn[lane];
-        const int at = q * ndocs + c;
-        dots[at] = dot;
-        const int b = bIdx[tid];
-        if (c != q && better(dot, cnorm, c, bDot[tid], b < 0 ? 1 : norms[b], b)) {
+            dot += qv[f] * docsT[f * ndocs + c];
+        dots[q * ndocs + c] = dot;
+        if (c != q) {
             bIdx[tid] = c;
             bDot[tid] = dot;
+            bNorm[tid] = norms[c];
         }
-        __syncthreads();
     }
+    __syncthreads();
 #pragma unroll 1
-    for (int s = 16; s > 0; s >>= 1) {
-        if (lane < s) {
-            const int a = bIdx[tid + s], b = bIdx[tid];
-            if (better(bDot[tid + s], a < 0 ? 1 : norms[a], a, bDot[tid], b < 0 ? 1 : norms[b], b)) {
-                bIdx[tid] = a;
-                bDot[tid] = bDot[tid + s];
-            }
+    for (int s = SS_THREADS / 2; s > 0; s >>= 1) {
+        if (tid < s && better(bDot[tid + s], bNorm[tid + s], bIdx[tid + s], bDot[tid], bNorm[tid], bIdx[tid])) {
+            bIdx[tid] = bIdx[tid + s];
+            bDot[tid] = bDot[tid + s];
+            bNorm[tid] = bNorm[tid + s];
         }
         __syncthreads();
     }
-    if (lane == 0)
-        best[q] = bIdx[tid];
+    if (tid == 0)
+        part[q * gridDim.y + blockIdx.y] = bIdx[0];
+}
+
+__global__ void ssBest(const int *dots, const int *norms, const int *part, int *best, int ndocs)
+{
+    const int q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= ndocs)
+        return;
+    const int slices = (ndocs + SS_THREADS - 1) / SS_THREADS;
+    int b = -1;
+    unsigned bd = 0, bn = 1;
+#pragma unroll 1
+    for (int s = 0; s < slices; ++s) {
+        const int a = part[q * slices + s];
+        if (a < 0)
+            continue;
+        const unsigned ad = dots[q * ndocs + a], an = norms[a];
+        if (better(ad, an, a, bd, bn, b)) {
+            b = a;
+            bd = ad;
+            bn = an;
+        }
+    }
+    best[q] = b;
 }
 
 __global__ void ssSim(const int *dots, const int *norms, float *sims, int ndocs)

@@ -1,5 +1,7 @@
 //! baws_ss: BAWS "SS" — MapReduce similarity score: the cosine similarity of every pair of
-//! documents (term-frequency vectors) and each document's most similar other document.
+//! documents (term-frequency vectors) and each document's most similar other document
+//! (map: a CTA per query and slice of 256 candidates, one candidate per thread, the slice's
+//! best found by a shared-memory tree; reduce: the best of each query's slices).
 
 use rand::Rng;
 use warpsim_core::device::{Arg, Device, Dim3};
@@ -12,13 +14,15 @@ pub(crate) const PTX: &str = kernel_file!(baws_ss, "ptx");
 const NORM: &str = "_Z6ssNormPKiPii";
 const SCORE: &str = "_Z7ssScorePKiS0_PiS1_i";
 const SIM: &str = "_Z5ssSimPKiS0_Pfi";
-/// SS_THREADS, SS_F and SS_QUERIES in the .cu.
+const BEST: &str = "_Z6ssBestPKiS0_S0_Pii";
+/// SS_THREADS, SS_F and SS_DOCS_PER_CTA in the .cu.
 const THREADS: u32 = 256;
 const F: usize = 32;
-const QUERIES: usize = 8;
+const DOCS_PER_CTA: usize = 8;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    // Small: 256 documents (32 CTAs of 8 queries; scoring is quadratic). Paper: 2048 (256).
+    // Small: 256 documents (scoring is quadratic; 256 score CTAs of one query and one slice,
+    // 2.8 fills of 15 SMs x 6). Paper: 2048 (2048 x 8 score CTAs).
     let ndocs = size.pick(256usize, 2048);
     let mut r = rng::rng(NAME, 0);
     // Sparse term frequencies 0..=7, at least one non-zero term per document; a few
@@ -66,22 +70,35 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (knorm, kscore, ksim) = (ctx.kernel(NORM)?, ctx.kernel(SCORE)?, ctx.kernel(SIM)?);
+    let (knorm, kscore, kbest, ksim) = (ctx.kernel(NORM)?, ctx.kernel(SCORE)?, ctx.kernel(BEST)?, ctx.kernel(SIM)?);
     let ddocs = ctx.upload(&docs)?;
+    // Feature-major copy for ssScore: feature f of document c at f * ndocs + c.
+    let docs_t: Vec<i32> = (0..F * ndocs).map(|i| docs[(i % ndocs) * F + i / ndocs]).collect();
+    let ddocs_t = ctx.upload(&docs_t)?;
     let dnorm = ctx.zeroed::<i32>(ndocs)?;
     let ddots = ctx.zeroed::<i32>(ndocs * ndocs)?;
+    // ssScore's candidate slices of THREADS documents, and each (query, slice)'s best.
+    let slices = ndocs.div_ceil(THREADS as usize);
+    let dpart = ctx.zeroed::<i32>(ndocs * slices)?;
     let dbest = ctx.zeroed::<i32>(ndocs)?;
     let dsims = ctx.zeroed::<f32>(ndocs * ndocs)?;
     let block = Dim3::new(THREADS, 1, 1);
-    let groups = Dim3::new((ndocs / QUERIES) as u32, 1, 1);
+    let groups = Dim3::new((ndocs / DOCS_PER_CTA) as u32, 1, 1);
     let nd = Arg::I32(ndocs as i32);
     ctx.launch(knorm, groups, block, 0, &[Arg::Ptr(ddocs), Arg::Ptr(dnorm), nd.clone()])?;
     ctx.launch(
         kscore,
-        groups,
+        Dim3::new(ndocs as u32, slices as u32, 1),
         block,
         0,
-        &[Arg::Ptr(ddocs), Arg::Ptr(dnorm), Arg::Ptr(ddots), Arg::Ptr(dbest), nd.clone()],
+        &[Arg::Ptr(ddocs_t), Arg::Ptr(dnorm), Arg::Ptr(ddots), Arg::Ptr(dpart), nd.clone()],
+    )?;
+    ctx.launch(
+        kbest,
+        Dim3::new(ndocs.div_ceil(THREADS as usize) as u32, 1, 1),
+        block,
+        0,
+        &[Arg::Ptr(ddots), Arg::Ptr(dnorm), Arg::Ptr(dpart), Arg::Ptr(dbest), nd.clone()],
     )?;
     ctx.launch(
         ksim,
