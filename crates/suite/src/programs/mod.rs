@@ -89,10 +89,10 @@ pub(crate) static ALL: &[Program] = &[
     program!(baws_octp, BAWS_BARRIER, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
     program!(baws_bt, BAWS_BARRIER, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
     program!(baws_pvc, BAWS_BARRIER, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
-    program!(baws_pvr, BAWS_BARRIER, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, tiled ranking"),
-    program!(baws_ss, BAWS_BARRIER, "BAWS SS: MapReduce document similarity, tiled scoring, per-query best by shared tree"),
+    program!(baws_pvr, BAWS_BARRIER, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, 2 urls ranked per CTA by a shared tree"),
+    program!(baws_ss, BAWS_BARRIER, "BAWS SS: MapReduce document similarity, a CTA per query and candidate slice, best by shared tree"),
     program!(baws_mg, BAWS_BARRIER, "BAWS MG: MRI gridding, binned samples staged in shared memory, data-dependent work"),
-    program!(baws_histo, BAWS_BARRIER, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms and a merge"),
+    program!(baws_histo, BAWS_BARRIER, "BAWS HISTO: 4096-bin histogram, shared-memory atomic sub-histograms, tree merge of 8 bins per CTA"),
     program!(baws_srad2, BAWS_BARRIER, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
     // The BAWS paper's non-barrier-intensive set (Figures 11 and 14): Rodinia-style programs.
     program!(rod_lud, BAWS_NONBARRIER, "Rodinia lud: blocked LU, diagonal / perimeter / trailing-update kernels"),
