@@ -212,6 +212,15 @@ LOOP:
 }
 "#;
 
+    /// `grid` CTAs of `block` threads, no dynamic shared memory.
+    fn one_dim(grid: u32, block: u32) -> LaunchConfig {
+        LaunchConfig {
+            grid: grid.into(),
+            block: block.into(),
+            dynamic_shared: 0,
+        }
+    }
+
     fn device(max_cycles: Option<u64>) -> Device {
         let cfg = GpuConfig::load("gtx480").unwrap();
         let mut engine = TimingEngine::new(cfg.clone(), PolicyKind::Gto);
@@ -229,11 +238,7 @@ LOOP:
         let m = dev.load_ptx(PTX).unwrap();
         let k = dev.kernel(m, "fill").unwrap();
         let out = dev.alloc_zeroed::<u32>(256).unwrap();
-        let cfg = LaunchConfig {
-            grid: 4.into(),
-            block: 64.into(),
-            dynamic_shared: 0,
-        };
+        let cfg = one_dim(4, 64);
         dev.set_kernel_registers("fill", 8);
         for _ in 0..2 {
             let s = dev.launch(k, cfg, &[Arg::Ptr(out)]).unwrap();
@@ -266,11 +271,7 @@ LOOP:
         let err = dev
             .launch(
                 k,
-                LaunchConfig {
-                    grid: 1.into(),
-                    block: 32.into(),
-                    dynamic_shared: 0,
-                },
+                one_dim(1, 32),
                 &[Arg::Ptr(out)],
             )
             .unwrap_err();
@@ -299,11 +300,7 @@ LOOP:
         let m = dev.load_ptx(PTX).unwrap();
         let k = dev.kernel(m, "spin").unwrap();
         let out = dev.alloc_zeroed::<u32>(1).unwrap();
-        let shape = LaunchConfig {
-            grid: 2.into(),
-            block: 64.into(),
-            dynamic_shared: 0,
-        };
+        let shape = one_dim(2, 64);
         let err = dev.launch(k, shape, &[Arg::Ptr(out)]).unwrap_err();
         assert_eq!(
             err,
@@ -316,12 +313,7 @@ LOOP:
         // A launch under the limit still runs: `fill` issues 4 warps x 10 instructions.
         let fill = dev.kernel(m, "fill").unwrap();
         let out = dev.alloc_zeroed::<u32>(128).unwrap();
-        let small = LaunchConfig {
-            grid: 2.into(),
-            block: 64.into(),
-            dynamic_shared: 0,
-        };
-        assert_eq!(dev.launch(fill, small, &[Arg::Ptr(out)]).unwrap().warp_instructions, 40);
+        assert_eq!(dev.launch(fill, shape, &[Arg::Ptr(out)]).unwrap().warp_instructions, 40);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 use warpsim_suite::Size;
 
-use super::{Class, Row, Sums, CUTOFF, POLICIES};
+use super::{Class, Row, Sums, Verdict, CUTOFF, POLICIES};
 use crate::stats_out::csv_field;
 
 /// One row per program: `program,sets,class,verdict`, then per policy its fraction, the warp
@@ -97,9 +97,10 @@ pub fn markdown(rows: &[Row]) -> String {
     out.push_str(&"---:|".repeat(POLICIES.len() + 1));
     out.push('\n');
     for r in rows {
-        let verdict = match r.verdict.name() {
-            "ok" => "ok".to_string(),
-            v => format!("**{v}**"),
+        // Anything but `ok` is bold, so a miss stands out in the rendered table.
+        let verdict = match r.verdict {
+            Verdict::Ok => r.verdict.name().to_string(),
+            v => format!("**{}**", v.name()),
         };
         let _ = write!(out, "| {} | {} |", r.program.name, r.class.map_or("-", Class::name));
         for run in &r.runs {
