@@ -636,3 +636,28 @@ fn fixed_scheduler_order_lets_scheduler_0_win_shared_units_and_rotate_shares_the
     println!("rotate: {r0} / {r1}");
     assert!(r0.abs_diff(r1) <= 4, "rotate: warp 0 done at {r0}, warp 1 at {r1}");
 }
+
+#[test]
+fn ldst_unit_accepts_one_line_accesses_back_to_back() {
+    // One warp, 24 independent global loads of one line each (every lane reads the same word;
+    // a different line each, so no MSHR merge limit binds). The LD/ST unit is pipelined: it
+    // takes the next instruction in the cycle it serves the previous one's last line, so the
+    // loads issue on consecutive cycles (they took two cycles each before 2026-11-24).
+    let cfg = warpsim_core::config::GpuConfig::load_with(
+        "gtx480",
+        &["gpu.num_sms=1".into(), "sm.ibuffer_entries=8".into(), "sm.fetch_bytes=64".into()],
+    )
+    .unwrap();
+    let loads: String =
+        (0..24).map(|i| format!("ld.global.u32 %r{}, [%rd1+{}];\n", 10 + i, 128 * i)).collect();
+    let src = kernel("", &format!("{loads}st.global.u32 [%rd1], %r10;"));
+    TRACE.with(|t| t.set(true));
+    PERFECT_ICACHE.with(|p| p.set(true));
+    let s = run(&src, 1, 32, 1024, Some((&cfg, PolicyKind::Gto))).stats.unwrap();
+    TRACE.with(|t| t.set(false));
+    PERFECT_ICACHE.with(|p| p.set(false));
+    // The loads are the instructions after the 7-instruction prologue.
+    let cycles: Vec<u64> = s.issue_trace.iter().map(|e| e.cycle).collect();
+    let loads = &cycles[7..7 + 24];
+    assert!(loads.windows(2).all(|w| w[1] - w[0] == 1), "load issue cycles {loads:?}");
+}

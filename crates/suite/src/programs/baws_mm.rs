@@ -12,8 +12,9 @@ const KERNEL: &str = "_Z7mmTiledPfPKfS1_iii";
 const TILE: usize = 16;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    // Small: 12 x 10 = 120 CTAs, 4 K-tiles. Paper: 512^3 (1024 CTAs, 32 K-tiles).
-    let (m, n, k) = size.pick((192usize, 160usize, 64usize), (512, 512, 512));
+    // Small: 24 x 20 = 480 CTAs (5.3 fills of 15 SMs x 6), 4 K-tiles. Paper: 512^3 (1024
+    // CTAs, 32 K-tiles).
+    let (m, n, k) = size.pick((384usize, 320usize, 64usize), (512, 512, 512));
     let mut r = rng::rng(NAME, 0);
     let a = rng::f32s(&mut r, m * k, -1.0, 1.0);
     let b = rng::f32s(&mut r, k * n, -1.0, 1.0);

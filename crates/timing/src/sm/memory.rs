@@ -310,8 +310,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 if self.serve(a, now) {
                     self.mem.staged[u].pop_front();
                     if self.mem.staged[u].is_empty() {
-                        // The unit accepts the next instruction from the next cycle.
-                        self.units.occupy(crate::classify::Unit::Ldst, u, now + 1);
+                        // Pipelined: the unit accepts the next instruction in the cycle its
+                        // last access is served (the issue stage runs after this one), so a
+                        // stream of one-line accesses flows at one per cycle, as GPGPU-Sim's
+                        // LD/ST unit refills its dispatch register in the cycle it empties.
+                        self.units.occupy(crate::classify::Unit::Ldst, u, now);
                     }
                 }
             }
