@@ -11,7 +11,7 @@
 //   cfdStepFactor  local time step per cell: 0.5 / (sqrt(area) * (|velocity| + speed of sound))
 //   then for each of the CFD_RK Runge-Kutta stages j:
 //   cfdFlux        gathers the 4 neighbours' variables: central flux through every face plus an
-//                  artificial-viscosity term scaled by both cells' speeds and sounds speeds;
+//                  artificial-viscosity term scaled by both cells' speeds and sound speeds;
 //                  wall faces add the pressure force, far-field faces the central flux
 //                  against the far-field state
 //   cfdTimeStep    variables = old variables + step factor / (CFD_RK + 1 - j) * fluxes

@@ -162,7 +162,7 @@ fn mesh(r: &mut ChaCha8Rng, nx: usize, ny: usize) -> Mesh {
     Mesh { nelr, neighbours, normals, areas }
 }
 
-/// The free stream's conserved variables (Mach 0.8, 2 degrees angle of attack).
+/// The conserved variables of a flow state (density, pressure, velocity).
 fn free_stream(density: f32, pressure: f32, velocity: [f32; 3]) -> [f32; NVAR] {
     let speed_sqd: f32 = velocity.iter().map(|v| v * v).sum();
     let de = density * (0.5 * speed_sqd) + pressure / (GAMMA - 1.0);
@@ -250,7 +250,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut r = rng::rng(NAME, 0);
     let mesh = mesh(&mut r, nx, ny);
     let nelr = mesh.nelr;
-    // The free stream and the initial flow: the free stream perturbed by up to 5% per cell.
+    // The free stream (Mach 0.8, 2 degrees angle of attack) and the initial flow: the free
+    // stream perturbed by up to 5% per cell.
     let (ff_density, ff_pressure, mach, angle) = (1.4f32, 1.0f32, 0.8f32, 2.0f32.to_radians());
     let ff_speed = mach * (GAMMA * ff_pressure / ff_density).sqrt();
     let ff_velocity = [ff_speed * angle.cos(), ff_speed * angle.sin(), 0.0];
@@ -271,7 +272,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     // The kernels have no bounds checks (Rodinia pads the cell count to its block length).
-    if nelr % T != 0 {
+    if !nelr.is_multiple_of(T) {
         return Err(ctx.invalid(format!("{nelr} cells is not a multiple of {T}")));
     }
     let (kc, ks, kf, kt) = (ctx.kernel(COPY)?, ctx.kernel(STEP_FACTOR)?, ctx.kernel(FLUX)?, ctx.kernel(TIME_STEP)?);
@@ -315,8 +316,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 &[Arg::I32(j as i32), Arg::I32(n), Arg::Ptr(dold), Arg::Ptr(dvars), Arg::Ptr(dsf), Arg::Ptr(dflux)],
             )?;
             let divisor = (RK + 1 - j) as f32;
-            for i in 0..nelr {
-                let factor = sf[i] / divisor;
+            for (i, &step) in sf.iter().enumerate() {
+                let factor = step / divisor;
                 for v in 0..NVAR {
                     let k = v * nelr + i;
                     vars[k] = old[k] + factor * flux[k];
