@@ -92,6 +92,7 @@ programs!(
     rod_heartwall,
     rod_dwt2d,
     rod_bfs,
+    rod_cfd,
     rod_pathfinder,
     rod_nw,
     rod_kmeans,

@@ -34,6 +34,7 @@ mod local_array;
 mod matmul;
 mod rod_backprop;
 mod rod_bfs;
+mod rod_cfd;
 mod rod_dwt2d;
 mod rod_gaussian;
 mod rod_heartwall;
@@ -102,6 +103,7 @@ pub(crate) static ALL: &[Program] = &[
     program!(rod_heartwall, BAWS_NONBARRIER, "Rodinia heartwall: template SAD tracking, one CTA per point per frame"),
     program!(rod_dwt2d, BAWS_NONBARRIER, "Rodinia dwt2d: 3-level 2-D CDF 5/3 lifting DWT, row and column kernels"),
     program!(rod_bfs, BAWS_NONBARRIER, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
+    program!(rod_cfd, BAWS_NONBARRIER, "Rodinia cfd: unstructured-grid Euler solver, step factor + RK flux / time-step kernels"),
     program!(rod_pathfinder, BAWS_NONBARRIER, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
     program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
     program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
@@ -120,6 +122,7 @@ pub(crate) static INFO: &[&WorkloadInfo] = &[
     &rod_heartwall::INFO,
     &rod_dwt2d::INFO,
     &rod_bfs::INFO,
+    &rod_cfd::INFO,
     &rod_pathfinder::INFO,
     &rod_nw::INFO,
     &rod_kmeans::INFO,
