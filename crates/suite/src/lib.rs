@@ -64,6 +64,10 @@ pub const SETS: &[SetInfo] = &[
         name: "baws-nonbarrier",
         description: "BAWS paper, Figures 11 and 14: 14 non-barrier-intensive Rodinia-style programs (gtx480)",
     },
+    SetInfo {
+        name: "rodinia-extra",
+        description: "Rodinia-style programs outside the BAWS sets (rod_bfs: exit-wait intensive, see docs/barrier-intensity.md)",
+    },
 ];
 
 /// The programs of set `name` in registry order; `None` when no set has that name.

@@ -117,6 +117,7 @@ fn sets_are_consistent() {
     }
     assert_eq!(warpsim_suite::set("baws-barrier").unwrap().len(), 13);
     assert_eq!(warpsim_suite::set("baws-nonbarrier").unwrap().len(), 14);
+    assert_eq!(warpsim_suite::set("rodinia-extra").unwrap().len(), 1);
     assert!(warpsim_suite::set("basic").unwrap().len() >= 12);
     assert!(warpsim_suite::set("no-such-set").is_none());
 }
