@@ -31,6 +31,17 @@ fn run_workload_verifies() {
     assert!(!r.stdout.contains("cycles"), "{}", r.stdout);
 }
 
+/// Regression: with rotating schedulers, rod_heartwall's warps once evicted each other's
+/// I-cache lines between fill and fetch forever (a livelock until the cycle limit); lines are
+/// now pinned until first fetched (`sm/icache.rs`).
+#[test]
+fn heartwall_with_rotating_schedulers_finishes() {
+    let args = ["run", "--workload", "rod_heartwall", "--policy", "gto", "-c", "sm.scheduler_order=rotate"];
+    let r = warpsim(&args, &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "workload rod_heartwall (small, timing gtx480/gto): verified,");
+}
+
 #[test]
 fn model_options_select_preset_policy_and_overrides() {
     let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "tls", "-c", "sm.schedulers=2", "--json"], &data());

@@ -2,6 +2,13 @@
 //! allocates the line at once and the line arrives after a fixed miss latency (v0: an L2 hit
 //! across the interconnect, `l2.latency + 2 × icnt.latency`, no contention); a lookup of a
 //! line still in flight waits for the same arrival (merged, like an MSHR hit).
+//!
+//! A line is *pinned* from its miss until its first hit: replacement never evicts a line in
+//! flight or one that arrived but no warp has fetched from yet. Without that, warps whose
+//! lines share a set could evict each other's lines between fill and fetch forever (a
+//! livelock seen with 16 warps of `rod_heartwall` under GTO with rotating schedulers). When
+//! every way of the set is pinned the miss allocates nothing and the warp retries when the
+//! earliest of them is due (or next cycle).
 
 use warpsim_core::config::GpuConfig;
 
@@ -15,6 +22,8 @@ pub struct ICache {
     ready: Vec<u64>,
     /// Last use, for LRU.
     used: Vec<u64>,
+    /// Allocated by a miss and not hit since: not replaceable.
+    pinned: Vec<bool>,
     miss_latency: u64,
     /// Every lookup hits (`TimingOptions::perfect_icache`).
     perfect: bool,
@@ -36,6 +45,7 @@ impl ICache {
             tags: vec![u64::MAX; n],
             ready: vec![0; n],
             used: vec![0; n],
+            pinned: vec![false; n],
             miss_latency: cfg.l2.latency as u64 + 2 * cfg.icnt.latency as u64,
             perfect,
             hits: 0,
@@ -49,7 +59,9 @@ impl ICache {
     }
 
     /// Looks up the line holding `addr` at cycle `now`: `Ok` when its data is there, else
-    /// `Err(cycle)` when it will be (a miss allocates it now, evicting the LRU way).
+    /// `Err(cycle)` when to look again: when the line arrives (a miss allocates it now,
+    /// evicting the LRU unpinned way), or, with every way pinned, when the first pinned line
+    /// is due (at least the next cycle).
     pub fn access(&mut self, addr: u64, now: u64) -> Result<(), u64> {
         if self.perfect {
             return Ok(());
@@ -61,17 +73,55 @@ impl ICache {
             self.used[i] = now;
             if self.ready[i] <= now {
                 self.hits += 1;
+                self.pinned[i] = false;
                 return Ok(());
             }
             return Err(self.ready[i]);
         }
-        self.misses += 1;
-        let victim = ways
+        let Some(victim) = ways
+            .clone()
+            .filter(|&i| !self.pinned[i])
             .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]))
-            .expect("ways > 0");
+        else {
+            let due = ways.map(|i| self.ready[i]).min().unwrap_or(now);
+            return Err(due.max(now + 1));
+        };
+        self.misses += 1;
         self.tags[victim] = tag;
         self.used[victim] = now;
+        self.pinned[victim] = true;
         self.ready[victim] = now + self.miss_latency;
         Err(self.ready[victim])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_set(ways: u32) -> ICache {
+        let mut cfg = GpuConfig::load_with("gtx480", &[]).unwrap();
+        cfg.l1i.size = 128 * ways;
+        cfg.l1i.assoc = ways;
+        cfg.l1i.line = 128;
+        ICache::new(&cfg, false)
+    }
+
+    #[test]
+    fn lines_stay_until_first_fetched() {
+        let mut c = one_set(2);
+        let lat = c.miss_latency;
+        // Two misses fill both ways; a third finds them pinned (in flight) and allocates nothing.
+        assert_eq!(c.access(0, 0), Err(lat));
+        assert_eq!(c.access(128, 1), Err(1 + lat));
+        assert_eq!(c.access(256, 2), Err(lat));
+        assert_eq!(c.misses, 2);
+        // Arrived but not yet fetched from: still pinned.
+        assert_eq!(c.access(256, lat + 5), Err(lat + 6));
+        // The first fetch of line 0 unpins it; the waiting miss may now replace it.
+        assert_eq!(c.access(0, lat + 6), Ok(()));
+        assert_eq!(c.access(256, lat + 7), Err(2 * lat + 7));
+        // Line 1 (pinned) survived, and hits.
+        assert_eq!(c.access(128, lat + 8), Ok(()));
     }
 }
