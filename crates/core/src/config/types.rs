@@ -60,14 +60,6 @@ pub struct Sm {
     pub fetch_bytes: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UnitWidths {
-    pub sp: u32,
-    pub sfu: u32,
-    pub mem: u32,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Units {
@@ -76,8 +68,6 @@ pub struct Units {
     pub ldst: u32,
     /// Double precision executes on the SFU pipeline (Fermi).
     pub dp_on_sfu: bool,
-    pub id_oc_width: UnitWidths,
-    pub oc_ex_width: UnitWidths,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
