@@ -175,7 +175,6 @@ pub enum DramScheduler {
 pub struct Dram {
     pub partitions: u32,
     pub banks: u32,
-    pub bank_groups: u32,
     /// Data bus bytes per chip.
     pub bus_bytes: u32,
     /// Chips per channel (their buses side by side).
@@ -207,6 +206,5 @@ pub struct Icnt {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Coalescer {
-    pub segment_bytes: u32,
     pub sector_bytes: u32,
 }

@@ -103,6 +103,18 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
             return Err(invalid(k, format!("must be a positive frequency, got {v}")));
         }
     }
+    for (k, v) in [("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz), ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz)] {
+        if v != c.gpu.core_clock_mhz {
+            return Err(invalid(
+                k,
+                format!(
+                    "the interconnect and L2 run in the core clock domain in this model (separate domains are \
+                     not modelled): must equal gpu.core_clock_mhz = {}",
+                    c.gpu.core_clock_mhz
+                ),
+            ));
+        }
+    }
     if c.sm.warp_size != 32 {
         return Err(invalid("sm.warp_size", "only 32 is supported (lane masks are 32 bits)"));
     }
@@ -157,9 +169,6 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid("l2.size", "must be a multiple of l2.slices"));
     }
     cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
-    if c.dram.bank_groups == 0 || c.dram.banks % c.dram.bank_groups != 0 {
-        return Err(invalid("dram.bank_groups", format!("must divide dram.banks = {}", c.dram.banks)));
-    }
     for (k, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
         if t.int.contains(&0) || t.fp32.contains(&0) || t.fp64.contains(&0) || t.sfu == 0 {
             return Err(invalid(k, "every latency and initiation interval must be at least 1 cycle"));
