@@ -89,6 +89,34 @@ __device__ __forceinline__ float cfdCentral(float acc, float factor, float a, fl
     return __fadd_rn(acc, __fmul_rn(factor, __fadd_rn(a, b)));
 }
 
+// A cell's accumulated flux: density, momentum, density * energy.
+struct CfdFlux {
+    float density, de;
+    float3 momentum;
+};
+
+__device__ __forceinline__ float cfdAxis(float3 v, int d)
+{
+    return d == 0 ? v.x : (d == 1 ? v.y : v.z);
+}
+
+// Central flux through a face of normal n: per axis d, half of n_d times the sum of the other
+// side's and the cell's contributions (momentum for density, then density * energy, then the
+// three momentum fluxes), in that order.
+__device__ __forceinline__ void cfdCentralFace(CfdFlux &f, float3 n, float3 momentum_o, const CfdFluxes &fo,
+                                               const CfdState &si, const CfdFluxes &fi)
+{
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+        const float factor = __fmul_rn(0.5f, cfdAxis(n, d));
+        f.density = cfdCentral(f.density, factor, cfdAxis(momentum_o, d), cfdAxis(si.momentum, d));
+        f.de = cfdCentral(f.de, factor, cfdAxis(fo.de, d), cfdAxis(fi.de, d));
+        f.momentum.x = cfdCentral(f.momentum.x, factor, cfdAxis(fo.mx, d), cfdAxis(fi.mx, d));
+        f.momentum.y = cfdCentral(f.momentum.y, factor, cfdAxis(fo.my, d), cfdAxis(fi.my, d));
+        f.momentum.z = cfdCentral(f.momentum.z, factor, cfdAxis(fo.mz, d), cfdAxis(fi.mz, d));
+    }
+}
+
 __global__ void cfdCopy(int nelr, const float *variables, float *old_variables)
 {
     const int i = blockIdx.x * CFD_T + threadIdx.x;
@@ -113,8 +141,7 @@ __global__ void cfdFlux(int nelr, const int *neighbours, const float *normals, c
     const float speed_i = __fsqrt_rn(si.speed_sqd);
     const float sound_i = cfdSpeedOfSound(si);
     const CfdFluxes fi = cfdFluxes(si);
-    float flux_density = 0.0f, flux_de = 0.0f;
-    float3 flux_momentum = make_float3(0.0f, 0.0f, 0.0f);
+    CfdFlux f = {0.0f, 0.0f, make_float3(0.0f, 0.0f, 0.0f)};
 #pragma unroll
     for (int j = 0; j < CFD_NNB; j++) {
         const int nb = neighbours[j * nelr + i];
@@ -129,62 +156,33 @@ __global__ void cfdFlux(int nelr, const int *neighbours, const float *normals, c
             float factor = __fmul_rn(__fmul_rn(-normal_len, CFD_SMOOTHING), 0.5f);
             factor = __fmul_rn(factor,
                                __fadd_rn(__fadd_rn(__fadd_rn(speed_i, __fsqrt_rn(sn.speed_sqd)), sound_i), sound_nb));
-            flux_density = __fadd_rn(flux_density, __fmul_rn(factor, __fsub_rn(si.density, sn.density)));
-            flux_de = __fadd_rn(flux_de, __fmul_rn(factor, __fsub_rn(si.de, sn.de)));
-            flux_momentum.x = __fadd_rn(flux_momentum.x, __fmul_rn(factor, __fsub_rn(si.momentum.x, sn.momentum.x)));
-            flux_momentum.y = __fadd_rn(flux_momentum.y, __fmul_rn(factor, __fsub_rn(si.momentum.y, sn.momentum.y)));
-            flux_momentum.z = __fadd_rn(flux_momentum.z, __fmul_rn(factor, __fsub_rn(si.momentum.z, sn.momentum.z)));
+            f.density = __fadd_rn(f.density, __fmul_rn(factor, __fsub_rn(si.density, sn.density)));
+            f.de = __fadd_rn(f.de, __fmul_rn(factor, __fsub_rn(si.de, sn.de)));
+            f.momentum.x = __fadd_rn(f.momentum.x, __fmul_rn(factor, __fsub_rn(si.momentum.x, sn.momentum.x)));
+            f.momentum.y = __fadd_rn(f.momentum.y, __fmul_rn(factor, __fsub_rn(si.momentum.y, sn.momentum.y)));
+            f.momentum.z = __fadd_rn(f.momentum.z, __fmul_rn(factor, __fsub_rn(si.momentum.z, sn.momentum.z)));
             // Central flux: the mean of both cells' flux contributions through the face.
-            const CfdFluxes fn = cfdFluxes(sn);
-            factor = __fmul_rn(0.5f, n.x);
-            flux_density = cfdCentral(flux_density, factor, sn.momentum.x, si.momentum.x);
-            flux_de = cfdCentral(flux_de, factor, fn.de.x, fi.de.x);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, fn.mx.x, fi.mx.x);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, fn.my.x, fi.my.x);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, fn.mz.x, fi.mz.x);
-            factor = __fmul_rn(0.5f, n.y);
-            flux_density = cfdCentral(flux_density, factor, sn.momentum.y, si.momentum.y);
-            flux_de = cfdCentral(flux_de, factor, fn.de.y, fi.de.y);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, fn.mx.y, fi.mx.y);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, fn.my.y, fi.my.y);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, fn.mz.y, fi.mz.y);
-            factor = __fmul_rn(0.5f, n.z);
-            flux_density = cfdCentral(flux_density, factor, sn.momentum.z, si.momentum.z);
-            flux_de = cfdCentral(flux_de, factor, fn.de.z, fi.de.z);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, fn.mx.z, fi.mx.z);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, fn.my.z, fi.my.z);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, fn.mz.z, fi.mz.z);
+            cfdCentralFace(f, n, sn.momentum, cfdFluxes(sn), si, fi);
         } else if (nb == CFD_WALL) {
             // The wall pushes back with the cell's pressure.
-            flux_momentum.x = __fadd_rn(flux_momentum.x, __fmul_rn(n.x, si.pressure));
-            flux_momentum.y = __fadd_rn(flux_momentum.y, __fmul_rn(n.y, si.pressure));
-            flux_momentum.z = __fadd_rn(flux_momentum.z, __fmul_rn(n.z, si.pressure));
+            f.momentum.x = __fadd_rn(f.momentum.x, __fmul_rn(n.x, si.pressure));
+            f.momentum.y = __fadd_rn(f.momentum.y, __fmul_rn(n.y, si.pressure));
+            f.momentum.z = __fadd_rn(f.momentum.z, __fmul_rn(n.z, si.pressure));
         } else if (nb == CFD_FAR_FIELD) {
-            float factor = __fmul_rn(0.5f, n.x);
-            flux_density = cfdCentral(flux_density, factor, c_ff_variable[1], si.momentum.x);
-            flux_de = cfdCentral(flux_de, factor, c_ff_flux[9], fi.de.x);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, c_ff_flux[0], fi.mx.x);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, c_ff_flux[3], fi.my.x);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, c_ff_flux[6], fi.mz.x);
-            factor = __fmul_rn(0.5f, n.y);
-            flux_density = cfdCentral(flux_density, factor, c_ff_variable[2], si.momentum.y);
-            flux_de = cfdCentral(flux_de, factor, c_ff_flux[10], fi.de.y);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, c_ff_flux[1], fi.mx.y);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, c_ff_flux[4], fi.my.y);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, c_ff_flux[7], fi.mz.y);
-            factor = __fmul_rn(0.5f, n.z);
-            flux_density = cfdCentral(flux_density, factor, c_ff_variable[3], si.momentum.z);
-            flux_de = cfdCentral(flux_de, factor, c_ff_flux[11], fi.de.z);
-            flux_momentum.x = cfdCentral(flux_momentum.x, factor, c_ff_flux[2], fi.mx.z);
-            flux_momentum.y = cfdCentral(flux_momentum.y, factor, c_ff_flux[5], fi.my.z);
-            flux_momentum.z = cfdCentral(flux_momentum.z, factor, c_ff_flux[8], fi.mz.z);
+            // The free stream's momentum and flux contributions (c_ff_flux: mx, my, mz, de).
+            CfdFluxes ff;
+            ff.mx = make_float3(c_ff_flux[0], c_ff_flux[1], c_ff_flux[2]);
+            ff.my = make_float3(c_ff_flux[3], c_ff_flux[4], c_ff_flux[5]);
+            ff.mz = make_float3(c_ff_flux[6], c_ff_flux[7], c_ff_flux[8]);
+            ff.de = make_float3(c_ff_flux[9], c_ff_flux[10], c_ff_flux[11]);
+            cfdCentralFace(f, n, make_float3(c_ff_variable[1], c_ff_variable[2], c_ff_variable[3]), ff, si, fi);
         }
     }
-    fluxes[i] = flux_density;
-    fluxes[nelr + i] = flux_momentum.x;
-    fluxes[2 * nelr + i] = flux_momentum.y;
-    fluxes[3 * nelr + i] = flux_momentum.z;
-    fluxes[4 * nelr + i] = flux_de;
+    fluxes[i] = f.density;
+    fluxes[nelr + i] = f.momentum.x;
+    fluxes[2 * nelr + i] = f.momentum.y;
+    fluxes[3 * nelr + i] = f.momentum.z;
+    fluxes[4 * nelr + i] = f.de;
 }
 
 __global__ void cfdTimeStep(int j, int nelr, const float *old_variables, float *variables, const float *step_factors,
