@@ -143,7 +143,9 @@ fn spawn(model: &Model, args: &ModelArgs, program: &Path, rest: &[OsString], shi
         .env("LD_LIBRARY_PATH", ld)
         .env("WARPSIM_MODE", model.mode.name())
         .env("WARPSIM_CONFIG", config)
-        .env("WARPSIM_POLICY", model.policy.name())
+        // As given (`tls:N` carries its parameter), with the fetch policy spelled out.
+        .env("WARPSIM_POLICY", &args.policy)
+        .env("WARPSIM_FETCH", model.policy.fetch.name())
         .env("WARPSIM_MAX_CYCLES", model.max_cycles.to_string());
     if let Some(stats) = &model.stats {
         let file = stats_file(stats)?;

@@ -1,25 +1,47 @@
-//! `warpsim list policies` and `warpsim list configs`: what `--policy` and `--config` accept.
+//! `warpsim list policies` and `warpsim list configs`: what `--policy`, `--fetch` and
+//! `--config` accept. Policies come from the timing model's registry, with the `[policy]`
+//! config keys each one reads and their values in the default preset.
 
 use warpsim_core::config::{GpuConfig, PRESETS};
-use warpsim_timing::PolicyKind;
+use warpsim_timing::policy::{FETCH, ISSUE};
 
 use crate::exit;
 
-/// One line per issue policy (the names `--policy` and `WARPSIM_POLICY` accept).
-const POLICY_SUMMARIES: &[(&str, &str)] = &[
-    ("lrr", "loose round robin: start after the warp that issued last"),
-    ("gto", "greedy-then-oldest: keep issuing the last warp, else the oldest (default)"),
-    ("oldest", "strictly oldest first"),
-    ("tls", "two-level: an active set of 6 warps per scheduler, demoted on long-latency dependences (`tls:N` for N)"),
-];
+/// The value of dotted `key` in `table`, as TOML writes it.
+fn value_of(table: &toml::Table, key: &str) -> Option<String> {
+    let mut cur = table;
+    let mut parts = key.split('.').peekable();
+    while let Some(p) = parts.next() {
+        let v = cur.get(p)?;
+        if parts.peek().is_none() {
+            return Some(v.to_string());
+        }
+        cur = v.as_table()?;
+    }
+    None
+}
 
 pub fn policies() -> u8 {
-    for name in PolicyKind::NAMES {
-        // Every registered name must resolve; a summary is shown when we have one.
-        debug_assert!(PolicyKind::from_name(name).is_ok());
-        let summary = POLICY_SUMMARIES.iter().find(|(n, _)| n == name).map(|(_, s)| *s).unwrap_or("");
-        println!("{name:8}  {summary}");
+    let defaults: toml::Table = match GpuConfig::load(PRESETS[0].0).map(|c| c.to_toml().parse()) {
+        Ok(Ok(t)) => t,
+        _ => return exit::fail(exit::SIM_ERROR, format_args!("the built-in preset {} does not load", PRESETS[0].0)),
+    };
+    let show = |name: &str, summary: &str, params: &[&str]| {
+        println!("  {name:8}  {summary}");
+        for p in params {
+            let v = value_of(&defaults, p).unwrap_or_else(|| "?".into());
+            println!("  {:8}    -c {p}={v}", "");
+        }
+    };
+    println!("issue policies (--policy NAME):");
+    for e in ISSUE {
+        show(e.name, e.summary, e.params);
     }
+    println!("fetch policies (--fetch NAME, or --policy ISSUE+FETCH):");
+    for e in FETCH {
+        show(e.name, e.summary, e.params);
+    }
+    println!("(-c KEY=VALUE lines: the parameter and its default; `tls:N` is short for -c policy.tls.active=N)");
     exit::OK
 }
 

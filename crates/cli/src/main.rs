@@ -159,7 +159,7 @@ enum ListWhat {
     },
     /// The built-in workloads.
     Workloads,
-    /// The issue policies `--policy` accepts.
+    /// The issue and fetch policies `--policy` and `--fetch` accept, with their parameters.
     Policies,
     /// The GPU presets `--config` accepts.
     Configs,

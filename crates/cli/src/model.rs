@@ -40,9 +40,13 @@ pub struct ModelArgs {
     /// Override one config key, e.g. `-c sm.schedulers=4` (repeatable).
     #[arg(short = 'c', long = "cfg", value_name = "KEY=VALUE")]
     pub cfg: Vec<String>,
-    /// Issue policy (`warpsim list policies`).
+    /// Issue policy (`warpsim list policies`); `ISSUE+FETCH` names the fetch policy too
+    /// (`mwf-gto+cff`), `tls:N` sets `policy.tls.active`.
     #[arg(long, value_name = "NAME", default_value = "gto")]
     pub policy: String,
+    /// Fetch policy (`warpsim list policies`): `rr` (default), `cff`, `fef`.
+    #[arg(long, value_name = "NAME")]
+    pub fetch: Option<String>,
     /// Timing mode: a launch running longer than this many cycles fails (runaway guard).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CYCLES, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_cycles: u64,
@@ -71,8 +75,20 @@ pub struct Model {
 impl Model {
     /// Loads the configuration (with overrides) and the policy; the error explains the fix.
     pub fn resolve(a: &ModelArgs) -> Result<Model, String> {
-        let config = GpuConfig::load_with(&a.config, &a.cfg).map_err(|e| format!("--config {}: {e}", a.config))?;
-        let policy = PolicyKind::from_name(&a.policy).map_err(|e| format!("--policy: {e}"))?;
+        let (mut policy, shorthand) = PolicyKind::parse(&a.policy).map_err(|e| format!("--policy: {e}"))?;
+        if let Some(f) = &a.fetch {
+            policy = policy.with_fetch(f, a.policy.contains('+')).map_err(|e| format!("--fetch: {e}"))?;
+        }
+        // `tls:N` is the config key `policy.tls.active=N`; giving both would lose one of them.
+        let mut overrides: Vec<String> = shorthand.into_iter().collect();
+        if let Some(o) = overrides.first() {
+            let key = o.split('=').next().unwrap_or_default();
+            if a.cfg.iter().any(|c| c.split('=').next().map(str::trim) == Some(key)) {
+                return Err(format!("--policy {} sets `{key}`, and so does a -c override: give it once", a.policy));
+            }
+        }
+        overrides.extend(a.cfg.iter().cloned());
+        let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
         Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, stats: a.stats.clone() })
     }
 

@@ -1,15 +1,19 @@
-//! Timing mode gives the same verified results as functional mode under every issue policy
-//! and both presets, and repeated timed runs give bit-identical statistics.
+//! Timing mode gives the same verified results as functional mode under every issue policy,
+//! every fetch policy and both presets, and repeated timed runs give bit-identical statistics.
+//! The policies come from the timing model's registry (`warpsim_timing::policy::{ISSUE,
+//! FETCH}`): a policy added there is in this matrix without touching it.
 //!
 //! Each built-in program's driver verifies every output against its CPU reference; here we
 //! also require the launch count, printf text and warp/thread instruction counts to equal
 //! functional mode's (instruction counts except for the [`INTERLEAVING_DEPENDENT`] programs).
-//! Cost control (the whole matrix is 39 programs × 4 policies × 2 presets = 312 runs): the
-//! `basic` programs run the full matrix; every other program runs two cells, one per preset,
-//! with the policies rotating over the programs so every (preset, policy) pair is covered by
-//! several of them, plus the [`SMOKE`] cell (gtx480 / GTO) where the rotation did not give it
-//! one: that is the CI smoke test of every set in timing mode (170 runs, about a minute on two
-//! loaded cores). `cargo test -p warpsim --test timing_matrix -- --ignored` runs all 312.
+//! Cost control (the whole matrix is every program × every issue × fetch pair × 2 presets):
+//! the `basic` programs run every issue policy with fetch `rr` on both presets, plus one
+//! issue policy with each other fetch policy (rotating); every other program runs two cells,
+//! one per preset, whose issue and fetch policies rotate independently over the programs (so
+//! every issue × fetch pair comes up, and every (preset, issue) and (preset, fetch) pair is
+//! covered by several programs), plus the [`SMOKE`] cell (gtx480 / GTO) where the rotation
+//! did not give it one: that is the CI smoke test of every set in timing mode.
+//! `cargo test -p warpsim --test timing_matrix -- --ignored` runs all of it.
 //! Cells run in parallel (rayon), each on its own device.
 
 use rayon::prelude::*;
@@ -19,7 +23,15 @@ use warpsim_suite::{Outcome, Program, Size};
 use warpsim_timing::engine::{device_options_for, TimingEngine};
 use warpsim_timing::{PolicyKind, TimingStats};
 
-const POLICIES: [&str; 4] = ["lrr", "gto", "oldest", "tls"];
+use warpsim_timing::policy::{FETCH, ISSUE};
+
+/// `ISSUE+FETCH` (or `ISSUE` for fetch `rr`).
+fn scheduler(issue: usize, fetch: usize) -> String {
+    match FETCH[fetch].name {
+        "rr" => ISSUE[issue].name.to_string(),
+        f => format!("{}+{f}", ISSUE[issue].name),
+    }
+}
 
 /// Programs whose dynamic instruction count depends on the interleaving of threads (their
 /// verified results do not): `bfs` (benign race: whether a thread still sees a neighbour
@@ -55,8 +67,8 @@ fn functional(p: &Program) -> Outcome {
 
 /// Runs `p` in timing mode; returns the outcome and the per-launch statistics.
 fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<TimingStats>), String> {
-    let cfg = GpuConfig::load(preset).map_err(|e| e.to_string())?;
-    let policy = PolicyKind::from_name(policy).map_err(|e| e.to_string())?;
+    let (policy, shorthand) = PolicyKind::parse(policy).map_err(|e| e.to_string())?;
+    let cfg = GpuConfig::load_with(preset, &shorthand.into_iter().collect::<Vec<_>>()).map_err(|e| e.to_string())?;
     let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
     dev.set_engine(Box::new(TimingEngine::new(cfg, policy)));
     declare_registers(&mut dev, p);
@@ -71,24 +83,39 @@ fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<Timing
     Ok((outcome, stats))
 }
 
-type Cell = (&'static Program, &'static str, &'static str);
+type Cell = (&'static Program, &'static str, String);
 
-/// The (program, preset, policy) cells of the matrix; all of them when `full`.
+/// The (program, preset, scheduler) cells of the matrix; all of them when `full`.
 fn cells(full: bool) -> Vec<Cell> {
     let mut cells = Vec::new();
     let mut rotate = 0;
+    let (ni, nf) = (ISSUE.len(), FETCH.len());
     for p in warpsim_suite::programs() {
-        if full || p.sets.contains(&"basic") {
+        if full {
             for preset in PRESETS {
-                for policy in POLICIES {
-                    cells.push((p, preset, policy));
+                for i in 0..ni {
+                    for f in 0..nf {
+                        cells.push((p, preset, scheduler(i, f)));
+                    }
                 }
             }
+        } else if p.sets.contains(&"basic") {
+            for preset in PRESETS {
+                for i in 0..ni {
+                    cells.push((p, preset, scheduler(i, 0)));
+                }
+                for f in 1..nf {
+                    cells.push((p, preset, scheduler((rotate + f) % ni, f)));
+                }
+            }
+            rotate += 1;
         } else {
-            cells.push((p, PRESETS[0], POLICIES[rotate % 4]));
-            cells.push((p, PRESETS[1], POLICIES[(rotate + 1) % 4]));
-            if (PRESETS[0], POLICIES[rotate % 4]) != SMOKE {
-                cells.push((p, SMOKE.0, SMOKE.1));
+            // Issue and fetch rotate independently: over ni × nf programs every pair comes up.
+            let pick = |r: usize| scheduler(r % ni, r % nf);
+            cells.push((p, PRESETS[0], pick(rotate)));
+            cells.push((p, PRESETS[1], pick(rotate + 1)));
+            if (PRESETS[0], pick(rotate).as_str()) != SMOKE {
+                cells.push((p, SMOKE.0, SMOKE.1.to_string()));
             }
             rotate += 1;
         }
@@ -102,7 +129,7 @@ fn timing_mode_matches_functional_mode_under_every_policy_and_preset() {
 }
 
 #[test]
-#[ignore = "the full 312-run matrix takes several minutes; the default test covers every pair"]
+#[ignore = "the full matrix takes many minutes; the default test covers every pair"]
 fn full_matrix() {
     check_matrix(true);
 }
@@ -114,7 +141,8 @@ fn check_matrix(full: bool) {
     let cells = cells(full);
     let failures: Vec<String> = cells
         .par_iter()
-        .filter_map(|&(p, preset, policy)| {
+        .filter_map(|(p, preset, policy)| {
+            let (p, preset, policy) = (*p, *preset, policy.as_str());
             let i = programs.iter().position(|q| q.name == p.name).unwrap();
             let want = &reference[i];
             match timed(p, preset, policy) {
@@ -131,17 +159,33 @@ fn check_matrix(full: bool) {
             }
         })
         .collect();
-    // Every (preset, policy) pair is exercised by the big programs too, not just `basic`.
+    // Every (preset, issue policy) and (preset, fetch policy) pair is exercised by the big
+    // programs too, not just `basic`.
+    let big = |preset: &str, keep: &dyn Fn(PolicyKind) -> bool| {
+        cells
+            .iter()
+            .filter(|(p, pr, po)| !p.sets.contains(&"basic") && *pr == preset && keep(PolicyKind::parse(po).unwrap().0))
+            .count()
+    };
     for preset in PRESETS {
-        for policy in POLICIES {
-            let n = cells.iter().filter(|(p, pr, po)| !p.sets.contains(&"basic") && *pr == preset && *po == policy).count();
-            assert!(full || n >= 2, "{preset}/{policy} covers only {n} non-basic programs");
+        for i in ISSUE {
+            let n = big(preset, &|k| k.issue_name() == i.name);
+            assert!(full || n >= 2, "{preset}/{} covers only {n} non-basic programs", i.name);
+        }
+        for f in FETCH {
+            let n = big(preset, &|k| k.fetch.name() == f.name);
+            assert!(full || n >= 2, "{preset}/fetch {} covers only {n} non-basic programs", f.name);
         }
     }
     // The smoke test: every program of every set runs, and verifies, under gtx480 / GTO.
     for set in warpsim_suite::SETS {
         for p in warpsim_suite::set(set.name).unwrap() {
-            assert!(cells.iter().any(|&(q, pr, po)| q.name == p.name && (pr, po) == SMOKE), "{} ({}) has no {SMOKE:?} cell", p.name, set.name);
+            assert!(
+                cells.iter().any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == SMOKE),
+                "{} ({}) has no {SMOKE:?} cell",
+                p.name,
+                set.name
+            );
         }
     }
     eprintln!("timing matrix: {} cells in {:.1} s", cells.len(), start.elapsed().as_secs_f64());
@@ -152,7 +196,7 @@ fn check_matrix(full: bool) {
 fn timed_runs_are_deterministic() {
     for name in ["matmul", "histogram", "bfs"] {
         let p = warpsim_suite::program(name).unwrap();
-        for policy in ["gto", "tls"] {
+        for policy in ["gto", "tls", "mwf-gto+cff", "saws+fef"] {
             let a = timed(p, "gtx480", policy).unwrap();
             let b = timed(p, "gtx480", policy).unwrap();
             assert_eq!(a.0, b.0, "{name}/{policy}: outcomes differ");
@@ -168,7 +212,7 @@ fn registers_limit_occupancy() {
     let cfg = GpuConfig::load("gtx480").unwrap();
     let run = |declare: Option<u32>| {
         let mut dev = Device::new();
-        dev.set_engine(Box::new(TimingEngine::new(cfg.clone(), PolicyKind::Gto)));
+        dev.set_engine(Box::new(TimingEngine::new(cfg.clone(), PolicyKind::GTO)));
         if let Some(r) = declare {
             for k in p.resources().unwrap() {
                 dev.set_kernel_registers(&k.name, r);

@@ -51,7 +51,25 @@ fn model_options_select_preset_policy_and_overrides() {
     assert!(v["cycles"].as_u64().unwrap() > 0);
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown issue policy `fifo` (policies: lrr, gto, oldest, tls)");
+    assert_contains(&r, "unknown issue policy `fifo` (issue policies: lrr, gto, oldest, tls, mwf-lrr, mwf-gto, saws; fetch policies");
+    // Combined names, --fetch, and a contradiction between them.
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto", "--fetch", "cff", "--json"], &data());
+    assert_code(&r, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["policy"].as_str(), Some("mwf-gto+cff"));
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto+cff", "--fetch", "fef"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "contradicts");
+    let r = warpsim(&["run", "--workload", "matmul", "--fetch", "lrr"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown fetch policy `lrr` (fetch policies: rr, cff, fef)");
+    // `tls:N` is a config key; giving it twice is refused, out-of-range values name the bounds.
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:4", "-c", "policy.tls.active=5"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "give it once");
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:99"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "`policy.tls.active`: must be between 1 and sm.max_warps = 48, got 99");
     let r = warpsim(&["run", "--workload", "matmul", "--config", "gtx999"], &data());
     assert_code(&r, 2);
     assert_contains(&r, "unknown preset `gtx999`");
@@ -104,9 +122,10 @@ fn stats_files_per_kernel_and_total() {
 fn list_policies_and_configs() {
     let r = warpsim(&["list", "policies"], &data());
     assert_code(&r, 0);
-    for p in ["lrr", "gto", "oldest", "tls"] {
-        assert!(r.stdout.lines().any(|l| l.starts_with(p)), "{p}: {}", r.stdout);
+    for p in warpsim_timing::policy::ISSUE.iter().map(|e| e.name).chain(warpsim_timing::policy::FETCH.iter().map(|e| e.name)) {
+        assert!(r.stdout.lines().any(|l| l.trim_start().starts_with(&format!("{p} "))), "{p}: {}", r.stdout);
     }
+    assert_contains(&r, "-c policy.mwf.count_exited_warps=true");
     let r = warpsim(&["list", "configs"], &data());
     assert_code(&r, 0);
     assert_contains(&r, "gtx480          15 SMs at 700 MHz");

@@ -4,7 +4,8 @@
 //! |---|---|
 //! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`) or path of a TOML config (default `gtx480`) |
 //! | `WARPSIM_MODE` | `timing` (default: the cycle-level model) or `functional` |
-//! | `WARPSIM_POLICY` | issue policy: `lrr`, `gto` (default), `oldest`, `tls`, `tls:N` |
+//! | `WARPSIM_POLICY` | issue policy (`warpsim list policies`): `gto` (default), `mwf-gto`, … ; `ISSUE+FETCH` (`mwf-gto+cff`) names the fetch policy too; `tls:N` sets `policy.tls.active` |
+//! | `WARPSIM_FETCH` | fetch policy: `rr` (default), `cff`, `fef` |
 //! | `WARPSIM_STATS` | file to which one JSON line per kernel launch is appended |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
@@ -42,7 +43,7 @@ impl Default for Config {
             config_name: "gtx480".into(),
             gpu: GpuConfig::load("gtx480").expect("the built-in gtx480 preset loads"),
             mode: Mode::Timing,
-            policy: PolicyKind::Gto,
+            policy: PolicyKind::GTO,
             stats: None,
             max_instructions: None,
             max_cycles: None,
@@ -86,10 +87,31 @@ impl Config {
                 other => warn.push(format!("WARPSIM_MODE=`{other}` is not `timing` or `functional`; using `timing`")),
             }
         }
+        let mut named_fetch = false;
         if let Some(v) = get("WARPSIM_POLICY") {
-            match PolicyKind::from_name(v.trim()) {
+            let v = v.trim();
+            match PolicyKind::parse(v) {
+                // `tls:N` stands for the config key `policy.tls.active=N`.
+                Ok((p, Some(o))) => match c.gpu.with_overrides(&[o]) {
+                    Ok(g) => {
+                        c.gpu = g;
+                        c.policy = p;
+                        named_fetch = v.contains('+');
+                    }
+                    Err(e) => warn.push(format!("WARPSIM_POLICY=`{v}`: {e}; using `{}`", c.policy.name())),
+                },
+                Ok((p, None)) => {
+                    c.policy = p;
+                    named_fetch = v.contains('+');
+                }
+                Err(e) => warn.push(format!("WARPSIM_POLICY=`{v}`: {e}; using `{}`", c.policy.name())),
+            }
+        }
+        if let Some(v) = get("WARPSIM_FETCH") {
+            let v = v.trim();
+            match c.policy.with_fetch(v, named_fetch) {
                 Ok(p) => c.policy = p,
-                Err(e) => warn.push(format!("WARPSIM_POLICY=`{}`: {e}; using `{}`", v.trim(), c.policy.name())),
+                Err(e) => warn.push(format!("WARPSIM_FETCH=`{v}`: {e}; using `{}`", c.policy.fetch.name())),
             }
         }
         if let Some(v) = get("WARPSIM_STATS") {
@@ -143,7 +165,7 @@ mod tests {
         assert_eq!(c.config_name, "titanx-pascal");
         assert_eq!(c.gpu.name, "titanx-pascal");
         assert_eq!(c.mode, Mode::Functional);
-        assert_eq!(c.policy, PolicyKind::Gto);
+        assert_eq!(c.policy, PolicyKind::GTO);
         assert_eq!(c.stats, Some(PathBuf::from("/tmp/s.jsonl")));
         assert_eq!(c.max_instructions, Some(1_000_000));
     }
@@ -153,7 +175,22 @@ mod tests {
         assert_eq!(parse(&[]).0.mode, Mode::Timing);
         let (c, w) = parse(&[("WARPSIM_MODE", "timing"), ("WARPSIM_POLICY", "tls:4"), ("WARPSIM_MAX_CYCLES", "5_000")]);
         assert!(w.is_empty(), "{w:?}");
-        assert_eq!((c.mode, c.policy, c.max_cycles), (Mode::Timing, PolicyKind::Tls(4), Some(5000)));
+        assert_eq!((c.mode, c.policy.name().as_str(), c.max_cycles), (Mode::Timing, "tls", Some(5000)));
+        assert_eq!(c.gpu.policy.tls.active, 4);
+    }
+
+    #[test]
+    fn fetch_policy_by_name_or_with_the_issue_policy() {
+        let (c, w) = parse(&[("WARPSIM_POLICY", "mwf-gto"), ("WARPSIM_FETCH", "cff")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.policy.name(), "mwf-gto+cff");
+        let (c, w) = parse(&[("WARPSIM_POLICY", "mwf-lrr+fef")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.policy.name(), "mwf-lrr+fef");
+        // A contradiction is reported and the policy's own fetch stays.
+        let (c, w) = parse(&[("WARPSIM_POLICY", "mwf-lrr+fef"), ("WARPSIM_FETCH", "cff")]);
+        assert!(w.len() == 1 && w[0].starts_with("WARPSIM_FETCH"), "{w:?}");
+        assert_eq!(c.policy.name(), "mwf-lrr+fef");
     }
 
     #[test]
@@ -163,6 +200,9 @@ mod tests {
             ("WARPSIM_MODE", "fast"),
             ("WARPSIM_POLICY", "two words"),
             ("WARPSIM_POLICY", "fifo"),
+            ("WARPSIM_POLICY", "tls:0"),
+            ("WARPSIM_POLICY", "tls:999"),
+            ("WARPSIM_FETCH", "lrr"),
             ("WARPSIM_MAX_CYCLES", "0"),
             ("WARPSIM_STATS", " "),
             ("WARPSIM_MAX_INSTRUCTIONS", "-5"),
@@ -173,7 +213,7 @@ mod tests {
             assert_eq!(w.len(), 1, "{k}={v}");
             assert!(w[0].starts_with(k), "{w:?}");
             assert_eq!(c.mode, Mode::Timing);
-            assert_eq!(c.policy, PolicyKind::Gto);
+            assert_eq!(c.policy, PolicyKind::GTO);
             assert_eq!((c.max_instructions, c.max_cycles), (None, None));
             assert_eq!(c.config_name, "gtx480");
         }

@@ -223,7 +223,7 @@ LOOP:
 
     fn device(max_cycles: Option<u64>) -> Device {
         let cfg = GpuConfig::load("gtx480").unwrap();
-        let mut engine = TimingEngine::new(cfg.clone(), PolicyKind::Gto);
+        let mut engine = TimingEngine::new(cfg.clone(), PolicyKind::GTO);
         if let Some(n) = max_cycles {
             engine.set_max_cycles(n);
         }
@@ -254,7 +254,12 @@ LOOP:
         assert_eq!(engine.records().len(), 2);
         // The second launch finds the first one's lines (parameters, output) in L2.
         let (a, b) = (&engine.records()[0], &engine.records()[1]);
-        assert!(b.memory.l2.hits > a.memory.l2.hits, "{:?}\n{:?}", a.memory, b.memory);
+        assert!(
+            b.memory.l2.hits > a.memory.l2.hits,
+            "{:?}\n{:?}",
+            a.memory,
+            b.memory
+        );
         assert!(b.cycles < a.cycles, "{} vs {}", b.cycles, a.cycles);
         assert_eq!(engine.total_cycles(), a.cycles + b.cycles);
         assert_eq!(recs[0].cycles, Some(engine.records()[0].cycles));
@@ -268,13 +273,7 @@ LOOP:
         let m = dev.load_ptx(PTX).unwrap();
         let k = dev.kernel(m, "spin").unwrap();
         let out = dev.alloc_zeroed::<u32>(1).unwrap();
-        let err = dev
-            .launch(
-                k,
-                one_dim(1, 32),
-                &[Arg::Ptr(out)],
-            )
-            .unwrap_err();
+        let err = dev.launch(k, one_dim(1, 32), &[Arg::Ptr(out)]).unwrap_err();
         assert_eq!(
             err,
             DeviceError::CycleLimit {
@@ -294,7 +293,7 @@ LOOP:
             ..device_options_for(&cfg, DeviceOptions::default())
         });
         // No cycle limit to speak of: the instruction limit must be what stops the spin.
-        let mut engine = TimingEngine::new(cfg, PolicyKind::Lrr);
+        let mut engine = TimingEngine::new(cfg, PolicyKind::LRR);
         engine.set_max_cycles(u64::MAX);
         dev.set_engine(Box::new(engine));
         let m = dev.load_ptx(PTX).unwrap();
@@ -313,7 +312,12 @@ LOOP:
         // A launch under the limit still runs: `fill` issues 4 warps x 10 instructions.
         let fill = dev.kernel(m, "fill").unwrap();
         let out = dev.alloc_zeroed::<u32>(128).unwrap();
-        assert_eq!(dev.launch(fill, shape, &[Arg::Ptr(out)]).unwrap().warp_instructions, 40);
+        assert_eq!(
+            dev.launch(fill, shape, &[Arg::Ptr(out)])
+                .unwrap()
+                .warp_instructions,
+            40
+        );
     }
 
     #[test]

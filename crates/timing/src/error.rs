@@ -15,8 +15,20 @@ pub enum TimingError {
     CycleLimit { kernel: String, limit: u64 },
     #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions")]
     InstructionLimit { kernel: String, limit: u64 },
-    #[error("unknown issue policy `{name}` (policies: {})", valid.join(", "))]
-    UnknownPolicy { name: String, valid: Vec<String> },
+    #[error(
+        "unknown issue policy `{name}` (issue policies: {}; fetch policies, after `+` or with --fetch: {})",
+        issue.join(", "),
+        fetch.join(", ")
+    )]
+    UnknownPolicy {
+        name: String,
+        issue: Vec<String>,
+        fetch: Vec<String>,
+    },
+    #[error("unknown fetch policy `{name}` (fetch policies: {})", valid.join(", "))]
+    UnknownFetch { name: String, valid: Vec<String> },
+    #[error("policy `{name}`: {why}")]
+    BadPolicyParameter { name: String, why: String },
 }
 
 impl From<DeviceError> for TimingError {

@@ -4,14 +4,15 @@
 //! SM that last received one, every SM with a free CTA slot receives at most one CTA. CTAs per
 //! SM come from `occupancy::ctas_per_sm`. Dispatch starts at `gpu.kernel_launch_latency`.
 //!
-//! The policy is chosen once ([`run_timed`] matches [`PolicyKind`] / [`FetchKind`]) and the
-//! cycle loop ([`run_timed_with`]) is generic over the concrete policy types.
+//! The policy is chosen once ([`run_timed`] calls the issue policy's registry entry, whose
+//! run function is the cycle loop [`run_timed_with_on`] monomorphised for it) and the cycle
+//! loop is generic over the concrete issue policy type; the fetch policy is an enum.
 
 use crate::classify::TimingTable;
 use crate::error::kernel_name;
-use crate::fetch_policy::{FetchKind, FetchPolicy, RoundRobin};
+use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
-use crate::policy::{Gto, IssuePolicy, Lrr, Oldest, PolicyKind, Tls};
+use crate::policy::{BuildCtx, IssuePolicy, PolicyKind};
 use crate::sm::{Env, Sm};
 use crate::stats::{IssueSlots, StallCounts, TimingStats};
 use crate::TimingError;
@@ -25,9 +26,8 @@ use warpsim_core::occupancy::{ctas_per_sm, CtaDemand};
 /// What a timed launch needs besides the launch itself.
 #[derive(Clone, Copy, Debug)]
 pub struct TimingOptions {
+    /// Issue and fetch policy (their parameters are the configuration's `[policy]` table).
     pub policy: PolicyKind,
-    /// Fetch policy (default `rr`).
-    pub fetch: FetchKind,
     /// Registers per thread (from `ptxas -v`), for occupancy.
     pub registers_per_thread: u32,
     /// The launch fails when it runs longer than this.
@@ -51,7 +51,6 @@ impl TimingOptions {
     pub fn new(policy: PolicyKind, registers_per_thread: u32) -> TimingOptions {
         TimingOptions {
             policy,
-            fetch: FetchKind::Rr,
             registers_per_thread,
             max_cycles: 1 << 40,
             max_warp_instructions: u64::MAX,
@@ -66,7 +65,7 @@ impl TimingOptions {
 impl Default for TimingOptions {
     /// GTO, fetch `rr`, registers unknown (0: they do not limit occupancy), no tracing.
     fn default() -> TimingOptions {
-        TimingOptions::new(PolicyKind::Gto, 0)
+        TimingOptions::new(PolicyKind::GTO, 0)
     }
 }
 
@@ -96,63 +95,13 @@ pub fn run_timed_on(
     cfg: &GpuConfig,
     opts: &TimingOptions,
 ) -> Result<TimingStats, TimingError> {
-    let FetchKind::Rr = opts.fetch;
-    let name = opts.policy.name();
-    let fetch = RoundRobin::default;
-    let mut s = match opts.policy {
-        PolicyKind::Lrr => run_timed_with_on(
-            mem,
-            k,
-            gmem,
-            printf,
-            shared_bytes,
-            cfg,
-            opts,
-            |i, _, _| Lrr::new(i),
-            fetch,
-        ),
-        PolicyKind::Gto => run_timed_with_on(
-            mem,
-            k,
-            gmem,
-            printf,
-            shared_bytes,
-            cfg,
-            opts,
-            |i, _, _| Gto::new(i),
-            fetch,
-        ),
-        PolicyKind::Oldest => run_timed_with_on(
-            mem,
-            k,
-            gmem,
-            printf,
-            shared_bytes,
-            cfg,
-            opts,
-            |i, _, _| Oldest::new(i),
-            fetch,
-        ),
-        PolicyKind::Tls(n) => run_timed_with_on(
-            mem,
-            k,
-            gmem,
-            printf,
-            shared_bytes,
-            cfg,
-            opts,
-            |i, slots, all| Tls::new(i, n as usize, slots.len(), all),
-            fetch,
-        ),
-    }?;
-    s.policy = name;
-    Ok(s)
+    (opts.policy.issue().run)(mem, k, gmem, printf, shared_bytes, cfg, opts)
 }
 
-/// [`run_timed`] with explicit policy instances: `issue(sched, slots, sm_slots)` builds
-/// scheduler `sched`'s issue policy on every SM (it owns `slots` of the SM's `sm_slots` warp
-/// slots), `fetch()` each SM's fetch policy. `opts.policy` / `opts.fetch` only name them in
-/// the statistics.
+/// [`run_timed`] with explicit policy instances: `issue(ctx)` builds scheduler
+/// `ctx.scheduler`'s issue policy on every SM (its SM-wide state is built with
+/// [`crate::policy::Build`]), `fetch()` each SM's fetch policy. `opts.policy` only names them
+/// in the statistics.
 #[allow(clippy::too_many_arguments)]
 pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
     k: &LaunchCtx,
@@ -161,7 +110,7 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
-    issue: impl FnMut(usize, &[u16], usize) -> P,
+    issue: impl FnMut(&BuildCtx) -> P,
     fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
     let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms.max(1) as usize);
@@ -188,7 +137,7 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
-    mut issue: impl FnMut(usize, &[u16], usize) -> P,
+    mut issue: impl FnMut(&BuildCtx) -> P,
     mut fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
     mem.begin_launch();
@@ -356,8 +305,8 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     Ok(TimingStats {
         kernel: kernel_name(k),
         config: cfg.name.clone(),
-        policy: opts.policy.name(),
-        fetch_policy: opts.fetch.name().to_string(),
+        policy: opts.policy.issue_name().to_string(),
+        fetch_policy: opts.policy.fetch.name().to_string(),
         cycles: now,
         warp_instructions: env.warp_instructions,
         thread_instructions: env.thread_instructions,

@@ -10,7 +10,7 @@ use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::fetch_policy::{eligible, FetchPolicy, RoundRobin};
-use warpsim_timing::policy::{Gto, IssueOrders, IssuePolicy, Issued, PolicyView};
+use warpsim_timing::policy::{BuildCtx, Events, Gto, IssueOrders, IssuePolicy, Issued, PolicyView};
 use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
 
 type Log = Rc<RefCell<Vec<(usize, u64, String)>>>;
@@ -29,10 +29,14 @@ impl Recorder {
 }
 
 impl IssuePolicy for Recorder {
+    type Shared = ();
     const WANTS_MEM_EVENTS: bool = true;
-    fn current_order(&self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.inner.current_order(slots, v, out);
+    fn current_order(&self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.inner.current_order(sh, slots, v, out);
     }
+}
+
+impl Events for Recorder {
     fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
         self.inner.on_issue(e, v);
         self.note(v, format!("issue {} pc {}", e.slot, e.pc));
@@ -76,7 +80,7 @@ fn run_custom<P: IssuePolicy, F: FetchPolicy>(
     grid: u32,
     block: u32,
     cfg: &GpuConfig,
-    issue: impl FnMut(usize, &[u16], usize) -> P,
+    issue: impl FnMut(&BuildCtx) -> P,
     fetch: impl FnMut() -> F,
 ) -> (TimingStats, Vec<u32>) {
     let module = warpsim_core::load_ptx(src).expect("kernel loads");
@@ -94,7 +98,7 @@ fn run_custom<P: IssuePolicy, F: FetchPolicy>(
     let opts = TimingOptions {
         trace_issue: true,
         event_log: true,
-        ..TimingOptions::new(PolicyKind::Gto, 16)
+        ..TimingOptions::new(PolicyKind::GTO, 16)
     };
     let s = run_timed_with(
         &k,
@@ -137,9 +141,9 @@ fn hooks_fire_in_pipeline_order_on_every_scheduler() {
         1,
         64,
         &cfg,
-        move |me, _, _| Recorder {
-            me,
-            inner: Gto::new(me),
+        move |b| Recorder {
+            me: b.scheduler,
+            inner: Gto::new(b.scheduler),
             log: l.clone(),
         },
         RoundRobin::default,
@@ -259,7 +263,7 @@ fn fetch_policy_reads_the_issue_order() {
         1,
         128,
         &cfg,
-        |me, _, _| Gto::new(me),
+        |b| Gto::new(b.scheduler),
         move || FirstInOrder {
             buf: Vec::new(),
             seen: sn.clone(),
@@ -304,10 +308,14 @@ fn loop_free_kernel(n: usize) -> String {
 struct SharingGto(Gto);
 
 impl IssuePolicy for SharingGto {
+    type Shared = ();
     const SHARES_WARPS: bool = true;
-    fn current_order(&self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.0.current_order(slots, v, out);
+    fn current_order(&self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.0.current_order(sh, slots, v, out);
     }
+}
+
+impl Events for SharingGto {
     fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
         self.0.on_issue(e, v);
     }
@@ -339,7 +347,7 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
         1,
         256,
         &cfg,
-        |me, _, _| Gto::new(me),
+        |b| Gto::new(b.scheduler),
         RoundRobin::default,
     );
     let (shared, out1) = run_custom(
@@ -347,7 +355,7 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
         1,
         256,
         &cfg,
-        |me, _, _| SharingGto(Gto::new(me)),
+        |b| SharingGto(Gto::new(b.scheduler)),
         RoundRobin::default,
     );
     assert_eq!(out0, reference);
@@ -367,4 +375,101 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
         shared.cycles,
         plain.cycles
     );
+}
+
+thread_local! {
+    /// The cycles at which [`Ticker`]'s timer fired in this thread.
+    static TICKS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// SM-wide state with a timer every 100 cycles (what PRO's periodic re-sort needs).
+struct Ticker {
+    next: u64,
+}
+
+impl warpsim_timing::policy::Build for Ticker {
+    fn build(_: &BuildCtx) -> Ticker {
+        Ticker { next: 100 }
+    }
+}
+
+impl Events for Ticker {}
+
+impl warpsim_timing::policy::SmState for Ticker {
+    fn wake_at(&self) -> u64 {
+        self.next
+    }
+    fn on_timer(&mut self, v: &PolicyView) {
+        TICKS.with(|t| t.borrow_mut().push(v.now));
+        self.next = v.now + 100;
+    }
+}
+
+/// GTO whose SM keeps a [`Ticker`].
+struct TickingGto(Gto);
+
+impl IssuePolicy for TickingGto {
+    type Shared = Ticker;
+    fn current_order(&self, _: &Ticker, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.0.current_order(&(), slots, v, out);
+    }
+}
+
+impl Events for TickingGto {
+    fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
+        self.0.on_issue(e, v);
+    }
+}
+
+#[test]
+fn sm_state_timers_fire_on_time_even_across_fast_forward() {
+    // Memory-latency bound (long idle stretches that fast-forward jumps over).
+    let src = kernel(
+        "",
+        "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.u32 %r6, [%rd3];\nadd.s32 %r6, %r6, %r2;\n\
+         ld.global.u32 %r7, [%rd3];\nadd.s32 %r6, %r6, %r7;\nst.global.u32 [%rd3], %r6;",
+    );
+    let cfg = one_sm(&[]);
+    let run_with = |ff: bool| {
+        TICKS.with(|t| t.borrow_mut().clear());
+        FAST_FORWARD.with(|f| f.set(ff));
+        let module = warpsim_core::load_ptx(&src).unwrap();
+        let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
+        let f = &module.functions[kernel as usize];
+        let mut gmem = GlobalMemory::new();
+        let out = gmem.alloc(64 * 4).unwrap();
+        gmem.write(out, &[0u8; 256]).unwrap();
+        let mut params = vec![0u8; f.param_bytes as usize];
+        params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+        params[f.params[1].offset as usize..][..4].copy_from_slice(&64u32.to_le_bytes());
+        let k = LaunchCtx::one_dim(&module, kernel, &params, 1, 64, 1);
+        let opts = TimingOptions {
+            fast_forward: ff,
+            ..TimingOptions::new(PolicyKind::GTO, 16)
+        };
+        let s = run_timed_with(
+            &k,
+            &mut gmem,
+            &mut String::new(),
+            0,
+            &cfg,
+            &opts,
+            |b| TickingGto(Gto::new(b.scheduler)),
+            RoundRobin::default,
+        )
+        .unwrap();
+        FAST_FORWARD.with(|f| f.set(true));
+        (s, TICKS.with(|t| t.borrow().clone()))
+    };
+    let (fast, ticks) = run_with(true);
+    let (slow, ticks_slow) = run_with(false);
+    assert_eq!(fast, slow);
+    assert_eq!(ticks, ticks_slow);
+    // Every 100 cycles while a CTA is resident, exactly on time.
+    assert!(fast.cycles > 500, "{}", fast.cycles);
+    let want: Vec<u64> = (1..)
+        .map(|i| i * 100)
+        .take_while(|&t| t < fast.ctas[0].end)
+        .collect();
+    assert_eq!(ticks, want);
 }

@@ -131,7 +131,7 @@ fn stats(src: &str, grid: u32, block: u32, policy: PolicyKind) -> TimingStats {
 
 #[test]
 fn exit_wait_of_finished_warps_counts() {
-    for policy in [PolicyKind::Lrr, PolicyKind::Gto] {
+    for policy in [PolicyKind::LRR, PolicyKind::GTO] {
         let s = stats(&one_long_warp(), 4, 128, policy);
         assert_eq!(s.stalls.barrier, 0, "{policy:?}");
         let f = s.barrier_exit_fraction();
@@ -146,7 +146,7 @@ fn exit_wait_of_finished_warps_counts() {
 
 #[test]
 fn agrees_with_the_stall_totals_and_bounds_the_barrier_fraction() {
-    for policy in POLICIES {
+    for policy in policies() {
         let s = stats(&barrier_kernel(), 8, 256, policy);
         assert!(s.stalls.barrier > 0, "{policy:?}");
         let resident = report::resident_warp_cycles(&s) as f64;

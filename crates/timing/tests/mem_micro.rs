@@ -57,7 +57,7 @@ fn launch_on(
     let opts = TimingOptions {
         max_cycles: 200_000_000,
         perfect_icache: true,
-        ..TimingOptions::new(PolicyKind::Gto, 32)
+        ..TimingOptions::new(PolicyKind::GTO, 32)
     };
     let mut printf = String::new();
     run_timed_on(mem, &k, gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs")

@@ -18,7 +18,7 @@ fn strided_kernel(stride: u32) -> String {
 fn uncoalesced_loads_take_longer() {
     let cfg = gtx480();
     let n = 64 * 1024;
-    let fast = run(&strided_kernel(1), 8, 256, n, Some((&cfg, PolicyKind::Gto)))
+    let fast = run(&strided_kernel(1), 8, 256, n, Some((&cfg, PolicyKind::GTO)))
         .stats
         .unwrap();
     let slow = run(
@@ -26,7 +26,7 @@ fn uncoalesced_loads_take_longer() {
         8,
         256,
         n,
-        Some((&cfg, PolicyKind::Gto)),
+        Some((&cfg, PolicyKind::GTO)),
     )
     .stats
     .unwrap();
@@ -46,7 +46,7 @@ fn ctas_beyond_occupancy_wait_for_free_slots() {
     let chain: String = (0..50).map(|_| "add.s32 %r6, %r6, 1;\n").collect();
     let src = kernel("", &format!("mov.u32 %r6, %r2;\n{chain}mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;"));
     let reference = run(&src, 60, 512, 60 * 512, None).out;
-    let o = run(&src, 60, 512, 60 * 512, Some((&cfg, PolicyKind::Lrr)));
+    let o = run(&src, 60, 512, 60 * 512, Some((&cfg, PolicyKind::LRR)));
     assert_eq!(o.out, reference);
     let s = o.stats.unwrap();
     assert_eq!(s.ctas_per_sm, 3);

@@ -53,7 +53,7 @@ fn run_ic(
     let opts = TimingOptions {
         max_cycles: 100_000_000,
         perfect_icache,
-        ..TimingOptions::new(PolicyKind::Gto, 20)
+        ..TimingOptions::new(PolicyKind::GTO, 20)
     };
     let s = run_timed(&k, &mut gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs");
     let mut bytes = vec![0u8; out_bytes];

@@ -22,7 +22,7 @@ fn text_csv_and_json_cover_every_declared_statistic() {
         8,
         128,
         1024,
-        Some((&cfg, warpsim_timing::PolicyKind::Gto)),
+        Some((&cfg, warpsim_timing::PolicyKind::GTO)),
     )
     .stats
     .unwrap();
@@ -31,7 +31,7 @@ fn text_csv_and_json_cover_every_declared_statistic() {
         4,
         64,
         256,
-        Some((&cfg, warpsim_timing::PolicyKind::Lrr)),
+        Some((&cfg, warpsim_timing::PolicyKind::LRR)),
     )
     .stats
     .unwrap();
@@ -96,7 +96,7 @@ fn event_log_is_opt_in_and_records_the_barrier_phases() {
         2,
         64,
         128,
-        Some((&cfg, warpsim_timing::PolicyKind::Gto)),
+        Some((&cfg, warpsim_timing::PolicyKind::GTO)),
     )
     .stats
     .unwrap();
@@ -107,7 +107,7 @@ fn event_log_is_opt_in_and_records_the_barrier_phases() {
         2,
         64,
         128,
-        Some((&cfg, warpsim_timing::PolicyKind::Gto)),
+        Some((&cfg, warpsim_timing::PolicyKind::GTO)),
     )
     .stats
     .unwrap();
@@ -175,7 +175,7 @@ fn print_stats_and_speed() {
         f.seconds * 1e3
     );
     for (grid, block) in [(1u32, 32u32), (1, 512), (120, 256), (600, 256)] {
-        for p in POLICIES {
+        for p in policies() {
             let o = run(&src, grid, block, (grid * block) as usize, Some((&cfg, p)));
             let s = o.stats.unwrap();
             println!(

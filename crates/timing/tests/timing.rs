@@ -3,7 +3,7 @@ mod common;
 use common::*;
 use warpsim_timing::classify::Unit;
 use warpsim_timing::policy::{
-    Block, CtaSlots, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView, Tls, WarpSlots,
+    Block, CtaSlots, Events, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView, Tls, WarpSlots,
 };
 use warpsim_timing::PolicyKind;
 
@@ -42,7 +42,7 @@ fn results_match_functional_under_every_policy() {
     ] {
         let reference = run(&src, grid, block, n, None).out;
         assert!(reference.iter().any(|&v| v != 0));
-        for p in POLICIES {
+        for p in policies() {
             let o = run(&src, grid, block, n, Some((&cfg, p)));
             assert_eq!(o.out, reference, "policy {p:?}");
             let s = o.stats.unwrap();
@@ -58,7 +58,7 @@ fn dependent_chain_takes_n_times_add_latency() {
     PERFECT_ICACHE.with(|t| t.set(true));
     let cfg = gtx480();
     let n = 200;
-    let o = run(&chain_kernel(n), 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
+    let o = run(&chain_kernel(n), 1, 32, 32, Some((&cfg, PolicyKind::GTO)));
     assert_eq!(o.out[5], 5 + n as u32);
     let s = o.stats.unwrap();
     let lat = cfg.latency.int[0] as u64;
@@ -78,7 +78,7 @@ fn independent_warps_approach_issue_width() {
     let cfg = gtx480();
     let n = 400;
     // 1 CTA of 16 warps on one SM: dependent chains per warp, but 8 warps per scheduler hide the latency.
-    let o = run(&chain_kernel(n), 1, 512, 512, Some((&cfg, PolicyKind::Lrr)));
+    let o = run(&chain_kernel(n), 1, 512, 512, Some((&cfg, PolicyKind::LRR)));
     let s = o.stats.unwrap();
     let width = cfg.sm.schedulers as f64;
     assert!(s.ipc > 0.8 * width, "ipc {} (width {width})", s.ipc);
@@ -93,7 +93,7 @@ fn barrier_kernel_reports_barrier_stalls() {
         30,
         256,
         30 * 256,
-        Some((&cfg, PolicyKind::Gto)),
+        Some((&cfg, PolicyKind::GTO)),
     )
     .stats
     .unwrap();
@@ -111,7 +111,7 @@ fn repeated_runs_are_identical() {
     let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
     EVENTS.with(|e| e.set(true));
     for cfg in [gtx480(), titan] {
-        for p in POLICIES {
+        for p in policies() {
             let a = run(&loop_kernel(), 40, 96, 3800, Some((&cfg, p)))
                 .stats
                 .unwrap();
@@ -126,22 +126,46 @@ fn repeated_runs_are_identical() {
 
 #[test]
 fn unknown_policy_lists_valid_names() {
+    use warpsim_timing::policy::{FETCH, ISSUE};
     let e = PolicyKind::from_name("nope").unwrap_err().to_string();
-    for n in ["lrr", "gto", "oldest", "tls"] {
-        assert!(e.contains(n), "{e}");
+    // Issue and fetch names are listed separately, every one of each.
+    let (issue, fetch) = e.split_once("fetch policies").expect("two lists");
+    for i in ISSUE {
+        assert!(issue.contains(i.name), "{e}");
     }
-    assert_eq!(PolicyKind::from_name("tls:4").unwrap(), PolicyKind::Tls(4));
-    for bad in ["tls:0", "tls:x", ""] {
-        assert!(PolicyKind::from_name(bad).is_err(), "{bad}");
+    for f in FETCH {
+        assert!(fetch.contains(f.name), "{e}");
     }
-    let e = warpsim_timing::FetchKind::from_name("cff")
+    // The combined names and the `tls:N` shorthand (a config override).
+    let p = PolicyKind::from_name("mwf-gto+cff").unwrap();
+    assert_eq!(
+        (p.issue_name(), p.fetch.name(), p.name().as_str()),
+        ("mwf-gto", "cff", "mwf-gto+cff")
+    );
+    assert_eq!(
+        p,
+        PolicyKind::from_name("mwf-gto")
+            .unwrap()
+            .with_fetch("cff", false)
+            .unwrap()
+    );
+    assert!(p.with_fetch("fef", true).is_err(), "contradicting --fetch");
+    assert_eq!(p.with_fetch("cff", true).unwrap(), p);
+    let (t, o) = PolicyKind::parse("tls:4+cff").unwrap();
+    assert_eq!(
+        (t.name().as_str(), o.as_deref()),
+        ("tls+cff", Some("policy.tls.active=4"))
+    );
+    assert_eq!(PolicyKind::parse("gto").unwrap(), (PolicyKind::GTO, None));
+    for bad in ["tls:0", "tls:x", "", "gto+", "+cff", "gto+cff+fef", "mwf"] {
+        assert!(PolicyKind::parse(bad).is_err(), "{bad}");
+    }
+    let e = warpsim_timing::FetchKind::from_name("lrr")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("cff") && e.contains("rr"), "{e}");
-    assert_eq!(
-        warpsim_timing::FetchKind::from_name("rr").unwrap().name(),
-        "rr"
-    );
+    for f in FETCH {
+        assert!(e.contains(f.name), "{e}");
+    }
 }
 
 /// A crafted SM view: `n` occupied warp slots, one scheduler, ages = slot index.
@@ -218,13 +242,13 @@ fn lrr_rotates_after_the_last_issuer() {
     v.sort(&slots);
     let mut p = Lrr::new(0);
     let mut out = Vec::new();
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 2, 4, 6]);
     issued(&mut p, &v, 2);
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [4, 6, 0, 2]);
     issued(&mut p, &v, 6);
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 2, 4, 6]);
     // Another scheduler's issue (warp sharing) does not move this scheduler's pointer.
     let e = Issued {
@@ -236,7 +260,7 @@ fn lrr_rotates_after_the_last_issuer() {
         shared: true,
     };
     p.on_issue(&e, &v.view());
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 2, 4, 6]);
 }
 
@@ -248,14 +272,14 @@ fn gto_keeps_the_greedy_warp_until_it_waits() {
     v.sort(&slots);
     let mut p = Gto::new(0);
     let mut out = Vec::new();
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [2, 1, 3, 0]);
     issued(&mut p, &v, 3);
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [3, 2, 1, 0]);
     v.w.waiting[3] = true;
     v.w.waiting[2] = true;
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [1, 0, 2, 3]);
 }
 
@@ -267,7 +291,7 @@ fn oldest_orders_by_dynamic_id() {
     v.w.occupied[2] = false;
     v.sort(&slots);
     let mut out = Vec::new();
-    Oldest::new(0).order(&slots, &v.view(), &mut out);
+    Oldest::new(0).order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [3, 1, 0]);
 }
 
@@ -277,23 +301,23 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     let mut v = V::new(10);
     let mut p = Tls::new(0, 3, 10, 10);
     let mut out = Vec::new();
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 1, 2]);
     issued(&mut p, &v, 0);
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [1, 2, 0]);
     v.long_dep(1, true);
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(p.active(), [0, 2, 3]);
     assert_eq!(out, [2, 3, 0]);
     v.long_dep(1, false);
     v.w.waiting[0] = true;
-    p.order(&slots, &v.view(), &mut out);
+    p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(p.active(), [2, 3, 4]);
     // `current_order` is side-effect free.
     let mut again = Vec::new();
-    p.current_order(&slots, &v.view(), &mut again);
-    p.current_order(&slots, &v.view(), &mut again);
+    p.current_order(&(), &slots, &v.view(), &mut again);
+    p.current_order(&(), &slots, &v.view(), &mut again);
     assert_eq!(p.active(), [2, 3, 4]);
 }
 
@@ -301,7 +325,7 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
 fn every_policy_completes_on_titanx() {
     let cfg = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
     let reference = run(&barrier_kernel(), 30, 256, 30 * 256, None).out;
-    for p in POLICIES {
+    for p in policies() {
         assert_eq!(
             run(&barrier_kernel(), 30, 256, 30 * 256, Some((&cfg, p))).out,
             reference
@@ -324,7 +348,7 @@ fn faults_and_deadlocks_report_like_functional_mode() {
             .error
             .expect("functional mode fails");
         assert!(f.contains(what), "{f}");
-        for p in POLICIES {
+        for p in policies() {
             let t = run(&src, 2, 64, 128, Some((&cfg, p)))
                 .error
                 .expect("timing mode fails");
@@ -335,17 +359,16 @@ fn faults_and_deadlocks_report_like_functional_mode() {
 
 /// One scheduler, `warps` warps of one CTA, each running `n` independent adds (no scoreboard
 /// stalls) with a deep I-buffer; returns the issuing warps' ages in issue order.
-fn issue_sequence(policy: PolicyKind, warps: u32, n: usize) -> Vec<u64> {
-    let cfg = warpsim_core::config::GpuConfig::load_with(
-        "gtx480",
-        &[
-            "sm.schedulers=1".into(),
-            "sm.ibuffer_entries=8".into(),
-            "sm.fetch_bytes=64".into(),
-            "gpu.num_sms=1".into(),
-        ],
-    )
-    .unwrap();
+fn issue_sequence(policy: &str, warps: u32, n: usize) -> Vec<u64> {
+    let (policy, tls) = PolicyKind::parse(policy).unwrap();
+    let mut o: Vec<String> = vec![
+        "sm.schedulers=1".into(),
+        "sm.ibuffer_entries=8".into(),
+        "sm.fetch_bytes=64".into(),
+        "gpu.num_sms=1".into(),
+    ];
+    o.extend(tls);
+    let cfg = warpsim_core::config::GpuConfig::load_with("gtx480", &o).unwrap();
     let body: String = (0..n)
         .map(|i| format!("add.s32 %r{}, %r2, {i};\n", 10 + i % 60))
         .collect();
@@ -368,7 +391,7 @@ fn issue_sequence(policy: PolicyKind, warps: u32, n: usize) -> Vec<u64> {
 
 #[test]
 fn lrr_rotates_in_the_model() {
-    let seq = issue_sequence(PolicyKind::Lrr, 4, 40);
+    let seq = issue_sequence("lrr", 4, 40);
     // Once every warp has instructions (and its kernel parameters, which arrive through the
     // constant cache), consecutive issues come from different warps, in rotation.
     let mid = &seq[70..150];
@@ -379,9 +402,9 @@ fn lrr_rotates_in_the_model() {
 
 #[test]
 fn gto_stays_on_the_greedy_warp_in_the_model() {
-    let seq = issue_sequence(PolicyKind::Gto, 4, 40);
+    let seq = issue_sequence("gto", 4, 40);
     let switches = seq.windows(2).filter(|w| w[0] != w[1]).count();
-    let lrr = issue_sequence(PolicyKind::Lrr, 4, 40);
+    let lrr = issue_sequence("lrr", 4, 40);
     let lrr_switches = lrr.windows(2).filter(|w| w[0] != w[1]).count();
     // GTO switches only when the greedy warp's I-buffer runs dry (every 8 instructions).
     assert!(
@@ -394,7 +417,7 @@ fn gto_stays_on_the_greedy_warp_in_the_model() {
 
 #[test]
 fn oldest_prefers_the_lowest_dynamic_id_in_the_model() {
-    let seq = issue_sequence(PolicyKind::Oldest, 4, 40);
+    let seq = issue_sequence("oldest", 4, 40);
     // Warp 0 finishes its whole stream before warp 3 issues its last instruction...
     let last0 = seq.iter().rposition(|&a| a == 0).unwrap();
     let last3 = seq.iter().rposition(|&a| a == 3).unwrap();
@@ -409,7 +432,7 @@ fn oldest_prefers_the_lowest_dynamic_id_in_the_model() {
 
 #[test]
 fn tls_issues_only_from_its_active_set_in_the_model() {
-    let seq = issue_sequence(PolicyKind::Tls(2), 6, 30);
+    let seq = issue_sequence("tls:2", 6, 30);
     // With nothing to demote, the first two warps form the active set until they finish.
     let first_other = seq.iter().position(|&a| a >= 2).unwrap();
     let last01 = seq.iter().rposition(|&a| a < 2).unwrap();
@@ -433,7 +456,7 @@ fn calls_local_memory_and_generic_shared_match_functional() {
     let reference = run(src, 4, 128, 512, None);
     assert!(reference.error.is_none(), "{:?}", reference.error);
     assert_eq!(reference.out[100], 200);
-    for p in POLICIES {
+    for p in policies() {
         let o = run(src, 4, 128, 512, Some((&cfg, p)));
         assert_eq!(o.out, reference.out, "{p:?}");
     }
@@ -442,10 +465,10 @@ fn calls_local_memory_and_generic_shared_match_functional() {
 #[test]
 fn every_resident_warp_cycle_is_an_issue_or_one_stall_reason() {
     let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
-    for (cfg, p) in POLICIES
-        .iter()
-        .map(|&p| (gtx480(), p))
-        .chain([(titan, PolicyKind::Gto)])
+    for (cfg, p) in policies()
+        .into_iter()
+        .map(|p| (gtx480(), p))
+        .chain([(titan, PolicyKind::GTO)])
     {
         for (src, grid, block, n) in [
             (loop_kernel(), 40, 96, 3800),
@@ -490,7 +513,7 @@ fn clock64_reads_the_sm_cycle() {
              sub.s64 %c3, %c2, %c1;\ncvt.u32.u64 %r8, %c3;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;"
         ),
     );
-    let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
+    let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::GTO)));
     let lat = cfg.latency.int[0];
     let d = o.out[0];
     assert!(
@@ -521,8 +544,8 @@ fn dual_issue_pairs_independent_instructions_of_different_units() {
         &["gpu.num_sms=1".into(), "sm.dual_issue=false".into()],
     )
     .unwrap();
-    let a = run(&src, 1, 32, 32, Some((&on, PolicyKind::Gto)));
-    let b = run(&src, 1, 32, 32, Some((&off, PolicyKind::Gto)));
+    let a = run(&src, 1, 32, 32, Some((&on, PolicyKind::GTO)));
+    let b = run(&src, 1, 32, 32, Some((&off, PolicyKind::GTO)));
     assert_eq!(a.out, reference);
     assert_eq!(b.out, reference);
     let (a, b) = (a.stats.unwrap(), b.stats.unwrap());
@@ -532,7 +555,7 @@ fn dual_issue_pairs_independent_instructions_of_different_units() {
     // Same-class pairs never dual issue: an add stream pairs nothing beyond its prologue's
     // parameter loads (LD/ST) with the integer ops next to them.
     let adds = chain_kernel(50);
-    let c = run(&adds, 1, 32, 32, Some((&on, PolicyKind::Gto)))
+    let c = run(&adds, 1, 32, 32, Some((&on, PolicyKind::GTO)))
         .stats
         .unwrap();
     assert!(c.dual_issues <= 2, "{}", c.dual_issues);
@@ -556,7 +579,7 @@ fn register_bank_conflicts_delay_the_result() {
                  sub.s64 %c3, %c2, %c1;\ncvt.u32.u64 %r8, %c3;\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r8;"
             ),
         );
-        let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::Gto)));
+        let o = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::GTO)));
         (o.out[0], o.stats.unwrap().bank_conflict_cycles)
     };
     let (apart, c0) = timed(27);
@@ -583,7 +606,7 @@ fn fast_forward_changes_nothing_but_speed() {
     let titan = warpsim_core::config::GpuConfig::load("titanx-pascal").unwrap();
     EVENTS.with(|e| e.set(true));
     for cfg in [gtx480(), titan] {
-        for p in POLICIES {
+        for p in policies() {
             for (src, grid, block, n) in [
                 (loads.clone(), 20, 64, 20 * 64),
                 (barrier_kernel(), 30, 256, 30 * 256),
@@ -605,7 +628,10 @@ fn fast_forward_changes_nothing_but_speed() {
 fn contested_ldst_finish(order: &str) -> (u64, u64) {
     let cfg = warpsim_core::config::GpuConfig::load_with(
         "gtx480",
-        &["gpu.num_sms=1".into(), format!("sm.scheduler_order={order}")],
+        &[
+            "gpu.num_sms=1".into(),
+            format!("sm.scheduler_order={order}"),
+        ],
     )
     .unwrap();
     let loads: String = (0..48)
@@ -616,7 +642,7 @@ fn contested_ldst_finish(order: &str) -> (u64, u64) {
         &format!("mov.u32 %r7, sh;\n{loads}st.global.u32 [%rd1], %r10;"),
     );
     PERFECT_ICACHE.with(|p| p.set(true));
-    let s = run(&src, 1, 64, 1, Some((&cfg, PolicyKind::Gto)))
+    let s = run(&src, 1, 64, 1, Some((&cfg, PolicyKind::GTO)))
         .stats
         .unwrap();
     PERFECT_ICACHE.with(|p| p.set(false));
@@ -634,7 +660,10 @@ fn fixed_scheduler_order_lets_scheduler_0_win_shared_units_and_rotate_shares_the
     // Rotate: the schedulers take turns at the unit, so both warps finish together.
     let (r0, r1) = contested_ldst_finish("rotate");
     println!("rotate: {r0} / {r1}");
-    assert!(r0.abs_diff(r1) <= 4, "rotate: warp 0 done at {r0}, warp 1 at {r1}");
+    assert!(
+        r0.abs_diff(r1) <= 4,
+        "rotate: warp 0 done at {r0}, warp 1 at {r1}"
+    );
 }
 
 #[test]
@@ -645,19 +674,29 @@ fn ldst_unit_accepts_one_line_accesses_back_to_back() {
     // loads issue on consecutive cycles (they took two cycles each before 2026-11-24).
     let cfg = warpsim_core::config::GpuConfig::load_with(
         "gtx480",
-        &["gpu.num_sms=1".into(), "sm.ibuffer_entries=8".into(), "sm.fetch_bytes=64".into()],
+        &[
+            "gpu.num_sms=1".into(),
+            "sm.ibuffer_entries=8".into(),
+            "sm.fetch_bytes=64".into(),
+        ],
     )
     .unwrap();
-    let loads: String =
-        (0..24).map(|i| format!("ld.global.u32 %r{}, [%rd1+{}];\n", 10 + i, 128 * i)).collect();
+    let loads: String = (0..24)
+        .map(|i| format!("ld.global.u32 %r{}, [%rd1+{}];\n", 10 + i, 128 * i))
+        .collect();
     let src = kernel("", &format!("{loads}st.global.u32 [%rd1], %r10;"));
     TRACE.with(|t| t.set(true));
     PERFECT_ICACHE.with(|p| p.set(true));
-    let s = run(&src, 1, 32, 1024, Some((&cfg, PolicyKind::Gto))).stats.unwrap();
+    let s = run(&src, 1, 32, 1024, Some((&cfg, PolicyKind::GTO)))
+        .stats
+        .unwrap();
     TRACE.with(|t| t.set(false));
     PERFECT_ICACHE.with(|p| p.set(false));
     // The loads are the instructions after the 7-instruction prologue.
     let cycles: Vec<u64> = s.issue_trace.iter().map(|e| e.cycle).collect();
     let loads = &cycles[7..7 + 24];
-    assert!(loads.windows(2).all(|w| w[1] - w[0] == 1), "load issue cycles {loads:?}");
+    assert!(
+        loads.windows(2).all(|w| w[1] - w[0] == 1),
+        "load issue cycles {loads:?}"
+    );
 }

@@ -25,7 +25,7 @@ use crate::workload::{error_code, find, print_table, run_program};
 pub use verdict::{Class, Verdict, CUTOFF};
 
 /// The policies every program runs under (the BAWS paper's two baselines).
-pub const POLICIES: [PolicyKind; 2] = [PolicyKind::Lrr, PolicyKind::Gto];
+pub const POLICIES: [PolicyKind; 2] = [PolicyKind::LRR, PolicyKind::GTO];
 
 /// The sets measured when none is named: the two the paper classifies.
 const DEFAULT_SETS: [&str; 2] = ["baws-barrier", "baws-nonbarrier"];
@@ -130,6 +130,7 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
             config: o.config.clone(),
             cfg: o.cfg.clone(),
             policy: policy.name(),
+            fetch: None,
             max_cycles: o.max_cycles,
             event_log: false,
             stats: None,

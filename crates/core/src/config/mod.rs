@@ -68,6 +68,11 @@ impl GpuConfig {
         Ok(cfg)
     }
 
+    /// This configuration with `key=value` overrides applied (checked like every other source).
+    pub fn with_overrides(&self, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
+        Self::from_toml(&self.name, &self.to_toml(), overrides)
+    }
+
     /// The resolved configuration as TOML (written beside every result).
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a config serializes")

@@ -22,6 +22,73 @@ pub struct GpuConfig {
     pub dram: Dram,
     pub icnt: Icnt,
     pub coalescer: Coalescer,
+    /// Parameters of the issue and fetch policies (each policy reads only its own). Optional
+    /// in a file, so configurations written before it existed still load with the defaults.
+    #[serde(default)]
+    pub policy: PolicyParams,
+}
+
+/// `[policy]`: the parameters of the scheduling policies (`warpsim list policies` names which
+/// policy reads which key).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyParams {
+    #[serde(default)]
+    pub mwf: MwfParams,
+    #[serde(default)]
+    pub cff: CffParams,
+    #[serde(default)]
+    pub tls: TlsParams,
+}
+
+/// `[policy.mwf]`: most-waiting-first (BAWS).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MwfParams {
+    /// A finished warp waiting for its CTA to exit counts as waiting at the CTA's implicit
+    /// exit barrier (the BAWS paper treats the exit point as a barrier).
+    pub count_exited_warps: bool,
+}
+
+impl Default for MwfParams {
+    fn default() -> Self {
+        MwfParams { count_exited_warps: true }
+    }
+}
+
+/// `[policy.cff]`: critical-fetch-first (BAWS).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CffParams {
+    /// How the schedulers' issue orders merge into one fetch order.
+    pub merge: CffMerge,
+}
+
+/// How critical-fetch-first merges the issue orders of an SM's schedulers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CffMerge {
+    /// Each fetch serves the schedulers in turn: the most urgent eligible warp of the next
+    /// scheduler's order (the next one after that when it has none).
+    #[default]
+    RoundRobin,
+    /// By rank: every scheduler's first warp, then every scheduler's second, … (scheduler 0
+    /// first within a rank); the first eligible one is fetched.
+    Rank,
+}
+
+/// `[policy.tls]`: two-level scheduling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsParams {
+    /// Warps in each scheduler's active set (`--policy tls:N` sets it too).
+    pub active: u32,
+}
+
+impl Default for TlsParams {
+    fn default() -> Self {
+        TlsParams { active: 6 }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

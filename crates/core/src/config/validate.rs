@@ -155,6 +155,15 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     if c.operand_collectors.sp + c.operand_collectors.sfu + c.operand_collectors.mem + c.operand_collectors.generic == 0 {
         return Err(invalid("operand_collectors", "needs at least one collector unit"));
     }
+    if c.sm.ibuffer_entries > 64 {
+        return Err(invalid("sm.ibuffer_entries", format!("at most 64 entries per warp, got {}", c.sm.ibuffer_entries)));
+    }
+    if c.policy.tls.active == 0 || c.policy.tls.active > c.sm.max_warps {
+        return Err(invalid(
+            "policy.tls.active",
+            format!("must be between 1 and sm.max_warps = {}, got {}", c.sm.max_warps, c.policy.tls.active),
+        ));
+    }
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
     cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
     cache_shape("const_cache", c.const_cache.size, c.const_cache.assoc, c.const_cache.line)?;

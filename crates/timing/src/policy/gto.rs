@@ -2,7 +2,7 @@
 //! is not waiting); then the other non-waiting warps oldest first; waiting/finished warps last
 //! (oldest first).
 
-use super::{IssuePolicy, Issued, PolicyView};
+use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 
 pub struct Gto {
     me: u16,
@@ -19,8 +19,16 @@ impl Gto {
     }
 }
 
+impl Build for Gto {
+    fn build(b: &BuildCtx) -> Gto {
+        Gto::new(b.scheduler)
+    }
+}
+
 impl IssuePolicy for Gto {
-    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    type Shared = ();
+
+    fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         let greedy = self.last.filter(|&g| v.occupied(g) && !v.waiting(g));
         if let Some(g) = greedy {
@@ -36,7 +44,9 @@ impl IssuePolicy for Gto {
         );
         out.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
     }
+}
 
+impl Events for Gto {
     fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
         // A warp this scheduler issued for another one (warp sharing) is not its own: the
         // greedy warp must come from its own slots.

@@ -1,7 +1,7 @@
 //! `lrr`: loose round robin. Start from the warp after the one that issued last from this
 //! scheduler, wrap around; the issue walk skips stalled warps.
 
-use super::{IssuePolicy, Issued, PolicyView};
+use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 
 pub struct Lrr {
     me: u16,
@@ -18,8 +18,16 @@ impl Lrr {
     }
 }
 
+impl Build for Lrr {
+    fn build(b: &BuildCtx) -> Lrr {
+        Lrr::new(b.scheduler)
+    }
+}
+
 impl IssuePolicy for Lrr {
-    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    type Shared = ();
+
+    fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         // The occupied slots in slot order, rotated to start after the last issuer.
         let o = &v.slot_order[self.me as usize];
@@ -27,7 +35,9 @@ impl IssuePolicy for Lrr {
         out.extend_from_slice(&o[start..]);
         out.extend_from_slice(&o[..start]);
     }
+}
 
+impl Events for Lrr {
     fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
         if e.scheduler == self.me {
             self.last = Some(e.slot);

@@ -1,32 +1,49 @@
 //! Issue policies: each writes one scheduler's priority order of warp slots into a
 //! caller-provided buffer; the common issue loop (`sm/issue.rs`) walks it. Chosen once by name
-//! ([`PolicyKind::from_name`]); the cycle loop is generic over the concrete policy type
-//! (static dispatch, no `dyn`).
+//! from the registry ([`registry`], [`PolicyKind::from_name`]); the cycle loop is generic over
+//! the concrete policy type (static dispatch, no `dyn`).
 //!
-//! Event hooks: every hook of [`IssuePolicy`] is delivered to the policy instance of *every*
-//! scheduler of the SM where the event happens (so SM-wide tables such as BAWS's WPT can be
-//! kept by each instance, or read from the [`PolicyView`]); all default to no-ops. Within one
-//! cycle they fire in pipeline order: CTA launch (dispatch, before the SM's stages), memory
-//! completions, CTA exit (writeback), then per scheduler in order each issue followed by the
-//! barrier arrive / warp finished / barrier release it caused (a dual-issued second
-//! instruction right after the first; warp-sharing issues after every scheduler's own walk);
-//! last-CTA-dispatched fires once,
-//! on every SM, in the cycle the dispatcher hands out the kernel's last CTA (after that
-//! CTA's launch hook).
+//! Two kinds of state:
+//! - **per scheduler**, the [`IssuePolicy`] itself (one instance per scheduler of every SM:
+//!   the last warp it issued, a two-level active set);
+//! - **per SM**, its [`IssuePolicy::Shared`] ([`SmState`]): tables the papers keep once per SM
+//!   (BAWS's warp priority table as a ranked CTA list, SAWS's first-arrival list), updated once
+//!   per event and read by every scheduler's policy when it orders its warps.
+//!
+//! Event hooks ([`Events`]): every event on an SM goes first to its shared state, then to the
+//! policy instance of *every* scheduler of the SM; all default to no-ops. Within one cycle
+//! they fire in pipeline order: the shared state's timer (when due), CTA launch (dispatch,
+//! before the SM's stages), memory completions, CTA exit (writeback), then per scheduler in
+//! order each issue followed by the barrier arrive / warp finished / barrier release it caused
+//! (a dual-issued second instruction right after the first; warp-sharing issues after every
+//! scheduler's own walk); last-CTA-dispatched fires once, on every SM, in the cycle the
+//! dispatcher hands out the kernel's last CTA (after that CTA's launch hook).
+//!
+//! Adding a policy: one file here implementing [`IssuePolicy`] and [`Build`], and one line in
+//! [`registry::ISSUE`]; every test that runs "every policy" reads that table.
 
+mod cta_rank;
 mod gto;
 mod lrr;
+mod mwf;
 mod oldest;
+pub mod registry;
+mod saws;
 mod tls;
 pub mod view;
 
+pub use cta_rank::{CtaKey, CtaRank, InCta};
 pub use gto::Gto;
 pub use lrr::Lrr;
+pub use mwf::{MwfGto, MwfLrr, WaitingFirst};
 pub use oldest::Oldest;
+pub use registry::{FetchEntry, IssueEntry, PolicyKind, FETCH, ISSUE};
+pub use saws::{FirstArrival, Saws};
 pub use tls::Tls;
 pub use view::{Block, CtaSlots, PolicyView, WarpSlots};
 
 use crate::classify::Unit;
+use warpsim_core::config::PolicyParams;
 
 /// One issued warp instruction, as hooks see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,29 +59,9 @@ pub struct Issued {
     pub shared: bool,
 }
 
-/// The interface every issue policy implements. Only [`IssuePolicy::current_order`] is
-/// required.
-pub trait IssuePolicy {
-    /// `order` has no side effects and the *set* of slots it returns depends only on which
-    /// slots are occupied. The SM then skips a scheduler none of whose warps can issue until
-    /// one of them changes state (its issue-slot statistics are still counted every cycle).
-    const PURE_ORDER: bool = true;
-    /// A scheduler that issued nothing may issue a ready warp of another scheduler of the SM
-    /// whose own unit port was busy (warp sharing); see [`IssuePolicy::pick_shared`].
-    const SHARES_WARPS: bool = false;
-    /// Deliver [`IssuePolicy::on_mem_complete`] (costs a completion queue per SM).
-    const WANTS_MEM_EVENTS: bool = false;
-
-    /// The priority order this scheduler would use now, without changing any state. Fetch
-    /// policies (CFF) read it through [`IssueOrders`].
-    fn current_order(&self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>);
-
-    /// The order the issue stage walks this cycle (`out` is cleared first). Policies whose
-    /// ordering has per-cycle state updates (two-level) do them here.
-    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.current_order(slots, v, out);
-    }
-
+/// The events of an SM that policies (and their SM-wide state) may react to. The view shows
+/// the state *after* the event (counters already updated).
+pub trait Events {
     /// A warp instruction issued (any scheduler of the SM).
     fn on_issue(&mut self, _e: &Issued, _v: &PolicyView) {}
     /// Warp `slot` arrived at a barrier at `pc` and waits.
@@ -78,10 +75,87 @@ pub trait IssuePolicy {
     /// The CTA in slot `cta` exited: its warp slots are already free; its CTA-slot fields in
     /// the view still describe it.
     fn on_cta_exit(&mut self, _cta: u16, _v: &PolicyView) {}
-    /// A memory instruction of warp `slot` completed (only with `WANTS_MEM_EVENTS`).
+    /// A memory instruction of warp `slot` completed (only when the policy's
+    /// `WANTS_MEM_EVENTS`).
     fn on_mem_complete(&mut self, _slot: u16, _v: &PolicyView) {}
     /// The dispatcher has dispatched the kernel's last CTA (PRO's slow phase, KAWS's milestone).
     fn on_last_cta_dispatched(&mut self, _v: &PolicyView) {}
+}
+
+/// What a policy (or its SM-wide state) is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildCtx<'a> {
+    /// The scheduler this instance serves (0 for SM-wide state).
+    pub scheduler: usize,
+    /// Its warp slots (slot `w` belongs to scheduler `w mod schedulers`); empty for SM-wide state.
+    pub slots: &'a [u16],
+    pub schedulers: usize,
+    /// Warp slots of the SM.
+    pub warp_slots: usize,
+    /// CTA slots of the SM.
+    pub cta_slots: usize,
+    /// Warp slots per CTA slot.
+    pub warps_per_cta: usize,
+    /// The `[policy]` table of the configuration.
+    pub params: &'a PolicyParams,
+}
+
+/// Construction from the configuration, for policies the registry can name.
+pub trait Build {
+    fn build(b: &BuildCtx) -> Self;
+}
+
+/// SM-wide policy state: kept once per SM, told about every event once (before the
+/// schedulers' policies), read by every scheduler's policy.
+pub trait SmState: Events {
+    /// The cycle at which this state changes by itself (a timer, e.g. PRO's periodic re-sort);
+    /// `u64::MAX` when it has none. The SM calls [`SmState::on_timer`] in the first cycle it
+    /// simulates at or after it, wakes every sleeping scheduler then, and fast-forward never
+    /// skips past it.
+    fn wake_at(&self) -> u64 {
+        u64::MAX
+    }
+    /// The timer of [`SmState::wake_at`] is due (first thing in the SM's cycle).
+    fn on_timer(&mut self, _v: &PolicyView) {}
+}
+
+/// No SM-wide state.
+impl Events for () {}
+impl SmState for () {}
+impl Build for () {
+    fn build(_: &BuildCtx) {}
+}
+
+/// The interface every issue policy implements. Only [`IssuePolicy::current_order`] is
+/// required.
+pub trait IssuePolicy: Events {
+    /// The policy's SM-wide state (`()` for none).
+    type Shared: SmState + Build;
+    /// `order` has no side effects and the *set* of slots it returns depends only on which
+    /// slots are occupied. The SM then skips a scheduler none of whose warps can issue until
+    /// one of them changes state (its issue-slot statistics are still counted every cycle).
+    const PURE_ORDER: bool = true;
+    /// A scheduler that issued nothing may issue a ready warp of another scheduler of the SM
+    /// whose own unit port was busy (warp sharing); see [`IssuePolicy::pick_shared`].
+    const SHARES_WARPS: bool = false;
+    /// Deliver [`Events::on_mem_complete`] (costs a completion queue per SM).
+    const WANTS_MEM_EVENTS: bool = false;
+
+    /// The priority order this scheduler would use now, without changing any state.
+    fn current_order(&self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>);
+
+    /// The order the issue stage walks this cycle (`out` is cleared first). Policies whose
+    /// ordering has per-cycle state updates (two-level) do them here.
+    fn order(&mut self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.current_order(sh, slots, v, out);
+    }
+
+    /// The order a fetch policy (critical-fetch-first) reads: [`IssuePolicy::current_order`]
+    /// extended by every occupied warp the issue stage may not pick now (two-level's pending
+    /// warps), most urgent first. Must not change any state.
+    fn fetch_order(&self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.current_order(sh, slots, v, out);
+    }
 
     /// Warp sharing: of `candidates` (other schedulers' ready warps whose unit has a free
     /// instance for this scheduler), the one to issue. Default: the oldest.
@@ -91,69 +165,34 @@ pub trait IssuePolicy {
 }
 
 /// Read access to every scheduler's current issue order, for fetch policies.
-pub struct IssueOrders<'a, P> {
+pub struct IssueOrders<'a, P: IssuePolicy> {
     pub(crate) policies: &'a [P],
+    pub(crate) shared: &'a P::Shared,
     pub(crate) slots: &'a [Vec<u16>],
 }
 
 impl<P: IssuePolicy> IssueOrders<'_, P> {
-    /// Builds the accessor over per-scheduler policies and their slots.
-    pub fn new<'a>(policies: &'a [P], slots: &'a [Vec<u16>]) -> IssueOrders<'a, P> {
-        IssueOrders { policies, slots }
+    /// Builds the accessor over per-scheduler policies, their SM-wide state and their slots.
+    pub fn new<'a>(
+        policies: &'a [P],
+        shared: &'a P::Shared,
+        slots: &'a [Vec<u16>],
+    ) -> IssueOrders<'a, P> {
+        IssueOrders {
+            policies,
+            shared,
+            slots,
+        }
     }
 
     pub fn schedulers(&self) -> usize {
         self.policies.len()
     }
 
-    /// Scheduler `sched`'s current order ([`IssuePolicy::current_order`]) into `out`.
+    /// Scheduler `sched`'s current order for fetch ([`IssuePolicy::fetch_order`]) into `out`.
     pub fn order(&self, sched: usize, v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        self.policies[sched].current_order(&self.slots[sched], v, out);
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PolicyKind {
-    Lrr,
-    Gto,
-    Oldest,
-    /// Two-level with an active set of this many warps per scheduler.
-    Tls(u32),
-}
-
-impl PolicyKind {
-    pub const NAMES: &'static [&'static str] = &["lrr", "gto", "oldest", "tls"];
-
-    /// `lrr`, `gto`, `oldest`, `tls` (active set 6) or `tls:N`.
-    pub fn from_name(name: &str) -> Result<PolicyKind, crate::TimingError> {
-        let bad = || crate::TimingError::UnknownPolicy {
-            name: name.to_string(),
-            valid: Self::NAMES.iter().map(|s| s.to_string()).collect(),
-        };
-        Ok(match name {
-            "lrr" => PolicyKind::Lrr,
-            "gto" => PolicyKind::Gto,
-            "oldest" => PolicyKind::Oldest,
-            "tls" => PolicyKind::Tls(6),
-            _ => match name
-                .strip_prefix("tls:")
-                .and_then(|n| n.parse::<u32>().ok())
-            {
-                Some(n) if n > 0 => PolicyKind::Tls(n),
-                _ => return Err(bad()),
-            },
-        })
-    }
-
-    pub fn name(&self) -> String {
-        match self {
-            PolicyKind::Lrr => "lrr".into(),
-            PolicyKind::Gto => "gto".into(),
-            PolicyKind::Oldest => "oldest".into(),
-            PolicyKind::Tls(6) => "tls".into(),
-            PolicyKind::Tls(n) => format!("tls:{n}"),
-        }
+        self.policies[sched].fetch_order(self.shared, &self.slots[sched], v, out);
     }
 }
 

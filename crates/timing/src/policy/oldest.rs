@@ -1,6 +1,6 @@
 //! `oldest`: by age (dynamic id) only, oldest first.
 
-use super::{IssuePolicy, PolicyView};
+use super::{Build, BuildCtx, Events, IssuePolicy, PolicyView};
 
 pub struct Oldest {
     me: u16,
@@ -13,8 +13,18 @@ impl Oldest {
     }
 }
 
+impl Build for Oldest {
+    fn build(b: &BuildCtx) -> Oldest {
+        Oldest::new(b.scheduler)
+    }
+}
+
+impl Events for Oldest {}
+
 impl IssuePolicy for Oldest {
-    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    type Shared = ();
+
+    fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         out.extend_from_slice(&v.age_order[self.me as usize]);
     }

@@ -1,12 +1,16 @@
 //! `tls`: two-level scheduling (Narasiman et al. MICRO'11; GPGPU-Sim `two_level_active:N:0:1`).
-//! An active set of N warps per scheduler, ordered LRR, is the only set that may issue. Each
-//! cycle, before ordering: warps that left (CTA exited) are dropped, newly resident warps join
-//! the back of the pending FIFO (in slot order), every active warp that is waiting (barrier,
-//! finished) or whose next instruction reads/writes the result of an outstanding global/local
-//! load is demoted to the back of the pending FIFO, and the active set is refilled from the
-//! FIFO front.
+//! An active set of N warps per scheduler (`policy.tls.active`), ordered LRR, is the only set
+//! that may issue. Each cycle, before ordering: warps that left (CTA exited) are dropped, newly
+//! resident warps join the back of the pending FIFO (in slot order), every active warp that is
+//! waiting (barrier, finished) or whose next instruction reads/writes the result of an
+//! outstanding global/local load is demoted to the back of the pending FIFO, and the active set
+//! is refilled from the FIFO front.
+//!
+//! For critical-fetch-first the order goes on past the active set: the pending FIFO front to
+//! back, then warps that became resident since the last cycle (slot order) — the order in which
+//! they would be promoted.
 
-use super::{rotate_after, IssuePolicy, Issued, PolicyView};
+use super::{rotate_after, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 use std::collections::VecDeque;
 
 const NONE: u8 = 0;
@@ -41,16 +45,35 @@ impl Tls {
     }
 }
 
+impl Build for Tls {
+    fn build(b: &BuildCtx) -> Tls {
+        let n = b.params.tls.active as usize;
+        Tls::new(b.scheduler, n, b.slots.len(), b.warp_slots)
+    }
+}
+
 impl IssuePolicy for Tls {
+    type Shared = ();
     // Demotion and promotion happen every cycle in `order`.
     const PURE_ORDER: bool = false;
 
-    fn current_order(&self, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         rotate_after(&self.active, self.last, v, out);
     }
 
-    fn order(&mut self, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn fetch_order(&self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.current_order(sh, slots, v, out);
+        out.extend(self.pending.iter().copied().filter(|&s| v.occupied(s)));
+        out.extend(
+            slots
+                .iter()
+                .copied()
+                .filter(|&s| v.occupied(s) && self.member[s as usize] == NONE),
+        );
+    }
+
+    fn order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         for &s in slots {
             let (occ, m) = (v.occupied(s), self.member[s as usize]);
             if occ && m == NONE {
@@ -80,9 +103,11 @@ impl IssuePolicy for Tls {
             self.member[s as usize] = ACTIVE;
             self.active.push(s);
         }
-        self.current_order(slots, v, out);
+        self.current_order(sh, slots, v, out);
     }
+}
 
+impl Events for Tls {
     fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
         if e.scheduler == self.me {
             self.last = Some(e.slot);

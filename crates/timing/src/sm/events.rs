@@ -4,6 +4,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::stats::{LogEvent, LogKind};
 use std::cmp::Reverse;
@@ -81,6 +82,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.w.waiting[s] = true;
                 self.c.finished[c] += 1;
                 self.done_at[s] = now;
+                self.icache.release(s);
                 self.pending_exit = true;
                 self.block(s, Block::Exit, now + 1, u64::MAX);
                 if self.c.finished[c] == self.c.warps[c] {

@@ -22,7 +22,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         pick.clear();
         {
             let v = view!(self, now, env.all_dispatched);
-            let orders = IssueOrders::new(&self.policies, &self.sched_slots);
+            let orders = IssueOrders::new(&self.policies, &self.shared, &self.sched_slots);
             self.fetch.pick(&v, &orders, budget, &mut pick);
         }
         self.fetch_idle = pick.is_empty();
@@ -53,7 +53,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             (self.ib_func[s], self.ib_pc[s] + self.w.ib_n[s] as u32)
         };
         let addr = env.table.inst_addr(func, pc);
-        if let Err(ready) = self.icache.access(addr, now) {
+        if let Err(ready) = self.icache.access(addr, now, s) {
             self.w.fetch_wait[s] = ready;
             return;
         }

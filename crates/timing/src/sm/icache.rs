@@ -8,7 +8,18 @@
 //! lines share a set could evict each other's lines between fill and fetch forever (a
 //! livelock seen with 16 warps of `rod_heartwall` under GTO with rotating schedulers). When
 //! every way of the set is pinned the miss allocates nothing and the warp retries when the
-//! earliest of them is due (or next cycle).
+//! earliest of those still in flight arrives, or, when all have arrived and only wait for
+//! their warps, after a miss latency (a priority fetch policy would otherwise pick the retrying warp every cycle
+//! and never the warps that would unpin the set).
+//!
+//! A pin belongs to the warp whose miss allocated the line and lasts only while that warp
+//! still wants it: when the warp next looks up a different line (a branch flushed its
+//! I-buffer before it used the line it fetched ahead for, as a fetch policy that tops up
+//! partly full I-buffers does) or finishes, the pin is released. Otherwise lines fetched
+//! ahead and never used would stay pinned for good and, set by set, block every miss (seen
+//! with critical-fetch-first on `rod_heartwall` and `rod_particlefilter`). Under the baseline
+//! rule (fetch only into an empty I-buffer) a warp always fetches from the line it missed
+//! on next, so this never triggers there.
 
 use warpsim_core::config::GpuConfig;
 
@@ -24,6 +35,10 @@ pub struct ICache {
     used: Vec<u64>,
     /// Allocated by a miss and not hit since: not replaceable.
     pinned: Vec<bool>,
+    /// The warp slot whose miss pinned the line.
+    owner: Vec<u16>,
+    /// Per warp slot: the way it pinned last (valid while that way is pinned by it).
+    held: Vec<Option<u32>>,
     miss_latency: u64,
     /// Every lookup hits (`TimingOptions::perfect_icache`).
     perfect: bool,
@@ -32,7 +47,8 @@ pub struct ICache {
 }
 
 impl ICache {
-    pub fn new(cfg: &GpuConfig, perfect: bool) -> ICache {
+    /// An I-cache for an SM of `warps` warp slots.
+    pub fn new(cfg: &GpuConfig, perfect: bool, warps: usize) -> ICache {
         let c = &cfg.l1i;
         let line = c.line.max(1) as u64;
         let ways = c.assoc.max(1) as usize;
@@ -46,6 +62,8 @@ impl ICache {
             ready: vec![0; n],
             used: vec![0; n],
             pinned: vec![false; n],
+            owner: vec![0; n],
+            held: vec![None; warps],
             miss_latency: cfg.l2.latency as u64 + 2 * cfg.icnt.latency as u64,
             perfect,
             hits: 0,
@@ -58,15 +76,30 @@ impl ICache {
         self.line
     }
 
-    /// Looks up the line holding `addr` at cycle `now`: `Ok` when its data is there, else
-    /// `Err(cycle)` when to look again: when the line arrives (a miss allocates it now,
-    /// evicting the LRU unpinned way), or, with every way pinned, when the first pinned line
-    /// is due (at least the next cycle).
-    pub fn access(&mut self, addr: u64, now: u64) -> Result<(), u64> {
+    /// Releases warp slot `warp`'s pin, if it still holds one.
+    pub fn release(&mut self, warp: usize) {
+        if let Some(w) = self.held[warp].take() {
+            let w = w as usize;
+            if self.pinned[w] && self.owner[w] as usize == warp {
+                self.pinned[w] = false;
+            }
+        }
+    }
+
+    /// Warp slot `warp` looks up the line holding `addr` at cycle `now`: `Ok` when its data is
+    /// there, else `Err(cycle)` when to look again: when the line arrives (a miss allocates it
+    /// now, evicting the LRU unpinned way), or, with every way pinned, when the first pinned
+    /// line is due (at least the next cycle).
+    pub fn access(&mut self, addr: u64, now: u64, warp: usize) -> Result<(), u64> {
         if self.perfect {
             return Ok(());
         }
         let tag = addr / self.line;
+        if let Some(w) = self.held[warp] {
+            if self.tags[w as usize] != tag {
+                self.release(warp);
+            }
+        }
         let set = (tag % self.sets) as usize * self.ways;
         let ways = set..set + self.ways;
         if let Some(i) = ways.clone().find(|&i| self.tags[i] == tag) {
@@ -83,13 +116,18 @@ impl ICache {
             .filter(|&i| !self.pinned[i])
             .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]))
         else {
-            let due = ways.map(|i| self.ready[i]).min().unwrap_or(now);
-            return Err(due.max(now + 1));
+            // Retry when the first pinned line arrives; when every one has arrived and waits
+            // for its warp, that warp must get a fetch turn first: back off a miss latency, so
+            // a fetch policy that always prefers this warp (CFF, FEF) lets the others through.
+            let in_flight = ways.map(|i| self.ready[i]).filter(|&t| t > now).min();
+            return Err(in_flight.unwrap_or(now + self.miss_latency));
         };
         self.misses += 1;
         self.tags[victim] = tag;
         self.used[victim] = now;
         self.pinned[victim] = true;
+        self.owner[victim] = warp as u16;
+        self.held[warp] = Some(victim as u32);
         self.ready[victim] = now + self.miss_latency;
         Err(self.ready[victim])
     }
@@ -104,7 +142,7 @@ mod tests {
         cfg.l1i.size = 128 * ways;
         cfg.l1i.assoc = ways;
         cfg.l1i.line = 128;
-        ICache::new(&cfg, false)
+        ICache::new(&cfg, false, 4)
     }
 
     #[test]
@@ -112,16 +150,32 @@ mod tests {
         let mut c = one_set(2);
         let lat = c.miss_latency;
         // Two misses fill both ways; a third finds them pinned (in flight) and allocates nothing.
-        assert_eq!(c.access(0, 0), Err(lat));
-        assert_eq!(c.access(128, 1), Err(1 + lat));
-        assert_eq!(c.access(256, 2), Err(lat));
+        assert_eq!(c.access(0, 0, 0), Err(lat));
+        assert_eq!(c.access(128, 1, 1), Err(1 + lat));
+        assert_eq!(c.access(256, 2, 2), Err(lat));
         assert_eq!(c.misses, 2);
-        // Arrived but not yet fetched from: still pinned.
-        assert_eq!(c.access(256, lat + 5), Err(lat + 6));
+        // Arrived but not yet fetched from: still pinned; with none in flight the warp backs off.
+        assert_eq!(c.access(256, lat + 5, 2), Err(2 * lat + 5));
         // The first fetch of line 0 unpins it; the waiting miss may now replace it.
-        assert_eq!(c.access(0, lat + 6), Ok(()));
-        assert_eq!(c.access(256, lat + 7), Err(2 * lat + 7));
+        assert_eq!(c.access(0, lat + 6, 0), Ok(()));
+        assert_eq!(c.access(256, lat + 7, 2), Err(2 * lat + 7));
         // Line 1 (pinned) survived, and hits.
-        assert_eq!(c.access(128, lat + 8), Ok(()));
+        assert_eq!(c.access(128, lat + 8, 1), Ok(()));
+    }
+
+    #[test]
+    fn a_warp_that_changes_course_releases_its_pin() {
+        let mut c = one_set(2);
+        let lat = c.miss_latency;
+        // Warps 0 and 1 pin both ways (fetching ahead); warp 2 finds no way to allocate.
+        assert_eq!(c.access(0, 0, 0), Err(lat));
+        assert_eq!(c.access(128, 0, 1), Err(lat));
+        assert_eq!(c.access(256, 1, 2), Err(lat));
+        // Warp 0 asks for line 2 instead: its own pin on line 0 goes, so line 2 allocates.
+        assert_eq!(c.access(256, lat + 1, 0), Err(2 * lat + 1));
+        // Warp 1's pin is untouched by that; a finished warp releases its pin.
+        assert_eq!(c.access(384, lat + 2, 3), Err(2 * lat + 1));
+        c.release(1);
+        assert_eq!(c.access(384, lat + 3, 3), Err(2 * lat + 3));
     }
 }

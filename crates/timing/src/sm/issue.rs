@@ -15,6 +15,7 @@ use super::{Env, Slot, Sm};
 use crate::classify::{MemClass, Unit};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::coalesce::{bank_degree, lines};
+use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, Issued};
 use crate::stats::IssueEvent;
 use std::cmp::Reverse;
@@ -55,7 +56,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let mut order = std::mem::take(&mut self.order);
         {
             let v = view!(self, now, env.all_dispatched);
-            self.policies[k].order(&self.sched_slots[k], &v, &mut order);
+            self.policies[k].order(&self.shared, &self.sched_slots[k], &v, &mut order);
         }
         let (mut any_data, mut any_struct) = (false, false);
         let mut picked = None;

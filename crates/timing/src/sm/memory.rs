@@ -26,6 +26,7 @@ use crate::mem::cache::TagArray;
 use crate::mem::coalesce::LineAccess;
 use crate::mem::mshr::{MshrAdd, Mshrs};
 use crate::mem::{CacheCounts, Dest, Kind, Req};
+use crate::policy::Events as _;
 use crate::policy::IssuePolicy;
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, WritePolicy};

@@ -27,10 +27,15 @@ macro_rules! view {
     };
 }
 
-/// Calls `$call` on every scheduler's policy of SM `$sm` with the view bound to `$v`.
+/// Calls `$call` (an [`Events`](crate::policy::Events) hook) on the SM-wide policy state of SM
+/// `$sm`, then on every scheduler's policy, with the view bound to `$v`.
 macro_rules! notify {
     ($sm:expr, $now:expr, $all:expr, |$p:ident, $v:ident| $call:expr) => {{
         let $v = view!($sm, $now, $all);
+        {
+            let $p = &mut $sm.shared;
+            $call;
+        }
         for $p in $sm.policies.iter_mut() {
             $call;
         }
@@ -52,7 +57,7 @@ pub mod writeback;
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
-use crate::policy::{CtaSlots, IssuePolicy, PolicyView, WarpSlots};
+use crate::policy::{Build, BuildCtx, CtaSlots, IssuePolicy, PolicyView, SmState, WarpSlots};
 use crate::stats::{CtaRecord, IssueEvent, IssueSlots, LogEvent, StallCounts, WarpRecord};
 use scoreboard::Scoreboard;
 use std::cmp::Reverse;
@@ -106,7 +111,7 @@ pub(crate) enum Slot {
     Idle,
 }
 
-pub struct Sm<P, F> {
+pub struct Sm<P: IssuePolicy, F> {
     pub id: u32,
     pub(crate) ctas: Vec<Option<ResidentCta>>,
     /// Warps per CTA.
@@ -149,6 +154,8 @@ pub struct Sm<P, F> {
     // ---- per scheduler ----
     pub(crate) sched_slots: Vec<Vec<u16>>,
     pub(crate) policies: Vec<P>,
+    /// The policy's SM-wide state (one per SM, told about every event before the schedulers).
+    pub(crate) shared: P::Shared,
     pub(crate) order: Vec<u16>,
     pub issue: Vec<IssueSlots>,
     /// The scheduler need not walk before this cycle (nothing can issue); see `issue.rs`.
@@ -181,14 +188,14 @@ pub struct Sm<P, F> {
 }
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
-    /// An SM with `ctas_per_sm` CTA slots of `wpc` warps; `make(sched, slots, sm_slots)` builds
-    /// scheduler `sched`'s policy.
+    /// An SM with `ctas_per_sm` CTA slots of `wpc` warps; `make(ctx)` builds scheduler
+    /// `ctx.scheduler`'s policy.
     pub fn new(
         id: u32,
         cfg: &GpuConfig,
         ctas_per_sm: usize,
         wpc: usize,
-        make: &mut impl FnMut(usize, &[u16], usize) -> P,
+        make: &mut impl FnMut(&BuildCtx) -> P,
         fetch: F,
         perfect_icache: bool,
     ) -> Self {
@@ -197,11 +204,27 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let sched_slots: Vec<Vec<u16>> = (0..s)
             .map(|i| (0..n).filter(|w| w % s == i).map(|w| w as u16).collect())
             .collect();
+        let base = BuildCtx {
+            scheduler: 0,
+            slots: &[],
+            schedulers: s,
+            warp_slots: n,
+            cta_slots: ctas_per_sm,
+            warps_per_cta: wpc,
+            params: &cfg.policy,
+        };
         let policies = sched_slots
             .iter()
             .enumerate()
-            .map(|(i, sl)| make(i, sl, n))
+            .map(|(i, slots)| {
+                make(&BuildCtx {
+                    scheduler: i,
+                    slots,
+                    ..base
+                })
+            })
             .collect();
+        let shared = P::Shared::build(&base);
         Sm {
             id,
             ctas: (0..ctas_per_sm).map(|_| None).collect(),
@@ -235,6 +258,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             bar_pc: vec![0; n],
             sched_slots,
             policies,
+            shared,
             order: Vec::with_capacity(n),
             issue: vec![IssueSlots::default(); s],
             sched_wake: vec![0; s],
@@ -248,7 +272,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             fetch,
             fetch_idle: false,
             fetch_wake: 0,
-            icache: icache::ICache::new(cfg, perfect_icache),
+            icache: icache::ICache::new(cfg, perfect_icache, n),
             fetch_pick: Vec::with_capacity(n),
             completions: BinaryHeap::with_capacity(4 * n),
             mem: memory::SmMem::new(cfg, n),
@@ -306,7 +330,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if !P::PURE_ORDER || self.pending_exit || !self.fetch_idle {
             return now + 1;
         }
-        let mut t = self.fetch_wake.min(self.mem.next_event(now));
+        let mut t = self
+            .fetch_wake
+            .min(self.mem.next_event(now))
+            .min(self.shared.wake_at());
         for k in 0..self.outcome.len() {
             if matches!(self.outcome[k], Slot::Issued | Slot::Pipeline) {
                 return now + 1;
@@ -337,6 +364,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// One cycle of this SM.
     pub fn cycle(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
+        if now >= self.shared.wake_at() {
+            let v = view!(self, now, env.all_dispatched);
+            self.shared.on_timer(&v);
+            // The order may have changed: every scheduler walks again.
+            self.sched_wake.iter_mut().for_each(|x| *x = 0);
+        }
         self.mem_stage(env, now);
         if P::WANTS_MEM_EVENTS {
             self.deliver_completions(env, now);
@@ -348,7 +381,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let s = self.sched_slots.len();
         // Schedulers share units, collectors and ports: whoever goes first wins a contested
         // one. Rotating the first by cycle number keeps that fair (and fast-forward safe).
-        let first = if self.rotate_schedulers { (now % s as u64) as usize } else { 0 };
+        let first = if self.rotate_schedulers {
+            (now % s as u64) as usize
+        } else {
+            0
+        };
         for i in 0..s {
             self.issue_stage(env, (first + i) % s, now)?;
         }

@@ -12,6 +12,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::sm::scoreboard::Hazard;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};

@@ -5,6 +5,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::stats::{CtaRecord, LogKind, WarpRecord};
 

@@ -31,12 +31,16 @@ thread_local! {
     pub static EVENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-pub const POLICIES: [PolicyKind; 4] = [
-    PolicyKind::Lrr,
-    PolicyKind::Gto,
-    PolicyKind::Oldest,
-    PolicyKind::Tls(6),
-];
+/// Every registered scheduler: each issue policy of the registry with each fetch policy.
+pub fn policies() -> Vec<PolicyKind> {
+    let mut all = Vec::new();
+    for i in warpsim_timing::policy::ISSUE {
+        for f in warpsim_timing::policy::FETCH {
+            all.push(PolicyKind::from_name(&format!("{}+{}", i.name, f.name)).unwrap());
+        }
+    }
+    all
+}
 
 pub struct Outcome {
     pub out: Vec<u32>,

@@ -1,0 +1,124 @@
+//! `cff`: critical fetch first (BAWS §4.2). Fetch for the warp the issue stage will want next:
+//! the most urgent warp of the issue policy's current order ([`IssuePolicy::fetch_order`])
+//! that is eligible under the partial rule (a free I-buffer entry, so the critical warp's
+//! buffer is kept topped up). For GTO that is the greedy warp, else the oldest; for MWF the
+//! first runnable warp of the CTA with the most waiters. Works with every issue policy; for
+//! two-level the order continues past the active set into the pending warps.
+//!
+//! An SM has one fetch port and S schedulers, each with its own order; `policy.cff.merge`
+//! decides how they share it:
+//! - `round-robin` (default): fetch cycles serve the schedulers in turn, each taking its most
+//!   urgent eligible warp (a scheduler without one passes its turn to the next);
+//! - `rank`: every scheduler's first warp, then every scheduler's second, … (scheduler 0 first
+//!   within a rank): the first eligible warp in that merged order.
+//!
+//! Orders are built lazily: with `round-robin` and one warp per fetch, usually only one
+//! scheduler's order is built per fetch cycle.
+
+use super::{eligible, FetchPolicy};
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
+use warpsim_core::config::CffMerge;
+
+pub struct Cff {
+    merge: CffMerge,
+    /// The scheduler whose turn it is (`round-robin`).
+    next: usize,
+    /// Per scheduler: its order this fetch cycle, built on first use.
+    orders: Vec<Vec<u16>>,
+    built: Vec<bool>,
+    /// Per scheduler: how far its order has been consumed this fetch cycle.
+    pos: Vec<usize>,
+}
+
+impl Cff {
+    pub fn new(merge: CffMerge) -> Cff {
+        Cff {
+            merge,
+            next: 0,
+            orders: Vec::new(),
+            built: Vec::new(),
+            pos: Vec::new(),
+        }
+    }
+
+    /// Scheduler `k`'s next eligible warp not picked yet this cycle.
+    fn next_of<P: IssuePolicy>(
+        &mut self,
+        k: usize,
+        v: &PolicyView,
+        orders: &IssueOrders<'_, P>,
+        picked: &[u16],
+    ) -> Option<u16> {
+        if !self.built[k] {
+            orders.order(k, v, &mut self.orders[k]);
+            self.built[k] = true;
+        }
+        let o = &self.orders[k];
+        while self.pos[k] < o.len() {
+            let s = o[self.pos[k]];
+            self.pos[k] += 1;
+            if eligible(v, s as usize, true) && !picked.contains(&s) {
+                return Some(s);
+            }
+        }
+        None
+    }
+}
+
+impl FetchPolicy for Cff {
+    fn pick<P: IssuePolicy>(
+        &mut self,
+        v: &PolicyView,
+        orders: &IssueOrders<'_, P>,
+        budget: usize,
+        out: &mut Vec<u16>,
+    ) {
+        let n = orders.schedulers();
+        if self.orders.len() != n {
+            self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
+            self.built = vec![false; n];
+            self.pos = vec![0; n];
+        }
+        self.built.iter_mut().for_each(|b| *b = false);
+        self.pos.iter_mut().for_each(|p| *p = 0);
+        let start = out.len();
+        match self.merge {
+            CffMerge::RoundRobin => {
+                // Turns go round the schedulers; a full round without a pick ends the search.
+                let mut idle = 0;
+                let mut k = self.next % n.max(1);
+                while out.len() - start < budget && idle < n {
+                    match self.next_of(k, v, orders, &out[start..]) {
+                        Some(s) => {
+                            out.push(s);
+                            idle = 0;
+                            self.next = (k + 1) % n;
+                        }
+                        None => idle += 1,
+                    }
+                    k = (k + 1) % n;
+                }
+            }
+            CffMerge::Rank => {
+                for k in 0..n {
+                    self.next_of(k, v, orders, &[]);
+                    self.pos[k] = 0;
+                }
+                let longest = self.orders.iter().map(Vec::len).max().unwrap_or(0);
+                'ranks: for r in 0..longest {
+                    for k in 0..n {
+                        let Some(&s) = self.orders[k].get(r) else {
+                            continue;
+                        };
+                        if eligible(v, s as usize, true) && !out[start..].contains(&s) {
+                            out.push(s);
+                            if out.len() - start == budget {
+                                break 'ranks;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

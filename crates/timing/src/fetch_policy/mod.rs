@@ -1,0 +1,112 @@
+//! Fetch policies: which warps the fetch stage fills this cycle. A fetch policy sees the same
+//! [`PolicyView`] as issue policies and can read every scheduler's current issue order through
+//! [`IssueOrders`] (what critical-fetch-first needs). The registered ones ([`FETCH`] in the
+//! policy registry) are one enum, [`AnyFetch`], matched once per SM-cycle; a custom fetch
+//! policy (tests) is a type the SM is generic over.
+//!
+//! [`FETCH`]: crate::policy::FETCH
+
+mod cff;
+mod fef;
+mod rr;
+
+pub use cff::Cff;
+pub use fef::Fef;
+pub use rr::RoundRobin;
+
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView, FETCH};
+use warpsim_core::config::PolicyParams;
+use warpsim_core::exec::warp::WarpState;
+
+/// The interface every fetch policy implements.
+pub trait FetchPolicy {
+    /// Appends up to `budget` distinct eligible warp slots (see [`eligible`]) to `out`, most
+    /// urgent first.
+    fn pick<P: IssuePolicy>(
+        &mut self,
+        v: &PolicyView,
+        orders: &IssueOrders<'_, P>,
+        budget: usize,
+        out: &mut Vec<u16>,
+    );
+}
+
+/// Whether slot `s` may be fetched for: resident, not finished, no I-cache miss pending, and
+/// an empty I-buffer (GPGPU-Sim's baseline rule) or, with `partial` (the BAWS paper's rule
+/// for CFF and FEF), one with a free entry.
+#[inline]
+pub fn eligible(v: &PolicyView, s: usize, partial: bool) -> bool {
+    let w = v.warps;
+    w.occupied[s]
+        && w.state[s] != WarpState::Done
+        && w.fetch_wait[s] <= v.now
+        && (w.ib_n[s] == 0 || (partial && w.ib_n[s] < v.ib_depth))
+}
+
+/// The registered fetch policies, by name (see [`FETCH`] for the names and summaries).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FetchKind {
+    /// Round robin over warps with an empty I-buffer.
+    #[default]
+    Rr,
+    /// Critical fetch first.
+    Cff,
+    /// Fewest entries first.
+    Fef,
+}
+
+impl FetchKind {
+    /// A name of [`FETCH`]; the error lists the valid ones.
+    pub fn from_name(name: &str) -> Result<FetchKind, crate::TimingError> {
+        FETCH
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.kind)
+            .ok_or_else(|| crate::TimingError::UnknownFetch {
+                name: name.to_string(),
+                valid: FETCH.iter().map(|e| e.name.to_string()).collect(),
+            })
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            FetchKind::Rr => "rr",
+            FetchKind::Cff => "cff",
+            FetchKind::Fef => "fef",
+        }
+    }
+}
+
+/// A registered fetch policy: matched once per SM-cycle.
+pub enum AnyFetch {
+    Rr(RoundRobin),
+    Cff(Cff),
+    Fef(Fef),
+}
+
+impl AnyFetch {
+    pub fn new(kind: FetchKind, params: &PolicyParams) -> AnyFetch {
+        match kind {
+            FetchKind::Rr => AnyFetch::Rr(RoundRobin::default()),
+            FetchKind::Cff => AnyFetch::Cff(Cff::new(params.cff.merge)),
+            FetchKind::Fef => AnyFetch::Fef(Fef),
+        }
+    }
+}
+
+impl FetchPolicy for AnyFetch {
+    #[inline]
+    fn pick<P: IssuePolicy>(
+        &mut self,
+        v: &PolicyView,
+        orders: &IssueOrders<'_, P>,
+        budget: usize,
+        out: &mut Vec<u16>,
+    ) {
+        match self {
+            AnyFetch::Rr(f) => f.pick(v, orders, budget, out),
+            AnyFetch::Cff(f) => f.pick(v, orders, budget, out),
+            AnyFetch::Fef(f) => f.pick(v, orders, budget, out),
+        }
+    }
+}

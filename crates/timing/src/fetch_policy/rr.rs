@@ -1,0 +1,34 @@
+//! `rr`: round robin over the SM's warp slots whose I-buffer is empty, starting after the
+//! last slot fetched (GPGPU-Sim's baseline).
+
+use super::{eligible, FetchPolicy};
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
+
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    next: usize,
+}
+
+impl FetchPolicy for RoundRobin {
+    fn pick<P: IssuePolicy>(
+        &mut self,
+        v: &PolicyView,
+        _orders: &IssueOrders<'_, P>,
+        budget: usize,
+        out: &mut Vec<u16>,
+    ) {
+        let n = v.warps.len();
+        let (start, mut left) = (self.next, budget);
+        for i in 0..n {
+            if left == 0 {
+                break;
+            }
+            let s = (start + i) % n;
+            if eligible(v, s, false) {
+                out.push(s as u16);
+                left -= 1;
+                self.next = (s + 1) % n;
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! CTA-first scheduling, shared by MWF and SAWS: an SM-wide ranked list of the resident CTAs
+//! ([`CtaRank`], the policy's [`SmState`]) decides which CTA's warps go first; inside a CTA a
+//! scheduler orders its own warps loose-round-robin or greedy-then-oldest ([`InCta`]).
+//!
+//! Speed: the list is re-ranked incrementally — one CTA moves (remove + binary insert over at
+//! most `sm.max_ctas` entries) when an event changes its key — never sorted per cycle. Building
+//! a scheduler's order is one pass over the ranked CTAs and that scheduler's warps of each.
+
+use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
+use std::marker::PhantomData;
+
+/// A CTA ranking rule: the key of CTA slot `c` now (smaller goes first). Keys are recomputed
+/// only for the CTA an event concerns (barrier arrival / release, a warp finishing, launch).
+pub trait CtaKey: Sized {
+    fn from_params(b: &BuildCtx) -> Self;
+    fn key(&self, c: usize, v: &PolicyView) -> (u64, u64);
+}
+
+/// The SM-wide ranked list of resident CTA slots, smallest key first.
+pub struct CtaRank<K> {
+    order: Vec<u16>,
+    keys: Vec<(u64, u64)>,
+    rule: K,
+}
+
+impl<K: CtaKey> CtaRank<K> {
+    /// Resident CTA slots, highest priority first.
+    pub fn order(&self) -> &[u16] {
+        &self.order
+    }
+
+    fn remove(&mut self, c: u16) {
+        if let Some(i) = self.order.iter().position(|&x| x == c) {
+            self.order.remove(i);
+        }
+    }
+
+    /// Recomputes CTA `c`'s key and moves it to its place.
+    fn rerank(&mut self, c: usize, v: &PolicyView) {
+        self.remove(c as u16);
+        let key = self.rule.key(c, v);
+        self.keys[c] = key;
+        let keys = &self.keys;
+        let at = self.order.partition_point(|&o| keys[o as usize] <= key);
+        self.order.insert(at, c as u16);
+    }
+}
+
+impl<K: CtaKey> Build for CtaRank<K> {
+    fn build(b: &BuildCtx) -> Self {
+        CtaRank {
+            order: Vec::with_capacity(b.cta_slots),
+            keys: vec![(0, 0); b.cta_slots],
+            rule: K::from_params(b),
+        }
+    }
+}
+
+impl<K: CtaKey> Events for CtaRank<K> {
+    fn on_barrier_arrive(&mut self, slot: u16, _pc: u32, v: &PolicyView) {
+        self.rerank(v.cta_of(slot), v);
+    }
+    fn on_barrier_release(&mut self, cta: u16, _pc: u32, v: &PolicyView) {
+        self.rerank(cta as usize, v);
+    }
+    fn on_warp_finished(&mut self, slot: u16, v: &PolicyView) {
+        self.rerank(v.cta_of(slot), v);
+    }
+    fn on_cta_launch(&mut self, cta: u16, v: &PolicyView) {
+        self.rerank(cta as usize, v);
+    }
+    fn on_cta_exit(&mut self, cta: u16, _v: &PolicyView) {
+        self.remove(cta);
+    }
+}
+
+impl<K: CtaKey> SmState for CtaRank<K> {}
+
+/// One scheduler's policy under a CTA ranking `K`: CTAs in rank order; inside a CTA this
+/// scheduler's warps that are not waiting, loose round robin from the warp after the one it
+/// last issued from that CTA (`GREEDY = false`), or greedy-then-oldest: that warp first, then
+/// the others oldest first (`GREEDY = true`). Waiting warps (barrier, finished) follow all
+/// others, CTAs in rank order: the issue walk skips them, but a fetch policy reading the order
+/// (CFF) sees the warps that can run first.
+pub struct InCta<K, const GREEDY: bool> {
+    me: u16,
+    schedulers: u16,
+    wpc: u16,
+    /// Per CTA slot: the warp slot this scheduler issued last from that CTA.
+    last: Vec<Option<u16>>,
+    _rule: PhantomData<K>,
+}
+
+impl<K, const GREEDY: bool> InCta<K, GREEDY> {
+    /// This scheduler's warp slots of CTA slot `c` (resident with `warps` warps), in slot
+    /// (= age) order.
+    #[inline]
+    fn mine(&self, c: usize, warps: u16) -> impl Iterator<Item = u16> + Clone {
+        let (me, s) = (self.me as usize, self.schedulers as usize);
+        let base = c * self.wpc as usize;
+        let first = base + (me + s - base % s) % s;
+        (first..base + warps as usize).step_by(s).map(|w| w as u16)
+    }
+}
+
+impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
+    fn build(b: &BuildCtx) -> Self {
+        InCta {
+            me: b.scheduler as u16,
+            schedulers: b.schedulers.max(1) as u16,
+            wpc: b.warps_per_cta.max(1) as u16,
+            last: vec![None; b.cta_slots],
+            _rule: PhantomData,
+        }
+    }
+}
+
+impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
+    type Shared = CtaRank<K>;
+
+    fn current_order(&self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        out.clear();
+        for &c in sh.order() {
+            let c = c as usize;
+            let warps = self.mine(c, v.ctas.warps[c]);
+            let last = self.last[c];
+            if GREEDY {
+                let greedy = last.filter(|&g| !v.waiting(g));
+                out.extend(greedy);
+                out.extend(warps.filter(|&s| !v.waiting(s) && Some(s) != greedy));
+            } else {
+                // Rotate to start after the last issuer (slot order is the round-robin order).
+                let after = |s: u16| last.map_or(true, |l| s > l);
+                out.extend(warps.clone().filter(|&s| after(s) && !v.waiting(s)));
+                out.extend(warps.filter(|&s| !after(s) && !v.waiting(s)));
+            }
+        }
+        for &c in sh.order() {
+            let c = c as usize;
+            out.extend(self.mine(c, v.ctas.warps[c]).filter(|&s| v.waiting(s)));
+        }
+    }
+}
+
+impl<K, const GREEDY: bool> Events for InCta<K, GREEDY> {
+    fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
+        // Only this scheduler's own issues move its pointers (not a warp it issued for another
+        // scheduler under warp sharing).
+        if e.scheduler == self.me && !e.shared {
+            self.last[v.cta_of(e.slot)] = Some(e.slot);
+        }
+    }
+    fn on_cta_launch(&mut self, cta: u16, _v: &PolicyView) {
+        self.last[cta as usize] = None;
+    }
+}

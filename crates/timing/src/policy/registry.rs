@@ -1,0 +1,299 @@
+//! The scheduler registry: one table of issue policies ([`ISSUE`]) and one of fetch policies
+//! ([`FETCH`]). Everything that names a policy reads them: `--policy` / `--fetch`, `warpsim
+//! list policies`, the CUDA shim's `WARPSIM_POLICY` / `WARPSIM_FETCH`, the statistics' labels,
+//! and every test that runs "every policy". Adding an issue policy is its file plus one line in
+//! [`ISSUE`].
+//!
+//! Static dispatch: an issue entry holds its own monomorphised run function
+//! ([`run_registered`]), so the cycle loop is compiled once per issue policy; the fetch policy
+//! is an enum ([`AnyFetch`]) matched once per SM-cycle, so issue × fetch pairs are not compiled
+//! separately.
+
+use super::{Build, Gto, IssuePolicy, Lrr, MwfGto, MwfLrr, Oldest, Saws, Tls};
+use crate::fetch_policy::{AnyFetch, FetchKind};
+use crate::gpu::{run_timed_with_on, TimingOptions};
+use crate::mem::MemSystem;
+use crate::{TimingError, TimingStats};
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::memory::GlobalMemory;
+
+/// Runs one launch under an issue policy (the entry's monomorphised cycle loop).
+pub type RunFn = fn(
+    &mut MemSystem,
+    &LaunchCtx,
+    &mut GlobalMemory,
+    &mut String,
+    u32,
+    &GpuConfig,
+    &TimingOptions,
+) -> Result<TimingStats, TimingError>;
+
+/// One issue policy of the registry.
+pub struct IssueEntry {
+    /// The name `--policy` takes.
+    pub name: &'static str,
+    /// One line for `warpsim list policies`.
+    pub summary: &'static str,
+    /// The config keys (`[policy]` table) it reads.
+    pub params: &'static [&'static str],
+    pub run: RunFn,
+}
+
+/// One fetch policy of the registry.
+pub struct FetchEntry {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub params: &'static [&'static str],
+    pub kind: FetchKind,
+}
+
+/// The issue policies. The first four are the papers' baselines.
+pub const ISSUE: &[IssueEntry] = &[
+    IssueEntry {
+        name: "lrr",
+        summary: "loose round robin: start after the warp that issued last",
+        params: &[],
+        run: run_registered::<Lrr>,
+    },
+    IssueEntry {
+        name: "gto",
+        summary: "greedy then oldest: keep issuing the last warp, else the oldest (default)",
+        params: &[],
+        run: run_registered::<Gto>,
+    },
+    IssueEntry {
+        name: "oldest",
+        summary: "strictly oldest first",
+        params: &[],
+        run: run_registered::<Oldest>,
+    },
+    IssueEntry {
+        name: "tls",
+        summary: "two-level: an LRR active set per scheduler, demoted on barriers and long-latency dependences (`tls:N` sets the size)",
+        params: &["policy.tls.active"],
+        run: run_registered::<Tls>,
+    },
+    IssueEntry {
+        name: "mwf-lrr",
+        summary: "BAWS most-waiting-first: CTAs with more warps at a barrier (or exited) first, then older; LRR inside a CTA",
+        params: &["policy.mwf.count_exited_warps"],
+        run: run_registered::<MwfLrr>,
+    },
+    IssueEntry {
+        name: "mwf-gto",
+        summary: "BAWS most-waiting-first with greedy-then-oldest inside a CTA",
+        params: &["policy.mwf.count_exited_warps"],
+        run: run_registered::<MwfGto>,
+    },
+    IssueEntry {
+        name: "saws",
+        summary: "SAWS: CTAs by the cycle their first warp reached the current barrier, then by age; GTO inside a CTA",
+        params: &[],
+        run: run_registered::<Saws>,
+    },
+];
+
+/// The fetch policies.
+pub const FETCH: &[FetchEntry] = &[
+    FetchEntry {
+        name: "rr",
+        summary: "round robin over warps with an empty I-buffer and no I-cache miss pending (GPGPU-Sim; default)",
+        params: &[],
+        kind: FetchKind::Rr,
+    },
+    FetchEntry {
+        name: "cff",
+        summary: "BAWS critical-fetch-first: the first warp with a free I-buffer entry in the issue policy's order",
+        params: &["policy.cff.merge"],
+        kind: FetchKind::Cff,
+    },
+    FetchEntry {
+        name: "fef",
+        summary: "fewest-entries-first: the warp with the fewest valid I-buffer entries (free entry needed), ties oldest",
+        params: &[],
+        kind: FetchKind::Fef,
+    },
+];
+
+/// The cycle loop of issue policy `P`, with the fetch policy the options name.
+pub fn run_registered<P: IssuePolicy + Build>(
+    mem: &mut MemSystem,
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+) -> Result<TimingStats, TimingError> {
+    let fetch = opts.policy.fetch;
+    run_timed_with_on(
+        mem,
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+        cfg,
+        opts,
+        |b| P::build(b),
+        || AnyFetch::new(fetch, &cfg.policy),
+    )
+}
+
+/// A scheduler: an issue policy of [`ISSUE`] and a fetch policy of [`FETCH`]. Its parameters
+/// live in the configuration's `[policy]` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PolicyKind {
+    issue: u8,
+    pub fetch: FetchKind,
+}
+
+impl PolicyKind {
+    /// `lrr` with `rr` fetch.
+    pub const LRR: PolicyKind = PolicyKind {
+        issue: 0,
+        fetch: FetchKind::Rr,
+    };
+    /// `gto` with `rr` fetch (the default).
+    pub const GTO: PolicyKind = PolicyKind {
+        issue: 1,
+        fetch: FetchKind::Rr,
+    };
+
+    /// Every issue policy with fetch `rr`, in registry order.
+    pub fn all_issue() -> impl Iterator<Item = PolicyKind> {
+        (0..ISSUE.len()).map(|i| PolicyKind {
+            issue: i as u8,
+            fetch: FetchKind::Rr,
+        })
+    }
+
+    /// `ISSUE[+FETCH]`: a registered issue policy, optionally with a fetch policy after `+`
+    /// (`mwf-gto+cff`); fetch `rr` when none is given. The error lists the valid names.
+    pub fn from_name(name: &str) -> Result<PolicyKind, TimingError> {
+        let (issue, fetch) = match name.split_once('+') {
+            Some((i, f)) => (i, Some(f)),
+            None => (name, None),
+        };
+        let i = ISSUE
+            .iter()
+            .position(|e| e.name == issue)
+            .ok_or_else(|| unknown(issue, name))?;
+        let fetch = match fetch {
+            Some(f) => FetchKind::from_name(f)?,
+            None => FetchKind::Rr,
+        };
+        Ok(PolicyKind {
+            issue: i as u8,
+            fetch,
+        })
+    }
+
+    /// What a user typed: [`PolicyKind::from_name`], plus the `tls:N` shorthand (also
+    /// `tls:N+FETCH`), which returns the config override it stands for
+    /// (`policy.tls.active=N`) beside the policy.
+    pub fn parse(name: &str) -> Result<(PolicyKind, Option<String>), TimingError> {
+        let (issue, rest) = match name.split_once('+') {
+            Some((i, f)) => (i, format!("+{f}")),
+            None => (name, String::new()),
+        };
+        if let Some(n) = issue.strip_prefix("tls:") {
+            return match n.parse::<u32>() {
+                Ok(n) if n > 0 => Ok((
+                    PolicyKind::from_name(&format!("tls{rest}"))?,
+                    Some(format!("policy.tls.active={n}")),
+                )),
+                _ => Err(TimingError::BadPolicyParameter {
+                    name: name.to_string(),
+                    why: format!("`tls:N` needs a positive active-set size N, got `{n}`"),
+                }),
+            };
+        }
+        Ok((PolicyKind::from_name(name)?, None))
+    }
+
+    /// This policy with fetch policy `fetch` (`--fetch`): an error when the name already
+    /// carried a different one (`--policy mwf-gto+cff --fetch fef`).
+    pub fn with_fetch(
+        self,
+        fetch: &str,
+        named_with_fetch: bool,
+    ) -> Result<PolicyKind, TimingError> {
+        let f = FetchKind::from_name(fetch)?;
+        if named_with_fetch && f != self.fetch {
+            return Err(TimingError::BadPolicyParameter {
+                name: self.name(),
+                why: format!(
+                    "the policy name already selects fetch `{}`; `--fetch {fetch}` contradicts it",
+                    self.fetch.name()
+                ),
+            });
+        }
+        Ok(PolicyKind { fetch: f, ..self })
+    }
+
+    /// The issue policy's registry entry.
+    pub fn issue(&self) -> &'static IssueEntry {
+        &ISSUE[self.issue as usize]
+    }
+
+    /// The issue policy's name.
+    pub fn issue_name(&self) -> &'static str {
+        self.issue().name
+    }
+
+    /// The combined name: `gto`, or `mwf-gto+cff` when the fetch policy is not `rr`.
+    pub fn name(&self) -> String {
+        match self.fetch {
+            FetchKind::Rr => self.issue_name().to_string(),
+            f => format!("{}+{}", self.issue_name(), f.name()),
+        }
+    }
+}
+
+impl Default for PolicyKind {
+    fn default() -> Self {
+        PolicyKind::GTO
+    }
+}
+
+fn unknown(issue: &str, name: &str) -> TimingError {
+    TimingError::UnknownPolicy {
+        name: if issue.is_empty() {
+            name.to_string()
+        } else {
+            issue.to_string()
+        },
+        issue: ISSUE.iter().map(|e| e.name.to_string()).collect(),
+        fetch: FETCH.iter().map(|e| e.name.to_string()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_named_constants_point_at_their_entries() {
+        assert_eq!(PolicyKind::LRR.name(), "lrr");
+        assert_eq!(PolicyKind::GTO.name(), "gto");
+    }
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        for (i, e) in ISSUE.iter().enumerate() {
+            assert!(ISSUE[..i].iter().all(|o| o.name != e.name), "{}", e.name);
+            assert!(!e.name.contains(['+', ':']), "{}", e.name);
+            for f in FETCH {
+                let p = PolicyKind::from_name(&format!("{}+{}", e.name, f.name)).unwrap();
+                assert_eq!(PolicyKind::from_name(&p.name()).unwrap(), p);
+                assert_eq!((p.issue_name(), p.fetch.name()), (e.name, f.name));
+            }
+        }
+        for (i, f) in FETCH.iter().enumerate() {
+            assert!(FETCH[..i].iter().all(|o| o.name != f.name), "{}", f.name);
+            assert_eq!(FetchKind::from_name(f.name).unwrap(), f.kind);
+            assert_eq!(f.kind.name(), f.name);
+        }
+    }
+}

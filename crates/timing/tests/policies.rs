@@ -1,0 +1,390 @@
+//! The BAWS paper's policies on crafted SM states, exactly: the Figure 7 example for MWF(LRR),
+//! MWF(GTO)'s greedy warp inside the top CTA, exited warps counted or not, SAWS keeping the
+//! first-hit CTA first while MWF moves to the CTA with more waiters (Figure 13), CFF fetching
+//! the warp the issue stage picks next, FEF the emptiest I-buffer. The state changes go
+//! through the same hooks the SM calls, in the same order (SM-wide state first).
+
+use warpsim_core::config::{CffMerge, PolicyParams};
+use warpsim_core::exec::warp::WarpState;
+use warpsim_timing::classify::Unit;
+use warpsim_timing::fetch_policy::{Cff, Fef, FetchPolicy, RoundRobin};
+use warpsim_timing::policy::{
+    Block, Build, BuildCtx, CtaSlots, Events, Gto, IssueOrders, IssuePolicy, Issued, MwfGto,
+    MwfLrr, PolicyView, Saws, Tls, WarpSlots,
+};
+
+/// An SM with `ctas` resident CTAs of `wpc` warps (CTA `c` has linear index `c`, warp slot
+/// `s` has age `s`), `scheds` schedulers, and policy `P` on it.
+struct Crafted<P: IssuePolicy> {
+    w: WarpSlots,
+    c: CtaSlots,
+    wpc: usize,
+    now: u64,
+    age_order: Vec<Vec<u16>>,
+    slot_order: Vec<Vec<u16>>,
+    slots: Vec<Vec<u16>>,
+    shared: P::Shared,
+    policies: Vec<P>,
+}
+
+impl<P: IssuePolicy + Build> Crafted<P> {
+    fn new(ctas: usize, wpc: usize, scheds: usize, params: &PolicyParams) -> Self {
+        let n = ctas * wpc;
+        let mut w = WarpSlots::new(n);
+        w.occupied = vec![true; n];
+        w.age = (0..n as u64).collect();
+        w.state = vec![WarpState::Ready; n];
+        w.block = vec![Block::Ready; n];
+        w.wake = vec![0; n];
+        w.ib_n = vec![2; n];
+        let mut c = CtaSlots::new(ctas);
+        for k in 0..ctas {
+            c.resident[k] = true;
+            c.linear[k] = k as u64;
+            c.warps[k] = wpc as u16;
+        }
+        let slots: Vec<Vec<u16>> = (0..scheds)
+            .map(|k| {
+                (0..n as u16)
+                    .filter(|s| *s as usize % scheds == k)
+                    .collect()
+            })
+            .collect();
+        let base = BuildCtx {
+            scheduler: 0,
+            slots: &[],
+            schedulers: scheds,
+            warp_slots: n,
+            cta_slots: ctas,
+            warps_per_cta: wpc,
+            params,
+        };
+        let policies = slots
+            .iter()
+            .enumerate()
+            .map(|(k, sl)| {
+                P::build(&BuildCtx {
+                    scheduler: k,
+                    slots: sl,
+                    ..base
+                })
+            })
+            .collect();
+        let mut sm = Crafted {
+            w,
+            c,
+            wpc,
+            now: 1,
+            age_order: slots.clone(),
+            slot_order: slots.clone(),
+            slots,
+            shared: P::Shared::build(&base),
+            policies,
+        };
+        for k in 0..ctas {
+            sm.notify(|p, v| p.on_cta_launch(k as u16, v));
+        }
+        sm
+    }
+
+    fn view(&self) -> PolicyView<'_> {
+        PolicyView {
+            now: self.now,
+            warps: &self.w,
+            ctas: &self.c,
+            warps_per_cta: self.wpc,
+            ib_depth: 2,
+            all_dispatched: false,
+            age_order: &self.age_order,
+            slot_order: &self.slot_order,
+        }
+    }
+
+    /// Delivers an event to the SM-wide state, then to every scheduler's policy.
+    fn notify(&mut self, f: impl Fn(&mut dyn Events, &PolicyView)) {
+        let v = PolicyView {
+            now: self.now,
+            warps: &self.w,
+            ctas: &self.c,
+            warps_per_cta: self.wpc,
+            ib_depth: 2,
+            all_dispatched: false,
+            age_order: &self.age_order,
+            slot_order: &self.slot_order,
+        };
+        f(&mut self.shared, &v);
+        for p in self.policies.iter_mut() {
+            f(p, &v);
+        }
+    }
+
+    fn issue(&mut self, slot: u16) {
+        let scheduler = (slot as usize % self.policies.len()) as u16;
+        let e = Issued {
+            slot,
+            scheduler,
+            pc: 0,
+            unit: Unit::Sp,
+            lanes: 32,
+            shared: false,
+        };
+        self.notify(|p, v| p.on_issue(&e, v));
+    }
+
+    fn arrive(&mut self, slot: u16) {
+        let c = slot as usize / self.wpc;
+        self.w.waiting[slot as usize] = true;
+        self.w.state[slot as usize] = WarpState::AtBarrier { id: 0 };
+        self.c.at_barrier[c] += 1;
+        self.c.first_arrival[c].get_or_insert(self.now);
+        self.notify(|p, v| p.on_barrier_arrive(slot, 7, v));
+    }
+
+    fn finish(&mut self, slot: u16) {
+        let c = slot as usize / self.wpc;
+        self.w.waiting[slot as usize] = true;
+        self.w.state[slot as usize] = WarpState::Done;
+        self.c.finished[c] += 1;
+        self.notify(|p, v| p.on_warp_finished(slot, v));
+    }
+
+    fn release(&mut self, c: usize) {
+        for s in c * self.wpc..(c + 1) * self.wpc {
+            if matches!(self.w.state[s], WarpState::AtBarrier { .. }) {
+                self.w.waiting[s] = false;
+                self.w.state[s] = WarpState::Ready;
+            }
+        }
+        self.c.at_barrier[c] = 0;
+        self.c.first_arrival[c] = None;
+        self.notify(|p, v| p.on_barrier_release(c as u16, 7, v));
+    }
+
+    /// Scheduler `k`'s issue order now.
+    fn order(&mut self, k: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        let v = PolicyView {
+            now: self.now,
+            warps: &self.w,
+            ctas: &self.c,
+            warps_per_cta: self.wpc,
+            ib_depth: 2,
+            all_dispatched: false,
+            age_order: &self.age_order,
+            slot_order: &self.slot_order,
+        };
+        self.policies[k].order(&self.shared, &self.slots[k], &v, &mut out);
+        out
+    }
+
+    /// The warps of `order` the issue walk can pick (not waiting).
+    fn runnable(&mut self, k: usize) -> Vec<u16> {
+        let o = self.order(k);
+        o.into_iter()
+            .filter(|&s| !self.w.waiting[s as usize])
+            .collect()
+    }
+
+    /// What fetch policy `f` picks now (`budget` warps).
+    fn fetch(&self, f: &mut impl FetchPolicy, budget: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        let orders = IssueOrders::new(&self.policies, &self.shared, &self.slots);
+        f.pick(&self.view(), &orders, budget, &mut out);
+        out
+    }
+}
+
+fn params() -> PolicyParams {
+    PolicyParams::default()
+}
+
+/// BAWS Figure 7: TB0 = w0–w3 (w2 at the barrier), TB1 = w4–w7 (w5, w7), TB2 = w8–w11 (w9,
+/// w10, w11); one scheduler. The last warps issued were w0 in TB0 and w7 in TB1, which then
+/// reached the barrier.
+fn figure7<P: IssuePolicy + Build>(p: &PolicyParams) -> Crafted<P> {
+    let mut sm = Crafted::<P>::new(3, 4, 1, p);
+    sm.issue(0);
+    for s in [2, 5, 9, 10, 11] {
+        sm.arrive(s);
+    }
+    sm.issue(7);
+    sm.arrive(7);
+    sm
+}
+
+#[test]
+fn mwf_lrr_orders_figure_7_as_the_paper_does() {
+    let mut sm = figure7::<MwfLrr>(&params());
+    assert_eq!(sm.runnable(0), [8, 4, 6, 1, 3, 0]);
+    // Waiting warps follow, CTAs in the same rank order (the issue walk skips them).
+    assert_eq!(sm.order(0), [8, 4, 6, 1, 3, 0, 9, 10, 11, 5, 7, 2]);
+    // LRR inside a CTA moves on with each issue: after w4, TB1 continues with w6.
+    sm.issue(4);
+    assert_eq!(sm.runnable(0), [8, 6, 4, 1, 3, 0]);
+}
+
+#[test]
+fn mwf_gto_keeps_the_greedy_warp_first_inside_its_cta() {
+    let mut sm = figure7::<MwfGto>(&params());
+    // TB1's last warp (w7) waits, so TB1 starts from its oldest; TB0's (w0) leads TB0.
+    assert_eq!(sm.runnable(0), [8, 4, 6, 0, 1, 3]);
+    sm.issue(3);
+    sm.issue(6);
+    assert_eq!(sm.runnable(0), [8, 6, 4, 3, 0, 1]);
+    // TB1's greedy warp keeps its place however long it runs, until it waits.
+    sm.now = 50;
+    sm.issue(6);
+    assert_eq!(sm.runnable(0)[..3], [8, 6, 4]);
+    sm.arrive(6);
+    // TB1 now has three waiters, as many as TB2: the older CTA (TB1) goes first.
+    assert_eq!(sm.runnable(0), [4, 8, 3, 0, 1]);
+}
+
+#[test]
+fn mwf_counts_exited_warps_only_when_configured() {
+    // CTA 0: two warps finished; CTA 1: one warp at a barrier.
+    let run = |count: bool| {
+        let mut p = params();
+        p.mwf.count_exited_warps = count;
+        let mut sm = Crafted::<MwfLrr>::new(2, 4, 1, &p);
+        sm.finish(0);
+        sm.finish(1);
+        sm.arrive(4);
+        sm.runnable(0)
+    };
+    assert_eq!(run(true), [2, 3, 5, 6, 7]);
+    assert_eq!(run(false), [5, 6, 7, 2, 3]);
+}
+
+#[test]
+fn mwf_with_two_schedulers_shares_one_cta_ranking() {
+    // Scheduler 0 owns the even slots, scheduler 1 the odd; both follow the same CTA order.
+    let mut sm = Crafted::<MwfGto>::new(2, 4, 2, &params());
+    assert_eq!(
+        (sm.order(0), sm.order(1)),
+        (vec![0, 2, 4, 6], vec![1, 3, 5, 7])
+    );
+    sm.arrive(5);
+    assert_eq!(
+        (sm.runnable(0), sm.runnable(1)),
+        (vec![4, 6, 0, 2], vec![7, 1, 3])
+    );
+    sm.release(1);
+    assert_eq!(
+        (sm.order(0), sm.order(1)),
+        (vec![0, 2, 4, 6], vec![1, 3, 5, 7])
+    );
+}
+
+/// BAWS Figure 13: CTA 0's first warp hits the barrier first, then CTA 1 collects more waiters.
+#[test]
+fn saws_keeps_the_first_hit_cta_first_while_mwf_moves_to_more_waiters() {
+    fn scenario<P: IssuePolicy + Build>() -> Vec<Vec<u16>> {
+        let mut sm = Crafted::<P>::new(3, 4, 1, &params());
+        let mut firsts = Vec::new();
+        sm.now = 10;
+        sm.arrive(2); // CTA 0
+        firsts.push(sm.runnable(0));
+        sm.now = 20;
+        sm.arrive(4);
+        sm.now = 30;
+        sm.arrive(5);
+        sm.arrive(6);
+        firsts.push(sm.runnable(0));
+        sm.now = 40;
+        sm.release(0);
+        firsts.push(sm.runnable(0));
+        firsts
+    }
+    let saws = scenario::<Saws>();
+    let mwf = scenario::<MwfGto>();
+    // One waiter in CTA 0: both put CTA 0 first.
+    assert_eq!(saws[0][..3], [0, 1, 3]);
+    assert_eq!(mwf[0][..3], [0, 1, 3]);
+    // CTA 1 now has three waiters: MWF switches to it, SAWS keeps the first-hit CTA 0.
+    assert_eq!(mwf[1], [7, 0, 1, 3, 8, 9, 10, 11]);
+    assert_eq!(saws[1], [0, 1, 3, 7, 8, 9, 10, 11]);
+    // CTA 0's barrier releases: SAWS moves on to CTA 1, the CTA still waiting.
+    assert_eq!(saws[2], [7, 0, 1, 2, 3, 8, 9, 10, 11]);
+    assert_eq!(mwf[2], [7, 0, 1, 2, 3, 8, 9, 10, 11]);
+}
+
+#[test]
+fn cff_fetches_the_warp_the_issue_stage_picks_next() {
+    // One scheduler, GTO: the greedy warp (w2) leads the issue order; CFF refills it while it
+    // still has a free I-buffer entry, where RR only looks at empty I-buffers.
+    let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
+    sm.issue(2);
+    sm.w.ib_n = vec![0, 2, 1, 0];
+    assert_eq!(sm.order(0)[0], 2);
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [2]);
+    assert_eq!(sm.fetch(&mut RoundRobin::default(), 1), [0]);
+    // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
+    sm.w.ib_n[2] = 2;
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);
+    sm.w.ib_n[2] = 1;
+    sm.w.fetch_wait[2] = 99;
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [0, 3]);
+    // Finished warps are never fetched.
+    sm.w.fetch_wait[2] = 0;
+    sm.finish(2);
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);
+}
+
+#[test]
+fn cff_follows_mwf_to_the_critical_cta() {
+    let mut sm = figure7::<MwfLrr>(&params());
+    sm.w.ib_n = vec![1; 12];
+    // The first runnable warp of the CTA with the most waiters.
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [8]);
+    sm.w.ib_n[8] = 2;
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [4]);
+    // Only when no runnable warp can take an instruction do the waiting ones get a turn.
+    for s in [0, 1, 3, 4, 6] {
+        sm.w.ib_n[s] = 2;
+    }
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [9]);
+}
+
+#[test]
+fn cff_merges_the_schedulers_orders_round_robin_or_by_rank() {
+    // Two schedulers under MWF(GTO); CTA 1 (slots 4–7) has a waiter, so both orders start there.
+    let mut sm = Crafted::<MwfGto>::new(2, 4, 2, &params());
+    sm.arrive(5);
+    sm.w.ib_n = vec![0; 8];
+    let mut rr = Cff::new(CffMerge::RoundRobin);
+    // Turns alternate between the schedulers' heads: 4 (scheduler 0), then 7 (scheduler 1).
+    assert_eq!(sm.fetch(&mut rr, 1), [4]);
+    assert_eq!(sm.fetch(&mut rr, 1), [7]);
+    assert_eq!(sm.fetch(&mut rr, 1), [4]);
+    assert_eq!(sm.fetch(&mut rr, 3), [7, 4, 1]);
+    // By rank: the heads of both orders, then the second warps, scheduler 0 first.
+    let mut rank = Cff::new(CffMerge::Rank);
+    assert_eq!(sm.fetch(&mut rank, 4), [4, 7, 6, 1]);
+    assert_eq!(sm.fetch(&mut rank, 1), [4]);
+}
+
+#[test]
+fn cff_reads_two_level_pending_warps_after_the_active_set() {
+    let mut p = params();
+    p.tls.active = 2;
+    let mut sm = Crafted::<Tls>::new(1, 6, 1, &p);
+    assert_eq!(sm.order(0), [0, 1]);
+    sm.w.ib_n = vec![2, 2, 0, 0, 0, 0];
+    // The active set is full up; the pending FIFO's front is next.
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [2, 3]);
+}
+
+#[test]
+fn fef_fetches_the_emptiest_i_buffer_oldest_first() {
+    let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
+    sm.w.ib_n = vec![2, 1, 1, 2];
+    assert_eq!(sm.fetch(&mut Fef, 1), [1]);
+    sm.w.age = vec![0, 5, 3, 1];
+    assert_eq!(sm.fetch(&mut Fef, 2), [2, 1]);
+    sm.w.ib_n = vec![2, 2, 2, 2];
+    assert!(sm.fetch(&mut Fef, 1).is_empty());
+    sm.w.ib_n[3] = 0;
+    sm.finish(3);
+    assert!(sm.fetch(&mut Fef, 1).is_empty());
+}
