@@ -1,5 +1,6 @@
 //! The BAWS paper's barrier-intensive programs (paper 000, Table 2): every program verifies at
-//! `Size::Small`, and every program's main kernel has the paper's occupancy on the GTX 480.
+//! `Size::Small`, and every program's main kernel has the paper's occupancy on the GTX 480
+//! (except `baws_mm`, 5 x 8 instead of 6 x 8: a deviation recorded in the Table 2 data).
 
 mod common;
 
@@ -42,7 +43,9 @@ small!(
 );
 
 /// CTAs/SM x warps/CTA of each program's main kernel, from its committed `.ptxas` report
-/// under the GTX 480 limits, equals the paper's Table 2.
+/// under the GTX 480 limits, equals the paper's Table 2, except for the one documented
+/// deviation (`baws_mm`: 5 x 8 instead of 6 x 8, nvcc 13.5's register floor), which must equal
+/// the row's [`Deviation`](warpsim_suite::occupancy::Deviation) exactly.
 #[test]
 fn occupancy_matches_table2() {
     let mut report = String::new();
@@ -71,10 +74,24 @@ fn occupancy_matches_table2() {
             k.registers,
             k.shared_bytes + row.dynamic_smem
         );
-        if (warps, ctas) != (row.warps_per_cta, row.ctas_per_sm) {
+        if let Some(d) = row.deviation {
+            report += &format!(
+                "{:12} deviates from Table 2: {} warps x {} CTAs/SM instead of {} x {}, because of {}\n",
+                "", d.warps_per_cta, d.ctas_per_sm, row.warps_per_cta, row.ctas_per_sm, d.reason
+            );
+        }
+        let (want_warps, want_ctas) = row.expected();
+        if (warps, ctas) != (want_warps, want_ctas) {
+            let why = match row.deviation {
+                Some(d) => format!(
+                    " (the documented deviation from Table 2's {} x {}: {})",
+                    row.warps_per_cta, row.ctas_per_sm, d.reason
+                ),
+                None => " (Table 2)".to_string(),
+            };
             wrong.push(format!(
-                "{}: {warps} warps x {ctas} CTAs/SM, Table 2 says {} x {}",
-                row.program, row.warps_per_cta, row.ctas_per_sm
+                "{}: {warps} warps x {ctas} CTAs/SM, expected {want_warps} x {want_ctas}{why}",
+                row.program
             ));
         }
     }
