@@ -214,12 +214,12 @@ fn main() {
         }
         let s = last.expect("ran");
         println!(
-            "{} {}x{} {} {:6}: {:.3} s (best of {}) | cycles {} warp-inst {} ipc {:.2} | {:.2} M warp-inst/s {:.1} M thread-inst/s {:.3} M cycles/s | peak RSS {:.1} MiB",
+            "{} {}x{} {} {:11}: {:.3} s (best of {}) | cycles {} warp-inst {} ipc {:.2} | {:.2} M warp-inst/s {:.1} M thread-inst/s {:.3} M cycles/s | peak RSS {:.1} MiB",
             a.program,
             a.pairs,
             a.len,
             cfg.name,
-            s.policy,
+            policy.name(),
             best,
             a.repeat.max(1),
             s.cycles,

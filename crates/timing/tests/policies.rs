@@ -319,6 +319,8 @@ fn cff_fetches_the_warp_the_issue_stage_picks_next() {
     assert_eq!(sm.order(0)[0], 2);
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [2]);
     assert_eq!(sm.fetch(&mut RoundRobin::default(), 1), [0]);
+    // With `policy.cff.partial = false` CFF keeps RR's rule: the first *empty* warp in order.
+    assert_eq!(sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, false), 2), [0, 3]);
     // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
     sm.w.ib_n[2] = 2;
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);

@@ -57,11 +57,25 @@ impl Default for MwfParams {
 }
 
 /// `[policy.cff]`: critical-fetch-first (BAWS).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CffParams {
     /// How the schedulers' issue orders merge into one fetch order.
     pub merge: CffMerge,
+    /// A warp may be fetched for when its I-buffer has a free entry (`true`, the design
+    /// note's rule) or only when it is empty (`false`, the baseline `rr`'s rule).
+    #[serde(default = "yes")]
+    pub partial: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for CffParams {
+    fn default() -> Self {
+        CffParams { merge: CffMerge::default(), partial: true }
+    }
 }
 
 /// How critical-fetch-first merges the issue orders of an SM's schedulers.

@@ -5,6 +5,9 @@
 //! first runnable warp of the CTA with the most waiters. Works with every issue policy; for
 //! two-level the order continues past the active set into the pending warps.
 //!
+//! `policy.cff.partial = false` applies `rr`'s rule instead (fetch only into an empty
+//! I-buffer, so every fetch brings a full fetch block), for studying that choice.
+//!
 //! An SM has one fetch port and S schedulers, each with its own order; `policy.cff.merge`
 //! decides how they share it:
 //! - `round-robin` (default): fetch cycles serve the schedulers in turn, each taking its most
@@ -21,6 +24,8 @@ use warpsim_core::config::CffMerge;
 
 pub struct Cff {
     merge: CffMerge,
+    /// Eligible with a free I-buffer entry (else only with an empty one).
+    partial: bool,
     /// The scheduler whose turn it is (`round-robin`).
     next: usize,
     /// Per scheduler: its order this fetch cycle, built on first use.
@@ -32,8 +37,14 @@ pub struct Cff {
 
 impl Cff {
     pub fn new(merge: CffMerge) -> Cff {
+        Cff::with_rule(merge, true)
+    }
+
+    /// CFF with the partial (`true`) or the empty-I-buffer eligibility rule.
+    pub fn with_rule(merge: CffMerge, partial: bool) -> Cff {
         Cff {
             merge,
+            partial,
             next: 0,
             orders: Vec::new(),
             built: Vec::new(),
@@ -57,7 +68,7 @@ impl Cff {
         while self.pos[k] < o.len() {
             let s = o[self.pos[k]];
             self.pos[k] += 1;
-            if eligible(v, s as usize, true) && !picked.contains(&s) {
+            if eligible(v, s as usize, self.partial) && !picked.contains(&s) {
                 return Some(s);
             }
         }
@@ -110,7 +121,7 @@ impl FetchPolicy for Cff {
                         let Some(&s) = self.orders[k].get(r) else {
                             continue;
                         };
-                        if eligible(v, s as usize, true) && !out[start..].contains(&s) {
+                        if eligible(v, s as usize, self.partial) && !out[start..].contains(&s) {
                             out.push(s);
                             if out.len() - start == budget {
                                 break 'ranks;

@@ -17,14 +17,24 @@ impl FetchPolicy for Fef {
         out: &mut Vec<u16>,
     ) {
         let start = out.len();
+        let w = v.warps;
         for _ in 0..budget {
-            let best = (0..v.warps.len())
-                .filter(|&s| eligible(v, s, true) && !out[start..].contains(&(s as u16)))
-                .min_by_key(|&s| (v.warps.ib_n[s], v.warps.age[s]));
-            match best {
-                Some(s) => out.push(s as u16),
-                None => break,
+            // One pass, the key packed into a word: entries in the top byte, age below (ages
+            // stay far below 2^56).
+            let mut best = (u64::MAX, usize::MAX);
+            for s in 0..w.len() {
+                if !eligible(v, s, true) {
+                    continue;
+                }
+                let key = (w.ib_n[s] as u64) << 56 | w.age[s];
+                if key < best.0 && !out[start..].contains(&(s as u16)) {
+                    best = (key, s);
+                }
             }
+            if best.1 == usize::MAX {
+                break;
+            }
+            out.push(best.1 as u16);
         }
     }
 }

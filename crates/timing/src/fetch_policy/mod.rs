@@ -88,7 +88,7 @@ impl AnyFetch {
     pub fn new(kind: FetchKind, params: &PolicyParams) -> AnyFetch {
         match kind {
             FetchKind::Rr => AnyFetch::Rr(RoundRobin::default()),
-            FetchKind::Cff => AnyFetch::Cff(Cff::new(params.cff.merge)),
+            FetchKind::Cff => AnyFetch::Cff(Cff::with_rule(params.cff.merge, params.cff.partial)),
             FetchKind::Fef => AnyFetch::Fef(Fef),
         }
     }

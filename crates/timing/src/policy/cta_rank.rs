@@ -3,8 +3,12 @@
 //! scheduler orders its own warps loose-round-robin or greedy-then-oldest ([`InCta`]).
 //!
 //! Speed: the list is re-ranked incrementally — one CTA moves (remove + binary insert over at
-//! most `sm.max_ctas` entries) when an event changes its key — never sorted per cycle. Building
-//! a scheduler's order is one pass over the ranked CTAs and that scheduler's warps of each.
+//! most `sm.max_ctas` entries) when an event changes its key — never sorted per cycle. A
+//! scheduler's order is rebuilt (one pass over the ranked CTAs and that scheduler's warps of
+//! each) only when it can have changed: the list's `version` moved (an arrival, release,
+//! finished warp, launch or exit — the only events that change a rank, an occupancy or a
+//! waiting flag) or this scheduler's last-issued warp of some CTA changed; otherwise the
+//! cached order is copied.
 
 use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
 use std::marker::PhantomData;
@@ -19,6 +23,8 @@ pub trait CtaKey: Sized {
 /// The SM-wide ranked list of resident CTA slots, smallest key first.
 pub struct CtaRank<K> {
     order: Vec<u16>,
+    /// Bumped by every event that can change any scheduler's order.
+    version: u64,
     keys: Vec<(u64, u64)>,
     rule: K,
 }
@@ -37,6 +43,7 @@ impl<K: CtaKey> CtaRank<K> {
 
     /// Recomputes CTA `c`'s key and moves it to its place.
     fn rerank(&mut self, c: usize, v: &PolicyView) {
+        self.version += 1;
         self.remove(c as u16);
         let key = self.rule.key(c, v);
         self.keys[c] = key;
@@ -50,6 +57,7 @@ impl<K: CtaKey> Build for CtaRank<K> {
     fn build(b: &BuildCtx) -> Self {
         CtaRank {
             order: Vec::with_capacity(b.cta_slots),
+            version: 0,
             keys: vec![(0, 0); b.cta_slots],
             rule: K::from_params(b),
         }
@@ -70,6 +78,7 @@ impl<K: CtaKey> Events for CtaRank<K> {
         self.rerank(cta as usize, v);
     }
     fn on_cta_exit(&mut self, cta: u16, _v: &PolicyView) {
+        self.version += 1;
         self.remove(cta);
     }
 }
@@ -88,38 +97,23 @@ pub struct InCta<K, const GREEDY: bool> {
     wpc: u16,
     /// Per CTA slot: the warp slot this scheduler issued last from that CTA.
     last: Vec<Option<u16>>,
+    /// The order as last built, valid while `built_at` equals the list's version and no
+    /// `last` entry changed since (`stale`).
+    cache: Vec<u16>,
+    built_at: u64,
+    stale: bool,
     _rule: PhantomData<K>,
 }
 
-impl<K, const GREEDY: bool> InCta<K, GREEDY> {
-    /// This scheduler's warp slots of CTA slot `c` (resident with `warps` warps), in slot
-    /// (= age) order.
+impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
+    /// The cached order is what `build` would produce now.
     #[inline]
-    fn mine(&self, c: usize, warps: u16) -> impl Iterator<Item = u16> + Clone {
-        let (me, s) = (self.me as usize, self.schedulers as usize);
-        let base = c * self.wpc as usize;
-        let first = base + (me + s - base % s) % s;
-        (first..base + warps as usize).step_by(s).map(|w| w as u16)
+    fn fresh(&self, sh: &CtaRank<K>) -> bool {
+        !self.stale && self.built_at == sh.version
     }
-}
 
-impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
-    fn build(b: &BuildCtx) -> Self {
-        InCta {
-            me: b.scheduler as u16,
-            schedulers: b.schedulers.max(1) as u16,
-            wpc: b.warps_per_cta.max(1) as u16,
-            last: vec![None; b.cta_slots],
-            _rule: PhantomData,
-        }
-    }
-}
-
-impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
-    type Shared = CtaRank<K>;
-
-    fn current_order(&self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        out.clear();
+    /// Appends this scheduler's order (see the type's doc) to `out`.
+    fn build(&self, sh: &CtaRank<K>, v: &PolicyView, out: &mut Vec<u16>) {
         for &c in sh.order() {
             let c = c as usize;
             let warps = self.mine(c, v.ctas.warps[c]);
@@ -140,6 +134,57 @@ impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
             out.extend(self.mine(c, v.ctas.warps[c]).filter(|&s| v.waiting(s)));
         }
     }
+
+    /// This scheduler's warp slots of CTA slot `c` (resident with `warps` warps), in slot
+    /// (= age) order.
+    #[inline]
+    fn mine(&self, c: usize, warps: u16) -> impl Iterator<Item = u16> + Clone {
+        let (me, s) = (self.me as usize, self.schedulers as usize);
+        let base = c * self.wpc as usize;
+        let first = base + (me + s - base % s) % s;
+        (first..base + warps as usize).step_by(s).map(|w| w as u16)
+    }
+}
+
+impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
+    fn build(b: &BuildCtx) -> Self {
+        InCta {
+            me: b.scheduler as u16,
+            schedulers: b.schedulers.max(1) as u16,
+            wpc: b.warps_per_cta.max(1) as u16,
+            last: vec![None; b.cta_slots],
+            cache: Vec::with_capacity(b.slots.len()),
+            built_at: 0,
+            stale: true,
+            _rule: PhantomData,
+        }
+    }
+}
+
+impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
+    type Shared = CtaRank<K>;
+
+    fn current_order(&self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        out.clear();
+        if self.fresh(sh) {
+            out.extend_from_slice(&self.cache);
+        } else {
+            self.build(sh, v, out);
+        }
+    }
+
+    fn order(&mut self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        if !self.fresh(sh) {
+            let mut cache = std::mem::take(&mut self.cache);
+            cache.clear();
+            self.build(sh, v, &mut cache);
+            self.cache = cache;
+            self.built_at = sh.version;
+            self.stale = false;
+        }
+        out.clear();
+        out.extend_from_slice(&self.cache);
+    }
 }
 
 impl<K, const GREEDY: bool> Events for InCta<K, GREEDY> {
@@ -147,10 +192,15 @@ impl<K, const GREEDY: bool> Events for InCta<K, GREEDY> {
         // Only this scheduler's own issues move its pointers (not a warp it issued for another
         // scheduler under warp sharing).
         if e.scheduler == self.me && !e.shared {
-            self.last[v.cta_of(e.slot)] = Some(e.slot);
+            let last = &mut self.last[v.cta_of(e.slot)];
+            if *last != Some(e.slot) {
+                *last = Some(e.slot);
+                self.stale = true;
+            }
         }
     }
     fn on_cta_launch(&mut self, cta: u16, _v: &PolicyView) {
         self.last[cta as usize] = None;
+        self.stale = true;
     }
 }

@@ -105,7 +105,7 @@ pub const FETCH: &[FetchEntry] = &[
     FetchEntry {
         name: "cff",
         summary: "BAWS critical-fetch-first: the first warp with a free I-buffer entry in the issue policy's order",
-        params: &["policy.cff.merge"],
+        params: &["policy.cff.merge", "policy.cff.partial"],
         kind: FetchKind::Cff,
     },
     FetchEntry {
