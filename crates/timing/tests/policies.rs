@@ -13,6 +13,23 @@ use warpsim_timing::policy::{
     MwfLrr, PolicyView, Saws, Tls, WarpSlots,
 };
 
+/// The view of a [`Crafted`] SM, borrowing only the fields it shows (so the policies and
+/// their shared state can be borrowed mutably beside it).
+macro_rules! view {
+    ($sm:expr) => {
+        PolicyView {
+            now: $sm.now,
+            warps: &$sm.w,
+            ctas: &$sm.c,
+            warps_per_cta: $sm.wpc,
+            ib_depth: 2,
+            all_dispatched: false,
+            age_order: &$sm.age_order,
+            slot_order: &$sm.slot_order,
+        }
+    };
+}
+
 /// An SM with `ctas` resident CTAs of `wpc` warps (CTA `c` has linear index `c`, warp slot
 /// `s` has age `s`), `scheds` schedulers, and policy `P` on it.
 struct Crafted<P: IssuePolicy> {
@@ -88,30 +105,12 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     }
 
     fn view(&self) -> PolicyView<'_> {
-        PolicyView {
-            now: self.now,
-            warps: &self.w,
-            ctas: &self.c,
-            warps_per_cta: self.wpc,
-            ib_depth: 2,
-            all_dispatched: false,
-            age_order: &self.age_order,
-            slot_order: &self.slot_order,
-        }
+        view!(self)
     }
 
     /// Delivers an event to the SM-wide state, then to every scheduler's policy.
     fn notify(&mut self, f: impl Fn(&mut dyn Events, &PolicyView)) {
-        let v = PolicyView {
-            now: self.now,
-            warps: &self.w,
-            ctas: &self.c,
-            warps_per_cta: self.wpc,
-            ib_depth: 2,
-            all_dispatched: false,
-            age_order: &self.age_order,
-            slot_order: &self.slot_order,
-        };
+        let v = view!(self);
         f(&mut self.shared, &v);
         for p in self.policies.iter_mut() {
             f(p, &v);
@@ -163,16 +162,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// Scheduler `k`'s issue order now.
     fn order(&mut self, k: usize) -> Vec<u16> {
         let mut out = Vec::new();
-        let v = PolicyView {
-            now: self.now,
-            warps: &self.w,
-            ctas: &self.c,
-            warps_per_cta: self.wpc,
-            ib_depth: 2,
-            all_dispatched: false,
-            age_order: &self.age_order,
-            slot_order: &self.slot_order,
-        };
+        let v = view!(self);
         self.policies[k].order(&self.shared, &self.slots[k], &v, &mut out);
         out
     }
@@ -320,7 +310,10 @@ fn cff_fetches_the_warp_the_issue_stage_picks_next() {
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [2]);
     assert_eq!(sm.fetch(&mut RoundRobin::default(), 1), [0]);
     // With `policy.cff.partial = false` CFF keeps RR's rule: the first *empty* warp in order.
-    assert_eq!(sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, false), 2), [0, 3]);
+    assert_eq!(
+        sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, false), 2),
+        [0, 3]
+    );
     // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
     sm.w.ib_n[2] = 2;
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);

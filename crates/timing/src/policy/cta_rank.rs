@@ -124,7 +124,7 @@ impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
                 out.extend(warps.filter(|&s| !v.waiting(s) && Some(s) != greedy));
             } else {
                 // Rotate to start after the last issuer (slot order is the round-robin order).
-                let after = |s: u16| last.map_or(true, |l| s > l);
+                let after = |s: u16| !matches!(last, Some(l) if s <= l);
                 out.extend(warps.clone().filter(|&s| after(s) && !v.waiting(s)));
                 out.extend(warps.filter(|&s| !after(s) && !v.waiting(s)));
             }
