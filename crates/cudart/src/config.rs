@@ -90,17 +90,16 @@ impl Config {
         let mut named_fetch = false;
         if let Some(v) = get("WARPSIM_POLICY") {
             let v = v.trim();
-            match PolicyKind::parse(v) {
-                // `tls:N` stands for the config key `policy.tls.active=N`.
-                Ok((p, Some(o))) => match c.gpu.with_overrides(&[o]) {
-                    Ok(g) => {
+            // `tls:N` stands for the config key `policy.tls.active=N`.
+            let resolved = PolicyKind::parse(v).map_err(|e| e.to_string()).and_then(|(p, o)| match o {
+                Some(o) => c.gpu.with_overrides(&[o]).map(|g| (p, Some(g))).map_err(|e| e.to_string()),
+                None => Ok((p, None)),
+            });
+            match resolved {
+                Ok((p, gpu)) => {
+                    if let Some(g) = gpu {
                         c.gpu = g;
-                        c.policy = p;
-                        named_fetch = v.contains('+');
                     }
-                    Err(e) => warn.push(format!("WARPSIM_POLICY=`{v}`: {e}; using `{}`", c.policy.name())),
-                },
-                Ok((p, None)) => {
                     c.policy = p;
                     named_fetch = v.contains('+');
                 }

@@ -68,12 +68,12 @@ impl FetchKind {
             })
     }
 
+    /// Its name in [`FETCH`].
     pub fn name(&self) -> &'static str {
-        match self {
-            FetchKind::Rr => "rr",
-            FetchKind::Cff => "cff",
-            FetchKind::Fef => "fef",
-        }
+        FETCH
+            .iter()
+            .find(|e| e.kind == *self)
+            .map_or("?", |e| e.name)
     }
 }
 

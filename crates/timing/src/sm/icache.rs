@@ -9,8 +9,8 @@
 //! livelock seen with 16 warps of `rod_heartwall` under GTO with rotating schedulers). When
 //! every way of the set is pinned the miss allocates nothing and the warp retries when the
 //! earliest of those still in flight arrives, or, when all have arrived and only wait for
-//! their warps, after a miss latency (a priority fetch policy would otherwise pick the retrying warp every cycle
-//! and never the warps that would unpin the set).
+//! their warps, after a miss latency (a priority fetch policy would otherwise pick the
+//! retrying warp every cycle and never the warps that would unpin the set).
 //!
 //! A pin belongs to the warp whose miss allocated the line and lasts only while that warp
 //! still wants it: when the warp next looks up a different line (a branch flushed its
