@@ -12,6 +12,7 @@ mod exec;
 mod exit;
 mod init;
 mod intensity;
+mod lab;
 mod list;
 mod list_model;
 mod manifest;
@@ -123,6 +124,25 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         markdown: Option<PathBuf>,
     },
+    /// Run a named experiment of the papers (tables, figures and a report beside the
+    /// paper's claims): `warpsim reproduce --list` names them.
+    Reproduce {
+        /// Experiments or groups (`baws` runs every BAWS figure).
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
+        /// List the built-in experiments and groups.
+        #[arg(long)]
+        list: bool,
+        #[command(flatten)]
+        sweep: SweepArgs,
+    },
+    /// Run an experiment described by a TOML file (the format of `crates/cli/experiments/`).
+    Sweep {
+        #[arg(value_name = "FILE.toml")]
+        file: PathBuf,
+        #[command(flatten)]
+        sweep: SweepArgs,
+    },
     /// Simulation speed: warp- and thread-instructions (and cycles) per second (median).
     Bench {
         /// Repetitions per workload.
@@ -148,6 +168,58 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM ARGS")]
         command: Vec<std::ffi::OsString>,
     },
+}
+
+/// Options of `reproduce` and `sweep`.
+#[derive(clap::Args)]
+struct SweepArgs {
+    /// Problem size of every program (default: each experiment's own, `small` for the
+    /// built-in ones).
+    #[arg(long)]
+    size: Option<Size>,
+    /// Worker threads (default: one per CPU). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Results folder: the run cache (`DIR/runs/`) and one folder per experiment.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    out: PathBuf,
+    /// Re-run every run instead of reusing cached results.
+    #[arg(long)]
+    fresh: bool,
+    /// Run only shard I of N (1 <= I <= N) of the runs; under a Slurm job array the shard
+    /// comes from SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Run nothing: assemble tables, figures and reports from the cached runs (after
+    /// shards), naming any run that is missing.
+    #[arg(long, conflicts_with_all = ["shard", "fresh", "sbatch"])]
+    collect: bool,
+    /// Print a Slurm job-array script that runs the shards and then collects.
+    #[arg(long)]
+    sbatch: bool,
+    /// Array tasks of `--sbatch`.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    tasks: u32,
+    /// A launch running longer than this many cycles fails (runaway guard).
+    #[arg(long, value_name = "N", default_value_t = warpsim_timing::engine::DEFAULT_MAX_CYCLES, value_parser = clap::value_parser!(u64).range(1..))]
+    max_cycles: u64,
+}
+
+impl SweepArgs {
+    fn options(self, what: Vec<String>) -> lab::command::Options {
+        lab::command::Options {
+            size: self.size,
+            jobs: self.jobs.map(|n| n as usize),
+            fresh: self.fresh,
+            out: self.out,
+            shard: self.shard,
+            collect: self.collect,
+            sbatch: self.sbatch,
+            tasks: self.tasks as usize,
+            max_cycles: self.max_cycles,
+            what,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -195,6 +267,14 @@ fn run(command: Command) -> Result<u8, u8> {
         Command::Suite { set, size, jobs, json, model } => suite::suite(set.as_deref(), size, &model_or_exit(&model)?, jobs.map(|n| n as usize), json),
         Command::Intensity { sets, workloads, size, config, cfg, max_cycles, jobs, csv, json, markdown } => {
             intensity::run(&intensity::Options { sets, workloads, size, config, cfg, max_cycles, jobs: jobs.map(|n| n as usize), csv, json, markdown })
+        }
+        Command::Reproduce { names, list, sweep } => {
+            let what = std::iter::once("reproduce".to_string()).chain(names.iter().cloned()).collect();
+            lab::command::reproduce(&names, list, &sweep.options(what))
+        }
+        Command::Sweep { file, sweep } => {
+            let what = vec!["sweep".to_string(), file.display().to_string()];
+            lab::command::sweep(&file, &sweep.options(what))
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Exec { model, command } => exec::run(&model, &command),

@@ -1,0 +1,142 @@
+//! An experiment's results laid out as programs × series, each cell the run's record (or
+//! nothing when a run is missing from the cache: `--collect` before every shard finished).
+
+use super::record::RunRecord;
+use super::runner::{runs_of, RunOptions};
+use super::spec::{Experiment, Series};
+
+pub struct Grid<'a> {
+    pub experiment: &'a Experiment,
+    pub programs: Vec<&'static str>,
+    pub series: Vec<Series>,
+    /// `[program][series]`.
+    cells: Vec<Vec<Option<RunRecord>>>,
+    /// Planned runs with no record, as "program under series".
+    pub missing: Vec<String>,
+}
+
+impl<'a> Grid<'a> {
+    /// Looks every run of `e` up with `load` (by cache key).
+    pub fn load(e: &'a Experiment, o: &RunOptions, load: impl Fn(&str) -> Option<RunRecord>) -> Result<Grid<'a>, String> {
+        let programs = e.program_names()?;
+        let series = e.series();
+        let mut cells = vec![vec![None; series.len()]; programs.len()];
+        let mut missing = Vec::new();
+        for (i, r) in runs_of(e, o)?.into_iter().enumerate() {
+            let (p, s) = (i / series.len(), i % series.len());
+            match load(&r.key).filter(|rec| !r.phases || rec.phases.is_some() || !rec.ok()) {
+                Some(rec) => cells[p][s] = Some(rec),
+                None => missing.push(format!("{} under {}", programs[p], series[s].label)),
+            }
+        }
+        Ok(Grid { experiment: e, programs, series, cells, missing })
+    }
+
+    /// Builds a grid from records directly (tests).
+    #[cfg(test)]
+    pub fn from_cells(e: &'a Experiment, cells: Vec<Vec<Option<RunRecord>>>) -> Grid<'a> {
+        Grid { experiment: e, programs: e.program_names().unwrap(), series: e.series(), cells, missing: Vec::new() }
+    }
+
+    pub fn series_index(&self, label: &str) -> Option<usize> {
+        self.series.iter().position(|s| s.label == label)
+    }
+
+    pub fn program_index(&self, name: &str) -> Option<usize> {
+        self.programs.iter().position(|p| *p == name)
+    }
+
+    pub fn record(&self, p: usize, s: usize) -> Option<&RunRecord> {
+        self.cells[p][s].as_ref()
+    }
+
+    /// A verified run's statistic; `None` when the run is missing, failed or lacks it.
+    pub fn stat(&self, p: usize, s: usize, name: &str) -> Option<f64> {
+        self.record(p, s).filter(|r| r.ok()).and_then(|r| r.stat(name))
+    }
+
+    /// Every record, programs outer, series inner.
+    pub fn records(&self) -> impl Iterator<Item = (&'static str, &Series, &RunRecord)> {
+        self.cells.iter().enumerate().flat_map(move |(p, row)| row.iter().enumerate().filter_map(move |(s, r)| r.as_ref().map(|r| (self.programs[p], &self.series[s], r))))
+    }
+
+    /// The series a view shows: those named, else all (but the baseline, when `skip_baseline`).
+    pub fn shown(&self, named: &[String], skip_baseline: bool) -> Vec<usize> {
+        if named.is_empty() {
+            (0..self.series.len()).filter(|&s| !(skip_baseline && Some(&self.series[s].label) == self.experiment.baseline.as_ref())).collect()
+        } else {
+            named.iter().filter_map(|n| self.series_index(n)).collect()
+        }
+    }
+
+    pub fn baseline(&self) -> Option<usize> {
+        self.experiment.baseline.as_deref().and_then(|b| self.series_index(b))
+    }
+
+    /// Baseline cycles / series `s` cycles for program `p`.
+    pub fn speedup(&self, p: usize, s: usize) -> Option<f64> {
+        let b = self.baseline()?;
+        Some(self.stat(p, b, "cycles")? / self.stat(p, s, "cycles")?)
+    }
+
+    /// The failed runs, as "program under series: error".
+    pub fn failures(&self) -> Vec<String> {
+        self.records().filter_map(|(p, s, r)| r.error.as_ref().map(|e| format!("{p} under {}: {e}", s.label))).collect()
+    }
+}
+
+/// Geometric mean; `None` when empty or any value is missing or not positive (a failed run
+/// is never silently left out of a mean).
+pub fn geomean(values: &[Option<f64>]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut log = 0.0;
+    for v in values {
+        let v = (*v)?;
+        if !(v > 0.0 && v.is_finite()) {
+            return None;
+        }
+        log += v.ln();
+    }
+    Some((log / values.len() as f64).exp())
+}
+
+/// Arithmetic mean with the same rule.
+pub fn mean(values: &[Option<f64>]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sum = 0.0;
+    for v in values {
+        sum += (*v)?;
+    }
+    Some(sum / values.len() as f64)
+}
+
+/// The largest value, with the same rule.
+pub fn max(values: &[Option<f64>]) -> Option<f64> {
+    let mut m: Option<f64> = None;
+    for v in values {
+        let v = (*v)?;
+        m = Some(m.map_or(v, |x: f64| x.max(v)));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_refuse_missing_values() {
+        assert!((geomean(&[Some(2.0), Some(8.0)]).unwrap() - 4.0).abs() < 1e-12);
+        assert_eq!(geomean(&[Some(2.0), None]), None);
+        assert_eq!(geomean(&[Some(2.0), Some(0.0)]), None);
+        assert_eq!(geomean(&[]), None);
+        assert_eq!(mean(&[Some(1.0), Some(2.0)]), Some(1.5));
+        assert_eq!(mean(&[Some(1.0), None]), None);
+        assert_eq!(max(&[Some(1.0), Some(3.0), Some(2.0)]), Some(3.0));
+        assert_eq!(max(&[Some(1.0), None]), None);
+    }
+}

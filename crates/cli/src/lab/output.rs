@@ -1,0 +1,215 @@
+//! An experiment's outputs, in one folder: `runs.csv` (tidy: one row per run × statistic),
+//! one CSV and one SVG figure per view, the resolved configuration of each variant, and
+//! `report.md` — our tables beside the paper's claims, with a verdict on each direction.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::claims::{judge, Direction};
+use super::figures;
+use super::grid::Grid;
+use super::key::simulator_id;
+use super::spec::View;
+use super::table::{table, Format, Table, STALL_COMPONENTS};
+use crate::stats_out::csv_field;
+
+/// Writes every output of `g` into `dir`; returns the files written.
+pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut files = Vec::new();
+    let mut put = |name: String, text: String| -> Result<(), String> {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        files.push(path);
+        Ok(())
+    };
+    put("runs.csv".into(), tidy_csv(g))?;
+    let mut figures_written = Vec::new();
+    for v in &g.experiment.views {
+        if let Some(t) = table(g, v) {
+            put(format!("{}.csv", v.file_stem()), table_csv(&t))?;
+        }
+        match figures::draw(g, v) {
+            Ok(Some(svg)) => {
+                put(format!("{}.svg", v.file_stem()), svg)?;
+                figures_written.push(Ok(format!("{}.svg", v.file_stem())));
+            }
+            Ok(None) => figures_written.push(Err(format!("{}: no data to draw", v.file_stem()))),
+            Err(e) => figures_written.push(Err(format!("{}: {e}", v.file_stem()))),
+        }
+    }
+    for variant in variants_with_configs(g) {
+        put(variant.0, variant.1)?;
+    }
+    put("report.md".into(), report(g, size, &figures_written))?;
+    Ok(files)
+}
+
+/// `config.toml` (one variant) or `config-LABEL.toml` per variant: what exactly ran.
+fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
+    let e = g.experiment;
+    let mut out: Vec<(String, String)> = Vec::new();
+    for s in &g.series {
+        let name = if e.variants.len() > 1 { format!("config-{}.toml", s.variant.label) } else { "config.toml".into() };
+        if out.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let mut overrides = s.variant.cfg.clone();
+        // The scheduler's own shorthand (`tls:N`) is a config key too, but each series of a
+        // variant shares the rest; write the variant's keys only.
+        overrides.retain(|o| !o.is_empty());
+        if let Ok(c) = warpsim_core::config::GpuConfig::load_with(&e.config, &overrides) {
+            out.push((name, c.to_toml()));
+        }
+    }
+    out
+}
+
+/// One row per run × statistic.
+pub fn tidy_csv(g: &Grid) -> String {
+    let mut s = String::from("experiment,program,series,scheduler,variant,config,size,simulator,verified,statistic,value\n");
+    for (program, series, r) in g.records() {
+        let head = [g.experiment.name.as_str(), program, &series.label, &series.scheduler, &series.variant.label, &r.config, &r.size, &r.simulator, if r.ok() { "yes" } else { "no" }];
+        let head: Vec<String> = head.iter().map(|f| csv_field(f)).collect();
+        let head = head.join(",");
+        for (k, v) in &r.stats {
+            let _ = writeln!(s, "{head},{k},{v}");
+        }
+        if let Some(e) = &r.error {
+            let _ = writeln!(s, "{head},error,{}", csv_field(e));
+        }
+    }
+    s
+}
+
+/// A view's table as CSV (empty cells for failed or missing runs).
+pub fn table_csv(t: &Table) -> String {
+    let mut s = String::from("program");
+    for c in &t.columns {
+        s += ",";
+        s += &csv_field(c);
+    }
+    s += "\n";
+    for (label, cells) in t.rows.iter().chain(&t.summary) {
+        s += &csv_field(label);
+        for c in cells {
+            s += ",";
+            if let Some(v) = c {
+                s += &format!("{v}");
+            }
+        }
+        s += "\n";
+    }
+    s
+}
+
+fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut s = format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
+    for r in rows {
+        s += &format!("| {} |\n", r.join(" | "));
+    }
+    s
+}
+
+fn view_markdown(t: &Table, v: &View) -> String {
+    if matches!(v, View::Stalls { .. }) {
+        // 7 components × series is too wide to read: the per-program cells are in the CSV;
+        // here the mean over programs, one row per series.
+        let n = STALL_COMPONENTS.len();
+        let series = t.columns.len() / n;
+        let mut header = vec!["series (mean over programs)".to_string()];
+        header.extend(STALL_COMPONENTS.iter().map(|(c, _)| c.to_string()));
+        header.push("total".into());
+        let rows: Vec<Vec<String>> = (0..series)
+            .map(|i| {
+                let cells = &t.summary[0].1[i * n..(i + 1) * n];
+                let name = t.columns[i * n].strip_suffix(&format!(" {}", STALL_COMPONENTS[0].0)).unwrap_or(&t.columns[i * n]).to_string();
+                let total: Option<f64> = cells.iter().copied().sum();
+                let mut r = vec![name];
+                r.extend(cells.iter().map(|c| t.format.show(*c)));
+                r.push(t.format.show(total));
+                r
+            })
+            .collect();
+        return markdown_table(&header, &rows);
+    }
+    let mut header = vec!["program".to_string()];
+    header.extend(t.columns.iter().cloned());
+    let rows: Vec<Vec<String>> = t.rows.iter().chain(&t.summary).map(|(l, cells)| std::iter::once(l.clone()).chain(cells.iter().map(|c| t.format.show(*c))).collect()).collect();
+    markdown_table(&header, &rows)
+}
+
+/// The Markdown report.
+pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> String {
+    let e = g.experiment;
+    let mut s = format!("# {}\n\n", if e.title.is_empty() { &e.name } else { &e.title });
+    if !e.description.is_empty() {
+        s += e.description.trim();
+        s += "\n\n";
+    }
+    let runs = g.records().count();
+    let _ = writeln!(s, "Config `{}`, size `{size}`, {} programs × {} series = {runs} runs, simulator `{}`.", e.config, g.programs.len(), g.series.len(), simulator_id());
+    if let Some(b) = &e.baseline {
+        let _ = writeln!(s, "Baseline: `{b}`.");
+    }
+    s += "\n";
+    if !e.claims.is_empty() {
+        s += "## Ours beside the paper\n\n";
+        let rows: Vec<Vec<String>> = e
+            .claims
+            .iter()
+            .map(|c| {
+                let v = judge(g, c);
+                let fmt = |x: f64| if c.paper.abs() < 2.0 && matches!(c.ours, super::spec::Measure::Mean { .. } | super::spec::Measure::Max { .. } | super::spec::Measure::MeanDifference { .. }) { Format::Percent.show(Some(x)) } else { Format::Ratio.show(Some(x)) };
+                vec![c.label.clone(), fmt(c.paper), v.ours.map_or("– (a run failed or is missing)".into(), fmt), v.direction.word().to_string()]
+            })
+            .collect();
+        s += &markdown_table(&["claim".into(), "paper".into(), "ours".into(), "direction".into()], &rows);
+        let disagree: Vec<&str> = e.claims.iter().filter(|c| judge(g, c).direction == Direction::Disagrees).map(|c| c.label.as_str()).collect();
+        if !disagree.is_empty() {
+            let _ = writeln!(s, "\nOur direction disagrees with the paper's on {} of {} claims: {}.", disagree.len(), e.claims.len(), disagree.join("; "));
+        }
+        s += "\n";
+    }
+    for (v, fig) in e.views.iter().zip(figures) {
+        let _ = writeln!(s, "## {}\n", heading(v));
+        match fig {
+            Ok(f) => {
+                let _ = writeln!(s, "![{}]({f})\n", v.file_stem());
+            }
+            Err(why) => {
+                let _ = writeln!(s, "(no figure: {why})\n");
+            }
+        }
+        if let Some(t) = table(g, v) {
+            s += &view_markdown(&t, v);
+            s += "\n";
+        }
+    }
+    let failures = g.failures();
+    if !failures.is_empty() {
+        let _ = writeln!(s, "## Failed runs ({})\n\nTheir cells are empty, and so is every mean over them.\n", failures.len());
+        for f in failures {
+            let _ = writeln!(s, "- {f}");
+        }
+        s += "\n";
+    }
+    if !g.missing.is_empty() {
+        let _ = writeln!(s, "## Missing runs ({})\n", g.missing.len());
+        for m in &g.missing {
+            let _ = writeln!(s, "- {m}");
+        }
+    }
+    s
+}
+
+fn heading(v: &View) -> String {
+    match v {
+        View::Speedup { .. } => "Speedup over the baseline (baseline cycles / cycles)".into(),
+        View::Fractions { .. } => "Barrier and exit stall fractions (of resident warp cycles)".into(),
+        View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
+        View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),
+        View::Timeline { program, series, ctas } => format!("Warp-phase timeline: {program} under {series}, first {ctas} CTAs of SM 0"),
+    }
+}

@@ -1,0 +1,182 @@
+//! Turning experiments into runs and running them. The plan is every (program, series) of
+//! every experiment, in declaration order, each resolved to a model and a cache key;
+//! duplicates (the same key from two experiments: `reproduce baws` shares LRR and GTO runs
+//! between figures) are merged. Runs found in the cache are reused; the rest run in parallel
+//! (rayon, one fresh device each), each stored the moment it finishes, so an interrupted
+//! sweep resumes where it stopped. A shard runs only its share of the plan.
+
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use warpsim_core::device::DeviceOptions;
+use warpsim_suite::{Program, Size};
+
+use super::cache::Cache;
+use super::key::{simulator_id, RunIdentity};
+use super::phases;
+use super::record::{stats_of, RunRecord};
+use super::shard::Shard;
+use super::spec::{Experiment, Series};
+use crate::model::{Mode, Model, ModelArgs};
+use crate::suite::par_map;
+use crate::workload::run_program;
+
+/// One simulation to have.
+pub struct PlannedRun {
+    pub key: String,
+    pub program: &'static Program,
+    pub series: Series,
+    pub config: String,
+    pub size: Size,
+    pub model: Model,
+    /// Record the event log and keep the warp phases (an RTRU or timeline view needs them).
+    pub phases: bool,
+}
+
+/// Options shared by every run of a sweep.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// `--size`, overriding each experiment's own.
+    pub size: Option<Size>,
+    pub max_cycles: u64,
+}
+
+/// The size an experiment runs at.
+pub fn size_of(e: &Experiment, o: &RunOptions) -> Result<Size, String> {
+    match o.size {
+        Some(s) => Ok(s),
+        None => e.size().map_err(|m| format!("{}: {m}", e.name)),
+    }
+}
+
+/// The resolved model of one series of `e`.
+fn model_of(e: &Experiment, s: &Series, o: &RunOptions, phases: bool) -> Result<Model, String> {
+    let args = ModelArgs {
+        mode: Mode::Timing,
+        config: e.config.clone(),
+        cfg: s.variant.cfg.clone(),
+        policy: s.scheduler.clone(),
+        fetch: None,
+        max_cycles: o.max_cycles,
+        event_log: phases,
+        stats: None,
+    };
+    Model::resolve(&args).map_err(|m| format!("{}: series {}: {m}", e.name, s.label))
+}
+
+/// The runs of one experiment, in its order (programs outer, series inner).
+pub fn runs_of(e: &Experiment, o: &RunOptions) -> Result<Vec<PlannedRun>, String> {
+    let size = size_of(e, o)?;
+    let phases = e.needs_phases();
+    let mut out = Vec::new();
+    for name in e.program_names().map_err(|m| format!("{}: {m}", e.name))? {
+        let program = warpsim_suite::program(name).expect("validated program name");
+        for s in e.series() {
+            let model = model_of(e, &s, o, phases)?;
+            let key = RunIdentity { resolved_config: &model.config.to_toml(), policy: &model.policy.name(), program: name, size: size.name(), max_cycles: model.max_cycles }.key();
+            out.push(PlannedRun { key, program, series: s, config: e.config.clone(), size, model, phases });
+        }
+    }
+    Ok(out)
+}
+
+/// Every run of `experiments`, each key once (a run wanted with phases by any experiment
+/// records them).
+pub fn plan(experiments: &[Experiment], o: &RunOptions) -> Result<Vec<PlannedRun>, String> {
+    let mut out: Vec<PlannedRun> = Vec::new();
+    for e in experiments {
+        for r in runs_of(e, o)? {
+            match out.iter_mut().find(|x| x.key == r.key) {
+                Some(x) => {
+                    x.phases |= r.phases;
+                    x.model.event_log |= r.phases;
+                }
+                None => out.push(r),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a stored record answers a planned run.
+pub fn satisfies(rec: &RunRecord, r: &PlannedRun) -> bool {
+    !r.phases || rec.phases.is_some() || !rec.ok()
+}
+
+/// What a sweep did.
+pub struct Outcome {
+    pub ran: usize,
+    pub reused: usize,
+    /// One line per failed run (its own or reused).
+    pub failures: Vec<String>,
+}
+
+/// Runs what the cache lacks (all with `fresh`) of this shard's share of `plan`.
+pub fn execute(plan: &[PlannedRun], cache: &Cache, shard: Option<Shard>, fresh: bool, jobs: Option<usize>, progress: &ProgressBar) -> Result<Outcome, String> {
+    let mine: Vec<&PlannedRun> = plan.iter().enumerate().filter(|(i, _)| shard.map_or(true, |s| s.owns(*i))).map(|(_, r)| r).collect();
+    let mut todo = Vec::new();
+    let mut failures = Vec::new();
+    let mut reused = 0;
+    for r in &mine {
+        match cache.load(&r.key).filter(|rec| !fresh && satisfies(rec, r)) {
+            Some(rec) => {
+                reused += 1;
+                if let Some(e) = &rec.error {
+                    failures.push(failure_line(r, e));
+                }
+            }
+            None => todo.push(*r),
+        }
+    }
+    progress.set_length(todo.len() as u64);
+    let results = par_map(&todo, jobs, progress, |r| {
+        let rec = run_one(r);
+        let stored = cache.store(&rec);
+        if let Some(e) = &rec.error {
+            progress.println(format!("warpsim: {}", failure_line(r, e)));
+        }
+        (rec.error, stored)
+    })?;
+    for (r, (error, stored)) in todo.iter().zip(results) {
+        stored?;
+        if let Some(e) = error {
+            failures.push(failure_line(r, &e));
+        }
+    }
+    Ok(Outcome { ran: todo.len(), reused, failures })
+}
+
+fn failure_line(r: &PlannedRun, error: &str) -> String {
+    format!("{} under {} ({}{}): {error}", r.program.name, r.series.scheduler, r.config, if r.series.variant.cfg.is_empty() { String::new() } else { format!(" {}", r.series.variant.cfg.join(" ")) })
+}
+
+/// Runs one simulation and makes its record.
+pub fn run_one(r: &PlannedRun) -> RunRecord {
+    let start = Instant::now();
+    let run = run_program(r.program, r.size, &r.model, DeviceOptions::default());
+    let wall = start.elapsed();
+    let mut stats = stats_of(&run);
+    let phases = if r.phases && run.result.is_ok() {
+        let p = phases::of_run(&run.rows);
+        if let Some(rtru) = p.rtru {
+            stats.insert("rtru".into(), rtru);
+        }
+        Some(p.lanes)
+    } else {
+        None
+    };
+    RunRecord {
+        key: r.key.clone(),
+        program: r.program.name.to_string(),
+        scheduler: r.series.scheduler.clone(),
+        config: r.config.clone(),
+        variant: r.series.variant.label.clone(),
+        overrides: r.series.variant.cfg.clone(),
+        size: r.size.name().to_string(),
+        simulator: simulator_id(),
+        error: run.result.err().map(|e| e.to_string()),
+        stats,
+        phases,
+        wall_seconds: wall.as_secs_f64(),
+    }
+}

@@ -1,0 +1,363 @@
+//! What an experiment is: data. Programs (names or `set:NAME`) × schedulers (issue+fetch
+//! names) × config variants (labelled `-c` override lists on one preset) at one size, plus
+//! the views (tables and figures) to derive and the paper's claims to check. Built-in
+//! experiments (`builtin.rs`) and user TOML files (`warpsim sweep FILE.toml`) are the same
+//! type, so a user's sweep gets everything a built-in gets.
+
+use serde::{Deserialize, Serialize};
+use warpsim_suite::Size;
+use warpsim_timing::PolicyKind;
+
+/// One experiment. Field names are the TOML keys of `warpsim sweep FILE.toml`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// Folder name of its outputs; letters, digits, `-`, `_`.
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    /// What it measures and how to read it (the report's first paragraph).
+    #[serde(default)]
+    pub description: String,
+    /// Built-in program names, or `set:NAME` for every program of a set.
+    pub programs: Vec<String>,
+    /// Scheduler names as `--policy` takes them (`gto`, `mwf-gto+cff`, `tls:4`).
+    pub schedulers: Vec<String>,
+    /// GPU preset or config file.
+    #[serde(default = "default_config")]
+    pub config: String,
+    /// Config variants; none means one unnamed variant with no overrides.
+    #[serde(default)]
+    pub variants: Vec<Variant>,
+    /// `small` or `paper`; the command line's `--size` wins.
+    #[serde(default = "default_size")]
+    pub size: String,
+    /// The series speedups and normalised views are relative to (a series label, see
+    /// [`Experiment::series`]).
+    #[serde(default)]
+    pub baseline: Option<String>,
+    #[serde(default)]
+    pub views: Vec<View>,
+    #[serde(default)]
+    pub claims: Vec<Claim>,
+}
+
+fn default_config() -> String {
+    "gtx480".into()
+}
+
+fn default_size() -> String {
+    "small".into()
+}
+
+/// A labelled list of config overrides (`-c KEY=VALUE`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub label: String,
+    #[serde(default)]
+    pub cfg: Vec<String>,
+}
+
+/// A table (and its figure) derived from the runs. `series` restricts and orders the series
+/// shown (default: all, in declaration order).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum View {
+    /// Baseline cycles / cycles per program, geometric mean row; grouped bar chart.
+    Speedup {
+        #[serde(default)]
+        series: Vec<String>,
+    },
+    /// Barrier and exit-wait warp cycles over resident warp cycles per program (BAWS Fig. 1).
+    Fractions {
+        #[serde(default)]
+        series: Vec<String>,
+    },
+    /// Stall breakdown (control, data, structural, barrier, exit, fetch) of each series,
+    /// normalised to the baseline's total stall cycles per program (BAWS Fig. 10).
+    Stalls {
+        #[serde(default)]
+        series: Vec<String>,
+    },
+    /// Mean RTRU per program (BAWS Fig. 5, eq. 1).
+    Rtru {
+        #[serde(default)]
+        series: Vec<String>,
+    },
+    /// Warp-phase timeline of the first `ctas` CTAs of SM 0 in the program's longest launch
+    /// (BAWS Figs. 3, 4, 6).
+    Timeline {
+        program: String,
+        series: String,
+        #[serde(default = "default_timeline_ctas")]
+        ctas: u32,
+    },
+}
+
+fn default_timeline_ctas() -> u32 {
+    2
+}
+
+impl View {
+    /// Short name, used for file names (`speedup.csv`, `timeline-baws_bt-gto.svg`).
+    pub fn file_stem(&self) -> String {
+        match self {
+            View::Speedup { .. } => "speedup".into(),
+            View::Fractions { .. } => "fractions".into(),
+            View::Stalls { .. } => "stalls".into(),
+            View::Rtru { .. } => "rtru".into(),
+            View::Timeline { program, series, .. } => format!("timeline-{program}-{}", series.replace(['+', '@', ':'], "_")),
+        }
+    }
+
+    /// Whether its runs need the event log (phases).
+    pub fn needs_phases(&self) -> bool {
+        matches!(self, View::Rtru { .. } | View::Timeline { .. })
+    }
+}
+
+/// A claim of the paper and the number of ours it compares with. Direction: the sign of
+/// `value − neutral` for ours and for the paper's; claims without `neutral` are listed
+/// without a verdict.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// What the paper says, in words.
+    pub label: String,
+    pub ours: Measure,
+    pub paper: f64,
+    #[serde(default)]
+    pub neutral: Option<f64>,
+}
+
+/// A number derived from a view's table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "of", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Measure {
+    /// The geometric-mean row of a speedup view for a series.
+    Geomean { series: String },
+    /// The geometric mean of series `a`'s speedups over series `b`'s (per program, then GM).
+    GeomeanRatio { a: String, b: String },
+    /// The arithmetic mean over programs of a fractions / RTRU view's column for `series`
+    /// (`stat`: `barrier`, `exit`, `barrier+exit`, or `rtru`).
+    Mean { series: String, stat: String },
+    /// The largest per-program value of the same.
+    Max { series: String, stat: String },
+    /// Mean of `a`'s column minus mean of `b`'s (fractions / RTRU views).
+    MeanDifference { a: String, b: String, stat: String },
+    /// One program's speedup for a series.
+    Program { program: String, series: String },
+}
+
+/// The statistics `Measure::Mean`, `Max` and `MeanDifference` read.
+pub const MEAN_STATS: [&str; 4] = ["barrier", "exit", "barrier+exit", "rtru"];
+
+fn check_stat(stat: &str) -> Result<(), String> {
+    if MEAN_STATS.contains(&stat) {
+        Ok(())
+    } else {
+        Err(format!("key `claims.ours.stat`: {stat:?} is not one of {}", MEAN_STATS.join(", ")))
+    }
+}
+
+/// One series: a scheduler on one config variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub scheduler: String,
+    pub variant: Variant,
+}
+
+impl Experiment {
+    /// Reads a sweep file; errors name the file and the key.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Experiment, String> {
+        let de = toml::Deserializer::new(text);
+        let e: Experiment = serde_path_to_error::deserialize(de).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            if path == "." {
+                format!("{origin}: {}", inner.message().trim())
+            } else {
+                format!("{origin}: key `{path}`: {}", inner.message().trim())
+            }
+        })?;
+        e.validate().map_err(|m| format!("{origin}: {m}"))?;
+        Ok(e)
+    }
+
+    /// The series: scheduler × variant, labelled `SCHEDULER` with one variant and
+    /// `SCHEDULER@VARIANT` with several.
+    pub fn series(&self) -> Vec<Series> {
+        let variants = if self.variants.is_empty() { vec![Variant { label: String::new(), cfg: Vec::new() }] } else { self.variants.clone() };
+        let several = variants.len() > 1;
+        let mut out = Vec::new();
+        for v in &variants {
+            for s in &self.schedulers {
+                let label = if several { format!("{s}@{}", v.label) } else { s.clone() };
+                out.push(Series { label, scheduler: s.clone(), variant: v.clone() });
+            }
+        }
+        out
+    }
+
+    pub fn size(&self) -> Result<Size, String> {
+        self.size.parse().map_err(|e| format!("key `size`: {e}"))
+    }
+
+    /// The programs, sets expanded, each once, in the order named.
+    pub fn program_names(&self) -> Result<Vec<&'static str>, String> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for p in &self.programs {
+            let found: Vec<&'static str> = match p.strip_prefix("set:") {
+                Some(set) => warpsim_suite::set(set)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = warpsim_suite::SETS.iter().map(|s| s.name).collect();
+                        format!("key `programs`: unknown set {set:?}; sets: {}", names.join(", "))
+                    })?
+                    .iter()
+                    .map(|p| p.name)
+                    .collect(),
+                None => vec![crate::workload::find(p).map_err(|e| format!("key `programs`: {e}"))?.name],
+            };
+            for f in found {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Everything that can be checked without running: names, schedulers, series references.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            return Err(format!("key `name`: {:?} must be letters, digits, `-` or `_`", self.name));
+        }
+        if self.programs.is_empty() {
+            return Err("key `programs`: name at least one program or `set:NAME`".into());
+        }
+        if self.schedulers.is_empty() {
+            return Err("key `schedulers`: name at least one scheduler".into());
+        }
+        self.program_names()?;
+        self.size()?;
+        for s in &self.schedulers {
+            PolicyKind::parse(s).map_err(|e| format!("key `schedulers`: {e}"))?;
+        }
+        let mut seen = Vec::new();
+        for v in &self.variants {
+            if v.label.is_empty() || v.label.contains(['@', '/', ' ']) {
+                return Err(format!("key `variants`: label {:?} must be non-empty, without `@`, `/` or spaces", v.label));
+            }
+            if seen.contains(&&v.label) {
+                return Err(format!("key `variants`: label {:?} given twice", v.label));
+            }
+            seen.push(&v.label);
+        }
+        let labels: Vec<String> = self.series().into_iter().map(|s| s.label).collect();
+        let known = |l: &str, key: &str| -> Result<(), String> {
+            if labels.iter().any(|x| x == l) {
+                Ok(())
+            } else {
+                Err(format!("key `{key}`: no series {l:?}; series: {}", labels.join(", ")))
+            }
+        };
+        if let Some(b) = &self.baseline {
+            known(b, "baseline")?;
+        }
+        for v in &self.views {
+            match v {
+                View::Speedup { series } | View::Stalls { series } => {
+                    if self.baseline.is_none() {
+                        return Err(format!("key `views`: a `{}` view needs `baseline`", v.file_stem()));
+                    }
+                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                }
+                View::Fractions { series } | View::Rtru { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::Timeline { program, series, ctas } => {
+                    known(series, "views.series")?;
+                    if !self.program_names()?.contains(&program.as_str()) {
+                        return Err(format!("key `views.program`: {program:?} is not among the experiment's programs"));
+                    }
+                    if *ctas == 0 || *ctas > 16 {
+                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..=16"));
+                    }
+                }
+            }
+        }
+        for c in &self.claims {
+            match &c.ours {
+                Measure::Geomean { series } => known(series, "claims.ours.series")?,
+                Measure::GeomeanRatio { a, b } => {
+                    known(a, "claims.ours.a")?;
+                    known(b, "claims.ours.b")?
+                }
+                Measure::Mean { series, stat } | Measure::Max { series, stat } => {
+                    known(series, "claims.ours.series")?;
+                    check_stat(stat)?
+                }
+                Measure::MeanDifference { a, b, stat } => {
+                    known(a, "claims.ours.a")?;
+                    known(b, "claims.ours.b")?;
+                    check_stat(stat)?
+                }
+                Measure::Program { program, series } => {
+                    known(series, "claims.ours.series")?;
+                    if !self.program_names()?.contains(&program.as_str()) {
+                        return Err(format!("key `claims.ours.program`: {program:?} is not among the experiment's programs"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether any view needs the event log.
+    pub fn needs_phases(&self) -> bool {
+        self.views.iter().any(View::needs_phases)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SWEEP: &str = r#"
+name = "ib"
+programs = ["baws_bt", "set:baws-barrier"]
+schedulers = ["lrr", "mwf-gto+cff"]
+baseline = "lrr@ib2"
+variants = [{ label = "ib2", cfg = ["sm.ibuffer_entries=2"] }, { label = "ib4", cfg = ["sm.ibuffer_entries=4"] }]
+views = [{ kind = "speedup" }]
+claims = [{ label = "x", ours = { of = "geomean", series = "mwf-gto+cff@ib4" }, paper = 1.1, neutral = 1.0 }]
+"#;
+
+    #[test]
+    fn a_sweep_file_expands_sets_once_and_labels_series_by_variant() {
+        let e = Experiment::from_toml(SWEEP, "ib.toml").unwrap();
+        let p = e.program_names().unwrap();
+        assert_eq!(p[0], "baws_bt");
+        assert_eq!(p.iter().filter(|n| **n == "baws_bt").count(), 1, "baws_bt is also in the set");
+        assert_eq!(p.len(), 13);
+        let labels: Vec<String> = e.series().into_iter().map(|s| s.label).collect();
+        assert_eq!(labels, ["lrr@ib2", "mwf-gto+cff@ib2", "lrr@ib4", "mwf-gto+cff@ib4"]);
+    }
+
+    #[test]
+    fn bad_sweeps_name_the_key() {
+        let cases = [
+            (SWEEP.replace("\"lrr\", \"mwf", "\"lrx\", \"mwf"), "key `schedulers`"),
+            (SWEEP.replace("baseline = \"lrr@ib2\"", "baseline = \"lrr\""), "key `baseline`: no series \"lrr\""),
+            (SWEEP.replace("set:baws-barrier", "set:nope"), "unknown set"),
+            (SWEEP.replace("name = \"ib\"", "name = \"a b\""), "key `name`"),
+            (SWEEP.replace("kind = \"speedup\"", "kind = \"speed\""), "key `views"),
+            (format!("{SWEEP}\ncolour = 1\n"), "colour"),
+            (SWEEP.replace("label = \"ib4\"", "label = \"ib2\""), "given twice"),
+        ];
+        for (text, want) in cases {
+            let err = Experiment::from_toml(&text, "ib.toml").unwrap_err();
+            assert!(err.starts_with("ib.toml: ") && err.contains(want), "{err:?} should mention {want:?}");
+        }
+    }
+}

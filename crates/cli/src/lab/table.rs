@@ -1,0 +1,101 @@
+//! Views → tables: rows are programs plus a summary row (geometric mean for speedups,
+//! arithmetic mean for fractions and RTRU), columns are series (or series × component). A
+//! cell whose run failed or is missing is empty, and so is any summary over it.
+
+use super::grid::{geomean, mean, Grid};
+use super::spec::View;
+
+/// The stall components of BAWS Figure 10, in its order, with the statistics each sums.
+/// `drain` (a finished CTA waiting for its stores) is exit: the warps are done and wait for
+/// their CTA to retire, as at the exit barrier. `not_selected` (ready, but its scheduler
+/// issued another warp) has no BAWS bucket: GPGPU-Sim-style accounting would not call it a
+/// stall; it is shown as its own component so the stacks still add up to every resident
+/// warp cycle that did not issue.
+pub const STALL_COMPONENTS: [(&str, &[&str]); 7] = [
+    ("control", &["stall.control"]),
+    ("data", &["stall.data"]),
+    ("structural", &["stall.structural"]),
+    ("barrier", &["stall.barrier"]),
+    ("exit", &["stall.exit_wait", "stall.drain"]),
+    ("fetch", &["stall.fetch"]),
+    ("not selected", &["stall.not_selected"]),
+];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub columns: Vec<String>,
+    /// (program, cells).
+    pub rows: Vec<(String, Vec<Option<f64>>)>,
+    /// (label, cells): `GM` or `mean`.
+    pub summary: Vec<(String, Vec<Option<f64>>)>,
+    /// How to print a value.
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `1.084`.
+    Ratio,
+    /// `30.2%`.
+    Percent,
+}
+
+impl Format {
+    pub fn show(self, v: Option<f64>) -> String {
+        match (self, v) {
+            (_, None) => "–".into(),
+            (Format::Ratio, Some(v)) => format!("{v:.3}"),
+            (Format::Percent, Some(v)) => format!("{:.1}%", 100.0 * v),
+        }
+    }
+}
+
+/// Per program and series, a stall component's cycles over the baseline's total stall
+/// cycles.
+pub fn stall_share(g: &Grid, p: usize, s: usize, component: &[&str]) -> Option<f64> {
+    let b = g.baseline()?;
+    let total: f64 = STALL_COMPONENTS.iter().flat_map(|(_, stats)| stats.iter()).map(|k| g.stat(p, b, k)).sum::<Option<f64>>()?;
+    let part: f64 = component.iter().map(|k| g.stat(p, s, k)).sum::<Option<f64>>()?;
+    (total > 0.0).then(|| part / total)
+}
+
+/// The value of a fractions / RTRU statistic (`barrier`, `exit`, `barrier+exit`, `rtru`).
+pub fn mean_stat(g: &Grid, p: usize, s: usize, stat: &str) -> Option<f64> {
+    match stat {
+        "barrier" => g.stat(p, s, "fraction.barrier"),
+        "exit" => g.stat(p, s, "fraction.exit"),
+        "barrier+exit" => Some(g.stat(p, s, "fraction.barrier")? + g.stat(p, s, "fraction.exit")?),
+        "rtru" => g.stat(p, s, "rtru"),
+        _ => None,
+    }
+}
+
+/// The table of a view (`None` for a timeline, which has no table).
+pub fn table(g: &Grid, v: &View) -> Option<Table> {
+    let label = |s: usize| g.series[s].label.clone();
+    let per_series = |shown: Vec<usize>, f: &dyn Fn(usize, usize) -> Option<f64>, summary: &str, sum: fn(&[Option<f64>]) -> Option<f64>, format: Format| {
+        let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), shown.iter().map(|&s| f(p, s)).collect())).collect();
+        let col = |i: usize| rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>();
+        let summary = vec![(summary.to_string(), (0..shown.len()).map(|i| sum(&col(i))).collect())];
+        Table { columns: shown.iter().map(|&s| label(s)).collect(), rows, summary, format }
+    };
+    Some(match v {
+        View::Speedup { series } => per_series(g.shown(series, true), &|p, s| g.speedup(p, s), "GM", geomean, Format::Ratio),
+        View::Rtru { series } => per_series(g.shown(series, false), &|p, s| mean_stat(g, p, s, "rtru"), "mean", mean, Format::Percent),
+        View::Fractions { series } => {
+            let shown = g.shown(series, false);
+            let cols: Vec<(usize, &str)> = shown.iter().flat_map(|&s| [(s, "barrier"), (s, "exit")]).collect();
+            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, k)| mean_stat(g, p, s, k)).collect())).collect();
+            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
+            Table { columns: cols.iter().map(|&(s, k)| format!("{} {k}", label(s))).collect(), rows, summary, format: Format::Percent }
+        }
+        View::Stalls { series } => {
+            let shown = g.shown(series, false);
+            let cols: Vec<(usize, usize)> = shown.iter().flat_map(|&s| (0..STALL_COMPONENTS.len()).map(move |c| (s, c))).collect();
+            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, c)| stall_share(g, p, s, STALL_COMPONENTS[c].1)).collect())).collect();
+            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
+            Table { columns: cols.iter().map(|&(s, c)| format!("{} {}", label(s), STALL_COMPONENTS[c].0)).collect(), rows, summary, format: Format::Ratio }
+        }
+        View::Timeline { .. } => return None,
+    })
+}
