@@ -17,9 +17,7 @@ mod list;
 mod list_model;
 mod manifest;
 mod model;
-// Charts for experiment reports; no command uses them yet (the report commands will).
-#[allow(dead_code)]
-pub mod plot;
+mod plot;
 mod run;
 mod scalar;
 mod stats_out;

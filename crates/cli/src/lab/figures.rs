@@ -1,4 +1,108 @@
-// PLACEHOLDER until the plot branch lands (not to be committed).
+//! Views → SVG figures, through `crate::plot`: speedups as grouped bars with a
+//! geometric-mean group and a line at 1.0, fractions and stall breakdowns as stacked bars
+//! (one stack per series under each program), RTRU as grouped bars from zero, and
+//! timelines from a run's recorded warp phases.
+
 use super::grid::Grid;
+use super::record::SegmentKind;
 use super::spec::View;
-pub fn draw(_g: &Grid, _v: &View) -> Result<Option<String>, String> { Ok(None) }
+use super::table::{mean_stat, stall_share, STALL_COMPONENTS};
+use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
+
+/// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
+fn value(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::NAN)
+}
+
+/// The figure of view `v` as SVG; `Ok(None)` when there is nothing to draw (a timeline
+/// whose run failed).
+pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
+    let e = g.experiment;
+    let title = |what: &str| format!("{what} ({}, {})", e.config, e.name);
+    let categories: Vec<String> = g.programs.iter().map(|p| p.to_string()).collect();
+    let svg = match v {
+        View::Speedup { series } => plot::grouped_bars(&GroupedBars {
+            title: title("Speedup"),
+            y_label: format!("speedup over {}", e.baseline.as_deref().unwrap_or("?")),
+            categories,
+            series: g.shown(series, true).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(g.speedup(p, s))).collect() }).collect(),
+            geomean: Some("GM".into()),
+            reference: Some(1.0),
+            y_range: YRange::Auto,
+        }),
+        View::Rtru { series } => plot::grouped_bars(&GroupedBars {
+            title: title("RTRU"),
+            y_label: "RTRU (mean over warp phases)".into(),
+            categories,
+            series: g.shown(series, false).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(mean_stat(g, p, s, "rtru"))).collect() }).collect(),
+            geomean: None,
+            reference: None,
+            y_range: YRange::FromZero,
+        }),
+        View::Fractions { series } => {
+            let shown = g.shown(series, false);
+            plot::stacked_bars(&StackedBars {
+                title: title("Barrier and exit stalls"),
+                y_label: "share of resident warp cycles".into(),
+                categories,
+                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
+                components: vec!["barrier".into(), "exit".into()],
+                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| ["barrier", "exit"].iter().map(|k| value(mean_stat(g, p, s, k))).collect()).collect()).collect(),
+                reference: None,
+            })
+        }
+        View::Stalls { series } => {
+            let shown = g.shown(series, false);
+            plot::stacked_bars(&StackedBars {
+                title: title("Stall breakdown"),
+                y_label: format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?")),
+                categories,
+                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
+                components: STALL_COMPONENTS.iter().map(|(c, _)| c.to_string()).collect(),
+                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| STALL_COMPONENTS.iter().map(|(_, stats)| value(stall_share(g, p, s, stats))).collect()).collect()).collect(),
+                reference: Some(1.0),
+            })
+        }
+        View::Timeline { program, series, ctas } => {
+            let (Some(p), Some(s)) = (g.program_index(program), g.series_index(series)) else {
+                return Ok(None);
+            };
+            let Some(lanes) = g.record(p, s).and_then(|r| r.phases.as_ref()) else {
+                return Ok(None);
+            };
+            let mut shown_ctas: Vec<u64> = Vec::new();
+            for l in lanes {
+                if !shown_ctas.contains(&l.cta) && shown_ctas.len() < *ctas as usize {
+                    shown_ctas.push(l.cta);
+                }
+            }
+            let lanes: Vec<Lane> = lanes
+                .iter()
+                .filter(|l| shown_ctas.contains(&l.cta))
+                .map(|l| Lane {
+                    label: format!("w{}", l.warp),
+                    group: format!("CTA {}", l.cta),
+                    segments: l
+                        .segments
+                        .iter()
+                        .map(|s| Segment {
+                            start: s.start,
+                            end: s.end,
+                            kind: match s.kind {
+                                // The paper numbers phases from 1.
+                                SegmentKind::Run { phase } => plot::SegmentKind::Run(phase + 1),
+                                SegmentKind::BarrierWait => plot::SegmentKind::BarrierWait,
+                                SegmentKind::ExitWait => plot::SegmentKind::ExitWait,
+                            },
+                        })
+                        .collect(),
+                })
+                .collect();
+            if lanes.is_empty() {
+                return Ok(None);
+            }
+            plot::timeline(&Timeline { title: format!("{program} under {series}: warp phases, first CTAs of SM 0 ({})", e.config), x_label: "cycle of the launch".into(), lanes })
+        }
+    };
+    svg.map(Some).map_err(|e| e.to_string())
+}
