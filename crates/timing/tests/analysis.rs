@@ -158,7 +158,9 @@ pub fn check_trace(v: &serde_json::Value) -> usize {
     let events = v["traceEvents"]
         .as_array()
         .expect("traceEvents is an array");
-    let mut tracks: BTreeMap<(u64, u64), Vec<(u64, u64, String)>> = BTreeMap::new();
+    // (pid, tid) -> slices (from, to, name)
+    type Slices = Vec<(u64, u64, String)>;
+    let mut tracks: BTreeMap<(u64, u64), Slices> = BTreeMap::new();
     for e in events {
         let ph = e["ph"].as_str().expect("every event has ph");
         assert!(e["name"].is_string() && e["pid"].is_u64(), "{e}");
