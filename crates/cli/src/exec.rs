@@ -78,18 +78,20 @@ fn explain(program: &Path, r: &Runtime) -> Option<String> {
     }
 }
 
-pub fn run(args: &ModelArgs, command: &[OsString]) -> u8 {
-    match exec(args, command) {
+pub fn run(args: &ModelArgs, trace: Option<&Path>, command: &[OsString]) -> u8 {
+    match exec(args, trace, command) {
         Ok(code) => code,
         Err(e) => exit::fail(exit::BAD_INPUT, e),
     }
 }
 
-fn exec(args: &ModelArgs, command: &[OsString]) -> Result<u8, String> {
+fn exec(args: &ModelArgs, trace: Option<&Path>, command: &[OsString]) -> Result<u8, String> {
     let model = Model::resolve(args)?;
     if model.event_log {
-        return Err("--event-log is not available for exec (the shim writes one JSON line per launch without events)".into());
+        return Err("--event-log is not available for exec (the shim writes one JSON line per launch without events; --trace FILE.json gives the phases)".into());
     }
+    // The shim records the event log itself when it is to write a trace.
+    crate::trace_out::enable(model.clone(), trace)?;
     let (name, rest) = command.split_first().ok_or("no program to run (warpsim exec -- ./program args…)")?;
     let program = find_program(Path::new(name)).ok_or_else(|| format!("program {} not found", Path::new(name).display()))?;
     let runtime = elf::cuda_runtime(&program)?;
@@ -117,12 +119,12 @@ fn exec(args: &ModelArgs, command: &[OsString]) -> Result<u8, String> {
         }
     };
     let scratch = std::env::temp_dir().join(format!("warpsim-exec-{}", std::process::id()));
-    let result = spawn(&model, args, &program, rest, &shim, &scratch);
+    let result = spawn(&model, args, trace, &program, rest, &shim, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     result
 }
 
-fn spawn(model: &Model, args: &ModelArgs, program: &Path, rest: &[OsString], shim: &Path, scratch: &Path) -> Result<u8, String> {
+fn spawn(model: &Model, args: &ModelArgs, trace: Option<&Path>, program: &Path, rest: &[OsString], shim: &Path, scratch: &Path) -> Result<u8, String> {
     let libdir = library_dir(shim, scratch)?;
     let mut ld = OsString::from(libdir.as_os_str());
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
@@ -154,6 +156,14 @@ fn spawn(model: &Model, args: &ModelArgs, program: &Path, rest: &[OsString], shi
         // The shim appends; a fresh run starts a fresh file.
         let _ = std::fs::remove_file(&file);
         cmd.env("WARPSIM_STATS", &file);
+    }
+    if let Some(trace) = trace {
+        if let Some(dir) = trace.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("--trace: cannot create {}: {e}", dir.display()))?;
+        }
+        // The shim rewrites the file after every launch; a run without launches leaves none.
+        let _ = std::fs::remove_file(trace);
+        cmd.env("WARPSIM_TRACE", trace);
     }
     let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     if let Some(c) = status.code() {

@@ -22,6 +22,7 @@ mod run;
 mod scalar;
 mod stats_out;
 mod suite;
+mod trace_out;
 mod verify;
 mod workload;
 
@@ -66,6 +67,11 @@ enum Command {
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Write a Chrome/Perfetto trace of the timed launches (per SM and warp slot: CTAs,
+        /// warp phases, barrier and exit waits; ts in cycles) to FILE.json. Switches the event
+        /// log on. Open it at ui.perfetto.dev or chrome://tracing.
+        #[arg(long, value_name = "FILE.json")]
+        trace: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
     },
@@ -163,6 +169,10 @@ enum Command {
     /// Run a CUDA program (built with `nvcc -cudart shared`) on the simulator through the
     /// libcudart.so.13 shim; exits with the program's exit code.
     Exec {
+        /// Write a Chrome/Perfetto trace of the program's launches to FILE.json (see `run
+        /// --trace`); rewritten after every launch.
+        #[arg(long, value_name = "FILE.json")]
+        trace: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
@@ -243,6 +253,14 @@ fn model_or_exit(a: &ModelArgs) -> Result<Model, u8> {
     Model::resolve(a).map_err(|e| exit::fail(exit::BAD_INPUT, e))
 }
 
+/// [`model_or_exit`] with `--trace` applied (the event log on, timing mode required).
+fn traced_model_or_exit(a: &ModelArgs, trace: Option<PathBuf>) -> Result<Model, u8> {
+    let model = model_or_exit(a)?;
+    let mut model = trace_out::enable(model, trace.as_deref()).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
+    model.trace = trace;
+    Ok(model)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match run(cli.command) {
@@ -254,11 +272,11 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<u8, u8> {
     Ok(match command {
         Command::Check { files, quiet } => check::run(&files, quiet),
-        Command::Run { manifest: Some(path), max_warp_instructions, json, model, .. } => {
-            run::run_manifest(&path, max_warp_instructions, &model_or_exit(&model)?, json)
+        Command::Run { manifest: Some(path), max_warp_instructions, json, trace, model, .. } => {
+            run::run_manifest(&path, max_warp_instructions, &traced_model_or_exit(&model, trace)?, json)
         }
-        Command::Run { workload: Some(name), size, max_warp_instructions, json, model, .. } => {
-            workload::run_one(&name, size, max_warp_instructions, &model_or_exit(&model)?, json)
+        Command::Run { workload: Some(name), size, max_warp_instructions, json, trace, model, .. } => {
+            workload::run_one(&name, size, max_warp_instructions, &traced_model_or_exit(&model, trace)?, json)
         }
         Command::Run { .. } => unreachable!("clap requires a manifest or --workload"),
         Command::List { what: ListWhat::Kernels { file } } => list::kernels(&file),
@@ -278,6 +296,6 @@ fn run(command: Command) -> Result<u8, u8> {
             lab::command::sweep(&file, &sweep.options(what))
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
-        Command::Exec { model, command } => exec::run(&model, &command),
+        Command::Exec { trace, model, command } => exec::run(&model, trace.as_deref(), &command),
     })
 }

@@ -70,6 +70,8 @@ pub struct Model {
     pub max_cycles: u64,
     pub event_log: bool,
     pub stats: Option<PathBuf>,
+    /// `--trace FILE.json` (`run` only; set after [`Model::resolve`], with the event log on).
+    pub trace: Option<PathBuf>,
 }
 
 impl Model {
@@ -89,7 +91,7 @@ impl Model {
         }
         overrides.extend(a.cfg.iter().cloned());
         let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
-        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, stats: a.stats.clone() })
+        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, stats: a.stats.clone(), trace: None })
     }
 
     /// `gtx480/gto` in timing mode, `functional` otherwise.

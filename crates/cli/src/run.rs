@@ -102,6 +102,13 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
+    if let Some(trace) = &model.trace {
+        match crate::trace_out::write(trace, &rows) {
+            Ok(()) if !json => eprintln!("trace: {}", trace.display()),
+            Ok(()) => {}
+            Err(e) => return exit::fail(exit::BAD_INPUT, e),
+        }
+    }
     match result {
         Ok((reports, buffers)) => finish(&mut dev, &manifest, &reports, &buffers, model, &rows, json),
         Err((code, message)) => {

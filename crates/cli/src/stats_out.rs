@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::json;
 use warpsim_core::device::{Device, LaunchRecord};
-use warpsim_timing::report;
+use warpsim_timing::{analysis, report};
 use warpsim_timing::stats::{IssueSlots, StallCounts};
 use warpsim_timing::TimingStats;
 
@@ -75,21 +75,23 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// The launches' sums: instruction counts over every row (functional ones too), the
+    /// timing ones from [`analysis::Totals`], the timing crate's one implementation of sums
+    /// over launches.
     pub fn of<'a>(rows: impl IntoIterator<Item = &'a KernelRow>) -> Totals {
-        let mut t = Totals::default();
-        for r in rows {
-            t.launches += 1;
-            t.warp_instructions += r.warp_instructions;
-            t.thread_instructions += r.thread_instructions;
-            if let Some(s) = &r.timing {
-                t.cycles += s.cycles;
-                t.issue.add(&s.issue);
-                t.stalls.add(&s.stalls);
-                t.resident_warp_cycles += report::resident_warp_cycles(s);
-            }
+        let rows: Vec<&KernelRow> = rows.into_iter().collect();
+        let timing = analysis::Totals::of(rows.iter().filter_map(|r| r.timing.as_ref()));
+        let warp_instructions = rows.iter().map(|r| r.warp_instructions).sum();
+        Totals {
+            launches: rows.len() as u64,
+            warp_instructions,
+            thread_instructions: rows.iter().map(|r| r.thread_instructions).sum(),
+            cycles: timing.cycles,
+            ipc: if timing.cycles > 0 { warp_instructions as f64 / timing.cycles as f64 } else { 0.0 },
+            issue: timing.issue,
+            stalls: timing.stalls,
+            resident_warp_cycles: timing.resident_warp_cycles,
         }
-        t.ipc = if t.cycles > 0 { t.warp_instructions as f64 / t.cycles as f64 } else { 0.0 };
-        t
     }
 
     /// BAWS's barrier intensity of the launches summed here: barrier plus exit-wait warp
@@ -98,7 +100,7 @@ impl Totals {
     /// one). For one launch it is `TimingStats::barrier_exit_fraction`. `None` without timing
     /// statistics.
     pub fn barrier_exit_fraction(&self) -> Option<f64> {
-        (self.resident_warp_cycles > 0).then(|| (self.stalls.barrier + self.stalls.exit_wait) as f64 / self.resident_warp_cycles as f64)
+        analysis::barrier_exit_fraction(&self.stalls, self.resident_warp_cycles)
     }
 }
 

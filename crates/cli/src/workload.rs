@@ -71,6 +71,13 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
+    if let Some(trace) = &model.trace {
+        match crate::trace_out::write(trace, &run.rows) {
+            Ok(()) if !json => eprintln!("trace: {}", trace.display()),
+            Ok(()) => {}
+            Err(e) => return exit::fail(exit::BAD_INPUT, e),
+        }
+    }
     let totals = Totals::of(&run.rows);
     match run.result {
         Ok(o) => {

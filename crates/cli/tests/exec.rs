@@ -92,6 +92,18 @@ fn environment_and_exit_code() {
     let toml = std::fs::read_to_string(dir.join("out/stats.config.toml")).unwrap();
     assert!(toml.contains("schedulers = 4"), "{toml}");
 
+    // --trace reaches the shim as WARPSIM_TRACE (its folder created), timing mode only.
+    let trace = dir.join("show-trace.sh");
+    std::fs::write(&trace, "#!/bin/sh\necho \"$WARPSIM_TRACE\"\n").unwrap();
+    std::fs::set_permissions(&trace, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let r = exec(&["--trace", "tr/t.json", "--", "./show-trace.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "tr/t.json");
+    assert!(dir.join("tr").is_dir());
+    let r = exec(&["--mode", "functional", "--trace", "t.json", "--", "./show-trace.sh"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert_contains(&r, "--trace t.json: needs timing mode");
+
     // An explicit shim that does not exist is an error, not a silent fallback.
     let r = exec(&["--", "./show-env.sh"], &dir, Some(&dir.join("nowhere")));
     assert_code(&r, 2);
@@ -139,7 +151,7 @@ fn runs_a_cuda_program_in_timing_mode() {
     let src = repo().join("tests/cuda/vector_add.cu");
     compile(&nvcc, &src, &dir.join("vadd"), true, &link);
 
-    let r = exec(&["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--", "./vadd"], &dir, Some(&shim()));
+    let r = exec(&["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--trace", "trace.json", "--", "./vadd"], &dir, Some(&shim()));
     assert_code(&r, 0);
     assert!(r.stdout.trim_end().ends_with("PASS vector_add"), "{}", r.all());
     let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();
@@ -147,6 +159,10 @@ fn runs_a_cuda_program_in_timing_mode() {
     assert_eq!((first["mode"].as_str(), first["config"].as_str(), first["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("lrr")));
     assert!(first["cycles"].as_u64().unwrap() > 0);
     assert!(dir.join("stats.config.toml").is_file());
+    // The shim's trace: every warp's one phase (no barrier) inside its CTA.
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("trace.json")).unwrap()).unwrap();
+    let names: Vec<&str> = trace["traceEvents"].as_array().unwrap().iter().filter(|e| e["ph"] == "X").filter_map(|e| e["name"].as_str()).collect();
+    assert!(names.contains(&"phase 0") && names.iter().any(|n| n.starts_with("CTA ")), "{names:?}");
 
     // The same program linked statically (nvcc's default) cannot run, and exec says why.
     compile(&nvcc, &src, &dir.join("vadd-static"), false, &link);

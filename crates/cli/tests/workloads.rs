@@ -118,6 +118,50 @@ fn stats_files_per_kernel_and_total() {
     }
 }
 
+/// `--trace`: valid trace-event JSON whose slices nest on every (SM, warp slot) track, with
+/// matmul's barrier phases in it; refused in functional mode.
+#[test]
+fn trace_is_nested_trace_event_json() {
+    let dir = scratch("trace");
+    let file = dir.join("sub/t.json");
+    let r = warpsim(&["run", "--workload", "matmul", "--trace", file.to_str().unwrap()], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "trace: ");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(v["otherData"]["time_unit"].as_str().unwrap().starts_with("cycles"));
+    let events = v["traceEvents"].as_array().unwrap();
+    let mut tracks: std::collections::BTreeMap<(u64, u64), Vec<(u64, u64)>> = Default::default();
+    let mut names = std::collections::BTreeSet::new();
+    for e in events {
+        match e["ph"].as_str().unwrap() {
+            "X" => {
+                let (ts, dur) = (e["ts"].as_u64().unwrap(), e["dur"].as_u64().unwrap());
+                tracks.entry((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap())).or_default().push((ts, ts + dur));
+                names.insert(e["name"].as_str().unwrap().split(' ').next().unwrap().to_string());
+            }
+            "M" | "C" => assert!(e["name"].is_string() && e["pid"].is_u64(), "{e}"),
+            other => panic!("unexpected ph {other}"),
+        }
+    }
+    assert_eq!(names.into_iter().collect::<Vec<_>>(), ["CTA", "barrier", "exit", "phase"]);
+    for (track, mut slices) in tracks {
+        slices.sort_by_key(|&(from, to)| (from, std::cmp::Reverse(to)));
+        let mut open: Vec<(u64, u64)> = Vec::new();
+        for s in slices {
+            while open.last().is_some_and(|o| o.1 <= s.0) {
+                open.pop();
+            }
+            if let Some(o) = open.last() {
+                assert!(s.1 <= o.1, "track {track:?}: {s:?} overlaps {o:?}");
+            }
+            open.push(s);
+        }
+    }
+    let r = warpsim(&["run", "--workload", "matmul", "--mode", "functional", "--trace", file.to_str().unwrap()], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "--trace");
+}
+
 #[test]
 fn list_policies_and_configs() {
     let r = warpsim(&["list", "policies"], &data());

@@ -7,6 +7,7 @@
 //! | `WARPSIM_POLICY` | issue policy (`warpsim list policies`): `gto` (default), `mwf-gto`, … ; `ISSUE+FETCH` (`mwf-gto+cff`) names the fetch policy too; `tls:N` sets `policy.tls.active` |
 //! | `WARPSIM_FETCH` | fetch policy: `rr` (default), `cff`, `fef` |
 //! | `WARPSIM_STATS` | file to which one JSON line per kernel launch is appended |
+//! | `WARPSIM_TRACE` | timing mode: Chrome/Perfetto trace of every launch so far (`warpsim_timing::trace`), rewritten after each launch; switches the event log on |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //!
@@ -33,6 +34,8 @@ pub struct Config {
     pub mode: Mode,
     pub policy: PolicyKind,
     pub stats: Option<PathBuf>,
+    /// `WARPSIM_TRACE`: where to write the Chrome trace (timing mode only).
+    pub trace: Option<PathBuf>,
     pub max_instructions: Option<u64>,
     pub max_cycles: Option<u64>,
 }
@@ -45,6 +48,7 @@ impl Default for Config {
             mode: Mode::Timing,
             policy: PolicyKind::GTO,
             stats: None,
+            trace: None,
             max_instructions: None,
             max_cycles: None,
         }
@@ -120,6 +124,15 @@ impl Config {
                 c.stats = Some(PathBuf::from(v));
             }
         }
+        if let Some(v) = get("WARPSIM_TRACE") {
+            if v.trim().is_empty() {
+                warn.push("WARPSIM_TRACE is empty (expected a file path); no trace is written".into());
+            } else if c.mode != Mode::Timing {
+                warn.push(format!("WARPSIM_TRACE=`{v}` needs WARPSIM_MODE=timing (the trace is in cycles); no trace is written"));
+            } else {
+                c.trace = Some(PathBuf::from(v));
+            }
+        }
         if let Some(v) = get("WARPSIM_MAX_INSTRUCTIONS") {
             match positive("WARPSIM_MAX_INSTRUCTIONS", &v, "limit") {
                 Ok(n) => c.max_instructions = Some(n),
@@ -170,6 +183,16 @@ mod tests {
     }
 
     #[test]
+    fn trace_needs_timing_mode() {
+        let (c, w) = parse(&[("WARPSIM_TRACE", "/tmp/t.json")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.trace, Some(PathBuf::from("/tmp/t.json")));
+        let (c, w) = parse(&[("WARPSIM_TRACE", "/tmp/t.json"), ("WARPSIM_MODE", "functional")]);
+        assert!(w.len() == 1 && w[0].starts_with("WARPSIM_TRACE"), "{w:?}");
+        assert_eq!(c.trace, None);
+    }
+
+    #[test]
     fn timing_is_the_default_mode() {
         assert_eq!(parse(&[]).0.mode, Mode::Timing);
         let (c, w) = parse(&[("WARPSIM_MODE", "timing"), ("WARPSIM_POLICY", "tls:4"), ("WARPSIM_MAX_CYCLES", "5_000")]);
@@ -204,6 +227,7 @@ mod tests {
             ("WARPSIM_FETCH", "lrr"),
             ("WARPSIM_MAX_CYCLES", "0"),
             ("WARPSIM_STATS", " "),
+            ("WARPSIM_TRACE", ""),
             ("WARPSIM_MAX_INSTRUCTIONS", "-5"),
             ("WARPSIM_MAX_INSTRUCTIONS", "0"),
             ("WARPSIM_MAX_INSTRUCTIONS", "lots"),

@@ -268,6 +268,10 @@ unsafe fn launch(
                 line.push('}');
                 write_stats(&path, &line);
             }
+            if let (Some(path), Some(t)) = (rt.config.trace.clone(), timing) {
+                rt.traced.push(t);
+                write_trace(&path, &rt.traced);
+            }
             Ok(())
         }
         Err(e) => {
@@ -329,6 +333,18 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
         serde_json::to_string(&t.issue).expect("issue slots serialize"),
         serde_json::to_string(&t.stalls).expect("stalls serialize"),
     )
+}
+
+/// Rewrites `WARPSIM_TRACE` with the Chrome trace of every timed launch so far (the program
+/// may end at any launch, so the file is whole after each).
+fn write_trace(path: &std::path::Path, launches: &[TimingStats]) {
+    let text = serde_json::to_string(&warpsim_timing::trace::chrome_trace(launches)).expect("a trace serializes");
+    if let Err(e) = std::fs::write(path, text) {
+        let mut rt_reported = lock_free_reported();
+        if rt_reported.insert(path.display().to_string()) {
+            diag(&format!("WARPSIM_TRACE: cannot write {}: {e}", path.display()));
+        }
+    }
 }
 
 fn write_stats(path: &std::path::Path, line: &str) {

@@ -88,6 +88,8 @@ pub struct Runtime {
     /// far (launches run back to back); in functional mode the warp instructions executed.
     pub clock: u64,
     pub launches: u64,
+    /// With `WARPSIM_TRACE`: every timed launch so far, for the trace rewritten after each.
+    pub traced: Vec<warpsim_timing::TimingStats>,
     /// Names of unsupported entry points already reported.
     pub reported: HashSet<&'static str>,
     pub device_flags: u32,
@@ -115,6 +117,7 @@ impl Runtime {
             host_allocs: HashMap::new(),
             clock: 0,
             launches: 0,
+            traced: Vec::new(),
             reported: HashSet::new(),
             device_flags: 0,
             limits: HashMap::new(),
@@ -187,6 +190,8 @@ fn new_device(c: &Config) -> Device {
         if let Some(n) = c.max_cycles {
             engine.set_max_cycles(n);
         }
+        // WARPSIM_TRACE is built from the event log.
+        engine.set_event_log(c.trace.is_some());
         dev.set_engine(Box::new(engine));
     }
     dev

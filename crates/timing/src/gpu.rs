@@ -277,8 +277,9 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     }
     let mut memory = env.mem.stats();
     for sm in &sms {
-        let (l1d, cc) = sm.mem_counts();
+        let (l1d, l1d_loads, cc) = sm.mem_counts();
         memory.l1d.add(&l1d);
+        memory.l1d_loads.add(&l1d_loads);
         memory.const_cache.add(&cc);
     }
     let mut issue = IssueSlots::default();

@@ -4,6 +4,7 @@
 //! drives the functional executor (`warpsim_core::exec::step`) at issue, so architectural
 //! results equal functional mode's. See `README.md` for the model and its simplifications.
 
+pub mod analysis;
 pub mod classify;
 pub mod engine;
 pub mod error;
@@ -14,6 +15,7 @@ pub mod policy;
 pub mod report;
 pub mod sm;
 pub mod stats;
+pub mod trace;
 
 pub use engine::TimingEngine;
 pub use error::TimingError;

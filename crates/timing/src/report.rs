@@ -320,65 +320,42 @@ pub fn json(s: &TimingStats) -> serde_json::Value {
 }
 
 /// Sum of several launches run back to back: counts add, cycles add, IPC and the barrier
-/// stall fraction are recomputed; per-CTA/per-warp records, traces and events are
-/// concatenated; `kernel` is `total`.
+/// stall fraction are recomputed; per-CTA/per-warp records are concatenated (traces and
+/// events are not); `kernel` is `total`. The sums are [`crate::analysis::Totals`]'s.
 pub fn totals(stats: &[TimingStats]) -> TimingStats {
-    let mut t = TimingStats {
+    let sum = crate::analysis::Totals::of(stats);
+    let first =
+        |f: fn(&TimingStats) -> &String| stats.first().map(|s| f(s).clone()).unwrap_or_default();
+    let mut issued_lanes = sum.issued_lanes.clone();
+    if issued_lanes.len() < 33 {
+        issued_lanes.resize(33, 0);
+    }
+    TimingStats {
         kernel: "total".into(),
-        config: stats.first().map(|s| s.config.clone()).unwrap_or_default(),
-        policy: stats.first().map(|s| s.policy.clone()).unwrap_or_default(),
-        fetch_policy: stats
-            .first()
-            .map(|s| s.fetch_policy.clone())
-            .unwrap_or_default(),
-        cycles: 0,
-        warp_instructions: 0,
-        thread_instructions: 0,
-        ipc: 0.0,
-        ctas_per_sm: stats.iter().map(|s| s.ctas_per_sm).max().unwrap_or(0),
-        issue: Default::default(),
+        config: first(|s| &s.config),
+        policy: first(|s| &s.policy),
+        fetch_policy: first(|s| &s.fetch_policy),
+        cycles: sum.cycles,
+        warp_instructions: sum.warp_instructions,
+        thread_instructions: sum.thread_instructions,
+        ipc: sum.ipc(),
+        ctas_per_sm: sum.ctas_per_sm,
+        issue: sum.issue,
         issue_per_scheduler: Vec::new(),
-        issued_lanes: vec![0; 33],
-        icache_hits: 0,
-        icache_misses: 0,
-        shared_issues: 0,
-        dual_issues: 0,
-        bank_conflict_cycles: 0,
-        stalls: Default::default(),
-        memory: Default::default(),
-        barrier_stall_fraction: 0.0,
-        ctas: Vec::new(),
-        warps: Vec::new(),
+        issued_lanes,
+        icache_hits: sum.icache_hits,
+        icache_misses: sum.icache_misses,
+        shared_issues: sum.shared_issues,
+        dual_issues: sum.dual_issues,
+        bank_conflict_cycles: sum.bank_conflict_cycles,
+        stalls: sum.stalls,
+        memory: sum.memory,
+        barrier_stall_fraction: sum.barrier_stall_fraction(),
+        ctas: stats.iter().flat_map(|s| s.ctas.iter().cloned()).collect(),
+        warps: stats.iter().flat_map(|s| s.warps.iter().cloned()).collect(),
         issue_trace: Vec::new(),
         events: Vec::new(),
-    };
-    let (mut barrier, mut resident) = (0u64, 0u64);
-    for s in stats {
-        t.cycles += s.cycles;
-        t.warp_instructions += s.warp_instructions;
-        t.thread_instructions += s.thread_instructions;
-        t.issue.add(&s.issue);
-        t.stalls.add(&s.stalls);
-        t.memory.add(&s.memory);
-        t.shared_issues += s.shared_issues;
-        t.dual_issues += s.dual_issues;
-        t.bank_conflict_cycles += s.bank_conflict_cycles;
-        t.icache_hits += s.icache_hits;
-        t.icache_misses += s.icache_misses;
-        if t.issued_lanes.len() < s.issued_lanes.len() {
-            t.issued_lanes.resize(s.issued_lanes.len(), 0);
-        }
-        for (a, b) in t.issued_lanes.iter_mut().zip(&s.issued_lanes) {
-            *a += b;
-        }
-        barrier += s.stalls.barrier;
-        resident += resident_warp_cycles(s);
-        t.ctas.extend_from_slice(&s.ctas);
-        t.warps.extend_from_slice(&s.warps);
     }
-    t.ipc = t.warp_instructions as f64 / t.cycles.max(1) as f64;
-    t.barrier_stall_fraction = barrier as f64 / resident.max(1) as f64;
-    t
 }
 
 /// Σ over warps of their CTA's residency (end − start): the denominator of

@@ -98,6 +98,11 @@ pub struct MemStats {
     /// L1 data cache (global and local loads/stores that reach it; bypassing loads count as
     /// misses).
     pub l1d: CacheCounts,
+    /// The loads among `l1d` that looked the L1 tags up (allocating global loads, `ld.global.nc`,
+    /// local loads): bypassing loads, stores and atomics are left out, so
+    /// `(misses + merged) / (hits + misses + merged)` is the L1 miss rate of loads.
+    /// `writebacks` stays 0 (fills are counted in `l1d`).
+    pub l1d_loads: CacheCounts,
     pub const_cache: CacheCounts,
     pub l2: CacheCounts,
     pub dram: DramCounts,
@@ -110,6 +115,7 @@ pub struct MemStats {
 impl MemStats {
     pub fn add(&mut self, o: &MemStats) {
         self.l1d.add(&o.l1d);
+        self.l1d_loads.add(&o.l1d_loads);
         self.const_cache.add(&o.const_cache);
         self.l2.add(&o.l2);
         self.dram.add(&o.dram);

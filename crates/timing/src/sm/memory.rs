@@ -106,6 +106,8 @@ pub struct SmMem {
     local_write_back: bool,
     cache_global_loads: bool,
     pub l1d_counts: CacheCounts,
+    /// The loads among `l1d_counts` that looked the tags up (not bypassing ones).
+    pub l1d_load_counts: CacheCounts,
     pub cc_counts: CacheCounts,
 }
 
@@ -139,6 +141,7 @@ impl SmMem {
             local_write_back: d.local_write == WritePolicy::WriteBack,
             cache_global_loads: d.cache_global_loads,
             l1d_counts: CacheCounts::default(),
+            l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
         }
     }
@@ -265,20 +268,31 @@ fn cached_read(
         ReadCache::L1 => (&mut m.l1, &mut m.l1_mshrs, &mut m.l1d_counts, Dest::L1),
         ReadCache::Const => (&mut m.cc, &mut m.cc_mshrs, &mut m.cc_counts, Dest::Const),
     };
+    // Loads that look the L1 up are counted apart too (the L1 miss rate of loads).
+    let mut loads = match cache {
+        ReadCache::L1 if lookup => Some(&mut m.l1d_load_counts),
+        _ => None,
+    };
+    let mut count = |f: fn(&mut CacheCounts)| {
+        f(counts);
+        if let Some(l) = loads.as_deref_mut() {
+            f(l);
+        }
+    };
     if lookup && tags.access(addr, false) {
-        counts.hits += 1;
+        count(|c| c.hits += 1);
         m.hits.push_back((now + m.latency, w.track));
         return true;
     }
     let pending = mshrs.pending(addr);
     if !mshrs.can_add(addr) || (!pending && !room) {
-        counts.reservation_fails += 1;
+        count(|c| c.reservation_fails += 1);
         return false;
     }
     if mshrs.add(addr, w) == MshrAdd::Merged {
-        counts.merged += 1;
+        count(|c| c.merged += 1);
     } else {
-        counts.misses += 1;
+        count(|c| c.misses += 1);
         m.miss_queue.push_back(Req {
             addr,
             kind: Kind::Read,

@@ -293,9 +293,20 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.resident == 0 && !self.mem.busy()
     }
 
-    /// Memory-hierarchy counters of this SM (L1 D-cache, constant cache).
-    pub fn mem_counts(&self) -> (crate::mem::CacheCounts, crate::mem::CacheCounts) {
-        (self.mem.l1d_counts, self.mem.cc_counts)
+    /// Memory-hierarchy counters of this SM (L1 D-cache, its loads that looked the tags up,
+    /// constant cache).
+    pub fn mem_counts(
+        &self,
+    ) -> (
+        crate::mem::CacheCounts,
+        crate::mem::CacheCounts,
+        crate::mem::CacheCounts,
+    ) {
+        (
+            self.mem.l1d_counts,
+            self.mem.l1d_load_counts,
+            self.mem.cc_counts,
+        )
     }
 
     /// The policies' view of this SM at cycle `now`.
