@@ -58,7 +58,7 @@ pub fn progress_bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         progress.set_draw_target(ProgressDrawTarget::hidden());
     } else {
-        progress.set_style(ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}}")).expect("valid template"));
+        progress.set_style(ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}} (ETA {{eta}})")).expect("valid template"));
     }
     progress
 }

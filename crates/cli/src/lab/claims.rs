@@ -30,8 +30,7 @@ impl Direction {
     }
 }
 
-pub struct Verdict<'c> {
-    pub claim: &'c Claim,
+pub struct Verdict {
     pub ours: Option<f64>,
     pub direction: Direction,
 }
@@ -65,7 +64,7 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
     }
 }
 
-pub fn judge<'c>(g: &Grid, c: &'c Claim) -> Verdict<'c> {
+pub fn judge(g: &Grid, c: &Claim) -> Verdict {
     let ours = measure(g, &c.ours);
     let direction = match (ours, c.neutral) {
         (Some(o), Some(n)) if (o - n).abs() < FLAT => Direction::Flat,
@@ -73,5 +72,84 @@ pub fn judge<'c>(g: &Grid, c: &'c Claim) -> Verdict<'c> {
         (Some(_), Some(_)) => Direction::Disagrees,
         _ => Direction::NotApplicable,
     };
-    Verdict { claim: c, ours, direction }
+    Verdict { ours, direction }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::lab::grid::Grid;
+    use crate::lab::record::RunRecord;
+    use crate::lab::spec::Experiment;
+    use crate::lab::table::{table, Format};
+
+    const SPEC: &str = r#"
+name = "t"
+programs = ["baws_sp", "baws_bt"]
+schedulers = ["lrr", "gto", "saws"]
+baseline = "lrr"
+views = [{ kind = "speedup" }, { kind = "fractions" }]
+"#;
+
+    fn rec(cycles: Option<f64>, barrier: f64) -> Option<RunRecord> {
+        let mut stats = BTreeMap::new();
+        stats.insert("fraction.barrier".to_string(), barrier);
+        stats.insert("fraction.exit".to_string(), 0.01);
+        if let Some(c) = cycles {
+            stats.insert("cycles".to_string(), c);
+        }
+        Some(RunRecord {
+            key: String::new(),
+            program: String::new(),
+            scheduler: String::new(),
+            config: "gtx480".into(),
+            variant: String::new(),
+            overrides: Vec::new(),
+            size: "small".into(),
+            simulator: String::new(),
+            error: cycles.is_none().then(|| "mismatch".to_string()),
+            stats,
+            phases: None,
+            wall_seconds: 0.0,
+        })
+    }
+
+    fn claim(ours: Measure, paper: f64, neutral: Option<f64>) -> Claim {
+        Claim { label: String::new(), ours, paper, neutral }
+    }
+
+    /// sp: LRR 1000, GTO 800 (1.25×), SAWS 1000; bt: LRR 1000, GTO 1250 (0.8×), SAWS failed.
+    #[test]
+    fn measures_and_directions_on_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = Grid::from_cells(&e, vec![vec![rec(Some(1000.0), 0.2), rec(Some(800.0), 0.3), rec(Some(1000.0), 0.1)], vec![rec(Some(1000.0), 0.1), rec(Some(1250.0), 0.2), rec(None, 0.0)]]);
+        let gm = |s: &str| measure(&g, &Measure::Geomean { series: s.into() });
+        assert!((gm("gto").unwrap() - 1.0).abs() < 1e-12, "1.25 × 0.8 = 1");
+        assert_eq!(gm("saws"), None, "a failed run empties the mean");
+        let sp_gto = measure(&g, &Measure::Program { program: "baws_sp".into(), series: "gto".into() }).unwrap();
+        assert!((sp_gto - 1.25).abs() < 1e-12);
+        let diff = measure(&g, &Measure::MeanDifference { a: "gto".into(), b: "lrr".into(), stat: "barrier+exit".into() }).unwrap();
+        assert!((diff - 0.1).abs() < 1e-12, "(0.31+0.21)/2 − (0.21+0.11)/2");
+        let max = measure(&g, &Measure::Max { series: "gto".into(), stat: "barrier".into() }).unwrap();
+        assert!((max - 0.3).abs() < 1e-12);
+
+        let up = |v| judge(&g, &claim(Measure::Program { program: "baws_sp".into(), series: "gto".into() }, v, Some(1.0))).direction;
+        assert_eq!(up(1.1), Direction::Agrees);
+        assert_eq!(up(0.9), Direction::Disagrees);
+        assert_eq!(judge(&g, &claim(Measure::Geomean { series: "gto".into() }, 1.1, Some(1.0))).direction, Direction::Flat);
+        assert_eq!(judge(&g, &claim(Measure::Geomean { series: "saws".into() }, 1.1, Some(1.0))).direction, Direction::NotApplicable);
+        assert_eq!(judge(&g, &claim(Measure::Max { series: "gto".into(), stat: "barrier".into() }, 0.6, None)).direction, Direction::NotApplicable);
+
+        // The speedup table: baseline left out, failed cell and its GM empty.
+        let t = table(&g, &e.views[0]).unwrap();
+        assert_eq!(t.columns, ["gto", "saws"]);
+        assert_eq!(t.rows[1].1[1], None);
+        assert_eq!(t.summary[0].1[1], None);
+        assert_eq!(Format::Ratio.show(t.summary[0].1[0]), "1.000");
+        let f = table(&g, &e.views[1]).unwrap();
+        assert_eq!(f.columns[..2], ["lrr barrier".to_string(), "lrr exit".to_string()]);
+        assert_eq!(Format::Percent.show(f.summary[0].1[0]), "15.0%");
+    }
 }

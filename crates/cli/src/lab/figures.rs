@@ -6,7 +6,7 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{mean_stat, stall_share, STALL_COMPONENTS};
+use super::table::{mean_stat, stall_share, BAWS_CLASSES, STALL_COMPONENTS};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -58,8 +58,8 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 y_label: format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?")),
                 categories,
                 series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
-                components: STALL_COMPONENTS.iter().map(|(c, _)| c.to_string()).collect(),
-                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| STALL_COMPONENTS.iter().map(|(_, stats)| value(stall_share(g, p, s, stats))).collect()).collect()).collect(),
+                components: STALL_COMPONENTS[..BAWS_CLASSES].iter().map(|(c, _)| c.to_string()).collect(),
+                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| STALL_COMPONENTS[..BAWS_CLASSES].iter().map(|(_, k)| value(stall_share(g, p, s, k))).collect()).collect()).collect(),
                 reference: Some(1.0),
             })
         }

@@ -11,7 +11,7 @@ use super::figures;
 use super::grid::Grid;
 use super::key::simulator_id;
 use super::spec::View;
-use super::table::{table, Format, Table, STALL_COMPONENTS};
+use super::table::{table, Format, Table, BAWS_CLASSES, STALL_COMPONENTS};
 use crate::stats_out::csv_field;
 
 /// Writes every output of `g` into `dir`; returns the files written.
@@ -120,12 +120,12 @@ fn view_markdown(t: &Table, v: &View) -> String {
         let series = t.columns.len() / n;
         let mut header = vec!["series (mean over programs)".to_string()];
         header.extend(STALL_COMPONENTS.iter().map(|(c, _)| c.to_string()));
-        header.push("total".into());
+        header.push("total of the six".into());
         let rows: Vec<Vec<String>> = (0..series)
             .map(|i| {
                 let cells = &t.summary[0].1[i * n..(i + 1) * n];
                 let name = t.columns[i * n].strip_suffix(&format!(" {}", STALL_COMPONENTS[0].0)).unwrap_or(&t.columns[i * n]).to_string();
-                let total: Option<f64> = cells.iter().copied().sum();
+                let total: Option<f64> = cells[..BAWS_CLASSES].iter().copied().sum();
                 let mut r = vec![name];
                 r.extend(cells.iter().map(|c| t.format.show(*c)));
                 r.push(t.format.show(total));

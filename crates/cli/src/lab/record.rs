@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats_out::{KernelRow, Totals};
+use warpsim_timing::{analysis, TimingStats};
+
+use crate::stats_out::KernelRow;
 use crate::workload::ProgramRun;
 
 /// Bumped when the meaning of a stored statistic changes without a source change elsewhere.
@@ -78,16 +80,17 @@ impl RunRecord {
 }
 
 /// The statistics of a run's launches, as stored (timing statistics only when it ran in
-/// timing mode).
+/// timing mode). Sums come from `analysis::Totals`, the timing crate's one implementation.
 pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
-    let t = Totals::of(&run.rows);
+    let timed: Vec<&TimingStats> = run.rows.iter().filter_map(|r| r.timing.as_ref()).collect();
+    let t = analysis::Totals::of(timed.iter().copied());
     let mut m = BTreeMap::new();
     let mut put = |k: &str, v: f64| {
         m.insert(k.to_string(), v);
     };
-    put("launches", t.launches as f64);
-    put("warp_instructions", t.warp_instructions as f64);
-    put("thread_instructions", t.thread_instructions as f64);
+    put("launches", run.rows.len() as f64);
+    put("warp_instructions", run.rows.iter().map(|r| r.warp_instructions).sum::<u64>() as f64);
+    put("thread_instructions", run.rows.iter().map(|r| r.thread_instructions).sum::<u64>() as f64);
     if let Ok(o) = &run.result {
         put("values_checked", o.values_checked as f64);
     }
@@ -95,7 +98,7 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
         return m;
     }
     put("cycles", t.cycles as f64);
-    put("ipc", t.ipc);
+    put("ipc", t.ipc());
     put("resident_warp_cycles", t.resident_warp_cycles as f64);
     let s = &t.stalls;
     for (k, v) in [
@@ -110,23 +113,30 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     ] {
         put(&format!("stall.{k}"), v as f64);
     }
-    let i = &t.issue;
-    for (k, v) in [("issued", i.issued), ("idle", i.idle), ("scoreboard", i.scoreboard), ("pipeline", i.pipeline)] {
-        put(&format!("issue.{k}"), v as f64);
+    let b = analysis::baws_breakdown(s);
+    for (name, v) in analysis::BawsBreakdown::NAMES.iter().zip(b.classes()) {
+        put(&format!("baws.{name}"), v as f64);
+    }
+    put("baws.not_selected", b.not_selected as f64);
+    let i = analysis::issue_ratios(&t.issue);
+    for (k, slots, ratio) in [("issued", t.issue.issued, i.issued), ("idle", t.issue.idle, i.idle), ("scoreboard", t.issue.scoreboard, i.scoreboard), ("pipeline", t.issue.pipeline, i.pipeline)] {
+        put(&format!("issue.{k}"), slots as f64);
+        put(&format!("issue.{k}_ratio"), ratio);
     }
     let resident = t.resident_warp_cycles.max(1) as f64;
     put("fraction.barrier", s.barrier as f64 / resident);
     put("fraction.exit", s.exit_wait as f64 / resident);
-    let mut l1d = warpsim_timing::mem::CacheCounts::default();
-    for r in run.rows.iter().filter_map(|r| r.timing.as_ref()) {
-        l1d.add(&r.memory.l1d);
+    let l1d = analysis::l1d_load_miss_rate(&t.memory);
+    put("l1d.load_hits", l1d.hits as f64);
+    put("l1d.load_misses", (l1d.misses + l1d.merged) as f64);
+    put("l1d.load_miss_rate", l1d.miss_rate);
+    if let Some(last) = longest_launch(&run.rows).and_then(|r| r.timing.as_ref()).and_then(analysis::last_cta_time) {
+        put("last_cta_cycles", last as f64);
     }
-    put("l1d.hits", l1d.hits as f64);
-    put("l1d.misses", l1d.misses as f64);
     m
 }
 
-/// The launch with the most cycles (the one timelines show).
+/// The launch with the most cycles (the one timelines and the last-CTA time describe).
 pub fn longest_launch(rows: &[KernelRow]) -> Option<&KernelRow> {
     rows.iter().filter(|r| r.timing.is_some()).max_by_key(|r| (r.timing.as_ref().map_or(0, |t| t.cycles), std::cmp::Reverse(r.launch)))
 }

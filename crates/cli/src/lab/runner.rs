@@ -113,7 +113,7 @@ pub struct Outcome {
 
 /// Runs what the cache lacks (all with `fresh`) of this shard's share of `plan`.
 pub fn execute(plan: &[PlannedRun], cache: &Cache, shard: Option<Shard>, fresh: bool, jobs: Option<usize>, progress: &ProgressBar) -> Result<Outcome, String> {
-    let mine: Vec<&PlannedRun> = plan.iter().enumerate().filter(|(i, _)| shard.map_or(true, |s| s.owns(*i))).map(|(_, r)| r).collect();
+    let mine: Vec<&PlannedRun> = plan.iter().enumerate().filter(|(i, _)| !matches!(shard, Some(s) if !s.owns(*i))).map(|(_, r)| r).collect();
     let mut todo = Vec::new();
     let mut failures = Vec::new();
     let mut reused = 0;
@@ -160,6 +160,9 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
         let p = phases::of_run(&run.rows);
         if let Some(rtru) = p.rtru {
             stats.insert("rtru".into(), rtru);
+        }
+        if let Some(rtru) = p.rtru_barriers_only {
+            stats.insert("rtru.barriers_only".into(), rtru);
         }
         Some(p.lanes)
     } else {

@@ -280,8 +280,8 @@ impl Experiment {
                     if !self.program_names()?.contains(&program.as_str()) {
                         return Err(format!("key `views.program`: {program:?} is not among the experiment's programs"));
                     }
-                    if *ctas == 0 || *ctas > 16 {
-                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..=16"));
+                    if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
+                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..={}", super::phases::TIMELINE_CTAS));
                     }
                 }
             }

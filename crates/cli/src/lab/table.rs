@@ -5,21 +5,22 @@
 use super::grid::{geomean, mean, Grid};
 use super::spec::View;
 
-/// The stall components of BAWS Figure 10, in its order, with the statistics each sums.
-/// `drain` (a finished CTA waiting for its stores) is exit: the warps are done and wait for
-/// their CTA to retire, as at the exit barrier. `not_selected` (ready, but its scheduler
-/// issued another warp) has no BAWS bucket: GPGPU-Sim-style accounting would not call it a
-/// stall; it is shown as its own component so the stacks still add up to every resident
-/// warp cycle that did not issue.
-pub const STALL_COMPONENTS: [(&str, &[&str]); 7] = [
-    ("control", &["stall.control"]),
-    ("data", &["stall.data"]),
-    ("structural", &["stall.structural"]),
-    ("barrier", &["stall.barrier"]),
-    ("exit", &["stall.exit_wait", "stall.drain"]),
-    ("fetch", &["stall.fetch"]),
-    ("not selected", &["stall.not_selected"]),
+/// The stall components of BAWS Figure 10, in its order: the record's `baws.*` statistics
+/// (`analysis::baws_breakdown`: `drain` counts as exit), then `not selected` (ready but not
+/// picked), which is no BAWS class: it is shown beside the six, outside the total the
+/// series are normalised by, and not drawn in the stacks.
+pub const STALL_COMPONENTS: [(&str, &str); 7] = [
+    ("control", "baws.control"),
+    ("data", "baws.data"),
+    ("structural", "baws.structural"),
+    ("barrier", "baws.barrier"),
+    ("exit", "baws.exit"),
+    ("fetch", "baws.fetch"),
+    ("not selected", "baws.not_selected"),
 ];
+
+/// The six BAWS classes of [`STALL_COMPONENTS`] (without `not selected`).
+pub const BAWS_CLASSES: usize = 6;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
@@ -51,11 +52,11 @@ impl Format {
 }
 
 /// Per program and series, a stall component's cycles over the baseline's total stall
-/// cycles.
-pub fn stall_share(g: &Grid, p: usize, s: usize, component: &[&str]) -> Option<f64> {
+/// cycles (its six BAWS classes).
+pub fn stall_share(g: &Grid, p: usize, s: usize, component: &str) -> Option<f64> {
     let b = g.baseline()?;
-    let total: f64 = STALL_COMPONENTS.iter().flat_map(|(_, stats)| stats.iter()).map(|k| g.stat(p, b, k)).sum::<Option<f64>>()?;
-    let part: f64 = component.iter().map(|k| g.stat(p, s, k)).sum::<Option<f64>>()?;
+    let total: f64 = STALL_COMPONENTS[..BAWS_CLASSES].iter().map(|(_, k)| g.stat(p, b, k)).sum::<Option<f64>>()?;
+    let part = g.stat(p, s, component)?;
     (total > 0.0).then(|| part / total)
 }
 

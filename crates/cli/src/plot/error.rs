@@ -21,5 +21,6 @@ pub enum PlotError {
     #[error("drawing failed: {0}")]
     Draw(String),
     #[error("writing {path}: {source}")]
+    #[allow(dead_code)] // from write_svg
     Io { path: PathBuf, source: std::io::Error },
 }

@@ -35,12 +35,14 @@ use std::path::Path;
 
 pub use error::PlotError;
 pub use geomean::geometric_mean;
+#[allow(unused_imports)] // `bars` is not drawn by any report yet
 pub use grouped::{bars, grouped_bars, Bars, GroupedBars, Series};
 pub use scale::YRange;
 pub use stacked::{stacked_bars, StackedBars};
 pub use timeline::{timeline, Lane, Segment, SegmentKind, Timeline};
 
 /// Writes an SVG document made by one of the charts to `path`.
+#[allow(dead_code)] // reports write their files themselves; the review renderer uses it
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PlotError> {
     std::fs::write(path, svg).map_err(|source| PlotError::Io { path: path.to_path_buf(), source })
 }
