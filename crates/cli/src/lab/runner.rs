@@ -183,3 +183,38 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
         wall_seconds: wall.as_secs_f64(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::builtin;
+
+    const OPTS: RunOptions = RunOptions { size: None, max_cycles: 1_000 };
+
+    #[test]
+    fn experiments_share_runs_and_a_shared_run_records_phases_if_any_wants_them() {
+        let fig1 = builtin::resolve("baws-fig1").unwrap();
+        let fig5 = builtin::resolve("baws-fig5").unwrap();
+        let alone = plan(&fig1, &OPTS).unwrap();
+        assert_eq!(alone.len(), 26);
+        assert!(alone.iter().all(|r| !r.phases && !r.model.event_log));
+        let both = plan(&[fig1, fig5].concat(), &OPTS).unwrap();
+        assert_eq!(both.len(), 26, "fig 5 runs the same 13 programs under the same two schedulers");
+        assert!(both.iter().all(|r| r.phases && r.model.event_log));
+        let keys: Vec<&str> = both.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, alone.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), "same keys, same order");
+    }
+
+    #[test]
+    fn a_config_override_that_changes_nothing_is_the_same_run() {
+        // sm.ibuffer_entries=2 is gtx480's own value: the resolved config, hence the key, is
+        // the default's.
+        let ib = builtin::resolve("baws-ibuffer").unwrap();
+        let fig8 = builtin::resolve("baws-fig8").unwrap();
+        let ib_keys: Vec<String> = plan(&ib, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto@ib2").map(|r| r.key).collect();
+        let gto_keys: Vec<String> = plan(&fig8, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto").map(|r| r.key).collect();
+        assert_eq!(ib_keys, gto_keys);
+        let ib4: Vec<String> = plan(&ib, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto@ib4").map(|r| r.key).collect();
+        assert!(ib4.iter().all(|k| !gto_keys.contains(k)));
+    }
+}
