@@ -10,7 +10,7 @@ use super::claims::{judge, Direction};
 use super::figures;
 use super::grid::Grid;
 use super::key::simulator_id;
-use super::spec::View;
+use super::spec::{Measure, View};
 use super::table::{table, Format, Table, BAWS_CLASSES, STALL_COMPONENTS};
 use crate::stats_out::csv_field;
 
@@ -46,7 +46,9 @@ pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// `config.toml` (one variant) or `config-LABEL.toml` per variant: what exactly ran.
+/// `config.toml` (one variant) or `config-LABEL.toml` per variant: the resolved config each
+/// variant ran with (a `tls:N` scheduler's own `policy.tls.active` is in its runs' keys, not
+/// here).
 fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
     let e = g.experiment;
     let mut out: Vec<(String, String)> = Vec::new();
@@ -55,11 +57,7 @@ fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
         if out.iter().any(|(n, _)| *n == name) {
             continue;
         }
-        let mut overrides = s.variant.cfg.clone();
-        // The scheduler's own shorthand (`tls:N`) is a config key too, but each series of a
-        // variant shares the rest; write the variant's keys only.
-        overrides.retain(|o| !o.is_empty());
-        if let Ok(c) = warpsim_core::config::GpuConfig::load_with(&e.config, &overrides) {
+        if let Ok(c) = warpsim_core::config::GpuConfig::load_with(&e.config, &s.variant.cfg) {
             out.push((name, c.to_toml()));
         }
     }
@@ -161,7 +159,9 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
             .iter()
             .map(|c| {
                 let v = judge(g, c);
-                let fmt = |x: f64| if c.paper.abs() < 2.0 && matches!(c.ours, super::spec::Measure::Mean { .. } | super::spec::Measure::Max { .. } | super::spec::Measure::MeanDifference { .. }) { Format::Percent.show(Some(x)) } else { Format::Ratio.show(Some(x)) };
+                // Fractions and RTRU read as percentages, speedups as ratios.
+                let format = if matches!(c.ours, Measure::Mean { .. } | Measure::Max { .. } | Measure::MeanDifference { .. }) { Format::Percent } else { Format::Ratio };
+                let fmt = |x: f64| format.show(Some(x));
                 vec![c.label.clone(), fmt(c.paper), v.ours.map_or("– (a run failed or is missing)".into(), fmt), v.direction.word().to_string()]
             })
             .collect();
