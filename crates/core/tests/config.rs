@@ -60,7 +60,7 @@ fn impossible_values_are_explained() {
     let e = GpuConfig::load_with("gtx480", &["l1d.assoc=3".into()]).unwrap_err();
     assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l1d.size"), "{e}");
     let e = GpuConfig::load_with("gtx480", &["sm.schedulers=0".into()]).unwrap_err();
-    assert_eq!(e, ConfigError::Invalid { key: "sm.schedulers".into(), why: "must be at least 1".into() });
+    assert_eq!(e, ConfigError::Invalid { key: "sm.schedulers".into(), why: "0 is out of range 1..=16".into() });
     let e = GpuConfig::load_with("gtx480", &["l2.slices=7".into()]).unwrap_err();
     assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"), "{e}");
     let e = GpuConfig::load_with("gtx480", &["sm".into()]).unwrap_err();
@@ -86,4 +86,21 @@ fn unmodelled_settings_are_rejected_not_ignored() {
 fn missing_file_is_an_io_error() {
     let e = GpuConfig::load("/nonexistent/gpu.toml").unwrap_err();
     assert!(matches!(e, ConfigError::Io { .. }), "{e}");
+}
+
+/// Values that used to be clamped, misattributed or allowed to allocate gigabytes.
+#[test]
+fn nothing_is_clamped_or_misattributed() {
+    let err = |o: &str| match GpuConfig::load_with("gtx480", &[o.to_string()]) {
+        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
+        other => panic!("{o}: {other:?}"),
+    };
+    assert_eq!(err("l1d.miss_queue=0"), "l1d.miss_queue: 0 is out of range 1..=4096");
+    assert_eq!(err("coalescer.sector_bytes=0"), "coalescer.sector_bytes: 0 is out of range 4..=4096");
+    assert_eq!(err("coalescer.sector_bytes=7"), "coalescer.sector_bytes: must be a power of two, got 7");
+    assert_eq!(err("coalescer.sector_bytes=256"), "coalescer.sector_bytes: 256 is larger than l1d.line = 128");
+    assert_eq!(err("l1d.line=1"), "l1d.line: 1 is out of range 8..=4096");
+    for key in ["dram.queue", "dram.banks", "l1d.mshrs", "operand_collectors.sp", "gpu.num_sms"] {
+        assert!(err(&format!("{key}=4000000000")).starts_with(&format!("{key}: 4000000000 is out of range ")), "{key}");
+    }
 }

@@ -4,6 +4,7 @@
 //! Architecture invariant: a configuration is either fully valid or an error naming the key
 //! and why; nothing the user wrote is ignored or silently defaulted.
 
+mod bounds;
 mod types;
 mod validate;
 

@@ -90,17 +90,17 @@ fn cache_shape(name: &str, size: u32, assoc: u32, line: u32) -> Result<(), Confi
     Ok(())
 }
 
-/// Values that parse but cannot describe a GPU.
+/// Values that parse but cannot describe a GPU: first every number against its range
+/// ([`super::bounds`]), then the relations between keys.
 pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
-    positive("gpu.num_sms", c.gpu.num_sms)?;
-    for (k, v) in [
-        ("gpu.core_clock_mhz", c.gpu.core_clock_mhz),
-        ("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz),
-        ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz),
-        ("gpu.dram_clock_mhz", c.gpu.dram_clock_mhz),
-    ] {
-        if !(v.is_finite() && v > 0.0) {
-            return Err(invalid(k, format!("must be a positive frequency, got {v}")));
+    for (k, v, min, max) in super::bounds::integer_keys(c) {
+        if !(min..=max).contains(&v) {
+            return Err(invalid(k, format!("{v} is out of range {min}..={max}")));
+        }
+    }
+    for (k, v, min, max) in super::bounds::float_keys(c) {
+        if !(v.is_finite() && (min..=max).contains(&v)) {
+            return Err(invalid(k, format!("{v} is out of range {min}..={max}")));
         }
     }
     for (k, v) in [("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz), ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz)] {
@@ -115,50 +115,13 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
             ));
         }
     }
-    if c.sm.warp_size != 32 {
-        return Err(invalid("sm.warp_size", "only 32 is supported (lane masks are 32 bits)"));
-    }
-    for (k, v) in [
-        ("sm.max_threads", c.sm.max_threads),
-        ("sm.max_warps", c.sm.max_warps),
-        ("sm.max_ctas", c.sm.max_ctas),
-        ("sm.registers", c.sm.registers),
-        ("sm.shared_banks", c.sm.shared_banks),
-        ("sm.schedulers", c.sm.schedulers),
-        ("sm.ibuffer_entries", c.sm.ibuffer_entries),
-        ("sm.fetch_warps_per_cycle", c.sm.fetch_warps_per_cycle),
-        ("units.sp", c.units.sp),
-        ("units.sfu", c.units.sfu),
-        ("units.ldst", c.units.ldst),
-        ("operand_collectors.register_banks", c.operand_collectors.register_banks),
-        ("l1d.mshrs", c.l1d.mshrs),
-        ("l2.mshrs", c.l2.mshrs),
-        ("dram.partitions", c.dram.partitions),
-        ("dram.banks", c.dram.banks),
-        ("dram.burst", c.dram.burst),
-        ("dram.chips", c.dram.chips),
-        ("dram.data_rate", c.dram.data_rate),
-        ("dram.queue", c.dram.queue),
-        ("icnt.flit_bytes", c.icnt.flit_bytes),
-    ] {
-        positive(k, v)?;
-    }
     if c.sm.max_warps * 32 < c.sm.max_threads {
         return Err(invalid("sm.max_threads", format!("{} threads need more than sm.max_warps = {} warps", c.sm.max_threads, c.sm.max_warps)));
-    }
-    if c.sm.max_warps > 64 {
-        return Err(invalid("sm.max_warps", "at most 64 warps per SM are supported"));
-    }
-    if c.sm.fetch_bytes < 8 {
-        return Err(invalid("sm.fetch_bytes", "must hold at least one 8-byte instruction"));
     }
     if c.operand_collectors.sp + c.operand_collectors.sfu + c.operand_collectors.mem + c.operand_collectors.generic == 0 {
         return Err(invalid("operand_collectors", "needs at least one collector unit"));
     }
-    if c.sm.ibuffer_entries > 64 {
-        return Err(invalid("sm.ibuffer_entries", format!("at most 64 entries per warp, got {}", c.sm.ibuffer_entries)));
-    }
-    if c.policy.tls.active == 0 || c.policy.tls.active > c.sm.max_warps {
+    if c.policy.tls.active > c.sm.max_warps {
         return Err(invalid(
             "policy.tls.active",
             format!("must be between 1 and sm.max_warps = {}, got {}", c.sm.max_warps, c.policy.tls.active),
@@ -167,10 +130,13 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
     cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
     cache_shape("const_cache", c.const_cache.size, c.const_cache.assoc, c.const_cache.line)?;
-    if c.l1d.sector == 0 || c.l1d.line % c.l1d.sector != 0 {
-        return Err(invalid("l1d.sector", format!("must divide l1d.line = {}", c.l1d.line)));
+    if c.l1d.line % c.l1d.sector != 0 {
+        return Err(invalid("l1d.sector", format!("{} must divide l1d.line = {}", c.l1d.sector, c.l1d.line)));
     }
-    positive("l2.slices", c.l2.slices)?;
+    power_of_two("coalescer.sector_bytes", c.coalescer.sector_bytes)?;
+    if c.coalescer.sector_bytes > c.l1d.line {
+        return Err(invalid("coalescer.sector_bytes", format!("{} is larger than l1d.line = {}", c.coalescer.sector_bytes, c.l1d.line)));
+    }
     if c.l2.slices % c.dram.partitions != 0 {
         return Err(invalid("l2.slices", format!("{} slices cannot be split evenly over dram.partitions = {}", c.l2.slices, c.dram.partitions)));
     }
@@ -178,10 +144,5 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid("l2.size", "must be a multiple of l2.slices"));
     }
     cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
-    for (k, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
-        if t.int.contains(&0) || t.fp32.contains(&0) || t.fp64.contains(&0) || t.sfu == 0 {
-            return Err(invalid(k, "every latency and initiation interval must be at least 1 cycle"));
-        }
-    }
     Ok(())
 }

@@ -1,0 +1,186 @@
+//! The range of every numeric key. A value outside its range is an error naming the key, the
+//! value and the range — never clamped. Lower bounds are what the model needs to work (a
+//! cache needs a way, a DRAM channel a bank); upper bounds keep a mistyped value from
+//! allocating gigabytes or running for ever (per-SM, per-bank and per-MSHR state is allocated
+//! up front), set well above any GPU the presets or the papers describe. A key missing here
+//! is a bug: a test walks the reference preset and checks that every number has a range.
+
+use super::GpuConfig;
+
+const KIB: u64 = 1024;
+const MIB: u64 = 1024 * KIB;
+/// The longest latency or timing parameter any key may give, in cycles.
+const CYCLES: u64 = 100_000;
+
+/// (key, value, min, max) for every integer key (array keys once per element: the message
+/// names the key; every element shares the range).
+pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
+    let u = |v: u32| v as u64;
+    let mut k = vec![
+        ("gpu.num_sms", u(c.gpu.num_sms), 1, 1024),
+        ("gpu.kernel_launch_latency", u(c.gpu.kernel_launch_latency), 0, 100 * CYCLES),
+        ("sm.warp_size", u(c.sm.warp_size), 32, 32),
+        ("sm.max_threads", u(c.sm.max_threads), 32, 64 * 32),
+        ("sm.max_warps", u(c.sm.max_warps), 1, 64),
+        ("sm.max_ctas", u(c.sm.max_ctas), 1, 64),
+        ("sm.registers", u(c.sm.registers), 1, MIB),
+        ("sm.shared_memory", u(c.sm.shared_memory), 0, 4 * MIB),
+        ("sm.shared_banks", u(c.sm.shared_banks), 1, 64),
+        ("sm.shared_latency", u(c.sm.shared_latency), 1, CYCLES),
+        ("sm.schedulers", u(c.sm.schedulers), 1, 16),
+        ("sm.ibuffer_entries", u(c.sm.ibuffer_entries), 1, 64),
+        ("sm.fetch_warps_per_cycle", u(c.sm.fetch_warps_per_cycle), 1, 64),
+        ("sm.fetch_bytes", u(c.sm.fetch_bytes), 8, 1024),
+        ("units.sp", u(c.units.sp), 1, 64),
+        ("units.sfu", u(c.units.sfu), 1, 64),
+        ("units.ldst", u(c.units.ldst), 1, 64),
+        ("operand_collectors.sp", u(c.operand_collectors.sp), 0, 256),
+        ("operand_collectors.sfu", u(c.operand_collectors.sfu), 0, 256),
+        ("operand_collectors.mem", u(c.operand_collectors.mem), 0, 256),
+        ("operand_collectors.generic", u(c.operand_collectors.generic), 0, 256),
+        ("operand_collectors.register_banks", u(c.operand_collectors.register_banks), 1, 256),
+        ("latency.sfu", u(c.latency.sfu), 1, CYCLES),
+        ("initiation.sfu", u(c.initiation.sfu), 1, CYCLES),
+        ("l1i.size", u(c.l1i.size), 8, 4 * MIB),
+        ("l1i.assoc", u(c.l1i.assoc), 1, 1024),
+        ("l1i.line", u(c.l1i.line), 8, 4 * KIB),
+        ("l1d.size", u(c.l1d.size), 8, 16 * MIB),
+        ("l1d.assoc", u(c.l1d.assoc), 1, 1024),
+        ("l1d.line", u(c.l1d.line), 8, 4 * KIB),
+        ("l1d.sector", u(c.l1d.sector), 8, 4 * KIB),
+        ("l1d.latency", u(c.l1d.latency), 1, CYCLES),
+        ("l1d.mshrs", u(c.l1d.mshrs), 1, 4096),
+        ("l1d.mshr_merge", u(c.l1d.mshr_merge), 1, 1024),
+        ("l1d.miss_queue", u(c.l1d.miss_queue), 1, 4096),
+        ("const_cache.size", u(c.const_cache.size), 8, 4 * MIB),
+        ("const_cache.assoc", u(c.const_cache.assoc), 1, 1024),
+        ("const_cache.line", u(c.const_cache.line), 8, 4 * KIB),
+        ("l2.size", u(c.l2.size), 8, 256 * MIB),
+        ("l2.slices", u(c.l2.slices), 1, 1024),
+        ("l2.assoc", u(c.l2.assoc), 1, 1024),
+        ("l2.line", u(c.l2.line), 8, 4 * KIB),
+        ("l2.mshrs", u(c.l2.mshrs), 1, 4096),
+        ("l2.mshr_merge", u(c.l2.mshr_merge), 1, 1024),
+        ("l2.latency", u(c.l2.latency), 1, CYCLES),
+        ("dram.partitions", u(c.dram.partitions), 1, 64),
+        ("dram.banks", u(c.dram.banks), 1, 256),
+        ("dram.bus_bytes", u(c.dram.bus_bytes), 1, 64),
+        ("dram.chips", u(c.dram.chips), 1, 64),
+        ("dram.data_rate", u(c.dram.data_rate), 1, 16),
+        ("dram.burst", u(c.dram.burst), 1, 256),
+        ("dram.queue", u(c.dram.queue), 1, 4096),
+        ("dram.latency", u(c.dram.latency), 0, CYCLES),
+        ("dram.tCCD", u(c.dram.tCCD), 1, 10_000),
+        ("dram.tRRD", u(c.dram.tRRD), 0, 10_000),
+        ("dram.tRCD", u(c.dram.tRCD), 0, 10_000),
+        ("dram.tRAS", u(c.dram.tRAS), 0, 10_000),
+        ("dram.tRP", u(c.dram.tRP), 0, 10_000),
+        ("dram.tRC", u(c.dram.tRC), 0, 10_000),
+        ("dram.CL", u(c.dram.CL), 0, 10_000),
+        ("dram.WL", u(c.dram.WL), 0, 10_000),
+        ("icnt.latency", u(c.icnt.latency), 0, CYCLES),
+        ("icnt.flit_bytes", u(c.icnt.flit_bytes), 1, 4 * KIB),
+        ("coalescer.sector_bytes", u(c.coalescer.sector_bytes), 4, 4 * KIB),
+        ("policy.tls.active", u(c.policy.tls.active), 1, 64),
+    ];
+    for (key, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
+        let (int, fp32, fp64) = match key {
+            "latency" => ("latency.int", "latency.fp32", "latency.fp64"),
+            _ => ("initiation.int", "initiation.fp32", "initiation.fp64"),
+        };
+        k.extend(t.int.iter().map(|&v| (int, u(v), 1, CYCLES)));
+        k.extend(t.fp32.iter().map(|&v| (fp32, u(v), 1, CYCLES)));
+        k.extend(t.fp64.iter().map(|&v| (fp64, u(v), 1, CYCLES)));
+    }
+    k
+}
+
+/// (key, value, min, max) for every floating-point key: clocks in MHz.
+pub fn float_keys(c: &GpuConfig) -> Vec<(&'static str, f64, f64, f64)> {
+    vec![
+        ("gpu.core_clock_mhz", c.gpu.core_clock_mhz, 1.0, 100_000.0),
+        ("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz, 1.0, 100_000.0),
+        ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz, 1.0, 100_000.0),
+        ("gpu.dram_clock_mhz", c.gpu.dram_clock_mhz, 1.0, 100_000.0),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{ConfigError, PRESETS};
+
+    /// Dotted keys of every numeric leaf (arrays of numbers count once).
+    fn numeric_leaves(t: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+        for (k, v) in t {
+            let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            match v {
+                toml::Value::Table(sub) => numeric_leaves(sub, &key, out),
+                toml::Value::Integer(_) | toml::Value::Float(_) => out.push(key),
+                toml::Value::Array(a) if a.iter().all(|x| x.is_integer() || x.is_float()) => out.push(key),
+                _ => {}
+            }
+        }
+    }
+
+    fn ranged(c: &GpuConfig) -> Vec<&'static str> {
+        let mut keys: Vec<&str> = integer_keys(c).iter().map(|k| k.0).chain(float_keys(c).iter().map(|k| k.0)).collect();
+        keys.dedup();
+        keys
+    }
+
+    #[test]
+    fn every_number_of_every_preset_has_a_range_and_is_inside_it() {
+        for (name, text) in PRESETS {
+            let c = GpuConfig::load(name).unwrap();
+            let mut leaves = Vec::new();
+            numeric_leaves(&text.parse().unwrap(), "", &mut leaves);
+            let keys = ranged(&c);
+            for leaf in &leaves {
+                assert!(keys.contains(&leaf.as_str()), "{name}: `{leaf}` has no range in bounds.rs");
+            }
+            assert_eq!(keys.len(), leaves.len(), "{name}: bounds.rs names a key the preset lacks");
+        }
+    }
+
+    /// An override setting `key` to `v` (every element, for array keys).
+    fn set(c: &GpuConfig, key: &str, v: u64) -> String {
+        let n = integer_keys(c).iter().filter(|k| k.0 == key).count();
+        if n > 1 {
+            format!("{key}=[{}]", vec![v.to_string(); n].join(","))
+        } else {
+            format!("{key}={v}")
+        }
+    }
+
+    #[test]
+    fn one_past_either_end_of_a_range_names_the_key_and_the_range() {
+        let c = GpuConfig::load("gtx480").unwrap();
+        let mut seen = Vec::new();
+        for (key, _, min, max) in integer_keys(&c) {
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let mut outside = vec![max + 1];
+            if min > 0 {
+                outside.push(min - 1);
+            }
+            for v in outside {
+                match GpuConfig::load_with("gtx480", &[set(&c, key, v)]) {
+                    Err(ConfigError::Invalid { key: k, why }) => {
+                        assert_eq!(k, key, "{v}");
+                        assert!(why.contains(&format!("{v} is out of range {min}..={max}")), "{key}={v}: {why}");
+                    }
+                    other => panic!("{key}={v}: {other:?}"),
+                }
+            }
+        }
+        for (key, _, min, max) in float_keys(&c) {
+            for v in [min - 0.5, max * 2.0] {
+                let err = GpuConfig::load_with("gtx480", &[format!("{key}={v:?}")]).unwrap_err();
+                assert!(matches!(&err, ConfigError::Invalid { key: k, .. } if k == key), "{key}={v}: {err:?}");
+            }
+        }
+    }
+}
