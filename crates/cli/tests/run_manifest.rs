@@ -253,3 +253,15 @@ fn manifest_registers_limit_occupancy_in_timing_mode() {
     assert_code(&r, 2);
     assert_contains(&r, "registers.nokernel: no kernel `nokernel` in the PTX");
 }
+
+/// A 2³¹−1-CTA grid is valid: the launch starts without reserving anything per CTA, and the
+/// runaway guard stops it (it used to abort allocating per-CTA records up front).
+#[test]
+fn a_huge_grid_runs_until_a_limit_stops_it() {
+    let r = warpsim(&["run", "--max-cycles", "5000", "--max-warp-instructions", "100000000", "spin_huge.toml"], &data());
+    assert_code(&r, 3);
+    assert_contains(&r, "kernel `_Z4spinPVi` did not finish within 5000 simulated cycles");
+    let r = warpsim(&["run", "--mode", "functional", "spin_huge.toml"], &data());
+    assert_code(&r, 3);
+    assert_contains(&r, "exceeded the limit of 10000 warp instructions");
+}

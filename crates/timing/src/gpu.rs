@@ -193,7 +193,9 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
         table: &table,
         warp_instructions: 0,
         thread_instructions: 0,
-        ctas: Vec::with_capacity(total as usize),
+        // Records grow as CTAs finish: a huge grid must not reserve memory for CTAs that may
+        // never run (the cycle limit can stop it first).
+        ctas: Vec::with_capacity(total.min(1 << 16) as usize),
         warps: Vec::new(),
         trace: opts.trace_issue.then(Vec::new),
         log: opts.event_log.then(Vec::new),
@@ -294,7 +296,8 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
         stalls.add(&w.stalls);
     }
     // Warp records are pushed per CTA, so one pass pairs each CTA with its warp count.
-    let mut per_cta = vec![0u64; total as usize];
+    // Sized by the CTAs that ran, not by the grid.
+    let mut per_cta = vec![0u64; env.ctas.iter().map(|c| c.linear as usize + 1).max().unwrap_or(0)];
     for w in &env.warps {
         if let Some(n) = per_cta.get_mut(w.cta as usize) {
             *n += 1;
