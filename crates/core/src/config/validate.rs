@@ -2,6 +2,10 @@
 
 use super::{ConfigError, GpuConfig};
 
+/// Upper bound of `policy.pro.threshold` (a re-sort period longer than any launch we run is
+/// almost certainly a typo).
+const MAX_PRO_THRESHOLD: u64 = 1_000_000_000;
+
 /// Rejects keys that the reference preset does not have, listing the valid ones.
 pub fn check_keys(t: &toml::Table, reference: &toml::Table, prefix: &str) -> Result<(), ConfigError> {
     for (k, v) in t {
@@ -162,6 +166,12 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid(
             "policy.tls.active",
             format!("must be between 1 and sm.max_warps = {}, got {}", c.sm.max_warps, c.policy.tls.active),
+        ));
+    }
+    if c.policy.pro.threshold == 0 || c.policy.pro.threshold > MAX_PRO_THRESHOLD {
+        return Err(invalid(
+            "policy.pro.threshold",
+            format!("must be between 1 and {MAX_PRO_THRESHOLD} cycles, got {}", c.policy.pro.threshold),
         ));
     }
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
