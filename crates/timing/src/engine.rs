@@ -73,7 +73,7 @@ impl TimingEngine {
     }
 
     /// Also logs the policy's CTA order on each SM whenever it changes (policies that keep
-    /// one: `pro`), for `analysis::cta_order_table`; turns the event log on with it.
+    /// one: `pro`, `mwf-*`, `saws`), for `analysis::cta_order_table`; turns the event log on with it.
     pub fn set_cta_order_log(&mut self, on: bool) {
         self.options.cta_order_log = on;
         if on {

@@ -41,8 +41,8 @@ pub struct TimingOptions {
     /// `TimingStats::events` (memory grows with the events; off by default).
     pub event_log: bool,
     /// With `event_log`: also log the policy's CTA order on each SM whenever it changes
-    /// (`LogKind::CtaOrder` + one `LogKind::CtaRank` per CTA; only policies that keep one,
-    /// e.g. `pro`). Off: not a single extra instruction per cycle beyond one flag test.
+    /// (`LogKind::CtaOrder` + one `LogKind::CtaRank` per CTA; policies that keep one: `pro`,
+    /// `mwf-*`, `saws`). Off, it costs one flag test per SM-cycle.
     pub cta_order_log: bool,
     /// Every instruction fetch hits the L1 I-cache (isolates the core in microbenchmarks).
     pub perfect_icache: bool,

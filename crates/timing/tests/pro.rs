@@ -1,9 +1,10 @@
 //! PRO (paper 003, Algorithm 1) on crafted SM states, exactly: the fast-phase states and
 //! orders (finishWait > barrierWait > noWait), the periodic re-sort and nothing between
 //! re-sorts, the switch to the slow phase with its inversion (less progress first),
-//! barrierWait1 → finishNoWait on release, two schedulers reading one CTA order; and on a
-//! real launch: the same cycles, issue trace and logged CTA orders with fast forward on or
-//! off and with schedulers that never sleep.
+//! barrierWait1 → finishNoWait on release, a finished warp outranking a barrier in the same
+//! CTA, two schedulers reading one CTA order; and on a real launch: the same cycles, issue
+//! trace and logged CTA orders with fast forward on or off and with schedulers that never
+//! sleep.
 mod common;
 mod crafted;
 
@@ -150,6 +151,32 @@ fn slow_phase_merges_states_and_puts_less_progress_first() {
     assert_eq!(sm.shared.order(), [0, 1, 2]);
     // CTA 2's warps by increasing progress: w5 (5) before w4 (1005).
     assert_eq!(sm.runnable(0), [0, 2, 5, 4]);
+}
+
+#[test]
+fn a_finished_warp_outranks_a_barrier_in_the_same_cta() {
+    // Two CTAs of three warps, no progress anywhere (ties go to the lower CTA index).
+    let mut sm = Crafted::<Pro>::new(2, 3, 1, &params(1000));
+    sm.arrive(0);
+    assert_eq!(states(&sm), [BarrierWait, NoWait]);
+    // A warp of a barrier-waiting CTA finishes: finishWait (H) wins over barrierWait (M).
+    sm.finish(1);
+    assert_eq!(states(&sm), [FinishWait, NoWait]);
+    sm.arrive(3);
+    assert_eq!(states(&sm), [FinishWait, BarrierWait]);
+    // Another warp of the finishWait CTA reaches the barrier: it stays finishWait (line 21
+    // alone would demote it to barrierWait).
+    sm.arrive(2);
+    assert_eq!(states(&sm), [FinishWait, BarrierWait]);
+    assert_eq!(sm.shared.order(), [0, 1]);
+    // Slow phase: waiting at a barrier decides, so both are barrierWait1; CTA 0 joins the
+    // barrier list at its end (the list is sorted on arrivals only) …
+    sm.last_dispatched();
+    assert_eq!(states(&sm), [BarrierWait1, BarrierWait1]);
+    assert_eq!(sm.shared.order(), [1, 0]);
+    // … and the next arrival sorts it: two waiters each, equal progress, lower index first.
+    sm.arrive(4);
+    assert_eq!(sm.shared.order(), [0, 1]);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The policy's CTA order on one SM sampled at regular cycles (PRO Table IV: the sorted order
 //! of the first CTAs of SM 0 every 1000 cycles), from the event log of a launch run with
-//! `TimingOptions::event_log` and `cta_order_log` (policies that publish an order: `pro`).
+//! `TimingOptions::event_log` and `cta_order_log` (policies that publish an order: `pro`, `mwf-*`, `saws`).
 //!
 //! The SM logs its order at the end of every cycle in which it changed: a `CtaOrder { ctas }`
 //! event followed directly by `ctas` `CtaRank` events. A sample at cycle `t` is the order

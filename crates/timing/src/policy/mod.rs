@@ -120,7 +120,7 @@ pub trait SmState: Events {
     /// The timer of [`SmState::wake_at`] is due (first thing in the SM's cycle).
     fn on_timer(&mut self, _v: &PolicyView) {}
     /// Introspection: the SM's CTA order now (CTA slots, highest priority first) for a policy
-    /// that keeps one, `None` otherwise. With `TimingOptions::cta_order_log` the SM logs it
+    /// that keeps one (`pro`, and the ranked list of `mwf-*` / `saws`), `None` otherwise. With `TimingOptions::cta_order_log` the SM logs it
     /// (`LogKind::CtaOrder`) at the end of every cycle in which it changed; never read
     /// otherwise.
     fn cta_order(&self) -> Option<&[u16]> {
