@@ -51,7 +51,7 @@ fn model_options_select_preset_policy_and_overrides() {
     assert!(v["cycles"].as_u64().unwrap() > 0);
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown issue policy `fifo` (issue policies: lrr, gto, oldest, tls, mwf-lrr, mwf-gto, saws; fetch policies");
+    assert_contains(&r, "unknown issue policy `fifo` (issue policies: lrr, gto, oldest, tls, mwf-lrr, mwf-gto, saws, pro; fetch policies");
     // Combined names, --fetch, and a contradiction between them.
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto", "--fetch", "cff", "--json"], &data());
     assert_code(&r, 0);

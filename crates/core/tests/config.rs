@@ -65,6 +65,13 @@ fn impossible_values_are_explained() {
     assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"), "{e}");
     let e = GpuConfig::load_with("gtx480", &["sm".into()]).unwrap_err();
     assert_eq!(e, ConfigError::BadOverride { text: "sm".into() });
+    for bad in ["0", "1000000001"] {
+        let e = GpuConfig::load_with("titanx-pascal", &[format!("policy.pro.threshold={bad}")]).unwrap_err();
+        let why = format!("{bad} is out of range 1..=1000000000");
+        assert_eq!(e, ConfigError::Invalid { key: "policy.pro.threshold".into(), why }, "{bad}");
+    }
+    let ok = GpuConfig::load_with("gtx480", &["policy.pro.threshold=1".into()]).unwrap();
+    assert_eq!((ok.policy.pro.threshold, GpuConfig::load("gtx480").unwrap().policy.pro.threshold), (1, 1000));
 }
 
 /// Keys the timing model does not read are not accepted as if they did something: the

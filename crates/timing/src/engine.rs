@@ -72,6 +72,15 @@ impl TimingEngine {
         self.options.event_log = on;
     }
 
+    /// Also logs the policy's CTA order on each SM whenever it changes (policies that keep
+    /// one: `pro`, `mwf-*`, `saws`), for `analysis::cta_order_table`; turns the event log on with it.
+    pub fn set_cta_order_log(&mut self, on: bool) {
+        self.options.cta_order_log = on;
+        if on {
+            self.options.event_log = true;
+        }
+    }
+
     /// Fails launches that run longer than `cycles`.
     pub fn set_max_cycles(&mut self, cycles: u64) {
         self.options.max_cycles = cycles;

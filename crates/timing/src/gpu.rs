@@ -40,6 +40,10 @@ pub struct TimingOptions {
     /// Record CTA start/end, barrier arrive/release and warp finish events in
     /// `TimingStats::events` (memory grows with the events; off by default).
     pub event_log: bool,
+    /// With `event_log`: also log the policy's CTA order on each SM whenever it changes
+    /// (`LogKind::CtaOrder` + one `LogKind::CtaRank` per CTA; policies that keep one: `pro`,
+    /// `mwf-*`, `saws`). Off, it costs one flag test per SM-cycle.
+    pub cta_order_log: bool,
     /// Every instruction fetch hits the L1 I-cache (isolates the core in microbenchmarks).
     pub perfect_icache: bool,
     /// Jump over cycles in which no SM can change anything (identical statistics; on by
@@ -56,6 +60,7 @@ impl TimingOptions {
             max_warp_instructions: u64::MAX,
             trace_issue: false,
             event_log: false,
+            cta_order_log: false,
             perfect_icache: false,
             fast_forward: true,
         }
@@ -199,6 +204,7 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
         warps: Vec::new(),
         trace: opts.trace_issue.then(Vec::new),
         log: opts.event_log.then(Vec::new),
+        log_cta_order: opts.event_log && opts.cta_order_log,
         lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
         shared_issues: 0,
         dual_issues: 0,

@@ -133,6 +133,14 @@ pub enum LogKind {
     BarrierRelease { cta: u64, pc: u32 },
     /// Warp `warp` of CTA `cta` issued its last instruction.
     WarpFinish { cta: u64, warp: u32 },
+    /// The policy's CTA order on this SM changed in this cycle (only with
+    /// `TimingOptions::cta_order_log`): it now has `ctas` CTAs, listed by the `ctas`
+    /// [`LogKind::CtaRank`] events that follow this one directly. One event per CTA keeps
+    /// `LogEvent` `Copy` and small.
+    CtaOrder { ctas: u32 },
+    /// CTA `cta` (linear grid index) is at `rank` (0 = highest priority) of the order the
+    /// preceding [`LogKind::CtaOrder`] announced.
+    CtaRank { rank: u32, cta: u64 },
 }
 
 /// One event-log entry (recorded only with `TimingOptions::event_log`).
@@ -189,7 +197,8 @@ pub struct TimingStats {
     /// Every issue in order, when `TimingOptions::trace_issue` is set (else empty).
     pub issue_trace: Vec<IssueEvent>,
     /// CTA start/end, barrier arrive/release and warp finish events in simulation order, when
-    /// `TimingOptions::event_log` is set (else empty).
+    /// `TimingOptions::event_log` is set (else empty); with `TimingOptions::cta_order_log`
+    /// also the policy's CTA order whenever it changes (`analysis::cta_order_table`).
     pub events: Vec<LogEvent>,
 }
 

@@ -82,6 +82,8 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("icnt.flit_bytes", u(c.icnt.flit_bytes), 1, 4 * KIB),
         ("coalescer.sector_bytes", u(c.coalescer.sector_bytes), 4, 4 * KIB),
         ("policy.tls.active", u(c.policy.tls.active), 1, 64),
+        // A re-sort period longer than any launch we run is almost certainly a typo.
+        ("policy.pro.threshold", c.policy.pro.threshold, 1, 1_000_000_000),
     ];
     for (key, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
         let (int, fp32, fp64) = match key {

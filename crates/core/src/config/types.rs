@@ -39,6 +39,8 @@ pub struct PolicyParams {
     pub cff: CffParams,
     #[serde(default)]
     pub tls: TlsParams,
+    #[serde(default)]
+    pub pro: ProParams,
 }
 
 /// `[policy.mwf]`: most-waiting-first (BAWS).
@@ -102,6 +104,21 @@ pub struct TlsParams {
 impl Default for TlsParams {
     fn default() -> Self {
         TlsParams { active: 6 }
+    }
+}
+
+/// `[policy.pro]`: progress-aware scheduling (PRO).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProParams {
+    /// Cycles between re-sorts of the CTAs in `noWait` / `finishNoWait` by progress (the
+    /// paper's THRESHOLD, 1000 in its experiments).
+    pub threshold: u64,
+}
+
+impl Default for ProParams {
+    fn default() -> Self {
+        ProParams { threshold: 1000 }
     }
 }
 

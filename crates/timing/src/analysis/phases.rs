@@ -132,6 +132,7 @@ pub fn warp_phases(s: &TimingStats) -> Vec<WarpTimeline> {
                     }
                 }
             }
+            LogKind::CtaOrder { .. } | LogKind::CtaRank { .. } => {}
         }
     }
     warps.into_values().map(|o| o.timeline).collect()

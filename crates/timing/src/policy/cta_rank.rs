@@ -83,7 +83,11 @@ impl<K: CtaKey> Events for CtaRank<K> {
     }
 }
 
-impl<K: CtaKey> SmState for CtaRank<K> {}
+impl<K: CtaKey> SmState for CtaRank<K> {
+    fn cta_order(&self) -> Option<&[u16]> {
+        Some(&self.order)
+    }
+}
 
 /// One scheduler's policy under a CTA ranking `K`: CTAs in rank order; inside a CTA this
 /// scheduler's warps that are not waiting, loose round robin from the warp after the one it

@@ -27,6 +27,7 @@ mod gto;
 mod lrr;
 mod mwf;
 mod oldest;
+mod pro;
 pub mod registry;
 mod saws;
 mod tls;
@@ -37,6 +38,7 @@ pub use gto::Gto;
 pub use lrr::Lrr;
 pub use mwf::{MwfGto, MwfLrr, WaitingFirst};
 pub use oldest::Oldest;
+pub use pro::{Pro, ProCta, ProState};
 pub use registry::{FetchEntry, IssueEntry, PolicyKind, FETCH, ISSUE};
 pub use saws::{FirstArrival, Saws};
 pub use tls::Tls;
@@ -117,6 +119,13 @@ pub trait SmState: Events {
     }
     /// The timer of [`SmState::wake_at`] is due (first thing in the SM's cycle).
     fn on_timer(&mut self, _v: &PolicyView) {}
+    /// Introspection: the SM's CTA order now (CTA slots, highest priority first) for a policy
+    /// that keeps one (`pro`, and the ranked list of `mwf-*` / `saws`), `None` otherwise. With `TimingOptions::cta_order_log` the SM logs it
+    /// (`LogKind::CtaOrder`) at the end of every cycle in which it changed; never read
+    /// otherwise.
+    fn cta_order(&self) -> Option<&[u16]> {
+        None
+    }
 }
 
 /// No SM-wide state.

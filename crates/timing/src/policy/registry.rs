@@ -9,7 +9,7 @@
 //! is an enum ([`AnyFetch`]) matched once per SM-cycle, so issue × fetch pairs are not compiled
 //! separately.
 
-use super::{Build, Gto, IssuePolicy, Lrr, MwfGto, MwfLrr, Oldest, Saws, Tls};
+use super::{Build, Gto, IssuePolicy, Lrr, MwfGto, MwfLrr, Oldest, Pro, Saws, Tls};
 use crate::fetch_policy::{AnyFetch, FetchKind};
 use crate::gpu::{run_timed_with_on, TimingOptions};
 use crate::mem::MemSystem;
@@ -91,6 +91,12 @@ pub const ISSUE: &[IssueEntry] = &[
         summary: "SAWS: CTAs by the cycle their first warp reached the current barrier, then by age; GTO inside a CTA",
         params: &[],
         run: run_registered::<Saws>,
+    },
+    IssueEntry {
+        name: "pro",
+        summary: "PRO progress-aware: finishWait > barrierWait > noWait CTAs (slow phase: barrierWait1 > finishNoWait, less progress first), re-sorted every policy.pro.threshold cycles",
+        params: &["policy.pro.threshold"],
+        run: run_registered::<Pro>,
     },
 ];
 

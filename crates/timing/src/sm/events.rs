@@ -5,7 +5,7 @@
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::Events as _;
-use crate::policy::{Block, IssuePolicy};
+use crate::policy::{Block, IssuePolicy, SmState as _};
 use crate::stats::{LogEvent, LogKind};
 use std::cmp::Reverse;
 use warpsim_core::exec::grid::deadlock;
@@ -23,6 +23,42 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 sm: self.id,
                 kind,
             });
+        }
+    }
+
+    /// Logs the policy's CTA order (`LogKind::CtaOrder` + `CtaRank`s) when it differs from
+    /// the one logged last. Called at the end of the SM's cycle, so an order that changes
+    /// several times within a cycle is logged once, as the cycle leaves it; skipped cycles
+    /// (fast forward) change nothing, so the log is the same with and without it.
+    pub(crate) fn log_cta_order(&mut self, env: &mut Env, now: u64) {
+        let (Some(order), Some(log)) = (self.shared.cta_order(), env.log.as_mut()) else {
+            return;
+        };
+        let linear = &self.c.linear;
+        let same = order.len() == self.logged_order.len()
+            && order
+                .iter()
+                .zip(&self.logged_order)
+                .all(|(&c, &l)| linear[c as usize] == l);
+        if same {
+            return;
+        }
+        self.logged_order.clear();
+        self.logged_order
+            .extend(order.iter().map(|&c| linear[c as usize]));
+        let ev = |kind| LogEvent {
+            cycle: now,
+            sm: self.id,
+            kind,
+        };
+        log.push(ev(LogKind::CtaOrder {
+            ctas: order.len() as u32,
+        }));
+        for (rank, &cta) in self.logged_order.iter().enumerate() {
+            log.push(ev(LogKind::CtaRank {
+                rank: rank as u32,
+                cta,
+            }));
         }
     }
 

@@ -85,6 +85,8 @@ pub struct Env<'k, 'a> {
     pub trace: Option<Vec<IssueEvent>>,
     /// The event log, when enabled.
     pub log: Option<Vec<LogEvent>>,
+    /// Log the policy's CTA order when it changes (`TimingOptions::cta_order_log`).
+    pub log_cta_order: bool,
     /// Issued instructions by active-lane count.
     pub lanes: Vec<u64>,
     pub shared_issues: u64,
@@ -185,6 +187,8 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) completions: BinaryHeap<Reverse<(u64, u16)>>,
     /// L1 D-cache, constant cache, LD/ST staging and in-flight memory instructions.
     pub(crate) mem: memory::SmMem,
+    /// The CTA order last logged (linear grid indices), with `Env::log_cta_order`.
+    pub(crate) logged_order: Vec<u64>,
 }
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
@@ -276,6 +280,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             fetch_pick: Vec::with_capacity(n),
             completions: BinaryHeap::with_capacity(4 * n),
             mem: memory::SmMem::new(cfg, n),
+            logged_order: Vec::new(),
         }
     }
 
@@ -373,8 +378,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
     }
 
-    /// One cycle of this SM.
+    /// One cycle of this SM; then, when asked to, logs the policy's CTA order if it changed.
     pub fn cycle(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
+        self.stages(env, now)?;
+        if env.log_cta_order {
+            self.log_cta_order(env, now);
+        }
+        Ok(())
+    }
+
+    /// The stages of one cycle.
+    fn stages(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
         if now >= self.shared.wake_at() {
             let v = view!(self, now, env.all_dispatched);
             self.shared.on_timer(&v);

@@ -27,7 +27,7 @@ thread_local! {
     pub static PERFECT_ICACHE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Fast-forward idle cycles in this thread's next runs (the default).
     pub static FAST_FORWARD: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-    /// Record the event log in this thread's next runs.
+    /// Record the event log (with the policy's CTA orders) in this thread's next runs.
     pub static EVENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -103,6 +103,7 @@ pub fn run(
                     max_cycles: 50_000_000,
                     trace_issue: TRACE.with(|t| t.get()),
                     event_log: EVENTS.with(|t| t.get()),
+                    cta_order_log: EVENTS.with(|t| t.get()),
                     perfect_icache: PERFECT_ICACHE.with(|t| t.get()),
                     fast_forward: FAST_FORWARD.with(|t| t.get()),
                     ..TimingOptions::new(policy, 16)

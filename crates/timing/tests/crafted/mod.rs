@@ -1,0 +1,208 @@
+//! A crafted SM for policy tests: resident CTAs, warp slots and counters set by hand, events
+//! delivered through the same hooks the SM calls, in the same order (SM-wide state first),
+//! the SM-wide timer fired as the SM fires it.
+#![allow(dead_code)]
+
+use warpsim_core::config::PolicyParams;
+use warpsim_core::exec::warp::WarpState;
+use warpsim_timing::classify::Unit;
+use warpsim_timing::fetch_policy::FetchPolicy;
+use warpsim_timing::policy::{
+    Block, Build, BuildCtx, CtaSlots, Events, IssueOrders, IssuePolicy, Issued, PolicyView,
+    SmState, WarpSlots,
+};
+
+/// The view of a [`Crafted`] SM, borrowing only the fields it shows (so the policies and
+/// their shared state can be borrowed mutably beside it).
+macro_rules! view {
+    ($sm:expr) => {
+        PolicyView {
+            now: $sm.now,
+            warps: &$sm.w,
+            ctas: &$sm.c,
+            warps_per_cta: $sm.wpc,
+            ib_depth: 2,
+            all_dispatched: $sm.all_dispatched,
+            age_order: &$sm.age_order,
+            slot_order: &$sm.slot_order,
+        }
+    };
+}
+
+/// An SM with `ctas` resident CTAs of `wpc` warps (CTA `c` has linear index `c`, warp slot
+/// `s` has age `s`), `scheds` schedulers, and policy `P` on it.
+pub struct Crafted<P: IssuePolicy> {
+    pub w: WarpSlots,
+    pub c: CtaSlots,
+    pub wpc: usize,
+    pub now: u64,
+    /// The dispatcher has handed out the kernel's last CTA.
+    pub all_dispatched: bool,
+    age_order: Vec<Vec<u16>>,
+    slot_order: Vec<Vec<u16>>,
+    pub slots: Vec<Vec<u16>>,
+    pub shared: P::Shared,
+    pub policies: Vec<P>,
+}
+
+impl<P: IssuePolicy + Build> Crafted<P> {
+    pub fn new(ctas: usize, wpc: usize, scheds: usize, params: &PolicyParams) -> Self {
+        let n = ctas * wpc;
+        let mut w = WarpSlots::new(n);
+        w.occupied = vec![true; n];
+        w.age = (0..n as u64).collect();
+        w.state = vec![WarpState::Ready; n];
+        w.block = vec![Block::Ready; n];
+        w.wake = vec![0; n];
+        w.ib_n = vec![2; n];
+        let mut c = CtaSlots::new(ctas);
+        for k in 0..ctas {
+            c.resident[k] = true;
+            c.linear[k] = k as u64;
+            c.warps[k] = wpc as u16;
+        }
+        let slots: Vec<Vec<u16>> = (0..scheds)
+            .map(|k| {
+                (0..n as u16)
+                    .filter(|s| *s as usize % scheds == k)
+                    .collect()
+            })
+            .collect();
+        let base = BuildCtx {
+            scheduler: 0,
+            slots: &[],
+            schedulers: scheds,
+            warp_slots: n,
+            cta_slots: ctas,
+            warps_per_cta: wpc,
+            params,
+        };
+        let policies = slots
+            .iter()
+            .enumerate()
+            .map(|(k, sl)| {
+                P::build(&BuildCtx {
+                    scheduler: k,
+                    slots: sl,
+                    ..base
+                })
+            })
+            .collect();
+        let mut sm = Crafted {
+            w,
+            c,
+            wpc,
+            now: 1,
+            all_dispatched: false,
+            age_order: slots.clone(),
+            slot_order: slots.clone(),
+            slots,
+            shared: P::Shared::build(&base),
+            policies,
+        };
+        for k in 0..ctas {
+            sm.notify(|p, v| p.on_cta_launch(k as u16, v));
+        }
+        sm
+    }
+
+    pub fn view(&self) -> PolicyView<'_> {
+        view!(self)
+    }
+
+    /// Delivers an event to the SM-wide state, then to every scheduler's policy.
+    pub fn notify(&mut self, f: impl Fn(&mut dyn Events, &PolicyView)) {
+        let v = view!(self);
+        f(&mut self.shared, &v);
+        for p in self.policies.iter_mut() {
+            f(p, &v);
+        }
+    }
+
+    pub fn issue(&mut self, slot: u16) {
+        let scheduler = (slot as usize % self.policies.len()) as u16;
+        let e = Issued {
+            slot,
+            scheduler,
+            pc: 0,
+            unit: Unit::Sp,
+            lanes: 32,
+            shared: false,
+        };
+        self.notify(|p, v| p.on_issue(&e, v));
+    }
+
+    pub fn arrive(&mut self, slot: u16) {
+        let c = slot as usize / self.wpc;
+        self.w.waiting[slot as usize] = true;
+        self.w.state[slot as usize] = WarpState::AtBarrier { id: 0 };
+        self.c.at_barrier[c] += 1;
+        self.c.first_arrival[c].get_or_insert(self.now);
+        self.notify(|p, v| p.on_barrier_arrive(slot, 7, v));
+    }
+
+    pub fn finish(&mut self, slot: u16) {
+        let c = slot as usize / self.wpc;
+        self.w.waiting[slot as usize] = true;
+        self.w.state[slot as usize] = WarpState::Done;
+        self.c.finished[c] += 1;
+        self.notify(|p, v| p.on_warp_finished(slot, v));
+    }
+
+    pub fn release(&mut self, c: usize) {
+        for s in c * self.wpc..(c + 1) * self.wpc {
+            if matches!(self.w.state[s], WarpState::AtBarrier { .. }) {
+                self.w.waiting[s] = false;
+                self.w.state[s] = WarpState::Ready;
+            }
+        }
+        self.c.at_barrier[c] = 0;
+        self.c.first_arrival[c] = None;
+        self.notify(|p, v| p.on_barrier_release(c as u16, 7, v));
+    }
+
+    /// Scheduler `k`'s issue order now.
+    pub fn order(&mut self, k: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        let v = view!(self);
+        self.policies[k].order(&self.shared, &self.slots[k], &v, &mut out);
+        out
+    }
+
+    /// The warps of `order` the issue walk can pick (not waiting).
+    pub fn runnable(&mut self, k: usize) -> Vec<u16> {
+        let o = self.order(k);
+        o.into_iter()
+            .filter(|&s| !self.w.waiting[s as usize])
+            .collect()
+    }
+
+    /// What fetch policy `f` picks now (`budget` warps).
+    pub fn fetch(&self, f: &mut impl FetchPolicy, budget: usize) -> Vec<u16> {
+        let mut out = Vec::new();
+        let orders = IssueOrders::new(&self.policies, &self.shared, &self.slots);
+        f.pick(&self.view(), &orders, budget, &mut out);
+        out
+    }
+
+    /// Warp `slot` issued thread instructions worth `p` (its and its CTA's progress).
+    pub fn progress(&mut self, slot: u16, p: u64) {
+        self.w.thread_insts[slot as usize] += p;
+        self.c.thread_insts[slot as usize / self.wpc] += p;
+    }
+
+    /// The SM reaches cycle `now`: the SM-wide timer fires when due, as `Sm::cycle` does.
+    pub fn tick(&mut self, now: u64) {
+        self.now = now;
+        if now >= self.shared.wake_at() {
+            let v = view!(self);
+            self.shared.on_timer(&v);
+        }
+    }
+
+    /// The dispatcher hands out the kernel's last CTA (to any SM).
+    pub fn last_dispatched(&mut self) {
+        self.all_dispatched = true;
+        self.notify(|p, v| p.on_last_cta_dispatched(v));
+    }
+}
