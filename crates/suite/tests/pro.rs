@@ -72,7 +72,10 @@ fn small(name: &str) {
     let info = workload_info(name).unwrap_or_else(|| panic!("{name}: no launch metadata"));
     let mut dev = Device::new();
     let o = (p.run)(&mut dev, Size::Small).unwrap_or_else(|e| panic!("{name} failed: {e}"));
-    eprintln!("{name} (small): {} launches, {} values checked, {} warp instructions", o.launches, o.values_checked, o.warp_instructions);
+    eprintln!(
+        "{name} (small): {} launches, {} values checked, {} warp instructions",
+        o.launches, o.values_checked, o.warp_instructions
+    );
     assert!(o.values_checked > 0, "{name}: nothing checked");
     assert!(
         o.warp_instructions <= SMALL_WARP_INSTRUCTION_BUDGET,
