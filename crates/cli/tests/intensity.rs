@@ -82,7 +82,7 @@ fn failed_runs_set_the_exit_code() {
 fn bad_input_is_explained() {
     let r = warpsim(&["intensity", "--set", "nope"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown program set \"nope\"; sets: basic, baws-barrier, baws-nonbarrier, rodinia-extra");
+    assert_contains(&r, "unknown program set \"nope\"; sets: basic, baws-barrier, baws-nonbarrier, rodinia-extra, pro");
     let r = warpsim(&["intensity", "--workload", "nope"], &data());
     assert_code(&r, 2);
     assert_contains(&r, "unknown workload \"nope\"; available: scalar_prod,");

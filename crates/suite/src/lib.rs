@@ -20,8 +20,10 @@
 #![allow(clippy::result_large_err)]
 
 pub mod check;
+mod cpu;
 pub mod info;
 pub mod occupancy;
+pub mod pro;
 mod program;
 mod programs;
 pub mod resources;
@@ -41,7 +43,7 @@ pub fn program(name: &str) -> Option<&'static Program> {
 }
 
 /// The launch metadata of program `name`, for the programs that declare it (the
-/// `baws-nonbarrier` set).
+/// `baws-nonbarrier` and `pro` sets).
 pub fn workload_info(name: &str) -> Option<&'static info::WorkloadInfo> {
     programs::INFO.iter().copied().find(|i| i.program == name)
 }
@@ -67,6 +69,10 @@ pub const SETS: &[SetInfo] = &[
     SetInfo {
         name: "rodinia-extra",
         description: "Rodinia-style programs outside the BAWS sets (rod_bfs: exit-wait intensive, see docs/barrier-intensity.md)",
+    },
+    SetInfo {
+        name: "pro",
+        description: "PRO paper, Table II: its applications at the paper's CTA counts (first batch; the rest in warpsim_suite::pro) (gtx480, 14 SMs)",
     },
 ];
 

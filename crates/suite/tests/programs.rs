@@ -28,9 +28,13 @@ macro_rules! small {
         #[test]
         fn every_program_is_tested() {
             let tested: BTreeSet<&str> = [$(stringify!($name)),*].into_iter().collect();
-            // The BAWS sets (`baws_*`, `rod_*`) are tested in tests/baws.rs and tests/nonbarrier.rs.
-            let registered: BTreeSet<&str> =
-                programs().iter().map(|p| p.name).filter(|n| !n.starts_with("baws_") && !n.starts_with("rod_")).collect();
+            // The BAWS sets (`baws_*`, `rod_*`) are tested in tests/baws.rs and tests/nonbarrier.rs,
+            // the PRO programs written for set `pro` (`ispass_*`, `sdk_*`) in tests/pro.rs.
+            let registered: BTreeSet<&str> = programs()
+                .iter()
+                .map(|p| p.name)
+                .filter(|n| !["baws_", "rod_", "ispass_", "sdk_"].iter().any(|pre| n.starts_with(pre)))
+                .collect();
             assert_eq!(tested, registered);
         }
     };
@@ -118,6 +122,9 @@ fn sets_are_consistent() {
     assert_eq!(warpsim_suite::set("baws-barrier").unwrap().len(), 13);
     assert_eq!(warpsim_suite::set("baws-nonbarrier").unwrap().len(), 14);
     assert_eq!(warpsim_suite::set("rodinia-extra").unwrap().len(), 1);
+    // First batch of Table II: 5 programs written for it + rod_backprop, rod_hotspot,
+    // rod_pathfinder, baws_bt (see warpsim_suite::pro::PRO_TABLE2).
+    assert_eq!(warpsim_suite::set("pro").unwrap().len(), 9);
     assert!(warpsim_suite::set("basic").unwrap().len() >= 12);
     assert!(warpsim_suite::set("no-such-set").is_none());
 }

@@ -30,6 +30,10 @@ mod dyn_shared;
 mod fp64_math;
 mod grid3d;
 mod histogram;
+mod ispass_aes;
+mod ispass_cp;
+mod ispass_lps;
+mod ispass_sto;
 mod local_array;
 mod matmul;
 mod rod_backprop;
@@ -48,6 +52,7 @@ mod rod_pathfinder;
 mod rod_srad;
 mod rod_streamcluster;
 mod scalar_prod;
+mod sdk_montecarlo;
 mod stencil2d;
 mod warp_reduce;
 
@@ -68,6 +73,9 @@ const BASIC: &[&str] = &["basic"];
 const BAWS_BARRIER: &[&str] = &["baws-barrier"];
 const BAWS_NONBARRIER: &[&str] = &["baws-nonbarrier"];
 const RODINIA_EXTRA: &[&str] = &["rodinia-extra"];
+const PRO: &[&str] = &["pro"];
+const BAWS_BARRIER_PRO: &[&str] = &["baws-barrier", "pro"];
+const BAWS_NONBARRIER_PRO: &[&str] = &["baws-nonbarrier", "pro"];
 
 pub(crate) static ALL: &[Program] = &[
     program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
@@ -89,7 +97,7 @@ pub(crate) static ALL: &[Program] = &[
     program!(baws_mm, BAWS_BARRIER, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
     program!(baws_stn, BAWS_BARRIER, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
     program!(baws_octp, BAWS_BARRIER, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
-    program!(baws_bt, BAWS_BARRIER, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
+    program!(baws_bt, BAWS_BARRIER_PRO, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
     program!(baws_pvc, BAWS_BARRIER, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
     program!(baws_pvr, BAWS_BARRIER, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, 2 urls ranked per CTA by a shared tree"),
     program!(baws_ss, BAWS_BARRIER, "BAWS SS: MapReduce document similarity, a CTA per query and candidate slice, best by shared tree"),
@@ -98,8 +106,8 @@ pub(crate) static ALL: &[Program] = &[
     program!(baws_srad2, BAWS_BARRIER, "BAWS SRAD2: speckle-reducing anisotropic diffusion v2, ROI reduction + two tiled kernels"),
     // The BAWS paper's non-barrier-intensive set (Figures 11 and 14): Rodinia-style programs.
     program!(rod_lud, BAWS_NONBARRIER, "Rodinia lud: blocked LU, diagonal / perimeter / trailing-update kernels"),
-    program!(rod_hotspot, BAWS_NONBARRIER, "Rodinia hotspot: thermal stencil, 2 steps per launch in ghost-zone tiles"),
-    program!(rod_backprop, BAWS_NONBARRIER, "Rodinia backprop: layer-forward tree sums and weight adjustment"),
+    program!(rod_hotspot, BAWS_NONBARRIER_PRO, "Rodinia hotspot: thermal stencil, 2 steps per launch in ghost-zone tiles"),
+    program!(rod_backprop, BAWS_NONBARRIER_PRO, "Rodinia backprop: layer-forward tree sums and weight adjustment"),
     program!(rod_particlefilter, BAWS_NONBARRIER, "Rodinia particlefilter: likelihood, sums, CDF scan, resampling"),
     program!(rod_heartwall, BAWS_NONBARRIER, "Rodinia heartwall: template SAD tracking, one CTA per point per frame"),
     program!(rod_dwt2d, BAWS_NONBARRIER, "Rodinia dwt2d: 3-level 2-D CDF 5/3 lifting DWT, row and column kernels"),
@@ -107,13 +115,19 @@ pub(crate) static ALL: &[Program] = &[
     // threads are few per CTA), which the paper's definition counts; the paper does not name it.
     program!(rod_bfs, RODINIA_EXTRA, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
     program!(rod_cfd, BAWS_NONBARRIER, "Rodinia cfd: unstructured-grid Euler solver, step factor + RK flux / time-step kernels"),
-    program!(rod_pathfinder, BAWS_NONBARRIER, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
+    program!(rod_pathfinder, BAWS_NONBARRIER_PRO, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
     program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
     program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
     program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, one distance launch, selection on the host"),
     program!(rod_gaussian, BAWS_NONBARRIER, "Rodinia gaussian: elimination, Fan1 multipliers + Fan2 update per pivot"),
     program!(rod_srad, BAWS_NONBARRIER, "Rodinia srad v1: prepare, multi-launch reduction, coefficient, update"),
     program!(rod_streamcluster, BAWS_NONBARRIER, "Rodinia streamcluster: pgain with per-point work rows, decision and apply on the host"),
+    // The PRO paper's Table II (crate::pro::PRO_TABLE2): the programs not already above.
+    program!(ispass_aes, PRO, "PRO AES: AES-128 ECB encryption with shared-memory T-tables, one block per thread"),
+    program!(ispass_cp, PRO, "PRO CP: Coulombic potential on a lattice slice, atoms in __constant__, 8 points per thread"),
+    program!(ispass_lps, PRO, "PRO LPS: 3-D Laplace Jacobi steps, 32x4 CTAs marching in z over a shared plane tile"),
+    program!(ispass_sto, PRO, "PRO STO: SHA-1 of overlapping 56-byte windows, one window per thread"),
+    program!(sdk_montecarlo, PRO, "PRO MonteCarlo: inverse-CND normals, then one CTA per option with shared-memory sum trees"),
 ];
 
 /// Launch metadata of the programs that declare it (see [`crate::info`]).
@@ -133,4 +147,9 @@ pub(crate) static INFO: &[&WorkloadInfo] = &[
     &rod_gaussian::INFO,
     &rod_srad::INFO,
     &rod_streamcluster::INFO,
+    &ispass_aes::INFO,
+    &ispass_cp::INFO,
+    &ispass_lps::INFO,
+    &ispass_sto::INFO,
+    &sdk_montecarlo::INFO,
 ];
