@@ -67,9 +67,12 @@ fn model_options_select_preset_policy_and_overrides() {
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:4", "-c", "policy.tls.active=5"], &data());
     assert_code(&r, 2);
     assert_contains(&r, "give it once");
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:60"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "`policy.tls.active`: must be between 1 and sm.max_warps = 48, got 60");
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:99"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "`policy.tls.active`: must be between 1 and sm.max_warps = 48, got 99");
+    assert_contains(&r, "`policy.tls.active`: 99 is out of range 1..=64");
     let r = warpsim(&["run", "--workload", "matmul", "--config", "gtx999"], &data());
     assert_code(&r, 2);
     assert_contains(&r, "unknown preset `gtx999`");
