@@ -6,7 +6,7 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{mean_stat, stall_share, BAWS_CLASSES, STALL_COMPONENTS};
+use super::table::{mean_stat, stall_share, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -21,26 +21,43 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
     let title = |what: &str| format!("{what} ({}, {})", e.config, e.name);
     let categories: Vec<String> = g.programs.iter().map(|p| p.to_string()).collect();
     let svg = match v {
-        View::Speedup { series } => plot::grouped_bars(&GroupedBars {
+        View::Speedup { series, baseline } => {
+            let Some(b) = g.view_baseline(baseline) else {
+                return Ok(None);
+            };
+            plot::grouped_bars(&GroupedBars {
             title: title("Speedup"),
-            y_label: format!("speedup over {}", e.baseline.as_deref().unwrap_or("?")),
+            y_label: format!("speedup over {}", g.series[b].label),
             categories,
-            series: g.shown(series, true).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(g.speedup(p, s))).collect() }).collect(),
+            series: g.shown(series, Some(b)).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(g.speedup_over(p, s, b))).collect() }).collect(),
             geomean: Some("GM".into()),
             reference: Some(1.0),
             y_range: YRange::Auto,
-        }),
+        })
+        }
+        View::IssueSlots { series } => {
+            let shown = g.shown(series, None);
+            plot::stacked_bars(&StackedBars {
+                title: title("Issue slots"),
+                y_label: "share of issue slots".into(),
+                categories,
+                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
+                components: ISSUE_SLOT_KINDS.iter().map(|k| k.to_string()).collect(),
+                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| ISSUE_SLOT_KINDS.iter().map(|k| value(g.stat(p, s, &format!("issue.{k}_ratio")))).collect()).collect()).collect(),
+                reference: None,
+            })
+        }
         View::Rtru { series } => plot::grouped_bars(&GroupedBars {
             title: title("RTRU"),
             y_label: "RTRU (mean over warp phases)".into(),
             categories,
-            series: g.shown(series, false).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(mean_stat(g, p, s, "rtru"))).collect() }).collect(),
+            series: g.shown(series, None).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(mean_stat(g, p, s, "rtru"))).collect() }).collect(),
             geomean: None,
             reference: None,
             y_range: YRange::FromZero,
         }),
         View::Fractions { series } => {
-            let shown = g.shown(series, false);
+            let shown = g.shown(series, None);
             plot::stacked_bars(&StackedBars {
                 title: title("Barrier and exit stalls"),
                 y_label: "share of resident warp cycles".into(),
@@ -52,7 +69,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             })
         }
         View::Stalls { series } => {
-            let shown = g.shown(series, false);
+            let shown = g.shown(series, None);
             plot::stacked_bars(&StackedBars {
                 title: title("Stall breakdown"),
                 y_label: format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?")),

@@ -60,10 +60,10 @@ impl<'a> Grid<'a> {
         self.cells.iter().enumerate().flat_map(move |(p, row)| row.iter().enumerate().filter_map(move |(s, r)| r.as_ref().map(|r| (self.programs[p], &self.series[s], r))))
     }
 
-    /// The series a view shows: those named, else all (but the baseline, when `skip_baseline`).
-    pub fn shown(&self, named: &[String], skip_baseline: bool) -> Vec<usize> {
+    /// The series a view shows: those named, else all (but `skip`, a view's baseline).
+    pub fn shown(&self, named: &[String], skip: Option<usize>) -> Vec<usize> {
         if named.is_empty() {
-            (0..self.series.len()).filter(|&s| !(skip_baseline && Some(&self.series[s].label) == self.experiment.baseline.as_ref())).collect()
+            (0..self.series.len()).filter(|&s| Some(s) != skip).collect()
         } else {
             named.iter().filter_map(|n| self.series_index(n)).collect()
         }
@@ -75,8 +75,20 @@ impl<'a> Grid<'a> {
 
     /// Baseline cycles / series `s` cycles for program `p`.
     pub fn speedup(&self, p: usize, s: usize) -> Option<f64> {
-        let b = self.baseline()?;
+        self.speedup_over(p, s, self.baseline()?)
+    }
+
+    /// Series `b`'s cycles / series `s`'s for program `p`.
+    pub fn speedup_over(&self, p: usize, s: usize, b: usize) -> Option<f64> {
         Some(self.stat(p, b, "cycles")? / self.stat(p, s, "cycles")?)
+    }
+
+    /// The baseline of a speedup view: its own, else the experiment's.
+    pub fn view_baseline(&self, own: &Option<String>) -> Option<usize> {
+        match own {
+            Some(b) => self.series_index(b),
+            None => self.baseline(),
+        }
     }
 
     /// The failed runs, as "program under series: error".

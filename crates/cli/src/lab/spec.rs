@@ -64,10 +64,13 @@ pub struct Variant {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum View {
-    /// Baseline cycles / cycles per program, geometric mean row; grouped bar chart.
+    /// Baseline cycles / cycles per program, geometric mean row; grouped bar chart. `baseline`
+    /// overrides the experiment's (PRO's Figure 4 shows PRO over three baselines).
     Speedup {
         #[serde(default)]
         series: Vec<String>,
+        #[serde(default)]
+        baseline: Option<String>,
     },
     /// Barrier and exit-wait warp cycles over resident warp cycles per program (BAWS Fig. 1).
     Fractions {
@@ -77,6 +80,12 @@ pub enum View {
     /// Stall breakdown (control, data, structural, barrier, exit, fetch) of each series,
     /// normalised to the baseline's total stall cycles per program (BAWS Fig. 10).
     Stalls {
+        #[serde(default)]
+        series: Vec<String>,
+    },
+    /// Issue-slot ratios per program: idle, scoreboard and pipeline slots over all slots of
+    /// every scheduler (PRO Table III, KAWS Fig. 6).
+    IssueSlots {
         #[serde(default)]
         series: Vec<String>,
     },
@@ -103,7 +112,9 @@ impl View {
     /// Short name, used for file names (`speedup.csv`, `timeline-baws_bt-gto.svg`).
     pub fn file_stem(&self) -> String {
         match self {
-            View::Speedup { .. } => "speedup".into(),
+            View::Speedup { baseline: None, .. } => "speedup".into(),
+            View::Speedup { baseline: Some(b), .. } => format!("speedup-over-{}", b.replace(['+', '@', ':'], "_")),
+            View::IssueSlots { .. } => "issue-slots".into(),
             View::Fractions { .. } => "fractions".into(),
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
@@ -268,13 +279,17 @@ impl Experiment {
         }
         for v in &self.views {
             match v {
-                View::Speedup { series } | View::Stalls { series } => {
+                View::Speedup { series, baseline: Some(b) } => {
+                    known(b, "views.baseline")?;
+                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                }
+                View::Speedup { series, baseline: None } | View::Stalls { series } => {
                     if self.baseline.is_none() {
                         return Err(format!("key `views`: a `{}` view needs `baseline`", v.file_stem()));
                     }
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Fractions { series } | View::Rtru { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
                 View::Timeline { program, series, ctas } => {
                     known(series, "views.series")?;
                     if !self.program_names()?.contains(&program.as_str()) {

@@ -19,6 +19,10 @@ pub const STALL_COMPONENTS: [(&str, &str); 7] = [
     ("not selected", "baws.not_selected"),
 ];
 
+/// The issue-slot kinds an `issue-slots` view shows (the record's `issue.KIND_ratio`); the
+/// rest of the slots issued.
+pub const ISSUE_SLOT_KINDS: [&str; 3] = ["idle", "scoreboard", "pipeline"];
+
 /// The six BAWS classes of [`STALL_COMPONENTS`] (without `not selected`).
 pub const BAWS_CLASSES: usize = 6;
 
@@ -81,17 +85,27 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
         Table { columns: shown.iter().map(|&s| label(s)).collect(), rows, summary, format }
     };
     Some(match v {
-        View::Speedup { series } => per_series(g.shown(series, true), &|p, s| g.speedup(p, s), "GM", geomean, Format::Ratio),
-        View::Rtru { series } => per_series(g.shown(series, false), &|p, s| mean_stat(g, p, s, "rtru"), "mean", mean, Format::Percent),
+        View::Speedup { series, baseline } => {
+            let b = g.view_baseline(baseline)?;
+            per_series(g.shown(series, Some(b)), &|p, s| g.speedup_over(p, s, b), "GM", geomean, Format::Ratio)
+        }
+        View::Rtru { series } => per_series(g.shown(series, None), &|p, s| mean_stat(g, p, s, "rtru"), "mean", mean, Format::Percent),
+        View::IssueSlots { series } => {
+            let shown = g.shown(series, None);
+            let cols: Vec<(usize, &str)> = shown.iter().flat_map(|&s| ISSUE_SLOT_KINDS.iter().map(move |k| (s, *k))).collect();
+            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, k)| g.stat(p, s, &format!("issue.{k}_ratio"))).collect())).collect();
+            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
+            Table { columns: cols.iter().map(|&(s, k)| format!("{} {k}", label(s))).collect(), rows, summary, format: Format::Percent }
+        }
         View::Fractions { series } => {
-            let shown = g.shown(series, false);
+            let shown = g.shown(series, None);
             let cols: Vec<(usize, &str)> = shown.iter().flat_map(|&s| [(s, "barrier"), (s, "exit")]).collect();
             let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, k)| mean_stat(g, p, s, k)).collect())).collect();
             let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
             Table { columns: cols.iter().map(|&(s, k)| format!("{} {k}", label(s))).collect(), rows, summary, format: Format::Percent }
         }
         View::Stalls { series } => {
-            let shown = g.shown(series, false);
+            let shown = g.shown(series, None);
             let cols: Vec<(usize, usize)> = shown.iter().flat_map(|&s| (0..STALL_COMPONENTS.len()).map(move |c| (s, c))).collect();
             let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, c)| stall_share(g, p, s, STALL_COMPONENTS[c].1)).collect())).collect();
             let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
