@@ -4,6 +4,8 @@
 //! `Size::Paper`. The occupancy of every kernel on the GTX 480 is printed from the committed
 //! `.ptxas` reports.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use warpsim_core::config::GpuConfig;
@@ -20,19 +22,8 @@ const SMALL_WARP_INSTRUCTION_BUDGET: u64 = 2_000_000;
 /// Runs `name` at `size` on a fresh functional device; returns the launches as
 /// (kernel, CTAs, block).
 fn run(name: &str, size: Size) -> Vec<(String, u32, [u32; 3])> {
-    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
     let mut dev = Device::new();
-    let start = std::time::Instant::now();
-    let o = (p.run)(&mut dev, size).unwrap_or_else(|e| panic!("{name} failed: {e}"));
-    eprintln!(
-        "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
-        o.launches,
-        o.values_checked,
-        o.warp_instructions,
-        o.thread_instructions,
-        start.elapsed()
-    );
-    assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
+    common::run_on(&mut dev, name, size);
     dev.launch_records()
         .iter()
         .map(|r| (r.kernel.clone(), r.grid.x * r.grid.y * r.grid.z, [r.block.x, r.block.y, r.block.z]))
