@@ -54,6 +54,10 @@ pub struct ModelArgs {
     /// in the `--stats` JSON.
     #[arg(long)]
     pub event_log: bool,
+    /// Timing mode, with `--event-log`: also log the issue policy's CTA order in every cycle
+    /// it changes (`pro`, `mwf-*`, `saws` publish one; PRO's Table IV).
+    #[arg(long, requires = "event_log")]
+    pub cta_order_log: bool,
     /// Write per-kernel and total statistics (JSON + CSV) and the resolved config (TOML):
     /// into directory DIR, or beside FILE.json / FILE.csv. `exec`: one JSON line per launch
     /// in FILE.jsonl, or DIR/stats.jsonl.
@@ -69,6 +73,7 @@ pub struct Model {
     pub policy: PolicyKind,
     pub max_cycles: u64,
     pub event_log: bool,
+    pub cta_order_log: bool,
     pub stats: Option<PathBuf>,
     /// `--trace FILE.json` (`run` only; set after [`Model::resolve`], with the event log on).
     pub trace: Option<PathBuf>,
@@ -91,7 +96,7 @@ impl Model {
         }
         overrides.extend(a.cfg.iter().cloned());
         let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
-        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, stats: a.stats.clone(), trace: None })
+        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), trace: None })
     }
 
     /// `gtx480/gto` in timing mode, `functional` otherwise.
@@ -110,6 +115,7 @@ impl Model {
                 let mut engine = TimingEngine::new(self.config.clone(), self.policy);
                 engine.set_max_cycles(self.max_cycles);
                 engine.set_event_log(self.event_log);
+                engine.set_cta_order_log(self.cta_order_log);
                 let mut dev = Device::with_options(device_options_for(&self.config, base));
                 dev.set_engine(Box::new(engine));
                 dev

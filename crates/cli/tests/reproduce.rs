@@ -133,3 +133,21 @@ fn reproduce_lists_every_builtin_and_prints_a_slurm_script() {
     assert_contains(&r, "reproduce baws-fig8 --out /shared/res --jobs 2");
     assert_contains(&r, "reproduce baws-fig8 --out /shared/res --collect");
 }
+
+/// PRO's Table IV: the CTA order a policy publishes, sampled every 1000 cycles from the run's
+/// event log (the run records it because the view asks for it).
+#[test]
+fn a_cta_order_view_prints_the_policys_order() {
+    let dir = scratch("reproduce-cta-order");
+    let r = warpsim(&["reproduce", "pro-table4", "--out", "res"], &dir);
+    assert_code(&r, 0);
+    let report = read(&dir.join("res"), "pro-table4/report.md");
+    assert!(report.contains("| cycle | rank 0 | rank 1 | rank 2 | rank 3 | rank 4 | rank 5 |"), "{report}");
+    let rows: Vec<&str> = report.lines().filter(|l| l.starts_with("| ") && l.chars().nth(2).is_some_and(|c| c.is_ascii_digit())).collect();
+    assert_eq!(rows.len(), 20, "{report}");
+    assert!(rows[0].starts_with("| 1000 | "), "{report}");
+    // Five CTAs fit on an SM: the sixth rank is empty, in the report and in the CSV.
+    assert!(rows.iter().all(|r| r.ends_with("| – |")), "{report}");
+    let csv = read(&dir.join("res"), "pro-table4/cta-order-ispass_aes-pro.csv");
+    assert!(csv.lines().nth(1).unwrap().starts_with("1000,") && csv.lines().nth(1).unwrap().ends_with(','), "{csv}");
+}

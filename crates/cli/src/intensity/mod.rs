@@ -133,6 +133,7 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
             fetch: None,
             max_cycles: o.max_cycles,
             event_log: false,
+            cta_order_log: false,
             stats: None,
         })
     };

@@ -80,6 +80,8 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 reference: Some(1.0),
             })
         }
+        // A table, not a figure (`output.rs`).
+        View::CtaOrder { .. } => return Ok(None),
         View::Timeline { program, series, ctas } => {
             let (Some(p), Some(s)) = (g.program_index(program), g.series_index(series)) else {
                 return Ok(None);

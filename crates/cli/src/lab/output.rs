@@ -30,6 +30,17 @@ pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
         if let Some(t) = table(g, v) {
             put(format!("{}.csv", v.file_stem()), table_csv(&t))?;
         }
+        if let Some((header, rows)) = cta_order_rows(g, v) {
+            let mut csv = header.join(",") + "\n";
+            for r in &rows {
+                // Empty cells where no CTA holds the rank.
+                let cells: Vec<&str> = r.iter().map(|c| if c == "–" { "" } else { c.as_str() }).collect();
+                csv += &(cells.join(",") + "\n");
+            }
+            put(format!("{}.csv", v.file_stem()), csv)?;
+            figures_written.push(Ok(String::new()));
+            continue;
+        }
         match figures::draw(g, v) {
             Ok(Some(svg)) => {
                 put(format!("{}.svg", v.file_stem()), svg)?;
@@ -175,6 +186,7 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     for (v, fig) in e.views.iter().zip(figures) {
         let _ = writeln!(s, "## {}\n", heading(v));
         match fig {
+            Ok(f) if f.is_empty() => {}
             Ok(f) => {
                 let _ = writeln!(s, "![{}]({f})\n", v.file_stem());
             }
@@ -184,6 +196,10 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
         }
         if let Some(t) = table(g, v) {
             s += &view_markdown(&t, v);
+            s += "\n";
+        }
+        if let Some((header, rows)) = cta_order_rows(g, v) {
+            s += &markdown_table(&header, &rows);
             s += "\n";
         }
     }
@@ -204,6 +220,20 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     s
 }
 
+/// A CTA-order view as (header, rows): cycle, then the CTA at each rank (`–` past the CTAs
+/// resident); `None` for other views or when the run is missing or failed.
+fn cta_order_rows(g: &Grid, v: &View) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let View::CtaOrder { program, series, ranks, rows } = v else {
+        return None;
+    };
+    let rec = g.record(g.program_index(program)?, g.series_index(series)?).filter(|r| r.ok())?;
+    let order = rec.cta_order.as_ref()?;
+    let mut header = vec!["cycle".to_string()];
+    header.extend((0..*ranks).map(|r| format!("rank {r}")));
+    let body = order.iter().take(*rows as usize).map(|row| std::iter::once(row.cycle.to_string()).chain((0..*ranks as usize).map(|i| row.order.get(i).map_or("–".to_string(), |c| c.to_string()))).collect()).collect();
+    Some((header, body))
+}
+
 fn heading(v: &View) -> String {
     match v {
         View::Speedup { baseline: None, .. } => "Speedup over the baseline (baseline cycles / cycles)".into(),
@@ -213,5 +243,6 @@ fn heading(v: &View) -> String {
         View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
         View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),
         View::Timeline { program, series, ctas } => format!("Warp-phase timeline: {program} under {series}, first {ctas} CTAs of SM 0"),
+        View::CtaOrder { program, series, .. } => format!("CTA order of {program} under {series} on SM 0, every 1000 cycles (highest priority first)"),
     }
 }

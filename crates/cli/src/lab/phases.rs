@@ -4,7 +4,7 @@
 
 use warpsim_timing::analysis::{self, PhaseEnd};
 
-use super::record::{longest_launch, Lane, Segment, SegmentKind};
+use super::record::{longest_launch, Lane, OrderRow, Segment, SegmentKind, CTA_ORDER_PERIOD, CTA_ORDER_RANKS};
 use crate::stats_out::KernelRow;
 
 /// The most CTAs a timeline view may show (`spec.rs` bounds `ctas` by it).
@@ -56,4 +56,12 @@ pub fn of_run(rows: &[KernelRow]) -> RunPhases {
             .collect()
     });
     RunPhases { lanes, rtru: summary(true), rtru_barriers_only: summary(false) }
+}
+
+/// The CTA order of SM 0 in the longest launch, sampled every [`CTA_ORDER_PERIOD`] cycles
+/// (`analysis::cta_order_table`).
+pub fn cta_order(rows: &[KernelRow]) -> Vec<OrderRow> {
+    longest_launch(rows).and_then(|r| r.timing.as_ref()).map_or_else(Vec::new, |s| {
+        analysis::cta_order_table(s, 0, CTA_ORDER_PERIOD, CTA_ORDER_RANKS).into_iter().map(|r| OrderRow { cycle: r.cycle, order: r.order }).collect()
+    })
 }

@@ -41,7 +41,24 @@ pub struct RunRecord {
     /// Warp phases of the first CTAs of SM 0 in the longest launch, when recorded.
     #[serde(default)]
     pub phases: Option<Vec<Lane>>,
+    /// The issue policy's CTA order on SM 0 of the longest launch every
+    /// [`CTA_ORDER_PERIOD`] cycles, highest priority first (at most [`CTA_ORDER_RANKS`]),
+    /// when phases are recorded; rows are empty for policies that keep no CTA order.
+    #[serde(default)]
+    pub cta_order: Option<Vec<OrderRow>>,
     pub wall_seconds: f64,
+}
+
+/// PRO's Table IV samples its CTA order every 1000 cycles.
+pub const CTA_ORDER_PERIOD: u64 = 1000;
+/// The most ranks a record keeps per sample.
+pub const CTA_ORDER_RANKS: usize = 16;
+
+/// The CTA order (linear indices, highest priority first) in effect at `cycle`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OrderRow {
+    pub cycle: u64,
+    pub order: Vec<u64>,
 }
 
 /// One warp's timeline: what it did from its CTA's start to its end.

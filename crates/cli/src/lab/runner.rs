@@ -29,7 +29,8 @@ pub struct PlannedRun {
     pub config: String,
     pub size: Size,
     pub model: Model,
-    /// Record the event log and keep the warp phases (an RTRU or timeline view needs them).
+    /// Record the event log and keep the warp phases and the policy's CTA order (an RTRU,
+    /// timeline or CTA-order view needs them).
     pub phases: bool,
 }
 
@@ -59,6 +60,7 @@ fn model_of(e: &Experiment, s: &Series, o: &RunOptions, phases: bool) -> Result<
         fetch: None,
         max_cycles: o.max_cycles,
         event_log: phases,
+        cta_order_log: phases,
         stats: None,
     };
     Model::resolve(&args).map_err(|m| format!("{}: series {}: {m}", e.name, s.label))
@@ -90,6 +92,7 @@ pub fn plan(experiments: &[Experiment], o: &RunOptions) -> Result<Vec<PlannedRun
                 Some(x) => {
                     x.phases |= r.phases;
                     x.model.event_log |= r.phases;
+                    x.model.cta_order_log |= r.phases;
                 }
                 None => out.push(r),
             }
@@ -168,6 +171,7 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
     } else {
         None
     };
+    let cta_order = if r.phases && run.result.is_ok() { Some(phases::cta_order(&run.rows)) } else { None };
     RunRecord {
         key: r.key.clone(),
         program: r.program.name.to_string(),
@@ -180,6 +184,7 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
         error: run.result.err().map(|e| e.to_string()),
         stats,
         phases,
+        cta_order,
         wall_seconds: wall.as_secs_f64(),
     }
 }

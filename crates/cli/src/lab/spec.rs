@@ -94,6 +94,16 @@ pub enum View {
         #[serde(default)]
         series: Vec<String>,
     },
+    /// The issue policy's CTA order on SM 0 of the program's longest launch every 1000
+    /// cycles: the first `rows` samples, the first `ranks` ranks (PRO Table IV).
+    CtaOrder {
+        program: String,
+        series: String,
+        #[serde(default = "default_order_ranks")]
+        ranks: u32,
+        #[serde(default = "default_order_rows")]
+        rows: u32,
+    },
     /// Warp-phase timeline of the first `ctas` CTAs of SM 0 in the program's longest launch
     /// (BAWS Figs. 3, 4, 6).
     Timeline {
@@ -102,6 +112,14 @@ pub enum View {
         #[serde(default = "default_timeline_ctas")]
         ctas: u32,
     },
+}
+
+fn default_order_ranks() -> u32 {
+    8
+}
+
+fn default_order_rows() -> u32 {
+    20
 }
 
 fn default_timeline_ctas() -> u32 {
@@ -119,12 +137,13 @@ impl View {
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
             View::Timeline { program, series, .. } => format!("timeline-{program}-{}", series.replace(['+', '@', ':'], "_")),
+            View::CtaOrder { program, series, .. } => format!("cta-order-{program}-{}", series.replace(['+', '@', ':'], "_")),
         }
     }
 
     /// Whether its runs need the event log (phases).
     pub fn needs_phases(&self) -> bool {
-        matches!(self, View::Rtru { .. } | View::Timeline { .. })
+        matches!(self, View::Rtru { .. } | View::Timeline { .. } | View::CtaOrder { .. })
     }
 }
 
@@ -290,6 +309,19 @@ impl Experiment {
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
                 View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::CtaOrder { program, series, ranks, rows } => {
+                    known(series, "views.series")?;
+                    if !self.program_names()?.contains(&program.as_str()) {
+                        return Err(format!("key `views.program`: {program:?} is not among the experiment's programs"));
+                    }
+                    let max = super::record::CTA_ORDER_RANKS;
+                    if *ranks == 0 || *ranks as usize > max {
+                        return Err(format!("key `views.ranks`: {ranks} is out of range 1..={max}"));
+                    }
+                    if *rows == 0 || *rows > 10_000 {
+                        return Err(format!("key `views.rows`: {rows} is out of range 1..=10000"));
+                    }
+                }
                 View::Timeline { program, series, ctas } => {
                     known(series, "views.series")?;
                     if !self.program_names()?.contains(&program.as_str()) {

@@ -111,6 +111,6 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
             Table { columns: cols.iter().map(|&(s, c)| format!("{} {}", label(s), STALL_COMPONENTS[c].0)).collect(), rows, summary, format: Format::Ratio }
         }
-        View::Timeline { .. } => return None,
+        View::Timeline { .. } | View::CtaOrder { .. } => return None,
     })
 }
