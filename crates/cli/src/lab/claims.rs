@@ -112,6 +112,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             error: cycles.is_none().then(|| "mismatch".to_string()),
             stats,
             phases: None,
+            cta_order: None,
             wall_seconds: 0.0,
         })
     }
