@@ -14,6 +14,21 @@ fn value(v: Option<f64>) -> f64 {
     v.unwrap_or(f64::NAN)
 }
 
+/// One stack per shown series under each program, `parts` bottom to top, heights
+/// `value(program, series, part)`.
+fn stacked(g: &Grid, series: &[String], what: &str, y_label: String, parts: &[&str], value: impl Fn(usize, usize, &str) -> Option<f64>, reference: Option<f64>) -> Result<String, plot::PlotError> {
+    let shown = g.shown(series, None);
+    plot::stacked_bars(&StackedBars {
+        title: format!("{what} ({}, {})", g.experiment.config, g.experiment.name),
+        y_label,
+        categories: g.programs.iter().map(|p| p.to_string()).collect(),
+        series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
+        components: parts.iter().map(|k| k.to_string()).collect(),
+        values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| parts.iter().map(|k| self::value(value(p, s, k))).collect()).collect()).collect(),
+        reference,
+    })
+}
+
 /// The figure of view `v` as SVG; `Ok(None)` when there is nothing to draw (a timeline
 /// whose run failed).
 pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
@@ -35,18 +50,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             y_range: YRange::Auto,
         })
         }
-        View::IssueSlots { series } => {
-            let shown = g.shown(series, None);
-            plot::stacked_bars(&StackedBars {
-                title: title("Issue slots"),
-                y_label: "share of issue slots".into(),
-                categories,
-                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
-                components: ISSUE_SLOT_KINDS.iter().map(|k| k.to_string()).collect(),
-                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| ISSUE_SLOT_KINDS.iter().map(|k| value(g.stat(p, s, &format!("issue.{k}_ratio")))).collect()).collect()).collect(),
-                reference: None,
-            })
-        }
+        View::IssueSlots { series } => stacked(g, series, "Issue slots", "share of issue slots".into(), &ISSUE_SLOT_KINDS, |p, s, k| g.stat(p, s, &format!("issue.{k}_ratio")), None),
         View::Rtru { series } => plot::grouped_bars(&GroupedBars {
             title: title("RTRU"),
             y_label: "RTRU (mean over warp phases)".into(),
@@ -56,29 +60,13 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             reference: None,
             y_range: YRange::FromZero,
         }),
-        View::Fractions { series } => {
-            let shown = g.shown(series, None);
-            plot::stacked_bars(&StackedBars {
-                title: title("Barrier and exit stalls"),
-                y_label: "share of resident warp cycles".into(),
-                categories,
-                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
-                components: vec!["barrier".into(), "exit".into()],
-                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| ["barrier", "exit"].iter().map(|k| value(mean_stat(g, p, s, k))).collect()).collect()).collect(),
-                reference: None,
-            })
-        }
+        View::Fractions { series } => stacked(g, series, "Barrier and exit stalls", "share of resident warp cycles".into(), &["barrier", "exit"], |p, s, k| mean_stat(g, p, s, k), None),
         View::Stalls { series } => {
-            let shown = g.shown(series, None);
-            plot::stacked_bars(&StackedBars {
-                title: title("Stall breakdown"),
-                y_label: format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?")),
-                categories,
-                series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
-                components: STALL_COMPONENTS[..BAWS_CLASSES].iter().map(|(c, _)| c.to_string()).collect(),
-                values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| STALL_COMPONENTS[..BAWS_CLASSES].iter().map(|(_, k)| value(stall_share(g, p, s, k))).collect()).collect()).collect(),
-                reference: Some(1.0),
-            })
+            let classes = &STALL_COMPONENTS[..BAWS_CLASSES];
+            let names: Vec<&str> = classes.iter().map(|(n, _)| *n).collect();
+            let stat = |name: &str| classes.iter().find(|(n, _)| *n == name).map_or("", |(_, k)| k);
+            let y = format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?"));
+            stacked(g, series, "Stall breakdown", y, &names, |p, s, c| stall_share(g, p, s, stat(c)), Some(1.0))
         }
         // A table, not a figure (`output.rs`).
         View::CtaOrder { .. } => return Ok(None),

@@ -32,10 +32,8 @@ pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
         }
         if let Some((header, rows)) = cta_order_rows(g, v) {
             let mut csv = header.join(",") + "\n";
-            for r in &rows {
-                // Empty cells where no CTA holds the rank.
-                let cells: Vec<&str> = r.iter().map(|c| if c == "–" { "" } else { c.as_str() }).collect();
-                csv += &(cells.join(",") + "\n");
+            for r in order_cells(&rows, "") {
+                csv += &(r.join(",") + "\n");
             }
             put(format!("{}.csv", v.file_stem()), csv)?;
             figures_written.push(Ok(String::new()));
@@ -199,7 +197,7 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
             s += "\n";
         }
         if let Some((header, rows)) = cta_order_rows(g, v) {
-            s += &markdown_table(&header, &rows);
+            s += &markdown_table(&header, &order_cells(&rows, "–"));
             s += "\n";
         }
     }
@@ -220,9 +218,17 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     s
 }
 
-/// A CTA-order view as (header, rows): cycle, then the CTA at each rank (`–` past the CTAs
-/// resident); `None` for other views or when the run is missing or failed.
-fn cta_order_rows(g: &Grid, v: &View) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+/// A CTA-order row: the sample cycle and the CTA at each rank (`None` past the CTAs resident).
+type OrderCells = (u64, Vec<Option<u64>>);
+
+/// Rows as text, `absent` where no CTA holds a rank.
+fn order_cells(rows: &[OrderCells], absent: &str) -> Vec<Vec<String>> {
+    rows.iter().map(|(cycle, ranks)| std::iter::once(cycle.to_string()).chain(ranks.iter().map(|c| c.map_or(absent.to_string(), |c| c.to_string()))).collect()).collect()
+}
+
+/// A CTA-order view as (header, rows); `None` for other views or when the run is missing or
+/// failed.
+fn cta_order_rows(g: &Grid, v: &View) -> Option<(Vec<String>, Vec<OrderCells>)> {
     let View::CtaOrder { program, series, ranks, rows } = v else {
         return None;
     };
@@ -230,7 +236,7 @@ fn cta_order_rows(g: &Grid, v: &View) -> Option<(Vec<String>, Vec<Vec<String>>)>
     let order = rec.cta_order.as_ref()?;
     let mut header = vec!["cycle".to_string()];
     header.extend((0..*ranks).map(|r| format!("rank {r}")));
-    let body = order.iter().take(*rows as usize).map(|row| std::iter::once(row.cycle.to_string()).chain((0..*ranks as usize).map(|i| row.order.get(i).map_or("–".to_string(), |c| c.to_string()))).collect()).collect();
+    let body = order.iter().take(*rows as usize).map(|row| (row.cycle, (0..*ranks as usize).map(|i| row.order.get(i).copied()).collect())).collect();
     Some((header, body))
 }
 

@@ -311,9 +311,7 @@ impl Experiment {
                 View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
                 View::CtaOrder { program, series, ranks, rows } => {
                     known(series, "views.series")?;
-                    if !self.program_names()?.contains(&program.as_str()) {
-                        return Err(format!("key `views.program`: {program:?} is not among the experiment's programs"));
-                    }
+                    self.has_program(program, "views.program")?;
                     let max = super::record::CTA_ORDER_RANKS;
                     if *ranks == 0 || *ranks as usize > max {
                         return Err(format!("key `views.ranks`: {ranks} is out of range 1..={max}"));
@@ -324,9 +322,7 @@ impl Experiment {
                 }
                 View::Timeline { program, series, ctas } => {
                     known(series, "views.series")?;
-                    if !self.program_names()?.contains(&program.as_str()) {
-                        return Err(format!("key `views.program`: {program:?} is not among the experiment's programs"));
-                    }
+                    self.has_program(program, "views.program")?;
                     if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
                         return Err(format!("key `views.ctas`: {ctas} is out of range 1..={}", super::phases::TIMELINE_CTAS));
                     }
@@ -351,13 +347,20 @@ impl Experiment {
                 }
                 Measure::Program { program, series } => {
                     known(series, "claims.ours.series")?;
-                    if !self.program_names()?.contains(&program.as_str()) {
-                        return Err(format!("key `claims.ours.program`: {program:?} is not among the experiment's programs"));
-                    }
+                    self.has_program(program, "claims.ours.program")?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// `program` is one of the experiment's (`key` names where it was given).
+    fn has_program(&self, program: &str, key: &str) -> Result<(), String> {
+        if self.program_names()?.contains(&program) {
+            Ok(())
+        } else {
+            Err(format!("key `{key}`: {program:?} is not among the experiment's programs"))
+        }
     }
 
     /// Whether any view needs the event log.

@@ -75,41 +75,45 @@ pub fn mean_stat(g: &Grid, p: usize, s: usize, stat: &str) -> Option<f64> {
     }
 }
 
-/// The table of a view (`None` for a timeline, which has no table).
+/// A summary row: its label and how a column is summed up.
+type Summary = (&'static str, fn(&[Option<f64>]) -> Option<f64>);
+
+/// Programs × columns, a column being a series and, for views with several numbers per
+/// series, a part of it (`""` for none); `cell(program, series, part)`; one summary row,
+/// `sum` over each column.
+fn build(
+    g: &Grid,
+    cols: &[(usize, &str)],
+    cell: impl Fn(usize, usize, &str) -> Option<f64>,
+    (summary, sum): Summary,
+    format: Format,
+) -> Table {
+    let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, part)| cell(p, s, part)).collect())).collect();
+    let summary = vec![(summary.to_string(), (0..cols.len()).map(|i| sum(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
+    let columns = cols.iter().map(|&(s, part)| if part.is_empty() { g.series[s].label.clone() } else { format!("{} {part}", g.series[s].label) }).collect();
+    Table { columns, rows, summary, format }
+}
+
+/// Every (series, part) pair, series outer.
+fn parts<'a>(shown: &[usize], parts: &[&'a str]) -> Vec<(usize, &'a str)> {
+    shown.iter().flat_map(|&s| parts.iter().map(move |p| (s, *p))).collect()
+}
+
+/// The table of a view (`None` for a timeline or a CTA order, which have no numeric table).
 pub fn table(g: &Grid, v: &View) -> Option<Table> {
-    let label = |s: usize| g.series[s].label.clone();
-    let per_series = |shown: Vec<usize>, f: &dyn Fn(usize, usize) -> Option<f64>, summary: &str, sum: fn(&[Option<f64>]) -> Option<f64>, format: Format| {
-        let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), shown.iter().map(|&s| f(p, s)).collect())).collect();
-        let col = |i: usize| rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>();
-        let summary = vec![(summary.to_string(), (0..shown.len()).map(|i| sum(&col(i))).collect())];
-        Table { columns: shown.iter().map(|&s| label(s)).collect(), rows, summary, format }
-    };
+    const MEAN: Summary = ("mean", mean);
     Some(match v {
         View::Speedup { series, baseline } => {
             let b = g.view_baseline(baseline)?;
-            per_series(g.shown(series, Some(b)), &|p, s| g.speedup_over(p, s, b), "GM", geomean, Format::Ratio)
+            build(g, &parts(&g.shown(series, Some(b)), &[""]), |p, s, _| g.speedup_over(p, s, b), ("GM", geomean), Format::Ratio)
         }
-        View::Rtru { series } => per_series(g.shown(series, None), &|p, s| mean_stat(g, p, s, "rtru"), "mean", mean, Format::Percent),
-        View::IssueSlots { series } => {
-            let shown = g.shown(series, None);
-            let cols: Vec<(usize, &str)> = shown.iter().flat_map(|&s| ISSUE_SLOT_KINDS.iter().map(move |k| (s, *k))).collect();
-            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, k)| g.stat(p, s, &format!("issue.{k}_ratio"))).collect())).collect();
-            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
-            Table { columns: cols.iter().map(|&(s, k)| format!("{} {k}", label(s))).collect(), rows, summary, format: Format::Percent }
-        }
-        View::Fractions { series } => {
-            let shown = g.shown(series, None);
-            let cols: Vec<(usize, &str)> = shown.iter().flat_map(|&s| [(s, "barrier"), (s, "exit")]).collect();
-            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, k)| mean_stat(g, p, s, k)).collect())).collect();
-            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
-            Table { columns: cols.iter().map(|&(s, k)| format!("{} {k}", label(s))).collect(), rows, summary, format: Format::Percent }
-        }
+        View::Rtru { series } => build(g, &parts(&g.shown(series, None), &[""]), |p, s, _| mean_stat(g, p, s, "rtru"), MEAN, Format::Percent),
+        View::IssueSlots { series } => build(g, &parts(&g.shown(series, None), &ISSUE_SLOT_KINDS), |p, s, k| g.stat(p, s, &format!("issue.{k}_ratio")), MEAN, Format::Percent),
+        View::Fractions { series } => build(g, &parts(&g.shown(series, None), &["barrier", "exit"]), |p, s, k| mean_stat(g, p, s, k), MEAN, Format::Percent),
         View::Stalls { series } => {
-            let shown = g.shown(series, None);
-            let cols: Vec<(usize, usize)> = shown.iter().flat_map(|&s| (0..STALL_COMPONENTS.len()).map(move |c| (s, c))).collect();
-            let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, c)| stall_share(g, p, s, STALL_COMPONENTS[c].1)).collect())).collect();
-            let summary = vec![("mean".to_string(), (0..cols.len()).map(|i| mean(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
-            Table { columns: cols.iter().map(|&(s, c)| format!("{} {}", label(s), STALL_COMPONENTS[c].0)).collect(), rows, summary, format: Format::Ratio }
+            let names: Vec<&str> = STALL_COMPONENTS.iter().map(|(n, _)| *n).collect();
+            let stat = |name: &str| STALL_COMPONENTS.iter().find(|(n, _)| *n == name).map_or("", |(_, k)| k);
+            build(g, &parts(&g.shown(series, None), &names), |p, s, c| stall_share(g, p, s, stat(c)), MEAN, Format::Ratio)
         }
         View::Timeline { .. } | View::CtaOrder { .. } => return None,
     })
