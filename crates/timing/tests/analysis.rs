@@ -135,6 +135,15 @@ fn rtru_fractions_and_spans_on_a_real_launch() {
             (integral - expected as f64).abs() < 1e-6 * expected as f64,
             "{integral} vs {expected}"
         );
+        // The same integral from the warp records alone (a warp starts with its CTA).
+        let totals = analysis::InFlightTotals::of(&s);
+        assert_eq!(totals.warp_cycles, expected);
+        let sms = w
+            .per_sm
+            .iter()
+            .filter(|v| v.iter().any(|&m| m > 0.0))
+            .count() as u64;
+        assert_eq!(totals.sm_cycles, s.cycles * sms);
         // Never more than the SM's warp slots (gtx480: 48) per SM.
         assert!(w.per_sm.iter().flatten().all(|&m| m <= 48.0 + 1e-9));
 

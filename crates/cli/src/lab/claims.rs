@@ -4,7 +4,7 @@
 
 use super::grid::{geomean, max, mean, Grid};
 use super::spec::{Claim, Measure};
-use super::table::mean_stat;
+use super::table::{mean_stat, stat_cell};
 
 /// Closer than this to the neutral value counts as neither direction (±0.5% of a speedup).
 pub const FLAT: f64 = 0.005;
@@ -61,6 +61,13 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
             Some(col(a)? - col(b)?)
         }
         Measure::Program { program, series } => g.speedup(g.program_index(program)?, g.series_index(series)?),
+        Measure::StatRatio { a, b, stat, program } => {
+            let (a, b) = (g.series_index(a)?, g.series_index(b)?);
+            match program {
+                Some(p) => stat_cell(g, g.program_index(p)?, a, stat, Some(b)),
+                None => geomean(&programs.map(|p| stat_cell(g, p, a, stat, Some(b))).collect::<Vec<_>>()),
+            }
+        }
     }
 }
 
@@ -152,5 +159,39 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
         let f = table(&g, &e.views[1]).unwrap();
         assert_eq!(f.columns[..2], ["lrr barrier".to_string(), "lrr exit".to_string()]);
         assert_eq!(Format::Percent.show(f.summary[0].1[0]), "15.0%");
+    }
+
+    /// `stat` views and `stat-ratio` claims: raw values with a mean row, ratios to a baseline
+    /// series with a GM row; a zero baseline value gives no ratio.
+    #[test]
+    fn stat_views_and_stat_ratio_claims() {
+        let spec = r#"
+name = "t"
+programs = ["baws_sp", "baws_bt"]
+schedulers = ["lrr", "gto"]
+views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", stat = "l1d.reservation_fails", baseline = "lrr", series = ["gto"] }]
+"#;
+        let e = Experiment::from_toml(spec, "t.toml").unwrap();
+        let with = |fails: f64| {
+            let mut r = rec(Some(1000.0), 0.1).unwrap();
+            r.stats.insert("l1d.reservation_fails".into(), fails);
+            Some(r)
+        };
+        let g = Grid::from_cells(&e, vec![vec![with(100.0), with(400.0)], vec![with(0.0), with(50.0)]]);
+        let raw = table(&g, &e.views[0]).unwrap();
+        assert_eq!(raw.format, Format::Count);
+        assert_eq!(raw.summary[0].1, [Some(50.0), Some(225.0)]);
+        let rel = table(&g, &e.views[1]).unwrap();
+        assert_eq!(rel.columns, ["gto"]);
+        assert_eq!(rel.rows[0].1, [Some(4.0)]);
+        assert_eq!(rel.rows[1].1, [None], "LRR had none: no ratio");
+        assert_eq!(e.views[1].file_stem(), "l1d-reservation_fails-over-lrr");
+        let ratio = |program: Option<&str>| measure(&g, &Measure::StatRatio { a: "gto".into(), b: "lrr".into(), stat: "l1d.reservation_fails".into(), program: program.map(String::from) });
+        assert_eq!(ratio(Some("baws_sp")), Some(4.0));
+        assert_eq!(ratio(None), None, "a missing ratio empties the mean");
+
+        let bad = spec.replace(r#"stat = "l1d.reservation_fails" }, {"#, r#"stat = "l1d.nope" }, {"#);
+        let err = Experiment::from_toml(&bad, "t.toml").unwrap_err();
+        assert!(err.contains("key `views.stat`") && err.contains("l1d.load_miss_rate"), "{err}");
     }
 }

@@ -6,7 +6,7 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{mean_stat, stall_share, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
+use super::table::{mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -60,6 +60,22 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             reference: None,
             y_range: YRange::FromZero,
         }),
+        View::Stat { stat, series, baseline } => {
+            let base = baseline.as_deref().and_then(|b| g.series_index(b));
+            let label = stat_view(stat).map_or(stat.as_str(), |v| v.short);
+            plot::grouped_bars(&GroupedBars {
+                title: title(label),
+                y_label: match baseline {
+                    Some(b) => format!("{label} / {b}'s"),
+                    None => label.to_string(),
+                },
+                categories,
+                series: g.shown(series, None).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(stat_cell(g, p, s, stat, base))).collect() }).collect(),
+                geomean: base.map(|_| "GM".into()),
+                reference: base.map(|_| 1.0),
+                y_range: YRange::FromZero,
+            })
+        }
         View::Fractions { series } => stacked(g, series, "Barrier and exit stalls", "share of resident warp cycles".into(), &["barrier", "exit"], |p, s, k| mean_stat(g, p, s, k), None),
         View::Stalls { series } => {
             let classes = &STALL_COMPONENTS[..BAWS_CLASSES];

@@ -248,6 +248,15 @@ fn heading(v: &View) -> String {
         View::Fractions { .. } => "Barrier and exit stall fractions (of resident warp cycles)".into(),
         View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
         View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),
+        View::Stat { stat, baseline, .. } => {
+            let label = super::table::stat_view(stat).map_or(stat.as_str(), |v| v.label);
+            let mut c = label.chars();
+            let label = c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect());
+            match baseline {
+                None => label,
+                Some(b) => format!("{label}, relative to {b}"),
+            }
+        }
         View::Timeline { program, series, ctas } => format!("Warp-phase timeline: {program} under {series}, first {ctas} CTAs of SM 0"),
         View::CtaOrder { program, series, .. } => format!("CTA order of {program} under {series} on SM 0, every 1000 cycles (highest priority first)"),
     }

@@ -36,7 +36,7 @@ pub struct RunRecord {
     pub simulator: String,
     /// `None` when the run verified; else why not (mismatch or simulation error).
     pub error: Option<String>,
-    /// Statistic name → value; see [`stat_names`] for the set.
+    /// Statistic name → value (`stats_of`; `rtru` added by the runner with phases).
     pub stats: BTreeMap<String, f64>,
     /// Warp phases of the first CTAs of SM 0 in the longest launch, when recorded.
     #[serde(default)]
@@ -147,6 +147,14 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     put("l1d.load_hits", l1d.hits as f64);
     put("l1d.load_misses", (l1d.misses + l1d.merged) as f64);
     put("l1d.load_miss_rate", l1d.miss_rate);
+    put("l1d.reservation_fails", t.memory.l1d.reservation_fails as f64);
+    let mut in_flight = analysis::InFlightTotals::default();
+    for s in &timed {
+        in_flight.add(&analysis::InFlightTotals::of(s));
+    }
+    if let Some(w) = in_flight.per_sm() {
+        put("warps_in_flight", w);
+    }
     if let Some(last) = longest_launch(&run.rows).and_then(|r| r.timing.as_ref()).and_then(analysis::last_cta_time) {
         put("last_cta_cycles", last as f64);
     }

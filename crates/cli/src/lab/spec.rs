@@ -89,6 +89,16 @@ pub enum View {
         #[serde(default)]
         series: Vec<String>,
     },
+    /// One recorded statistic per program and series (`stat`: one of
+    /// `table::STAT_VIEWS`), or, with `baseline`, its ratio to that series' value (MOTRR
+    /// Figs. 2, 5–7). Mean row (geometric mean of ratios); grouped bars.
+    Stat {
+        stat: String,
+        #[serde(default)]
+        series: Vec<String>,
+        #[serde(default)]
+        baseline: Option<String>,
+    },
     /// Mean RTRU per program (BAWS Fig. 5, eq. 1).
     Rtru {
         #[serde(default)]
@@ -136,6 +146,10 @@ impl View {
             View::Fractions { .. } => "fractions".into(),
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
+            View::Stat { stat, baseline, .. } => match baseline {
+                None => stat.replace('.', "-"),
+                Some(b) => format!("{}-over-{}", stat.replace('.', "-"), b.replace(['+', '@', ':'], "_")),
+            },
             View::Timeline { program, series, .. } => format!("timeline-{program}-{}", series.replace(['+', '@', ':'], "_")),
             View::CtaOrder { program, series, .. } => format!("cta-order-{program}-{}", series.replace(['+', '@', ':'], "_")),
         }
@@ -178,10 +192,29 @@ pub enum Measure {
     MeanDifference { a: String, b: String, stat: String },
     /// One program's speedup for a series.
     Program { program: String, series: String },
+    /// Series `a`'s statistic over series `b`'s (a name of `table::STAT_VIEWS`): the
+    /// geometric mean over programs, or one program's ratio with `program`.
+    StatRatio {
+        a: String,
+        b: String,
+        stat: String,
+        #[serde(default)]
+        program: Option<String>,
+    },
 }
 
 /// The statistics `Measure::Mean`, `Max` and `MeanDifference` read.
 pub const MEAN_STATS: [&str; 4] = ["barrier", "exit", "barrier+exit", "rtru"];
+
+/// `stat` names a statistic a `stat` view or a `stat-ratio` claim can show.
+fn check_stat_view(stat: &str, key: &str) -> Result<(), String> {
+    if super::table::stat_view(stat).is_some() {
+        Ok(())
+    } else {
+        let names: Vec<&str> = super::table::STAT_VIEWS.iter().map(|v| v.name).collect();
+        Err(format!("key `{key}`: {stat:?} is not one of {}", names.join(", ")))
+    }
+}
 
 fn check_stat(stat: &str) -> Result<(), String> {
     if MEAN_STATS.contains(&stat) {
@@ -309,6 +342,13 @@ impl Experiment {
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
                 View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::Stat { stat, series, baseline } => {
+                    check_stat_view(stat, "views.stat")?;
+                    if let Some(b) = baseline {
+                        known(b, "views.baseline")?;
+                    }
+                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                }
                 View::CtaOrder { program, series, ranks, rows } => {
                     known(series, "views.series")?;
                     self.has_program(program, "views.program")?;
@@ -348,6 +388,14 @@ impl Experiment {
                 Measure::Program { program, series } => {
                     known(series, "claims.ours.series")?;
                     self.has_program(program, "claims.ours.program")?;
+                }
+                Measure::StatRatio { a, b, stat, program } => {
+                    known(a, "claims.ours.a")?;
+                    known(b, "claims.ours.b")?;
+                    check_stat_view(stat, "claims.ours.stat")?;
+                    if let Some(p) = program {
+                        self.has_program(p, "claims.ours.program")?;
+                    }
                 }
             }
         }

@@ -43,6 +43,8 @@ pub enum Format {
     Ratio,
     /// `30.2%`.
     Percent,
+    /// `12345` (counts; means rounded).
+    Count,
 }
 
 impl Format {
@@ -51,6 +53,53 @@ impl Format {
             (_, None) => "–".into(),
             (Format::Ratio, Some(v)) => format!("{v:.3}"),
             (Format::Percent, Some(v)) => format!("{:.1}%", 100.0 * v),
+            (Format::Count, Some(v)) => format!("{v:.0}"),
+        }
+    }
+}
+
+/// A statistic of the record that a `stat` view can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatView {
+    /// Its name in the record (`record::stats_of`).
+    pub name: &'static str,
+    /// What it is, for headings.
+    pub label: &'static str,
+    /// A few words, for figure titles and axes.
+    pub short: &'static str,
+    pub format: Format,
+}
+
+const fn sv(name: &'static str, label: &'static str, short: &'static str, format: Format) -> StatView {
+    StatView { name, label, short, format }
+}
+
+/// The statistics `stat` views and `stat-ratio` claims can use.
+pub const STAT_VIEWS: &[StatView] = &[
+    sv("cycles", "cycles", "cycles", Format::Count),
+    sv("ipc", "IPC (warp instructions per cycle)", "IPC", Format::Ratio),
+    sv("l1d.load_miss_rate", "L1D miss rate of loads", "L1D miss rate", Format::Percent),
+    sv("l1d.reservation_fails", "L1D reservation-fail cycles", "reservation fails", Format::Count),
+    sv("issue.idle", "idle issue slots (no warp had a valid instruction)", "idle slots", Format::Count),
+    sv("issue.scoreboard", "scoreboard issue slots (valid instructions all waiting on operands)", "scoreboard slots", Format::Count),
+    sv("issue.pipeline", "pipeline-stall issue slots (ready warps, their units busy)", "pipeline-stall slots", Format::Count),
+    sv("warps_in_flight", "mean warps in flight per SM", "warps in flight", Format::Ratio),
+    sv("last_cta_cycles", "cycles of the longest launch's last-dispatched CTA", "last CTA cycles", Format::Count),
+];
+
+/// The `stat` view entry named `name`.
+pub fn stat_view(name: &str) -> Option<&'static StatView> {
+    STAT_VIEWS.iter().find(|v| v.name == name)
+}
+
+/// A `stat` view's cell: the statistic, or its ratio to series `baseline`'s.
+pub fn stat_cell(g: &Grid, p: usize, s: usize, stat: &str, baseline: Option<usize>) -> Option<f64> {
+    let v = g.stat(p, s, stat)?;
+    match baseline {
+        None => Some(v),
+        Some(b) => {
+            let base = g.stat(p, b, stat)?;
+            (base > 0.0).then(|| v / base)
         }
     }
 }
@@ -106,6 +155,17 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
         View::Speedup { series, baseline } => {
             let b = g.view_baseline(baseline)?;
             build(g, &parts(&g.shown(series, Some(b)), &[""]), |p, s, _| g.speedup_over(p, s, b), ("GM", geomean), Format::Ratio)
+        }
+        View::Stat { stat, series, baseline } => {
+            let base = match baseline {
+                Some(b) => Some(g.series_index(b)?),
+                None => None,
+            };
+            let (summary, format): (Summary, Format) = match base {
+                Some(_) => (("GM", geomean), Format::Ratio),
+                None => (MEAN, stat_view(stat)?.format),
+            };
+            build(g, &parts(&g.shown(series, None), &[""]), |p, s, _| stat_cell(g, p, s, stat, base), summary, format)
         }
         View::Rtru { series } => build(g, &parts(&g.shown(series, None), &[""]), |p, s, _| mean_stat(g, p, s, "rtru"), MEAN, Format::Percent),
         View::IssueSlots { series } => build(g, &parts(&g.shown(series, None), &ISSUE_SLOT_KINDS), |p, s, k| g.stat(p, s, &format!("issue.{k}_ratio")), MEAN, Format::Percent),

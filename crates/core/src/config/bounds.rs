@@ -84,6 +84,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("policy.tls.active", u(c.policy.tls.active), 1, 64),
         // A re-sort period longer than any launch we run is almost certainly a typo.
         ("policy.pro.threshold", c.policy.pro.threshold, 1, 1_000_000_000),
+        ("policy.motrr.recency_bits", u(c.policy.motrr.recency_bits), 1, 16),
     ];
     for (key, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
         let (int, fp32, fp64) = match key {

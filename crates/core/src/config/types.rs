@@ -41,6 +41,8 @@ pub struct PolicyParams {
     pub tls: TlsParams,
     #[serde(default)]
     pub pro: ProParams,
+    #[serde(default)]
+    pub motrr: MotrrParams,
 }
 
 /// `[policy.mwf]`: most-waiting-first (BAWS).
@@ -119,6 +121,21 @@ pub struct ProParams {
 impl Default for ProParams {
     fn default() -> Self {
         ProParams { threshold: 1000 }
+    }
+}
+
+/// `[policy.motrr]`: memory-first scheduling with recency (MOTRR, paper 004).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotrrParams {
+    /// Width of each warp's recency counter (the paper's 6-bit counters): it saturates at
+    /// 2^bits - 1, after which warps that completed no memory instruction for that long tie.
+    pub recency_bits: u32,
+}
+
+impl Default for MotrrParams {
+    fn default() -> Self {
+        MotrrParams { recency_bits: 6 }
     }
 }
 

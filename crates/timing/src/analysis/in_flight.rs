@@ -10,6 +10,7 @@
 //! not counted.
 
 use super::{PhaseEnd, WarpTimeline};
+use crate::TimingStats;
 
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct WarpsInFlight {
@@ -66,6 +67,44 @@ pub fn warps_in_flight(timelines: &[WarpTimeline], cycles: u64, interval: u64) -
         interval,
         gpu: mean(&gpu),
         per_sm: per_sm.iter().map(|s| mean(s)).collect(),
+    }
+}
+
+/// A launch's warps-in-flight integral from its warp records alone (no event log needed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InFlightTotals {
+    /// Σ over warps of (last issue + 1 − start): the integral of [`warps_in_flight`]'s GPU
+    /// series.
+    pub warp_cycles: u64,
+    /// The launch's cycles × the SMs that ran a warp.
+    pub sm_cycles: u64,
+}
+
+impl InFlightTotals {
+    /// Of one launch.
+    pub fn of(s: &TimingStats) -> InFlightTotals {
+        let mut sms: Vec<u32> = s.warps.iter().map(|w| w.sm).collect();
+        sms.sort_unstable();
+        sms.dedup();
+        InFlightTotals {
+            warp_cycles: s
+                .warps
+                .iter()
+                .map(|w| (w.done + 1).saturating_sub(w.start))
+                .sum(),
+            sm_cycles: s.cycles * sms.len() as u64,
+        }
+    }
+
+    pub fn add(&mut self, o: &InFlightTotals) {
+        self.warp_cycles += o.warp_cycles;
+        self.sm_cycles += o.sm_cycles;
+    }
+
+    /// Mean warps in flight per SM (over the SMs that ran warps) and cycle; `None` without
+    /// cycles.
+    pub fn per_sm(&self) -> Option<f64> {
+        (self.sm_cycles > 0).then(|| self.warp_cycles as f64 / self.sm_cycles as f64)
     }
 }
 

@@ -15,7 +15,7 @@
 //! | `l1d.rs` | [`l1d_load_miss_rate`]: misses of loads that look the L1 D-cache up | MOTRR Fig 5 |
 //! | `cta_order.rs` | [`cta_order_table`]: a policy's CTA order on one SM every N cycles (needs `cta_order_log`) | PRO Table IV |
 //! | `ctas.rs` | [`cta_spans`] and [`last_cta_time`]: CTA start/end, the last-dispatched CTA's time | PRO Fig 2, KAWS Table 2 |
-//! | `in_flight.rs` | [`warps_in_flight`]: mean resident unfinished warps per interval | MOTRR Fig 2 |
+//! | `in_flight.rs` | [`warps_in_flight`]: mean resident unfinished warps per interval; [`InFlightTotals`]: its whole-launch mean from the warp records | MOTRR Fig 2 |
 //! | `totals.rs` | [`Totals`]: sums over launches run back to back (the one implementation) | |
 
 mod breakdown;
@@ -32,7 +32,7 @@ mod waits;
 pub use breakdown::{baws_breakdown, BawsBreakdown};
 pub use cta_order::{cta_order_table, cta_order_text, CtaOrderRow};
 pub use ctas::{cta_spans, last_cta_time, CtaSpan};
-pub use in_flight::{warps_in_flight, WarpsInFlight};
+pub use in_flight::{warps_in_flight, InFlightTotals, WarpsInFlight};
 pub use issue_ratios::{issue_ratios, IssueRatios};
 pub use l1d::{l1d_load_miss_rate, L1dLoads};
 pub use phases::{warp_phases, PhaseEnd, WarpPhase, WarpTimeline};

@@ -25,6 +25,7 @@
 mod cta_rank;
 mod gto;
 mod lrr;
+mod motrr;
 mod mwf;
 mod oldest;
 mod pro;
@@ -36,6 +37,7 @@ pub mod view;
 pub use cta_rank::{CtaKey, CtaRank, InCta};
 pub use gto::Gto;
 pub use lrr::Lrr;
+pub use motrr::{Motrr, MotrrRecency, Mto, Recency};
 pub use mwf::{MwfGto, MwfLrr, WaitingFirst};
 pub use oldest::Oldest;
 pub use pro::{Pro, ProCta, ProState};

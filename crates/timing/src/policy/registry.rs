@@ -9,7 +9,9 @@
 //! is an enum ([`AnyFetch`]) matched once per SM-cycle, so issue × fetch pairs are not compiled
 //! separately.
 
-use super::{Build, Gto, IssuePolicy, Lrr, MwfGto, MwfLrr, Oldest, Pro, Saws, Tls};
+use super::{
+    Build, Gto, IssuePolicy, Lrr, Motrr, MotrrRecency, Mto, MwfGto, MwfLrr, Oldest, Pro, Saws, Tls,
+};
 use crate::fetch_policy::{AnyFetch, FetchKind};
 use crate::gpu::{run_timed_with_on, TimingOptions};
 use crate::mem::MemSystem;
@@ -97,6 +99,24 @@ pub const ISSUE: &[IssueEntry] = &[
         summary: "PRO progress-aware: finishWait > barrierWait > noWait CTAs (slow phase: barrierWait1 > finishNoWait, less progress first), re-sorted every policy.pro.threshold cycles",
         params: &["policy.pro.threshold"],
         run: run_registered::<Pro>,
+    },
+    IssueEntry {
+        name: "mto",
+        summary: "MOTRR paper's memory-then-oldest: warps whose next instruction is a load/store oldest first, then the rest oldest first",
+        params: &[],
+        run: run_registered::<Mto>,
+    },
+    IssueEntry {
+        name: "motrr",
+        summary: "MOTRR memory-oldest-then-round-robin: load/store warps oldest first, then the rest LRR",
+        params: &[],
+        run: run_registered::<Motrr>,
+    },
+    IssueEntry {
+        name: "motrr-recency",
+        summary: "MOTRR+Recency: as motrr, compute warps whose memory instructions completed recently (W_active/2 most recent, policy.motrr.recency_bits counters) first",
+        params: &["policy.motrr.recency_bits"],
+        run: run_registered::<MotrrRecency>,
     },
 ];
 

@@ -205,4 +205,63 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         self.all_dispatched = true;
         self.notify(|p, v| p.on_last_cta_dispatched(v));
     }
+
+    /// Warp slot `s` gets age `ages[s]` (smaller is older); the schedulers' oldest-first
+    /// lists follow.
+    pub fn set_ages(&mut self, ages: &[u64]) {
+        self.w.age = ages.to_vec();
+        for (k, sl) in self.slots.iter().enumerate() {
+            let mut o = sl.clone();
+            o.sort_by_key(|&s| ages[s as usize]);
+            self.age_order[k] = o;
+        }
+    }
+
+    /// The I-buffer head of each of `slots` is a load/store (the rest stay compute).
+    pub fn next_is_memory(&mut self, slots: &[u16]) {
+        for &s in slots {
+            self.w.head_unit[s as usize] = Unit::Ldst;
+        }
+    }
+
+    /// A memory instruction of warp `slot` completed.
+    pub fn mem_complete(&mut self, slot: u16) {
+        self.notify(|p, v| p.on_mem_complete(slot, v));
+    }
+
+    /// CTA slot `c` (all its warps finished) exits: its warp slots are freed first, as the SM
+    /// does.
+    pub fn exit_cta(&mut self, c: usize) {
+        for s in c * self.wpc..(c + 1) * self.wpc {
+            self.w.occupied[s] = false;
+        }
+        for o in self.age_order.iter_mut().chain(self.slot_order.iter_mut()) {
+            let wpc = self.wpc;
+            o.retain(|&s| s as usize / wpc != c);
+        }
+        self.notify(|p, v| p.on_cta_exit(c as u16, v));
+        self.c.resident[c] = false;
+    }
+
+    /// A new CTA (linear index `linear`) becomes resident in CTA slot `c`; its warps are the
+    /// youngest.
+    pub fn launch_cta(&mut self, c: usize, linear: u64) {
+        let young = self.w.age.iter().max().map_or(0, |a| a + 1);
+        let n = self.policies.len();
+        for (i, s) in (c * self.wpc..(c + 1) * self.wpc).enumerate() {
+            self.w.occupied[s] = true;
+            self.w.age[s] = young + i as u64;
+            self.w.state[s] = WarpState::Ready;
+            self.w.waiting[s] = false;
+            self.age_order[s % n].push(s as u16);
+            let o = &mut self.slot_order[s % n];
+            let at = o.partition_point(|&x| (x as usize) < s);
+            o.insert(at, s as u16);
+        }
+        self.c.resident[c] = true;
+        self.c.linear[c] = linear;
+        self.c.finished[c] = 0;
+        self.c.at_barrier[c] = 0;
+        self.notify(|p, v| p.on_cta_launch(c as u16, v));
+    }
 }
