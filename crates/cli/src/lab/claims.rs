@@ -120,6 +120,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             stats,
             phases: None,
             cta_order: None,
+            cta_spans: None,
             wall_seconds: 0.0,
         })
     }

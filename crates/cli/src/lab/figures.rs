@@ -6,7 +6,7 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
+use super::table::{cta_span_table, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -86,6 +86,26 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
         }
         // A table, not a figure (`output.rs`).
         View::CtaOrder { .. } => return Ok(None),
+        View::CtaSpans { program, series, ctas } => {
+            let Some(t) = cta_span_table(g, program, series, *ctas as usize) else {
+                return Ok(None);
+            };
+            // One block per series, one lane per CTA in the order SM 0 was given them.
+            let lanes: Vec<Lane> = series
+                .iter()
+                .enumerate()
+                .flat_map(|(i, name)| {
+                    t.rows.iter().filter_map(move |(_, cells)| {
+                        let (cta, start, end) = (cells[3 * i]?, cells[3 * i + 1]?, cells[3 * i + 2]?);
+                        Some(Lane { label: format!("CTA {cta}"), group: name.clone(), segments: vec![Segment { start: start as u64, end: end as u64, kind: plot::SegmentKind::Resident }] })
+                    })
+                })
+                .collect();
+            if lanes.is_empty() {
+                return Ok(None);
+            }
+            plot::timeline(&Timeline { title: format!("{program}: CTAs on SM 0, dispatch to exit ({})", e.config), x_label: "cycle of the launch".into(), lanes })
+        }
         View::Timeline { program, series, ctas } => {
             let (Some(p), Some(s)) = (g.program_index(program), g.series_index(series)) else {
                 return Ok(None);

@@ -92,7 +92,7 @@ pub fn tidy_csv(g: &Grid) -> String {
 
 /// A view's table as CSV (empty cells for failed or missing runs).
 pub fn table_csv(t: &Table) -> String {
-    let mut s = String::from("program");
+    let mut s = String::from(t.row_label);
     for c in &t.columns {
         s += ",";
         s += &csv_field(c);
@@ -141,7 +141,7 @@ fn view_markdown(t: &Table, v: &View) -> String {
             .collect();
         return markdown_table(&header, &rows);
     }
-    let mut header = vec!["program".to_string()];
+    let mut header = vec![t.row_label.to_string()];
     header.extend(t.columns.iter().cloned());
     let rows: Vec<Vec<String>> = t.rows.iter().chain(&t.summary).map(|(l, cells)| std::iter::once(l.clone()).chain(cells.iter().map(|c| t.format.show(*c))).collect()).collect();
     markdown_table(&header, &rows)
@@ -259,5 +259,6 @@ fn heading(v: &View) -> String {
         }
         View::Timeline { program, series, ctas } => format!("Warp-phase timeline: {program} under {series}, first {ctas} CTAs of SM 0"),
         View::CtaOrder { program, series, .. } => format!("CTA order of {program} under {series} on SM 0, every 1000 cycles (highest priority first)"),
+        View::CtaSpans { program, series, ctas } => format!("CTA spans of {program} on SM 0 (dispatch to exit, cycles), first {ctas} CTAs under {}", series.join(", ")),
     }
 }

@@ -46,7 +46,29 @@ pub struct RunRecord {
     /// when phases are recorded; rows are empty for policies that keep no CTA order.
     #[serde(default)]
     pub cta_order: Option<Vec<OrderRow>>,
+    /// The CTAs SM 0 ran in the longest launch, in dispatch order (at most
+    /// [`CTA_SPANS_KEPT`]), for CTA-span figures (PRO Figure 2); recorded for every verified
+    /// timed run (from the CTA records, no event log needed).
+    #[serde(default)]
+    pub cta_spans: Option<Vec<SpanRow>>,
     pub wall_seconds: f64,
+}
+
+/// The most SM-0 CTAs a record keeps spans of.
+pub const CTA_SPANS_KEPT: usize = 64;
+
+/// A CTA's residency on its SM: dispatched at `start`, slot freed at `end`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SpanRow {
+    pub cta: u64,
+    pub start: u64,
+    pub end: u64,
+}
+
+/// SM 0's CTA spans in the longest launch, dispatch order, the first [`CTA_SPANS_KEPT`].
+pub fn sm0_cta_spans(rows: &[KernelRow]) -> Option<Vec<SpanRow>> {
+    let s = longest_launch(rows)?.timing.as_ref()?;
+    Some(analysis::cta_spans(s).into_iter().filter(|c| c.sm == 0).take(CTA_SPANS_KEPT).map(|c| SpanRow { cta: c.linear, start: c.start, end: c.end }).collect())
 }
 
 /// PRO's Table IV samples its CTA order every 1000 cycles.

@@ -14,7 +14,7 @@ use warpsim_suite::{Program, Size};
 use super::cache::Cache;
 use super::key::{simulator_id, RunIdentity};
 use super::phases;
-use super::record::{stats_of, RunRecord};
+use super::record::{sm0_cta_spans, stats_of, RunRecord};
 use super::shard::Shard;
 use super::spec::{Experiment, Series};
 use crate::model::{Mode, Model, ModelArgs};
@@ -172,6 +172,7 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
         None
     };
     let cta_order = if r.phases && run.result.is_ok() { Some(phases::cta_order(&run.rows)) } else { None };
+    let cta_spans = if run.result.is_ok() { sm0_cta_spans(&run.rows) } else { None };
     RunRecord {
         key: r.key.clone(),
         program: r.program.name.to_string(),
@@ -185,6 +186,7 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
         stats,
         phases,
         cta_order,
+        cta_spans,
         wall_seconds: wall.as_secs_f64(),
     }
 }

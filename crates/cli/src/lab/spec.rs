@@ -114,6 +114,14 @@ pub enum View {
         #[serde(default = "default_order_rows")]
         rows: u32,
     },
+    /// When each CTA ran on SM 0 in the program's longest launch (dispatch to exit), the
+    /// first `ctas` CTAs, one panel per series (PRO Figure 2).
+    CtaSpans {
+        program: String,
+        series: Vec<String>,
+        #[serde(default = "default_span_ctas")]
+        ctas: u32,
+    },
     /// Warp-phase timeline of the first `ctas` CTAs of SM 0 in the program's longest launch
     /// (BAWS Figs. 3, 4, 6).
     Timeline {
@@ -130,6 +138,10 @@ fn default_order_ranks() -> u32 {
 
 fn default_order_rows() -> u32 {
     20
+}
+
+fn default_span_ctas() -> u32 {
+    24
 }
 
 fn default_timeline_ctas() -> u32 {
@@ -152,6 +164,7 @@ impl View {
             },
             View::Timeline { program, series, .. } => format!("timeline-{program}-{}", series.replace(['+', '@', ':'], "_")),
             View::CtaOrder { program, series, .. } => format!("cta-order-{program}-{}", series.replace(['+', '@', ':'], "_")),
+            View::CtaSpans { program, .. } => format!("cta-spans-{program}"),
         }
     }
 
@@ -358,6 +371,17 @@ impl Experiment {
                     }
                     if *rows == 0 || *rows > 10_000 {
                         return Err(format!("key `views.rows`: {rows} is out of range 1..=10000"));
+                    }
+                }
+                View::CtaSpans { program, series, ctas } => {
+                    if series.is_empty() {
+                        return Err("key `views.series`: a `cta-spans` view names at least one series".into());
+                    }
+                    series.iter().try_for_each(|s| known(s, "views.series"))?;
+                    self.has_program(program, "views.program")?;
+                    let max = super::record::CTA_SPANS_KEPT;
+                    if *ctas == 0 || *ctas as usize > max {
+                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..={max}"));
                     }
                 }
                 View::Timeline { program, series, ctas } => {

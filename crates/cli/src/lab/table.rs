@@ -28,6 +28,8 @@ pub const BAWS_CLASSES: usize = 6;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
+    /// What a row is (`program`; `CTA` for CTA spans).
+    pub row_label: &'static str,
     pub columns: Vec<String>,
     /// (program, cells).
     pub rows: Vec<(String, Vec<Option<f64>>)>,
@@ -140,7 +142,7 @@ fn build(
     let rows: Vec<(String, Vec<Option<f64>>)> = g.programs.iter().enumerate().map(|(p, name)| (name.to_string(), cols.iter().map(|&(s, part)| cell(p, s, part)).collect())).collect();
     let summary = vec![(summary.to_string(), (0..cols.len()).map(|i| sum(&rows.iter().map(|(_, c)| c[i]).collect::<Vec<_>>())).collect())];
     let columns = cols.iter().map(|&(s, part)| if part.is_empty() { g.series[s].label.clone() } else { format!("{} {part}", g.series[s].label) }).collect();
-    Table { columns, rows, summary, format }
+    Table { row_label: "program", columns, rows, summary, format }
 }
 
 /// Every (series, part) pair, series outer.
@@ -175,6 +177,35 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             let stat = |name: &str| STALL_COMPONENTS.iter().find(|(n, _)| *n == name).map_or("", |(_, k)| k);
             build(g, &parts(&g.shown(series, None), &names), |p, s, c| stall_share(g, p, s, stat(c)), MEAN, Format::Ratio)
         }
+        View::CtaSpans { program, series, ctas } => cta_span_table(g, program, series, *ctas as usize)?,
         View::Timeline { .. } | View::CtaOrder { .. } => return None,
     })
+}
+
+/// SM 0's CTAs of `program`'s longest launch under each of `series`: row `k` is the `k`-th
+/// CTA SM 0 was given (dispatch order, the first `ctas`), with its linear index, dispatch and
+/// exit cycles per series (empty where a series ran fewer, or its run failed or is missing);
+/// summary row: the last of each column (the exit column's is when SM 0 finished).
+pub fn cta_span_table(g: &Grid, program: &str, series: &[String], ctas: usize) -> Option<Table> {
+    let p = g.program_index(program)?;
+    let spans: Vec<&[super::record::SpanRow]> = series
+        .iter()
+        .map(|s| g.series_index(s).and_then(|s| g.record(p, s)).filter(|r| r.ok()).and_then(|r| r.cta_spans.as_deref()).map_or(&[][..], |v| &v[..v.len().min(ctas)]))
+        .collect();
+    let n = spans.iter().map(|v| v.len()).max().unwrap_or(0);
+    let columns = series.iter().flat_map(|s| [format!("{s} CTA"), format!("{s} start"), format!("{s} end")]).collect();
+    let rows: Vec<(String, Vec<Option<f64>>)> = (0..n)
+        .map(|k| {
+            let cells = spans
+                .iter()
+                .flat_map(|v| {
+                    let r = v.get(k);
+                    [r.map(|r| r.cta as f64), r.map(|r| r.start as f64), r.map(|r| r.end as f64)]
+                })
+                .collect();
+            (k.to_string(), cells)
+        })
+        .collect();
+    let last = (0..3 * series.len()).map(|i| if i % 3 == 0 { None } else { rows.iter().filter_map(|(_, c)| c[i]).fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))) }).collect();
+    Some(Table { row_label: "k-th CTA on SM 0", columns, rows, summary: vec![("last".to_string(), last)], format: Format::Count })
 }

@@ -23,6 +23,8 @@ pub enum SegmentKind {
     BarrierWait,
     /// Finished, waiting for the rest of its CTA to finish (the implicit barrier at exit).
     ExitWait,
+    /// A lane that is one span, not warp phases (a CTA from dispatch to exit).
+    Resident,
 }
 
 /// Cycles `start..end` of one warp.
@@ -115,8 +117,15 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
 
     let phases: BTreeSet<u32> = lanes.iter().flatten().filter_map(|s| if let SegmentKind::Run(k) = s.kind { Some(k) } else { None }).collect();
     let mut entries: Vec<Entry> = phases.iter().take(PHASE_COLOURS).map(|&k| Entry { label: format!("phase {k}"), swatch: Swatch::Fill(palette::phase(k)) }).collect();
-    entries.push(Entry { label: "barrier wait".into(), swatch: Swatch::Band(palette::BARRIER_WAIT, 0.4) });
-    entries.push(Entry { label: "exit wait".into(), swatch: Swatch::Band(palette::EXIT_WAIT, 0.15) });
+    let has = |k: SegmentKind| lanes.iter().flatten().any(|s| s.kind == k);
+    if has(SegmentKind::Resident) {
+        entries.push(Entry { label: "resident".into(), swatch: Swatch::Fill(palette::phase(0)) });
+    }
+    // The wait keys explain phase lanes; a chart of spans alone has none.
+    if !phases.is_empty() {
+        entries.push(Entry { label: "barrier wait".into(), swatch: Swatch::Band(palette::BARRIER_WAIT, 0.4) });
+        entries.push(Entry { label: "exit wait".into(), swatch: Swatch::Band(palette::EXIT_WAIT, 0.15) });
+    }
     let note = (phases.len() > PHASE_COLOURS).then(|| format!("{} phases: colours repeat every {PHASE_COLOURS}; the numbers in the bars name the phase.", phases.len()));
 
     let n = chart.lanes.len();
@@ -187,6 +196,7 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
                         c.fill(x0, mid - h, x1, mid + h, palette::BARRIER_WAIT)?;
                     }
                     SegmentKind::ExitWait => c.fill(x0, mid - 1.0, x1, mid + 1.0, palette::EXIT_WAIT)?,
+                    SegmentKind::Resident => c.fill(x0, y0 + 1.0, x1, y0 + lane_h - 1.0, palette::phase(0))?,
                 }
             }
         }
@@ -228,6 +238,17 @@ mod tests {
             }
         };
         Timeline { title: "FWT under GTO".into(), x_label: String::new(), lanes: (0..4).map(lane).collect() }
+    }
+
+    #[test]
+    fn spans_have_their_own_key_and_no_wait_keys() {
+        let lanes = (0..3).map(|k| Lane { label: format!("CTA {k}"), group: "lrr".into(), segments: vec![seg(k * 10, k * 10 + 25, SegmentKind::Resident)] }).collect();
+        let svg = timeline(&Timeline { title: "spans".into(), x_label: String::new(), lanes }).unwrap();
+        well_formed(&svg);
+        assert!(has_text(&svg, "resident"));
+        assert!(!has_text(&svg, "barrier wait") && !has_text(&svg, "exit wait"));
+        // Three spans plus the legend key.
+        assert_eq!(count_filled(&svg, &hex(palette::phase(0))), 4);
     }
 
     #[test]
