@@ -24,8 +24,8 @@
 //! changes), the member with the largest counter leaves — among equal (saturated) counters the
 //! higher warp slot. A warp that finishes leaves the group. So the group is the up to
 //! W_active / 2 live warps whose memory instructions completed most recently; a new warp
-//! starts saturated and outside it. Every update is one pass over the SM's warp slots at a
-//! memory completion, a warp finish or a CTA launch — never per cycle.
+//! starts saturated and outside it. A completion costs one pass over the group (≤ W_active /
+//! 2 slots), never one over every warp slot, and nothing is done per cycle.
 
 use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
 use crate::classify::Unit;
@@ -49,26 +49,39 @@ fn memory_oldest(me: u16, v: &PolicyView, out: &mut Vec<u16>) {
     );
 }
 
-/// Appends scheduler `me`'s compute-class warps that pass `keep`, in slot order rotated to
-/// start after `last` (loose round robin).
+/// The most warp slots an SM has (`sm.max_warps` is bounded by 64), so by one scheduler.
+const MAX_SLOTS: usize = 64;
+
+/// Appends scheduler `me`'s compute-class warps in loose round-robin order, starting after
+/// `last`; with `recency`, those with the recency bit first, each group in that order. One
+/// pass: the others wait in a stack buffer (no allocation).
 #[inline]
 fn compute_round_robin(
     me: u16,
     last: Option<u16>,
     v: &PolicyView,
-    keep: impl Fn(u16) -> bool,
+    recency: Option<&Recency>,
     out: &mut Vec<u16>,
 ) {
     let o = &v.slot_order[me as usize];
     let start = last.map_or(0, |l| o.partition_point(|&s| s <= l));
-    let (before, after) = o.split_at(start);
-    out.extend(
-        after
-            .iter()
-            .chain(before)
-            .copied()
-            .filter(|&s| !memory_class(s, v) && keep(s)),
-    );
+    let mut later = [0u16; MAX_SLOTS];
+    let mut n = 0;
+    let mut take = |s: u16| {
+        if memory_class(s, v) {
+            return;
+        }
+        match recency {
+            Some(r) if !r.recent(s) => {
+                later[n] = s;
+                n += 1;
+            }
+            _ => out.push(s),
+        }
+    };
+    o[start..].iter().for_each(|&s| take(s));
+    o[..start].iter().for_each(|&s| take(s));
+    out.extend_from_slice(&later[..n]);
 }
 
 /// The warp this scheduler issued last (its own warps only, as GPGPU-Sim's LRR pointer).
@@ -143,7 +156,7 @@ impl IssuePolicy for Motrr {
         out.clear();
         let me = self.last.me;
         memory_oldest(me, v, out);
-        compute_round_robin(me, self.last.last, v, |_| true, out);
+        compute_round_robin(me, self.last.last, v, None, out);
     }
 }
 
@@ -174,8 +187,7 @@ impl IssuePolicy for MotrrRecency {
         out.clear();
         let (me, last) = (self.last.me, self.last.last);
         memory_oldest(me, v, out);
-        compute_round_robin(me, last, v, |s| r.recent(s), out);
-        compute_round_robin(me, last, v, |s| !r.recent(s), out);
+        compute_round_robin(me, last, v, Some(r), out);
     }
 }
 
@@ -186,12 +198,26 @@ impl Events for MotrrRecency {
 }
 
 /// MOTRR's recency register: per warp slot a saturating counter and the R bit.
+///
+/// The counters are kept implicitly so that a completion costs O(group) instead of O(warp
+/// slots): the SM counts memory completions (`tick`), and a warp's counter is the number of
+/// completions since its own last one, `tick − last[s]`, saturated — exactly "reset on its own
+/// completion, incremented on every other". The group is a list of at most W_active / 2
+/// slots; W_active is kept up to date on launch and finish.
 pub struct Recency {
     max: u16,
-    counter: Vec<u16>,
+    /// Memory completions on the SM so far.
+    tick: u64,
+    /// `tick` at warp slot `s`'s last completion; `NEVER` before its first (saturated).
+    last: Vec<u64>,
     recent: Vec<bool>,
-    members: usize,
+    /// The slots with the R bit, in the order they joined.
+    group: Vec<u16>,
+    /// Resident warps that have not finished.
+    active: usize,
 }
+
+const NEVER: u64 = u64::MAX;
 
 impl Recency {
     /// Warp slot `s` has the recency bit set.
@@ -202,41 +228,40 @@ impl Recency {
 
     /// Warp slot `s`'s counter.
     pub fn counter(&self, s: u16) -> u16 {
-        self.counter[s as usize]
+        match self.last[s as usize] {
+            NEVER => self.max,
+            l => (self.tick - l).min(self.max as u64) as u16,
+        }
     }
 
     /// Warps in the recent group.
     pub fn members(&self) -> usize {
-        self.members
-    }
-
-    /// Resident warps that have not finished (W_active).
-    fn active(v: &PolicyView) -> usize {
-        (0..v.warps.len())
-            .filter(|&s| v.warps.occupied[s] && v.warps.state[s] != WarpState::Done)
-            .count()
+        self.group.len()
     }
 
     /// Removes the largest-counter members until at most W_active / 2 remain.
-    fn trim(&mut self, v: &PolicyView) {
-        let limit = Recency::active(v) / 2;
-        while self.members > limit {
-            // `max_by_key` keeps the last maximum: among equal counters the higher slot leaves.
-            let Some(out) = (0..self.recent.len())
-                .filter(|&s| self.recent[s])
-                .max_by_key(|&s| self.counter[s])
+    fn trim(&mut self) {
+        while self.group.len() > self.active / 2 {
+            // The largest counter; among equal (saturated) counters the higher slot leaves.
+            let Some(i) =
+                (0..self.group.len()).max_by_key(|&i| (self.counter(self.group[i]), self.group[i]))
             else {
                 break;
             };
-            self.recent[out] = false;
-            self.members -= 1;
+            let out = self.group.swap_remove(i);
+            self.recent[out as usize] = false;
         }
     }
 
     fn leave(&mut self, s: usize) {
         if self.recent[s] {
             self.recent[s] = false;
-            self.members -= 1;
+            let i = self
+                .group
+                .iter()
+                .position(|&g| g as usize == s)
+                .expect("a recent warp is in the group");
+            self.group.swap_remove(i);
         }
     }
 }
@@ -247,42 +272,43 @@ impl Build for Recency {
         let max = ((1u32 << b.params.motrr.recency_bits.clamp(1, 16)) - 1) as u16;
         Recency {
             max,
-            counter: vec![max; b.warp_slots],
+            tick: 0,
+            last: vec![NEVER; b.warp_slots],
             recent: vec![false; b.warp_slots],
-            members: 0,
+            group: Vec::with_capacity(b.warp_slots),
+            active: 0,
         }
     }
 }
 
 impl Events for Recency {
     fn on_mem_complete(&mut self, slot: u16, v: &PolicyView) {
-        for (s, c) in self.counter.iter_mut().enumerate() {
-            if v.warps.occupied[s] {
-                *c = (*c + 1).min(self.max);
-            }
-        }
+        self.tick += 1;
         let s = slot as usize;
-        self.counter[s] = 0;
+        self.last[s] = self.tick;
         // A finished warp whose stores drain still resets its counter but cannot issue again:
         // it does not take a place in the group.
         if v.warps.state[s] != WarpState::Done && !self.recent[s] {
             self.recent[s] = true;
-            self.members += 1;
+            self.group.push(slot);
         }
-        self.trim(v);
+        self.trim();
     }
 
-    fn on_warp_finished(&mut self, slot: u16, v: &PolicyView) {
+    fn on_warp_finished(&mut self, slot: u16, _v: &PolicyView) {
+        self.active = self.active.saturating_sub(1);
         self.leave(slot as usize);
-        self.trim(v);
+        self.trim();
     }
 
     fn on_cta_launch(&mut self, cta: u16, v: &PolicyView) {
         let base = cta as usize * v.warps_per_cta;
-        for s in base..base + v.ctas.warps[cta as usize] as usize {
-            self.counter[s] = self.max;
+        let n = v.ctas.warps[cta as usize] as usize;
+        for s in base..base + n {
+            self.last[s] = NEVER;
             self.leave(s);
         }
+        self.active += n;
     }
 
     fn on_cta_exit(&mut self, cta: u16, v: &PolicyView) {
