@@ -4,4 +4,6 @@
 //! standards' published vectors.
 
 pub(crate) mod aes128;
+pub(crate) mod matvec;
 pub(crate) mod sha1;
+pub(crate) mod sobol;
