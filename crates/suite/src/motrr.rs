@@ -44,7 +44,7 @@ pub const MOTRR_TABLE2: &[Benchmark] = &[
         "Parboil",
         "Jacobi stencil operation on a 3-D grid",
         "parboil_stencil",
-        "Parboil's block2D_hybrid_coarsen_x shape: 32x8 CTAs, 2 points per thread in x, marching in z; \
+        "Parboil 2.5's block2D_hybrid_coarsen_x shape: 32x4 CTAs, 2 points per thread in x, marching in z; \
          128x128x32 (Parboil's small input), 10 sweeps (Parboil runs 100)",
     ),
     row(

@@ -1,6 +1,6 @@
 //! parboil_stencil: iterated 7-point Jacobi stencil on a 3-D grid, Parboil's `stencil` (the
 //! MOTRR paper's Table 2 "STC"), written here from its description, in the shape of Parboil's
-//! `block2D_hybrid_coarsen_x`: 32 x 8-thread CTAs (Parboil's launch parameters), each thread
+//! `block2D_hybrid_coarsen_x`: 32 x 4-thread CTAs (Parboil 2.5's), each thread
 //! coarsened to two points in x, marching up the columns in z with the current plane's tile in
 //! shared memory; one launch per sweep, the host ping-ponging the two grids.
 //!
@@ -20,15 +20,15 @@ pub(crate) const PTX: &str = kernel_file!(parboil_stencil, "ptx");
 const KERNEL: &str = "_Z15stencilCoarsenXffPKfPfiii";
 /// STC_TX and STC_TY in the .cu; a CTA covers 2 TX x TY points of a plane.
 const TX: usize = 32;
-const TY: usize = 8;
+const TY: usize = 4;
 
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::xy(KERNEL, TX as u32, TY as u32)],
     barriers: "1 after staging the first plane's tile, then 2 per plane (tile read, tile rotated)",
-    small: "128 x 128 x 10 grid, 2 sweeps (2 launches of 2 x 16 = 32 CTAs)",
-    paper: "128 x 128 x 32 grid (Parboil's small input), 10 sweeps (10 launches of 32 CTAs)",
+    small: "128 x 128 x 10 grid, 2 sweeps (2 launches of 2 x 32 = 64 CTAs)",
+    paper: "128 x 128 x 32 grid (Parboil's small input), 10 sweeps (10 launches of 64 CTAs)",
 };
 
 /// One sweep on the host, in the kernel's order of operations; boundary points keep `u`'s.
