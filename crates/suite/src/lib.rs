@@ -22,6 +22,7 @@
 pub mod check;
 mod cpu;
 pub mod info;
+pub mod motrr;
 pub mod occupancy;
 pub mod pro;
 mod program;
@@ -43,7 +44,7 @@ pub fn program(name: &str) -> Option<&'static Program> {
 }
 
 /// The launch metadata of program `name`, for the programs that declare it (the
-/// `baws-nonbarrier` and `pro` sets).
+/// `baws-nonbarrier`, `pro` and `motrr` sets).
 pub fn workload_info(name: &str) -> Option<&'static info::WorkloadInfo> {
     programs::INFO.iter().copied().find(|i| i.program == name)
 }
@@ -73,6 +74,10 @@ pub const SETS: &[SetInfo] = &[
     SetInfo {
         name: "pro",
         description: "PRO paper, Table II: its applications at the paper's CTA counts (first batch; the rest in warpsim_suite::pro) (gtx480, 14 SMs)",
+    },
+    SetInfo {
+        name: "motrr",
+        description: "MOTRR paper, Table 2: its 9 benchmarks (warpsim_suite::motrr) (gtx480, 1024 threads/SM)",
     },
 ];
 

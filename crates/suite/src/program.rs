@@ -270,3 +270,11 @@ impl<'d> Ctx<'d> {
 pub(crate) fn div_up(a: usize, b: usize) -> u32 {
     u32::try_from(a.div_ceil(b)).expect("grid dimension fits in u32")
 }
+
+/// `ptx` with every `from` replaced by `to`, for tests that check a driver rejects a wrong
+/// kernel; panics if `ptx` has no `from` (the test would prove nothing).
+#[cfg(test)]
+pub(crate) fn corrupted(ptx: &str, from: &str, to: &str) -> String {
+    assert!(ptx.contains(from), "the PTX has no `{from}` to corrupt");
+    ptx.replace(from, to)
+}

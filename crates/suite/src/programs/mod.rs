@@ -36,6 +36,10 @@ mod ispass_lps;
 mod ispass_sto;
 mod local_array;
 mod matmul;
+mod parboil_stencil;
+mod poly_atax;
+mod poly_bicg;
+mod poly_mvt;
 mod rod_backprop;
 mod rod_bfs;
 mod rod_cfd;
@@ -53,6 +57,7 @@ mod rod_srad;
 mod rod_streamcluster;
 mod scalar_prod;
 mod sdk_montecarlo;
+mod sdk_sobol;
 mod stencil2d;
 mod warp_reduce;
 
@@ -72,10 +77,13 @@ macro_rules! program {
 const BASIC: &[&str] = &["basic"];
 const BAWS_BARRIER: &[&str] = &["baws-barrier"];
 const BAWS_NONBARRIER: &[&str] = &["baws-nonbarrier"];
-const RODINIA_EXTRA: &[&str] = &["rodinia-extra"];
+const RODINIA_EXTRA_MOTRR: &[&str] = &["rodinia-extra", "motrr"];
 const PRO: &[&str] = &["pro"];
+const PRO_MOTRR: &[&str] = &["pro", "motrr"];
 const BAWS_BARRIER_PRO: &[&str] = &["baws-barrier", "pro"];
 const BAWS_NONBARRIER_PRO: &[&str] = &["baws-nonbarrier", "pro"];
+const BAWS_NONBARRIER_PRO_MOTRR: &[&str] = &["baws-nonbarrier", "pro", "motrr"];
+const MOTRR: &[&str] = &["motrr"];
 
 pub(crate) static ALL: &[Program] = &[
     program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
@@ -113,9 +121,9 @@ pub(crate) static ALL: &[Program] = &[
     program!(rod_dwt2d, BAWS_NONBARRIER, "Rodinia dwt2d: 3-level 2-D CDF 5/3 lifting DWT, row and column kernels"),
     // Not in baws-nonbarrier: its warps wait ~20% of their cycles at CTA exits (frontier
     // threads are few per CTA), which the paper's definition counts; the paper does not name it.
-    program!(rod_bfs, RODINIA_EXTRA, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
+    program!(rod_bfs, RODINIA_EXTRA_MOTRR, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
     program!(rod_cfd, BAWS_NONBARRIER, "Rodinia cfd: unstructured-grid Euler solver, step factor + RK flux / time-step kernels"),
-    program!(rod_pathfinder, BAWS_NONBARRIER_PRO, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
+    program!(rod_pathfinder, BAWS_NONBARRIER_PRO_MOTRR, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
     program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
     program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
     program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, one distance launch, selection on the host"),
@@ -125,9 +133,15 @@ pub(crate) static ALL: &[Program] = &[
     // The PRO paper's Table II (crate::pro::PRO_TABLE2): the programs not already above.
     program!(ispass_aes, PRO, "PRO AES: AES-128 ECB encryption with shared-memory T-tables, one block per thread"),
     program!(ispass_cp, PRO, "PRO CP: Coulombic potential on a lattice slice, atoms in __constant__, 8 points per thread"),
-    program!(ispass_lps, PRO, "PRO LPS: 3-D Laplace Jacobi steps, 32x4 CTAs marching in z over a shared plane tile"),
+    program!(ispass_lps, PRO_MOTRR, "PRO LPS: 3-D Laplace Jacobi steps, 32x4 CTAs marching in z over a shared plane tile"),
     program!(ispass_sto, PRO, "PRO STO: SHA-1 of overlapping 56-byte windows, one window per thread"),
-    program!(sdk_montecarlo, PRO, "PRO MonteCarlo: inverse-CND normals, then one CTA per option with shared-memory sum trees"),
+    program!(sdk_montecarlo, PRO_MOTRR, "PRO MonteCarlo: inverse-CND normals, then one CTA per option with shared-memory sum trees"),
+    // The MOTRR paper's Table 2 (crate::motrr::MOTRR_TABLE2): the programs not already above.
+    program!(poly_atax, MOTRR, "MOTRR ATAX: PolyBench y = A^T (A x), one thread per row then per column"),
+    program!(poly_bicg, MOTRR, "MOTRR BICG: PolyBench BiCGStab sub-kernel s = A^T r, q = A p, one thread per output"),
+    program!(poly_mvt, MOTRR, "MOTRR MVT: PolyBench x1 += A y1, x2 += A^T y2, one thread per output"),
+    program!(parboil_stencil, MOTRR, "MOTRR STC: Parboil 7-point 3-D Jacobi, 2-D CTAs coarsened 2x in x marching in z"),
+    program!(sdk_sobol, MOTRR, "MOTRR SQRNG: SDK Sobol quasi-random generator, one CTA per dimension slice, Gray-code steps"),
 ];
 
 /// Launch metadata of the programs that declare it (see [`crate::info`]).
@@ -152,4 +166,9 @@ pub(crate) static INFO: &[&WorkloadInfo] = &[
     &ispass_lps::INFO,
     &ispass_sto::INFO,
     &sdk_montecarlo::INFO,
+    &poly_atax::INFO,
+    &poly_bicg::INFO,
+    &poly_mvt::INFO,
+    &parboil_stencil::INFO,
+    &sdk_sobol::INFO,
 ];
