@@ -5,8 +5,9 @@
 //! kernel shape and launches the kernel with the row's CTA count at paper size
 //! (`tests/pro.rs` checks the counts against real launches). Programs written for another
 //! paper's set are reused where they fit (`rod_backprop`, `rod_hotspot`, `rod_pathfinder`,
-//! `baws_bt`); rows without a program are still to be written, and [`PaperKernel::note`] says
-//! why no existing program stands in for them.
+//! `baws_bt`, and `rod_bfs`'s kernels through `ispass_bfs`); every row has a program, and
+//! [`PaperKernel::note`] says how it corresponds (and, for programs written for the set, why an
+//! existing one did not fit).
 
 /// One row of Table II.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

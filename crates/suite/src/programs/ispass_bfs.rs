@@ -1,6 +1,6 @@
 //! ispass_bfs: the PRO paper's Table II "BFS" (GPGPU-Sim's ISPASS-2009 BFS, 256 CTAs): the same
-//! two-kernel, mask-based level step as `rod_bfs` (Rodinia's bfs, from which the ISPASS one
-//! comes), on ISPASS's 65536-node graph: 65536 / 256 = 256 CTAs per launch. The algorithm,
+//! two-kernel, mask-based level step as `rod_bfs` (the ISPASS and the Rodinia BFS are both
+//! Harish and Narayanan's), on ISPASS's 65536-node graph: 65536 / 256 = 256 CTAs per launch. The algorithm,
 //! its kernels and its checks are written once, in `rod_bfs` (`kernels/rod_bfs/`); this
 //! program only gives them its own sizes and seed (so its graph differs from rod_bfs's).
 
