@@ -18,10 +18,10 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::x(EXPAND, THREADS as u32), KernelShape::x(UPDATE, THREADS as u32)],
     barriers: "none (the launch boundary separates the two phases of a level)",
-    small: "16384 nodes, out-degree 1..7 (64 CTAs per launch)",
+    small: "32768 nodes, out-degree 1..7 (128 CTAs per launch)",
     paper: "65536 nodes (256 CTAs per launch: Table II)",
 };
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    bfs(dev, NAME, size.pick(16384, 65536))
+    bfs(dev, NAME, size.pick(32768, 65536))
 }

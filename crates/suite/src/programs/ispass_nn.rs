@@ -164,8 +164,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         ctx.launch(kernels[l], grids[l], blocks[l], 0, &[Arg::Ptr(douts[l]), Arg::Ptr(src), Arg::Ptr(dw[l])])?;
     }
 
-    let got: Vec<Vec<f32>> =
-        (0..4).map(|l| ctx.download::<f32>(douts[l], sizes[l])).collect::<Result<_, _>>()?;
+    let got: Vec<Vec<f32>> = (0..4).map(|l| ctx.download::<f32>(douts[l], sizes[l])).collect::<Result<_, _>>()?;
     ctx.exact("first layer", &got[0], &first_layer(&input, &w1))?;
     ctx.exact("second layer", &got[1], &second_layer(&got[0], &w2))?;
     ctx.exact("third layer", &got[2], &third_layer(&got[1], &w3))?;

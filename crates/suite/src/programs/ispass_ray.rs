@@ -38,7 +38,7 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::xy(KERNEL, BX, BY)],
     barriers: "none",
-    small: "128 x 96 pixels, 96 CTAs",
+    small: "192 x 128 pixels, 192 CTAs",
     paper: "256 x 256 pixels, 512 CTAs (Table II)",
 };
 
@@ -169,7 +169,7 @@ fn trace(scene: &[Sphere], px: usize, py: usize, w: usize, h: usize) -> (u32, Op
 }
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    let (w, h) = size.pick((128usize, 96usize), (256, 256));
+    let (w, h) = size.pick((192usize, 128usize), (256, 256));
     let mut r = rng::rng(NAME, 0);
     // Spheres resting on the plane in front of the camera, two of them matte.
     let scene: Vec<Sphere> = (0..SPHERES)
@@ -214,11 +214,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         seen[t.1.unwrap_or(SPHERES + 1)] = true;
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(ctx.invalid(format!("the image shows no {}", match missing {
-            SPHERES => "plane".to_string(),
-            m if m > SPHERES => "sky".to_string(),
-            m => format!("sphere {m}"),
-        })));
+        return Err(ctx.invalid(format!(
+            "the image shows no {}",
+            match missing {
+                SPHERES => "plane".to_string(),
+                m if m > SPHERES => "sky".to_string(),
+                m => format!("sphere {m}"),
+            }
+        )));
     }
     ctx.exact("pixel", &got, &want)?;
     ctx.finish("")
