@@ -73,7 +73,7 @@ pub const SETS: &[SetInfo] = &[
     },
     SetInfo {
         name: "pro",
-        description: "PRO paper, Table II: its applications at the paper's CTA counts (first batch; the rest in warpsim_suite::pro) (gtx480, 14 SMs)",
+        description: "PRO paper, Table II: its 11 applications, all 25 kernels at the paper's CTA counts (gtx480, 14 SMs)",
     },
     SetInfo {
         name: "motrr",

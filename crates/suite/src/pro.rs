@@ -5,8 +5,9 @@
 //! kernel shape and launches the kernel with the row's CTA count at paper size
 //! (`tests/pro.rs` checks the counts against real launches). Programs written for another
 //! paper's set are reused where they fit (`rod_backprop`, `rod_hotspot`, `rod_pathfinder`,
-//! `baws_bt`); rows without a program are still to be written, and [`PaperKernel::note`] says
-//! why no existing program stands in for them.
+//! `baws_bt`, and `rod_bfs`'s kernels through `ispass_bfs`); every row has a program, and
+//! [`PaperKernel::note`] says how it corresponds (and, for programs written for the set, why an
+//! existing one did not fit).
 
 /// One row of Table II.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,16 +41,48 @@ pub const PRO_TABLE2: &[PaperKernel] = &[
         "BFS",
         "kernel",
         256,
-        None,
-        "not yet: rod_bfs is the same two-kernel algorithm but launches 4096 CTAs at paper size (2^20 nodes)",
+        Some(("ispass_bfs", "_Z9bfsExpandPKiS0_PhS1_PKhPii")),
+        "rod_bfs's two kernels (Table II names the expand kernel) on ISPASS's 65536-node graph: \
+         65536 / 256 CTAs; ispass_bfs runs rod_bfs's code at its own sizes",
     ),
     row("CP", "cenergy", 256, Some(("ispass_cp", "_Z7cenergyPfiifi")), "written for this set"),
     row("LPS", "GPU_laplace3d", 100, Some(("ispass_lps", "_Z13GPU_laplace3dPKfPfiii")), "written for this set"),
-    row("NN", "executeFirstLayer", 168, None, "not yet"),
-    row("NN", "executeSecondLayer", 1400, None, "not yet"),
-    row("NN", "executeThirdLayer", 2800, None, "not yet"),
-    row("NN", "executeFourthLayer", 280, None, "not yet"),
-    row("RAY", "render", 512, None, "not yet"),
+    row(
+        "NN",
+        "executeFirstLayer",
+        168,
+        Some(("ispass_nn", "_Z17executeFirstLayerPfPKfS1_")),
+        "written for this set: a 29x29 -> 6x13x13 -> 50x5x5 -> 100 -> 10 network, grids of (maps or \
+         neurons) x (28 images); 6 x 28 CTAs of 13x13",
+    ),
+    row(
+        "NN",
+        "executeSecondLayer",
+        1400,
+        Some(("ispass_nn", "_Z18executeSecondLayerPfPKfS1_")),
+        "50 x 28 CTAs of 5x5",
+    ),
+    row(
+        "NN",
+        "executeThirdLayer",
+        2800,
+        Some(("ispass_nn", "_Z17executeThirdLayerPfPKfS1_")),
+        "100 x 28 CTAs of 50 threads",
+    ),
+    row(
+        "NN",
+        "executeFourthLayer",
+        280,
+        Some(("ispass_nn", "_Z18executeFourthLayerPfPKfS1_")),
+        "10 x 28 CTAs of 100 threads",
+    ),
+    row(
+        "RAY",
+        "render",
+        512,
+        Some(("ispass_ray", "_Z6renderPjii")),
+        "written for this set: one thread per pixel of a 256 x 256 image in 16x8 CTAs: 16 x 32 CTAs",
+    ),
     row("STO", "sha1_overlap", 384, Some(("ispass_sto", "_Z12sha1_overlapPjPKhiii")), "written for this set"),
     row(
         "backprop",
@@ -97,20 +130,46 @@ pub const PRO_TABLE2: &[PaperKernel] = &[
         "convolutionSeparable",
         "convolutionRowsKernel",
         18432,
-        None,
-        "not yet: conv_const is a small feature test, not the SDK's tiled kernels",
+        Some(("sdk_convsep", "_Z21convolutionRowsKernelPfPKfii")),
+        "written for this set: 16x4 CTAs of 8 outputs per thread on the SDK's 3072 x 3072 image: \
+         (3072 / 128) x (3072 / 4) CTAs (conv_const is a small feature test, not the SDK's tiled kernels)",
     ),
-    row("convolutionSeparable", "convolutionColumnsKernel", 9216, None, "not yet"),
+    row(
+        "convolutionSeparable",
+        "convolutionColumnsKernel",
+        9216,
+        Some(("sdk_convsep", "_Z24convolutionColumnsKernelPfPKfii")),
+        "16x8 CTAs of 8 outputs per thread: (3072 / 16) x (3072 / 64) CTAs",
+    ),
     row(
         "histogram",
         "histogram64Kernel",
         4370,
-        None,
-        "not yet: baws_histo has 4096 bins and histogram 256 bins merged by global atomics, other programs",
+        Some(("sdk_histogram", "_Z17histogram64KernelPjPKji")),
+        "written for this set: 64-thread CTAs with per-thread u8 counters, 15360 bytes per CTA: \
+         ceil(64 MB / 15360) CTAs (baws_histo has 4096 bins, histogram merges by global atomics)",
     ),
-    row("histogram", "mergeHistogram64Kernel", 64, None, "not yet"),
-    row("histogram", "histogram256Kernel", 240, None, "not yet"),
-    row("histogram", "mergeHistogram256Kernel", 256, None, "not yet"),
+    row(
+        "histogram",
+        "mergeHistogram64Kernel",
+        64,
+        Some(("sdk_histogram", "_Z22mergeHistogram64KernelPjPKji")),
+        "one 256-thread CTA per bin",
+    ),
+    row(
+        "histogram",
+        "histogram256Kernel",
+        240,
+        Some(("sdk_histogram", "_Z18histogram256KernelPjPKji")),
+        "the SDK's fixed 240 CTAs of 192 threads, a shared sub-histogram per warp (shared atomics)",
+    ),
+    row(
+        "histogram",
+        "mergeHistogram256Kernel",
+        256,
+        Some(("sdk_histogram", "_Z23mergeHistogram256KernelPjPKji")),
+        "one 256-thread CTA per bin",
+    ),
     row(
         "MonteCarlo",
         "inverseCNDKernel",
@@ -129,8 +188,9 @@ pub const PRO_TABLE2: &[PaperKernel] = &[
         "scalarProd",
         "scalarProdGPU",
         128,
-        None,
-        "not yet: baws_sp launches 128 CTAs but of 512 threads (BAWS's 16 warps, 3 CTAs/SM), the SDK's \
-         of 256 threads over 1024 shared accumulators; scalar_prod has one CTA per pair",
+        Some(("sdk_scalarprod", "_Z13scalarProdGPUPfPKfS1_ii")),
+        "written for this set: the SDK's 256-thread CTAs over 1024 shared accumulators (4 per thread), 256 \
+         pairs of 4096; not baws_sp (512-thread CTAs, one partial per thread: BAWS's 16 warps at 3 CTAs/SM) \
+         nor scalar_prod (one CTA per pair, a feature test)",
     ),
 ];

@@ -57,7 +57,7 @@ macro_rules! written_here {
     };
 }
 
-written_here!(ispass_aes, ispass_cp, ispass_lps, ispass_sto, sdk_montecarlo);
+written_here!(ispass_aes, ispass_bfs, ispass_cp, ispass_lps, ispass_nn, ispass_ray, ispass_sto, sdk_convsep, sdk_histogram, sdk_montecarlo, sdk_scalarprod);
 
 fn small(name: &str) {
     let p = program(name).unwrap();

@@ -31,8 +31,11 @@ mod fp64_math;
 mod grid3d;
 mod histogram;
 mod ispass_aes;
+mod ispass_bfs;
 mod ispass_cp;
 mod ispass_lps;
+mod ispass_nn;
+mod ispass_ray;
 mod ispass_sto;
 mod local_array;
 mod matmul;
@@ -56,19 +59,26 @@ mod rod_pathfinder;
 mod rod_srad;
 mod rod_streamcluster;
 mod scalar_prod;
+mod sdk_convsep;
+mod sdk_histogram;
 mod sdk_montecarlo;
+mod sdk_scalarprod;
 mod sdk_sobol;
 mod stencil2d;
 mod warp_reduce;
 
 macro_rules! program {
     ($name:ident, $sets:expr, $summary:expr) => {
+        program!($name, $sets, $summary, kernels: $name)
+    };
+    // A program that runs another program's kernels (`kernels/<dir>/`) at its own sizes.
+    ($name:ident, $sets:expr, $summary:expr, kernels: $dir:ident) => {
         Program {
             name: stringify!($name),
             sets: $sets,
             summary: $summary,
             ptx: $name::PTX,
-            ptxas: kernel_file!($name, "ptxas"),
+            ptxas: kernel_file!($dir, "ptxas"),
             run: $name::run,
         }
     };
@@ -132,10 +142,17 @@ pub(crate) static ALL: &[Program] = &[
     program!(rod_streamcluster, BAWS_NONBARRIER, "Rodinia streamcluster: pgain with per-point work rows, decision and apply on the host"),
     // The PRO paper's Table II (crate::pro::PRO_TABLE2): the programs not already above.
     program!(ispass_aes, PRO, "PRO AES: AES-128 ECB encryption with shared-memory T-tables, one block per thread"),
+    // Rodinia's bfs kernels on ISPASS's 65536-node graph (256 CTAs); written once in rod_bfs.
+    program!(ispass_bfs, PRO, "PRO BFS: rod_bfs's expand + update level step on a 65536-node graph", kernels: rod_bfs),
     program!(ispass_cp, PRO, "PRO CP: Coulombic potential on a lattice slice, atoms in __constant__, 8 points per thread"),
     program!(ispass_lps, PRO_MOTRR, "PRO LPS: 3-D Laplace Jacobi steps, 32x4 CTAs marching in z over a shared plane tile"),
+    program!(ispass_nn, PRO, "PRO NN: convolutional digit recogniser's forward pass, one kernel per layer, grids of (neurons, images)"),
+    program!(ispass_ray, PRO, "PRO RAY: ray tracer, one thread per pixel, spheres in __constant__ on a checkered plane, shadows, 3 reflections"),
     program!(ispass_sto, PRO, "PRO STO: SHA-1 of overlapping 56-byte windows, one window per thread"),
     program!(sdk_montecarlo, PRO_MOTRR, "PRO MonteCarlo: inverse-CND normals, then one CTA per option with shared-memory sum trees"),
+    program!(sdk_convsep, PRO, "PRO convolutionSeparable: SDK-shaped row and column passes, halo tiles in shared memory, taps in __constant__"),
+    program!(sdk_histogram, PRO, "PRO histogram: SDK-shaped 64-bin (per-thread u8 counters) and 256-bin (per-warp atomics) histograms + merge kernels"),
+    program!(sdk_scalarprod, PRO, "PRO scalarProd: SDK-shaped dot products, 256-thread CTAs over 1024 shared accumulators, 10-level tree"),
     // The MOTRR paper's Table 2 (crate::motrr::MOTRR_TABLE2): the programs not already above.
     program!(poly_atax, MOTRR, "MOTRR ATAX: PolyBench y = A^T (A x), one thread per row then per column"),
     program!(poly_bicg, MOTRR, "MOTRR BICG: PolyBench BiCGStab sub-kernel s = A^T r, q = A p, one thread per output"),
@@ -162,10 +179,16 @@ pub(crate) static INFO: &[&WorkloadInfo] = &[
     &rod_srad::INFO,
     &rod_streamcluster::INFO,
     &ispass_aes::INFO,
+    &ispass_bfs::INFO,
     &ispass_cp::INFO,
     &ispass_lps::INFO,
+    &ispass_nn::INFO,
+    &ispass_ray::INFO,
     &ispass_sto::INFO,
     &sdk_montecarlo::INFO,
+    &sdk_convsep::INFO,
+    &sdk_histogram::INFO,
+    &sdk_scalarprod::INFO,
     &poly_atax::INFO,
     &poly_bicg::INFO,
     &poly_mvt::INFO,

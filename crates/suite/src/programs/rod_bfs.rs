@@ -24,16 +24,21 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     small: "49152 nodes, out-degree 1..7 (192 CTAs per launch)",
     paper: "2^20 nodes (4096 CTAs per launch)",
 };
-const EXPAND: &str = "_Z9bfsExpandPKiS0_PhS1_PKhPii";
-const UPDATE: &str = "_Z9bfsUpdatePhS_S_Pii";
-const THREADS: usize = 256;
+pub(super) const EXPAND: &str = "_Z9bfsExpandPKiS0_PhS1_PKhPii";
+pub(super) const UPDATE: &str = "_Z9bfsUpdatePhS_S_Pii";
+pub(super) const THREADS: usize = 256;
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
-    // Small: 49152 nodes (192 CTAs per kernel: 2 fills at 6 CTAs/SM). Paper: Rodinia's largest input size, 2^20
-    // nodes. Out-degrees uniform in 1..=7 (Rodinia's generator draws a few edges per node),
-    // edges to uniformly random nodes.
-    let n = size.pick(49152usize, 1 << 20);
-    let mut r = rng::rng(NAME, 0);
+    // Small: 49152 nodes (192 CTAs per kernel: 2 fills at 6 CTAs/SM). Paper: Rodinia's largest
+    // input size, 2^20 nodes.
+    bfs(dev, NAME, size.pick(49152, 1 << 20))
+}
+
+/// BFS from node 0 of a seeded random graph of `n` nodes, for program `name` (this one and
+/// `ispass_bfs`, which runs the same kernels at its own sizes). Out-degrees uniform in 1..=7
+/// (Rodinia's generator draws a few edges per node), edges to uniformly random nodes.
+pub(super) fn bfs(dev: &mut Device, name: &'static str, n: usize) -> Result<Outcome, SuiteError> {
+    let mut r = rng::rng(name, 0);
     let mut row_start = Vec::with_capacity(n + 1);
     let mut edges = Vec::new();
     for _ in 0..n {
@@ -64,7 +69,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     mask[source] = 1;
     let mut cost = vec![-1i32; n];
     cost[source] = 0;
-    let mut ctx = Ctx::new(dev, NAME, PTX)?;
+    let mut ctx = Ctx::new(dev, name, PTX)?;
     let (ke, ku) = (ctx.kernel(EXPAND)?, ctx.kernel(UPDATE)?);
     let drow = ctx.upload(&row_start)?;
     let dedges = ctx.upload(&edges)?;
