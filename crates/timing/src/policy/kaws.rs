@@ -10,7 +10,9 @@
 //! Waiting warps (barrier, finished) go after the runnable ones in both orders, as in `gto`.
 //! The progress ranking is SM-wide state ([`ProgressRank`]), built once at the milestone and
 //! kept sorted by moving a CTA back past the CTAs it overtook whenever it issues (one or two
-//! compares per issue), so no scheduler sorts anything per cycle. `kaws` is this policy with
+//! compares per issue), so no scheduler sorts anything per cycle; and a scheduler rebuilds its
+//! order only when the ranking, occupancy or a warp's waiting flag changed (the state's
+//! `version`), else it copies its cached one (as `pro` does). `kaws` is this policy with
 //! warp sharing (`kaws-ka+ws`, see `sm/share.rs`); choices the paper leaves open are listed
 //! in `docs/kaws-policies.md`.
 
@@ -24,6 +26,9 @@ pub struct ProgressRank {
     order: Vec<u16>,
     /// `pos[c]`: CTA slot `c`'s index in `order` (`NONE` when it is not listed).
     pos: Vec<u16>,
+    /// Bumped by every event that can change a scheduler's order: the milestone, a move in
+    /// the ranking, a CTA launch or exit, a warp starting or ending a wait.
+    version: u64,
 }
 
 const NONE: u16 = u16::MAX;
@@ -56,6 +61,7 @@ impl Build for ProgressRank {
             on: false,
             order: Vec::with_capacity(b.cta_slots),
             pos: vec![NONE; b.cta_slots],
+            version: 0,
         }
     }
 }
@@ -69,6 +75,7 @@ impl Events for ProgressRank {
         // Once per launch and SM, at most `sm.max_ctas` entries.
         self.order.sort_unstable_by_key(|&c| Self::key(c, v));
         self.reindex(0);
+        self.version += 1;
     }
 
     fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
@@ -82,16 +89,21 @@ impl Events for ProgressRank {
         }
         // Its progress grew by one: it moves back past the CTAs it has now overtaken.
         let k = Self::key(c, v);
+        let from = i;
         while i + 1 < self.order.len() && Self::key(self.order[i + 1], v) < k {
             self.order[i] = self.order[i + 1];
             self.pos[self.order[i] as usize] = i as u16;
             i += 1;
         }
-        self.order[i] = c;
-        self.pos[c as usize] = i as u16;
+        if i != from {
+            self.order[i] = c;
+            self.pos[c as usize] = i as u16;
+            self.version += 1;
+        }
     }
 
     fn on_cta_launch(&mut self, c: u16, v: &PolicyView) {
+        self.version += 1;
         // Only the last CTA launches at or after the milestone, and its launch hook runs
         // before the milestone's; kept general so the list can never miss a resident CTA.
         if !self.on || self.pos[c as usize] != NONE {
@@ -104,6 +116,7 @@ impl Events for ProgressRank {
     }
 
     fn on_cta_exit(&mut self, c: u16, _v: &PolicyView) {
+        self.version += 1;
         let i = self.pos[c as usize];
         if i == NONE {
             return;
@@ -112,14 +125,28 @@ impl Events for ProgressRank {
         self.pos[c as usize] = NONE;
         self.reindex(i as usize);
     }
+
+    fn on_barrier_arrive(&mut self, _slot: u16, _pc: u32, _v: &PolicyView) {
+        self.version += 1;
+    }
+
+    fn on_barrier_release(&mut self, _cta: u16, _pc: u32, _v: &PolicyView) {
+        self.version += 1;
+    }
+
+    fn on_warp_finished(&mut self, _slot: u16, _v: &PolicyView) {
+        self.version += 1;
+    }
 }
 
 impl SmState for ProgressRank {}
 
-/// One scheduler's kernel-aware order.
+/// One scheduler's kernel-aware order, cached until the SM state's version moves.
 pub struct KernelAware {
     me: usize,
     schedulers: usize,
+    cache: Vec<u16>,
+    built_at: u64,
 }
 
 impl Build for KernelAware {
@@ -127,6 +154,8 @@ impl Build for KernelAware {
         KernelAware {
             me: b.scheduler,
             schedulers: b.schedulers.max(1),
+            cache: Vec::with_capacity(b.slots.len()),
+            built_at: u64::MAX,
         }
     }
 }
@@ -147,13 +176,9 @@ impl KernelAware {
                 .filter(|&s| v.occupied(s) && v.waiting(s) == waiting),
         );
     }
-}
 
-impl IssuePolicy for KernelAware {
-    type Shared = ProgressRank;
-
-    fn current_order(&self, sh: &ProgressRank, _: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        out.clear();
+    /// Appends this scheduler's order now to `out`.
+    fn build(&self, sh: &ProgressRank, v: &PolicyView, out: &mut Vec<u16>) {
         if !sh.on {
             let by_age = &v.age_order[self.me];
             out.extend(by_age.iter().copied().filter(|&s| !v.waiting(s)));
@@ -165,5 +190,30 @@ impl IssuePolicy for KernelAware {
                 self.push_cta(c as usize, waiting, v, out);
             }
         }
+    }
+}
+
+impl IssuePolicy for KernelAware {
+    type Shared = ProgressRank;
+
+    fn current_order(&self, sh: &ProgressRank, _: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        out.clear();
+        if self.built_at == sh.version {
+            out.extend_from_slice(&self.cache);
+        } else {
+            self.build(sh, v, out);
+        }
+    }
+
+    fn order(&mut self, sh: &ProgressRank, _: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        if self.built_at != sh.version {
+            let mut cache = std::mem::take(&mut self.cache);
+            cache.clear();
+            self.build(sh, v, &mut cache);
+            self.cache = cache;
+            self.built_at = sh.version;
+        }
+        out.clear();
+        out.extend_from_slice(&self.cache);
     }
 }
