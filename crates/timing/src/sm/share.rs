@@ -109,11 +109,16 @@ mod tests {
 
     const NOW: u64 = 100;
 
+    /// Per warp: the class of its ready I-buffer head (`None`: not ready).
+    type Ready = [Option<Unit>; 8];
+    /// Busy ports: (scheduler, class, what is busy).
+    type Ports = Vec<(usize, Unit, Busy)>;
+
     /// One CTA of 8 warps on titanx-pascal's sub-core SM (4 schedulers, one collector and one
     /// unit instance per scheduler and class); warp `w` (slot = age = `w`) belongs to
     /// scheduler `w mod 4`. `ready[w]`: the class of its I-buffer head, `None` when it is not
     /// ready (a data stall); `busy`: (scheduler, class, what) ports busy this cycle.
-    fn sm(ready: [Option<Unit>; 8], busy: &[(usize, Unit, Busy)]) -> Sm<Gto, RoundRobin> {
+    fn sm(ready: Ready, busy: &[(usize, Unit, Busy)]) -> Sm<Gto, RoundRobin> {
         let cfg = GpuConfig::load("titanx-pascal").unwrap();
         assert_eq!(cfg.operand_collectors.per_scheduler, 1);
         let mut sm = Sm::new(
@@ -176,7 +181,7 @@ mod tests {
     /// SP; and that S0 takes nothing, so its SP and SFU collectors are busy too (were S0's SP
     /// free, the oldest SP candidate w1 would go to S0, not S3). The remaining ones (S2's SP,
     /// S3's SFU) must be busy as well, or S2 would take w1 (older than w5) and S3 nothing.
-    fn fig3() -> ([Option<Unit>; 8], Vec<(usize, Unit, Busy)>) {
+    fn fig3() -> (Ready, Ports) {
         let ready = [
             Some(Mem),
             Some(Sp),
