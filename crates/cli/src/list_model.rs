@@ -41,6 +41,8 @@ pub fn policies() -> u8 {
     for e in FETCH {
         show(e.name, e.summary, e.params);
     }
+    println!("warp sharing (KAWS): add `+ws` to any issue policy (`gto+ws`, `mwf-gto+cff+ws`): a scheduler that issued");
+    println!("  nothing issues another scheduler's ready warp whose collector or unit was busy (oldest first)");
     println!("(-c KEY=VALUE lines: the parameter and its default; `tls:N` is short for -c policy.tls.active=N)");
     exit::OK
 }

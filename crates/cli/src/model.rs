@@ -41,7 +41,7 @@ pub struct ModelArgs {
     #[arg(short = 'c', long = "cfg", value_name = "KEY=VALUE")]
     pub cfg: Vec<String>,
     /// Issue policy (`warpsim list policies`); `ISSUE+FETCH` names the fetch policy too
-    /// (`mwf-gto+cff`), `tls:N` sets `policy.tls.active`.
+    /// (`mwf-gto+cff`), `+ws` adds warp sharing (`gto+ws`), `tls:N` sets `policy.tls.active`.
     #[arg(long, value_name = "NAME", default_value = "gto")]
     pub policy: String,
     /// Fetch policy (`warpsim list policies`): `rr` (default), `cff`, `fef`.
@@ -84,7 +84,7 @@ impl Model {
     pub fn resolve(a: &ModelArgs) -> Result<Model, String> {
         let (mut policy, shorthand) = PolicyKind::parse(&a.policy).map_err(|e| format!("--policy: {e}"))?;
         if let Some(f) = &a.fetch {
-            policy = policy.with_fetch(f, a.policy.contains('+')).map_err(|e| format!("--fetch: {e}"))?;
+            policy = policy.with_fetch(f, PolicyKind::names_fetch(&a.policy)).map_err(|e| format!("--fetch: {e}"))?;
         }
         // `tls:N` is the config key `policy.tls.active=N`; giving both would lose one of them.
         let mut overrides: Vec<String> = shorthand.into_iter().collect();

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::json;
 use warpsim_core::device::{Device, LaunchRecord};
 use warpsim_timing::{analysis, report};
-use warpsim_timing::stats::{IssueSlots, StallCounts};
+use warpsim_timing::stats::{IssueSlots, SharedIssues, StallCounts};
 use warpsim_timing::TimingStats;
 
 use crate::model::{take_timing_stats, Mode, Model};
@@ -69,6 +69,8 @@ pub struct Totals {
     pub ipc: f64,
     pub issue: IssueSlots,
     pub stalls: StallCounts,
+    /// Warp-sharing issues by unit class (timing mode with `+ws`).
+    pub shared_issues: SharedIssues,
     /// Σ over launches of [`report::resident_warp_cycles`]: the denominator of the barrier
     /// fractions (timing mode only).
     pub resident_warp_cycles: u64,
@@ -90,6 +92,7 @@ impl Totals {
             ipc: if timing.cycles > 0 { warp_instructions as f64 / timing.cycles as f64 } else { 0.0 },
             issue: timing.issue,
             stalls: timing.stalls,
+            shared_issues: timing.shared_issues,
             resident_warp_cycles: timing.resident_warp_cycles,
         }
     }
@@ -128,7 +131,8 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
     let slots = t.issue.issued + t.issue.idle + t.issue.scoreboard + t.issue.pipeline;
     let s = &t.stalls;
     let stalls = s.total();
-    vec![
+    let sh = &t.shared_issues;
+    let mut lines = vec![
         format!("cycles: {}, IPC {:.3} warp instructions/cycle", t.cycles, t.ipc),
         format!(
             "issue slots: issued {}, idle {}, scoreboard {}, pipeline {} (of {slots})",
@@ -148,7 +152,18 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
             pct(s.fetch, stalls),
             pct(s.not_selected, stalls)
         ),
-    ]
+    ];
+    if sh.total() > 0 {
+        lines.push(format!(
+            "shared issues (warp sharing): {} = {} of warp instructions; SP {}, SFU {}, MEM {}",
+            sh.total(),
+            pct(sh.total(), t.warp_instructions),
+            sh.sp,
+            sh.sfu,
+            sh.mem
+        ));
+    }
+    lines
 }
 
 /// GPGPU-Sim's closing line: simulation rate in instructions and cycles per wall second.

@@ -51,7 +51,20 @@ fn model_options_select_preset_policy_and_overrides() {
     assert!(v["cycles"].as_u64().unwrap() > 0);
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown issue policy `fifo` (issue policies: lrr, gto, oldest, tls, mwf-lrr, mwf-gto, saws, pro; fetch policies");
+    let names: Vec<&str> = warpsim_timing::policy::ISSUE.iter().map(|e| e.name).collect();
+    assert_contains(&r, &format!("unknown issue policy `fifo` (issue policies: {}; fetch policies", names.join(", ")));
+    // `+ws` (warp sharing) goes with any issue policy and with --fetch; timed runs print the
+    // shared issues by unit class.
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "gto+ws", "--fetch", "cff", "--json"], &data());
+    assert_code(&r, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["policy"].as_str(), Some("gto+cff+ws"));
+    let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "kaws"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "shared issues (warp sharing): ");
+    let r = warpsim(&["run", "--workload", "matmul", "--policy", "gto+ws+ws"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "given twice");
     // Combined names, --fetch, and a contradiction between them.
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto", "--fetch", "cff", "--json"], &data());
     assert_code(&r, 0);

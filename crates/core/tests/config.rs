@@ -111,3 +111,24 @@ fn nothing_is_clamped_or_misattributed() {
         assert!(err(&format!("{key}=4000000000")).starts_with(&format!("{key}: 4000000000 is out of range ")), "{key}");
     }
 }
+
+/// The collector model: titanx-pascal has per-scheduler collectors, gtx480 its pool; the key
+/// has a range, and a model with no collector at all is refused with the way out named.
+#[test]
+fn operand_collector_models_are_checked() {
+    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(load("titanx-pascal", &[]).unwrap().operand_collectors.per_scheduler, 1);
+    assert_eq!(load("gtx480", &[]).unwrap().operand_collectors.per_scheduler, 0);
+    let err = |p: &str, o: &[&str]| match load(p, o) {
+        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
+        other => panic!("{o:?}: {other:?}"),
+    };
+    assert_eq!(err("titanx-pascal", &["operand_collectors.per_scheduler=17"]), "operand_collectors.per_scheduler: 17 is out of range 0..=16");
+    assert_eq!(
+        err("titanx-pascal", &["operand_collectors.per_scheduler=0", "operand_collectors.generic=0"]),
+        "operand_collectors: needs at least one collector unit: a pool (sp / sfu / mem / generic > 0) or per_scheduler > 0"
+    );
+    // Per-scheduler collectors need no pool; the pool alone is the old model.
+    assert!(load("titanx-pascal", &["operand_collectors.generic=0"]).is_ok());
+    assert!(load("titanx-pascal", &["operand_collectors.per_scheduler=0"]).is_ok());
+}

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`) or path of a TOML config (default `gtx480`) |
 //! | `WARPSIM_MODE` | `timing` (default: the cycle-level model) or `functional` |
-//! | `WARPSIM_POLICY` | issue policy (`warpsim list policies`): `gto` (default), `mwf-gto`, … ; `ISSUE+FETCH` (`mwf-gto+cff`) names the fetch policy too; `tls:N` sets `policy.tls.active` |
+//! | `WARPSIM_POLICY` | issue policy (`warpsim list policies`): `gto` (default), `mwf-gto`, … ; `ISSUE+FETCH` (`mwf-gto+cff`) names the fetch policy too, `+ws` adds warp sharing (`gto+ws`); `tls:N` sets `policy.tls.active` |
 //! | `WARPSIM_FETCH` | fetch policy: `rr` (default), `cff`, `fef` |
 //! | `WARPSIM_STATS` | file to which one JSON line per kernel launch is appended |
 //! | `WARPSIM_TRACE` | timing mode: Chrome/Perfetto trace of every launch so far (`warpsim_timing::trace`), rewritten after each launch; switches the event log on |
@@ -105,7 +105,7 @@ impl Config {
                         c.gpu = g;
                     }
                     c.policy = p;
-                    named_fetch = v.contains('+');
+                    named_fetch = PolicyKind::names_fetch(v);
                 }
                 Err(e) => warn.push(format!("WARPSIM_POLICY=`{v}`: {e}; using `{}`", c.policy.name())),
             }

@@ -132,7 +132,8 @@ pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
     )
 }
 
-/// [`run_timed_with`] on a memory system earlier launches used (see [`run_timed_on`]).
+/// [`run_timed_with`] on a memory system earlier launches used (see [`run_timed_on`]). Warp
+/// sharing is on when `opts.policy` says `+ws`.
 #[allow(clippy::too_many_arguments)]
 pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     mem: &mut MemSystem,
@@ -142,6 +143,35 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
+    issue: impl FnMut(&BuildCtx) -> P,
+    fetch: impl FnMut() -> F,
+) -> Result<TimingStats, TimingError> {
+    let share = opts.policy.shares();
+    run_loop(
+        mem,
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+        cfg,
+        opts,
+        share,
+        issue,
+        fetch,
+    )
+}
+
+/// The cycle loop; `share` turns warp sharing on (`+ws`, or an entry defined with it).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
+    mem: &mut MemSystem,
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+    share: bool,
     mut issue: impl FnMut(&BuildCtx) -> P,
     mut fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
@@ -178,6 +208,7 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
                 &mut issue,
                 fetch(),
                 opts.perfect_icache,
+                share,
             )
         })
         .collect();
@@ -206,7 +237,7 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
         log: opts.event_log.then(Vec::new),
         log_cta_order: opts.event_log && opts.cta_order_log,
         lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
-        shared_issues: 0,
+        shared_issues: Default::default(),
         dual_issues: 0,
         bank_conflict_cycles: 0,
         all_dispatched: total == 0,
@@ -303,7 +334,14 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     }
     // Warp records are pushed per CTA, so one pass pairs each CTA with its warp count.
     // Sized by the CTAs that ran, not by the grid.
-    let mut per_cta = vec![0u64; env.ctas.iter().map(|c| c.linear as usize + 1).max().unwrap_or(0)];
+    let mut per_cta = vec![
+        0u64;
+        env.ctas
+            .iter()
+            .map(|c| c.linear as usize + 1)
+            .max()
+            .unwrap_or(0)
+    ];
     for w in &env.warps {
         if let Some(n) = per_cta.get_mut(w.cta as usize) {
             *n += 1;
@@ -315,7 +353,7 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     Ok(TimingStats {
         kernel: kernel_name(k),
         config: cfg.name.clone(),
-        policy: opts.policy.issue_name().to_string(),
+        policy: opts.policy.issue_label(),
         fetch_policy: opts.policy.fetch.name().to_string(),
         cycles: now,
         warp_instructions: env.warp_instructions,

@@ -122,8 +122,21 @@ pub const STATS: &[StatDef] = &[
     },
     count!(
         "shared_issues",
-        "instructions issued by another scheduler (warp sharing)",
-        |s| s.shared_issues
+        "instructions issued by another scheduler than the warp's own (warp sharing, `+ws`)",
+        |s| s.shared_issues.total()
+    ),
+    count!(
+        "shared_issues_sp",
+        "warp-sharing issues to an SP unit",
+        |s| s.shared_issues.sp
+    ),
+    count!("shared_issues_sfu", "warp-sharing issues to an SFU", |s| s
+        .shared_issues
+        .sfu),
+    count!(
+        "shared_issues_mem",
+        "warp-sharing issues to an LD/ST (MEM) unit",
+        |s| s.shared_issues.mem
     ),
     count!(
         "icache_hits",

@@ -52,6 +52,39 @@ impl StallCounts {
     }
 }
 
+/// Warp-sharing issues (an instruction issued by a scheduler other than the warp's own) by
+/// the unit class of the instruction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SharedIssues {
+    pub sp: u64,
+    pub sfu: u64,
+    /// LD/ST unit (the paper's MEM).
+    pub mem: u64,
+}
+
+impl SharedIssues {
+    pub fn total(&self) -> u64 {
+        self.sp + self.sfu + self.mem
+    }
+
+    /// One shared issue of a `unit`-class instruction.
+    #[inline]
+    pub fn count(&mut self, unit: crate::classify::Unit) {
+        use crate::classify::Unit;
+        match unit {
+            Unit::Sp => self.sp += 1,
+            Unit::Sfu => self.sfu += 1,
+            Unit::Ldst => self.mem += 1,
+        }
+    }
+
+    pub fn add(&mut self, o: &SharedIssues) {
+        self.sp += o.sp;
+        self.sfu += o.sfu;
+        self.mem += o.mem;
+    }
+}
+
 /// One scheduler's issue slots, GPGPU-Sim style: every cycle its SM has resident CTAs counts
 /// exactly one of these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -177,8 +210,9 @@ pub struct TimingStats {
     /// L1 I-cache fetches that allocated a line (a fetch of a line still in flight counts in
     /// neither: the warp retries when it arrives).
     pub icache_misses: u64,
-    /// Instructions issued by a scheduler other than the warp's own (warp sharing).
-    pub shared_issues: u64,
+    /// Instructions issued by a scheduler other than the warp's own (warp sharing), by unit
+    /// class.
+    pub shared_issues: SharedIssues,
     /// Second instructions issued in the same cycle by the same scheduler (`sm.dual_issue`):
     /// `issue.issued + dual_issues == warp_instructions`.
     pub dual_issues: u64,

@@ -83,6 +83,19 @@ fn run_custom<P: IssuePolicy, F: FetchPolicy>(
     issue: impl FnMut(&BuildCtx) -> P,
     fetch: impl FnMut() -> F,
 ) -> (TimingStats, Vec<u32>) {
+    run_custom_as(PolicyKind::GTO, src, grid, block, cfg, issue, fetch)
+}
+
+/// [`run_custom`] under the name `policy` (its `+ws` switches warp sharing on).
+fn run_custom_as<P: IssuePolicy, F: FetchPolicy>(
+    policy: PolicyKind,
+    src: &str,
+    grid: u32,
+    block: u32,
+    cfg: &GpuConfig,
+    issue: impl FnMut(&BuildCtx) -> P,
+    fetch: impl FnMut() -> F,
+) -> (TimingStats, Vec<u32>) {
     let module = warpsim_core::load_ptx(src).expect("kernel loads");
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
     let f = &module.functions[kernel as usize];
@@ -98,7 +111,7 @@ fn run_custom<P: IssuePolicy, F: FetchPolicy>(
     let opts = TimingOptions {
         trace_issue: true,
         event_log: true,
-        ..TimingOptions::new(PolicyKind::GTO, 16)
+        ..TimingOptions::new(policy, 16)
     };
     let s = run_timed_with(
         &k,
@@ -304,38 +317,31 @@ fn loop_free_kernel(n: usize) -> String {
     kernel("", &format!("{body}mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;"))
 }
 
-/// GTO with warp sharing on.
-struct SharingGto(Gto);
-
-impl IssuePolicy for SharingGto {
-    type Shared = ();
-    const SHARES_WARPS: bool = true;
-    fn current_order(&self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.0.current_order(sh, slots, v, out);
-    }
-}
-
-impl Events for SharingGto {
-    fn on_issue(&mut self, e: &Issued, v: &PolicyView) {
-        self.0.on_issue(e, v);
-    }
-}
-
 #[test]
 fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
     // Sub-core Pascal-like SM with 2 schedulers, each owning one SFU port: scheduler 0's warps
     // run SFU-heavy code (busy port), scheduler 1's warps exit at once, so its port is free.
-    // The SFU work depends on a kernel parameter so it is not hidden behind that load.
-    let cfg = GpuConfig::load_with(
-        "titanx-pascal",
-        &[
-            "gpu.num_sms=1".into(),
-            "sm.schedulers=2".into(),
-            "units.sfu=2".into(),
-            "sm.sub_core=true".into(),
-        ],
-    )
-    .unwrap();
+    // The SFU work depends on a kernel parameter so it is not hidden behind that load. Under
+    // both collector models (per scheduler: titanx-pascal's; the SM-wide pool).
+    for collectors in ["1", "0"] {
+        warp_sharing_on(
+            &GpuConfig::load_with(
+                "titanx-pascal",
+                &[
+                    "gpu.num_sms=1".into(),
+                    "sm.schedulers=2".into(),
+                    "units.sfu=2".into(),
+                    "sm.sub_core=true".into(),
+                    format!("operand_collectors.per_scheduler={collectors}"),
+                ],
+            )
+            .unwrap(),
+        );
+    }
+}
+
+fn warp_sharing_on(cfg: &GpuConfig) {
+    let cfg = cfg.clone();
     let body = "and.b32 %r6, %r5, 32;\nsetp.ne.u32 %p1, %r6, 0;\n@%p1 bra END;\nadd.s32 %r8, %r2, %r1;\ncvt.rn.f32.u32 %f1, %r8;\n\
                 sqrt.approx.f32 %f2, %f1;\nsqrt.approx.f32 %f3, %f1;\nsqrt.approx.f32 %f4, %f1;\nsqrt.approx.f32 %f5, %f1;\n\
                 sqrt.approx.f32 %f6, %f1;\nsqrt.approx.f32 %f7, %f1;\nadd.f32 %f8, %f2, %f7;\ncvt.rzi.u32.f32 %r7, %f8;\n\
@@ -350,25 +356,29 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
         |b| Gto::new(b.scheduler),
         RoundRobin::default,
     );
-    let (shared, out1) = run_custom(
+    let (shared, out1) = run_custom_as(
+        PolicyKind::from_name("gto+ws").unwrap(),
         &src,
         1,
         256,
         &cfg,
-        |b| SharingGto(Gto::new(b.scheduler)),
+        |b| Gto::new(b.scheduler),
         RoundRobin::default,
     );
     assert_eq!(out0, reference);
     assert_eq!(out1, reference);
-    assert_eq!(plain.shared_issues, 0);
-    assert!(shared.shared_issues > 0, "{:?}", shared.issue_per_scheduler);
+    assert_eq!(plain.shared_issues.total(), 0);
+    assert_eq!(shared.policy, "gto+ws");
+    // The shared work is the SFU chain.
+    let sh = shared.shared_issues;
+    assert!(sh.sfu > 0 && sh.sfu >= sh.sp + sh.mem, "{sh:?}");
     // Shared issues show in the trace as scheduler 1 issuing an even (scheduler 0) slot.
     let cross = shared
         .issue_trace
         .iter()
         .filter(|e| e.slot % 2 != e.scheduler)
         .count() as u64;
-    assert_eq!(cross, shared.shared_issues);
+    assert_eq!(cross, shared.shared_issues.total());
     assert!(
         shared.cycles < plain.cycles,
         "{} vs {}",

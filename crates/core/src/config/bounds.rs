@@ -39,6 +39,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("operand_collectors.mem", u(c.operand_collectors.mem), 0, 256),
         ("operand_collectors.generic", u(c.operand_collectors.generic), 0, 256),
         ("operand_collectors.register_banks", u(c.operand_collectors.register_banks), 1, 256),
+        ("operand_collectors.per_scheduler", u(c.operand_collectors.per_scheduler), 0, 16),
         ("latency.sfu", u(c.latency.sfu), 1, CYCLES),
         ("initiation.sfu", u(c.initiation.sfu), 1, CYCLES),
         ("l1i.size", u(c.l1i.size), 8, 4 * MIB),

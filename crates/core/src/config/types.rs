@@ -188,11 +188,18 @@ pub struct Units {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OperandCollectors {
+    /// Pool model (`per_scheduler = 0`): SM-wide collector units per class (sp / sfu / mem),
+    /// and generic ones any class may take.
     pub sp: u32,
     pub sfu: u32,
     pub mem: u32,
     pub generic: u32,
     pub register_banks: u32,
+    /// Sub-core model (KAWS §2.1): when > 0, every scheduler owns this many collector units
+    /// per unit class (SP, SFU, MEM) and the pool keys above are not used. 0 (the default, so
+    /// files written before the key existed load unchanged): the SM-wide pool.
+    #[serde(default)]
+    pub per_scheduler: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

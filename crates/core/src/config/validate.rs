@@ -118,8 +118,12 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     if c.sm.max_warps * 32 < c.sm.max_threads {
         return Err(invalid("sm.max_threads", format!("{} threads need more than sm.max_warps = {} warps", c.sm.max_threads, c.sm.max_warps)));
     }
-    if c.operand_collectors.sp + c.operand_collectors.sfu + c.operand_collectors.mem + c.operand_collectors.generic == 0 {
-        return Err(invalid("operand_collectors", "needs at least one collector unit"));
+    let oc = &c.operand_collectors;
+    if oc.per_scheduler == 0 && oc.sp + oc.sfu + oc.mem + oc.generic == 0 {
+        return Err(invalid(
+            "operand_collectors",
+            "needs at least one collector unit: a pool (sp / sfu / mem / generic > 0) or per_scheduler > 0",
+        ));
     }
     if c.policy.tls.active > c.sm.max_warps {
         return Err(invalid(

@@ -9,7 +9,7 @@
 
 use crate::mem::MemStats;
 use crate::report::resident_warp_cycles;
-use crate::stats::{IssueSlots, StallCounts, TimingStats};
+use crate::stats::{IssueSlots, SharedIssues, StallCounts, TimingStats};
 
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Totals {
@@ -25,7 +25,7 @@ pub struct Totals {
     pub issued_lanes: Vec<u64>,
     pub icache_hits: u64,
     pub icache_misses: u64,
-    pub shared_issues: u64,
+    pub shared_issues: SharedIssues,
     pub dual_issues: u64,
     pub bank_conflict_cycles: u64,
     /// Σ over launches of [`resident_warp_cycles`].
@@ -59,7 +59,7 @@ impl Totals {
         }
         self.icache_hits += s.icache_hits;
         self.icache_misses += s.icache_misses;
-        self.shared_issues += s.shared_issues;
+        self.shared_issues.add(&s.shared_issues);
         self.dual_issues += s.dual_issues;
         self.bank_conflict_cycles += s.bank_conflict_cycles;
         self.resident_warp_cycles += resident_warp_cycles(s);

@@ -24,6 +24,7 @@
 
 mod cta_rank;
 mod gto;
+mod kaws;
 mod lrr;
 mod motrr;
 mod mwf;
@@ -36,6 +37,7 @@ pub mod view;
 
 pub use cta_rank::{CtaKey, CtaRank, InCta};
 pub use gto::Gto;
+pub use kaws::{KernelAware, ProgressRank};
 pub use lrr::Lrr;
 pub use motrr::{Motrr, MotrrRecency, Mto, Recency};
 pub use mwf::{MwfGto, MwfLrr, WaitingFirst};
@@ -146,9 +148,6 @@ pub trait IssuePolicy: Events {
     /// slots are occupied. The SM then skips a scheduler none of whose warps can issue until
     /// one of them changes state (its issue-slot statistics are still counted every cycle).
     const PURE_ORDER: bool = true;
-    /// A scheduler that issued nothing may issue a ready warp of another scheduler of the SM
-    /// whose own unit port was busy (warp sharing); see [`IssuePolicy::pick_shared`].
-    const SHARES_WARPS: bool = false;
     /// Deliver [`Events::on_mem_complete`] (costs a completion queue per SM).
     const WANTS_MEM_EVENTS: bool = false;
 
@@ -168,8 +167,9 @@ pub trait IssuePolicy: Events {
         self.current_order(sh, slots, v, out);
     }
 
-    /// Warp sharing: of `candidates` (other schedulers' ready warps whose unit has a free
-    /// instance for this scheduler), the one to issue. Default: the oldest.
+    /// Warp sharing (on with `+ws`, see [`registry`]): of `candidates` (other schedulers'
+    /// ready warps whose port was busy, for which this scheduler has a free collector and unit
+    /// of their class), the one this scheduler issues. Default: the oldest (KAWS).
     fn pick_shared(&mut self, candidates: &[u16], v: &PolicyView) -> Option<u16> {
         candidates.iter().copied().min_by_key(|&s| v.age(s))
     }

@@ -4,16 +4,25 @@
 //! and every test that runs "every policy". Adding an issue policy is its file plus one line in
 //! [`ISSUE`].
 //!
+//! Warp sharing (KAWS) is not a policy of its own but a switch on any of them: the `+ws`
+//! suffix (`gto+ws`, `mwf-gto+cff+ws`) turns it on for the issue policy named; the SM's
+//! share stage then lets a scheduler that issued nothing issue another scheduler's ready warp
+//! whose port was busy (`sm/share.rs`), the policy's [`IssuePolicy::pick_shared`] choosing
+//! which. An entry can also be defined *with* sharing ([`run_sharing`]: `kaws-ws` is `gto`
+//! with it, under the paper's name). It is a run-time flag of the one cycle loop compiled per
+//! issue policy, so `+ws` costs no extra code per policy.
+//!
 //! Static dispatch: an issue entry holds its own monomorphised run function
 //! ([`run_registered`]), so the cycle loop is compiled once per issue policy; the fetch policy
 //! is an enum ([`AnyFetch`]) matched once per SM-cycle, so issue × fetch pairs are not compiled
 //! separately.
 
 use super::{
-    Build, Gto, IssuePolicy, Lrr, Motrr, MotrrRecency, Mto, MwfGto, MwfLrr, Oldest, Pro, Saws, Tls,
+    Build, Gto, IssuePolicy, KernelAware, Lrr, Motrr, MotrrRecency, Mto, MwfGto, MwfLrr, Oldest,
+    Pro, Saws, Tls,
 };
 use crate::fetch_policy::{AnyFetch, FetchKind};
-use crate::gpu::{run_timed_with_on, TimingOptions};
+use crate::gpu::{run_loop, TimingOptions};
 use crate::mem::MemSystem;
 use crate::{TimingError, TimingStats};
 use warpsim_core::config::GpuConfig;
@@ -118,7 +127,28 @@ pub const ISSUE: &[IssueEntry] = &[
         params: &["policy.motrr.recency_bits"],
         run: run_registered::<MotrrRecency>,
     },
+    IssueEntry {
+        name: "kaws-ka",
+        summary: "KAWS kernel-aware: oldest warp first until the kernel's last CTA is dispatched, then CTAs by warp instructions issued (least first), oldest warp inside",
+        params: &[],
+        run: run_registered::<KernelAware>,
+    },
+    IssueEntry {
+        name: "kaws-ws",
+        summary: "KAWS warp sharing alone: gto+ws (a scheduler that issued nothing issues another's ready warp whose port is busy, oldest first)",
+        params: &[],
+        run: run_sharing::<Gto>,
+    },
+    IssueEntry {
+        name: "kaws",
+        summary: "KAWS: kaws-ka with warp sharing (kaws-ka+ws)",
+        params: &[],
+        run: run_sharing::<KernelAware>,
+    },
 ];
+
+/// The suffix that turns warp sharing on for any issue policy (`gto+ws`).
+pub const SHARE_SUFFIX: &str = "ws";
 
 /// The fetch policies.
 pub const FETCH: &[FetchEntry] = &[
@@ -142,7 +172,8 @@ pub const FETCH: &[FetchEntry] = &[
     },
 ];
 
-/// The cycle loop of issue policy `P`, with the fetch policy the options name.
+/// The cycle loop of issue policy `P`, with the fetch policy the options name; warp sharing
+/// when the name had `+ws`.
 pub fn run_registered<P: IssuePolicy + Build>(
     mem: &mut MemSystem,
     k: &LaunchCtx,
@@ -152,8 +183,7 @@ pub fn run_registered<P: IssuePolicy + Build>(
     cfg: &GpuConfig,
     opts: &TimingOptions,
 ) -> Result<TimingStats, TimingError> {
-    let fetch = opts.policy.fetch;
-    run_timed_with_on(
+    run_entry::<P>(
         mem,
         k,
         gmem,
@@ -161,6 +191,47 @@ pub fn run_registered<P: IssuePolicy + Build>(
         shared_bytes,
         cfg,
         opts,
+        opts.policy.shares(),
+    )
+}
+
+/// [`run_registered`] with warp sharing always on: an entry that is a policy plus sharing
+/// (`kaws-ws` = `gto+ws`). The same cycle loop as `P`'s own entry (no second copy).
+pub fn run_sharing<P: IssuePolicy + Build>(
+    mem: &mut MemSystem,
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+) -> Result<TimingStats, TimingError> {
+    run_entry::<P>(mem, k, gmem, printf, shared_bytes, cfg, opts, true)
+}
+
+/// The one instantiation of the cycle loop per issue policy (its closures are defined here
+/// only, so [`run_registered`] and [`run_sharing`] share it).
+#[allow(clippy::too_many_arguments)]
+fn run_entry<P: IssuePolicy + Build>(
+    mem: &mut MemSystem,
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+    share: bool,
+) -> Result<TimingStats, TimingError> {
+    let fetch = opts.policy.fetch;
+    run_loop(
+        mem,
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+        cfg,
+        opts,
+        share,
         |b| P::build(b),
         || AnyFetch::new(fetch, &cfg.policy),
     )
@@ -172,6 +243,8 @@ pub fn run_registered<P: IssuePolicy + Build>(
 pub struct PolicyKind {
     issue: u8,
     pub fetch: FetchKind,
+    /// `+ws`: warp sharing on top of the issue policy.
+    share: bool,
 }
 
 impl PolicyKind {
@@ -179,11 +252,13 @@ impl PolicyKind {
     pub const LRR: PolicyKind = PolicyKind {
         issue: 0,
         fetch: FetchKind::Rr,
+        share: false,
     };
     /// `gto` with `rr` fetch (the default).
     pub const GTO: PolicyKind = PolicyKind {
         issue: 1,
         fetch: FetchKind::Rr,
+        share: false,
     };
 
     /// Every issue policy with fetch `rr`, in registry order.
@@ -191,28 +266,57 @@ impl PolicyKind {
         (0..ISSUE.len()).map(|i| PolicyKind {
             issue: i as u8,
             fetch: FetchKind::Rr,
+            share: false,
         })
     }
 
-    /// `ISSUE[+FETCH]`: a registered issue policy, optionally with a fetch policy after `+`
-    /// (`mwf-gto+cff`); fetch `rr` when none is given. The error lists the valid names.
+    /// `ISSUE[+FETCH][+ws]`: a registered issue policy, optionally with a fetch policy after
+    /// `+` (`mwf-gto+cff`; `rr` when none is given) and warp sharing (`+ws`, in either place
+    /// after the issue name). The error lists the valid names.
     pub fn from_name(name: &str) -> Result<PolicyKind, TimingError> {
-        let (issue, fetch) = match name.split_once('+') {
-            Some((i, f)) => (i, Some(f)),
-            None => (name, None),
-        };
+        let mut parts = name.split('+');
+        let issue = parts.next().unwrap_or_default();
         let i = ISSUE
             .iter()
             .position(|e| e.name == issue)
             .ok_or_else(|| unknown(issue, name))?;
-        let fetch = match fetch {
-            Some(f) => FetchKind::from_name(f)?,
-            None => FetchKind::Rr,
-        };
+        let (mut fetch, mut share) = (None, false);
+        for p in parts {
+            let twice = |what: &str| TimingError::BadPolicyParameter {
+                name: name.to_string(),
+                why: format!("{what} is given twice"),
+            };
+            if p == SHARE_SUFFIX {
+                if share {
+                    return Err(twice("`+ws` (warp sharing)"));
+                }
+                share = true;
+            } else if fetch.replace(FetchKind::from_name(p)?).is_some() {
+                return Err(twice("a fetch policy"));
+            }
+        }
         Ok(PolicyKind {
             issue: i as u8,
-            fetch,
+            fetch: fetch.unwrap_or(FetchKind::Rr),
+            share,
         })
+    }
+
+    /// `name` (as [`PolicyKind::from_name`] takes it) names a fetch policy (`mwf-gto+cff`,
+    /// `gto+cff+ws`; not `gto+ws`).
+    pub fn names_fetch(name: &str) -> bool {
+        name.split('+').skip(1).any(|p| p != SHARE_SUFFIX)
+    }
+
+    /// Warp sharing was asked for with `+ws` (entries defined with sharing, `kaws-ws` and
+    /// `kaws`, share without it).
+    pub fn shares(&self) -> bool {
+        self.share
+    }
+
+    /// This policy with warp sharing on or off.
+    pub fn with_sharing(self, share: bool) -> PolicyKind {
+        PolicyKind { share, ..self }
     }
 
     /// What a user typed: [`PolicyKind::from_name`], plus the `tls:N` shorthand (also
@@ -268,12 +372,26 @@ impl PolicyKind {
         self.issue().name
     }
 
-    /// The combined name: `gto`, or `mwf-gto+cff` when the fetch policy is not `rr`.
-    pub fn name(&self) -> String {
-        match self.fetch {
-            FetchKind::Rr => self.issue_name().to_string(),
-            f => format!("{}+{}", self.issue_name(), f.name()),
+    /// The issue policy's name, with `+ws` when sharing was asked for: what the statistics'
+    /// `policy` field holds.
+    pub fn issue_label(&self) -> String {
+        match self.share {
+            false => self.issue_name().to_string(),
+            true => format!("{}+{SHARE_SUFFIX}", self.issue_name()),
         }
+    }
+
+    /// The combined name: `gto`, `mwf-gto+cff` when the fetch policy is not `rr`, then `+ws`
+    /// with warp sharing (`gto+cff+ws`).
+    pub fn name(&self) -> String {
+        let mut n = self.issue_name().to_string();
+        if self.fetch != FetchKind::Rr {
+            n = format!("{n}+{}", self.fetch.name());
+        }
+        if self.share {
+            n = format!("{n}+{SHARE_SUFFIX}");
+        }
+        n
     }
 }
 
@@ -314,12 +432,36 @@ mod tests {
                 let p = PolicyKind::from_name(&format!("{}+{}", e.name, f.name)).unwrap();
                 assert_eq!(PolicyKind::from_name(&p.name()).unwrap(), p);
                 assert_eq!((p.issue_name(), p.fetch.name()), (e.name, f.name));
+                assert!(!p.shares());
+                let ws = PolicyKind::from_name(&format!("{}+{}+ws", e.name, f.name)).unwrap();
+                assert_eq!(ws, p.with_sharing(true));
+                assert_eq!(PolicyKind::from_name(&ws.name()).unwrap(), ws);
+                let ws_first = format!("{}+ws+{}", e.name, f.name);
+                assert_eq!(PolicyKind::from_name(&ws_first).unwrap(), ws);
             }
         }
         for (i, f) in FETCH.iter().enumerate() {
             assert!(FETCH[..i].iter().all(|o| o.name != f.name), "{}", f.name);
+            assert_ne!(f.name, SHARE_SUFFIX);
             assert_eq!(FetchKind::from_name(f.name).unwrap(), f.kind);
             assert_eq!(f.kind.name(), f.name);
         }
+    }
+
+    #[test]
+    fn the_ws_suffix_switches_sharing_on_and_is_checked() {
+        let p = PolicyKind::from_name("gto+ws").unwrap();
+        assert!(p.shares());
+        assert_eq!(
+            (p.name(), p.issue_label()),
+            ("gto+ws".into(), "gto+ws".into())
+        );
+        assert!(!PolicyKind::names_fetch("gto+ws"));
+        assert!(PolicyKind::names_fetch("gto+cff+ws"));
+        assert!(!PolicyKind::from_name("kaws").unwrap().shares());
+        for bad in ["gto+ws+ws", "gto+cff+fef", "gto+cff+ws+rr"] {
+            assert!(PolicyKind::from_name(bad).is_err(), "{bad}");
+        }
+        assert!(PolicyKind::from_name("ws").is_err());
     }
 }

@@ -70,7 +70,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             match self
                 .units
                 .free(unit, k, now)
-                .filter(|_| self.oc.free(unit, now).is_some())
+                .filter(|_| self.oc.free(unit, k, now).is_some())
             {
                 Some(u) => {
                     picked = Some((si, u));
@@ -79,7 +79,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 None => {
                     self.stalls[si].structural += 1;
                     any_struct = true;
-                    if P::SHARES_WARPS {
+                    if self.share_warps {
                         self.blocked_ready.push(s);
                     }
                 }
@@ -139,7 +139,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 return None;
             }
         }
-        self.oc.free(self.w.head_unit[s], now)?;
+        self.oc.free(self.w.head_unit[s], k, now)?;
         self.units.free(self.w.head_unit[s], k, now)
     }
 
@@ -246,7 +246,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         // Operand collection: a collector (checked free by the caller) for the read cycles.
         let read = inst.map_or(1, |i| self.oc.read_cycles(i, f.reg_base / WARP_SIZE, s));
-        if let Some(c) = self.oc.free(t.unit, now) {
+        if let Some(c) = self.oc.free(t.unit, sched, now) {
             self.oc.occupy(c, now + read as u64);
         }
         env.bank_conflict_cycles += read as u64 - 1;
@@ -259,7 +259,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if let Some(h) = env.lanes.get_mut(lanes as usize) {
             *h += 1;
         }
-        env.shared_issues += shared as u64;
+        if shared {
+            env.shared_issues.count(t.unit);
+        }
         self.w.insts[s] += 1;
         self.w.thread_insts[s] += lanes;
         self.c.insts[c] += 1;

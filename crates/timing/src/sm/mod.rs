@@ -89,7 +89,7 @@ pub struct Env<'k, 'a> {
     pub log_cta_order: bool,
     /// Issued instructions by active-lane count.
     pub lanes: Vec<u64>,
-    pub shared_issues: u64,
+    pub shared_issues: crate::stats::SharedIssues,
     /// Cycles in which a scheduler issued a second instruction (dual issue).
     pub dual_issues: u64,
     /// Extra operand-read cycles from register-bank conflicts.
@@ -166,6 +166,8 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) outcome: Vec<Slot>,
     /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
     pub(crate) blocked_ready: Vec<u16>,
+    /// Warp sharing is on (`+ws`): the share stage runs after the schedulers' walks.
+    pub(crate) share_warps: bool,
     pub(crate) units: Units,
     pub(crate) oc: collectors::Collectors,
     /// `sm.dual_issue`: a scheduler may issue a second instruction of the same warp to a
@@ -193,7 +195,8 @@ pub struct Sm<P: IssuePolicy, F> {
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// An SM with `ctas_per_sm` CTA slots of `wpc` warps; `make(ctx)` builds scheduler
-    /// `ctx.scheduler`'s policy.
+    /// `ctx.scheduler`'s policy; `share_warps` turns warp sharing on.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: u32,
         cfg: &GpuConfig,
@@ -202,6 +205,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         make: &mut impl FnMut(&BuildCtx) -> P,
         fetch: F,
         perfect_icache: bool,
+        share_warps: bool,
     ) -> Self {
         let n = ctas_per_sm * wpc;
         let s = cfg.sm.schedulers.max(1) as usize;
@@ -268,6 +272,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             sched_wake: vec![0; s],
             outcome: vec![Slot::Idle; s],
             blocked_ready: Vec::with_capacity(n),
+            share_warps,
             units: Units::new(cfg),
             oc: collectors::Collectors::new(cfg),
             dual_issue: cfg.sm.dual_issue,
@@ -414,7 +419,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         for i in 0..s {
             self.issue_stage(env, (first + i) % s, now)?;
         }
-        if P::SHARES_WARPS {
+        if self.share_warps {
             self.share_stage(env, now)?;
         }
         for k in 0..s {

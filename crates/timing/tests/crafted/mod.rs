@@ -132,6 +132,30 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         self.notify(|p, v| p.on_issue(&e, v));
     }
 
+    /// Warp `slot` issues `n` instructions of 32 lanes: its and its CTA's instruction and
+    /// thread-instruction counters grow before each issue hook, as at the SM's issue.
+    pub fn issue_n(&mut self, slot: u16, n: u64) {
+        let c = slot as usize / self.wpc;
+        for _ in 0..n {
+            self.w.insts[slot as usize] += 1;
+            self.c.insts[c] += 1;
+            self.progress(slot, 32);
+            self.issue(slot);
+        }
+    }
+
+    /// The CTA in slot `c` exits (its warp slots free, then the exit hook).
+    pub fn exit(&mut self, c: usize) {
+        for s in c * self.wpc..(c + 1) * self.wpc {
+            self.w.occupied[s] = false;
+        }
+        for o in self.age_order.iter_mut().chain(self.slot_order.iter_mut()) {
+            o.retain(|&s| s as usize / self.wpc != c);
+        }
+        self.notify(|p, v| p.on_cta_exit(c as u16, v));
+        self.c.resident[c] = false;
+    }
+
     pub fn arrive(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
         self.w.waiting[slot as usize] = true;
