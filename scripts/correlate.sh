@@ -22,6 +22,7 @@
 #                    GPGPU-Sim takes 10-100x longer than warpsim)
 #   --update-reference  also write the CSV to correlation/reference/gpgpusim.csv (with each
 #                    row's tolerance: today's gap + a margin; crates/cli/tests/correlation.rs)
+#                    and the report and plot beside it (gpgpusim.md, gpgpusim.svg)
 #
 # Steps: build warpsim and its CUDA runtime shim; compile every program with nvcc 13.5
 # (`-cudart shared -arch=sm_75`, for warpsim) and with GPGPU-Sim's CUDA 11.8 nvcc
@@ -214,3 +215,7 @@ if [[ $update -eq 1 ]]; then
     args+=(--reference "$repo/correlation/reference/gpgpusim.csv")
 fi
 "$warpsim" "${args[@]}"
+if [[ $update -eq 1 ]]; then
+    cp "$out/correlation.md" "$repo/correlation/reference/gpgpusim.md"
+    cp "$out/correlation.svg" "$repo/correlation/reference/gpgpusim.svg"
+fi
