@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates or checks the committed PTX of the timing model's microbenchmarks
-# (crates/timing/tests/micro/<name>.cu → <name>.ptx + <name>.ptxas), the same way
-# scripts/kernels.sh does it for the suite:
+# (crates/timing/tests/micro/<name>.cu → <name>.ptx + <name>.ptxas) and of the correlation
+# set (correlation/programs/<name>.cu, the same files beside it, replayed by
+# crates/cli/tests/correlation.rs), the same way scripts/kernels.sh does it for the suite:
 #
 #   scripts/micro-kernels.sh regen   rewrite the .ptx / .ptxas files
 #   scripts/micro-kernels.sh check   fail, naming every stale file, if a committed one differs
@@ -13,7 +14,6 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-micro="$repo/crates/timing/tests/micro"
 [[ $# -eq 1 && ( "$1" == regen || "$1" == check ) ]] || { echo "usage: scripts/micro-kernels.sh regen|check" >&2; exit 2; }
 mode="$1"
 
@@ -34,8 +34,10 @@ trap 'rm -rf "$work"' EXIT
 
 stale=()
 shopt -s nullglob
-for cu in "$micro"/*.cu; do
+for cu in "$repo"/crates/timing/tests/micro/*.cu "$repo"/correlation/programs/*.cu; do
     name="$(basename "$cu" .cu)"
+    micro="$(dirname "$cu")"
+    rel="${micro#"$repo"/}"
     (cd "$micro" && nvcc -arch=compute_75 -ptx -O3 "$name.cu" -o "$work/$name.ptx")
     (cd "$work" && ptxas -arch=sm_75 -v "$name.ptx" -o /dev/null) >"$work/$name.raw" 2>&1
     grep -v 'Compile time = ' "$work/$name.raw" >"$work/$name.ptxas" || true
@@ -43,10 +45,10 @@ for cu in "$micro"/*.cu; do
         if [[ "$mode" == regen ]]; then
             cp "$work/$name.$ext" "$micro/$name.$ext"
         elif ! cmp -s "$work/$name.$ext" "$micro/$name.$ext"; then
-            stale+=("crates/timing/tests/micro/$name.$ext")
+            stale+=("$rel/$name.$ext")
         fi
     done
-    [[ "$mode" == regen ]] && echo "regenerated crates/timing/tests/micro/$name.{ptx,ptxas}"
+    [[ "$mode" == regen ]] && echo "regenerated $rel/$name.{ptx,ptxas}"
 done
 if [[ ${#stale[@]} -gt 0 ]]; then
     echo "micro-kernels.sh: stale generated files (run scripts/micro-kernels.sh regen):" >&2

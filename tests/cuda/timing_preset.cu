@@ -6,6 +6,7 @@
 // ENV: WARPSIM_POLICY=lrr
 // EXPECT-STATS: "mode":"timing","config":"titanx-pascal","policy":"lrr","registers":
 // EXPECT-STATS: "issue":{"issued":
+// EXPECT-STATS: "memory":{"l1d":{"hits":
 #include "check.h"
 #include <cstring>
 

@@ -7,6 +7,7 @@
 
 mod bench;
 mod check;
+mod correlate;
 mod elf;
 mod exec;
 mod exit;
@@ -166,6 +167,20 @@ enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// Compare warpsim with GPGPU-Sim: read the run folders of `scripts/correlate.sh`
+    /// (RUNS/PROGRAM/PRESET/POLICY/) and write a CSV, a Markdown table and an SVG scatter plot.
+    Correlate {
+        /// The runs folder the script wrote.
+        #[arg(value_name = "RUNS")]
+        runs: PathBuf,
+        /// Folder for correlation.csv, correlation.md and correlation.svg.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Also write the CSV to FILE (the committed reference, e.g.
+        /// correlation/reference/gpgpusim.csv).
+        #[arg(long, value_name = "FILE")]
+        reference: Option<PathBuf>,
+    },
     /// Run a CUDA program (built with `nvcc -cudart shared`) on the simulator through the
     /// libcudart.so.13 shim; exits with the program's exit code.
     Exec {
@@ -296,6 +311,7 @@ fn run(command: Command) -> Result<u8, u8> {
             lab::command::sweep(&file, &sweep.options(what))
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
+        Command::Correlate { runs, out, reference } => correlate::run(&correlate::Options { runs, out, reference }),
         Command::Exec { trace, model, command } => exec::run(&model, trace.as_deref(), &command),
     })
 }

@@ -317,14 +317,15 @@ pub fn stats_line(kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64)
 }
 
 /// The fields after the instruction counts: the mode, and in timing mode the configuration,
-/// policy, registers, cycles, IPC, CTAs per SM and the issue-slot and stall breakdowns.
+/// policy, registers, cycles, IPC, CTAs per SM, the issue-slot and stall breakdowns and the
+/// memory hierarchy's counters (`scripts/correlate.sh` compares them with GPGPU-Sim's).
 pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStats>) -> String {
     let Some(t) = t else {
         return ",\"mode\":\"functional\"".into();
     };
     let regs = registers.map(|r| r.to_string()).unwrap_or_else(|| "null".into());
     format!(
-        ",\"mode\":\"timing\",\"config\":{},\"policy\":{},\"registers\":{regs},\"cycles\":{},\"ipc\":{},\"ctas_per_sm\":{},\"issue\":{},\"stalls\":{}",
+        ",\"mode\":\"timing\",\"config\":{},\"policy\":{},\"registers\":{regs},\"cycles\":{},\"ipc\":{},\"ctas_per_sm\":{},\"issue\":{},\"stalls\":{},\"memory\":{}",
         json_string(&rt.config.gpu.name),
         json_string(&t.policy),
         t.cycles,
@@ -332,6 +333,7 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
         t.ctas_per_sm,
         serde_json::to_string(&t.issue).expect("issue slots serialize"),
         serde_json::to_string(&t.stalls).expect("stalls serialize"),
+        serde_json::to_string(&t.memory).expect("memory counters serialize"),
     )
 }
 

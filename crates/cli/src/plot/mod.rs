@@ -1,6 +1,7 @@
 //! Charts for experiment reports, written as SVG: grouped bars (speedup per program and
 //! scheduler, with a geometric-mean group), stacked bars (stall breakdowns per program and
-//! scheduler) and warp-phase timelines — the figure kinds of the BAWS paper.
+//! scheduler) and warp-phase timelines — the figure kinds of the BAWS paper — and a log-log
+//! scatter plot with the y = x line (`warpsim correlate`: our cycles against GPGPU-Sim's).
 //!
 //! The charts take plain data (names and numbers, no simulator types), so a report builds
 //! them from whatever it measured and the module stays testable on its own. Each returns
@@ -22,6 +23,7 @@ mod grouped;
 mod legend;
 mod palette;
 mod scale;
+mod scatter;
 mod stacked;
 mod text;
 mod timeline;
@@ -38,6 +40,7 @@ pub use geomean::geometric_mean;
 #[allow(unused_imports)] // `bars` is not drawn by any report yet
 pub use grouped::{bars, grouped_bars, Bars, GroupedBars, Series};
 pub use scale::YRange;
+pub use scatter::{scatter, Points, Scatter};
 pub use stacked::{stacked_bars, StackedBars};
 pub use timeline::{timeline, Lane, Segment, SegmentKind, Timeline};
 

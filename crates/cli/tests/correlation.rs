@@ -1,0 +1,144 @@
+//! Holds the timing model to the GPGPU-Sim comparison without GPGPU-Sim or nvcc: replays each
+//! correlation program (`correlation/programs/NAME.toml`, its committed PTX) on every preset
+//! and policy of the reference (`correlation/reference/gpgpusim.csv`, written by
+//! `scripts/correlate.sh --update-reference`) and checks, per row:
+//! - the measured launches execute exactly the reference's thread instructions (the replay
+//!   still is the program warpsim ran when the reference was made);
+//! - |our cycles / GPGPU-Sim's − 1| is within the row's recorded tolerance (today's gap plus
+//!   a margin): a change that moves warpsim away from GPGPU-Sim fails here; one that closes a
+//!   gap passes, and re-running the script records the smaller gap.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::*;
+
+struct RefRow {
+    program: String,
+    preset: String,
+    policy: String,
+    gpgpusim_cycles: u64,
+    warpsim_insts: u64,
+    tolerance: f64,
+}
+
+/// Splits a CSV line whose fields may be quoted (the `problems` column).
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+fn reference() -> Vec<RefRow> {
+    let path = repo().join("correlation/reference/gpgpusim.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let head = fields(lines.next().expect("a header"));
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (prog, preset, policy, tol) = (col("program"), col("preset"), col("policy"), col("tolerance"));
+    let (gc, wi) = (col("gpgpusim_cycles"), col("warpsim_thread_insts"));
+    let mut rows = Vec::new();
+    for line in lines {
+        let f = fields(line);
+        // A row without both simulators' figures (a failed run) has no tolerance: nothing to hold.
+        if f[tol].is_empty() || f[gc].is_empty() || f[wi].is_empty() {
+            continue;
+        }
+        rows.push(RefRow {
+            program: f[prog].clone(),
+            preset: f[preset].clone(),
+            policy: f[policy].clone(),
+            gpgpusim_cycles: f[gc].parse().unwrap(),
+            warpsim_insts: f[wi].parse().unwrap(),
+            tolerance: f[tol].parse().unwrap(),
+        });
+    }
+    rows
+}
+
+/// Cycles and thread instructions of the measured launches (all but `setup_*`).
+fn replay(r: &RefRow, dir: &Path) -> Result<(u64, u64), String> {
+    let stats = dir.join(format!("{}-{}-{}.json", r.program, r.preset, r.policy));
+    let manifest = format!("{}.toml", r.program);
+    let args = ["run", "--config", &r.preset, "--policy", &r.policy, "--stats", stats.to_str().unwrap(), &manifest];
+    let run = warpsim(&args, &repo().join("correlation/programs"));
+    if run.code != 0 {
+        return Err(format!("exit {}: {}", run.code, run.all()));
+    }
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let (mut cycles, mut insts) = (0, 0);
+    for k in v["kernels"].as_array().ok_or("no kernels")? {
+        if !k["kernel"].as_str().unwrap_or("").starts_with("setup_") {
+            cycles += k["timing"]["cycles"].as_u64().ok_or("no cycles")?;
+            insts += k["thread_instructions"].as_u64().ok_or("no thread_instructions")?;
+        }
+    }
+    Ok((cycles, insts))
+}
+
+#[test]
+fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
+    let rows = reference();
+    let mut programs: Vec<&str> = rows.iter().map(|r| r.program.as_str()).collect();
+    programs.sort();
+    programs.dedup();
+    assert!(programs.len() >= 12, "the reference covers {} programs: {programs:?}", programs.len());
+    let dir = scratch("correlation");
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: BTreeMap<usize, Result<(u64, u64), String>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(r) = rows.get(i) else { break };
+                        mine.push((i, replay(r, &dir)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
+    let mut failures = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let what = format!("{} {} {}", r.program, r.preset, r.policy);
+        match &results[&i] {
+            Err(e) => failures.push(format!("{what}: {e}")),
+            Ok((cycles, insts)) => {
+                if *insts != r.warpsim_insts {
+                    failures.push(format!("{what}: {insts} thread instructions, the reference ran {}", r.warpsim_insts));
+                }
+                let ratio = *cycles as f64 / r.gpgpusim_cycles as f64;
+                if (ratio - 1.0).abs() > r.tolerance {
+                    failures.push(format!(
+                        "{what}: {cycles} cycles = {ratio:.3} x GPGPU-Sim's {}, outside the recorded 1 ± {:.2}",
+                        r.gpgpusim_cycles, r.tolerance
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rows:\n{}", failures.len(), rows.len(), failures.join("\n"));
+}
+
+#[test]
+fn csv_fields_split_quotes() {
+    assert_eq!(fields(r#"a,"b, ""c""",d"#), ["a", r#"b, "c""#, "d"]);
+}
