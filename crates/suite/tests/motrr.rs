@@ -9,14 +9,9 @@ mod common;
 use std::collections::BTreeSet;
 
 use warpsim_core::config::GpuConfig;
-use warpsim_core::device::Device;
 use warpsim_core::occupancy::{ctas_per_sm, CtaDemand};
 use warpsim_suite::motrr::MOTRR_TABLE2;
 use warpsim_suite::{program, programs, set, workload_info, Size};
-
-/// Warp instructions a `small` run of a program written for this set may execute (the budget
-/// of the PRO and non-barrier sets).
-const SMALL_WARP_INSTRUCTION_BUDGET: u64 = 2_000_000;
 
 /// Programs written for this set (the others are tested with the set they were written for).
 macro_rules! written_here {
@@ -44,25 +39,7 @@ macro_rules! written_here {
 written_here!(parboil_stencil, poly_atax, poly_bicg, poly_mvt, sdk_sobol);
 
 fn small(name: &str) {
-    let info = workload_info(name).unwrap_or_else(|| panic!("{name}: no launch metadata"));
-    let mut dev = Device::new();
-    let o = common::run_on(&mut dev, name, Size::Small);
-    assert!(
-        o.warp_instructions <= SMALL_WARP_INSTRUCTION_BUDGET,
-        "{name}: {} warp instructions at small size",
-        o.warp_instructions
-    );
-    for r in dev.launch_records() {
-        let block = [r.block.x, r.block.y, r.block.z];
-        assert!(
-            info.kernels.iter().any(|k| k.kernel == r.kernel && k.block == block),
-            "{name}: {} launched with CTA {block:?}, not declared in its WorkloadInfo",
-            r.kernel
-        );
-    }
-    for k in info.kernels {
-        assert!(dev.launch_records().iter().any(|r| r.kernel == k.kernel), "{name}: {} never launched", k.kernel);
-    }
+    common::run_declared(name, Size::Small);
 }
 
 /// Every row names a registered program of set `motrr`, no program twice, and the set holds

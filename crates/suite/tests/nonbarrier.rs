@@ -2,51 +2,14 @@
 //! Rodinia-style programs (`rodinia-extra`): every `rod_*` program verifies at `Size::Small`
 //! (and, ignored, at `Size::Paper`).
 
+mod common;
+
 use std::collections::BTreeSet;
 
-use warpsim_core::device::Device;
-use warpsim_suite::{program, programs, set, workload_info, Size};
-
-/// Warp instructions a `small` run may execute: small runs must stay cheap to simulate in
-/// timing mode (a few seconds each).
-const SMALL_WARP_INSTRUCTION_BUDGET: u64 = 2_000_000;
+use warpsim_suite::{programs, set, workload_info, Size};
 
 fn run(name: &str, size: Size) {
-    let p = program(name).unwrap_or_else(|| panic!("no program `{name}`"));
-    let info = workload_info(name).unwrap_or_else(|| panic!("{name}: no launch metadata"));
-    let mut dev = Device::new();
-    let start = std::time::Instant::now();
-    let o = (p.run)(&mut dev, size).unwrap_or_else(|e| panic!("{name} failed: {e}"));
-    eprintln!(
-        "{name} ({size}): {} launches, {} values checked, {} warp / {} thread instructions, {:.2?}",
-        o.launches,
-        o.values_checked,
-        o.warp_instructions,
-        o.thread_instructions,
-        start.elapsed()
-    );
-    assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
-    if size == Size::Small {
-        assert!(
-            o.warp_instructions <= SMALL_WARP_INSTRUCTION_BUDGET,
-            "{name}: {} warp instructions at small size",
-            o.warp_instructions
-        );
-    }
-    // The declared CTA shapes are the ones launched, and every declared kernel runs.
-    let records = dev.launch_records();
-    assert_eq!(records.len(), o.launches as usize, "{name}: launch records");
-    for r in records {
-        let block = [r.block.x, r.block.y, r.block.z];
-        assert!(
-            info.kernels.iter().any(|k| k.kernel == r.kernel && k.block == block),
-            "{name}: {} launched with CTA {block:?}, not declared in its WorkloadInfo",
-            r.kernel
-        );
-    }
-    for k in info.kernels {
-        assert!(records.iter().any(|r| r.kernel == k.kernel), "{name}: declared kernel {} never launched", k.kernel);
-    }
+    common::run_declared(name, size);
 }
 
 macro_rules! programs {

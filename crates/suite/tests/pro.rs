@@ -15,10 +15,6 @@ use warpsim_suite::occupancy::BAWS_TABLE2;
 use warpsim_suite::pro::PRO_TABLE2;
 use warpsim_suite::{program, programs, set, workload_info, Size};
 
-/// Warp instructions a `small` run of a program written for this set may execute (the same
-/// budget as the non-barrier set's).
-const SMALL_WARP_INSTRUCTION_BUDGET: u64 = 2_000_000;
-
 /// Runs `name` at `size` on a fresh functional device; returns the launches as
 /// (kernel, CTAs, block).
 fn run(name: &str, size: Size) -> Vec<(String, u32, [u32; 3])> {
@@ -60,31 +56,7 @@ macro_rules! written_here {
 written_here!(ispass_aes, ispass_bfs, ispass_cp, ispass_lps, ispass_nn, ispass_ray, ispass_sto, sdk_convsep, sdk_histogram, sdk_montecarlo, sdk_scalarprod);
 
 fn small(name: &str) {
-    let p = program(name).unwrap();
-    let info = workload_info(name).unwrap_or_else(|| panic!("{name}: no launch metadata"));
-    let mut dev = Device::new();
-    let o = (p.run)(&mut dev, Size::Small).unwrap_or_else(|e| panic!("{name} failed: {e}"));
-    eprintln!(
-        "{name} (small): {} launches, {} values checked, {} warp instructions",
-        o.launches, o.values_checked, o.warp_instructions
-    );
-    assert!(o.values_checked > 0, "{name}: nothing checked");
-    assert!(
-        o.warp_instructions <= SMALL_WARP_INSTRUCTION_BUDGET,
-        "{name}: {} warp instructions at small size",
-        o.warp_instructions
-    );
-    for r in dev.launch_records() {
-        let block = [r.block.x, r.block.y, r.block.z];
-        assert!(
-            info.kernels.iter().any(|k| k.kernel == r.kernel && k.block == block),
-            "{name}: {} launched with CTA {block:?}, not declared in its WorkloadInfo",
-            r.kernel
-        );
-    }
-    for k in info.kernels {
-        assert!(dev.launch_records().iter().any(|r| r.kernel == k.kernel), "{name}: {} never launched", k.kernel);
-    }
+    common::run_declared(name, Size::Small);
 }
 
 /// Table II's rows name programs of set `pro` and kernels those programs have, and every

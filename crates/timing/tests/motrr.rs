@@ -153,7 +153,7 @@ fn the_window_follows_the_live_warps() {
     // saturated and outside the group.
     sm.finish(4);
     assert_eq!(recent(&sm), [0]);
-    sm.exit_cta(1);
+    sm.exit(1);
     sm.launch_cta(1, 2);
     assert_eq!(counters(&sm)[4..], [63; 4]);
     assert_eq!(recent(&sm), [0]);

@@ -253,20 +253,6 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         self.notify(|p, v| p.on_mem_complete(slot, v));
     }
 
-    /// CTA slot `c` (all its warps finished) exits: its warp slots are freed first, as the SM
-    /// does.
-    pub fn exit_cta(&mut self, c: usize) {
-        for s in c * self.wpc..(c + 1) * self.wpc {
-            self.w.occupied[s] = false;
-        }
-        for o in self.age_order.iter_mut().chain(self.slot_order.iter_mut()) {
-            let wpc = self.wpc;
-            o.retain(|&s| s as usize / wpc != c);
-        }
-        self.notify(|p, v| p.on_cta_exit(c as u16, v));
-        self.c.resident[c] = false;
-    }
-
     /// A new CTA (linear index `linear`) becomes resident in CTA slot `c`; its warps are the
     /// youngest.
     pub fn launch_cta(&mut self, c: usize, linear: u64) {
