@@ -132,3 +132,23 @@ fn operand_collector_models_are_checked() {
     assert!(load("titanx-pascal", &["operand_collectors.generic=0"]).is_ok());
     assert!(load("titanx-pascal", &["operand_collectors.per_scheduler=0"]).is_ok());
 }
+
+/// The pipeline stages: both presets set them, each key has a range, and a file written before
+/// the section existed loads with none (the model it was written for).
+#[test]
+fn pipeline_stages_are_checked_and_optional_in_a_file() {
+    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let g = load("gtx480", &[]).unwrap().pipeline;
+    assert_eq!((g.collect, g.dispatch, g.writeback, g.overhead()), (1, 3, 2, 6));
+    assert_eq!(load("titanx-pascal", &[]).unwrap().pipeline.overhead(), 3);
+    match load("gtx480", &["pipeline.dispatch=65"]) {
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "pipeline.dispatch: 65 is out of range 0..=64"),
+        other => panic!("{other:?}"),
+    }
+    let full = load("gtx480", &[]).unwrap().to_toml();
+    let start = full.find("[pipeline]").expect("the resolved config has the section");
+    let end = start + full[start..].find("\n\n").unwrap_or(full.len() - start);
+    let without = format!("{}{}", &full[..start], &full[end..]);
+    let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap();
+    assert_eq!(old.pipeline.overhead(), 0);
+}

@@ -88,19 +88,22 @@ fn dependent_chains_take_the_presets_latencies() {
             o[1] as f64 / n,
             o[2] as f64 / n
         );
+        // A dependent instruction waits for its producer's unit latency plus the pipeline
+        // stages around the unit (`[pipeline]`).
+        let stages = cfg.pipeline.overhead();
         within(
             o[0] as f64 / n,
-            cfg.latency.int[0] as f64,
+            (cfg.latency.int[0] + stages) as f64,
             &format!("{p} int add latency"),
         );
         within(
             o[1] as f64 / n,
-            cfg.latency.fp32[3] as f64,
+            (cfg.latency.fp32[3] + stages) as f64,
             &format!("{p} fp32 fma latency"),
         );
         // A dependent SFU chain waits for the larger of the result latency and the unit's
         // initiation interval.
-        let sfu = cfg.latency.sfu.max(cfg.initiation.sfu) as f64;
+        let sfu = (cfg.latency.sfu + stages).max(cfg.initiation.sfu) as f64;
         within(o[2] as f64 / n, sfu, &format!("{p} sfu latency"));
     }
 }
@@ -145,7 +148,7 @@ fn barrier_phases_take_the_chain_latency() {
         );
         let o = i64s(&out);
         let per_phase = o[0] as f64 / 16.0;
-        let expected = 64.0 * cfg.latency.int[0] as f64;
+        let expected = 64.0 * (cfg.latency.int[0] + cfg.pipeline.overhead()) as f64;
         println!(
             "{p}: {per_phase:.1} cycles per barrier phase (chain {expected}), barrier stall fraction {:.3}",
             s.barrier_stall_fraction
@@ -173,7 +176,8 @@ fn cold_icache_misses_cost_the_miss_latency_per_line() {
         let o = i64s(&out);
         let lines = (o[3] as u64 * 8).div_ceil(cfg.l1i.line as u64) as f64;
         let miss = (cfg.l2.latency + 2 * cfg.icnt.latency) as f64;
-        let expected = o[3] as f64 * cfg.latency.int[0] as f64 + lines * miss;
+        let add = (cfg.latency.int[0] + cfg.pipeline.overhead()) as f64;
+        let expected = o[3] as f64 * add + lines * miss;
         println!("{p}: add region {} cycles with a cold I-cache ({lines} lines × {miss} miss + chain), {} misses", o[0], s.icache_misses);
         within(
             o[0] as f64,

@@ -11,6 +11,11 @@ pub struct GpuConfig {
     pub sm: Sm,
     pub units: Units,
     pub operand_collectors: OperandCollectors,
+    /// The pipeline stages every instruction passes between issue and the scoreboard release
+    /// besides its unit's latency. Optional in a file: without it, none (the model before
+    /// the section existed).
+    #[serde(default)]
+    pub pipeline: Pipeline,
     /// Result latencies: int `[add, max, mul, mad, div, shfl]`, fp32/fp64 `[add, max, mul, mad, div]`.
     pub latency: OpTimes,
     /// Initiation intervals, same layout as `latency`.
@@ -200,6 +205,30 @@ pub struct OperandCollectors {
     /// files written before the key existed load unchanged): the SM-wide pool.
     #[serde(default)]
     pub per_scheduler: u32,
+}
+
+/// `[pipeline]`: cycles an instruction spends in the stages around its unit (GPGPU-Sim's
+/// ID/OC, OC/EX and EX/WB pipeline registers), so that a dependent instruction issues
+/// `collect + read cycles + dispatch + latency − 1 + writeback` cycles after its producer.
+/// Memory instructions pay the same stages on top of their access.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pipeline {
+    /// Issue → the operand collector's first register read (the ID/OC register).
+    pub collect: u32,
+    /// Last register read → the unit's first stage (the OC/EX register and the unit's
+    /// dispatch register).
+    pub dispatch: u32,
+    /// The unit's last stage → the result is written back and its scoreboard entry released
+    /// (the EX/WB register and the writeback stage).
+    pub writeback: u32,
+}
+
+impl Pipeline {
+    /// Cycles the stages add to every result.
+    pub fn overhead(&self) -> u32 {
+        self.collect + self.dispatch + self.writeback
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -250,6 +250,8 @@ pub struct Mods {
     pub vec: u8,
     pub volatile: bool,
     pub nc: bool,
+    /// `ld.cg` / `ld.cv`: cache in L2 only (the timing model's loads skip the L1 lookup).
+    pub l2_only: bool,
     pub atom: AtomOp,
     pub shfl: ShflMode,
     pub vote: VoteMode,

@@ -91,12 +91,14 @@ pub(super) fn ld(s: &mut Suffixes) -> R {
     let volatile = s.has("volatile");
     let space = s.pick(SPACES);
     let nc = s.has("nc");
-    let dropped = skip_ordering_and_hints(s, &["ca", "cg", "cs", "lu", "cv"]);
+    // `.cg` caches in L2 only and `.cv` fetches again: neither may hit a stale L1 line.
+    let l2_only = s.has("cg") | s.has("cv");
+    let dropped = skip_ordering_and_hints(s, &["ca", "cs", "lu"]);
     let vec = vector_width(s);
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, movable(ty))?;
-    let m = Mods { volatile, nc, vec, ..Mods::default() };
+    let m = Mods { volatile, nc, l2_only, vec, ..Mods::default() };
     let d = Decoded { dropped, ..Decoded::new(Op::Ld, ty) };
     Ok(with_space(d.with_mods(m).with_dst(&[K::Data(ty, vec)]).with_src(&[K::Mem]), space))
 }

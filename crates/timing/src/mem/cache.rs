@@ -11,6 +11,29 @@ pub struct Evicted {
     pub dirty: bool,
 }
 
+/// The address bits an L2 slice's set index may use. A slice only ever receives the lines of
+/// its own memory partition and slice: the partition interleave (`chunk`-byte chunks dealt
+/// over `partitions`) and the slice alternation (lines dealt over `slices`) fix those address
+/// bits for every line it holds, so a set index taken from the global line address leaves
+/// most sets unused (on gtx480's 6 partitions x 2 slices a 256 KiB footprint already misses).
+/// As GPGPU-Sim (`partition_address`: the address with the chip and sub-partition bits
+/// removed), a slice indexes with its line number among its own lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceLocal {
+    pub chunk: u64,
+    pub partitions: u64,
+    pub slices: u64,
+}
+
+impl SliceLocal {
+    /// The line number of `addr` among the lines of its slice (lines of `1 << line_shift` bytes).
+    #[inline]
+    fn line_in_slice(&self, addr: u64, line_shift: u32) -> u64 {
+        let in_partition = (addr / self.chunk / self.partitions) * self.chunk + addr % self.chunk;
+        (in_partition >> line_shift) / self.slices
+    }
+}
+
 pub struct TagArray {
     /// `tags[set * ways + way]`: line address + 1 (0 = invalid).
     tags: Vec<u64>,
@@ -21,6 +44,8 @@ pub struct TagArray {
     ways: usize,
     line_shift: u32,
     index: SetIndex,
+    /// Set only for an L2 slice: index with the slice-local line number.
+    slice_local: Option<SliceLocal>,
     clock: u64,
 }
 
@@ -39,8 +64,16 @@ impl TagArray {
             ways,
             line_shift: line.trailing_zeros(),
             index,
+            slice_local: None,
             clock: 0,
         }
+    }
+
+    /// The tag array of an L2 slice: sets are indexed with the line's number among the slice's
+    /// own lines (see [`SliceLocal`]); tags stay global line addresses.
+    pub fn for_slice(mut self, local: SliceLocal) -> TagArray {
+        self.slice_local = Some(local);
+        self
     }
 
     pub fn line_bytes(&self) -> u64 {
@@ -55,7 +88,10 @@ impl TagArray {
 
     #[inline]
     fn set_of(&self, addr: u64) -> usize {
-        let l = addr >> self.line_shift;
+        let l = match self.slice_local {
+            None => addr >> self.line_shift,
+            Some(local) => local.line_in_slice(addr, self.line_shift),
+        };
         let set = match self.index {
             SetIndex::Linear => l % self.sets,
             // GPGPU-Sim's Fermi L1 hash: XOR the set bits with the next bits up, so
@@ -176,6 +212,36 @@ mod tests {
         assert_eq!(sets_hit(SetIndex::Linear), 1);
         assert!(sets_hit(SetIndex::Fermi) > 4);
         assert!(sets_hit(SetIndex::Ipoly) > 4);
+    }
+
+    #[test]
+    fn a_slice_indexes_with_its_own_line_numbers() {
+        // gtx480's map: 256-byte chunks over 6 partitions, 128-byte lines over 2 slices. The
+        // lines of partition 0, slice 0 are 0, 1536, 3072, ...; a slice of 64 sets x 8 ways
+        // holds 512 of them without an eviction only when all 64 sets are used.
+        let local = SliceLocal {
+            chunk: 256,
+            partitions: 6,
+            slices: 2,
+        };
+        let lines: Vec<u64> = (0..512u64).map(|i| i * 6 * 256).collect();
+        let fills_without_eviction = |t: &mut TagArray| {
+            lines
+                .iter()
+                .filter(|&&a| t.fill(a, false).is_none())
+                .count()
+        };
+        let mut global = TagArray::new(65536, 8, 128, SetIndex::Linear);
+        let mut sliced = TagArray::new(65536, 8, 128, SetIndex::Linear).for_slice(local);
+        assert_eq!(fills_without_eviction(&mut sliced), 512);
+        assert!(
+            fills_without_eviction(&mut global) <= 256,
+            "global indexing uses at most half the sets"
+        );
+        assert!(lines.iter().all(|&a| sliced.probe(a)));
+        // The other slice's lines (128 bytes on) index the same way.
+        assert_eq!(sliced.set_of(128), sliced.set_of(0));
+        assert_ne!(sliced.set_of(1536), sliced.set_of(0));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! stalls, which backs up the interconnect. Writes allocate without fetching the line (the
 //! model keeps no byte masks) and are acknowledged at once.
 
-use super::cache::TagArray;
+use super::cache::{SliceLocal, TagArray};
 use super::dram::{Channel, DramReq};
 use super::mshr::{MshrAdd, Mshrs};
 use super::{CacheCounts, Kind, Req};
@@ -41,10 +41,11 @@ impl L2Slice {
         mshrs: u32,
         merge: u32,
         index: warpsim_core::config::SetIndex,
+        local: SliceLocal,
     ) -> L2Slice {
         L2Slice {
             id,
-            tags: TagArray::new(size, assoc, line, index),
+            tags: TagArray::new(size, assoc, line, index).for_slice(local),
             mshrs: Mshrs::new(mshrs, merge),
             input: BinaryHeap::with_capacity(256),
             fills: VecDeque::with_capacity(64),

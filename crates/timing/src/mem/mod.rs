@@ -9,7 +9,8 @@
 //! ejection port → L1 fill → the waiting warps' registers are released.
 //!
 //! Address map: 256-byte chunks interleave over the memory partitions; within a partition,
-//! 128-byte lines alternate over its slices; a DRAM row of a channel's bank is 2 KiB per chip
+//! 128-byte lines alternate over its slices, and a slice indexes its sets with the line's number
+//! among its own lines (the partition and slice bits removed, as GPGPU-Sim does); a DRAM row of a channel's bank is 2 KiB per chip
 //! times the channel's chips (they work in lockstep: 4 KiB on both presets), with the bank
 //! index XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
 
@@ -20,6 +21,7 @@ pub mod icnt;
 pub mod l2;
 pub mod mshr;
 
+use cache::SliceLocal;
 use dram::{Channel, DramCounts, DramReq, DramTiming};
 use icnt::Icnt;
 use l2::{L2Slice, Locate};
@@ -157,6 +159,15 @@ impl AddrMap {
         (p * self.slices_per_partition + (addr / self.line) % self.slices_per_partition) as usize
     }
 
+    /// What an L2 slice indexes its sets with: its own line numbers.
+    pub fn slice_local(&self) -> SliceLocal {
+        SliceLocal {
+            chunk: CHUNK_BYTES,
+            partitions: self.partitions,
+            slices: self.slices_per_partition,
+        }
+    }
+
     /// `(bank, row)` of `addr` within its partition.
     pub fn bank_row(&self, addr: u64) -> (u16, u32) {
         let local = (addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES;
@@ -226,6 +237,7 @@ impl MemSystem {
                         cfg.l2.mshrs,
                         cfg.l2.mshr_merge,
                         cfg.l2.index,
+                        map.slice_local(),
                     )
                 })
                 .collect(),

@@ -226,9 +226,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 _ if matches!(space, Space::Const | Space::KernelParam) => {
                                     AccKind::Const
                                 }
-                                Op::Ld => {
-                                    self.mem.load_kind(global, inst.mods.nc, inst.mods.volatile)
-                                }
+                                Op::Ld => self.mem.load_kind(global, &inst.mods),
                                 Op::St => self.mem.store_kind(global),
                                 _ => AccKind::Atomic,
                             };
@@ -268,7 +266,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.c.thread_insts[c] += lanes;
         match plan {
             Plan::Sync(access) => {
-                let ready = now + access.latency.max(1) as u64 + read as u64 - 1;
+                let ready = now + self.stages + read as u64 + access.latency.max(1) as u64 - 1;
                 if let Some(inst) = inst {
                     if inst.op != Op::St {
                         self.sb[s].reserve(inst, &f, ready, false);

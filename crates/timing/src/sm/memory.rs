@@ -18,7 +18,8 @@
 //! per line to L2, acknowledged); with `write-back` (local memory on both presets) a store
 //! allocates in L1 dirty and completes at L1 latency, dirty victims are written to L2.
 //! Global loads allocate in L1 when `l1d.cache_global_loads` (Fermi) or for `ld.global.nc`;
-//! volatile loads and atomics always go to L2 (atomics execute there).
+//! volatile loads, `ld.cg`/`ld.cv` (cache in L2 only, as GPGPU-Sim's `CACHE_GLOBAL`) and
+//! atomics always go to L2 (atomics execute there).
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
@@ -31,6 +32,7 @@ use crate::policy::IssuePolicy;
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, WritePolicy};
 use warpsim_core::exec::warp::WARP_SIZE;
+use warpsim_core::ir::Mods;
 
 /// Where the timing model places the non-global spaces in the flat address space its caches
 /// and partitions see (functional addresses of these spaces overlap global ones).
@@ -164,10 +166,14 @@ impl SmMem {
         }
     }
 
-    /// Whether an access of this kind for a global load allocates in L1.
-    pub fn load_kind(&self, global: bool, nc: bool, volatile: bool) -> AccKind {
+    /// Whether a load looks L1 up and allocates in it: not when volatile or `l2_only`
+    /// (`.cg`/`.cv`), else for every non-global load, and for global ones when the preset
+    /// caches them (Fermi) or the load is `.nc`.
+    pub fn load_kind(&self, global: bool, mods: &Mods) -> AccKind {
         AccKind::Load {
-            alloc: !volatile && (!global || self.cache_global_loads || nc),
+            alloc: !mods.volatile
+                && !mods.l2_only
+                && (!global || self.cache_global_loads || mods.nc),
         }
     }
 
@@ -492,21 +498,28 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.finish(env, done, now);
     }
 
-    /// A memory instruction completed in cycle `now`: its destinations are written back and
-    /// readable from the next cycle.
+    /// A memory instruction completed in cycle `now` (its data is back, or a store was
+    /// acknowledged). Its destinations are readable from the next cycle plus the pipeline
+    /// stages around the unit (`[pipeline]`): the access starts at issue, so the collect and
+    /// dispatch stages are paid here with the writeback — the same latency as paying them
+    /// first, and the order of accesses is unchanged.
     fn finish(&mut self, env: &mut Env, tr: Track, now: u64) {
         let s = tr.slot as usize;
+        let mut done = now + 1;
         if tr.release {
+            done += self.stages;
             if let Some(inst) = env.k.module.functions[tr.func as usize]
                 .insts
                 .get(tr.pc as usize)
             {
-                self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, now + 1);
+                self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
             }
+            // Re-derived from the next cycle: a head that does not read these results may
+            // issue before they are written back.
             self.recheck(env, s, now + 1);
         }
         self.mem.outstanding[s] -= 1;
-        self.last_complete[s] = self.last_complete[s].max(now + 1);
+        self.last_complete[s] = self.last_complete[s].max(done);
         if self.mem.outstanding[s] == 0 && self.w.waiting[s] {
             self.pending_exit = true;
         }

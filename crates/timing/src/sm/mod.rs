@@ -170,6 +170,9 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) share_warps: bool,
     pub(crate) units: Units,
     pub(crate) oc: collectors::Collectors,
+    /// Cycles the pipeline stages around the units add to every result (`[pipeline]`:
+    /// collect + dispatch + writeback).
+    pub(crate) stages: u64,
     /// `sm.dual_issue`: a scheduler may issue a second instruction of the same warp to a
     /// different unit class in the same cycle.
     pub(crate) dual_issue: bool,
@@ -275,6 +278,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             share_warps,
             units: Units::new(cfg),
             oc: collectors::Collectors::new(cfg),
+            stages: cfg.pipeline.overhead() as u64,
             dual_issue: cfg.sm.dual_issue,
             rotate_schedulers: cfg.sm.scheduler_order == SchedulerOrder::Rotate,
             dual: vec![0; n],
