@@ -71,6 +71,24 @@ fn shuffle_vote_and_ballot() {
     }
 }
 
+/// PTX's predefined identifiers (issue 19, item 3): `WARP_SZ` is a constant operand anywhere
+/// a value may stand; the sm_90 cluster registers describe the implicit one-CTA cluster.
+#[test]
+fn predefined_identifiers() {
+    let body = format!(
+        "mov.u32 %r6, WARP_SZ;\nadd.s32 %r7, %r5, WARP_SZ;\nmov.u32 %r8, %cluster_nctaid.x;\n\
+         mov.u32 %r9, %clusterid.x;\nmov.u32 %r11, %cluster_ctarank;\nmov.u32 %r12, %is_explicit_cluster;\n\
+         mov.u32 %r13, %aggr_smem_size;\nmov.u64 %rd5, %pm0_64;\ncvt.u32.u64 %r14, %rd5;\n\
+         mad.lo.s32 %r10, %r6, 1000000, %r7;\nmad.lo.s32 %r10, %r8, 100000, %r10;\nmad.lo.s32 %r10, %r9, 10000, %r10;\n\
+         add.s32 %r10, %r10, %r11;\nadd.s32 %r10, %r10, %r12;\nadd.s32 %r10, %r10, %r13;\nadd.s32 %r10, %r10, %r14;\n{STORE}"
+    );
+    let out = run(&kernel("", &body), 3, 40, 120).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let (cta, tid) = (i as u32 / 40, i as u32 % 40);
+        assert_eq!(*v, 32 * 1_000_000 + (tid + 32) + 100_000 + cta * 10_000, "thread {i}");
+    }
+}
+
 #[test]
 fn syncthreads_count_reduces_across_warps() {
     let body = format!("setp.lt.u32 %p1, %r2, 77;\nbar.red.popc.u32 %r10, 0, %p1;\n{STORE}");
