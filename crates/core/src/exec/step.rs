@@ -214,7 +214,7 @@ fn read_arg(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, o: &Opnd, 
         Opnd::Addr { .. } => {
             let f = w.frame();
             let mut addr = [0u64; WARP_SIZE];
-            mem_ops::addresses(k, m, w, &f, o, &mut addr);
+            mem_ops::addresses(k, m, w, &f, o, Space::Local, &mut addr);
             mem_ops::access(k, m, w, lane, Space::Local, addr[lane], size, None).unwrap_or(0)
         }
         _ => {
@@ -253,7 +253,7 @@ fn vprintf(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
         if let Opnd::Addr { .. } = inst.dst[0] {
             let f = w.frame();
             let mut addr = [0u64; WARP_SIZE];
-            mem_ops::addresses(k, m, w, &f, &inst.dst[0], &mut addr);
+            mem_ops::addresses(k, m, w, &f, &inst.dst[0], Space::Local, &mut addr);
             let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], 4, Some(text.len() as u64));
         }
     }
