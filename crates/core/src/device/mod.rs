@@ -180,6 +180,14 @@ impl Device {
     pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
         let size = ir.global_image.len() as u64;
         let base = self.memory.alloc(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        self.write_image(&ir, base)?;
+        self.modules.push(LoadedModule { ir, globals_base: base });
+        Ok(ModuleHandle(self.modules.len() as u32 - 1))
+    }
+
+    /// Writes `ir`'s `.global`/`.const` image at `base`, its relocations resolved for `base`.
+    fn write_image(&mut self, ir: &ir::Module, base: u64) -> Result<(), DeviceError> {
+        let size = ir.global_image.len() as u64;
         let mut image = ir.global_image.clone();
         for r in &ir.relocs {
             let (at, value) = match *r {
@@ -193,8 +201,26 @@ impl Device {
         if !image.is_empty() {
             self.memory.write(base, &image).map_err(|_| DeviceError::OutOfMemory { bytes: size })?;
         }
-        self.modules.push(LoadedModule { ir, globals_base: base });
-        Ok(ModuleHandle(self.modules.len() as u32 - 1))
+        Ok(())
+    }
+
+    /// Moves module `m`'s `.global`/`.const` image into host-visible memory, so that its
+    /// `__managed__` variables are at host addresses the program can dereference (the shim
+    /// calls this when it registers one). The image is rebuilt from the module's initialisers:
+    /// call it before anything writes the module's variables. Idempotent.
+    pub fn make_globals_host_visible(&mut self, m: ModuleHandle) -> Result<(), DeviceError> {
+        let lm = self.module(m)?;
+        let old = lm.globals_base;
+        if self.memory.is_host_visible(old) {
+            return Ok(());
+        }
+        let ir = lm.ir.clone();
+        let size = ir.global_image.len() as u64;
+        let base = self.memory.alloc_host_visible(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        self.write_image(&ir, base)?;
+        self.memory.free(old);
+        self.modules[m.0 as usize].globals_base = base;
+        Ok(())
     }
 
     fn module(&self, m: ModuleHandle) -> Result<&LoadedModule, DeviceError> {
@@ -233,6 +259,21 @@ impl Device {
             return Err(DeviceError::OutOfMemory { bytes });
         }
         self.memory.alloc(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+    }
+
+    /// Allocates `bytes` of zeroed memory that host and device share (managed or mapped
+    /// memory): the pointer is also a valid host pointer to the same bytes while it lives.
+    /// Counted against the device memory like [`Device::malloc`]; timed as global memory.
+    pub fn malloc_host_visible(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
+            return Err(DeviceError::OutOfMemory { bytes });
+        }
+        self.memory.alloc_host_visible(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+    }
+
+    /// Whether `p` lies in a live host-visible allocation.
+    pub fn is_host_visible(&self, p: DevPtr) -> bool {
+        self.memory.is_host_visible(p.0)
     }
 
     pub fn free(&mut self, p: DevPtr) -> Result<(), DeviceError> {
