@@ -198,6 +198,7 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         DeviceError::AssertFailed { .. } => cudaErrorAssert,
         DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
         DeviceError::BadCallTarget { .. } => cudaErrorInvalidPc,
+        DeviceError::BadFree { .. } => cudaErrorIllegalAddress,
         _ => cudaErrorLaunchFailure,
     }
 }

@@ -271,6 +271,21 @@ impl Device {
         self.memory.alloc_host_visible(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
     }
 
+    /// Bytes of the device heap that device-side `malloc` allocates from.
+    pub fn heap_size(&self) -> u64 {
+        self.memory.heap().limit()
+    }
+
+    /// Sets the device heap's size (`cudaLimitMallocHeapSize`; default 8 MiB). Fails while
+    /// device-side `malloc` blocks are live, or above `exec::heap::MAX_HEAP_BYTES`.
+    pub fn set_heap_size(&mut self, bytes: u64) -> Result<(), DeviceError> {
+        if self.memory.set_heap_limit(bytes) {
+            Ok(())
+        } else {
+            Err(DeviceError::HeapInUse { blocks: self.memory.heap().live_blocks(), bytes })
+        }
+    }
+
     /// Whether `p` lies in a live host-visible allocation.
     pub fn is_host_visible(&self, p: DevPtr) -> bool {
         self.memory.is_host_visible(p.0)

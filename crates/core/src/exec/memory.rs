@@ -9,7 +9,8 @@
 //! Architecture invariant: an access that does not fall entirely inside one live allocation is
 //! an error reported to the caller with the address; nothing is read or written in that case.
 
-use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, GLOBAL_LIMIT, WINDOW_SIZE};
+use super::heap::DeviceHeap;
+use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
 /// Allocation granularity and alignment, as cudaMalloc guarantees (256 bytes).
 pub const ALLOC_ALIGN: u64 = 256;
@@ -46,8 +47,10 @@ pub struct GlobalMemory {
     allocs: Vec<Allocation>,
     /// Next address the bump allocator hands out.
     next: u64,
-    /// Bytes currently allocated.
+    /// Bytes currently allocated (device-heap blocks excluded: the heap is reserved apart).
     in_use: u64,
+    /// Ranges for device-side `malloc`.
+    heap: DeviceHeap,
     /// Index of the allocation that served the last access (a cache for the common case of
     /// a warp touching one buffer many times).
     last: std::cell::Cell<usize>,
@@ -70,12 +73,51 @@ impl GlobalMemory {
         let size = bytes.max(1);
         let base = self.next;
         let end = base.checked_add(size)?;
-        if end > GLOBAL_LIMIT || size > isize::MAX as u64 {
+        if end > HEAP_BASE || size > isize::MAX as u64 {
             return None;
         }
         self.next = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         self.insert(Allocation { base, len: size, skew: 0, host_visible: false, data: vec![0; size as usize] });
         Some(base)
+    }
+
+    /// Device-side `malloc(bytes)`: a block of the device heap (its contents undefined, here
+    /// zero), or `None` when `bytes` is 0 or the heap has no free range that large.
+    pub fn heap_malloc(&mut self, bytes: u64) -> Option<u64> {
+        if bytes == 0 {
+            return None;
+        }
+        let base = self.heap.take(bytes)?;
+        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, data: vec![0; bytes as usize] });
+        self.in_use -= bytes;
+        Some(base)
+    }
+
+    /// Device-side `free(addr)`: false when `addr` is not the start of a live heap block
+    /// (a double free, or a pointer `malloc` did not return).
+    pub fn heap_free(&mut self, addr: u64) -> bool {
+        if !self.heap.contains(addr) {
+            return false;
+        }
+        let Ok(i) = self.allocs.binary_search_by_key(&addr, |a| a.base) else {
+            return false;
+        };
+        let len = self.allocs[i].len;
+        self.allocs.remove(i);
+        self.last.set(0);
+        self.heap.give_back(addr, len);
+        true
+    }
+
+    /// The device heap (its size and live blocks).
+    pub fn heap(&self) -> &DeviceHeap {
+        &self.heap
+    }
+
+    /// Sets the heap size (`cudaLimitMallocHeapSize`); false while blocks are live or when
+    /// `bytes` exceeds `heap::MAX_HEAP_BYTES`.
+    pub fn set_heap_limit(&mut self, bytes: u64) -> bool {
+        self.heap.set_limit(bytes)
     }
 
     /// Allocates `bytes` zeroed bytes (at least 1) that the host process can use directly:
@@ -108,8 +150,12 @@ impl GlobalMemory {
         self.last.set(0);
     }
 
-    /// Frees the allocation starting exactly at `base`; false when there is none.
+    /// Frees the allocation starting exactly at `base`; false when there is none (device-heap
+    /// blocks are freed by [`GlobalMemory::heap_free`] only, as `cudaFree` cannot free them).
     pub fn free(&mut self, base: u64) -> bool {
+        if self.heap.contains(base) {
+            return false;
+        }
         match self.allocs.binary_search_by_key(&base, |a| a.base) {
             Ok(i) => {
                 self.in_use -= self.allocs[i].len;
@@ -265,5 +311,28 @@ mod tests {
         assert_eq!(m.read_uint(h, 1), Err(GlobalFault::OutOfBounds));
         m.write_uint(d2 + 60, 4, 9).unwrap();
         assert_eq!(m.read_uint(d2 + 60, 4).unwrap(), 9);
+    }
+
+    #[test]
+    fn heap_blocks_are_bounds_checked_and_freed_only_by_heap_free() {
+        let mut m = GlobalMemory::new();
+        let d = m.alloc(32).unwrap();
+        assert!(m.set_heap_limit(64));
+        let a = m.heap_malloc(20).unwrap();
+        let b = m.heap_malloc(20).unwrap();
+        assert_eq!(m.heap_malloc(20), None, "64-byte heap holds two 32-byte blocks");
+        assert_eq!(m.heap_malloc(0), None);
+        assert_eq!(m.in_use(), 32);
+        m.write_uint(a + 16, 4, 5).unwrap();
+        assert_eq!(m.read_uint(a + 20, 1), Err(GlobalFault::OutOfBounds));
+        assert!(!m.free(a), "cudaFree cannot free a heap block");
+        assert!(!m.heap_free(d) && !m.heap_free(a + 4));
+        assert!(!m.set_heap_limit(128), "blocks are live");
+        assert!(m.heap_free(a));
+        assert!(!m.heap_free(a), "double free");
+        assert_eq!(m.read_uint(a, 4), Err(GlobalFault::OutOfBounds));
+        assert_eq!(m.heap_malloc(8), Some(a));
+        assert!(m.heap_free(a) && m.heap_free(b));
+        assert_eq!(m.heap().live_blocks(), 0);
     }
 }
