@@ -407,6 +407,23 @@ impl Device {
 
     /// Runs a kernel to completion with the installed engine and records the launch.
     pub fn launch(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+        self.launch_with(k, cfg, args, 0, self.options.max_resident_ctas)
+    }
+
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every CTA is resident at once
+    /// (the caller checked that the grid fits the GPU), and `%envreg1/2` point at a zeroed
+    /// grid-barrier workspace, so cooperative groups' `grid.sync()` runs as nvcc compiled it
+    /// (an atomic arrival per CTA, then a spin on the counter's flip bit).
+    pub fn launch_cooperative(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+        const WORKSPACE_BYTES: u64 = 16;
+        let ws = self.memory.alloc(WORKSPACE_BYTES).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
+        let ctas = (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
+        let out = self.launch_with(k, cfg, args, ws, self.options.max_resident_ctas.max(ctas));
+        self.memory.free(ws);
+        out
+    }
+
+    fn launch_with(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg], grid_workspace: u64, max_resident_ctas: u32) -> Result<LaunchStats, DeviceError> {
         let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
         let lm = &self.modules[k.module as usize];
         self.launches += 1;
@@ -423,8 +440,9 @@ impl Device {
             num_sms: self.options.num_sms,
             smid: 0,
             gridid: self.launches,
+            grid_workspace,
         };
-        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas: self.options.max_resident_ctas, slice: 512 };
+        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas, slice: 512 };
         let kernel = &lm.ir.functions[k.func as usize].name;
         let registers_per_thread = self.registers.get(kernel).copied();
         let out = self.engine.launch(EngineLaunch {

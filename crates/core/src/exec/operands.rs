@@ -68,7 +68,9 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
         Sreg::NclusteridX => k.grid[0] as u64,
         Sreg::NclusteridY => k.grid[1] as u64,
         Sreg::NclusteridZ => k.grid[2] as u64,
-        // %envreg1/2 hold the grid-sync workspace in cooperative launches; warpsim provides none.
+        // What CUDA's driver passes there for cooperative groups: the grid-sync workspace.
+        Sreg::Envreg(1) => k.grid_workspace >> 32,
+        Sreg::Envreg(2) => k.grid_workspace & 0xffff_ffff,
         Sreg::Envreg(_) => 0,
     }
 }
