@@ -141,3 +141,32 @@ fn printf_output_is_in_thread_order() {
     dev.launch(k, LaunchConfig { grid: Dim3::from(1), block: Dim3::from(3), dynamic_shared: 0 }, &[Arg::Ptr(out), Arg::U32(1)]).unwrap();
     assert_eq!(dev.take_printf(), "t=0 hit=1 hit=2 hi");
 }
+
+/// Cooperative launches pass a zeroed global workspace through `%envreg1` (high half) and
+/// `%envreg2` (low half), as cooperative groups' `grid.sync()` expects; ordinary ones pass 0.
+#[test]
+fn cooperative_launch_passes_the_grid_sync_workspace() {
+    // out[tid] = workspace != 0, plus the word at workspace+4 after each CTA's thread 0 added 1
+    // (read after a CTA barrier, so it counts this CTA and the ones that ran before).
+    let body = format!(
+        "mov.u32 %r6, %envreg1;\nmov.u32 %r7, %envreg2;\ncvt.u64.u32 %rd5, %r6;\ncvt.u64.u32 %rd6, %r7;\n\
+         bfi.b64 %rd7, %rd5, %rd6, 32, 32;\nsetp.ne.s64 %p1, %rd7, 0;\nselp.u32 %r10, 1, 0, %p1;\n\
+         @!%p1 bra DONE;\nsetp.eq.u32 %p2, %r5, 0;\n@%p2 atom.global.add.u32 %r8, [%rd7+4], 1;\nbar.sync 0;\n\
+         ld.global.u32 %r9, [%rd7+4];\nmad.lo.s32 %r10, %r9, 10, %r10;\nDONE:\n{STORE}"
+    );
+    let src = kernel("", &body);
+    assert!(run(&src, 2, 32, 64).unwrap().iter().all(|&v| v == 0));
+    let mut dev = Device::new();
+    let m = dev.load_ptx(&src).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let out = dev.alloc_zeroed::<u32>(64).unwrap();
+    let before = dev.memory_in_use();
+    let cfg = LaunchConfig { grid: Dim3::from(2), block: Dim3::from(32), dynamic_shared: 0 };
+    dev.launch_cooperative(k, cfg, &[Arg::Ptr(out), Arg::U32(64)]).unwrap();
+    let got = dev.read_vec::<u32>(out, 64).unwrap();
+    // Each CTA saw its own arrival and possibly the other's: 1 or 2 arrivals, never 0.
+    assert!(got.iter().all(|&v| v == 11 || v == 21), "{got:?}");
+    assert!(got[32..].iter().all(|&v| v == 21), "CTA 1 arrives after CTA 0: {got:?}");
+    // The workspace is freed after the launch.
+    assert_eq!(dev.memory_in_use(), before);
+}

@@ -88,7 +88,14 @@ impl GlobalMemory {
             return None;
         }
         let base = self.heap.take(bytes)?;
-        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, data: vec![0; bytes as usize] });
+        // A big heap (up to 64 GiB) may not fit in host memory: then malloc returns NULL.
+        let mut data = Vec::new();
+        if usize::try_from(bytes).ok().and_then(|n| data.try_reserve_exact(n).ok()).is_none() {
+            self.heap.give_back(base, bytes);
+            return None;
+        }
+        data.resize(bytes as usize, 0);
+        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, data });
         self.in_use -= bytes;
         Some(base)
     }
