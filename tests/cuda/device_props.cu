@@ -44,7 +44,7 @@ int main() {
     EXPECT(p.l2CacheSize == 768 * 1024);
     EXPECT(p.memoryBusWidth == 384);
     EXPECT(p.unifiedAddressing == 1);
-    EXPECT(p.managedMemory == 0);
+    EXPECT(p.managedMemory == 1 && p.canMapHostMemory == 1 && p.concurrentManagedAccess == 1);
     EXPECT(p.sharedMemPerBlockOptin == 48 * 1024);
     EXPECT(p.hostNumaId == -1);
     EXPECT(p.reserved[55] == 0);

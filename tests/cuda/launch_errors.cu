@@ -1,7 +1,7 @@
 // Errors that leave the context usable: an invalid launch configuration (2048 threads per
 // block) reported by the launch and by cudaGetLastError (non-sticky, as in CUDA), copies
 // through invalid pointers, bad kinds, bad devices, bad handles, an unsupported entry point.
-// EXPECT-STDERR: warpsim: cudaMallocManaged is not supported
+// EXPECT-STDERR: warpsim: cudaMallocAsync is not supported
 #include "check.h"
 #include <cstring>
 
@@ -57,9 +57,9 @@ int main() {
     EXPECT_ERR(cudaStreamSynchronize((cudaStream_t)0x1234), cudaErrorInvalidResourceHandle);
     touch<<<1, 1, 0, (cudaStream_t)0x1234>>>(d);
     EXPECT_ERR(cudaGetLastError(), cudaErrorInvalidResourceHandle);
-    void *managed;
-    EXPECT_ERR(cudaMallocManaged(&managed, 64), cudaErrorNotSupported);
-    EXPECT_ERR(cudaMallocManaged(&managed, 64), cudaErrorNotSupported);  // reported once only
+    void *pooled;
+    EXPECT_ERR(cudaMallocAsync(&pooled, 64, 0), cudaErrorNotSupported);
+    EXPECT_ERR(cudaMallocAsync(&pooled, 64, 0), cudaErrorNotSupported);  // reported once only
     EXPECT_ERR(cudaGetLastError(), cudaErrorNotSupported);
 
     // Names and messages.

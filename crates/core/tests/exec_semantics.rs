@@ -71,6 +71,24 @@ fn shuffle_vote_and_ballot() {
     }
 }
 
+/// PTX's predefined identifiers (issue 19, item 3): `WARP_SZ` is a constant operand anywhere
+/// a value may stand; the sm_90 cluster registers describe the implicit one-CTA cluster.
+#[test]
+fn predefined_identifiers() {
+    let body = format!(
+        "mov.u32 %r6, WARP_SZ;\nadd.s32 %r7, %r5, WARP_SZ;\nmov.u32 %r8, %cluster_nctaid.x;\n\
+         mov.u32 %r9, %clusterid.x;\nmov.u32 %r11, %cluster_ctarank;\nmov.u32 %r12, %is_explicit_cluster;\n\
+         mov.u32 %r13, %aggr_smem_size;\nmov.u64 %rd5, %pm0_64;\ncvt.u32.u64 %r14, %rd5;\n\
+         mad.lo.s32 %r10, %r6, 1000000, %r7;\nmad.lo.s32 %r10, %r8, 100000, %r10;\nmad.lo.s32 %r10, %r9, 10000, %r10;\n\
+         add.s32 %r10, %r10, %r11;\nadd.s32 %r10, %r10, %r12;\nadd.s32 %r10, %r10, %r13;\nadd.s32 %r10, %r10, %r14;\n{STORE}"
+    );
+    let out = run(&kernel("", &body), 3, 40, 120).unwrap();
+    for (i, v) in out.iter().enumerate() {
+        let (cta, tid) = (i as u32 / 40, i as u32 % 40);
+        assert_eq!(*v, 32 * 1_000_000 + (tid + 32) + 100_000 + cta * 10_000, "thread {i}");
+    }
+}
+
 #[test]
 fn syncthreads_count_reduces_across_warps() {
     let body = format!("setp.lt.u32 %p1, %r2, 77;\nbar.red.popc.u32 %r10, 0, %p1;\n{STORE}");
@@ -122,4 +140,33 @@ fn printf_output_is_in_thread_order() {
     let out = dev.alloc_zeroed::<u32>(1).unwrap();
     dev.launch(k, LaunchConfig { grid: Dim3::from(1), block: Dim3::from(3), dynamic_shared: 0 }, &[Arg::Ptr(out), Arg::U32(1)]).unwrap();
     assert_eq!(dev.take_printf(), "t=0 hit=1 hit=2 hi");
+}
+
+/// Cooperative launches pass a zeroed global workspace through `%envreg1` (high half) and
+/// `%envreg2` (low half), as cooperative groups' `grid.sync()` expects; ordinary ones pass 0.
+#[test]
+fn cooperative_launch_passes_the_grid_sync_workspace() {
+    // out[tid] = workspace != 0, plus the word at workspace+4 after each CTA's thread 0 added 1
+    // (read after a CTA barrier, so it counts this CTA and the ones that ran before).
+    let body = format!(
+        "mov.u32 %r6, %envreg1;\nmov.u32 %r7, %envreg2;\ncvt.u64.u32 %rd5, %r6;\ncvt.u64.u32 %rd6, %r7;\n\
+         bfi.b64 %rd7, %rd5, %rd6, 32, 32;\nsetp.ne.s64 %p1, %rd7, 0;\nselp.u32 %r10, 1, 0, %p1;\n\
+         @!%p1 bra DONE;\nsetp.eq.u32 %p2, %r5, 0;\n@%p2 atom.global.add.u32 %r8, [%rd7+4], 1;\nbar.sync 0;\n\
+         ld.global.u32 %r9, [%rd7+4];\nmad.lo.s32 %r10, %r9, 10, %r10;\nDONE:\n{STORE}"
+    );
+    let src = kernel("", &body);
+    assert!(run(&src, 2, 32, 64).unwrap().iter().all(|&v| v == 0));
+    let mut dev = Device::new();
+    let m = dev.load_ptx(&src).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let out = dev.alloc_zeroed::<u32>(64).unwrap();
+    let before = dev.memory_in_use();
+    let cfg = LaunchConfig { grid: Dim3::from(2), block: Dim3::from(32), dynamic_shared: 0 };
+    dev.launch_cooperative(k, cfg, &[Arg::Ptr(out), Arg::U32(64)]).unwrap();
+    let got = dev.read_vec::<u32>(out, 64).unwrap();
+    // Each CTA saw its own arrival and possibly the other's: 1 or 2 arrivals, never 0.
+    assert!(got.iter().all(|&v| v == 11 || v == 21), "{got:?}");
+    assert!(got[32..].iter().all(|&v| v == 21), "CTA 1 arrives after CTA 0: {got:?}");
+    // The workspace is freed after the launch.
+    assert_eq!(dev.memory_in_use(), before);
 }

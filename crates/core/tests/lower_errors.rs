@@ -124,14 +124,24 @@ fn wrong_state_space_for_a_variable() {
 }
 
 #[test]
-fn call_to_malloc_is_unsupported() {
+fn call_to_an_unknown_external_function_is_unsupported() {
     let src = format!(
-        "{HEADER}.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n\
+        "{HEADER}.extern .func (.param .b64 func_retval0) aligned_alloc(.param .b64 p0);\n\
+         .entry m()\n{{\n.reg .b64 %rd<3>;\n{{\n.param .b64 param0;\nst.param.b64 [param0], 64;\n\
+         .param .b64 retval0;\ncall.uni (retval0), aligned_alloc, (param0);\nld.param.b64 %rd1, [retval0];\n}}\nret;\n}}\n"
+    );
+    let line = HEADER.lines().count() as u32 + 9;
+    assert_eq!(lower_errors(&src), vec![unsupported("call to external function `aligned_alloc`", line)]);
+}
+
+#[test]
+fn malloc_with_the_wrong_arity_is_rejected() {
+    let src = format!(
+        "{HEADER}.extern .func (.param .b64 func_retval0) malloc(.param .b64 a, .param .b64 b);\n\
          .entry m()\n{{\n.reg .b64 %rd<3>;\n{{\n.param .b64 param0;\nst.param.b64 [param0], 64;\n\
          .param .b64 retval0;\ncall.uni (retval0), malloc, (param0);\nld.param.b64 %rd1, [retval0];\n}}\nret;\n}}\n"
     );
-    let line = HEADER.lines().count() as u32 + 9;
-    assert_eq!(lower_errors(&src), vec![unsupported("call to external function `malloc`", line)]);
+    assert_eq!(lower_errors(&src).len(), 1, "{:?}", lower_errors(&src));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use crate::occupancy;
 use crate::props;
-use crate::runtime::{api, guard, lock, put, query};
+use crate::runtime::{api, diag, guard, lock, put, query};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -211,8 +211,9 @@ unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize,
     })
 }
 
-/// Limits: the stack size sets the per-thread local-memory limit of launches; the printf
-/// FIFO and malloc heap sizes are recorded (warpsim's printf buffer is unbounded).
+/// Limits: the stack size sets the per-thread local-memory limit of launches, the malloc heap
+/// size the device heap (refused while device-side blocks are live); the printf
+/// FIFO size is recorded (warpsim's printf buffer is unbounded).
 unsafe extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t {
     api("cudaDeviceSetLimit", |rt| match limit {
         0 => {
@@ -224,7 +225,11 @@ unsafe extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError
             rt.limits.insert(limit, value);
             Ok(())
         }
-        1 | 2 | 3 | 4 | 0x0A => {
+        2 => rt.device.set_heap_size(value as u64).map_err(|e| {
+            diag(&format!("cudaDeviceSetLimit(cudaLimitMallocHeapSize): {e}"));
+            cudaErrorInvalidValue
+        }),
+        1 | 3 | 4 | 0x0A => {
             rt.limits.insert(limit, value);
             Ok(())
         }
@@ -237,7 +242,7 @@ unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cuda
         let v = match limit {
             0 => rt.device.options().local_limit as usize,
             1 => rt.limits.get(&1).copied().unwrap_or(1 << 20),
-            2 => rt.limits.get(&2).copied().unwrap_or(8 << 20),
+            2 => rt.device.heap_size() as usize,
             3 => rt.limits.get(&3).copied().unwrap_or(2),
             4 => rt.limits.get(&4).copied().unwrap_or(2048),
             0x0A => rt.limits.get(&0x0A).copied().unwrap_or(rt.limits_of_gpu().shared_per_block),

@@ -72,7 +72,7 @@ unsafe extern "C" fn __cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("__cudaLaunchKernel", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream))
+    api("__cudaLaunchKernel", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream, false))
 }
 
 unsafe extern "C" fn __cudaLaunchKernel_ptsz(
@@ -83,7 +83,7 @@ unsafe extern "C" fn __cudaLaunchKernel_ptsz(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("__cudaLaunchKernel_ptsz", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream))
+    api("__cudaLaunchKernel_ptsz", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream, false))
 }
 
 unsafe extern "C" fn cudaLaunchKernel(
@@ -94,7 +94,7 @@ unsafe extern "C" fn cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("cudaLaunchKernel", |rt| launch(rt, func as usize, grid, block, args, shared, stream))
+    api("cudaLaunchKernel", |rt| launch(rt, func as usize, grid, block, args, shared, stream, false))
 }
 
 unsafe extern "C" fn cudaLaunchKernel_ptsz(
@@ -105,11 +105,12 @@ unsafe extern "C" fn cudaLaunchKernel_ptsz(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("cudaLaunchKernel_ptsz", |rt| launch(rt, func as usize, grid, block, args, shared, stream))
+    api("cudaLaunchKernel_ptsz", |rt| launch(rt, func as usize, grid, block, args, shared, stream, false))
 }
 
-/// A cooperative launch is an ordinary one whose CTAs must all fit on the GPU at once (the
-/// functional executor keeps them resident, so grid-wide synchronisation works).
+/// A cooperative launch: its CTAs must all fit on the GPU at once, and it gets the grid-sync
+/// workspace cooperative groups' `grid.sync()` reads from `%envreg1/2`
+/// (`Device::launch_cooperative`).
 unsafe extern "C" fn cudaLaunchCooperativeKernel(
     func: *const c_void,
     grid: dim3,
@@ -127,7 +128,7 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
             diag(&format!("cooperative launch of {ctas} CTAs, but only {fits} fit on the GPU at once"));
             return Err(cudaErrorCooperativeLaunchTooLarge);
         }
-        launch(rt, func as usize, grid, block, args, shared, stream)
+        launch(rt, func as usize, grid, block, args, shared, stream, true)
     })
 }
 
@@ -198,6 +199,7 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         DeviceError::AssertFailed { .. } => cudaErrorAssert,
         DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
         DeviceError::BadCallTarget { .. } => cudaErrorInvalidPc,
+        DeviceError::BadFree { .. } => cudaErrorIllegalAddress,
         _ => cudaErrorLaunchFailure,
     }
 }
@@ -220,6 +222,7 @@ fn emit_printf(text: &str) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 unsafe fn launch(
     rt: &mut Runtime,
     stub: usize,
@@ -228,6 +231,7 @@ unsafe fn launch(
     args: *mut *mut c_void,
     shared: usize,
     stream: cudaStream_t,
+    cooperative: bool,
 ) -> Result<(), cudaError_t> {
     if !rt.valid_stream(stream) {
         return Err(cudaErrorInvalidResourceHandle);
@@ -252,7 +256,7 @@ unsafe fn launch(
         return Err(cudaErrorInvalidValue);
     };
     let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared };
-    let result = rt.device.launch(k, cfg, &argv);
+    let result = if cooperative { rt.device.launch_cooperative(k, cfg, &argv) } else { rt.device.launch(k, cfg, &argv) };
     emit_printf(&rt.device.take_printf());
     rt.launches += 1;
     let record = rt.device.take_launch_records().pop();

@@ -54,6 +54,7 @@ mod error_table;
 mod errors;
 pub mod fatbin;
 mod launch;
+mod managed;
 mod memory;
 mod occupancy;
 mod props;

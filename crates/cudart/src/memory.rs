@@ -2,8 +2,9 @@
 //! symbol copies, pitched 2D variants, pointer attributes.
 //!
 //! Device pointers are addresses inside `warpsim_core::ir::layout::GLOBAL_BASE..GLOBAL_LIMIT`;
-//! anything else is a host pointer. That is how `cudaMemcpyDefault` picks the direction, and
-//! how a copy whose kind contradicts its pointers is caught (`cudaErrorInvalidValue`).
+//! managed and pinned host memory (`src/managed.rs`) is both, at host addresses the device
+//! knows; anything else is a host pointer. That is how `cudaMemcpyDefault` picks the direction,
+//! and how a copy whose kind contradicts its pointers is caught (`cudaErrorInvalidValue`).
 //! Copies are synchronous; the `Async` forms only check their stream.
 
 use crate::runtime::{api, diag, put, query, ModuleState, Runtime, TOTAL_MEMORY};
@@ -12,12 +13,32 @@ use std::ffi::{c_int, c_uint, c_void};
 use warpsim_core::device::{DevPtr, DeviceError};
 use warpsim_core::ir::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
 
-/// Alignment of pinned host allocations and pitch of `cudaMallocPitch` rows.
-const HOST_ALIGN: usize = 256;
+/// Pitch of `cudaMallocPitch` rows.
 const PITCH_ALIGN: usize = 512;
+/// `cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined`.
+const HOST_ALLOC_FLAGS: c_uint = 0x7;
 
 pub fn is_device(p: *const c_void) -> bool {
     (GLOBAL_BASE..GLOBAL_LIMIT).contains(&(p as u64))
+}
+
+/// Who can use a pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Device,
+    Host,
+    /// Managed or pinned (mapped) memory: a valid pointer on both sides.
+    Both,
+}
+
+fn side(rt: &Runtime, p: *const c_void) -> Side {
+    if is_device(p) {
+        Side::Device
+    } else if rt.device.is_host_visible(DevPtr(p as u64)) {
+        Side::Both
+    } else {
+        Side::Host
+    }
 }
 
 fn kind_name(kind: c_int) -> &'static str {
@@ -48,7 +69,7 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
         diag(&format!("{what}: null {} pointer", if dst.is_null() { "destination" } else { "source" }));
         return Err(cudaErrorInvalidValue);
     }
-    let (dd, sd) = (is_device(dst), is_device(src));
+    let (ds, ss) = (side(rt, dst), side(rt, src));
     let expected = match kind {
         cudaMemcpyHostToHost => Some((false, false)),
         cudaMemcpyHostToDevice => Some((true, false)),
@@ -57,16 +78,18 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
         _ => None,
     };
     if let Some((ed, es)) = expected {
-        let side = |is_dev: bool| if is_dev { "a device" } else { "a host" };
-        if ed != dd {
-            diag(&format!("{what}: {} but the destination {dst:p} is {} pointer", kind_name(kind), side(dd)));
+        let side_name = |s: Side| if s == Side::Device { "a device" } else { "a host" };
+        if ds != Side::Both && ed != (ds == Side::Device) {
+            diag(&format!("{what}: {} but the destination {dst:p} is {} pointer", kind_name(kind), side_name(ds)));
             return Err(cudaErrorInvalidValue);
         }
-        if es != sd {
-            diag(&format!("{what}: {} but the source {src:p} is {} pointer", kind_name(kind), side(sd)));
+        if ss != Side::Both && es != (ss == Side::Device) {
+            diag(&format!("{what}: {} but the source {src:p} is {} pointer", kind_name(kind), side_name(ss)));
             return Err(cudaErrorInvalidValue);
         }
     }
+    // Memory both sides can use goes through the device, which bounds-checks it.
+    let (dd, sd) = (ds != Side::Host, ss != Side::Host);
     let dev = &mut rt.device;
     match (dd, sd) {
         (false, false) => std::ptr::copy(src as *const u8, dst as *mut u8, count),
@@ -140,7 +163,8 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
         if ptr.is_null() {
             return Ok(());
         }
-        if !is_device(ptr) {
+        let managed = rt.managed_allocs.remove(&(ptr as usize));
+        if !is_device(ptr) && !managed {
             diag(&format!("cudaFree: {ptr:p} is not a device pointer"));
             return Err(cudaErrorInvalidValue);
         }
@@ -151,25 +175,23 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
     })
 }
 
-unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize) -> Result<(), cudaError_t> {
-    if ptr.is_null() {
+/// Pinned host memory is device-accessible (mapped) whatever the flags, as every pinned
+/// allocation is on a system with unified addressing; the device pointer is the host pointer.
+unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize, flags: c_uint) -> Result<(), cudaError_t> {
+    if ptr.is_null() || flags & !HOST_ALLOC_FLAGS != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    let layout = std::alloc::Layout::from_size_align(size.max(1), HOST_ALIGN).map_err(|_| cudaErrorMemoryAllocation)?;
-    let p = std::alloc::alloc_zeroed(layout);
-    if p.is_null() {
-        return Err(cudaErrorMemoryAllocation);
-    }
-    rt.host_allocs.insert(p as usize, layout);
-    put(ptr, p as *mut c_void)
+    let p = rt.device.malloc_host_visible(size as u64).map_err(|_| cudaErrorMemoryAllocation)?;
+    rt.host_allocs.insert(p.0 as usize, flags);
+    put(ptr, p.0 as *mut c_void)
 }
 
 unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size))
+    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size, 0))
 }
 
-unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> cudaError_t {
-    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size))
+unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size, flags))
 }
 
 unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
@@ -177,12 +199,11 @@ unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
         if ptr.is_null() {
             return Ok(());
         }
-        let Some(layout) = rt.host_allocs.remove(&(ptr as usize)) else {
+        if rt.host_allocs.remove(&(ptr as usize)).is_none() {
             diag(&format!("cudaFreeHost: {ptr:p} was not allocated by cudaMallocHost/cudaHostAlloc"));
             return Err(cudaErrorInvalidValue);
-        };
-        std::alloc::dealloc(ptr as *mut u8, layout);
-        Ok(())
+        }
+        rt.device.free(DevPtr(ptr as u64)).map_err(|_| cudaErrorInvalidValue)
     })
 }
 
@@ -197,10 +218,10 @@ unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
 
 unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> cudaError_t {
     api("cudaHostGetFlags", |rt| {
-        if !rt.host_allocs.contains_key(&(host as usize)) {
+        let Some(&f) = rt.host_allocs.get(&(host as usize)) else {
             return Err(cudaErrorInvalidValue);
-        }
-        put(flags, 0)
+        };
+        put(flags, f)
     })
 }
 
@@ -219,7 +240,7 @@ unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_int, c
     if count == 0 {
         return Ok(());
     }
-    if !is_device(ptr) {
+    if side(rt, ptr) == Side::Host {
         diag(&format!("{what}: {ptr:p} is not a device pointer"));
         return Err(cudaErrorInvalidValue);
     }
@@ -386,9 +407,11 @@ unsafe extern "C" fn cudaPointerGetAttributes(attrs: *mut cudaPointerAttributes,
             }
             a.type_ = cudaMemoryTypeDevice;
             a.devicePointer = ptr as *mut c_void;
-        } else if rt.host_allocs.iter().any(|(&b, l)| (b..b + l.size()).contains(&(ptr as usize))) {
-            a.type_ = cudaMemoryTypeHost;
+        } else if let Some((base, _)) = rt.device.allocation_of(DevPtr(ptr as u64)).filter(|(b, _)| rt.device.is_host_visible(*b)) {
+            let managed = rt.managed_allocs.contains(&(base.0 as usize));
+            a.type_ = if managed { cudaMemoryTypeManaged } else { cudaMemoryTypeHost };
             a.hostPointer = ptr as *mut c_void;
+            a.devicePointer = ptr as *mut c_void;
         }
         put(attrs, a)
     })

@@ -202,6 +202,12 @@ pub fn properties(l: &Limits) -> cudaDeviceProp {
     p.sharedMemPerBlockOptin = l.shared_per_block;
     p.maxBlocksPerMultiProcessor = l.ctas_per_sm;
     p.hostRegisterSupported = 1;
+    // Managed and pinned memory are host memory kernels address directly (src/managed.rs);
+    // launches finish inside the launch call, so host access never overlaps a kernel.
+    p.canMapHostMemory = 1;
+    p.managedMemory = 1;
+    p.concurrentManagedAccess = 1;
+    p.directManagedMemAccessFromHost = 1;
     p.unifiedFunctionPointers = 1;
     p.deviceNumaId = -1;
     p.hostNumaId = -1;

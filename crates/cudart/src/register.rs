@@ -141,9 +141,12 @@ unsafe extern "C" fn __cudaRegisterVar(
     })
 }
 
+/// A `__managed__` variable: its module's variables move to host-visible memory and the
+/// program's shadow pointer (`*host_var_ptr`, through which host code reads the variable) is
+/// pointed at the variable's bytes.
 unsafe extern "C" fn __cudaRegisterManagedVar(
-    _handle: *mut *mut c_void,
-    _host_var_ptr: *mut *mut c_void,
+    handle: *mut *mut c_void,
+    host_var_ptr: *mut *mut c_void,
     _device_address: *mut c_char,
     device_name: *const c_char,
     _ext: c_int,
@@ -152,10 +155,23 @@ unsafe extern "C" fn __cudaRegisterManagedVar(
     _global: c_int,
 ) {
     guard("__cudaRegisterManagedVar", (), || {
-        let name = name_of(device_name).unwrap_or_default();
         let mut rt = lock();
-        if rt.reported.insert("__cudaRegisterManagedVar") {
-            diag(&format!("__managed__ variables are not supported (`{name}`); using one will fail"));
+        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+            diag("__cudaRegisterManagedVar: unknown module handle or null name; variable ignored");
+            return;
+        };
+        if host_var_ptr.is_null() {
+            diag(&format!("__cudaRegisterManagedVar: null shadow pointer for `{name}`; variable ignored"));
+            return;
+        }
+        let v = crate::managed::ManagedVar { module, name: name.clone(), host_ptr: host_var_ptr as usize };
+        match crate::managed::bind(&mut rt, &v) {
+            Ok(()) => {
+                rt.vars.insert(host_var_ptr as usize, Var { module, name });
+                rt.managed_vars.push(v);
+            }
+            // A module that failed to load already said so; its kernels cannot run anyway.
+            Err(e) => diag(&format!("__managed__ variable `{name}`: {e}")),
         }
     })
 }

@@ -82,8 +82,12 @@ pub struct Runtime {
     pub sticky: cudaError_t,
     pub streams: HashSet<usize>,
     pub events: HashMap<usize, Event>,
-    /// Pinned host allocations (`cudaMallocHost`/`cudaHostAlloc`): address → layout.
-    pub host_allocs: HashMap<usize, std::alloc::Layout>,
+    /// Pinned host allocations (`cudaMallocHost`/`cudaHostAlloc`): address → flags.
+    pub host_allocs: HashMap<usize, u32>,
+    /// `cudaMallocManaged` allocations (their addresses).
+    pub managed_allocs: HashSet<usize>,
+    /// `__managed__` variables, rebound after `cudaDeviceReset`.
+    pub managed_vars: Vec<crate::managed::ManagedVar>,
     /// The simulated clock events record: in timing mode the core cycles of all launches so
     /// far (launches run back to back); in functional mode the warp instructions executed.
     pub clock: u64,
@@ -115,6 +119,8 @@ impl Runtime {
             streams: HashSet::new(),
             events: HashMap::new(),
             host_allocs: HashMap::new(),
+            managed_allocs: HashSet::new(),
+            managed_vars: Vec::new(),
             clock: 0,
             launches: 0,
             traced: Vec::new(),
@@ -149,6 +155,17 @@ impl Runtime {
         for f in self.functions.values_mut() {
             f.handle = None;
         }
+        // The fresh device holds none of the old memory: pinned and managed allocations are
+        // gone as on a GPU, and `__managed__` variables move to the reloaded modules.
+        self.host_allocs.clear();
+        self.managed_allocs.clear();
+        let vars = std::mem::take(&mut self.managed_vars);
+        for v in &vars {
+            if let Err(e) = crate::managed::bind(self, v) {
+                diag(&format!("cudaDeviceReset: {e}"));
+            }
+        }
+        self.managed_vars = vars;
         self.last_error = cudaSuccess;
         self.sticky = cudaSuccess;
         self.streams.clear();

@@ -33,12 +33,7 @@ macro_rules! stubs {
 }
 
 stubs!(
-    // Memory the simulated device cannot share with the host.
-    cudaMallocManaged,
-    cudaHostGetDevicePointer,
-    cudaStreamAttachMemAsync,
-    cudaMemPrefetchAsync,
-    cudaMemAdvise,
+    // Managed-memory queries.
     cudaMemRangeGetAttribute,
     // Stream-ordered allocation and memory pools.
     cudaMallocAsync,
@@ -124,11 +119,11 @@ mod tests {
 
     #[test]
     fn stubs_report_not_supported() {
-        assert!(STUBS.contains(&"cudaMallocManaged"));
+        assert!(STUBS.contains(&"cudaMemRangeGetAttribute"));
         let mut seen = std::collections::HashSet::new();
         assert!(STUBS.iter().all(|s| seen.insert(*s)), "duplicate stub");
-        assert_eq!(unsafe { cudaMallocManaged() }, cudaErrorNotSupported);
-        assert_eq!(unsafe { cudaMallocManaged() }, cudaErrorNotSupported);
-        assert!(lock().reported.contains("cudaMallocManaged"));
+        assert_eq!(unsafe { cudaMemRangeGetAttribute() }, cudaErrorNotSupported);
+        assert_eq!(unsafe { cudaMemRangeGetAttribute() }, cudaErrorNotSupported);
+        assert!(lock().reported.contains("cudaMemRangeGetAttribute"));
     }
 }

@@ -113,6 +113,7 @@ pub struct cudaPointerAttributes {
 pub const cudaMemoryTypeUnregistered: i32 = 0;
 pub const cudaMemoryTypeHost: i32 = 1;
 pub const cudaMemoryTypeDevice: i32 = 2;
+pub const cudaMemoryTypeManaged: i32 = 3;
 
 #[cfg(test)]
 mod tests {

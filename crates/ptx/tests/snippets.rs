@@ -89,6 +89,11 @@ fn instruction_table() {
         ("mov.u32 %r1, %tid.x;", "mov", &["u32"], vec![reg("%r1"), regc("%tid", 'x')]),
         ("mov.u32 %r1, %ctaid.y;", "mov", &["u32"], vec![reg("%r1"), regc("%ctaid", 'y')]),
         ("mov.u32 %r1, %envreg3;", "mov", &["u32"], vec![reg("%r1"), reg("%envreg3")]),
+        // nvcc's `warpSize`: the predefined identifier is an ordinary name to the parser.
+        ("mov.u32 %r1, WARP_SZ;", "mov", &["u32"], vec![reg("%r1"), sym("WARP_SZ", 0)]),
+        ("add.s32 %r1, %r2, WARP_SZ;", "add", &["s32"], vec![reg("%r1"), reg("%r2"), sym("WARP_SZ", 0)]),
+        ("mov.u32 %r1, %cluster_nctaid.x;", "mov", &["u32"], vec![reg("%r1"), regc("%cluster_nctaid", 'x')]),
+        ("mov.u64 %rd1, %pm0_64;", "mov", &["u64"], vec![reg("%rd1"), reg("%pm0_64")]),
         ("shfl.sync.down.b32 %r17|%p3, %r2, 16, 31, -1;", "shfl", &["sync", "down", "b32"],
             vec![Pair(rr("%r17"), rr("%p3")), reg("%r2"), int(16), int(31), int(-1)]),
         ("cvt.rn.f32.s32 %f1, %r1;", "cvt", &["rn", "f32", "s32"], vec![reg("%f1"), reg("%r1")]),

@@ -57,6 +57,8 @@ pub enum DeviceError {
     UnknownSymbol { name: String },
     #[error("invalid module handle")]
     InvalidHandle,
+    #[error("cannot make the device heap {bytes} bytes: {blocks} blocks are live (or the size exceeds 64 GiB)")]
+    HeapInUse { blocks: u64, bytes: u64 },
     #[error("out of device memory allocating {bytes} bytes")]
     OutOfMemory { bytes: u64 },
     #[error("invalid device pointer 0x{address:x} ({bytes} bytes): not inside a live allocation")]
@@ -80,6 +82,8 @@ pub enum DeviceError {
     StackOverflow { location: Location, needed: u64, limit: u64 },
     #[error("indirect call through 0x{value:x}, which is not a function: {location}")]
     BadCallTarget { location: Location, value: u64 },
+    #[error("free(0x{address:x}): not a live block of the device heap (freed twice, or not returned by malloc): {location}")]
+    BadFree { location: Location, address: u64 },
 }
 
 fn describe_stuck(warps: &[StuckWarp]) -> String {

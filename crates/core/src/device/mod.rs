@@ -180,6 +180,14 @@ impl Device {
     pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
         let size = ir.global_image.len() as u64;
         let base = self.memory.alloc(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        self.write_image(&ir, base)?;
+        self.modules.push(LoadedModule { ir, globals_base: base });
+        Ok(ModuleHandle(self.modules.len() as u32 - 1))
+    }
+
+    /// Writes `ir`'s `.global`/`.const` image at `base`, its relocations resolved for `base`.
+    fn write_image(&mut self, ir: &ir::Module, base: u64) -> Result<(), DeviceError> {
+        let size = ir.global_image.len() as u64;
         let mut image = ir.global_image.clone();
         for r in &ir.relocs {
             let (at, value) = match *r {
@@ -193,8 +201,26 @@ impl Device {
         if !image.is_empty() {
             self.memory.write(base, &image).map_err(|_| DeviceError::OutOfMemory { bytes: size })?;
         }
-        self.modules.push(LoadedModule { ir, globals_base: base });
-        Ok(ModuleHandle(self.modules.len() as u32 - 1))
+        Ok(())
+    }
+
+    /// Moves module `m`'s `.global`/`.const` image into host-visible memory, so that its
+    /// `__managed__` variables are at host addresses the program can dereference (the shim
+    /// calls this when it registers one). The image is rebuilt from the module's initialisers:
+    /// call it before anything writes the module's variables. Idempotent.
+    pub fn make_globals_host_visible(&mut self, m: ModuleHandle) -> Result<(), DeviceError> {
+        let lm = self.module(m)?;
+        let old = lm.globals_base;
+        if self.memory.is_host_visible(old) {
+            return Ok(());
+        }
+        let ir = lm.ir.clone();
+        let size = ir.global_image.len() as u64;
+        let base = self.memory.alloc_host_visible(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        self.write_image(&ir, base)?;
+        self.memory.free(old);
+        self.modules[m.0 as usize].globals_base = base;
+        Ok(())
     }
 
     fn module(&self, m: ModuleHandle) -> Result<&LoadedModule, DeviceError> {
@@ -233,6 +259,36 @@ impl Device {
             return Err(DeviceError::OutOfMemory { bytes });
         }
         self.memory.alloc(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+    }
+
+    /// Allocates `bytes` of zeroed memory that host and device share (managed or mapped
+    /// memory): the pointer is also a valid host pointer to the same bytes while it lives.
+    /// Counted against the device memory like [`Device::malloc`]; timed as global memory.
+    pub fn malloc_host_visible(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
+            return Err(DeviceError::OutOfMemory { bytes });
+        }
+        self.memory.alloc_host_visible(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+    }
+
+    /// Bytes of the device heap that device-side `malloc` allocates from.
+    pub fn heap_size(&self) -> u64 {
+        self.memory.heap().limit()
+    }
+
+    /// Sets the device heap's size (`cudaLimitMallocHeapSize`; default 8 MiB). Fails while
+    /// device-side `malloc` blocks are live, or above `exec::heap::MAX_HEAP_BYTES`.
+    pub fn set_heap_size(&mut self, bytes: u64) -> Result<(), DeviceError> {
+        if self.memory.set_heap_limit(bytes) {
+            Ok(())
+        } else {
+            Err(DeviceError::HeapInUse { blocks: self.memory.heap().live_blocks(), bytes })
+        }
+    }
+
+    /// Whether `p` lies in a live host-visible allocation.
+    pub fn is_host_visible(&self, p: DevPtr) -> bool {
+        self.memory.is_host_visible(p.0)
     }
 
     pub fn free(&mut self, p: DevPtr) -> Result<(), DeviceError> {
@@ -351,6 +407,23 @@ impl Device {
 
     /// Runs a kernel to completion with the installed engine and records the launch.
     pub fn launch(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+        self.launch_with(k, cfg, args, 0, self.options.max_resident_ctas)
+    }
+
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every CTA is resident at once
+    /// (the caller checked that the grid fits the GPU), and `%envreg1/2` point at a zeroed
+    /// grid-barrier workspace, so cooperative groups' `grid.sync()` runs as nvcc compiled it
+    /// (an atomic arrival per CTA, then a spin on the counter's flip bit).
+    pub fn launch_cooperative(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+        const WORKSPACE_BYTES: u64 = 16;
+        let ws = self.memory.alloc(WORKSPACE_BYTES).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
+        let ctas = (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
+        let out = self.launch_with(k, cfg, args, ws, self.options.max_resident_ctas.max(ctas));
+        self.memory.free(ws);
+        out
+    }
+
+    fn launch_with(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg], grid_workspace: u64, max_resident_ctas: u32) -> Result<LaunchStats, DeviceError> {
         let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
         let lm = &self.modules[k.module as usize];
         self.launches += 1;
@@ -367,8 +440,9 @@ impl Device {
             num_sms: self.options.num_sms,
             smid: 0,
             gridid: self.launches,
+            grid_workspace,
         };
-        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas: self.options.max_resident_ctas, slice: 512 };
+        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas, slice: 512 };
         let kernel = &lm.ir.functions[k.func as usize].name;
         let registers_per_thread = self.registers.get(kernel).copied();
         let out = self.engine.launch(EngineLaunch {

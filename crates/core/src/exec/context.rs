@@ -23,6 +23,10 @@ pub struct LaunchCtx<'a> {
     pub num_sms: u32,
     pub smid: u32,
     pub gridid: u64,
+    /// Cooperative launches: the global address of the grid-barrier workspace that
+    /// cooperative groups' `grid.sync()` reads from `%envreg1` (high 32 bits) and `%envreg2`
+    /// (low); 0 otherwise, so `grid.sync()` in an ordinary launch traps as on a GPU.
+    pub grid_workspace: u64,
 }
 
 impl<'a> LaunchCtx<'a> {
@@ -43,6 +47,7 @@ impl<'a> LaunchCtx<'a> {
             num_sms,
             smid: 0,
             gridid: 1,
+            grid_workspace: 0,
         }
     }
 }

@@ -17,6 +17,8 @@ pub enum FaultKind {
     Assert { message: String, file: String, line: u32, function: String },
     /// An indirect call through a value that is not a function handle.
     BadCallTarget { value: u64 },
+    /// Device-side `free` of an address that is not a live device-heap block.
+    BadFree { address: u64 },
 }
 
 /// A fault at `pc` in function `func` (by name) for lane `lane` of the executing warp.

@@ -170,5 +170,6 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
         FaultKind::Trap => DeviceError::Trap(location),
         FaultKind::Assert { message, file, line, function } => DeviceError::AssertFailed { location, message, file, line, function },
         FaultKind::BadCallTarget { value } => DeviceError::BadCallTarget { location, value },
+        FaultKind::BadFree { address } => DeviceError::BadFree { location, address },
     }
 }

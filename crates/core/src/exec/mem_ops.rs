@@ -9,9 +9,16 @@ use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
 use crate::ir::{AtomOp, Function, Inst, Mods, Op, Opnd, Rounding, Space, Ty};
 
-/// Per-lane addresses of a memory operand (`[reg+imm]` + relative base).
+/// Per-lane addresses of a memory operand (`[reg+imm]` + relative base) of an access to
+/// `space`.
+///
+/// PTX's address-size rule: shared and local addresses are 32-bit offsets into their window,
+/// so the sum is taken modulo 2³² (nvcc emits `[%r+k]` with `%r` = `base − k`, a negative
+/// intermediate, and the hardware wraps). Generic, global and const addresses are 64-bit
+/// (warpsim's `.const` variables live in the global image, so a const address is a global
+/// one) and do not wrap: a carry out of them is an out-of-bounds address.
 #[inline]
-pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mut Lanes) {
+pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, space: Space, out: &mut Lanes) {
     if let Opnd::Addr { base, rel, offset } = *o {
         let add = rel_base(k, f, rel).wrapping_add(offset as u64);
         match base {
@@ -25,6 +32,11 @@ pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: 
         }
     } else {
         gather(k, m, w, f, o, out);
+    }
+    if matches!(space, Space::Shared | Space::Local) {
+        for v in out.iter_mut() {
+            *v &= u64::from(u32::MAX);
+        }
     }
 }
 
@@ -128,7 +140,7 @@ fn vec_regs(o: &Opnd) -> ([u32; 4], usize) {
 pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
-    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
     if n == 1 {
@@ -166,7 +178,7 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
 pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
-    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     let size = inst.ty.bytes().max(1);
     let mut vals = [[0u64; WARP_SIZE]; 4];
     let n = match inst.src[1] {
@@ -247,7 +259,7 @@ pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32)
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
     let (mut b, mut c) = ([0u64; WARP_SIZE], [0u64; WARP_SIZE]);
-    addresses(k, m, w, &f, &inst.src[0], &mut addr);
+    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     gather(k, m, w, &f, &inst.src[1], &mut b);
     gather(k, m, w, &f, &inst.src[2], &mut c);
     let size = inst.ty.bytes().max(1);

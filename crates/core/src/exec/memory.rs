@@ -1,10 +1,16 @@
 //! Device global memory: the allocations made through the Device API and the modules' images
 //! of `.global`/`.const` variables, each a dense byte vector, found by binary search.
 //!
+//! Host-visible allocations (managed memory, mapped pinned memory, modules with `__managed__`
+//! variables) are addressed by the host address of their own bytes, so the program that hosts
+//! the simulator reads and writes exactly what kernels see (unified virtual addressing); all
+//! others live in the `GLOBAL_BASE..GLOBAL_LIMIT` window and are never reused.
+//!
 //! Architecture invariant: an access that does not fall entirely inside one live allocation is
 //! an error reported to the caller with the address; nothing is read or written in that case.
 
-use crate::ir::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
+use super::heap::DeviceHeap;
+use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
 /// Allocation granularity and alignment, as cudaMalloc guarantees (256 bytes).
 pub const ALLOC_ALIGN: u64 = 256;
@@ -12,12 +18,18 @@ pub const ALLOC_ALIGN: u64 = 256;
 #[derive(Clone, Debug)]
 struct Allocation {
     base: u64,
+    /// Bytes the allocation holds (`data` may be longer: see `skew`).
+    len: u64,
+    /// Where byte 0 of the allocation sits in `data`: host-visible allocations over-allocate
+    /// by `ALLOC_ALIGN` and start at the first aligned host address inside.
+    skew: usize,
+    host_visible: bool,
     data: Vec<u8>,
 }
 
 impl Allocation {
     fn end(&self) -> u64 {
-        self.base + self.data.len() as u64
+        self.base + self.len
     }
 }
 
@@ -35,8 +47,10 @@ pub struct GlobalMemory {
     allocs: Vec<Allocation>,
     /// Next address the bump allocator hands out.
     next: u64,
-    /// Bytes currently allocated.
+    /// Bytes currently allocated (device-heap blocks excluded: the heap is reserved apart).
     in_use: u64,
+    /// Ranges for device-side `malloc`.
+    heap: DeviceHeap,
     /// Index of the allocation that served the last access (a cache for the common case of
     /// a warp touching one buffer many times).
     last: std::cell::Cell<usize>,
@@ -59,20 +73,99 @@ impl GlobalMemory {
         let size = bytes.max(1);
         let base = self.next;
         let end = base.checked_add(size)?;
-        if end > GLOBAL_LIMIT || size > isize::MAX as u64 {
+        if end > HEAP_BASE || size > isize::MAX as u64 {
             return None;
         }
         self.next = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        self.allocs.push(Allocation { base, data: vec![0; size as usize] });
-        self.in_use += size;
+        self.insert(Allocation { base, len: size, skew: 0, host_visible: false, data: vec![0; size as usize] });
         Some(base)
     }
 
-    /// Frees the allocation starting exactly at `base`; false when there is none.
+    /// Device-side `malloc(bytes)`: a block of the device heap (its contents undefined, here
+    /// zero), or `None` when `bytes` is 0 or the heap has no free range that large.
+    pub fn heap_malloc(&mut self, bytes: u64) -> Option<u64> {
+        if bytes == 0 {
+            return None;
+        }
+        let base = self.heap.take(bytes)?;
+        // A big heap (up to 64 GiB) may not fit in host memory: then malloc returns NULL.
+        let mut data = Vec::new();
+        if usize::try_from(bytes).ok().and_then(|n| data.try_reserve_exact(n).ok()).is_none() {
+            self.heap.give_back(base, bytes);
+            return None;
+        }
+        data.resize(bytes as usize, 0);
+        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, data });
+        self.in_use -= bytes;
+        Some(base)
+    }
+
+    /// Device-side `free(addr)`: false when `addr` is not the start of a live heap block
+    /// (a double free, or a pointer `malloc` did not return).
+    pub fn heap_free(&mut self, addr: u64) -> bool {
+        if !self.heap.contains(addr) {
+            return false;
+        }
+        let Ok(i) = self.allocs.binary_search_by_key(&addr, |a| a.base) else {
+            return false;
+        };
+        let len = self.allocs[i].len;
+        self.allocs.remove(i);
+        self.last.set(0);
+        self.heap.give_back(addr, len);
+        true
+    }
+
+    /// The device heap (its size and live blocks).
+    pub fn heap(&self) -> &DeviceHeap {
+        &self.heap
+    }
+
+    /// Sets the heap size (`cudaLimitMallocHeapSize`); false while blocks are live or when
+    /// `bytes` exceeds `heap::MAX_HEAP_BYTES`.
+    pub fn set_heap_limit(&mut self, bytes: u64) -> bool {
+        self.heap.set_limit(bytes)
+    }
+
+    /// Allocates `bytes` zeroed bytes (at least 1) that the host process can use directly:
+    /// the address returned is both the device address and a valid host pointer to the bytes
+    /// (256-byte aligned) for as long as the allocation lives. `None` when the host cannot
+    /// allocate it or (never seen on Linux) its address falls in warpsim's reserved windows.
+    /// Unlike [`GlobalMemory::alloc`], a freed address may come back from the host allocator.
+    pub fn alloc_host_visible(&mut self, bytes: u64) -> Option<u64> {
+        let size = bytes.max(1);
+        let total = usize::try_from(size.checked_add(ALLOC_ALIGN)?).ok().filter(|&t| t <= isize::MAX as usize)?;
+        let mut data = Vec::new();
+        data.try_reserve_exact(total).ok()?;
+        data.resize(total, 0);
+        let host = data.as_ptr() as u64;
+        let base = host.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+        let end = base.checked_add(size)?;
+        // The device windows: global, shared, local, function handles.
+        if end > GLOBAL_BASE && base < FUNC_HANDLE_BASE + WINDOW_SIZE {
+            return None;
+        }
+        let skew = (base - host) as usize;
+        self.insert(Allocation { base, len: size, skew, host_visible: true, data });
+        Some(base)
+    }
+
+    fn insert(&mut self, a: Allocation) {
+        self.in_use += a.len;
+        let i = self.allocs.partition_point(|x| x.base < a.base);
+        self.allocs.insert(i, a);
+        self.last.set(0);
+    }
+
+    /// Frees the allocation starting exactly at `base`; false when there is none (device-heap
+    /// blocks are freed by [`GlobalMemory::heap_free`] only, as `cudaFree` cannot free them).
     pub fn free(&mut self, base: u64) -> bool {
+        if self.heap.contains(base) {
+            return false;
+        }
         match self.allocs.binary_search_by_key(&base, |a| a.base) {
             Ok(i) => {
-                self.in_use -= self.allocs[i].data.len() as u64;
+                self.in_use -= self.allocs[i].len;
                 self.allocs.remove(i);
                 self.last.set(0);
                 true
@@ -81,13 +174,18 @@ impl GlobalMemory {
         }
     }
 
+    /// Whether `addr` lies in a live host-visible allocation (managed or mapped memory).
+    pub fn is_host_visible(&self, addr: u64) -> bool {
+        self.find(addr, 1).is_some_and(|(i, _)| self.allocs[i].host_visible)
+    }
+
     /// The allocation containing `[addr, addr+len)` and the offset of `addr` in it.
     #[inline]
     fn find(&self, addr: u64, len: u64) -> Option<(usize, usize)> {
         let last = self.last.get();
         if let Some(a) = self.allocs.get(last) {
             if addr >= a.base && addr.wrapping_add(len) <= a.end() && addr.wrapping_add(len) >= addr {
-                return Some((last, (addr - a.base) as usize));
+                return Some((last, (addr - a.base) as usize + a.skew));
             }
         }
         let i = match self.allocs.binary_search_by_key(&addr, |a| a.base) {
@@ -99,7 +197,7 @@ impl GlobalMemory {
         let end = addr.checked_add(len)?;
         if end <= a.end() {
             self.last.set(i);
-            Some((i, (addr - a.base) as usize))
+            Some((i, (addr - a.base) as usize + a.skew))
         } else {
             None
         }
@@ -107,7 +205,7 @@ impl GlobalMemory {
 
     /// The start and size of the allocation containing `addr`.
     pub fn allocation_of(&self, addr: u64) -> Option<(u64, u64)> {
-        self.find(addr, 1).map(|(i, _)| (self.allocs[i].base, self.allocs[i].data.len() as u64))
+        self.find(addr, 1).map(|(i, _)| (self.allocs[i].base, self.allocs[i].len))
     }
 
     /// Reads `out.len()` bytes at `addr`.
@@ -196,5 +294,52 @@ mod tests {
         assert_eq!(m.read_uint(a, 1), Err(GlobalFault::OutOfBounds));
         assert!(!m.free(a));
         assert_eq!(m.read_uint(b + 299, 1).unwrap(), 0);
+    }
+
+    #[test]
+    fn host_visible_allocations_share_their_bytes_with_the_host() {
+        let mut m = GlobalMemory::new();
+        let d = m.alloc(64).unwrap();
+        let h = m.alloc_host_visible(100).unwrap();
+        let d2 = m.alloc(64).unwrap();
+        assert_eq!(h % ALLOC_ALIGN, 0);
+        assert!(m.is_host_visible(h + 99) && !m.is_host_visible(d) && !m.is_host_visible(d2));
+        m.write_uint(h + 8, 4, 0x1234_5678).unwrap();
+        // SAFETY: `h` is the host address of the allocation's live, 256-byte aligned bytes.
+        let host = unsafe { std::slice::from_raw_parts_mut(h as *mut u8, 100) };
+        assert_eq!(u32::from_le_bytes(host[8..12].try_into().unwrap()), 0x1234_5678);
+        host[99] = 7;
+        assert_eq!(m.read_uint(h + 99, 1).unwrap(), 7);
+        assert_eq!(m.read_uint(h + 100, 1), Err(GlobalFault::OutOfBounds));
+        assert_eq!(m.read_uint(h - 1, 1), Err(GlobalFault::OutOfBounds));
+        assert_eq!(m.in_use(), 64 + 100 + 64);
+        assert_eq!(m.allocation_of(h + 50), Some((h, 100)));
+        assert!(m.free(h));
+        assert_eq!(m.read_uint(h, 1), Err(GlobalFault::OutOfBounds));
+        m.write_uint(d2 + 60, 4, 9).unwrap();
+        assert_eq!(m.read_uint(d2 + 60, 4).unwrap(), 9);
+    }
+
+    #[test]
+    fn heap_blocks_are_bounds_checked_and_freed_only_by_heap_free() {
+        let mut m = GlobalMemory::new();
+        let d = m.alloc(32).unwrap();
+        assert!(m.set_heap_limit(64));
+        let a = m.heap_malloc(20).unwrap();
+        let b = m.heap_malloc(20).unwrap();
+        assert_eq!(m.heap_malloc(20), None, "64-byte heap holds two 32-byte blocks");
+        assert_eq!(m.heap_malloc(0), None);
+        assert_eq!(m.in_use(), 32);
+        m.write_uint(a + 16, 4, 5).unwrap();
+        assert_eq!(m.read_uint(a + 20, 1), Err(GlobalFault::OutOfBounds));
+        assert!(!m.free(a), "cudaFree cannot free a heap block");
+        assert!(!m.heap_free(d) && !m.heap_free(a + 4));
+        assert!(!m.set_heap_limit(128), "blocks are live");
+        assert!(m.heap_free(a));
+        assert!(!m.heap_free(a), "double free");
+        assert_eq!(m.read_uint(a, 4), Err(GlobalFault::OutOfBounds));
+        assert_eq!(m.heap_malloc(8), Some(a));
+        assert!(m.heap_free(a) && m.heap_free(b));
+        assert_eq!(m.heap().live_blocks(), 0);
     }
 }

@@ -11,6 +11,7 @@ pub mod control;
 pub mod cta;
 pub mod fault;
 pub mod grid;
+pub mod heap;
 pub mod mem_ops;
 pub mod memory;
 pub mod operands;

@@ -58,8 +58,19 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
         Sreg::LanemaskGt => (!((1u64 << (lane + 1)) - 1)) & 0xffff_ffff,
         Sreg::LanemaskGe => (!((1u64 << lane) - 1)) & 0xffff_ffff,
         Sreg::TotalSmemSize => m.shared.len() as u64,
+        Sreg::AggrSmemSize => m.shared.len() as u64,
         Sreg::DynamicSmemSize => k.dyn_shared_bytes as u64,
-        // %envreg1/2 hold the grid-sync workspace in cooperative launches; warpsim provides none.
+        Sreg::PerfCounter | Sreg::CurrentGraphExec | Sreg::ClusterZero | Sreg::IsExplicitCluster => 0,
+        Sreg::ClusterOne => 1,
+        Sreg::ClusteridX => m.cta[0] as u64,
+        Sreg::ClusteridY => m.cta[1] as u64,
+        Sreg::ClusteridZ => m.cta[2] as u64,
+        Sreg::NclusteridX => k.grid[0] as u64,
+        Sreg::NclusteridY => k.grid[1] as u64,
+        Sreg::NclusteridZ => k.grid[2] as u64,
+        // What CUDA's driver passes there for cooperative groups: the grid-sync workspace.
+        Sreg::Envreg(1) => k.grid_workspace >> 32,
+        Sreg::Envreg(2) => k.grid_workspace & 0xffff_ffff,
         Sreg::Envreg(_) => 0,
     }
 }

@@ -150,6 +150,21 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Vprintf => vprintf(k, m, w, inst, exec),
+        Op::Malloc => {
+            for lane in lanes(exec) {
+                let size = read_arg(k, m, w, lane, &inst.src[0], 8);
+                let p = m.global.heap_malloc(size).unwrap_or(0);
+                write_ret(k, m, w, lane, &inst.dst[0], 8, p);
+            }
+        }
+        Op::Free => {
+            for lane in lanes(exec) {
+                let p = read_arg(k, m, w, lane, &inst.src[0], 8);
+                if p != 0 && !m.global.heap_free(p) {
+                    return Err(fault(lane, FaultKind::BadFree { address: p }));
+                }
+            }
+        }
         Op::Nop
         | Op::MemHint
         | Op::Membar
@@ -214,7 +229,7 @@ fn read_arg(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, o: &Opnd, 
         Opnd::Addr { .. } => {
             let f = w.frame();
             let mut addr = [0u64; WARP_SIZE];
-            mem_ops::addresses(k, m, w, &f, o, &mut addr);
+            mem_ops::addresses(k, m, w, &f, o, Space::Local, &mut addr);
             mem_ops::access(k, m, w, lane, Space::Local, addr[lane], size, None).unwrap_or(0)
         }
         _ => {
@@ -242,6 +257,21 @@ impl ArgSource for LaneMemory<'_, '_, '_> {
     }
 }
 
+/// Writes a built-in call's return value for `lane`: into the caller-frame `.param` slot the
+/// call names, or into the register it binds.
+fn write_ret(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, o: &Opnd, size: u32, value: u64) {
+    let f = w.frame();
+    match *o {
+        Opnd::Addr { .. } => {
+            let mut addr = [0u64; WARP_SIZE];
+            mem_ops::addresses(k, m, w, &f, o, Space::Local, &mut addr);
+            let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], size, Some(value));
+        }
+        Opnd::Reg(r) => w.regs[f.reg_base + r as usize * WARP_SIZE + lane] = value,
+        _ => {}
+    }
+}
+
 /// `vprintf(fmt, args)` for each executing lane in lane order.
 fn vprintf(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
     for lane in lanes(exec) {
@@ -253,7 +283,7 @@ fn vprintf(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
         if let Opnd::Addr { .. } = inst.dst[0] {
             let f = w.frame();
             let mut addr = [0u64; WARP_SIZE];
-            mem_ops::addresses(k, m, w, &f, &inst.dst[0], &mut addr);
+            mem_ops::addresses(k, m, w, &f, &inst.dst[0], Space::Local, &mut addr);
             let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], 4, Some(text.len() as u64));
         }
     }

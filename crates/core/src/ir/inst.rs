@@ -210,6 +210,11 @@ pub enum Op {
     Vprintf,
     /// `__assertfail(msg, file, line, function, charSize)`: src[0..4] from the call's params.
     AssertFail,
+    /// Device-side `malloc(size)` (so `new`): src[0] = size, dst[0] receives the pointer (0
+    /// when the device heap is exhausted); operands as for `Vprintf`.
+    Malloc,
+    /// Device-side `free(ptr)` (so `delete`): src[0] = the pointer.
+    Free,
 }
 
 /// `bar` flavours.

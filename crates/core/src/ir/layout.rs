@@ -10,6 +10,9 @@
 pub const GLOBAL_BASE: u64 = 0x0000_0a00_0000_0000;
 /// One past the last byte of device global memory.
 pub const GLOBAL_LIMIT: u64 = 0x0000_0b00_0000_0000;
+/// Start of the device heap (device-side `malloc`), the top 64 GiB of the global window;
+/// `cudaMalloc` allocations stay below it.
+pub const HEAP_BASE: u64 = GLOBAL_LIMIT - (1 << 36);
 /// Generic address of shared-memory offset 0.
 pub const SHARED_WINDOW: u64 = 0x0000_0c00_0000_0000;
 /// Generic address of local-memory offset 0.

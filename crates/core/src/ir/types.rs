@@ -242,7 +242,29 @@ pub enum Sreg {
     LanemaskGt,
     LanemaskGe,
     TotalSmemSize,
+    /// `%aggr_smem_size`: warpsim reserves no shared memory, so it equals `%total_smem_size`.
+    AggrSmemSize,
     DynamicSmemSize,
+    /// `%pm0`…`%pm7` and `%pm0_64`…`%pm7_64`: performance counters, not modelled (read 0).
+    PerfCounter,
+    /// `%current_graph_exec`: 0, warpsim has no CUDA graphs.
+    CurrentGraphExec,
+    // Cluster registers (sm_90). warpsim launches no clusters, so every CTA is its own
+    // implicit 1×1×1 cluster, as on hardware for a launch without cluster dimensions.
+    /// `%clusterid.{x,y,z}` = `%ctaid`.
+    ClusteridX,
+    ClusteridY,
+    ClusteridZ,
+    /// `%nclusterid.{x,y,z}` = `%nctaid`.
+    NclusteridX,
+    NclusteridY,
+    NclusteridZ,
+    /// `%cluster_ctaid.{x,y,z}` = 0 and `%cluster_ctarank` = 0.
+    ClusterZero,
+    /// `%cluster_nctaid.{x,y,z}` = 1 and `%cluster_nctarank` = 1.
+    ClusterOne,
+    /// `%is_explicit_cluster` = 0 (false).
+    IsExplicitCluster,
     /// `%envreg0` … `%envreg31`; index in the payload.
     Envreg(u8),
 }

@@ -24,7 +24,11 @@
 //!   `src[0..4]` = message, file, line, function in the same form as for `Vprintf` (`line` is
 //!   a 4-byte `.b32` slot, the others 8-byte pointers); `charSize` is not kept. No `dst`.
 //!
-//! Calls of other body-less functions (`malloc`, `free`, …) are unsupported. The number of
+//! * **`Op::Malloc`** / **`Op::Free`**, for device-side `malloc(size)` / `free(ptr)` (what
+//!   `new` and `delete` compile to): `src[0]` = the size / pointer, `dst[0]` = `malloc`'s
+//!   return value, in the same form as for `Vprintf`.
+//!
+//! Calls of other body-less functions are unsupported. The number of
 //! arguments and return values must match the callee's declaration (or the prototype).
 
 use ptx::ast::{Instruction, Operand, ParamDecl};
@@ -172,13 +176,15 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         Ok(((0, 0), Some(value)))
     }
 
-    /// A call of a function without a body: the `vprintf`/`__assertfail` built-ins, or an
+    /// A call of a function without a body: the `vprintf`/`__assertfail`/`malloc`/`free` built-ins, or an
     /// unsupported external function.
     fn lower_builtin(&mut self, id: FuncId, parts: &CallParts, inst: &mut Inst) -> Result<(), LoadError> {
         let f = self.m.funcs[id as usize];
         let op = match f.name.as_str() {
             "vprintf" => Op::Vprintf,
             "__assertfail" => Op::AssertFail,
+            "malloc" => Op::Malloc,
+            "free" => Op::Free,
             name if f.linkage == ptx::ast::Linkage::Extern => {
                 let what = format!("call to external function `{name}`");
                 return Err(LoadError::Unsupported { what, line: self.line });

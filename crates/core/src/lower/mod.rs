@@ -6,7 +6,7 @@
 //! func      per function: parameter/frame layout, registers and scopes, label PCs, the walk
 //!   opcode + op_int/op_float/op_cmp/op_mem/op_sync   opcode and modifier decoding
 //!   operand   registers, immediates, symbols, vectors, addresses
-//!   calls     call sites and the vprintf/__assertfail built-ins
+//!   calls     call sites and the vprintf/__assertfail/malloc/free built-ins
 //! cfg       basic blocks, immediate post-dominators → reconvergence PCs
 //! ```
 //!

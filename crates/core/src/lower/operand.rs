@@ -21,7 +21,11 @@ use super::func::FnCtx;
 use super::opcode::K;
 use super::scope::Sym;
 use crate::error::LoadError;
+use crate::exec::warp::WARP_SIZE;
 use crate::ir::{layout::FUNC_HANDLE_BASE, AddrRel, Guard, Mods, Opnd, PredId, RegId, Space, Sreg, Ty};
+
+/// PTX's predefined identifier for the warp size, a constant operand.
+const WARP_SZ: &str = "WARP_SZ";
 
 /// What a register reference (`%r1`, `%v.x`, `%tid.y`) denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +159,8 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             None if self.labels.contains(name) => {
                 Err(LoadError::Unsupported { what: format!("label `{name}` used as a value"), line: self.line })
             }
+            // PTX's one predefined constant: the warp size (nvcc's `warpSize`).
+            None if name == WARP_SZ && offset == 0 => Ok(Opnd::Imm(WARP_SIZE as u64)),
             None => Err(LoadError::Undefined { kind: "symbol", name: name.to_string(), line: self.line }),
         }
     }
@@ -374,6 +380,10 @@ pub(super) fn sreg(name: &str, component: Option<char>) -> Option<Sreg> {
         "%ntid" => return xyz(NtidX, NtidY, NtidZ),
         "%ctaid" => return xyz(CtaidX, CtaidY, CtaidZ),
         "%nctaid" => return xyz(NctaidX, NctaidY, NctaidZ),
+        "%clusterid" => return xyz(ClusteridX, ClusteridY, ClusteridZ),
+        "%nclusterid" => return xyz(NclusteridX, NclusteridY, NclusteridZ),
+        "%cluster_ctaid" => return xyz(ClusterZero, ClusterZero, ClusterZero),
+        "%cluster_nctaid" => return xyz(ClusterOne, ClusterOne, ClusterOne),
         _ if component.is_some() => return None,
         _ => {}
     }
@@ -397,7 +407,16 @@ pub(super) fn sreg(name: &str, component: Option<char>) -> Option<Sreg> {
         "%lanemask_ge" => LanemaskGe,
         "%total_smem_size" => TotalSmemSize,
         "%dynamic_smem_size" => DynamicSmemSize,
+        "%aggr_smem_size" => AggrSmemSize,
+        "%current_graph_exec" => CurrentGraphExec,
+        "%cluster_ctarank" => ClusterZero,
+        "%cluster_nctarank" => ClusterOne,
+        "%is_explicit_cluster" => IsExplicitCluster,
         _ => {
+            if let Some(rest) = name.strip_prefix("%pm") {
+                let n: u8 = rest.strip_suffix("_64").unwrap_or(rest).parse().ok()?;
+                return (n < 8 && !rest.starts_with('+')).then_some(PerfCounter);
+            }
             let n: u8 = name.strip_prefix("%envreg")?.parse().ok()?;
             return (n < 32).then_some(Envreg(n));
         }
@@ -430,5 +449,12 @@ mod tests {
         assert_eq!(sreg("%envreg32", None), None);
         assert_eq!(sreg("%lanemask_ge", None), Some(Sreg::LanemaskGe));
         assert_eq!(sreg("%r1", None), None);
+        assert_eq!(sreg("%pm7", None), Some(Sreg::PerfCounter));
+        assert_eq!(sreg("%pm3_64", None), Some(Sreg::PerfCounter));
+        assert_eq!(sreg("%pm8", None), None);
+        assert_eq!(sreg("%pm+1", None), None);
+        assert_eq!(sreg("%cluster_nctaid", Some('z')), Some(Sreg::ClusterOne));
+        assert_eq!(sreg("%clusterid.y", None), Some(Sreg::ClusteridY));
+        assert_eq!(sreg("%is_explicit_cluster", None), Some(Sreg::IsExplicitCluster));
     }
 }

@@ -187,7 +187,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     sync(1, 1)
                 } else {
                     let mut lanes: Lanes = [0; WARP_SIZE];
-                    addresses(k, &m, w, &f, &inst.src[0], &mut lanes);
+                    addresses(k, &m, w, &f, &inst.src[0], inst.mods.space, &mut lanes);
                     let space = match inst.mods.space {
                         Space::Generic => {
                             match classify_generic(lanes[exec.trailing_zeros() as usize]) {

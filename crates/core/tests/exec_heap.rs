@@ -1,0 +1,79 @@
+//! Device-side `malloc`/`free` on hand-written PTX (issue 19, item 4): the calls nvcc emits
+//! for `malloc`/`new` and `free`/`delete` (`call.uni` of the `.extern .func`s), placement in
+//! lane order, the memory checker around blocks, and a double free.
+
+mod exec_util;
+use exec_util::*;
+use warpsim_core::device::{DeviceError, DeviceOptions};
+use warpsim_core::ir::layout::HEAP_BASE;
+
+const DECLS: &str = ".extern .func (.param .b64 func_retval0) malloc\n(\n.param .b64 malloc_param_0\n);\n\
+                     .extern .func free\n(\n.param .b64 free_param_0\n);";
+
+/// `%rd5 = malloc(size)`.
+fn malloc(size: &str) -> String {
+    format!(
+        "{{\n.param .b64 param0;\nst.param.b64 [param0], {size};\n.param .b64 retval0;\n\
+         call.uni (retval0), malloc, (param0);\nld.param.b64 %rd5, [retval0];\n}}"
+    )
+}
+
+/// `free(reg)`.
+fn free(reg: &str) -> String {
+    format!("{{\n.param .b64 param0;\nst.param.b64 [param0], {reg};\ncall.uni free, (param0);\n}}")
+}
+
+#[test]
+fn lanes_get_distinct_aligned_blocks_in_lane_order() {
+    // Each thread mallocs 24 bytes (a 32-byte slot), stores its id at the end of its block, reads it back,
+    // frees the block, and reports (block offset from the heap base) + id read back.
+    let body = format!(
+        "{}\nst.u32 [%rd5+20], %r2;\nld.u32 %r6, [%rd5+20];\ncvt.u32.u64 %r7, %rd5;\nadd.s32 %r10, %r7, %r6;\n{}\n\
+         mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;",
+        malloc("24"),
+        free("%rd5")
+    );
+    let out = run(&kernel(DECLS, &body), 1, 64, 64).unwrap();
+    // Warp 0 frees its blocks before warp 1 runs (functional slices), so warp 1 reuses them.
+    let base = HEAP_BASE as u32;
+    for (t, v) in out.iter().enumerate() {
+        assert_eq!(v.wrapping_sub(base), 32 * (t as u32 % 32) + t as u32, "thread {t}");
+    }
+}
+
+#[test]
+fn one_byte_past_a_block_is_out_of_bounds() {
+    let body = format!("{}\nst.u8 [%rd5+24], 1;", malloc("24"));
+    match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
+        DeviceError::MemoryFault { address, write: true, .. } => assert_eq!(address, HEAP_BASE + 24),
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn use_after_free_and_double_free_are_reported() {
+    let body = format!("{}\n{}\nld.u32 %r6, [%rd5];", malloc("16"), free("%rd5"));
+    assert!(matches!(run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err(), DeviceError::MemoryFault { write: false, .. }));
+    let body = format!("{}\n{}\n{}", malloc("16"), free("%rd5"), free("%rd5"));
+    match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
+        e @ DeviceError::BadFree { address, .. } => {
+            assert_eq!(address, HEAP_BASE);
+            assert!(e.to_string().contains("not a live block of the device heap"), "{e}");
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[test]
+fn exhausted_heap_returns_null() {
+    // A 1 KiB heap: 32 lanes × 64 bytes fit 16 blocks; the other lanes get 0.
+    let mut dev = warpsim_core::device::Device::with_options(DeviceOptions::default());
+    dev.set_heap_size(1024).unwrap();
+    let body = format!(
+        "{}\nsetp.ne.s64 %p1, %rd5, 0;\nselp.u32 %r10, 1, 0, %p1;\n\
+         mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;",
+        malloc("64")
+    );
+    let out = run_with(dev, &kernel(DECLS, &body), 1, 32, 32).unwrap();
+    assert_eq!(out, [[1u32; 16], [0; 16]].concat());
+}

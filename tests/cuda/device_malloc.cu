@@ -1,0 +1,113 @@
+// Device-side malloc/free and new/delete (issue 19, item 4): per-thread blocks that outlive
+// their kernel (allocated in one launch, read and freed in the next), a linked list built with
+// new and torn down with delete, exhaustion of a small heap set with cudaDeviceSetLimit
+// (malloc returns NULL) and reuse of freed blocks; then a write one past a block, which the
+// memory checker reports as an illegal address (last: it poisons the context).
+#include "check.h"
+
+struct Node {
+    int value;
+    Node *next;
+};
+
+__global__ void make(int **blocks, int n) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int *p = (int *)malloc((t % 7 + 1) * sizeof(int));
+    if (p)
+        for (int i = 0; i <= t % 7; i++) p[i] = t * 10 + i;
+    blocks[t] = p;
+}
+
+__global__ void consume(int **blocks, int *sums) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int *p = blocks[t], s = 0;
+    for (int i = 0; i <= t % 7; i++) s += p[i];
+    sums[t] = s;
+    free(p);
+}
+
+// Each thread builds a list of t % 5 + 1 nodes with new, sums it, deletes it.
+__global__ void lists(int *sums) {
+    int t = threadIdx.x;
+    Node *head = nullptr;
+    for (int i = 0; i <= t % 5; i++) head = new Node{t + i, head};
+    int s = 0;
+    while (head) {
+        s += head->value;
+        Node *next = head->next;
+        delete head;
+        head = next;
+    }
+    int *arr = new int[4];
+    arr[3] = s;
+    sums[t] = arr[3];
+    delete[] arr;
+}
+
+// Thread t asks for 1 KiB; the count of non-null results measures the heap.
+__global__ void grab(int **got, int *ok) {
+    int t = threadIdx.x;
+    got[t] = (int *)malloc(1024);
+    atomicAdd(ok, got[t] != nullptr);
+}
+
+__global__ void release(int **got) { free(got[threadIdx.x]); }
+
+__global__ void overrun() {
+    int *p = (int *)malloc(8 * sizeof(int));
+    p[8] = 1;
+}
+
+int main() {
+    size_t heap = 0;
+    CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
+    EXPECT(heap == 8u << 20);
+
+    const int threads = 256;
+    int **blocks, *sums;
+    CHECK(cudaMalloc(&blocks, threads * sizeof(int *)));
+    CHECK(cudaMalloc(&sums, threads * sizeof(int)));
+    make<<<2, threads / 2>>>(blocks, threads);
+    consume<<<4, threads / 4>>>(blocks, sums);
+    CHECK(cudaDeviceSynchronize());
+    int h[threads];
+    CHECK(cudaMemcpy(h, sums, sizeof h, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < threads; t++) {
+        int k = t % 7 + 1;
+        EXPECT(h[t] == k * t * 10 + k * (k - 1) / 2);
+    }
+
+    lists<<<1, 64>>>(sums);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(h, sums, 64 * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 64; t++) {
+        int k = t % 5 + 1;
+        EXPECT(h[t] == k * t + k * (k - 1) / 2);
+    }
+
+    // Every block is free again, so the heap may shrink: 16 KiB holds 16 blocks of 1 KiB.
+    CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 10));
+    CHECK(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize));
+    EXPECT(heap == 16u << 10);
+    int **got, *ok, n_ok;
+    CHECK(cudaMalloc(&got, 32 * sizeof(int *)));
+    CHECK(cudaMalloc(&ok, sizeof(int)));
+    for (int round = 0; round < 2; round++) {
+        CHECK(cudaMemset(ok, 0, sizeof(int)));
+        grab<<<1, 32>>>(got, ok);
+        CHECK(cudaMemcpy(&n_ok, ok, sizeof n_ok, cudaMemcpyDeviceToHost));
+        EXPECT(n_ok == 16);  // the other 16 got NULL
+        if (round == 0) {
+            // Blocks are live: the heap cannot be resized now.
+            EXPECT_ERR(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20), cudaErrorInvalidValue);
+        }
+        release<<<1, 32>>>(got);  // free(NULL) is a no-op; freed blocks serve the next round
+        CHECK(cudaDeviceSynchronize());
+    }
+    printf("heap %zu bytes: 16 of 32 one-KiB mallocs succeed, twice\n", heap);
+
+    overrun<<<1, 1>>>();
+    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    printf("PASS device_malloc\n");
+    return 0;
+}
