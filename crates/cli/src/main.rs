@@ -8,8 +8,10 @@
 mod bench;
 mod check;
 mod correlate;
+mod demangle;
 mod elf;
 mod exec;
+mod exec_summary;
 mod exit;
 mod init;
 mod intensity;
@@ -188,6 +190,12 @@ enum Command {
         /// --trace`); rewritten after every launch.
         #[arg(long, value_name = "FILE.json")]
         trace: Option<PathBuf>,
+        /// The runaway limit: a launch executing more warp instructions than this fails.
+        #[arg(long, value_name = "N")]
+        max_warp_instructions: Option<u64>,
+        /// No closing summary (per kernel: cycles, instructions, IPC; simulation rate).
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
@@ -312,6 +320,8 @@ fn run(command: Command) -> Result<u8, u8> {
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Correlate { runs, out, reference } => correlate::run(&correlate::Options { runs, out, reference }),
-        Command::Exec { trace, model, command } => exec::run(&model, trace.as_deref(), &command),
+        Command::Exec { trace, max_warp_instructions, quiet, model, command } => {
+            exec::run(&model, &exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet }, &command)
+        }
     })
 }

@@ -334,7 +334,15 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
         serde_json::to_string(&t.issue).expect("issue slots serialize"),
         serde_json::to_string(&t.stalls).expect("stalls serialize"),
         serde_json::to_string(&t.memory).expect("memory counters serialize"),
-    )
+    ) + &events_field(rt, t)
+}
+
+/// `,"events":[…]` with `WARPSIM_EVENT_LOG=1` (`warpsim exec --event-log`), else nothing.
+fn events_field(rt: &Runtime, t: &TimingStats) -> String {
+    if !rt.config.event_log {
+        return String::new();
+    }
+    format!(",\"events\":{}", serde_json::to_string(&t.events).expect("events serialize"))
 }
 
 /// Rewrites `WARPSIM_TRACE` with the Chrome trace of every timed launch so far (the program

@@ -191,7 +191,7 @@ fn new_device(c: &Config) -> Device {
             engine.set_max_cycles(n);
         }
         // WARPSIM_TRACE is built from the event log.
-        engine.set_event_log(c.trace.is_some());
+        engine.set_event_log(c.trace.is_some() || c.event_log);
         dev.set_engine(Box::new(engine));
     }
     dev
