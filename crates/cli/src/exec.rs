@@ -25,6 +25,8 @@ pub struct Options<'a> {
     pub max_warp_instructions: Option<u64>,
     /// `--quiet`: no closing summary.
     pub quiet: bool,
+    /// `--progress` (or stderr a terminal): the shim prints progress lines (`WARPSIM_PROGRESS`).
+    pub progress: bool,
 }
 
 const SONAME: &str = "libcudart.so.13";
@@ -99,6 +101,9 @@ pub fn run(args: &ModelArgs, opts: &Options, command: &[OsString]) -> u8 {
 fn exec(args: &ModelArgs, opts: &Options, command: &[OsString]) -> Result<u8, String> {
     let trace = opts.trace;
     let model = Model::resolve(args)?;
+    if let Some(w) = args.functional_warning(true) {
+        eprintln!("{w}");
+    }
     if model.cta_order_log {
         return Err("--cta-order-log is not available for exec (the shim logs no policy order); use `warpsim run`".into());
     }
@@ -181,6 +186,9 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     if model.event_log {
         cmd.env("WARPSIM_EVENT_LOG", "1");
     }
+    if opts.progress {
+        cmd.env("WARPSIM_PROGRESS", "1");
+    }
     // The summary reads the shim's statistics: the user's --stats file, else a scratch one.
     let stats_path = match &model.stats {
         Some(stats) => {
@@ -208,9 +216,15 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
         let _ = std::fs::remove_file(trace);
         cmd.env("WARPSIM_TRACE", trace);
     }
+    // Ctrl-C reaches the program too (one process group): exec outlives it to sum up.
+    crate::interrupt::install(true);
     let start = std::time::Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     let wall = start.elapsed();
+    use std::os::unix::process::ExitStatusExt;
+    if status.signal() == Some(2) {
+        eprintln!("warpsim exec: interrupted (SIGINT); partial statistics: the launches that completed");
+    }
     if let (false, Some(file)) = (opts.quiet, &stats_path) {
         let lines = std::fs::read_to_string(file).unwrap_or_default();
         eprint!("{}", exec_summary::render(&exec_summary::per_kernel(&lines), &model.describe(), wall));
@@ -218,7 +232,6 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     if let Some(c) = status.code() {
         return Ok(c.clamp(0, 255) as u8);
     }
-    use std::os::unix::process::ExitStatusExt;
     Ok((128 + status.signal().unwrap_or(0)).clamp(0, 255) as u8)
 }
 

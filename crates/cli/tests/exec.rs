@@ -125,7 +125,7 @@ fn summary_options_and_unknown_options() {
         &script,
         concat!(
             "#!/bin/sh\n",
-            "echo \"max=$WARPSIM_MAX_INSTRUCTIONS events=$WARPSIM_EVENT_LOG stats=${WARPSIM_STATS:+set}\"\n",
+            "echo \"max=$WARPSIM_MAX_INSTRUCTIONS events=$WARPSIM_EVENT_LOG stats=${WARPSIM_STATS:+set}$WARPSIM_PROGRESS\"\n",
             "[ -n \"$WARPSIM_STATS\" ] || exit 0\n",
             "echo '{\"kernel\":\"_Z5scalePfif\",\"warp_instructions\":100,\"thread_instructions\":3200,\"mode\":\"timing\",\"cycles\":50}' >> \"$WARPSIM_STATS\"\n",
             "echo '{\"kernel\":\"_Z5scalePfif\",\"warp_instructions\":100,\"thread_instructions\":3200,\"mode\":\"timing\",\"cycles\":150}' >> \"$WARPSIM_STATS\"\n",
@@ -148,9 +148,9 @@ fn summary_options_and_unknown_options() {
     assert_eq!(r.stdout.trim(), "max=5000 events= stats=");
     assert_eq!(r.stderr, "", "--quiet: no summary");
 
-    let r = exec(&["-q", "--event-log", "--stats", "s.jsonl", "--", "./fake-launches.sh"], &dir, Some(&lib));
+    let r = exec(&["-q", "--event-log", "--stats", "s.jsonl", "--progress", "--", "./fake-launches.sh"], &dir, Some(&lib));
     assert_code(&r, 0);
-    assert_eq!(r.stdout.trim(), "max= events=1 stats=set");
+    assert_eq!(r.stdout.trim(), "max= events=1 stats=set1", "--progress: WARPSIM_PROGRESS=1");
     assert_eq!(std::fs::read_to_string(dir.join("s.jsonl")).unwrap().lines().count(), 2);
     let r = exec(&["--event-log", "--", "./fake-launches.sh"], &dir, Some(&lib));
     assert_code(&r, 2);

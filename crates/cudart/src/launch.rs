@@ -253,6 +253,8 @@ unsafe fn launch(
     };
     let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared };
     let result = rt.device.launch(k, cfg, &argv);
+    // A progress line (WARPSIM_PROGRESS) is cleared before the program prints again.
+    warpsim_timing::watch::end_progress();
     emit_printf(&rt.device.take_printf());
     rt.launches += 1;
     let record = rt.device.take_launch_records().pop();

@@ -81,6 +81,11 @@ impl TimingEngine {
         }
     }
 
+    /// Progress reports and a stop request for every launch (see [`crate::watch`]).
+    pub fn set_watch(&mut self, watch: Option<crate::watch::Watch>) {
+        self.options.watch = watch;
+    }
+
     /// Fails launches that run longer than `cycles`.
     pub fn set_max_cycles(&mut self, cycles: u64) {
         self.options.max_cycles = cycles;
@@ -158,6 +163,19 @@ impl LaunchEngine for TimingEngine {
             TimingError::InstructionLimit { kernel, limit } => {
                 DeviceError::InstructionLimit { kernel, limit }
             }
+            TimingError::Interrupted {
+                kernel,
+                cycle,
+                warp_instructions,
+                ctas_done,
+                ctas_total,
+            } => DeviceError::Interrupted {
+                kernel,
+                cycle,
+                warp_instructions,
+                ctas_done,
+                ctas_total,
+            },
             // Policies are resolved before the engine exists; keep the message if one slips through.
             other => DeviceError::InvalidLaunch {
                 kernel: l.ctx.module.functions[l.ctx.kernel as usize].name.clone(),
