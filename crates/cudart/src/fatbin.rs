@@ -158,8 +158,14 @@ fn parse_entries(mut b: &[u8], mut base: usize, out: &mut Vec<Entry>) -> Result<
         let payload = &b[hsize..stride];
         let mut data = if flags & FLAG_ZSTD != 0 {
             let frame = if compressed > 0 && compressed <= payload.len() { &payload[..compressed] } else { payload };
-            let hint = usize::try_from(uncompressed).unwrap_or(usize::MAX);
-            decompress(frame, hint, MAX_IMAGE).map_err(|reason| FatbinError::Decompress { sm, reason })?
+            // The header's size bounds the work a hostile frame can cause (0: not given).
+            let declared = usize::try_from(uncompressed).ok().filter(|&n| n <= MAX_IMAGE);
+            let limit = match (uncompressed, declared) {
+                (0, _) => MAX_IMAGE,
+                (_, Some(n)) => n,
+                (_, None) => return Err(FatbinError::BadSize { what: "uncompressed image", offset: base + 0x38, value: uncompressed }),
+            };
+            decompress(frame, limit, limit).map_err(|reason| FatbinError::Decompress { sm, reason })?
         } else {
             payload.to_vec()
         };
@@ -450,11 +456,21 @@ mod tests {
         assert_eq!(decompress(&frame, 0, 1 << 20).unwrap().len(), 4 << 17);
         let err = decompress(&frame, usize::MAX, 300 << 10).unwrap_err();
         assert!(err.contains("more than"), "{err}");
-        // Through the parser: a compressed PTX entry whose frame is the bomb.
-        let mut body = entry_header(1, 0x50, frame.len() as u64, FLAG_ZSTD);
-        body.extend_from_slice(&frame);
-        let e = parse_containers(&container(&body, body.len() as u64)).unwrap();
-        assert_eq!(e[0].data.len(), 4 << 17);
-        assert!(e[0].data.iter().all(|&c| c == b'x'));
+        // Through the parser: a compressed PTX entry whose frame is the bomb. Its declared
+        // uncompressed size (0x38) bounds the output; 0 means not given (then MAX_IMAGE).
+        let entry = |declared: u64| {
+            let mut body = entry_header(1, 0x50, frame.len() as u64, FLAG_ZSTD);
+            body[0x38..0x40].copy_from_slice(&declared.to_le_bytes());
+            body.extend_from_slice(&frame);
+            parse_containers(&container(&body, body.len() as u64))
+        };
+        for declared in [0, 4 << 17] {
+            let e = entry(declared).unwrap();
+            assert_eq!(e[0].data.len(), 4 << 17);
+            assert!(e[0].data.iter().all(|&c| c == b'x'));
+        }
+        assert!(matches!(entry(1000), Err(FatbinError::Decompress { .. })));
+        let err = entry(u64::MAX).unwrap_err();
+        assert!(matches!(err, FatbinError::BadSize { what: "uncompressed image", value: u64::MAX, .. }), "{err:?}");
     }
 }
