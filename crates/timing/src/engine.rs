@@ -313,6 +313,39 @@ LOOP:
     }
 
     #[test]
+    fn a_stop_request_interrupts_at_the_next_look() {
+        use std::sync::atomic::AtomicBool;
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
+        let mut engine = TimingEngine::new(cfg, PolicyKind::GTO);
+        engine.set_watch(Some(crate::watch::Watch {
+            stop: Some(&STOP),
+            report: None,
+        }));
+        dev.set_engine(Box::new(engine));
+        let m = dev.load_ptx(PTX).unwrap();
+        let k = dev.kernel(m, "spin").unwrap();
+        let out = dev.alloc_zeroed::<u32>(1).unwrap();
+        let err = dev.launch(k, one_dim(3, 32), &[Arg::Ptr(out)]).unwrap_err();
+        let DeviceError::Interrupted {
+            kernel,
+            cycle,
+            warp_instructions,
+            ctas_done,
+            ctas_total,
+        } = err
+        else {
+            panic!("{err:?}")
+        };
+        assert_eq!((kernel.as_str(), ctas_done, ctas_total), ("spin", 0, 3));
+        // The first look comes once WATCH_CYCLES have passed: the spin has run until then.
+        let w = crate::watch::WATCH_CYCLES;
+        assert!((w..w + 64).contains(&cycle), "{cycle}");
+        assert!(warp_instructions > 0);
+    }
+
+    #[test]
     fn instruction_limit_applies_to_timed_launches() {
         let cfg = GpuConfig::load("gtx480").unwrap();
         let mut dev = Device::with_options(DeviceOptions {
