@@ -21,15 +21,24 @@ pub fn run(files: &[impl AsRef<Path>], quiet: bool) -> u8 {
                 continue;
             }
         };
+        let name = file.display().to_string();
         match warpsim_core::load_ptx(&text) {
             Ok(module) => {
+                if module.kernels().next().is_none() {
+                    // Loads, but nothing in it can be launched: probably not the file meant.
+                    eprintln!("{name}: warning: no kernels (no `.entry`) in this file");
+                }
                 if !quiet {
-                    println!("{}: ok ({})", file.display(), module_summary(&module));
+                    println!("{name}: ok ({})", module_summary(&module));
                 }
             }
             Err(errors) => {
-                for line in format_load_errors(&file.display().to_string(), &errors) {
-                    println!("{line}");
+                for e in &errors.0 {
+                    println!("{}", format_in_source(&name, &text, e));
+                }
+                if errors.0.iter().any(|e| matches!(e, LoadError::Parse(_))) {
+                    // ptx::parse returns its first error; nothing after it was checked.
+                    println!("{name}: stopped at the first syntax error (the parser does not recover): fix it and check again");
                 }
                 code = code.max(exit::MISMATCH);
             }
@@ -52,6 +61,27 @@ pub fn module_summary(module: &Module) -> String {
     format!("{s}, {}, {}", plural(functions, "function"), plural(insts, "instruction"))
 }
 
+/// [`format_load_error`], with the column of an unsupported instruction found in `text` (the
+/// loader reports its line only): `FILE:LINE:COL: unsupported …`.
+pub fn format_in_source(file: &str, text: &str, e: &LoadError) -> String {
+    if let LoadError::Unsupported { what, line } = e {
+        if let Some(col) = column_of(text, *line, what) {
+            return format!("{file}:{line}:{col}: unsupported {what}");
+        }
+    }
+    format_load_error(file, e)
+}
+
+/// 1-based column of `what`'s first occurrence on 1-based `line` of `text` (as a whole token:
+/// not inside a longer name), counted in characters.
+fn column_of(text: &str, line: u32, what: &str) -> Option<usize> {
+    let l = text.lines().nth((line as usize).checked_sub(1)?)?;
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$' || c == '%';
+    l.match_indices(what)
+        .find(|&(i, _)| !l[..i].chars().next_back().is_some_and(ident) && !l[i + what.len()..].chars().next().is_some_and(ident))
+        .map(|(i, _)| l[..i].chars().count() + 1)
+}
+
 /// One `FILE:LINE[:COL]: message` line per error.
 pub fn format_load_errors(file: &str, errors: &LoadErrors) -> Vec<String> {
     errors.0.iter().map(|e| format_load_error(file, e)).collect()
@@ -63,5 +93,22 @@ pub fn format_load_error(file: &str, e: &LoadError) -> String {
         LoadError::Unsupported { what, line } => format!("{file}:{line}: unsupported {what}"),
         LoadError::Undefined { kind, name, line } => format!("{file}:{line}: undefined {kind} `{name}`"),
         LoadError::Invalid { message, line } => format!("{file}:{line}: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsupported_instruction_gets_its_column() {
+        let text = "\n    mov.u32 %r1, 0;\n\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n";
+        let e = LoadError::Unsupported { what: "tex.1d.v4.f32.s32".into(), line: 3 };
+        assert_eq!(format_in_source("a.ptx", text, &e), "a.ptx:3:2: unsupported tex.1d.v4.f32.s32");
+        // A prefix of a longer opcode is not it; a construct not on the line keeps no column.
+        assert_eq!(column_of("  wmma.load.x; wmma.load", 1, "wmma.load"), Some(16));
+        let e = LoadError::Unsupported { what: ".surfref declaration".into(), line: 2 };
+        assert_eq!(format_in_source("a.ptx", text, &e), "a.ptx:2: unsupported .surfref declaration");
+        assert_eq!(column_of(text, 99, "x"), None);
     }
 }

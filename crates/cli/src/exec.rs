@@ -13,8 +13,21 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::elf::{self, Runtime};
+use crate::exec_summary;
 use crate::exit;
 use crate::model::{Model, ModelArgs};
+
+/// `exec`'s own options (beside the model's).
+pub struct Options<'a> {
+    /// `--trace FILE.json`.
+    pub trace: Option<&'a Path>,
+    /// `--max-warp-instructions N`: the runaway limit per launch (`WARPSIM_MAX_INSTRUCTIONS`).
+    pub max_warp_instructions: Option<u64>,
+    /// `--quiet`: no closing summary.
+    pub quiet: bool,
+    /// `--progress` (or stderr a terminal): the shim prints progress lines (`WARPSIM_PROGRESS`).
+    pub progress: bool,
+}
 
 const SONAME: &str = "libcudart.so.13";
 
@@ -78,21 +91,38 @@ fn explain(program: &Path, r: &Runtime) -> Option<String> {
     }
 }
 
-pub fn run(args: &ModelArgs, trace: Option<&Path>, command: &[OsString]) -> u8 {
-    match exec(args, trace, command) {
+pub fn run(args: &ModelArgs, opts: &Options, command: &[OsString]) -> u8 {
+    match exec(args, opts, command) {
         Ok(code) => code,
         Err(e) => exit::fail(exit::BAD_INPUT, e),
     }
 }
 
-fn exec(args: &ModelArgs, trace: Option<&Path>, command: &[OsString]) -> Result<u8, String> {
+fn exec(args: &ModelArgs, opts: &Options, command: &[OsString]) -> Result<u8, String> {
+    let trace = opts.trace;
     let model = Model::resolve(args)?;
-    if model.event_log {
-        return Err("--event-log is not available for exec (the shim writes one JSON line per launch without events; --trace FILE.json gives the phases)".into());
+    if let Some(w) = args.functional_warning(true) {
+        eprintln!("{w}");
+    }
+    if model.cta_order_log {
+        return Err("--cta-order-log is not available for exec (the shim logs no policy order); use `warpsim run`".into());
+    }
+    if model.event_log && model.mode != crate::model::Mode::Timing {
+        return Err("--event-log needs timing mode (events are timed)".into());
+    }
+    if model.event_log && model.stats.is_none() {
+        return Err("--event-log writes the events into the --stats file: give --stats FILE.jsonl too".into());
     }
     // The shim records the event log itself when it is to write a trace.
     crate::trace_out::enable(model.clone(), trace)?;
     let (name, rest) = command.split_first().ok_or("no program to run (warpsim exec -- ./program args…)")?;
+    if name.to_string_lossy().starts_with('-') && name != "-" {
+        return Err(format!(
+            "unknown option `{}` for exec: its options come before the program (`warpsim exec --help` lists them); \
+             write `warpsim exec [OPTIONS] -- ./program ARGS…` to pass options to the program",
+            name.to_string_lossy()
+        ));
+    }
     let program = find_program(Path::new(name)).ok_or_else(|| format!("program {} not found", Path::new(name).display()))?;
     let runtime = elf::cuda_runtime(&program)?;
     if let Some(why) = explain(&program, &runtime) {
@@ -119,12 +149,13 @@ fn exec(args: &ModelArgs, trace: Option<&Path>, command: &[OsString]) -> Result<
         }
     };
     let scratch = std::env::temp_dir().join(format!("warpsim-exec-{}", std::process::id()));
-    let result = spawn(&model, args, trace, &program, rest, &shim, &scratch);
+    let result = spawn(&model, args, opts, &program, rest, &shim, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
     result
 }
 
-fn spawn(model: &Model, args: &ModelArgs, trace: Option<&Path>, program: &Path, rest: &[OsString], shim: &Path, scratch: &Path) -> Result<u8, String> {
+fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: &[OsString], shim: &Path, scratch: &Path) -> Result<u8, String> {
+    let trace = opts.trace;
     let libdir = library_dir(shim, scratch)?;
     let mut ld = OsString::from(libdir.as_os_str());
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|o| !o.is_empty()) {
@@ -149,13 +180,33 @@ fn spawn(model: &Model, args: &ModelArgs, trace: Option<&Path>, program: &Path, 
         .env("WARPSIM_POLICY", &args.policy)
         .env("WARPSIM_FETCH", model.policy.fetch.name())
         .env("WARPSIM_MAX_CYCLES", model.max_cycles.to_string());
-    if let Some(stats) = &model.stats {
-        let file = stats_file(stats)?;
-        let toml = file.with_extension("config.toml");
-        std::fs::write(&toml, model.config.to_toml()).map_err(|e| format!("--stats: cannot write {}: {e}", toml.display()))?;
+    if let Some(n) = opts.max_warp_instructions {
+        cmd.env("WARPSIM_MAX_INSTRUCTIONS", n.to_string());
+    }
+    if model.event_log {
+        cmd.env("WARPSIM_EVENT_LOG", "1");
+    }
+    if opts.progress {
+        cmd.env("WARPSIM_PROGRESS", "1");
+    }
+    // The summary reads the shim's statistics: the user's --stats file, else a scratch one.
+    let stats_path = match &model.stats {
+        Some(stats) => {
+            let file = stats_file(stats)?;
+            let toml = file.with_extension("config.toml");
+            std::fs::write(&toml, model.config.to_toml()).map_err(|e| format!("--stats: cannot write {}: {e}", toml.display()))?;
+            Some(file)
+        }
+        None if !opts.quiet => {
+            std::fs::create_dir_all(scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+            Some(scratch.join("stats.jsonl"))
+        }
+        None => None,
+    };
+    if let Some(file) = &stats_path {
         // The shim appends; a fresh run starts a fresh file.
-        let _ = std::fs::remove_file(&file);
-        cmd.env("WARPSIM_STATS", &file);
+        let _ = std::fs::remove_file(file);
+        cmd.env("WARPSIM_STATS", file);
     }
     if let Some(trace) = trace {
         if let Some(dir) = trace.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -165,11 +216,22 @@ fn spawn(model: &Model, args: &ModelArgs, trace: Option<&Path>, program: &Path, 
         let _ = std::fs::remove_file(trace);
         cmd.env("WARPSIM_TRACE", trace);
     }
+    // Ctrl-C reaches the program too (one process group): exec outlives it to sum up.
+    crate::interrupt::install(true);
+    let start = std::time::Instant::now();
     let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let wall = start.elapsed();
+    use std::os::unix::process::ExitStatusExt;
+    if status.signal() == Some(2) {
+        eprintln!("warpsim exec: interrupted (SIGINT); partial statistics: the launches that completed");
+    }
+    if let (false, Some(file)) = (opts.quiet, &stats_path) {
+        let lines = std::fs::read_to_string(file).unwrap_or_default();
+        eprint!("{}", exec_summary::render(&exec_summary::per_kernel(&lines), &model.describe(), wall));
+    }
     if let Some(c) = status.code() {
         return Ok(c.clamp(0, 255) as u8);
     }
-    use std::os::unix::process::ExitStatusExt;
     Ok((128 + status.signal().unwrap_or(0)).clamp(0, 255) as u8)
 }
 

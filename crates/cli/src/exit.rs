@@ -10,6 +10,8 @@ pub const MISMATCH: u8 = 1;
 pub const BAD_INPUT: u8 = 2;
 /// The simulation failed: memory fault, deadlock, instruction limit…
 pub const SIM_ERROR: u8 = 3;
+/// Stopped by Ctrl-C (128 + SIGINT, as a shell reports it); partial statistics were printed.
+pub const INTERRUPTED: u8 = 130;
 
 /// The exit code for a device error: loading, launch-configuration and allocation problems
 /// are bad input, everything that happens while kernels execute is a simulation error.
@@ -20,6 +22,7 @@ pub fn device_error_code(e: &DeviceError) -> u8 {
         | DeviceError::UnknownSymbol { .. }
         | DeviceError::InvalidLaunch { .. }
         | DeviceError::OutOfMemory { .. } => BAD_INPUT,
+        DeviceError::Interrupted { .. } => INTERRUPTED,
         _ => SIM_ERROR,
     }
 }

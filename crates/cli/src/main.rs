@@ -8,11 +8,14 @@
 mod bench;
 mod check;
 mod correlate;
+mod demangle;
 mod elf;
 mod exec;
+mod exec_summary;
 mod exit;
 mod init;
 mod intensity;
+mod interrupt;
 mod lab;
 mod list;
 mod list_model;
@@ -73,6 +76,10 @@ enum Command {
         /// log on. Open it at ui.perfetto.dev or chrome://tracing.
         #[arg(long, value_name = "FILE.json")]
         trace: Option<PathBuf>,
+        /// Timing mode: a progress line on stderr every 2 s (cycles, IPC, CTAs done, warp
+        /// instructions/s); on by default when stderr is a terminal.
+        #[arg(long)]
+        progress: bool,
         #[command(flatten)]
         model: ModelArgs,
     },
@@ -188,6 +195,16 @@ enum Command {
         /// --trace`); rewritten after every launch.
         #[arg(long, value_name = "FILE.json")]
         trace: Option<PathBuf>,
+        /// The runaway limit: a launch executing more warp instructions than this fails.
+        #[arg(long, value_name = "N")]
+        max_warp_instructions: Option<u64>,
+        /// No closing summary (per kernel: cycles, instructions, IPC; simulation rate).
+        #[arg(short, long)]
+        quiet: bool,
+        /// Timing mode: progress lines on stderr every 2 s during long launches; on by
+        /// default when stderr is a terminal.
+        #[arg(long)]
+        progress: bool,
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
@@ -265,7 +282,11 @@ enum ListWhat {
 
 /// Resolves the model options or exits with a bad-input error.
 fn model_or_exit(a: &ModelArgs) -> Result<Model, u8> {
-    Model::resolve(a).map_err(|e| exit::fail(exit::BAD_INPUT, e))
+    let model = Model::resolve(a).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
+    if let Some(w) = a.functional_warning(false) {
+        eprintln!("{w}");
+    }
+    Ok(model)
 }
 
 /// [`model_or_exit`] with `--trace` applied (the event log on, timing mode required).
@@ -274,6 +295,17 @@ fn traced_model_or_exit(a: &ModelArgs, trace: Option<PathBuf>) -> Result<Model, 
     let mut model = trace_out::enable(model, trace.as_deref()).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
     model.trace = trace;
     Ok(model)
+}
+
+/// `run`'s model: Ctrl-C handled, progress lines with `--progress` or on a terminal.
+fn watched(mut model: Model, progress: bool) -> Model {
+    use std::io::IsTerminal;
+    let timed = model.mode == model::Mode::Timing;
+    interrupt::install(timed);
+    if timed {
+        model.watch = Some(progress || std::io::stderr().is_terminal());
+    }
+    model
 }
 
 fn main() -> ExitCode {
@@ -287,11 +319,11 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<u8, u8> {
     Ok(match command {
         Command::Check { files, quiet } => check::run(&files, quiet),
-        Command::Run { manifest: Some(path), max_warp_instructions, json, trace, model, .. } => {
-            run::run_manifest(&path, max_warp_instructions, &traced_model_or_exit(&model, trace)?, json)
+        Command::Run { manifest: Some(path), max_warp_instructions, json, trace, progress, model, .. } => {
+            run::run_manifest(&path, max_warp_instructions, &watched(traced_model_or_exit(&model, trace)?, progress), json)
         }
-        Command::Run { workload: Some(name), size, max_warp_instructions, json, trace, model, .. } => {
-            workload::run_one(&name, size, max_warp_instructions, &traced_model_or_exit(&model, trace)?, json)
+        Command::Run { workload: Some(name), size, max_warp_instructions, json, trace, progress, model, .. } => {
+            workload::run_one(&name, size, max_warp_instructions, &watched(traced_model_or_exit(&model, trace)?, progress), json)
         }
         Command::Run { .. } => unreachable!("clap requires a manifest or --workload"),
         Command::List { what: ListWhat::Kernels { file } } => list::kernels(&file),
@@ -312,6 +344,10 @@ fn run(command: Command) -> Result<u8, u8> {
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Correlate { runs, out, reference } => correlate::run(&correlate::Options { runs, out, reference }),
-        Command::Exec { trace, model, command } => exec::run(&model, trace.as_deref(), &command),
+        Command::Exec { trace, max_warp_instructions, quiet, progress, model, command } => {
+            use std::io::IsTerminal;
+            let progress = progress || std::io::stderr().is_terminal();
+            exec::run(&model, &exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress }, &command)
+        }
     })
 }

@@ -65,6 +65,37 @@ pub struct ModelArgs {
     pub stats: Option<PathBuf>,
 }
 
+impl ModelArgs {
+    /// In functional mode, the warning that names the timing-only options given (compared
+    /// with their defaults), or `None`. For `exec` the configuration is not timing-only: it is
+    /// the device the program sees (`cudaGetDeviceProperties`).
+    pub fn functional_warning(&self, exec: bool) -> Option<String> {
+        if self.mode != Mode::Functional {
+            return None;
+        }
+        let mut ignored = Vec::new();
+        if self.policy != "gto" {
+            ignored.push("--policy");
+        }
+        if self.fetch.is_some() {
+            ignored.push("--fetch");
+        }
+        if !exec && self.config != "gtx480" {
+            ignored.push("--config");
+        }
+        if !exec && !self.cfg.is_empty() {
+            ignored.push("-c");
+        }
+        if self.max_cycles != DEFAULT_MAX_CYCLES {
+            ignored.push("--max-cycles");
+        }
+        if self.event_log {
+            ignored.push("--event-log");
+        }
+        (!ignored.is_empty()).then(|| format!("warpsim: warning: functional mode ignores the timing-only {}: {}", if ignored.len() == 1 { "option" } else { "options" }, ignored.join(", ")))
+    }
+}
+
 /// The resolved model: configuration, policy, mode.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -77,6 +108,9 @@ pub struct Model {
     pub stats: Option<PathBuf>,
     /// `--trace FILE.json` (`run` only; set after [`Model::resolve`], with the event log on).
     pub trace: Option<PathBuf>,
+    /// `run`: timed launches stop on Ctrl-C and, when `Some(true)`, print progress lines
+    /// (set after [`Model::resolve`]; `None` elsewhere: no watch).
+    pub watch: Option<bool>,
 }
 
 impl Model {
@@ -96,7 +130,7 @@ impl Model {
         }
         overrides.extend(a.cfg.iter().cloned());
         let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
-        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), trace: None })
+        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), trace: None, watch: None })
     }
 
     /// `gtx480/gto` in timing mode, `functional` otherwise.
@@ -116,6 +150,7 @@ impl Model {
                 engine.set_max_cycles(self.max_cycles);
                 engine.set_event_log(self.event_log);
                 engine.set_cta_order_log(self.cta_order_log);
+                engine.set_watch(self.watch.map(crate::interrupt::watch));
                 let mut dev = Device::with_options(device_options_for(&self.config, base));
                 dev.set_engine(Box::new(engine));
                 dev

@@ -93,6 +93,7 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
         dev.set_kernel_registers(kernel, *n);
     }
     let result = execute(&mut dev, &manifest, &text, &kernels);
+    warpsim_timing::watch::end_progress();
     let rows = stats_out::collect(&mut dev, &manifest.source.path.display().to_string());
     if let Some(stats_path) = &model.stats {
         let wall = result.as_ref().map(|(r, _)| r.iter().map(|r| r.wall).sum()).unwrap_or_default();
@@ -115,6 +116,9 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
             let printf = dev.take_printf();
             if !printf.is_empty() {
                 eprintln!("printf output before the error:\n{printf}");
+            }
+            if code == exit::INTERRUPTED {
+                stats_out::print_partial(&rows);
             }
             exit::fail(code, message)
         }

@@ -166,6 +166,16 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
     lines
 }
 
+/// After Ctrl-C: the statistics of the launches that completed, marked partial (the
+/// interrupted launch is described by its error).
+pub fn print_partial(rows: &[KernelRow]) {
+    let t = Totals::of(rows);
+    println!("partial statistics (interrupted): {} completed launch{}, {} warp instructions, {} thread instructions", rows.len(), if rows.len() == 1 { "" } else { "es" }, t.warp_instructions, t.thread_instructions);
+    for line in timing_summary(&t) {
+        println!("{line}");
+    }
+}
+
 /// GPGPU-Sim's closing line: simulation rate in instructions and cycles per wall second.
 pub fn rate_line(t: &Totals, wall: Duration) -> String {
     let secs = wall.as_secs_f64().max(1e-9);

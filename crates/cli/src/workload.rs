@@ -64,6 +64,7 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
         options.max_warp_instructions = n;
     }
     let run = run_program(program, size, model, options);
+    warpsim_timing::watch::end_progress();
     if let Some(path) = &model.stats {
         match stats_out::write(path, model, &run.rows, run.wall) {
             Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
@@ -108,7 +109,12 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
             }
             exit::OK
         }
-        Err(e) => exit::fail(error_code(&e), format_args!("workload {} ({size}, {}) failed: {e}", program.name, model.describe())),
+        Err(e) => {
+            if error_code(&e) == exit::INTERRUPTED {
+                stats_out::print_partial(&run.rows);
+            }
+            exit::fail(error_code(&e), format_args!("workload {} ({size}, {}) failed: {e}", program.name, model.describe()))
+        }
     }
 }
 

@@ -19,13 +19,26 @@ fn syntax_error_has_file_line_col() {
     let r = warpsim(&["check", "syntax_error.ptx"], &data());
     assert_code(&r, 1);
     assert_contains(&r, "syntax_error.ptx:11:2: syntax error: expected `;` after instruction (found `add`)");
+    // The parser stops at its first error, and says so.
+    assert_contains(&r, "syntax_error.ptx: stopped at the first syntax error (the parser does not recover)");
+}
+
+#[test]
+fn a_file_without_kernels_is_ok_with_a_warning() {
+    let dir = scratch("check-no-kernels");
+    std::fs::write(dir.join("lib.ptx"), ".version 7.5\n.target sm_75\n.address_size 64\n.visible .func f()\n{\n\tret;\n}\n").unwrap();
+    let r = warpsim(&["check", "lib.ptx"], &dir);
+    assert_code(&r, 0);
+    assert_eq!(r.stderr, "lib.ptx: warning: no kernels (no `.entry`) in this file\n");
+    assert_contains(&r, "lib.ptx: ok (0 kernels, 1 function,");
+    assert!(!warpsim(&["check", "faults.ptx"], &data()).stderr.contains("warning"));
 }
 
 #[test]
 fn every_lowering_error_is_listed() {
     let r = warpsim(&["check", "unsupported.ptx"], &data());
     assert_code(&r, 1);
-    assert_contains(&r, "unsupported.ptx:12: unsupported tex.1d.v4.f32.s32");
+    assert_contains(&r, "unsupported.ptx:12:2: unsupported tex.1d.v4.f32.s32");
     assert_contains(&r, "unsupported.ptx:13: undefined register `%r9`");
 }
 

@@ -74,7 +74,8 @@ fn environment_and_exit_code() {
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
 
     let r = exec(
-        &["--mode", "functional", "--config", "titanx-pascal", "--policy", "tls:3", "--max-cycles", "99", "--", "./show-env.sh", "a", "-b"],
+        // --quiet: no summary, so no statistics file of exec's own.
+        &["--quiet", "--mode", "functional", "--config", "titanx-pascal", "--policy", "tls:3", "--max-cycles", "99", "--", "./show-env.sh", "a", "-b"],
         &dir,
         Some(&lib),
     );
@@ -108,6 +109,64 @@ fn environment_and_exit_code() {
     let r = exec(&["--", "./show-env.sh"], &dir, Some(&dir.join("nowhere")));
     assert_code(&r, 2);
     assert_contains(&r, "WARPSIM_CUDART=");
+}
+
+/// A stand-in program (a script) that writes the shim's statistics lines: `exec` closes with
+/// the per-kernel summary read from them, demangled; `--quiet` silences it. The options
+/// `run` has reach the shim; unknown options are not taken for the program.
+#[test]
+fn summary_options_and_unknown_options() {
+    let dir = scratch("exec-summary");
+    let lib = dir.join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(lib.join("libcudart.so.13"), b"").unwrap();
+    let script = dir.join("fake-launches.sh");
+    std::fs::write(
+        &script,
+        concat!(
+            "#!/bin/sh\n",
+            "echo \"max=$WARPSIM_MAX_INSTRUCTIONS events=$WARPSIM_EVENT_LOG stats=${WARPSIM_STATS:+set}$WARPSIM_PROGRESS\"\n",
+            "[ -n \"$WARPSIM_STATS\" ] || exit 0\n",
+            "echo '{\"kernel\":\"_Z5scalePfif\",\"warp_instructions\":100,\"thread_instructions\":3200,\"mode\":\"timing\",\"cycles\":50}' >> \"$WARPSIM_STATS\"\n",
+            "echo '{\"kernel\":\"_Z5scalePfif\",\"warp_instructions\":100,\"thread_instructions\":3200,\"mode\":\"timing\",\"cycles\":150}' >> \"$WARPSIM_STATS\"\n",
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+
+    let r = exec(&["--", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "max= events= stats=set", "a summary needs the statistics");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(lines[0].starts_with("warpsim exec: 2 launches of 1 kernel (timing gtx480/gto) in "), "{}", r.stderr);
+    let scale: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(scale, ["scale(float*,", "int,", "float)", "2", "200", "200", "6400", "1.00", "32.00"], "{}", r.stderr);
+    assert!(lines[4].starts_with("  simulation rate: "), "{}", r.stderr);
+
+    let r = exec(&["--quiet", "--max-warp-instructions", "5000", "--", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "max=5000 events= stats=");
+    assert_eq!(r.stderr, "", "--quiet: no summary");
+
+    let r = exec(&["-q", "--event-log", "--stats", "s.jsonl", "--progress", "--", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "max= events=1 stats=set1", "--progress: WARPSIM_PROGRESS=1");
+    assert_eq!(std::fs::read_to_string(dir.join("s.jsonl")).unwrap().lines().count(), 2);
+    let r = exec(&["--event-log", "--", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert_contains(&r, "--event-log writes the events into the --stats file");
+    let r = exec(&["--mode", "functional", "--event-log", "--stats", "s.jsonl", "--", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert_contains(&r, "--event-log needs timing mode");
+
+    // An option exec does not know is not the program's name.
+    let r = exec(&["--bogus", "./fake-launches.sh"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert!(!r.all().contains("program --bogus not found"), "{}", r.all());
+    assert_contains(&r, "--bogus");
+    let r = exec(&["--", "--bogus"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert_contains(&r, "unknown option `--bogus` for exec");
 }
 
 /// nvcc's bin folder: PATH, `.cache/cuda`, else installed there.
@@ -151,11 +210,32 @@ fn runs_a_cuda_program_in_timing_mode() {
     let src = repo().join("tests/cuda/vector_add.cu");
     compile(&nvcc, &src, &dir.join("vadd"), true, &link);
 
-    let r = exec(&["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--trace", "trace.json", "--", "./vadd"], &dir, Some(&shim()));
+    let r = exec(
+        &["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--trace", "trace.json", "--event-log", "--", "./vadd"],
+        &dir,
+        Some(&shim()),
+    );
     assert_code(&r, 0);
     assert!(r.stdout.trim_end().ends_with("PASS vector_add"), "{}", r.all());
+    // The closing summary: both kernels, demangled, with cycles and IPC; the total adds up.
+    assert_contains(&r, "(timing titanx-pascal/lrr)");
+    let row = |name: &str| -> Vec<String> {
+        let line = r.stderr.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{}", r.stderr));
+        line[line.find(')').map_or(0, |i| i + 1)..].split_whitespace().map(str::to_string).collect()
+    };
+    let (add, scale, total) = (row("vecAdd(float const*"), row("scale(float*, float, int)"), row("total"));
+    let num = |v: &Vec<String>, i: usize| v[i].parse::<u64>().unwrap();
+    let total = total[1..].to_vec();
+    for i in 0..4 {
+        assert_eq!(num(&add, i) + num(&scale, i), num(&total, i), "column {i}: {add:?} + {scale:?} = {total:?}");
+    }
+    assert!(num(&total, 1) > 0 && num(&total, 3) >= 32 * num(&total, 2) / 32, "{total:?}");
+    assert_contains(&r, "simulation rate: ");
     let stats = std::fs::read_to_string(dir.join("stats.jsonl")).unwrap();
     let first: serde_json::Value = serde_json::from_str(stats.lines().next().unwrap()).unwrap();
+    // --event-log: the launch's events in its line.
+    let events = first["events"].as_array().expect("events with --event-log");
+    assert!(!events.is_empty(), "{first}");
     assert_eq!((first["mode"].as_str(), first["config"].as_str(), first["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("lrr")));
     assert!(first["cycles"].as_u64().unwrap() > 0);
     assert!(dir.join("stats.config.toml").is_file());

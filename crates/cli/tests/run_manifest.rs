@@ -265,3 +265,18 @@ fn a_huge_grid_runs_until_a_limit_stops_it() {
     assert_code(&r, 3);
     assert_contains(&r, "exceeded the limit of 10000 warp instructions");
 }
+
+/// Functional mode says which timing-only options it ignores instead of ignoring them silently.
+#[test]
+fn functional_mode_warns_about_timing_only_options() {
+    let r = warpsim(&["run", "--mode", "functional", "--policy", "lrr", "-c", "sm.schedulers=4", "--max-cycles", "5", "hello.toml"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "warpsim: warning: functional mode ignores the timing-only options: --policy, -c, --max-cycles");
+    let r = warpsim(&["run", "--mode", "functional", "--event-log", "hello.toml"], &data());
+    assert_contains(&r, "ignores the timing-only option: --event-log");
+    for args in [&["run", "--mode", "functional", "hello.toml"][..], &["run", "--policy", "lrr", "hello.toml"]] {
+        let r = warpsim(args, &data());
+        assert_code(&r, 0);
+        assert!(!r.stderr.contains("warning"), "{args:?}: {}", r.stderr);
+    }
+}

@@ -8,6 +8,8 @@
 //! | `WARPSIM_FETCH` | fetch policy: `rr` (default), `cff`, `fef` |
 //! | `WARPSIM_STATS` | file to which one JSON line per kernel launch is appended |
 //! | `WARPSIM_TRACE` | timing mode: Chrome/Perfetto trace of every launch so far (`warpsim_timing::trace`), rewritten after each launch; switches the event log on |
+//! | `WARPSIM_EVENT_LOG` | timing mode, `1`: each `WARPSIM_STATS` line carries the launch's event log (`events`: CTA start/end, barrier arrive/release, warp finish) |
+//! | `WARPSIM_PROGRESS` | timing mode, `1`: a progress line on stderr every 2 s during long launches (cycles, IPC, CTAs done, warp instructions/s). `warpsim exec` sets it when its stderr is a terminal, or with `--progress` |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //!
@@ -38,6 +40,10 @@ pub struct Config {
     pub trace: Option<PathBuf>,
     pub max_instructions: Option<u64>,
     pub max_cycles: Option<u64>,
+    /// `WARPSIM_EVENT_LOG=1`: the event log goes into the statistics lines.
+    pub event_log: bool,
+    /// `WARPSIM_PROGRESS=1`: progress lines on stderr during timed launches.
+    pub progress: bool,
 }
 
 impl Default for Config {
@@ -51,6 +57,8 @@ impl Default for Config {
             trace: None,
             max_instructions: None,
             max_cycles: None,
+            event_log: false,
+            progress: false,
         }
     }
 }
@@ -145,6 +153,21 @@ impl Config {
                 Err(w) => warn.push(w),
             }
         }
+        if let Some(v) = get("WARPSIM_EVENT_LOG") {
+            match v.trim() {
+                "1" if c.mode == Mode::Timing => c.event_log = true,
+                "1" => warn.push("WARPSIM_EVENT_LOG=1 needs WARPSIM_MODE=timing (events are timed); no event log is written".into()),
+                "0" | "" => {}
+                other => warn.push(format!("WARPSIM_EVENT_LOG=`{other}` is not 1 or 0; no event log is written")),
+            }
+        }
+        if let Some(v) = get("WARPSIM_PROGRESS") {
+            match v.trim() {
+                "1" => c.progress = c.mode == Mode::Timing,
+                "0" | "" => {}
+                other => warn.push(format!("WARPSIM_PROGRESS=`{other}` is not 1 or 0; no progress lines")),
+            }
+        }
         (c, warn)
     }
 }
@@ -180,6 +203,18 @@ mod tests {
         assert_eq!(c.policy, PolicyKind::GTO);
         assert_eq!(c.stats, Some(PathBuf::from("/tmp/s.jsonl")));
         assert_eq!(c.max_instructions, Some(1_000_000));
+    }
+
+    #[test]
+    fn event_log_needs_timing_mode() {
+        assert!(parse(&[("WARPSIM_EVENT_LOG", "1")]).0.event_log);
+        let (c, w) = parse(&[("WARPSIM_EVENT_LOG", "1"), ("WARPSIM_MODE", "functional")]);
+        assert!(!c.event_log && w[0].contains("needs WARPSIM_MODE=timing"), "{w:?}");
+        let (c, w) = parse(&[("WARPSIM_EVENT_LOG", "yes")]);
+        assert!(!c.event_log && w[0].contains("not 1 or 0"), "{w:?}");
+        assert!(parse(&[("WARPSIM_PROGRESS", "1")]).0.progress);
+        assert!(!parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")]).0.progress);
+        assert!(parse(&[("WARPSIM_PROGRESS", "x")]).1[0].contains("WARPSIM_PROGRESS=`x`"));
     }
 
     #[test]

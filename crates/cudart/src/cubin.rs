@@ -43,21 +43,23 @@ fn sections(elf: &[u8]) -> Option<Vec<Section<'_>>> {
     if elf.get(..4)? != b"\x7fELF" || *elf.get(4)? != 2 {
         return None; // not ELF64
     }
-    let shoff = u64_(elf, 0x28)? as usize;
+    let shoff = usize::try_from(u64_(elf, 0x28)?).ok()?;
     let shentsize = u16_(elf, 0x3a)? as usize;
     let shnum = u16_(elf, 0x3c)? as usize;
     let shstrndx = u16_(elf, 0x3e)? as usize;
     let header = |i: usize| -> Option<(u32, u32, u64, u64, u32, u32)> {
         let h = shoff.checked_add(i.checked_mul(shentsize)?)?;
-        Some((u32_(elf, h)?, u32_(elf, h + 4)?, u64_(elf, h + 0x18)?, u64_(elf, h + 0x20)?, u32_(elf, h + 0x28)?, u32_(elf, h + 0x2c)?))
+        // Checked: a section-header offset near 2^64 (a corrupt cubin) must not overflow.
+        let at = |off: usize| h.checked_add(off);
+        Some((u32_(elf, h)?, u32_(elf, at(4)?)?, u64_(elf, at(0x18)?)?, u64_(elf, at(0x20)?)?, u32_(elf, at(0x28)?)?, u32_(elf, at(0x2c)?)?))
     };
     let (_, _, str_off, str_size, _, _) = header(shstrndx)?;
-    let strtab = elf.get(str_off as usize..(str_off.checked_add(str_size)?) as usize)?;
+    let strtab = elf.get(usize::try_from(str_off).ok()?..usize::try_from(str_off.checked_add(str_size)?).ok()?)?;
     let mut out = Vec::with_capacity(shnum);
     for i in 0..shnum {
         let (name, kind, off, size, link, info) = header(i)?;
         // NOBITS sections have no bytes in the file.
-        let data = if kind == 8 { &[][..] } else { elf.get(off as usize..(off.checked_add(size)?) as usize)? };
+        let data = if kind == 8 { &[][..] } else { elf.get(usize::try_from(off).ok()?..usize::try_from(off.checked_add(size)?).ok()?)? };
         out.push(Section { name: cstr(strtab, name as usize).unwrap_or(""), kind, link, info, data });
     }
     Some(out)
@@ -175,6 +177,15 @@ mod tests {
         let elf = cubin();
         for cut in [10, 64, 200, elf.len() / 2, elf.len() - 1] {
             let _ = regcounts(&elf[..cut]);
+        }
+    }
+
+    #[test]
+    fn section_offsets_near_two_to_the_64_are_none_not_overflows() {
+        let mut elf = cubin();
+        for shoff in [u64::MAX, u64::MAX - 0x10, u64::MAX - 0x2c] {
+            elf[0x28..0x30].copy_from_slice(&shoff.to_le_bytes());
+            assert!(regcounts(&elf).is_none(), "{shoff:#x}");
         }
     }
 }

@@ -10,6 +10,14 @@ use std::collections::HashMap;
 pub const WRAPPER_MAGIC: u32 = 0x466243B1;
 pub const CONTAINER_MAGIC: u32 = 0xBA55ED50;
 const CONTAINER_HEADER: usize = 16;
+/// Bytes of an entry header that the parser reads (nvcc 13 writes 0x50-byte headers).
+const ENTRY_HEADER_MIN: usize = 0x40;
+/// The largest container accepted (1 GiB): a bigger size field is corrupt, and
+/// [`read_wrapper`] must not make a slice of it.
+pub const MAX_CONTAINER: usize = 1 << 30;
+/// The largest decompressed image accepted (256 MiB): a corrupt or hostile zstd frame must
+/// not make the runtime allocate without bound.
+pub const MAX_IMAGE: usize = 256 << 20;
 /// Entry flag: the payload is a zstd frame.
 pub const FLAG_ZSTD: u64 = 0x8000;
 /// The highest PTX target preferred when a fatbinary holds several (the simulated GPU runs
@@ -38,6 +46,8 @@ pub struct Entry {
 pub enum FatbinError {
     BadMagic { what: &'static str, found: u32 },
     Truncated { what: &'static str, offset: usize },
+    /// A size field that cannot be right (zero where bytes must follow, or past the limits).
+    BadSize { what: &'static str, offset: usize, value: u64 },
     Decompress { sm: u32, reason: String },
     NotUtf8 { sm: u32 },
     /// A `-rdc=true` build: the device code comes as relocatable fatbinaries to be linked.
@@ -49,6 +59,7 @@ impl std::fmt::Display for FatbinError {
         match self {
             FatbinError::BadMagic { what, found } => write!(f, "bad {what} magic 0x{found:08x}"),
             FatbinError::Truncated { what, offset } => write!(f, "fatbinary truncated in {what} at byte {offset}"),
+            FatbinError::BadSize { what, offset, value } => write!(f, "corrupt fatbinary: {what} of {value} bytes at byte {offset}"),
             FatbinError::Decompress { sm, reason } => write!(f, "cannot decompress the sm_{sm} image (zstd): {reason}"),
             FatbinError::NotUtf8 { sm } => write!(f, "the compute_{sm} PTX is not UTF-8 text"),
             FatbinError::Relocatable => write!(
@@ -60,14 +71,17 @@ impl std::fmt::Display for FatbinError {
     }
 }
 
+fn field<const N: usize>(b: &[u8], at: usize, what: &'static str) -> Result<[u8; N], FatbinError> {
+    at.checked_add(N).and_then(|end| b.get(at..end)).map(|s| s.try_into().expect("N bytes")).ok_or(FatbinError::Truncated { what, offset: at })
+}
 fn u16_at(b: &[u8], at: usize, what: &'static str) -> Result<u16, FatbinError> {
-    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]])).ok_or(FatbinError::Truncated { what, offset: at })
+    field::<2>(b, at, what).map(u16::from_le_bytes)
 }
 fn u32_at(b: &[u8], at: usize, what: &'static str) -> Result<u32, FatbinError> {
-    b.get(at..at + 4).map(|s| u32::from_le_bytes(s.try_into().unwrap())).ok_or(FatbinError::Truncated { what, offset: at })
+    field::<4>(b, at, what).map(u32::from_le_bytes)
 }
 fn u64_at(b: &[u8], at: usize, what: &'static str) -> Result<u64, FatbinError> {
-    b.get(at..at + 8).map(|s| u64::from_le_bytes(s.try_into().unwrap())).ok_or(FatbinError::Truncated { what, offset: at })
+    field::<8>(b, at, what).map(u64::from_le_bytes)
 }
 
 /// Total bytes (header included) of the container starting at `bytes[0]`.
@@ -76,9 +90,14 @@ pub fn container_len(header: &[u8]) -> Result<usize, FatbinError> {
     if magic != CONTAINER_MAGIC {
         return Err(FatbinError::BadMagic { what: "fatbinary container", found: magic });
     }
-    let hsize = u16_at(header, 6, "container header")? as usize;
-    let body = u64_at(header, 8, "container header")? as usize;
-    Ok(hsize.max(CONTAINER_HEADER) + body)
+    let hsize = (u16_at(header, 6, "container header")? as usize).max(CONTAINER_HEADER);
+    let body = u64_at(header, 8, "container header")?;
+    // Checked: a body size near 2^64 must be an error, not an overflow.
+    usize::try_from(body)
+        .ok()
+        .and_then(|b| b.checked_add(hsize))
+        .filter(|&len| len <= MAX_CONTAINER)
+        .ok_or(FatbinError::BadSize { what: "container body", offset: 8, value: body })
 }
 
 /// Parses one or more back-to-back containers (8-byte padding between them is skipped).
@@ -92,33 +111,61 @@ pub fn parse_containers(bytes: &[u8]) -> Result<Vec<Entry>, FatbinError> {
             }
             return Err(FatbinError::BadMagic { what: "fatbinary container", found: u32_at(bytes, at, "container")? });
         }
-        let len = container_len(&bytes[at..])?;
+        let len = container_len(&bytes[at..]).map_err(|e| at_offset(e, at))?;
         let end = at.checked_add(len).filter(|&e| e <= bytes.len()).ok_or(FatbinError::Truncated { what: "container", offset: at })?;
-        let hsize = u16_at(bytes, at + 6, "container header")?.max(CONTAINER_HEADER as u16) as usize;
-        parse_entries(&bytes[at + hsize..end], &mut entries)?;
+        let hsize = (u16_at(bytes, at + 6, "container header")? as usize).max(CONTAINER_HEADER);
+        // container_len checked hsize + body = len, so the body lies inside [at, end).
+        let body_start = at + hsize;
+        parse_entries(&bytes[body_start..end], body_start, &mut entries)?;
         at = end.next_multiple_of(8);
     }
     Ok(entries)
 }
 
-fn parse_entries(mut b: &[u8], out: &mut Vec<Entry>) -> Result<(), FatbinError> {
+/// Moves a header-relative error offset to where the header sits in the whole fatbinary.
+fn at_offset(e: FatbinError, base: usize) -> FatbinError {
+    match e {
+        FatbinError::Truncated { what, offset } => FatbinError::Truncated { what, offset: offset.saturating_add(base) },
+        FatbinError::BadSize { what, offset, value } => FatbinError::BadSize { what, offset: offset.saturating_add(base), value },
+        e => e,
+    }
+}
+
+/// The entries of one container body (`base`: its offset in the fatbinary, for messages).
+/// Every entry advances by at least its header, so the loop ends on any input.
+fn parse_entries(mut b: &[u8], mut base: usize, out: &mut Vec<Entry>) -> Result<(), FatbinError> {
     while b.len() >= 16 {
-        let kind = match u16_at(b, 0, "entry header")? {
+        let kind = match u16_at(b, 0, "entry header").map_err(|e| at_offset(e, base))? {
             1 => EntryKind::Ptx,
             2 => EntryKind::Elf,
             k => EntryKind::Other(k),
         };
-        let hsize = u32_at(b, 4, "entry header")? as usize;
-        let padded = u64_at(b, 8, "entry header")? as usize;
-        let compressed = u32_at(b, 0x10, "entry header")? as usize;
-        let sm = u32_at(b, 0x1c, "entry header")?;
-        let flags = u64_at(b, 0x28, "entry header")?;
-        let uncompressed = u64_at(b, 0x38, "entry header")? as usize;
-        let stride = hsize.checked_add(padded).filter(|&s| s <= b.len()).ok_or(FatbinError::Truncated { what: "entry", offset: 0 })?;
+        let header = |at, what| u32_at(b, at, what).map_err(|e| at_offset(e, base));
+        let hsize = header(4, "entry header")? as usize;
+        if hsize < ENTRY_HEADER_MIN {
+            return Err(FatbinError::BadSize { what: "entry header", offset: base + 4, value: hsize as u64 });
+        }
+        let padded_raw = u64_at(b, 8, "entry header").map_err(|e| at_offset(e, base))?;
+        let compressed = header(0x10, "entry header")? as usize;
+        let sm = header(0x1c, "entry header")?;
+        let flags = u64_at(b, 0x28, "entry header").map_err(|e| at_offset(e, base))?;
+        let uncompressed = u64_at(b, 0x38, "entry header").map_err(|e| at_offset(e, base))?;
+        let stride = usize::try_from(padded_raw)
+            .ok()
+            .and_then(|p| p.checked_add(hsize))
+            .filter(|&s| s <= b.len())
+            .ok_or(FatbinError::BadSize { what: "entry payload", offset: base + 8, value: padded_raw })?;
         let payload = &b[hsize..stride];
         let mut data = if flags & FLAG_ZSTD != 0 {
             let frame = if compressed > 0 && compressed <= payload.len() { &payload[..compressed] } else { payload };
-            decompress(frame, uncompressed).map_err(|reason| FatbinError::Decompress { sm, reason })?
+            // The header's size bounds the work a hostile frame can cause (0: not given).
+            let declared = usize::try_from(uncompressed).ok().filter(|&n| n <= MAX_IMAGE);
+            let limit = match (uncompressed, declared) {
+                (0, _) => MAX_IMAGE,
+                (_, Some(n)) => n,
+                (_, None) => return Err(FatbinError::BadSize { what: "uncompressed image", offset: base + 0x38, value: uncompressed }),
+            };
+            decompress(frame, limit, limit).map_err(|reason| FatbinError::Decompress { sm, reason })?
         } else {
             payload.to_vec()
         };
@@ -130,16 +177,21 @@ fn parse_entries(mut b: &[u8], out: &mut Vec<Entry>) -> Result<(), FatbinError> 
         }
         out.push(Entry { kind, sm, flags, data });
         b = &b[stride..];
+        base += stride;
     }
     Ok(())
 }
 
-fn decompress(frame: &[u8], size_hint: usize) -> Result<Vec<u8>, String> {
+fn decompress(frame: &[u8], size_hint: usize, limit: usize) -> Result<Vec<u8>, String> {
     use std::io::Read;
     // The header's size is only a hint (a corrupt one must not make us allocate gigabytes).
-    let mut out = Vec::with_capacity(size_hint.min(64 << 20));
-    let mut s = ruzstd::StreamingDecoder::new(frame).map_err(|e| e.to_string())?;
-    s.read_to_end(&mut out).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(size_hint.min(64 << 20).min(limit));
+    let s = ruzstd::StreamingDecoder::new(frame).map_err(|e| e.to_string())?;
+    // One byte past the limit tells "too big" from "exactly the limit".
+    s.take(limit as u64 + 1).read_to_end(&mut out).map_err(|e| e.to_string())?;
+    if out.len() > limit {
+        return Err(format!("the image decompresses to more than {limit} bytes"));
+    }
     Ok(out)
 }
 
@@ -325,5 +377,100 @@ mod tests {
             *b ^= 0x5a;
         }
         let _ = parse_containers(&corrupt); // must not panic
+    }
+
+    /// A container (version 1, 16-byte header) around `body`, its size field `body_len`.
+    fn container(body: &[u8], body_len: u64) -> Vec<u8> {
+        let mut c = Vec::new();
+        c.extend_from_slice(&CONTAINER_MAGIC.to_le_bytes());
+        c.extend_from_slice(&1u16.to_le_bytes());
+        c.extend_from_slice(&16u16.to_le_bytes());
+        c.extend_from_slice(&body_len.to_le_bytes());
+        c.extend_from_slice(body);
+        c
+    }
+
+    /// An entry header of nvcc's 0x50 bytes: kind, header size, padded payload size, flags.
+    fn entry_header(kind: u16, hsize: u32, padded: u64, flags: u64) -> Vec<u8> {
+        let mut h = vec![0u8; 0x50];
+        h[0..2].copy_from_slice(&kind.to_le_bytes());
+        h[4..8].copy_from_slice(&hsize.to_le_bytes());
+        h[8..16].copy_from_slice(&padded.to_le_bytes());
+        h[0x1c..0x20].copy_from_slice(&75u32.to_le_bytes());
+        h[0x28..0x30].copy_from_slice(&flags.to_le_bytes());
+        h
+    }
+
+    #[test]
+    fn zero_sized_entry_is_an_error_not_a_hang() {
+        // Header and padded sizes both zero used to leave the entry loop where it was forever.
+        let body = entry_header(1, 0, 0, 0);
+        let err = parse_containers(&container(&body, body.len() as u64)).unwrap_err();
+        assert_eq!(err, FatbinError::BadSize { what: "entry header", offset: 20, value: 0 });
+        assert!(err.to_string().contains("corrupt fatbinary"), "{err}");
+        // A header shorter than the fields read is as bad.
+        let body = entry_header(1, 8, 0, 0);
+        assert!(matches!(parse_containers(&container(&body, 0x50)), Err(FatbinError::BadSize { value: 8, .. })));
+    }
+
+    #[test]
+    fn sizes_near_two_to_the_64_are_errors_not_overflows() {
+        for body_len in [u64::MAX, u64::MAX - 8, u64::MAX - 15, 1 << 40] {
+            let c = container(&[], body_len);
+            let err = parse_containers(&c).unwrap_err();
+            assert!(matches!(err, FatbinError::BadSize { what: "container body", .. }), "{body_len}: {err:?}");
+            assert!(container_len(&c).is_err());
+        }
+        // An entry's padded size near 2^64 overflows hsize + padded.
+        for padded in [u64::MAX, u64::MAX - 0x4f, 1 << 33] {
+            let body = entry_header(2, 0x50, padded, 0);
+            let err = parse_containers(&container(&body, 0x50)).unwrap_err();
+            assert!(matches!(err, FatbinError::BadSize { what: "entry payload", value, .. } if value == padded), "{err:?}");
+        }
+    }
+
+    #[test]
+    fn a_well_formed_crafted_entry_parses() {
+        // The crafting helpers agree with the parser (so the errors above are about the sizes).
+        let mut body = entry_header(1, 0x50, 16, 0);
+        body.extend_from_slice(b".version 9.5\0\0\0\0");
+        let e = parse_containers(&container(&body, body.len() as u64)).unwrap();
+        assert_eq!(e, vec![Entry { kind: EntryKind::Ptx, sm: 75, flags: 0, data: b".version 9.5".to_vec() }]);
+    }
+
+    /// A zstd frame of `blocks` RLE blocks of 128 KiB each (a tiny frame, a big image).
+    fn rle_frame(blocks: usize) -> Vec<u8> {
+        let mut f = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3]; // magic, descriptor, 128 KiB window
+        for i in 0..blocks {
+            let last = (i + 1 == blocks) as u32;
+            let header = last | (1 << 1) | ((128 << 10) << 3);
+            f.extend_from_slice(&header.to_le_bytes()[..3]);
+            f.push(b'x');
+        }
+        f
+    }
+
+    #[test]
+    fn decompression_is_bounded() {
+        let frame = rle_frame(4);
+        assert_eq!(decompress(&frame, 0, 1 << 20).unwrap().len(), 4 << 17);
+        let err = decompress(&frame, usize::MAX, 300 << 10).unwrap_err();
+        assert!(err.contains("more than"), "{err}");
+        // Through the parser: a compressed PTX entry whose frame is the bomb. Its declared
+        // uncompressed size (0x38) bounds the output; 0 means not given (then MAX_IMAGE).
+        let entry = |declared: u64| {
+            let mut body = entry_header(1, 0x50, frame.len() as u64, FLAG_ZSTD);
+            body[0x38..0x40].copy_from_slice(&declared.to_le_bytes());
+            body.extend_from_slice(&frame);
+            parse_containers(&container(&body, body.len() as u64))
+        };
+        for declared in [0, 4 << 17] {
+            let e = entry(declared).unwrap();
+            assert_eq!(e[0].data.len(), 4 << 17);
+            assert!(e[0].data.iter().all(|&c| c == b'x'));
+        }
+        assert!(matches!(entry(1000), Err(FatbinError::Decompress { .. })));
+        let err = entry(u64::MAX).unwrap_err();
+        assert!(matches!(err, FatbinError::BadSize { what: "uncompressed image", value: u64::MAX, .. }), "{err:?}");
     }
 }

@@ -257,6 +257,8 @@ unsafe fn launch(
     };
     let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared };
     let result = if cooperative { rt.device.launch_cooperative(k, cfg, &argv) } else { rt.device.launch(k, cfg, &argv) };
+    // A progress line (WARPSIM_PROGRESS) is cleared before the program prints again.
+    warpsim_timing::watch::end_progress();
     emit_printf(&rt.device.take_printf());
     rt.launches += 1;
     let record = rt.device.take_launch_records().pop();
@@ -338,7 +340,15 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
         serde_json::to_string(&t.issue).expect("issue slots serialize"),
         serde_json::to_string(&t.stalls).expect("stalls serialize"),
         serde_json::to_string(&t.memory).expect("memory counters serialize"),
-    )
+    ) + &events_field(rt, t)
+}
+
+/// `,"events":[…]` with `WARPSIM_EVENT_LOG=1` (`warpsim exec --event-log`), else nothing.
+fn events_field(rt: &Runtime, t: &TimingStats) -> String {
+    if !rt.config.event_log {
+        return String::new();
+    }
+    format!(",\"events\":{}", serde_json::to_string(&t.events).expect("events serialize"))
 }
 
 /// Rewrites `WARPSIM_TRACE` with the Chrome trace of every timed launch so far (the program

@@ -208,7 +208,11 @@ fn new_device(c: &Config) -> Device {
             engine.set_max_cycles(n);
         }
         // WARPSIM_TRACE is built from the event log.
-        engine.set_event_log(c.trace.is_some());
+        engine.set_event_log(c.trace.is_some() || c.event_log);
+        if c.progress {
+            let report = warpsim_timing::watch::report_to_stderr as fn(&warpsim_timing::watch::Progress);
+            engine.set_watch(Some(warpsim_timing::watch::Watch { stop: None, report: Some(report) }));
+        }
         dev.set_engine(Box::new(engine));
     }
     dev

@@ -81,6 +81,11 @@ impl TimingEngine {
         }
     }
 
+    /// Progress reports and a stop request for every launch (see [`crate::watch`]).
+    pub fn set_watch(&mut self, watch: Option<crate::watch::Watch>) {
+        self.options.watch = watch;
+    }
+
     /// Fails launches that run longer than `cycles`.
     pub fn set_max_cycles(&mut self, cycles: u64) {
         self.options.max_cycles = cycles;
@@ -158,6 +163,19 @@ impl LaunchEngine for TimingEngine {
             TimingError::InstructionLimit { kernel, limit } => {
                 DeviceError::InstructionLimit { kernel, limit }
             }
+            TimingError::Interrupted {
+                kernel,
+                cycle,
+                warp_instructions,
+                ctas_done,
+                ctas_total,
+            } => DeviceError::Interrupted {
+                kernel,
+                cycle,
+                warp_instructions,
+                ctas_done,
+                ctas_total,
+            },
             // Policies are resolved before the engine exists; keep the message if one slips through.
             other => DeviceError::InvalidLaunch {
                 kernel: l.ctx.module.functions[l.ctx.kernel as usize].name.clone(),
@@ -292,6 +310,39 @@ LOOP:
         );
         assert!(err.to_string().contains("5000 simulated cycles"), "{err}");
         assert!(dev.launch_records().is_empty());
+    }
+
+    #[test]
+    fn a_stop_request_interrupts_at_the_next_look() {
+        use std::sync::atomic::AtomicBool;
+        static STOP: AtomicBool = AtomicBool::new(true);
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
+        let mut engine = TimingEngine::new(cfg, PolicyKind::GTO);
+        engine.set_watch(Some(crate::watch::Watch {
+            stop: Some(&STOP),
+            report: None,
+        }));
+        dev.set_engine(Box::new(engine));
+        let m = dev.load_ptx(PTX).unwrap();
+        let k = dev.kernel(m, "spin").unwrap();
+        let out = dev.alloc_zeroed::<u32>(1).unwrap();
+        let err = dev.launch(k, one_dim(3, 32), &[Arg::Ptr(out)]).unwrap_err();
+        let DeviceError::Interrupted {
+            kernel,
+            cycle,
+            warp_instructions,
+            ctas_done,
+            ctas_total,
+        } = err
+        else {
+            panic!("{err:?}")
+        };
+        assert_eq!((kernel.as_str(), ctas_done, ctas_total), ("spin", 0, 3));
+        // The first look comes once WATCH_CYCLES have passed: the spin has run until then.
+        let w = crate::watch::WATCH_CYCLES;
+        assert!((w..w + 64).contains(&cycle), "{cycle}");
+        assert!(warp_instructions > 0);
     }
 
     #[test]

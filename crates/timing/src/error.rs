@@ -15,6 +15,15 @@ pub enum TimingError {
     CycleLimit { kernel: String, limit: u64 },
     #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions")]
     InstructionLimit { kernel: String, limit: u64 },
+    /// Stopped by a request from outside (`watch::Watch::stop`: Ctrl-C).
+    #[error("kernel `{kernel}` interrupted at cycle {cycle} ({warp_instructions} warp instructions, {ctas_done} of {ctas_total} CTAs done)")]
+    Interrupted {
+        kernel: String,
+        cycle: u64,
+        warp_instructions: u64,
+        ctas_done: u64,
+        ctas_total: u64,
+    },
     #[error(
         "unknown issue policy `{name}` (issue policies: {}; fetch policies, after `+` or with --fetch: {})",
         issue.join(", "),

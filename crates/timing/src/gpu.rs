@@ -49,6 +49,9 @@ pub struct TimingOptions {
     /// Jump over cycles in which no SM can change anything (identical statistics; on by
     /// default, off only to test that).
     pub fast_forward: bool,
+    /// Progress reports and a stop request (Ctrl-C), looked at every
+    /// [`crate::watch::WATCH_CYCLES`] cycles; `None` by default.
+    pub watch: Option<crate::watch::Watch>,
 }
 
 impl TimingOptions {
@@ -63,6 +66,7 @@ impl TimingOptions {
             cta_order_log: false,
             perfect_icache: false,
             fast_forward: true,
+            watch: None,
         }
     }
 }
@@ -246,6 +250,9 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     let mut next_sm = 0usize;
     let start = cfg.gpu.kernel_launch_latency as u64;
     let mut now = 0u64;
+    // The cycle limit and the watch share one comparison per iteration: at `look_at` the
+    // loop checks the limit, reports progress and honours a stop request.
+    let mut look_at = crate::watch::WATCH_CYCLES.min(opts.max_cycles.saturating_add(1));
     loop {
         if now < start && total > 0 {
             // Nothing is resident before the first dispatch: skip the launch latency.
@@ -301,11 +308,34 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
                 now = t;
             }
         }
-        if now > opts.max_cycles {
-            return Err(TimingError::CycleLimit {
-                kernel: kernel_name(k),
-                limit: opts.max_cycles,
-            });
+        if now >= look_at {
+            if now > opts.max_cycles {
+                return Err(TimingError::CycleLimit {
+                    kernel: kernel_name(k),
+                    limit: opts.max_cycles,
+                });
+            }
+            look_at = now
+                .saturating_add(crate::watch::WATCH_CYCLES)
+                .min(opts.max_cycles.saturating_add(1));
+            if let Some(w) = &opts.watch {
+                let p = crate::watch::Progress {
+                    kernel: &k.module.functions[k.kernel as usize].name,
+                    cycle: now,
+                    warp_instructions: env.warp_instructions,
+                    ctas_done: env.ctas.len() as u64,
+                    ctas_total: total,
+                };
+                if w.look(&p) {
+                    return Err(TimingError::Interrupted {
+                        kernel: kernel_name(k),
+                        cycle: now,
+                        warp_instructions: env.warp_instructions,
+                        ctas_done: env.ctas.len() as u64,
+                        ctas_total: total,
+                    });
+                }
+            }
         }
         if env.warp_instructions > opts.max_warp_instructions {
             return Err(TimingError::InstructionLimit {

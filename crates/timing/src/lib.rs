@@ -16,6 +16,7 @@ pub mod report;
 pub mod sm;
 pub mod stats;
 pub mod trace;
+pub mod watch;
 
 pub use engine::TimingEngine;
 pub use error::TimingError;

@@ -120,6 +120,12 @@ pub struct Dump {
 /// found (already formatted with file, position and key path).
 pub fn load(path: &Path) -> Result<Manifest, Vec<String>> {
     let text = std::fs::read_to_string(path).map_err(|e| vec![format!("{}: cannot read manifest: {e}", path.display())])?;
+    load_text(path, text)
+}
+
+/// [`load`] of text already read (`path` names it in messages and anchors relative paths);
+/// the manifest fuzz target (fuzz/fuzz_targets/manifest.rs) calls it.
+pub fn load_text(path: &Path, text: String) -> Result<Manifest, Vec<String>> {
     let source = Source::new(path, text);
     let raw = parse(&source)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

@@ -74,6 +74,9 @@ pub enum DeviceError {
     /// A timed launch ran past the timing engine's cycle limit (runaway guard).
     #[error("kernel `{kernel}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)")]
     CycleLimit { kernel: String, limit: u64 },
+    /// A timed launch stopped on request (Ctrl-C), with where it stood.
+    #[error("kernel `{kernel}` interrupted at cycle {cycle} ({warp_instructions} warp instructions, {ctas_done} of {ctas_total} CTAs done)")]
+    Interrupted { kernel: String, cycle: u64, warp_instructions: u64, ctas_done: u64, ctas_total: u64 },
     #[error("`trap` executed: {0}")]
     Trap(Location),
     #[error("device assertion `{message}` failed at {file}:{line} in {function}: {location}")]
