@@ -36,7 +36,7 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::x(PHI_MAG, PHI_THREADS as u32), KernelShape::x(COMPUTE_Q, Q_THREADS as u32)],
     barriers: "none",
-    small: "7168 voxels, 96 k-space samples in 3 chunks of 32 (1 CTA, then 3 launches of 28 CTAs)",
+    small: "32768 voxels, 24 k-space samples in 3 chunks of 8 (1 CTA, then 3 launches of 128 CTAs)",
     paper: "32768 voxels, 3072 samples in 3 chunks of 1024, Parboil's small input (6 CTAs, then 3 launches of 128 CTAs)",
 };
 
@@ -46,7 +46,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
 /// [`run`] with the kernels of `ptx` (the committed PTX, or a corrupted copy in the tests).
 fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteError> {
-    let (num_x, num_k, chunk) = size.pick((7168usize, 96usize, 32usize), (32768, 3072, K_CHUNK_MAX));
+    let (num_x, num_k, chunk) = size.pick((32768usize, 24usize, 8usize), (32768, 3072, K_CHUNK_MAX));
     let mut r = rng::rng(NAME, 0);
     let kxyz = triples(&mut r, num_k, 8.0);
     let phi_r = rng::f32s(&mut r, num_k, -1.0, 1.0);
