@@ -123,7 +123,7 @@ fn reproduce_lists_every_builtin_and_prints_a_slurm_script() {
     let dir = scratch("reproduce-list");
     let r = warpsim(&["reproduce", "--list"], &dir);
     assert_code(&r, 0);
-    for name in ["baws-fig1 ", "baws-fig3-6 ", "baws-fig5 ", "baws-fig8 ", "baws-fig9 ", "baws-fig10 ", "baws-ibuffer ", "baws-fig11 ", "baws-fig12 ", "baws-fig14 ", "baws ", "baws-fig12-14 "] {
+    for name in ["baws-fig1 ", "baws-fig3-6 ", "baws-fig5 ", "baws-fig8 ", "baws-fig9 ", "baws-fig10 ", "baws-ibuffer ", "baws-fig11 ", "baws-fig12 ", "baws-fig14 ", "baws ", "baws-fig12-14 ", "kaws-fig5 ", "kaws-table2 ", "kaws-fig6 ", "kaws "] {
         assert_contains(&r, name);
     }
     let r = warpsim(&["reproduce", "baws-fig8", "--sbatch", "--tasks", "3", "--jobs", "2", "--out", "/shared/res"], &dir);

@@ -22,6 +22,7 @@
 pub mod check;
 mod cpu;
 pub mod info;
+pub mod kaws;
 pub mod motrr;
 pub mod occupancy;
 pub mod pro;
@@ -44,7 +45,7 @@ pub fn program(name: &str) -> Option<&'static Program> {
 }
 
 /// The launch metadata of program `name`, for the programs that declare it (the
-/// `baws-nonbarrier`, `pro` and `motrr` sets).
+/// `baws-nonbarrier`, `pro`, `motrr` and `kaws` sets).
 pub fn workload_info(name: &str) -> Option<&'static info::WorkloadInfo> {
     programs::INFO.iter().copied().find(|i| i.program == name)
 }
@@ -78,6 +79,10 @@ pub const SETS: &[SetInfo] = &[
     SetInfo {
         name: "motrr",
         description: "MOTRR paper, Table 2: its 9 benchmarks (warpsim_suite::motrr) (gtx480, 1024 threads/SM)",
+    },
+    SetInfo {
+        name: "kaws",
+        description: "KAWS paper, Table 2: its 9 benchmarks (warpsim_suite::kaws) (titanx-pascal)",
     },
 ];
 

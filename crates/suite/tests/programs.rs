@@ -30,11 +30,12 @@ macro_rules! small {
             let tested: BTreeSet<&str> = [$(stringify!($name)),*].into_iter().collect();
             // The BAWS sets (`baws_*`, `rod_*`) are tested in tests/baws.rs and tests/nonbarrier.rs,
             // the PRO programs written for set `pro` (`ispass_*`, `sdk_*`) in tests/pro.rs, the
-            // MOTRR ones (`poly_*`, `parboil_*`, `sdk_*`) in tests/motrr.rs.
+            // MOTRR ones (`poly_*`, `parboil_*`, `sdk_*`) in tests/motrr.rs, the KAWS ones
+            // (`dnn_*` and the same prefixes) in tests/kaws.rs.
             let registered: BTreeSet<&str> = programs()
                 .iter()
                 .map(|p| p.name)
-                .filter(|n| !["baws_", "rod_", "ispass_", "sdk_", "poly_", "parboil_"].iter().any(|pre| n.starts_with(pre)))
+                .filter(|n| !["baws_", "rod_", "ispass_", "sdk_", "poly_", "parboil_", "dnn_"].iter().any(|pre| n.starts_with(pre)))
                 .collect();
             assert_eq!(tested, registered);
         }
@@ -129,6 +130,9 @@ fn sets_are_consistent() {
     // Table 2: 5 programs written for it + ispass_lps, sdk_montecarlo, rod_pathfinder, rod_bfs
     // (see warpsim_suite::motrr::MOTRR_TABLE2).
     assert_eq!(warpsim_suite::set("motrr").unwrap().len(), 9);
+    // Table 2: 7 programs written for it + rod_pathfinder, baws_bt (see
+    // warpsim_suite::kaws::KAWS_TABLE2).
+    assert_eq!(warpsim_suite::set("kaws").unwrap().len(), 9);
     assert!(warpsim_suite::set("basic").unwrap().len() >= 12);
     assert!(warpsim_suite::set("no-such-set").is_none());
 }

@@ -31,6 +31,9 @@ const BUILTIN: &[(&str, &str)] = builtin!(
     "motrr-fig6",
     "motrr-fig7",
     "motrr-fig2",
+    "kaws-fig5",
+    "kaws-table2",
+    "kaws-fig6",
 );
 
 /// Named groups of experiments.
@@ -39,6 +42,7 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
     ("baws-fig12-14", "BAWS vs SAWS vs SAWS+CFF over GTO on both sets", &["baws-fig12", "baws-fig14"]),
     ("pro", "every experiment of the PRO paper", &["pro-fig4", "pro-table3", "pro-table4", "pro-fig2"]),
     ("motrr", "every experiment of the MOTRR paper", &["motrr-fig8", "motrr-fig5", "motrr-fig6", "motrr-fig7", "motrr-fig2"]),
+    ("kaws", "every experiment of the KAWS paper", &["kaws-fig5", "kaws-table2", "kaws-fig6"]),
 ];
 
 /// Every built-in experiment, parsed.

@@ -195,4 +195,37 @@ views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", sta
         let err = Experiment::from_toml(&bad, "t.toml").unwrap_err();
         assert!(err.contains("key `views.stat`") && err.contains("l1d.load_miss_rate"), "{err}");
     }
+
+    /// An `issue-slots` view with a baseline: each series' idle, scoreboard and pipeline
+    /// slots over the baseline's three together (KAWS Fig. 6); without one, the recorded
+    /// shares of all slots.
+    #[test]
+    fn issue_slots_normalised_to_a_baseline() {
+        let spec = r#"
+name = "t"
+programs = ["baws_sp"]
+schedulers = ["lrr", "kaws"]
+views = [{ kind = "issue-slots", baseline = "lrr" }, { kind = "issue-slots" }]
+"#;
+        let e = Experiment::from_toml(spec, "t.toml").unwrap();
+        let with = |idle: f64, scoreboard: f64, pipeline: f64| {
+            let mut r = rec(Some(1000.0), 0.1).unwrap();
+            for (k, v) in [("idle", idle), ("scoreboard", scoreboard), ("pipeline", pipeline)] {
+                r.stats.insert(format!("issue.{k}"), v);
+                r.stats.insert(format!("issue.{k}_ratio"), v / 1000.0);
+            }
+            Some(r)
+        };
+        let g = Grid::from_cells(&e, vec![vec![with(100.0, 200.0, 100.0), with(100.0, 250.0, 50.0)]]);
+        let t = table(&g, &e.views[0]).unwrap();
+        assert_eq!(t.format, Format::Ratio);
+        assert_eq!(t.columns[3..], ["kaws idle".to_string(), "kaws scoreboard".to_string(), "kaws pipeline".to_string()]);
+        assert_eq!(t.rows[0].1, [Some(0.25), Some(0.5), Some(0.25), Some(0.25), Some(0.625), Some(0.125)]);
+        assert_eq!(e.views[0].file_stem(), "issue-slots-over-lrr");
+        let shares = table(&g, &e.views[1]).unwrap();
+        assert_eq!(shares.format, Format::Percent);
+        assert_eq!(shares.rows[0].1[4], Some(0.25));
+        let bad = spec.replace(r#"baseline = "lrr" }"#, r#"baseline = "nope" }"#);
+        assert!(Experiment::from_toml(&bad, "t.toml").unwrap_err().contains("views.baseline"));
+    }
 }

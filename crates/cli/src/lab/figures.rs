@@ -6,7 +6,7 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{cta_span_table, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
+use super::table::{cta_span_table, issue_slot_cell, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -50,7 +50,14 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             y_range: YRange::Auto,
         })
         }
-        View::IssueSlots { series } => stacked(g, series, "Issue slots", "share of issue slots".into(), &ISSUE_SLOT_KINDS, |p, s, k| g.stat(p, s, &format!("issue.{k}_ratio")), None),
+        View::IssueSlots { series, baseline } => {
+            let base = baseline.as_deref().and_then(|b| g.series_index(b));
+            let y = match baseline {
+                Some(b) => format!("issue-stall slots / {b}'s"),
+                None => "share of issue slots".into(),
+            };
+            stacked(g, series, "Issue slots", y, &ISSUE_SLOT_KINDS, |p, s, k| issue_slot_cell(g, p, s, k, base), base.map(|_| 1.0))
+        }
         View::Rtru { series } => plot::grouped_bars(&GroupedBars {
             title: title("RTRU"),
             y_label: "RTRU (mean over warp phases)".into(),

@@ -244,7 +244,8 @@ fn heading(v: &View) -> String {
     match v {
         View::Speedup { baseline: None, .. } => "Speedup over the baseline (baseline cycles / cycles)".into(),
         View::Speedup { baseline: Some(b), .. } => format!("Speedup over {b} ({b}'s cycles / cycles)"),
-        View::IssueSlots { .. } => "Issue-slot ratios (of every scheduler's slots)".into(),
+        View::IssueSlots { baseline: None, .. } => "Issue-slot ratios (of every scheduler's slots)".into(),
+        View::IssueSlots { baseline: Some(b), .. } => format!("Idle, scoreboard and pipeline slots, normalised to {b}'s three together"),
         View::Fractions { .. } => "Barrier and exit stall fractions (of resident warp cycles)".into(),
         View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
         View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),

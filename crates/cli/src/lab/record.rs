@@ -180,10 +180,52 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     if let Some(last) = longest_launch(&run.rows).and_then(|r| r.timing.as_ref()).and_then(analysis::last_cta_time) {
         put("last_cta_cycles", last as f64);
     }
+    if let Some(mean) = mean_last_cta_time(&timed) {
+        put("last_cta_mean_cycles", mean);
+    }
+    let sh = &t.shared_issues;
+    for (k, v) in [("sp", sh.sp), ("sfu", sh.sfu), ("mem", sh.mem), ("total", sh.total())] {
+        put(&format!("shared_issues.{k}"), v as f64);
+    }
     m
+}
+
+/// The execution time of each launch's last-dispatched CTA, averaged over the launches (the
+/// KAWS paper's Table 2 metric: per kernel, then the mean); `None` without a timed CTA.
+pub fn mean_last_cta_time(launches: &[&TimingStats]) -> Option<f64> {
+    let times: Vec<u64> = launches.iter().filter_map(|s| analysis::last_cta_time(s)).collect();
+    (!times.is_empty()).then(|| times.iter().sum::<u64>() as f64 / times.len() as f64)
 }
 
 /// The launch with the most cycles (the one timelines and the last-CTA time describe).
 pub fn longest_launch(rows: &[KernelRow]) -> Option<&KernelRow> {
     rows.iter().filter(|r| r.timing.is_some()).max_by_key(|r| (r.timing.as_ref().map_or(0, |t| t.cycles), std::cmp::Reverse(r.launch)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpsim_timing::report;
+    use warpsim_timing::stats::CtaRecord;
+
+    /// A launch whose CTAs ran (dispatch, exit) as given, listed in exit order.
+    fn launch(ctas: &[(u64, u64)]) -> TimingStats {
+        let records = ctas
+            .iter()
+            .enumerate()
+            .map(|(i, &(start, end))| CtaRecord { linear: i as u64, id: [i as u32, 0, 0], sm: 0, start, end })
+            .collect();
+        TimingStats { cycles: ctas.iter().map(|c| c.1).max().unwrap_or(0), ctas: records, ..report::totals(&[]) }
+    }
+
+    /// Per launch the last-dispatched CTA (not the last to exit), then the mean over launches.
+    #[test]
+    fn last_cta_time_is_averaged_over_launches() {
+        let a = launch(&[(0, 50), (10, 30)]); // last dispatched: CTA 1, 20 cycles
+        let b = launch(&[(0, 100), (5, 65)]); // CTA 1, 60 cycles
+        assert_eq!(mean_last_cta_time(&[&a, &b]), Some(40.0));
+        assert_eq!(mean_last_cta_time(&[&a]), Some(20.0));
+        assert_eq!(mean_last_cta_time(&[&launch(&[])]), None);
+        assert_eq!(mean_last_cta_time(&[]), None);
+    }
 }

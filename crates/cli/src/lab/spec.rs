@@ -84,10 +84,13 @@ pub enum View {
         series: Vec<String>,
     },
     /// Issue-slot ratios per program: idle, scoreboard and pipeline slots over all slots of
-    /// every scheduler (PRO Table III, KAWS Fig. 6).
+    /// every scheduler (PRO Table III), or, with `baseline`, over that series' idle +
+    /// scoreboard + pipeline slots (KAWS Fig. 6: the stall breakdown normalised to LRR).
     IssueSlots {
         #[serde(default)]
         series: Vec<String>,
+        #[serde(default)]
+        baseline: Option<String>,
     },
     /// One recorded statistic per program and series (`stat`: one of
     /// `table::STAT_VIEWS`), or, with `baseline`, its ratio to that series' value (MOTRR
@@ -154,7 +157,8 @@ impl View {
         match self {
             View::Speedup { baseline: None, .. } => "speedup".into(),
             View::Speedup { baseline: Some(b), .. } => format!("speedup-over-{}", b.replace(['+', '@', ':'], "_")),
-            View::IssueSlots { .. } => "issue-slots".into(),
+            View::IssueSlots { baseline: None, .. } => "issue-slots".into(),
+            View::IssueSlots { baseline: Some(b), .. } => format!("issue-slots-over-{}", b.replace(['+', '@', ':'], "_")),
             View::Fractions { .. } => "fractions".into(),
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
@@ -354,7 +358,11 @@ impl Experiment {
                     }
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series, baseline: None } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::IssueSlots { series, baseline: Some(b) } => {
+                    known(b, "views.baseline")?;
+                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                }
                 View::Stat { stat, series, baseline } => {
                     check_stat_view(stat, "views.stat")?;
                     if let Some(b) = baseline {

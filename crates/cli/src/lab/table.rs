@@ -87,6 +87,11 @@ pub const STAT_VIEWS: &[StatView] = &[
     sv("issue.pipeline", "pipeline-stall issue slots (ready warps, their units busy)", "pipeline-stall slots", Format::Count),
     sv("warps_in_flight", "mean warps in flight per SM", "warps in flight", Format::Ratio),
     sv("last_cta_cycles", "cycles of the longest launch's last-dispatched CTA", "last CTA cycles", Format::Count),
+    sv("last_cta_mean_cycles", "cycles of each launch's last-dispatched CTA, mean over the launches", "mean last-CTA cycles", Format::Count),
+    sv("shared_issues.sp", "warp-sharing issues to an SP port of another scheduler", "shared SP issues", Format::Count),
+    sv("shared_issues.sfu", "warp-sharing issues to an SFU port of another scheduler", "shared SFU issues", Format::Count),
+    sv("shared_issues.mem", "warp-sharing issues to a MEM (LD/ST) port of another scheduler", "shared MEM issues", Format::Count),
+    sv("shared_issues.total", "warp-sharing issues to another scheduler's port, all unit classes", "shared issues", Format::Count),
 ];
 
 /// The `stat` view entry named `name`.
@@ -102,6 +107,19 @@ pub fn stat_cell(g: &Grid, p: usize, s: usize, stat: &str, baseline: Option<usiz
         Some(b) => {
             let base = g.stat(p, b, stat)?;
             (base > 0.0).then(|| v / base)
+        }
+    }
+}
+
+/// An issue-slot view's cell: slots of `kind` over all of the series' slots, or, with
+/// `baseline`, over the baseline series' idle + scoreboard + pipeline slots.
+pub fn issue_slot_cell(g: &Grid, p: usize, s: usize, kind: &str, baseline: Option<usize>) -> Option<f64> {
+    match baseline {
+        None => g.stat(p, s, &format!("issue.{kind}_ratio")),
+        Some(b) => {
+            let total: f64 = ISSUE_SLOT_KINDS.iter().map(|k| g.stat(p, b, &format!("issue.{k}"))).sum::<Option<f64>>()?;
+            let part = g.stat(p, s, &format!("issue.{kind}"))?;
+            (total > 0.0).then(|| part / total)
         }
     }
 }
@@ -170,7 +188,14 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             build(g, &parts(&g.shown(series, None), &[""]), |p, s, _| stat_cell(g, p, s, stat, base), summary, format)
         }
         View::Rtru { series } => build(g, &parts(&g.shown(series, None), &[""]), |p, s, _| mean_stat(g, p, s, "rtru"), MEAN, Format::Percent),
-        View::IssueSlots { series } => build(g, &parts(&g.shown(series, None), &ISSUE_SLOT_KINDS), |p, s, k| g.stat(p, s, &format!("issue.{k}_ratio")), MEAN, Format::Percent),
+        View::IssueSlots { series, baseline } => {
+            let base = match baseline {
+                Some(b) => Some(g.series_index(b)?),
+                None => None,
+            };
+            let format = if base.is_some() { Format::Ratio } else { Format::Percent };
+            build(g, &parts(&g.shown(series, None), &ISSUE_SLOT_KINDS), |p, s, k| issue_slot_cell(g, p, s, k, base), MEAN, format)
+        }
         View::Fractions { series } => build(g, &parts(&g.shown(series, None), &["barrier", "exit"]), |p, s, k| mean_stat(g, p, s, k), MEAN, Format::Percent),
         View::Stalls { series } => {
             let names: Vec<&str> = STALL_COMPONENTS.iter().map(|(n, _)| *n).collect();

@@ -26,6 +26,7 @@ mod baws_stn;
 mod bfs;
 mod bitonic_sort;
 mod conv_const;
+mod dnn_resnet;
 mod dyn_shared;
 mod fp64_math;
 mod grid3d;
@@ -39,7 +40,10 @@ mod ispass_ray;
 mod ispass_sto;
 mod local_array;
 mod matmul;
+mod parboil_mriq;
 mod parboil_stencil;
+mod poly_3dconv;
+mod poly_3mm;
 mod poly_atax;
 mod poly_bicg;
 mod poly_mvt;
@@ -50,6 +54,7 @@ mod rod_dwt2d;
 mod rod_gaussian;
 mod rod_heartwall;
 mod rod_hotspot;
+mod rod_hotspot_kaws;
 mod rod_kmeans;
 mod rod_lud;
 mod rod_nn;
@@ -58,10 +63,12 @@ mod rod_particlefilter;
 mod rod_pathfinder;
 mod rod_srad;
 mod rod_streamcluster;
+mod rod_streamcluster_kaws;
 mod scalar_prod;
 mod sdk_convsep;
 mod sdk_histogram;
 mod sdk_montecarlo;
+mod sdk_quasirandom;
 mod sdk_scalarprod;
 mod sdk_sobol;
 mod stencil2d;
@@ -90,10 +97,11 @@ const BAWS_NONBARRIER: &[&str] = &["baws-nonbarrier"];
 const RODINIA_EXTRA_MOTRR: &[&str] = &["rodinia-extra", "motrr"];
 const PRO: &[&str] = &["pro"];
 const PRO_MOTRR: &[&str] = &["pro", "motrr"];
-const BAWS_BARRIER_PRO: &[&str] = &["baws-barrier", "pro"];
+const BAWS_BARRIER_PRO_KAWS: &[&str] = &["baws-barrier", "pro", "kaws"];
 const BAWS_NONBARRIER_PRO: &[&str] = &["baws-nonbarrier", "pro"];
-const BAWS_NONBARRIER_PRO_MOTRR: &[&str] = &["baws-nonbarrier", "pro", "motrr"];
+const BAWS_NONBARRIER_PRO_MOTRR_KAWS: &[&str] = &["baws-nonbarrier", "pro", "motrr", "kaws"];
 const MOTRR: &[&str] = &["motrr"];
+const KAWS: &[&str] = &["kaws"];
 
 pub(crate) static ALL: &[Program] = &[
     program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
@@ -115,7 +123,7 @@ pub(crate) static ALL: &[Program] = &[
     program!(baws_mm, BAWS_BARRIER, "BAWS MM: tiled SGEMM, 16x16 tiles, two barriers per tile"),
     program!(baws_stn, BAWS_BARRIER, "BAWS STN: persistent Jacobi stencil with a grid-wide atomic barrier between sweeps"),
     program!(baws_octp, BAWS_BARRIER, "BAWS OCTP: level-by-level octree partitioning with shared-memory octant counters"),
-    program!(baws_bt, BAWS_BARRIER_PRO, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
+    program!(baws_bt, BAWS_BARRIER_PRO_KAWS, "BAWS BT: B+tree findK and findRangeK, one CTA per query, a barrier pair per level"),
     program!(baws_pvc, BAWS_BARRIER, "BAWS PVC: MapReduce page view count, shared-memory hash combine, compaction scan"),
     program!(baws_pvr, BAWS_BARRIER, "BAWS PVR: MapReduce page view rank, shared-memory hash combine, 2 urls ranked per CTA by a shared tree"),
     program!(baws_ss, BAWS_BARRIER, "BAWS SS: MapReduce document similarity, a CTA per query and candidate slice, best by shared tree"),
@@ -133,7 +141,7 @@ pub(crate) static ALL: &[Program] = &[
     // threads are few per CTA), which the paper's definition counts; the paper does not name it.
     program!(rod_bfs, RODINIA_EXTRA_MOTRR, "Rodinia bfs: expand + update mask kernels per level, host loop on a flag"),
     program!(rod_cfd, BAWS_NONBARRIER, "Rodinia cfd: unstructured-grid Euler solver, step factor + RK flux / time-step kernels"),
-    program!(rod_pathfinder, BAWS_NONBARRIER_PRO_MOTRR, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
+    program!(rod_pathfinder, BAWS_NONBARRIER_PRO_MOTRR_KAWS, "Rodinia pathfinder: min-cost path DP, 8 rows per launch"),
     program!(rod_nw, BAWS_NONBARRIER, "Rodinia nw: Needleman-Wunsch, one launch per block anti-diagonal"),
     program!(rod_kmeans, BAWS_NONBARRIER, "Rodinia kmeans: assignment, centroids in __constant__, host loop"),
     program!(rod_nn, BAWS_NONBARRIER, "Rodinia nn: k nearest records, one distance launch, selection on the host"),
@@ -159,6 +167,15 @@ pub(crate) static ALL: &[Program] = &[
     program!(poly_mvt, MOTRR, "MOTRR MVT: PolyBench x1 += A y1, x2 += A^T y2, one thread per output"),
     program!(parboil_stencil, MOTRR, "MOTRR STC: Parboil 7-point 3-D Jacobi, 2-D CTAs coarsened 2x in x marching in z"),
     program!(sdk_sobol, MOTRR, "MOTRR SQRNG: SDK Sobol quasi-random generator, one CTA per dimension slice, Gray-code steps"),
+    // The KAWS paper's Table 2 (crate::kaws::KAWS_TABLE2): the programs not already above.
+    // rod_streamcluster's and rod_hotspot's kernels at Table 2's launch counts; written once there.
+    program!(rod_streamcluster_kaws, KAWS, "KAWS SC: rod_streamcluster's pgain search over 140 candidates (128 CTAs each)", kernels: rod_streamcluster),
+    program!(rod_hotspot_kaws, KAWS, "KAWS HS: rod_hotspot's kernel as Rodinia's default command runs it, one launch of 2 steps", kernels: rod_hotspot),
+    program!(parboil_mriq, KAWS, "KAWS MRI: Parboil MRI-Q, |phi|^2 then Q in k-space chunks from __constant__ memory, sincosf per sample"),
+    program!(sdk_quasirandom, KAWS, "KAWS QRG: SDK quasirandomGenerator (31-bit generator columns in __constant__) + inverse-CND, 21 launches each"),
+    program!(poly_3dconv, KAWS, "KAWS 3DCV: PolyBench 3-D convolution, one launch per i-plane, 32x8 CTAs"),
+    program!(poly_3mm, KAWS, "KAWS 3MM: PolyBench G = (A B)(C D), three matrix-product kernels, 32x8 CTAs"),
+    program!(dnn_resnet, KAWS, "KAWS RN: small ResNet forward pass, conv / bias+ReLU / residual / pool / FC launches"),
 ];
 
 /// Launch metadata of the programs that declare it (see [`crate::info`]).
@@ -194,4 +211,11 @@ pub(crate) static INFO: &[&WorkloadInfo] = &[
     &poly_mvt::INFO,
     &parboil_stencil::INFO,
     &sdk_sobol::INFO,
+    &rod_streamcluster_kaws::INFO,
+    &rod_hotspot_kaws::INFO,
+    &parboil_mriq::INFO,
+    &sdk_quasirandom::INFO,
+    &poly_3dconv::INFO,
+    &poly_3mm::INFO,
+    &dnn_resnet::INFO,
 ];

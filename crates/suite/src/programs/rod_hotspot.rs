@@ -27,7 +27,7 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     small: "192 x 192 grid, 4 time steps (2 launches of 256 CTAs)",
     paper: "512 x 512 grid, 20 time steps (10 launches of 1849 CTAs)",
 };
-const KERNEL: &str = "_Z11hotspotStepPKfS0_Pfiiifffff";
+pub(crate) const KERNEL: &str = "_Z11hotspotStepPKfS0_Pfiiifffff";
 /// HS_B in the .cu.
 const B: usize = 16;
 /// Time steps per launch (Rodinia's pyramid height).
@@ -87,12 +87,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Small: 192 x 192 cells, 4 steps (2 launches of 16 x 16 = 256 CTAs). Paper: Rodinia's
     // 512 x 512 grid, 20 steps (10 launches of 43 x 43 CTAs).
     let (rows, cols, iters) = size.pick((192usize, 192usize, 4usize), (512, 512, 20));
-    let mut r = rng::rng(NAME, 0);
+    hotspot(dev, NAME, rows, cols, iters)
+}
+
+/// `iters` time steps on a `rows` x `cols` chip, inputs drawn from `name`'s seed (also
+/// rod_hotspot_kaws's driver).
+pub(crate) fn hotspot(dev: &mut Device, name: &'static str, rows: usize, cols: usize, iters: usize) -> Result<Outcome, SuiteError> {
+    let mut r = rng::rng(name, 0);
     let temp = rng::f32s(&mut r, rows * cols, 323.0, 343.0);
     let power = rng::f32s(&mut r, rows * cols, 0.0, 0.01);
     let k = coeffs(rows, cols);
 
-    let mut ctx = Ctx::new(dev, NAME, PTX)?;
+    let mut ctx = Ctx::new(dev, name, PTX)?;
     let kernel = ctx.kernel(KERNEL)?;
     let dpower = ctx.upload(&power)?;
     let mut bufs = [ctx.upload(&temp)?, ctx.zeroed::<f32>(rows * cols)?];

@@ -34,9 +34,9 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     small: "49152 points (96 CTAs), 16 dimensions, 4 candidate centres",
     paper: "65536 points (128 CTAs), 64 dimensions, 16 candidates",
 };
-const PGAIN: &str = "_Z7scPgainPKfiiiS0_PKiS0_S2_iPhPf";
+pub(crate) const PGAIN: &str = "_Z7scPgainPKfiiiS0_PKiS0_S2_iPhPf";
 /// SC_T in the .cu.
-const T: usize = 512;
+pub(crate) const T: usize = 512;
 /// Most centres the search may open (work rows are k + 1 floats).
 const MAXK: usize = 64;
 
@@ -55,7 +55,19 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // 30 registers allowing 2), 16 dimensions, 4 candidates. Paper: 65536 points (Rodinia streams 65536-point chunks), 64 dimensions
     // (Rodinia's default input has 256), 16 candidates.
     let (n, dim, candidates) = size.pick((49152usize, 16usize, 4usize), (65536, 64, 16));
-    let mut r = rng::rng(NAME, 0);
+    streamcluster(dev, NAME, n, dim, candidates)
+}
+
+/// The search over `candidates` candidate centres for `n` points of `dim` dimensions, inputs
+/// drawn from `name`'s seed (also rod_streamcluster_kaws's driver).
+pub(crate) fn streamcluster(
+    dev: &mut Device,
+    name: &'static str,
+    n: usize,
+    dim: usize,
+    candidates: usize,
+) -> Result<Outcome, SuiteError> {
+    let mut r = rng::rng(name, 0);
     // Points around 12 hidden centres, coordinates integers in 0..=15, stored dimension-major.
     let centres = rng::i32s(&mut r, 12 * dim, 2, 13);
     let mut coord = vec![0.0f32; n * dim];
@@ -75,7 +87,7 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut center_table = vec![0i32; n];
     let mut open: Vec<usize> = vec![0]; // slot -> centre point
 
-    let mut ctx = Ctx::new(dev, NAME, PTX)?;
+    let mut ctx = Ctx::new(dev, name, PTX)?;
     let kg = ctx.kernel(PGAIN)?;
     let dcoord = ctx.upload(&coord)?;
     let dweight = ctx.upload(&weight)?;
