@@ -1,6 +1,6 @@
 //! GPU presets, TOML files and overrides: every bad input names its key.
 
-use warpsim_core::config::{ConfigError, GpuConfig, SetIndex, PRESETS};
+use warpsim_core::config::{BankGroupIndex, ConfigError, GpuConfig, SetIndex, PRESETS};
 
 #[test]
 fn presets_load_and_round_trip() {
@@ -151,4 +151,38 @@ fn pipeline_stages_are_checked_and_optional_in_a_file() {
     let without = format!("{}{}", &full[..start], &full[end..]);
     let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap();
     assert_eq!(old.pipeline.overhead(), 0);
+}
+
+/// The DRAM structure keys: both presets set GPGPU-Sim's bank groups and sector requests, and
+/// shapes that cannot work are errors naming the key.
+#[test]
+fn dram_structure_keys_are_checked() {
+    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let g = load("gtx480", &[]).unwrap().dram;
+    assert_eq!((g.bank_groups, g.tCCDL, g.request_bytes), (4, 3, 32));
+    let t = load("titanx-pascal", &[]).unwrap().dram;
+    assert_eq!((t.bank_groups, t.bank_group_index, t.bank_interleave), (4, BankGroupIndex::Low, 128));
+    let err = |o: &[&str]| match load("gtx480", o) {
+        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(err(&["dram.bank_groups=3"]), "dram.bank_groups: 3 groups cannot split dram.banks = 16 evenly");
+    assert_eq!(err(&["dram.request_bytes=48"]), "dram.request_bytes: must be a power of two, got 48");
+    assert_eq!(err(&["dram.request_bytes=256"]), "dram.request_bytes: 256 is larger than l2.line = 128 (0 = one request per line)");
+    assert_eq!(err(&["dram.bank_interleave=8192"]), "dram.bank_interleave: 8192 is larger than a row (4096 bytes = 2048 × dram.chips; 0 = a row)");
+    assert_eq!(err(&["dram.tCCDL=10001"]), "dram.tCCDL: 10001 is out of range 0..=10000");
+    // A file written before the keys existed loads with the old model: no groups, no turnaround,
+    // one command per line.
+    let full = load("gtx480", &[]).unwrap().to_toml();
+    let without: String = full
+        .lines()
+        .filter(|l| {
+            !["bank_groups", "bank_group_index", "tCCDL", "tRTPL", "tWTR", "tRTW", "tWR", "request_bytes", "bank_interleave"]
+                .iter()
+                .any(|k| l.starts_with(&format!("{k} =")))
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap().dram;
+    assert_eq!((old.bank_groups, old.tCCDL, old.tWTR, old.request_bytes, old.bank_interleave), (1, 0, 0, 0, 0));
 }

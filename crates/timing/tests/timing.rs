@@ -686,13 +686,6 @@ fn ldst_unit_accepts_one_line_accesses_back_to_back() {
             "gpu.num_sms=1".into(),
             "sm.ibuffer_entries=8".into(),
             "sm.fetch_bytes=64".into(),
-            // Without the pipeline stages the prologue's `ld.param` result is back before the
-            // loads start. With them it completes amid the loads, and a completion re-derives
-            // its warp's state from the next cycle, which costs that warp the completion's
-            // cycle (a known artifact: issue 15's closing note) — not what this test is about.
-            "pipeline.collect=0".into(),
-            "pipeline.dispatch=0".into(),
-            "pipeline.writeback=0".into(),
         ],
     )
     .unwrap();

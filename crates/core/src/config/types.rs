@@ -345,6 +345,53 @@ pub struct Dram {
     pub tRC: u32,
     pub CL: u32,
     pub WL: u32,
+    /// Bank groups (GDDR5): column commands to banks of one group must be `tCCDL` apart
+    /// instead of `tCCD`. 1 = no groups.
+    #[serde(default = "one")]
+    pub bank_groups: u32,
+    /// Which bank bits pick the group: the high ones (banks `0..n/g` form group 0) or the
+    /// low ones (bank `b` is in group `b % g`) — GPGPU-Sim's `dram_bnkgrp_indexing_policy`.
+    #[serde(default)]
+    pub bank_group_index: BankGroupIndex,
+    /// Column command to column command within one bank group (0: only `tCCD`).
+    #[serde(default)]
+    pub tCCDL: u32,
+    /// Read to precharge within one bank group.
+    #[serde(default)]
+    pub tRTPL: u32,
+    /// Write to read turnaround: a read command waits this long after the last write command.
+    #[serde(default)]
+    pub tWTR: u32,
+    /// Read to write turnaround: a write command waits this long after the last read command.
+    #[serde(default)]
+    pub tRTW: u32,
+    /// Write recovery: a bank precharges this long after a write's data has ended.
+    #[serde(default)]
+    pub tWR: u32,
+    /// The L2 asks DRAM in requests of this many bytes (its sectors): a line fetch is one
+    /// request per sector the miss asks for, each `ceil(request_bytes / burst bytes)` column
+    /// commands that hold the data bus for a whole burst (`burst × bus_bytes × chips` bytes,
+    /// `burst / data_rate` cycles) — GPGPU-Sim's sectored L2 and DRAM atom. 0 = one command
+    /// per L2 line that holds the bus for the line's bytes only.
+    #[serde(default)]
+    pub request_bytes: u32,
+    /// Consecutive bytes of a channel's address space that go to one bank before the next
+    /// bank (0: a whole row, `2048 × chips` bytes).
+    #[serde(default)]
+    pub bank_interleave: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// See [`Dram::bank_group_index`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BankGroupIndex {
+    #[default]
+    High,
+    Low,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -148,5 +148,29 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid("l2.size", "must be a multiple of l2.slices"));
     }
     cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
+    dram_shape(c)?;
+    Ok(())
+}
+
+/// DRAM keys that depend on each other: groups split the banks evenly, a request is a
+/// power-of-two part of an L2 line, the bank interleave a power-of-two part of a row.
+fn dram_shape(c: &GpuConfig) -> Result<(), ConfigError> {
+    let d = &c.dram;
+    if d.bank_groups > d.banks || d.banks % d.bank_groups != 0 {
+        return Err(invalid("dram.bank_groups", format!("{} groups cannot split dram.banks = {} evenly", d.bank_groups, d.banks)));
+    }
+    if d.request_bytes != 0 {
+        power_of_two("dram.request_bytes", d.request_bytes)?;
+        if d.request_bytes > c.l2.line {
+            return Err(invalid("dram.request_bytes", format!("{} is larger than l2.line = {} (0 = one request per line)", d.request_bytes, c.l2.line)));
+        }
+    }
+    if d.bank_interleave != 0 {
+        power_of_two("dram.bank_interleave", d.bank_interleave)?;
+        let row = 2048 * d.chips;
+        if d.bank_interleave > row {
+            return Err(invalid("dram.bank_interleave", format!("{} is larger than a row ({row} bytes = 2048 × dram.chips; 0 = a row)", d.bank_interleave)));
+        }
+    }
     Ok(())
 }

@@ -33,6 +33,7 @@ pub trait Locate {
 }
 
 impl L2Slice {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: u16,
         size: u32,
@@ -92,7 +93,8 @@ impl L2Slice {
         if let Some(&line) = self.writebacks.front() {
             if ch.can_accept() {
                 self.writebacks.pop_front();
-                ch.push(now + dram_latency, map.dram_req(line, true, self.id));
+                let bytes = self.tags.line_bytes();
+                ch.push(now + dram_latency, map.dram_req(line, true, self.id), bytes);
             }
         }
         let Some(&Reverse((at, _, r))) = self.input.peek() else {
@@ -146,7 +148,14 @@ impl L2Slice {
         }
         self.counts.misses += 1;
         self.mshrs.add(line, r);
-        ch.push(now + dram_latency, map.dram_req(line, false, self.id));
+        // Only the sectors the miss asks for come from DRAM (GPGPU-Sim's sectored L2); the
+        // line is then installed whole (no per-sector valid bits: a later access to another
+        // sector of it hits).
+        ch.push(
+            now + dram_latency,
+            map.dram_req(line, false, self.id),
+            r.bytes as u64,
+        );
         true
     }
 

@@ -136,6 +136,8 @@ pub struct AddrMap {
     line: u64,
     /// Bytes of one row of a channel's bank: [`ROW_BYTES_PER_CHIP`] × chips.
     row_bytes: u64,
+    /// Consecutive channel bytes per bank (`dram.bank_interleave`; a row when 0).
+    interleave: u64,
 }
 
 impl AddrMap {
@@ -147,6 +149,10 @@ impl AddrMap {
             banks: cfg.dram.banks.max(1) as u64,
             line: cfg.l2.line.max(1) as u64,
             row_bytes: ROW_BYTES_PER_CHIP * cfg.dram.chips.max(1) as u64,
+            interleave: match cfg.dram.bank_interleave {
+                0 => ROW_BYTES_PER_CHIP * cfg.dram.chips.max(1) as u64,
+                b => b as u64,
+            },
         }
     }
 
@@ -171,9 +177,12 @@ impl AddrMap {
     /// `(bank, row)` of `addr` within its partition.
     pub fn bank_row(&self, addr: u64) -> (u16, u32) {
         let local = (addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES;
-        let row_chunk = local / self.row_bytes;
-        let row = row_chunk / self.banks;
-        let bank = (row_chunk ^ row) % self.banks;
+        // Consecutive interleave units go to consecutive banks; a bank's row holds its units
+        // of `row_bytes × banks` consecutive bytes. The row number is XORed into the bank so
+        // that same-bank strides spread (with a whole row per unit, as before).
+        let unit = local / self.interleave;
+        let row = local / (self.row_bytes * self.banks);
+        let bank = (unit ^ row) % self.banks;
         (bank as u16, row as u32)
     }
 }
@@ -187,6 +196,7 @@ impl Locate for AddrMap {
             row,
             write,
             slice,
+            cmds: 1,
         }
     }
 }
@@ -401,5 +411,39 @@ impl MemSystem {
         m.icnt_packets = self.icnt.packets;
         m.icnt_flits = self.icnt.flits;
         m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(bank, row)` of the first `n` chunks of partition 0 under `overrides` of gtx480.
+    fn banks(overrides: &[&str], n: u64) -> Vec<(u16, u32)> {
+        let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        let cfg = GpuConfig::load_with("gtx480", &o).unwrap();
+        let map = AddrMap::new(&cfg);
+        // Partition 0's chunks: every `partitions`-th 256-byte chunk.
+        (0..n)
+            .map(|i| map.bank_row(i * CHUNK_BYTES * cfg.dram.partitions as u64))
+            .collect()
+    }
+
+    #[test]
+    fn a_row_per_bank_without_an_interleave() {
+        // 4 KB rows (2 chips): 16 chunks of 256 B in bank 0, then bank 1.
+        let b = banks(&["dram.bank_interleave=0"], 17);
+        assert!(b[..16].iter().all(|&x| x == (0, 0)), "{b:?}");
+        assert_eq!(b[16], (1, 0));
+    }
+
+    #[test]
+    fn an_interleave_moves_to_the_next_bank() {
+        // 256-byte interleave: consecutive chunks of the channel go to consecutive banks, and
+        // the row changes after 16 banks x 4 KB.
+        let b = banks(&["dram.bank_interleave=256"], 4);
+        assert_eq!(b, vec![(0, 0), (1, 0), (2, 0), (3, 0)]);
+        let far = banks(&["dram.bank_interleave=256"], 16 * 16 + 1);
+        assert_eq!(far[16 * 16], (1, 1), "row 1 starts XORed one bank on");
     }
 }

@@ -514,9 +514,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             {
                 self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
             }
-            // Re-derived from the next cycle: a head that does not read these results may
-            // issue before they are written back.
-            self.recheck(env, s, now + 1);
+            // Re-derived now (the memory stage runs before issue): a head that does not read
+            // these results may issue in this very cycle, before they are written back.
+            self.recheck(env, s, now);
         }
         self.mem.outstanding[s] -= 1;
         self.last_complete[s] = self.last_complete[s].max(done);
