@@ -16,6 +16,7 @@
 //! warp sharing (`kaws-ka+ws`, see `sm/share.rs`); choices the paper leaves open are listed
 //! in `docs/kaws-policies.md`.
 
+use super::order_cache::OrderCache;
 use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
 
 /// The SM's resident CTA slots by progress (least first), from the milestone on.
@@ -145,8 +146,7 @@ impl SmState for ProgressRank {}
 pub struct KernelAware {
     me: usize,
     schedulers: usize,
-    cache: Vec<u16>,
-    built_at: u64,
+    cache: OrderCache,
 }
 
 impl Build for KernelAware {
@@ -154,8 +154,7 @@ impl Build for KernelAware {
         KernelAware {
             me: b.scheduler,
             schedulers: b.schedulers.max(1),
-            cache: Vec::with_capacity(b.slots.len()),
-            built_at: u64::MAX,
+            cache: OrderCache::with_capacity(b.slots.len()),
         }
     }
 }
@@ -197,23 +196,12 @@ impl IssuePolicy for KernelAware {
     type Shared = ProgressRank;
 
     fn current_order(&self, sh: &ProgressRank, _: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        out.clear();
-        if self.built_at == sh.version {
-            out.extend_from_slice(&self.cache);
-        } else {
-            self.build(sh, v, out);
-        }
+        self.cache.peek(sh.version, out, |o| self.build(sh, v, o));
     }
 
     fn order(&mut self, sh: &ProgressRank, _: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        if self.built_at != sh.version {
-            let mut cache = std::mem::take(&mut self.cache);
-            cache.clear();
-            self.build(sh, v, &mut cache);
-            self.cache = cache;
-            self.built_at = sh.version;
-        }
-        out.clear();
-        out.extend_from_slice(&self.cache);
+        let mut cache = std::mem::replace(&mut self.cache, OrderCache::with_capacity(0));
+        cache.get(sh.version, out, |o| self.build(sh, v, o));
+        self.cache = cache;
     }
 }

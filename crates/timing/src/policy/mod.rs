@@ -29,6 +29,7 @@ mod lrr;
 mod motrr;
 mod mwf;
 mod oldest;
+mod order_cache;
 mod pro;
 pub mod registry;
 mod saws;

@@ -26,6 +26,7 @@
 //! lower warp index (warps). The choices where the paper is ambiguous are listed in the crate
 //! README ("Policies").
 
+use super::order_cache::OrderCache;
 use super::{Build, BuildCtx, Events, IssuePolicy, PolicyView, SmState};
 use std::cmp::Reverse;
 
@@ -319,8 +320,7 @@ impl SmState for ProState {
 pub struct Pro {
     me: u16,
     schedulers: u16,
-    cache: Vec<u16>,
-    built_at: u64,
+    cache: OrderCache,
 }
 
 impl Pro {
@@ -343,8 +343,7 @@ impl Build for Pro {
         Pro {
             me: b.scheduler as u16,
             schedulers: b.schedulers.max(1) as u16,
-            cache: Vec::with_capacity(b.slots.len()),
-            built_at: u64::MAX,
+            cache: OrderCache::with_capacity(b.slots.len()),
         }
     }
 }
@@ -353,24 +352,13 @@ impl IssuePolicy for Pro {
     type Shared = ProState;
 
     fn current_order(&self, sh: &ProState, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        out.clear();
-        if self.built_at == sh.version {
-            out.extend_from_slice(&self.cache);
-        } else {
-            self.build(sh, v, out);
-        }
+        self.cache.peek(sh.version, out, |o| self.build(sh, v, o));
     }
 
     fn order(&mut self, sh: &ProState, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        if self.built_at != sh.version {
-            let mut cache = std::mem::take(&mut self.cache);
-            cache.clear();
-            self.build(sh, v, &mut cache);
-            self.cache = cache;
-            self.built_at = sh.version;
-        }
-        out.clear();
-        out.extend_from_slice(&self.cache);
+        let mut cache = std::mem::replace(&mut self.cache, OrderCache::with_capacity(0));
+        cache.get(sh.version, out, |o| self.build(sh, v, o));
+        self.cache = cache;
     }
 }
 
