@@ -236,9 +236,20 @@ unsafe fn launch(
     if !rt.valid_stream(stream) {
         return Err(cudaErrorInvalidResourceHandle);
     }
+    let argv = argument_bytes(rt, stub, args)?;
+    if crate::capture::capturing(rt, stream) {
+        let node = crate::graphs::NodeKind::Kernel { stub, grid, block, shared, args: argv, cooperative };
+        return crate::capture::capture(rt, stream, node);
+    }
+    launch_bytes(rt, stub, grid, block, argv, shared, cooperative)
+}
+
+/// The kernel's arguments copied out of the program's `void* args[]` (one pointer per
+/// parameter, each to that parameter's bytes).
+pub unsafe fn argument_bytes(rt: &mut Runtime, stub: usize, args: *mut *mut c_void) -> Result<Vec<Vec<u8>>, cudaError_t> {
     let k = kernel_of(rt, stub)?;
     let info = rt.device.kernel_info(k);
-    let name = info.name.clone();
+    let name = &info.name;
     if !info.params.is_empty() && args.is_null() {
         diag(&format!("launch of `{name}`: null argument array for {} parameters", info.params.len()));
         return Err(cudaErrorInvalidValue);
@@ -250,8 +261,17 @@ unsafe fn launch(
             diag(&format!("launch of `{name}`: argument {i} (`{}`) is a null pointer", p.name));
             return Err(cudaErrorInvalidValue);
         }
-        argv.push(Arg::Bytes(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec()));
+        argv.push(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec());
     }
+    Ok(argv)
+}
+
+/// Runs one launch to completion with its arguments already copied (a `<<<…>>>` launch or a
+/// graph's kernel node), and reports its statistics.
+pub fn launch_bytes(rt: &mut Runtime, stub: usize, grid: dim3, block: dim3, argv: Vec<Vec<u8>>, shared: usize, cooperative: bool) -> Result<(), cudaError_t> {
+    let k = kernel_of(rt, stub)?;
+    let name = rt.device.kernel_info(k).name.clone();
+    let argv: Vec<Arg> = argv.into_iter().map(Arg::Bytes).collect();
     let Ok(dynamic_shared) = u32::try_from(shared) else {
         return Err(cudaErrorInvalidValue);
     };
