@@ -155,7 +155,11 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
     let (module, name) = (f.module, f.name.clone());
     let result = match &rt.modules[module].state {
         ModuleState::Loaded(m) => rt.device.kernel(*m, &name).map_err(|e| (cudaErrorInvalidDeviceFunction, e.to_string())),
-        ModuleState::Failed { code, message } => Err((*code, format!("its module could not be loaded: {}", message.lines().next().unwrap_or("")))),
+        ModuleState::Failed { code, message } => {
+            // The first problem the loader named (`line N: unsupported …`), else the summary.
+            let first = message.lines().find(|l| l.trim_start().starts_with("line ")).or(message.lines().next()).unwrap_or("");
+            Err((*code, format!("its module could not be loaded: {}", first.trim())))
+        }
         ModuleState::Empty => Err((cudaErrorInvalidDeviceFunction, "its module holds no code".into())),
     };
     if let Ok(h) = result {

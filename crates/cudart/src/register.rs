@@ -67,11 +67,22 @@ unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
     match rt.device.load_ptx(&ptx) {
         Ok(h) => Module { state: ModuleState::Loaded(h), ptx: Some(ptx), images },
         Err(e) => {
-            let m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
+            let mut m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
+            if tensor_core(&m) {
+                m.push_str("\nwarpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)");
+            }
             diag(&m);
             Module { state: ModuleState::Failed { code: cudaErrorInvalidPtx, message: m }, ptx: Some(ptx), images }
         }
     }
+}
+
+/// Whether a load error names a tensor-core instruction.
+fn tensor_core(message: &str) -> bool {
+    message.lines().any(|l| {
+        let what = l.split("unsupported ").nth(1).unwrap_or("");
+        ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."].iter().any(|p| what.starts_with(p))
+    })
 }
 
 unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mut c_void {
@@ -219,3 +230,17 @@ export!(
     __cudaRegisterTexture,
     __cudaRegisterSurface,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::tensor_core;
+
+    #[test]
+    fn tensor_core_instructions_are_recognised() {
+        assert!(tensor_core("cannot load PTX:\n  line 33: unsupported wmma.load.a.sync.aligned.row.m16n16k16.global.f16"));
+        assert!(tensor_core("line 9: unsupported mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+        assert!(tensor_core("line 9: unsupported ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+        assert!(!tensor_core("line 9: unsupported tex.1d.v4.f32.s32"));
+        assert!(!tensor_core("line 9: unsupported cp.async.bulk.shared::cluster.global"));
+    }
+}

@@ -441,7 +441,12 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             ..Inst::default()
         };
         match d.special {
-            Special::None => self.bind_operands(i, &d, &s, &mut inst)?,
+            Special::None => {
+                self.bind_operands(i, &d, &s, &mut inst)?;
+                if inst.op == Op::CpAsync {
+                    super::op_mem::check_cp_async(&mut inst, &s.full, i.operands.len(), self.line)?;
+                }
+            }
             Special::Bra => {
                 expect_count(&s, i, 1, 1)?;
                 inst.target = self.label_pc(&i.operands[0])?;
