@@ -4,7 +4,7 @@
 // NVCC-FLAGS: -arch=sm_80
 // EXPECT-STDERR: unsupported wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
 // EXPECT-STDERR: warpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)
-// EXPECT-STDERR: cannot launch `_Z6tensorPK6__halfS1_Pf` (cudaErrorInvalidPtx): its module could not be loaded: line
+// EXPECT-STDERR: cannot launch `tensor(__half const*, __half const*, float*)` (cudaErrorInvalidPtx): its module could not be loaded: line
 #include <mma.h>
 #include "check.h"
 using namespace nvcuda;

@@ -11,6 +11,7 @@ use crate::runtime::{api, diag, guard, ModuleState, Runtime};
 use crate::types::*;
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
+use warpsim_core::demangle;
 use warpsim_core::device::{Arg, DeviceError, KernelHandle, LaunchConfig};
 use warpsim_timing::{TimingEngine, TimingStats};
 
@@ -178,7 +179,7 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
         Err((code, why)) => {
             if !f.reported {
                 f.reported = true;
-                diag(&format!("cannot launch `{name}` ({}): {why}", crate::errors::name(code).unwrap_or("error")));
+                diag(&format!("cannot launch `{}` ({}): {why}", demangle(&name), crate::errors::name(code).unwrap_or("error")));
             }
             Err(code)
         }
@@ -253,7 +254,7 @@ unsafe fn launch(
 pub unsafe fn argument_bytes(rt: &mut Runtime, stub: usize, args: *mut *mut c_void) -> Result<Vec<Vec<u8>>, cudaError_t> {
     let k = kernel_of(rt, stub)?;
     let info = rt.device.kernel_info(k);
-    let name = &info.name;
+    let name = demangle(&info.name);
     if !info.params.is_empty() && args.is_null() {
         diag(&format!("launch of `{name}`: null argument array for {} parameters", info.params.len()));
         return Err(cudaErrorInvalidValue);
@@ -311,7 +312,12 @@ pub fn launch_bytes(rt: &mut Runtime, stub: usize, grid: dim3, block: dim3, argv
                 DeviceError::CycleLimit { .. } => " (WARPSIM_MAX_CYCLES sets the limit)",
                 _ => "",
             };
-            diag(&format!("{} in kernel `{name}`: {e}{hint}", crate::errors::name(code).unwrap_or("error")));
+            diag(&format!("{} in kernel `{}`: {e}{hint}", crate::errors::name(code).unwrap_or("error"), demangle(&name)));
+            if e.to_string().contains("PTX line") {
+                if let Some(m) = rt.functions.get(&stub).map(|f| f.module) {
+                    diag(&crate::register::ptx_hint(rt, m, &rt.modules[m]));
+                }
+            }
             Err(code)
         }
     }
@@ -332,10 +338,12 @@ fn json_string(s: &str) -> String {
     o
 }
 
-/// One JSON line per launch, appended to `WARPSIM_STATS`.
+/// One JSON line per launch, appended to `WARPSIM_STATS`: the kernel as written in C++
+/// (`scale(float*, int)`) and its mangled symbol (`_Z5scalePfi`).
 pub fn stats_line(kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64) -> String {
     format!(
-        "{{\"kernel\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}],\"warp_instructions\":{warp},\"thread_instructions\":{thread}}}",
+        "{{\"kernel\":{},\"kernel_mangled\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}],\"warp_instructions\":{warp},\"thread_instructions\":{thread}}}",
+        json_string(&demangle(kernel)),
         json_string(kernel),
         grid.x,
         grid.y,
@@ -446,7 +454,10 @@ mod tests {
     #[test]
     fn stats_lines_are_json() {
         let l = stats_line("_Z3addPfi", dim3 { x: 2, y: 1, z: 1 }, dim3 { x: 64, y: 1, z: 1 }, 10, 320);
-        assert_eq!(l, r#"{"kernel":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#);
+        assert_eq!(
+            l,
+            r#"{"kernel":"add(float*, int)","kernel_mangled":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#
+        );
         assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
     }
 

@@ -61,7 +61,7 @@ mod managed;
 mod memory;
 mod occupancy;
 mod props;
-mod register;
+pub(crate) mod register;
 mod runtime;
 mod streams;
 mod stubs;
