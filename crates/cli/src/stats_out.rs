@@ -323,6 +323,7 @@ mod tests {
             program: "p".into(),
             launch: 0,
             kernel: "k".into(),
+            kernel_mangled: "k".into(),
             grid: [1; 3],
             block: [32 * warps.len() as u32, 1, 1],
             registers_per_thread: None,
