@@ -20,6 +20,8 @@
 #      // ENV: VAR=value            set for the run
 #      // EXPECT-STDERR: text       stderr must contain text
 #      // EXPECT-STATS: text        the WARPSIM_STATS file of the run must contain text
+#      // EXPECT-PTX: text          the PTX nvcc generates for the (first) source must contain
+#                                   text (proves the program exercises the instruction)
 #    and NAME.expected, when present, must equal stdout exactly.
 # Exits non-zero naming the programs that failed.
 set -euo pipefail
@@ -129,7 +131,9 @@ compile() {
         return 0
     fi
     # shellcheck disable=SC2086
-    if nvcc -cudart shared $arch $flags -o "$exe" $srcs -L"$build/link" >"$exe.build.log" 2>&1; then
+    if nvcc -cudart shared $arch $flags -o "$exe" $srcs -L"$build/link" >"$exe.build.log" 2>&1 &&
+        { [[ -z "$(directive "$name" EXPECT-PTX)" ]] ||
+            nvcc $arch $flags -ptx -o "$exe.ptx" "$(sources_of "$name" | head -n1)" >>"$exe.build.log" 2>&1; }; then
         echo "$want" >"$stamp"
     else
         cat "$exe.build.log" >&2
@@ -192,6 +196,12 @@ for name in "${names[@]}"; do
                 break
             fi
         done < <(directive "$name" EXPECT-STATS)
+        while IFS= read -r want; do
+            if [[ -z "$why" && -n "$want" ]] && ! grep -qF -- "$want" "$exe.ptx" 2>/dev/null; then
+                why="the generated PTX lacks: $want"
+                break
+            fi
+        done < <(directive "$name" EXPECT-PTX)
     fi
     if [[ -z "$why" ]]; then
         passed=$((passed + 1))

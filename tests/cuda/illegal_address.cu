@@ -1,7 +1,7 @@
 // An out-of-bounds write in a kernel: cudaErrorIllegalAddress from the launch's
 // synchronisation and cudaGetLastError, sticky (later calls fail too) until cudaDeviceReset,
 // after which the modules are loaded again and kernels work.
-// EXPECT-STDERR: warpsim: cudaErrorIllegalAddress in kernel `_Z5writePii`
+// EXPECT-STDERR: warpsim: cudaErrorIllegalAddress in kernel `write(int*, int)`
 #include "check.h"
 
 __global__ void write(int *x, int n) {

@@ -1,7 +1,7 @@
 // The basic path: cudaMalloc, copies both ways, a <<<>>> launch (CUDA 13's __cudaGetKernel +
 // __cudaLaunchKernel), an explicit cudaLaunchKernel, cudaGetLastError, cudaFree. The test
 // script also checks the WARPSIM_STATS line of the launch.
-// EXPECT-STATS: {"kernel":"_Z6vecAddPKfS0_Pfi","grid":[4,1,1],"block":[256,1,1],"warp_instructions":
+// EXPECT-STATS: {"kernel":"vecAdd(float const*, float const*, float*, int)","kernel_mangled":"_Z6vecAddPKfS0_Pfi","grid":[4,1,1],"block":[256,1,1],"warp_instructions":
 #include "check.h"
 
 __global__ void vecAdd(const float *a, const float *b, float *c, int n) {

@@ -27,6 +27,8 @@ pub struct Options<'a> {
     pub quiet: bool,
     /// `--progress` (or stderr a terminal): the shim prints progress lines (`WARPSIM_PROGRESS`).
     pub progress: bool,
+    /// `--dump-ptx DIR`: the shim writes the program's embedded PTX there (`WARPSIM_DUMP_PTX`).
+    pub dump_ptx: Option<&'a Path>,
 }
 
 const SONAME: &str = "libcudart.so.13";
@@ -188,6 +190,10 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     }
     if opts.progress {
         cmd.env("WARPSIM_PROGRESS", "1");
+    }
+    if let Some(dir) = opts.dump_ptx {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--dump-ptx: cannot create {}: {e}", dir.display()))?;
+        cmd.env("WARPSIM_DUMP_PTX", dir);
     }
     // The summary reads the shim's statistics: the user's --stats file, else a scratch one.
     let stats_path = match &model.stats {

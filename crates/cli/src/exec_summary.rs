@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::demangle::demangle;
+use warpsim_core::demangle;
 
 /// The launches of one kernel, added up.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -8,7 +8,6 @@
 mod bench;
 mod check;
 mod correlate;
-mod demangle;
 mod elf;
 mod exec;
 mod exec_summary;
@@ -205,6 +204,10 @@ enum Command {
         /// default when stderr is a terminal.
         #[arg(long)]
         progress: bool,
+        /// Write the PTX embedded in the program to DIR, one file per module
+        /// (`module<N>.compute_<SM>.ptx`), so the PTX line numbers in messages can be looked up.
+        #[arg(long, value_name = "DIR")]
+        dump_ptx: Option<PathBuf>,
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
@@ -344,10 +347,11 @@ fn run(command: Command) -> Result<u8, u8> {
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Correlate { runs, out, reference } => correlate::run(&correlate::Options { runs, out, reference }),
-        Command::Exec { trace, max_warp_instructions, quiet, progress, model, command } => {
+        Command::Exec { trace, max_warp_instructions, quiet, progress, dump_ptx, model, command } => {
             use std::io::IsTerminal;
             let progress = progress || std::io::stderr().is_terminal();
-            exec::run(&model, &exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress }, &command)
+            let opts = exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress, dump_ptx: dump_ptx.as_deref() };
+            exec::run(&model, &opts, &command)
         }
     })
 }

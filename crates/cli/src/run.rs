@@ -269,7 +269,7 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
         let launches: Vec<_> = reports
             .iter()
             .map(|r| {
-                json!({"kernel": r.kernel, "grid": r.grid, "block": r.block, "dynamic_shared": r.dynamic_shared,
+                json!({"kernel": warpsim_core::demangle(&r.kernel), "kernel_mangled": r.kernel, "grid": r.grid, "block": r.block, "dynamic_shared": r.dynamic_shared,
                     "warp_instructions": r.warp_instructions, "thread_instructions": r.thread_instructions,
                     "ctas": r.ctas, "cycles": r.cycles, "wall_seconds": r.wall.as_secs_f64()})
             })
@@ -288,7 +288,7 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
             "launch {}/{}: {} grid {} block {}{}",
             i + 1,
             reports.len(),
-            r.kernel,
+            warpsim_core::demangle(&r.kernel),
             dims(r.grid),
             dims(r.block),
             if r.dynamic_shared > 0 { format!(" dynamic_shared {}", r.dynamic_shared) } else { String::new() }

@@ -23,7 +23,9 @@ pub struct KernelRow {
     pub program: String,
     /// Launch number within the program, from 0.
     pub launch: usize,
+    /// The kernel as written in C++ (`scale(float*, int)`), and its mangled PTX symbol.
     pub kernel: String,
+    pub kernel_mangled: String,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub registers_per_thread: Option<u32>,
@@ -45,7 +47,8 @@ pub fn collect(dev: &mut Device, program: &str) -> Vec<KernelRow> {
         .map(|(i, r)| KernelRow {
             program: program.to_string(),
             launch: i,
-            kernel: r.kernel,
+            kernel: warpsim_core::demangle(&r.kernel),
+            kernel_mangled: r.kernel,
             grid: [r.grid.x, r.grid.y, r.grid.z],
             block: [r.block.x, r.block.y, r.block.z],
             registers_per_thread: r.registers_per_thread,
@@ -320,6 +323,7 @@ mod tests {
             program: "p".into(),
             launch: 0,
             kernel: "k".into(),
+            kernel_mangled: "k".into(),
             grid: [1; 3],
             block: [32 * warps.len() as u32, 1, 1],
             registers_per_thread: None,

@@ -211,7 +211,10 @@ fn runs_a_cuda_program_in_timing_mode() {
     compile(&nvcc, &src, &dir.join("vadd"), true, &link);
 
     let r = exec(
-        &["--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--trace", "trace.json", "--event-log", "--", "./vadd"],
+        &[
+            "--config", "titanx-pascal", "--policy", "lrr", "--stats", "stats.jsonl", "--trace", "trace.json", "--event-log", "--dump-ptx", "ptx/out", "--",
+            "./vadd",
+        ],
         &dir,
         Some(&shim()),
     );
@@ -239,6 +242,17 @@ fn runs_a_cuda_program_in_timing_mode() {
     assert_eq!((first["mode"].as_str(), first["config"].as_str(), first["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("lrr")));
     assert!(first["cycles"].as_u64().unwrap() > 0);
     assert!(dir.join("stats.config.toml").is_file());
+    // Kernel names: as written in C++, the mangled symbol beside.
+    assert_eq!(first["kernel"], "vecAdd(float const*, float const*, float*, int)");
+    assert_eq!(first["kernel_mangled"], "_Z6vecAddPKfS0_Pfi");
+    // --dump-ptx: the program's one module with code, as the PTX nvcc embedded (compute_75).
+    let dumped: Vec<PathBuf> = std::fs::read_dir(dir.join("ptx/out")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(dumped.len(), 1, "{dumped:?}");
+    let name = dumped[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("module") && name.ends_with(".compute_75.ptx"), "{name}");
+    let ptx = std::fs::read_to_string(&dumped[0]).unwrap();
+    assert!(ptx.contains(".entry _Z6vecAddPKfS0_Pfi(") && ptx.contains(".entry _Z5scalePffi("), "{ptx}");
+    warpsim_core::load_ptx(&ptx).expect("the dumped PTX is the module warpsim loaded");
     // The shim's trace: every warp's one phase (no barrier) inside its CTA.
     let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("trace.json")).unwrap()).unwrap();
     let names: Vec<&str> = trace["traceEvents"].as_array().unwrap().iter().filter(|e| e["ph"] == "X").filter_map(|e| e["name"].as_str()).collect();

@@ -88,7 +88,7 @@ fn failed_runs_are_reported_and_never_averaged() {
     let r = warpsim(&["sweep", "mini.toml", "--out", "res", "--max-cycles", "19300"], &dir);
     assert_code(&r, 1);
     assert_contains(&r, "4 runs: 4 simulated, 0 from the cache, 1 failed");
-    assert_contains(&r, "failed: baws_sp under gto (gtx480): kernel `_Z5spDotPfPKfS1_ii` did not finish within 19300 simulated cycles");
+    assert_contains(&r, "failed: baws_sp under gto (gtx480): kernel `spDot(float*, float const*, float const*, int, int)` did not finish within 19300 simulated cycles");
     let report = read(&dir.join("res"), "mini/report.md");
     assert!(report.contains("## Failed runs (1)") && report.contains("- baws_sp under gto: kernel"), "{report}");
     assert!(report.contains("| GTO over LRR | 1.084 | – (a run failed or is missing) | – |"), "{report}");

@@ -14,7 +14,7 @@ fn saxpy_example_passes() {
     let dir = saxpy("saxpy_example");
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 0);
-    assert_contains(&r, "launch 1/1: _Z5saxpyifPKfPf grid [40, 1, 1] block [256, 1, 1]");
+    assert_contains(&r, "launch 1/1: saxpy(int, float, float const*, float*) grid [40, 1, 1] block [256, 1, 1]");
     assert_contains(&r, "40 CTAs,");
     assert_contains(&r, "warp instructions");
     assert_contains(&r, "check[0] \"y\": ok (10000 values)");
@@ -31,7 +31,8 @@ fn example_runs_from_another_directory() {
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON summary");
     assert_eq!(v["ok"], true);
-    assert_eq!(v["launches"][0]["kernel"], "_Z5saxpyifPKfPf");
+    assert_eq!(v["launches"][0]["kernel"], "saxpy(int, float, float const*, float*)");
+    assert_eq!(v["launches"][0]["kernel_mangled"], "_Z5saxpyifPKfPf");
     assert_eq!(v["launches"][0]["ctas"], 40);
     assert!(v["warp_instructions"].as_u64().unwrap() > 40 * 8);
     assert_eq!(v["checks"][0]["mismatches"], 0);
@@ -145,8 +146,8 @@ path = "dumps/y.bin"
     .unwrap();
     let r = warpsim(&["run", "seq.toml"], &dir);
     assert_code(&r, 0);
-    assert_contains(&r, "launch 1/3: _Z5saxpyifPKfPf grid [4, 1, 1] block [256, 1, 1]");
-    assert_contains(&r, "launch 3/3: _Z5saxpyifPKfPf grid [8, 1, 1] block [128, 1, 1]");
+    assert_contains(&r, "launch 1/3: saxpy(int, float, float const*, float*) grid [4, 1, 1] block [256, 1, 1]");
+    assert_contains(&r, "launch 3/3: saxpy(int, float, float const*, float*) grid [8, 1, 1] block [128, 1, 1]");
     assert_contains(&r, "total: ");
     assert_contains(&r, "check[0] \"y\": ok (1000 values)");
     assert_contains(&r, "check[1] \"y\": ok (1000 values)");
@@ -158,7 +159,7 @@ fn out_of_bounds_store_is_a_simulation_error() {
     let r = warpsim(&["run", "oob.toml"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "out of bounds");
-    assert_contains(&r, "kernel `_Z9oob_storePi`");
+    assert_contains(&r, "kernel `oob_store(int*)`");
     // Thread 1 stores 4 KiB past the start of the buffer: the message names the address.
     assert!(r.stderr.contains(" at 0x"), "{}", r.stderr);
     assert_contains(&r, "thread (1,0,0)");
@@ -195,7 +196,7 @@ fn runaway_kernel_hits_the_instruction_limit() {
     assert_contains(&r, "limit of 500 warp instructions");
     let r = warpsim(&["run", "--max-cycles", "20000", "spin.toml"], &data());
     assert_code(&r, 3);
-    assert_contains(&r, "kernel `_Z4spinPVi` did not finish within 20000 simulated cycles");
+    assert_contains(&r, "kernel `spin(int volatile*)` did not finish within 20000 simulated cycles");
 }
 
 #[test]
@@ -205,7 +206,7 @@ fn too_much_shared_memory_is_bad_input() {
     std::fs::write(dir.join("saxpy.toml"), text).unwrap();
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 2);
-    assert_contains(&r, "invalid launch of `_Z5saxpyifPKfPf`");
+    assert_contains(&r, "invalid launch of `saxpy(int, float, float const*, float*)`");
     assert_contains(&r, "shared memory");
 }
 
@@ -260,7 +261,7 @@ fn manifest_registers_limit_occupancy_in_timing_mode() {
 fn a_huge_grid_runs_until_a_limit_stops_it() {
     let r = warpsim(&["run", "--max-cycles", "5000", "--max-warp-instructions", "100000000", "spin_huge.toml"], &data());
     assert_code(&r, 3);
-    assert_contains(&r, "kernel `_Z4spinPVi` did not finish within 5000 simulated cycles");
+    assert_contains(&r, "kernel `spin(int volatile*)` did not finish within 5000 simulated cycles");
     let r = warpsim(&["run", "--mode", "functional", "spin_huge.toml"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "exceeded the limit of 10000 warp instructions");

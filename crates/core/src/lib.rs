@@ -3,6 +3,7 @@
 
 pub mod alu;
 pub mod config;
+pub mod demangle;
 pub mod device;
 pub mod error;
 pub mod exec;
@@ -10,6 +11,7 @@ pub mod ir;
 pub mod lower;
 pub mod occupancy;
 
+pub use demangle::demangle;
 pub use error::{LoadError, LoadErrors};
 
 /// Parses and lowers PTX text.

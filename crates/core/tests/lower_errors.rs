@@ -41,15 +41,33 @@ fn texture_instruction_is_unsupported() {
 }
 
 #[test]
+fn cp_async_sizes_are_checked() {
+    check(
+        "cp.async.cg.shared.global [%r1], [%rd1], 8;\n\
+         cp.async.ca.shared.global [%r1], [%rd1], 2;\n\
+         cp.async.ca.shared.global [%r1], [%rd1], %r2;\n\
+         mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};\n\
+         ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1,%r2,%r3,%r4}, [%r5];",
+        &[
+            invalid("`cp.async.cg.shared.global` cannot copy 8 bytes (.ca: 4, 8 or 16; .cg: 16)", 0),
+            invalid("`cp.async.ca.shared.global` cannot copy 2 bytes (.ca: 4, 8 or 16; .cg: 16)", 1),
+            invalid("`cp.async.ca.shared.global` needs the copy size as an immediate 4, 8 or 16", 2),
+            unsupported("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 3),
+            unsupported("ldmatrix.sync.aligned.m8n8.x4.shared.b16", 4),
+        ],
+    );
+}
+
+#[test]
 fn other_unsupported_opcodes() {
     check(
-        "cp.async.ca.shared.global [%r1], [%rd1], 16;\n\
+        "cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16;\n\
          wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1];\n\
          suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];\n\
          setp.lt.f16 %p1, %rs1, %rs2;\n\
          ex2.approx.f16 %rs1, %rs2;",
         &[
-            unsupported("cp.async.ca.shared.global", 0),
+            unsupported("cp.async.bulk.shared::cluster.global", 0),
             unsupported("wmma.load.a.sync.aligned.row.m16n16k16.f16", 1),
             unsupported("suld.b.1d.b32.trap", 2),
             unsupported("setp.lt.f16", 3),

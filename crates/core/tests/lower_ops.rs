@@ -336,9 +336,18 @@ fn atomics_and_hints() {
         ("prefetch.global.L2::evict_last [%rd1];", "MemHint.B8 Global <- [%rd1+0]"),
         ("prefetchu.L1 [%rd1];", "MemHint.B8 <- [%rd1+0]"),
         ("discard.global.L2 [%rd1], 128;", "MemHint.B8 Global <- [%rd1+0], 128"),
-        ("cp.async.commit_group;", "MemHint.B8"),
-        ("cp.async.wait_group 0;", "MemHint.B8 <- 0"),
-        ("cp.async.wait_all;", "MemHint.B8"),
+        ("cp.async.commit_group;", "CpAsyncCommit.B8"),
+        ("cp.async.wait_group 1;", "CpAsyncWait.B8 <- 1"),
+        ("cp.async.wait_all;", "CpAsyncWaitAll.B8"),
+        ("cp.async.ca.shared.global [%r1], [%rd1], 4;", "CpAsync.B32 Global <- [%r1+0], [%rd1+0], 4"),
+        ("cp.async.ca.shared.global [%r1+8], [%rd1+16], 8, %r2;", "CpAsync.B64 Global <- [%r1+8], [%rd1+16], 8, %r2"),
+        ("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16, 0;", "CpAsync.B128 Global <- [%r1+0], [%rd1+0], 16, 0"),
+        // With a cache policy: four operands have no src-size, five do.
+        ("cp.async.ca.shared::cta.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;", "CpAsync.B128 Global <- [%r1+0], [%rd1+0], 16"),
+        ("cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %r2, %rd2;", "CpAsync.B128 Global <- [%r1+0], [%rd1+0], 16, %r2"),
+        // Eviction and prefetch-size hints are accepted and do not change the load.
+        ("ld.global.nc.L2::128B.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1];", "Ld.F32 nc Global v4 {%f1,%f2,%f3,%f4} <- [%rd1+0]"),
+        ("ld.global.L1::evict_last.L2::256B.u32 %r1, [%rd1];", "Ld.U32 Global %r1 <- [%rd1+0]"),
     ]);
 }
 

@@ -12,6 +12,7 @@
 //! | `WARPSIM_PROGRESS` | timing mode, `1`: a progress line on stderr every 2 s during long launches (cycles, IPC, CTAs done, warp instructions/s). `warpsim exec` sets it when its stderr is a terminal, or with `--progress` |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
+//! | `WARPSIM_DUMP_PTX` | a folder: each module's embedded PTX is written there at registration as `module<N>.compute_<SM>.ptx` (`warpsim exec --dump-ptx DIR`) |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.
 
@@ -44,6 +45,8 @@ pub struct Config {
     pub event_log: bool,
     /// `WARPSIM_PROGRESS=1`: progress lines on stderr during timed launches.
     pub progress: bool,
+    /// `WARPSIM_DUMP_PTX`: the folder each module's PTX is written to.
+    pub dump_ptx: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -59,6 +62,7 @@ impl Default for Config {
             max_cycles: None,
             event_log: false,
             progress: false,
+            dump_ptx: None,
         }
     }
 }
@@ -139,6 +143,13 @@ impl Config {
                 warn.push(format!("WARPSIM_TRACE=`{v}` needs WARPSIM_MODE=timing (the trace is in cycles); no trace is written"));
             } else {
                 c.trace = Some(PathBuf::from(v));
+            }
+        }
+        if let Some(v) = get("WARPSIM_DUMP_PTX") {
+            if v.trim().is_empty() {
+                warn.push("WARPSIM_DUMP_PTX is empty (expected a folder); no PTX is written".into());
+            } else {
+                c.dump_ptx = Some(PathBuf::from(v));
             }
         }
         if let Some(v) = get("WARPSIM_MAX_INSTRUCTIONS") {

@@ -11,6 +11,7 @@ use crate::runtime::{api, diag, guard, ModuleState, Runtime};
 use crate::types::*;
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
+use warpsim_core::demangle;
 use warpsim_core::device::{Arg, DeviceError, KernelHandle, LaunchConfig};
 use warpsim_timing::{TimingEngine, TimingStats};
 
@@ -155,7 +156,11 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
     let (module, name) = (f.module, f.name.clone());
     let result = match &rt.modules[module].state {
         ModuleState::Loaded(m) => rt.device.kernel(*m, &name).map_err(|e| (cudaErrorInvalidDeviceFunction, e.to_string())),
-        ModuleState::Failed { code, message } => Err((*code, format!("its module could not be loaded: {}", message.lines().next().unwrap_or("")))),
+        ModuleState::Failed { code, message } => {
+            // The first problem the loader named (`line N: unsupported …`), else the summary.
+            let first = message.lines().find(|l| l.trim_start().starts_with("line ")).or(message.lines().next()).unwrap_or("");
+            Err((*code, format!("its module could not be loaded: {}", first.trim())))
+        }
         ModuleState::Empty => Err((cudaErrorInvalidDeviceFunction, "its module holds no code".into())),
     };
     if let Ok(h) = result {
@@ -174,7 +179,7 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
         Err((code, why)) => {
             if !f.reported {
                 f.reported = true;
-                diag(&format!("cannot launch `{name}` ({}): {why}", crate::errors::name(code).unwrap_or("error")));
+                diag(&format!("cannot launch `{}` ({}): {why}", demangle(&name), crate::errors::name(code).unwrap_or("error")));
             }
             Err(code)
         }
@@ -236,9 +241,20 @@ unsafe fn launch(
     if !rt.valid_stream(stream) {
         return Err(cudaErrorInvalidResourceHandle);
     }
+    let argv = argument_bytes(rt, stub, args)?;
+    if crate::capture::capturing(rt, stream) {
+        let node = crate::graphs::NodeKind::Kernel { stub, grid, block, shared, args: argv, cooperative };
+        return crate::capture::capture(rt, stream, node);
+    }
+    launch_bytes(rt, stub, grid, block, argv, shared, cooperative)
+}
+
+/// The kernel's arguments copied out of the program's `void* args[]` (one pointer per
+/// parameter, each to that parameter's bytes).
+pub unsafe fn argument_bytes(rt: &mut Runtime, stub: usize, args: *mut *mut c_void) -> Result<Vec<Vec<u8>>, cudaError_t> {
     let k = kernel_of(rt, stub)?;
     let info = rt.device.kernel_info(k);
-    let name = info.name.clone();
+    let name = demangle(&info.name);
     if !info.params.is_empty() && args.is_null() {
         diag(&format!("launch of `{name}`: null argument array for {} parameters", info.params.len()));
         return Err(cudaErrorInvalidValue);
@@ -250,8 +266,17 @@ unsafe fn launch(
             diag(&format!("launch of `{name}`: argument {i} (`{}`) is a null pointer", p.name));
             return Err(cudaErrorInvalidValue);
         }
-        argv.push(Arg::Bytes(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec()));
+        argv.push(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec());
     }
+    Ok(argv)
+}
+
+/// Runs one launch to completion with its arguments already copied (a `<<<…>>>` launch or a
+/// graph's kernel node), and reports its statistics.
+pub fn launch_bytes(rt: &mut Runtime, stub: usize, grid: dim3, block: dim3, argv: Vec<Vec<u8>>, shared: usize, cooperative: bool) -> Result<(), cudaError_t> {
+    let k = kernel_of(rt, stub)?;
+    let name = rt.device.kernel_info(k).name.clone();
+    let argv: Vec<Arg> = argv.into_iter().map(Arg::Bytes).collect();
     let Ok(dynamic_shared) = u32::try_from(shared) else {
         return Err(cudaErrorInvalidValue);
     };
@@ -287,7 +312,12 @@ unsafe fn launch(
                 DeviceError::CycleLimit { .. } => " (WARPSIM_MAX_CYCLES sets the limit)",
                 _ => "",
             };
-            diag(&format!("{} in kernel `{name}`: {e}{hint}", crate::errors::name(code).unwrap_or("error")));
+            diag(&format!("{} in kernel `{}`: {e}{hint}", crate::errors::name(code).unwrap_or("error"), demangle(&name)));
+            if e.to_string().contains("PTX line") {
+                if let Some(m) = rt.functions.get(&stub).map(|f| f.module) {
+                    diag(&crate::register::ptx_hint(rt, m, &rt.modules[m]));
+                }
+            }
             Err(code)
         }
     }
@@ -308,10 +338,12 @@ fn json_string(s: &str) -> String {
     o
 }
 
-/// One JSON line per launch, appended to `WARPSIM_STATS`.
+/// One JSON line per launch, appended to `WARPSIM_STATS`: the kernel as written in C++
+/// (`scale(float*, int)`) and its mangled symbol (`_Z5scalePfi`).
 pub fn stats_line(kernel: &str, grid: dim3, block: dim3, warp: u64, thread: u64) -> String {
     format!(
-        "{{\"kernel\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}],\"warp_instructions\":{warp},\"thread_instructions\":{thread}}}",
+        "{{\"kernel\":{},\"kernel_mangled\":{},\"grid\":[{},{},{}],\"block\":[{},{},{}],\"warp_instructions\":{warp},\"thread_instructions\":{thread}}}",
+        json_string(&demangle(kernel)),
         json_string(kernel),
         grid.x,
         grid.y,
@@ -422,7 +454,10 @@ mod tests {
     #[test]
     fn stats_lines_are_json() {
         let l = stats_line("_Z3addPfi", dim3 { x: 2, y: 1, z: 1 }, dim3 { x: 64, y: 1, z: 1 }, 10, 320);
-        assert_eq!(l, r#"{"kernel":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#);
+        assert_eq!(
+            l,
+            r#"{"kernel":"add(float*, int)","kernel_mangled":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#
+        );
         assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
     }
 

@@ -5,7 +5,8 @@
 //!
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
-//! `register`, `launch`, `memory`, `device`, `errors`, `streams`, `stubs`.
+//! `register`, `launch`, `memory`, `device`, `errors`, `streams`, `graphs` + `capture`,
+//! `stubs`.
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -47,18 +48,20 @@ macro_rules! export {
     };
 }
 
+mod capture;
 pub mod config;
 pub mod cubin;
 mod device;
 mod error_table;
 mod errors;
 pub mod fatbin;
+mod graphs;
 mod launch;
 mod managed;
 mod memory;
 mod occupancy;
 mod props;
-mod register;
+pub(crate) mod register;
 mod runtime;
 mod streams;
 mod stubs;

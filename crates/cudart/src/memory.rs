@@ -5,8 +5,11 @@
 //! managed and pinned host memory (`src/managed.rs`) is both, at host addresses the device
 //! knows; anything else is a host pointer. That is how `cudaMemcpyDefault` picks the direction,
 //! and how a copy whose kind contradicts its pointers is caught (`cudaErrorInvalidValue`).
-//! Copies are synchronous; the `Async` forms only check their stream.
+//! Copies are synchronous; the `Async` forms only check their stream, unless it is capturing a
+//! graph (`capture.rs`): then they are recorded as graph nodes.
 
+use crate::capture::capturing;
+use crate::graphs::{Copy3d, NodeKind};
 use crate::runtime::{api, diag, put, query, ModuleState, Runtime, TOTAL_MEMORY};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -106,6 +109,14 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
     Ok(())
 }
 
+/// Records a copy on a capturing stream (its kind is checked now, its pointers when it runs).
+fn capture_copy(rt: &mut Runtime, stream: cudaStream_t, c: Copy3d) -> Result<(), cudaError_t> {
+    if !(cudaMemcpyHostToHost..=cudaMemcpyDefault).contains(&c.kind) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    crate::capture::capture(rt, stream, NodeKind::Copy(c))
+}
+
 fn check_stream(rt: &Runtime, s: cudaStream_t) -> Result<(), cudaError_t> {
     if rt.valid_stream(s) {
         Ok(())
@@ -133,7 +144,7 @@ pub fn symbol(rt: &Runtime, what: &str, sym: *const c_void) -> Result<(DevPtr, u
     }
 }
 
-fn symbol_range(rt: &Runtime, what: &str, sym: *const c_void, count: usize, offset: usize) -> Result<*mut c_void, cudaError_t> {
+pub fn symbol_range(rt: &Runtime, what: &str, sym: *const c_void, count: usize, offset: usize) -> Result<*mut c_void, cudaError_t> {
     let (p, size) = symbol(rt, what, sym)?;
     if !matches!(offset.checked_add(count), Some(end) if end <= size) {
         diag(&format!("{what}: {count} bytes at offset {offset} overrun the {size}-byte variable"));
@@ -232,11 +243,14 @@ unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usi
 unsafe extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
     api("cudaMemcpyAsync", |rt| {
         check_stream(rt, stream)?;
+        if capturing(rt, stream) {
+            return capture_copy(rt, stream, Copy3d::linear(dst, src, count, kind));
+        }
         copy(rt, "cudaMemcpyAsync", dst, src, count, kind)
     })
 }
 
-unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_int, count: usize) -> Result<(), cudaError_t> {
+pub unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_int, count: usize) -> Result<(), cudaError_t> {
     if count == 0 {
         return Ok(());
     }
@@ -254,6 +268,10 @@ unsafe extern "C" fn cudaMemset(ptr: *mut c_void, value: c_int, count: usize) ->
 unsafe extern "C" fn cudaMemsetAsync(ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
     api("cudaMemsetAsync", |rt| {
         check_stream(rt, stream)?;
+        if capturing(rt, stream) {
+            let node = NodeKind::Memset { dst: ptr as usize, pitch: count, value: value as u8 as u32, element_size: 1, width: count, height: 1 };
+            return crate::capture::capture(rt, stream, node);
+        }
         memset(rt, "cudaMemsetAsync", ptr, value, count)
     })
 }
@@ -285,6 +303,10 @@ unsafe extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, sym: *const c_void, 
 unsafe extern "C" fn cudaMemcpyToSymbolAsync(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
     api("cudaMemcpyToSymbolAsync", |rt| {
         check_stream(rt, stream)?;
+        if capturing(rt, stream) {
+            let dst = symbol_range(rt, "cudaMemcpyToSymbolAsync", sym, count, offset)?;
+            return capture_copy(rt, stream, Copy3d::linear(dst, src, count, kind));
+        }
         to_symbol(rt, "cudaMemcpyToSymbolAsync", sym, src, count, offset, kind)
     })
 }
@@ -292,6 +314,10 @@ unsafe extern "C" fn cudaMemcpyToSymbolAsync(sym: *const c_void, src: *const c_v
 unsafe extern "C" fn cudaMemcpyFromSymbolAsync(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
     api("cudaMemcpyFromSymbolAsync", |rt| {
         check_stream(rt, stream)?;
+        if capturing(rt, stream) {
+            let src = symbol_range(rt, "cudaMemcpyFromSymbolAsync", sym, count, offset)?;
+            return capture_copy(rt, stream, Copy3d::linear(dst, src, count, kind));
+        }
         from_symbol(rt, "cudaMemcpyFromSymbolAsync", dst, sym, count, offset, kind)
     })
 }
@@ -335,7 +361,7 @@ unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, w
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe fn copy_2d(
+pub unsafe fn copy_2d(
     rt: &mut Runtime,
     what: &str,
     dst: *mut c_void,
@@ -375,6 +401,14 @@ unsafe extern "C" fn cudaMemcpy2DAsync(
 ) -> cudaError_t {
     api("cudaMemcpy2DAsync", |rt| {
         check_stream(rt, stream)?;
+        if capturing(rt, stream) {
+            if width > dpitch || width > spitch {
+                return Err(cudaErrorInvalidPitchValue);
+            }
+            let (dst, src) = (dst as usize, src as usize);
+            let c = Copy3d { dst, dpitch, dslice: dpitch * height, src, spitch, sslice: spitch * height, width, height, depth: 1, kind };
+            return capture_copy(rt, stream, c);
+        }
         copy_2d(rt, "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind)
     })
 }

@@ -4,7 +4,7 @@
 //! companions.
 
 use crate::fatbin::{self, EntryKind};
-use crate::runtime::{diag, guard, lock, Function, Module, ModuleState, Var};
+use crate::runtime::{diag, guard, lock, Function, Module, ModuleState, Runtime, Var};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -67,19 +67,59 @@ unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
     match rt.device.load_ptx(&ptx) {
         Ok(h) => Module { state: ModuleState::Loaded(h), ptx: Some(ptx), images },
         Err(e) => {
-            let m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
+            let mut m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
+            if tensor_core(&m) {
+                m.push_str("\nwarpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)");
+            }
             diag(&m);
             Module { state: ModuleState::Failed { code: cudaErrorInvalidPtx, message: m }, ptx: Some(ptx), images }
         }
     }
 }
 
+/// Where `WARPSIM_DUMP_PTX` puts module `index`'s PTX: `DIR/module<N>.compute_<SM>.ptx`.
+pub fn ptx_path(rt: &Runtime, index: usize, module: &Module) -> Option<std::path::PathBuf> {
+    let dir = rt.config.dump_ptx.as_ref()?;
+    let (sm, _) = module.images.ptx.as_ref()?;
+    Some(dir.join(format!("module{index}.compute_{sm}.ptx")))
+}
+
+/// Writes module `index`'s PTX to the `WARPSIM_DUMP_PTX` folder (once, at registration).
+fn dump_ptx(rt: &Runtime, index: usize, module: &Module) {
+    let (Some(path), Some((_, ptx))) = (ptx_path(rt, index, module), module.images.ptx.as_ref()) else {
+        return;
+    };
+    if let Err(e) = std::fs::create_dir_all(path.parent().expect("a file in a folder")).and_then(|_| std::fs::write(&path, ptx)) {
+        diag(&format!("WARPSIM_DUMP_PTX: cannot write {}: {e}", path.display()));
+    }
+}
+
+/// Where the PTX line numbers of module `index`'s messages can be looked up.
+pub fn ptx_hint(rt: &Runtime, index: usize, module: &Module) -> String {
+    match ptx_path(rt, index, module) {
+        Some(p) => format!("(PTX line numbers refer to {})", p.display()),
+        None => "(PTX line numbers refer to the program's embedded PTX: `warpsim exec --dump-ptx DIR` writes it)".into(),
+    }
+}
+
+/// Whether a load error names a tensor-core instruction.
+fn tensor_core(message: &str) -> bool {
+    message.lines().any(|l| {
+        let what = l.split("unsupported ").nth(1).unwrap_or("");
+        ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."].iter().any(|p| what.starts_with(p))
+    })
+}
+
 unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mut c_void {
     guard("__cudaRegisterFatBinary", std::ptr::null_mut(), || {
         let mut rt = lock();
         let module = load(&mut rt, fat_cubin);
+        let index = rt.modules.len();
+        dump_ptx(&rt, index, &module);
+        if let ModuleState::Failed { code: cudaErrorInvalidPtx, .. } = module.state {
+            diag(&ptx_hint(&rt, index, &module));
+        }
         rt.modules.push(module);
-        let index = rt.modules.len() - 1;
         // The handle is a fresh pointer-sized cell the program keeps and passes back.
         let handle = Box::into_raw(Box::new(std::ptr::null_mut::<c_void>()));
         rt.handles.insert(handle as usize, index);
@@ -219,3 +259,17 @@ export!(
     __cudaRegisterTexture,
     __cudaRegisterSurface,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::tensor_core;
+
+    #[test]
+    fn tensor_core_instructions_are_recognised() {
+        assert!(tensor_core("cannot load PTX:\n  line 33: unsupported wmma.load.a.sync.aligned.row.m16n16k16.global.f16"));
+        assert!(tensor_core("line 9: unsupported mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+        assert!(tensor_core("line 9: unsupported ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+        assert!(!tensor_core("line 9: unsupported tex.1d.v4.f32.s32"));
+        assert!(!tensor_core("line 9: unsupported cp.async.bulk.shared::cluster.global"));
+    }
+}

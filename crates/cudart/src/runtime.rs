@@ -98,6 +98,8 @@ pub struct Runtime {
     pub reported: HashSet<&'static str>,
     pub device_flags: u32,
     pub limits: HashMap<i32, usize>,
+    /// CUDA graphs, executable graphs and stream captures (`graphs.rs`, `capture.rs`).
+    pub graphs: crate::graphs::Graphs,
 }
 
 impl Runtime {
@@ -127,6 +129,7 @@ impl Runtime {
             reported: HashSet::new(),
             device_flags: 0,
             limits: HashMap::new(),
+            graphs: crate::graphs::Graphs::default(),
         }
     }
 
@@ -170,6 +173,7 @@ impl Runtime {
         self.sticky = cudaSuccess;
         self.streams.clear();
         self.events.clear();
+        self.graphs = crate::graphs::Graphs::default();
         self.clock = 0;
     }
 

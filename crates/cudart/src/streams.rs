@@ -1,5 +1,6 @@
 //! Streams and events. Every operation completes inside its call, so streams only need to
-//! exist, queries always answer "done", and host callbacks run at once.
+//! exist, queries always answer "done", and host callbacks run at once — except on a stream
+//! that is capturing a graph (`capture.rs`), where work is recorded instead.
 //!
 //! Event timing: an event records the simulated clock ([`Runtime::clock`]). In timing mode
 //! that is the core cycles of all launches so far, and `cudaEventElapsedTime` divides the
@@ -9,7 +10,9 @@
 //! simulated time; launches run back to back.
 
 use crate::config::Mode;
-use crate::runtime::{api, guard, put, Event, Runtime};
+use crate::capture;
+use crate::graphs::NodeKind;
+use crate::runtime::{api, diag, guard, put, Event, Runtime};
 use crate::types::*;
 use std::ffi::{c_float, c_int, c_uint, c_void};
 
@@ -17,11 +20,11 @@ use std::ffi::{c_float, c_int, c_uint, c_void};
 pub const WARP_INSTRUCTIONS_PER_MS: f64 = 15.0 * 1_400_000.0;
 
 /// A fresh, unique, non-null handle (a leaked heap cell, freed when destroyed).
-fn new_handle() -> usize {
+pub fn new_handle() -> usize {
     Box::into_raw(Box::new(0u64)) as usize
 }
 
-unsafe fn free_handle(h: usize) {
+pub unsafe fn free_handle(h: usize) {
     drop(Box::from_raw(h as *mut u64));
 }
 
@@ -66,21 +69,26 @@ unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
 }
 
 unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
-    api("cudaStreamSynchronize", |rt| check_stream(rt, stream))
+    api("cudaStreamSynchronize", |rt| {
+        check_stream(rt, stream)?;
+        capture::refuse_sync(rt, "cudaStreamSynchronize", Some(stream))
+    })
 }
 
 unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
-    api("cudaStreamQuery", |rt| check_stream(rt, stream))
+    api("cudaStreamQuery", |rt| {
+        check_stream(rt, stream)?;
+        capture::refuse_sync(rt, "cudaStreamQuery", Some(stream))
+    })
 }
 
 unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, _flags: c_uint) -> cudaError_t {
     api("cudaStreamWaitEvent", |rt| {
         check_stream(rt, stream)?;
-        if rt.events.contains_key(&(event as usize)) {
-            Ok(())
-        } else {
-            Err(cudaErrorInvalidResourceHandle)
+        if !rt.events.contains_key(&(event as usize)) {
+            return Err(cudaErrorInvalidResourceHandle);
         }
+        capture::wait_event(rt, stream, event).map(|_| ())
     })
 }
 
@@ -105,6 +113,10 @@ type HostFn = unsafe extern "C" fn(*mut c_void);
 unsafe extern "C" fn cudaStreamAddCallback(stream: cudaStream_t, callback: Option<StreamCallback>, data: *mut c_void, _flags: c_uint) -> cudaError_t {
     let e = api("cudaStreamAddCallback", |rt| {
         check_stream(rt, stream)?;
+        if capture::capturing(rt, stream) {
+            diag("cudaStreamAddCallback on a capturing stream: not permitted (use cudaLaunchHostFunc)");
+            return Err(capture::cudaErrorStreamCaptureUnsupported);
+        }
         callback.map(|_| ()).ok_or(cudaErrorInvalidValue)
     });
     if let (cudaSuccess, Some(cb)) = (e, callback) {
@@ -114,11 +126,17 @@ unsafe extern "C" fn cudaStreamAddCallback(stream: cudaStream_t, callback: Optio
 }
 
 unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
+    let mut captured = false;
     let e = api("cudaLaunchHostFunc", |rt| {
         check_stream(rt, stream)?;
-        f.map(|_| ()).ok_or(cudaErrorInvalidValue)
+        let f = f.ok_or(cudaErrorInvalidValue)?;
+        captured = capture::capturing(rt, stream);
+        if captured {
+            capture::capture(rt, stream, NodeKind::Host { f, data: data as usize })?;
+        }
+        Ok(())
     });
-    if let (cudaSuccess, Some(f)) = (e, f) {
+    if let (cudaSuccess, Some(f), false) = (e, f, captured) {
         guard("cudaLaunchHostFunc", (), || f(data));
     }
     e
@@ -141,26 +159,45 @@ unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_
     api("cudaEventCreateWithFlags", |rt| create_event(rt, event, flags))
 }
 
-unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
-    api("cudaEventRecord", |rt| {
-        check_stream(rt, stream)?;
-        let clock = rt.clock;
-        let e = rt.events.get_mut(&(event as usize)).ok_or(cudaErrorInvalidResourceHandle)?;
-        e.recorded = Some(clock);
-        Ok(())
-    })
+fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> Result<(), cudaError_t> {
+    check_stream(rt, stream)?;
+    if !rt.events.contains_key(&(event as usize)) {
+        return Err(cudaErrorInvalidResourceHandle);
+    }
+    if capture::record_event(rt, event, stream, flags)? {
+        return Ok(());
+    }
+    let clock = rt.clock;
+    let e = rt.events.get_mut(&(event as usize)).ok_or(cudaErrorInvalidResourceHandle)?;
+    e.recorded = Some(clock);
+    Ok(())
 }
 
-unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, _flags: c_uint) -> cudaError_t {
-    cudaEventRecord(event, stream)
+unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    api("cudaEventRecord", |rt| record_event(rt, event, stream, 0))
+}
+
+unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
+    api("cudaEventRecordWithFlags", |rt| record_event(rt, event, stream, flags))
+}
+
+/// A live event that was not last recorded in a capture still under way.
+fn completed_event(rt: &Runtime, event: cudaEvent_t) -> Result<(), cudaError_t> {
+    if !rt.events.contains_key(&(event as usize)) {
+        return Err(cudaErrorInvalidResourceHandle);
+    }
+    if capture::event_captured(rt, event) {
+        return Err(capture::cudaErrorCapturedEvent);
+    }
+    Ok(())
 }
 
 unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventSynchronize", |rt| rt.events.get(&(event as usize)).map(|_| ()).ok_or(cudaErrorInvalidResourceHandle))
+    api("cudaEventSynchronize", |rt| completed_event(rt, event))
 }
 
 unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventQuery", |rt| rt.events.get(&(event as usize)).map(|_| ()).ok_or(cudaErrorInvalidResourceHandle))
+    api("cudaEventQuery", |rt| completed_event(rt, event))
 }
 
 /// Milliseconds between two recorded clock values at `per_ms` clock ticks per millisecond.
@@ -178,6 +215,8 @@ pub fn ticks_per_ms(rt: &Runtime) -> f64 {
 
 unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
     api("cudaEventElapsedTime", |rt| {
+        completed_event(rt, start)?;
+        completed_event(rt, end)?;
         let (Some(s), Some(e)) = (rt.events.get(&(start as usize)), rt.events.get(&(end as usize))) else {
             return Err(cudaErrorInvalidResourceHandle);
         };
@@ -215,6 +254,9 @@ unsafe extern "C" fn cudaStreamWaitEvent_ptsz(stream: cudaStream_t, event: cudaE
 unsafe extern "C" fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
     cudaEventRecord(event, stream)
 }
+unsafe extern "C" fn cudaEventRecordWithFlags_ptsz(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
+    cudaEventRecordWithFlags(event, stream, flags)
+}
 unsafe extern "C" fn cudaLaunchHostFunc_ptsz(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
     cudaLaunchHostFunc(stream, f, data)
 }
@@ -246,6 +288,7 @@ export!(
     cudaStreamQuery_ptsz,
     cudaStreamWaitEvent_ptsz,
     cudaEventRecord_ptsz,
+    cudaEventRecordWithFlags_ptsz,
     cudaLaunchHostFunc_ptsz,
     cudaStreamAddCallback_ptsz,
 );

@@ -129,7 +129,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
     };
     let is_float = matches!(inst.ty, Ty::F32 | Ty::F64);
     match inst.op {
-        Op::Ld | Op::St | Op::Atom | Op::Red => {
+        Op::Ld | Op::St | Op::Atom | Op::Red | Op::CpAsync => {
             let mem = match inst.mods.space {
                 Space::Const | Space::KernelParam => MemClass::Const,
                 _ => MemClass::Data,

@@ -247,7 +247,10 @@ fn fmt_value(d: &StatDef, v: f64) -> String {
 pub fn text(s: &TimingStats) -> String {
     let mut out = format!(
         "kernel {} on {} ({} / fetch {})\n",
-        s.kernel, s.config, s.policy, s.fetch_policy
+        warpsim_core::demangle(&s.kernel),
+        s.config,
+        s.policy,
+        s.fetch_policy
     );
     for d in STATS {
         let _ = writeln!(
@@ -290,7 +293,8 @@ fn csv_field(s: &str) -> String {
 
 /// One CSV row for `s` (matching [`csv_header`]).
 pub fn csv_row(s: &TimingStats) -> String {
-    let mut r = [&s.kernel, &s.config, &s.policy, &s.fetch_policy]
+    let kernel = warpsim_core::demangle(&s.kernel);
+    let mut r = [&kernel, &s.config, &s.policy, &s.fetch_policy]
         .map(|x| csv_field(x))
         .join(",");
     for d in STATS {

@@ -44,7 +44,7 @@ pub fn chrome_trace(launches: &[TimingStats]) -> Value {
                 ends.get(&t.cta).copied(),
                 offset,
                 launch,
-                &s.kernel,
+                &warpsim_core::demangle(&s.kernel),
                 &mut events,
             );
         }
@@ -69,7 +69,7 @@ pub fn chrome_trace(launches: &[TimingStats]) -> Value {
             "config": first.map(|s| s.config.as_str()),
             "policy": first.map(|s| s.policy.as_str()),
             "fetch_policy": first.map(|s| s.fetch_policy.as_str()),
-            "kernels": launches.iter().map(|s| s.kernel.as_str()).collect::<Vec<_>>(),
+            "kernels": launches.iter().map(|s| warpsim_core::demangle(&s.kernel)).collect::<Vec<_>>(),
         },
     })
 }

@@ -63,7 +63,11 @@ pub fn progress_line(p: &Progress, warp_per_second: f64) -> String {
     };
     format!(
         "warpsim: {}: cycle {}, IPC {ipc:.2}, CTAs {}/{}, {:.0} warp instr/s",
-        p.kernel, p.cycle, p.ctas_done, p.ctas_total, warp_per_second
+        warpsim_core::demangle(p.kernel),
+        p.cycle,
+        p.ctas_done,
+        p.ctas_total,
+        warp_per_second
     )
 }
 

@@ -1,6 +1,7 @@
 //! Errors of the Device API, each carrying enough to act on without a debugger.
 
 use crate::error::LoadErrors;
+use crate::demangle::demangle;
 use crate::ir::Space;
 
 /// Where in a kernel something happened.
@@ -14,23 +15,29 @@ pub struct Location {
     pub pc: u32,
     /// PTX source line of the instruction.
     pub line: u32,
+    /// `path.cu:line` of the instruction, when the PTX carries `.loc` line information.
+    pub source: Option<String>,
 }
 
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "kernel `{}`, CTA ({},{},{}), thread ({},{},{}), {}pc {} (PTX line {})",
-            self.kernel,
+            "kernel `{}`, CTA ({},{},{}), thread ({},{},{}), {}pc {} (PTX line {}{})",
+            demangle(&self.kernel),
             self.cta[0],
             self.cta[1],
             self.cta[2],
             self.thread[0],
             self.thread[1],
             self.thread[2],
-            if self.function != self.kernel { format!("in `{}` ", self.function) } else { String::new() },
+            if self.function != self.kernel { format!("in `{}` ", demangle(&self.function)) } else { String::new() },
             self.pc,
-            self.line
+            self.line,
+            match &self.source {
+                Some(s) => format!(", {s}"),
+                None => String::new(),
+            }
         )
     }
 }
@@ -63,19 +70,19 @@ pub enum DeviceError {
     OutOfMemory { bytes: u64 },
     #[error("invalid device pointer 0x{address:x} ({bytes} bytes): not inside a live allocation")]
     InvalidPointer { address: u64, bytes: u64 },
-    #[error("invalid launch of `{kernel}`: {reason}")]
+    #[error("invalid launch of `{}`: {reason}", demangle(.kernel))]
     InvalidLaunch { kernel: String, reason: String },
     #[error("{} {} of {size} bytes at 0x{address:x} ({space:?} space) {why}: {location}", if *write { "write" } else { "read" }, if *misaligned { "misaligned" } else { "out of bounds" })]
     MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, why: String },
-    #[error("barrier deadlock in kernel `{kernel}`, CTA ({},{},{}): {live_threads} live threads, {}", cta[0], cta[1], cta[2], describe_stuck(.warps))]
+    #[error("barrier deadlock in kernel `{}`, CTA ({},{},{}): {live_threads} live threads, {}", demangle(.kernel), cta[0], cta[1], cta[2], describe_stuck(.warps))]
     Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
-    #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)")]
+    #[error("kernel `{}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)", demangle(.kernel))]
     InstructionLimit { kernel: String, limit: u64 },
     /// A timed launch ran past the timing engine's cycle limit (runaway guard).
-    #[error("kernel `{kernel}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)")]
+    #[error("kernel `{}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)", demangle(.kernel))]
     CycleLimit { kernel: String, limit: u64 },
     /// A timed launch stopped on request (Ctrl-C), with where it stood.
-    #[error("kernel `{kernel}` interrupted at cycle {cycle} ({warp_instructions} warp instructions, {ctas_done} of {ctas_total} CTAs done)")]
+    #[error("kernel `{}` interrupted at cycle {cycle} ({warp_instructions} warp instructions, {ctas_done} of {ctas_total} CTAs done)", demangle(.kernel))]
     Interrupted { kernel: String, cycle: u64, warp_instructions: u64, ctas_done: u64, ctas_total: u64 },
     #[error("`trap` executed: {0}")]
     Trap(Location),

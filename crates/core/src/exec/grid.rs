@@ -146,6 +146,7 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
         thread: thread_index(k.block, cta.warps[wi].index, f.lane as usize),
         pc: f.pc,
         line: func.insts.get(f.pc as usize).map_or(func.line, |i| i.line),
+        source: k.module.source_of(f.func, f.pc).map(|(path, line)| format!("{path}:{line}")),
     };
     match f.kind {
         FaultKind::OutOfBounds { space, address, size, write } => DeviceError::MemoryFault {

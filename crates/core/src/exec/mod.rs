@@ -8,6 +8,7 @@
 pub mod arith;
 pub mod context;
 pub mod control;
+pub mod cp_async;
 pub mod cta;
 pub mod fault;
 pub mod grid;

@@ -149,6 +149,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Op::Ld => mem_ops::ld(k, m, w, func, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::CpAsync => super::cp_async::cp_async(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Vprintf => vprintf(k, m, w, inst, exec),
         Op::Malloc => {
             for lane in lanes(exec) {
@@ -167,6 +168,9 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         }
         Op::Nop
         | Op::MemHint
+        | Op::CpAsyncCommit
+        | Op::CpAsyncWait
+        | Op::CpAsyncWaitAll
         | Op::Membar
         | Op::Nanosleep
         | Op::BarWarpSync

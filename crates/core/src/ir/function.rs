@@ -75,6 +75,17 @@ pub struct Function {
     pub maxnreg: Option<u32>,
     /// Source line of the declaration.
     pub line: u32,
+    /// CUDA source position of each instruction, from the PTX's `.loc` directives (nvcc
+    /// `-lineinfo` or `-G`), indexed by PC; empty when the PTX has none.
+    pub source: Vec<SourceLoc>,
+}
+
+/// A position in the CUDA source: `file` is a `.file` number (see [`Module::files`]); line 0
+/// means unknown (the instruction precedes every `.loc`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SourceLoc {
+    pub file: u32,
+    pub line: u32,
 }
 
 /// A relocation in the module's global image, applied when the image is placed in memory.
@@ -109,6 +120,8 @@ pub struct Module {
     pub module_shared_bytes: u32,
     /// `.target` entries, e.g. `["sm_75"]`.
     pub target: Vec<String>,
+    /// `.file N "path"` directives: (N, path).
+    pub files: Vec<(u32, String)>,
 }
 
 impl Module {
@@ -116,6 +129,17 @@ impl Module {
     pub fn function(&self, name: &str) -> Option<FuncId> {
         self.functions.iter().position(|f| f.name == name).map(|i| i as FuncId)
     }
+    /// The CUDA source position (`path:line`) of `func`'s instruction `pc`, when its PTX
+    /// carries `.loc` line information.
+    pub fn source_of(&self, func: FuncId, pc: Pc) -> Option<(&str, u32)> {
+        let loc = self.functions.get(func as usize)?.source.get(pc as usize)?;
+        if loc.line == 0 {
+            return None;
+        }
+        let path = self.files.iter().find(|(n, _)| *n == loc.file).map(|(_, p)| p.as_str())?;
+        Some((path, loc.line))
+    }
+
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
         self.functions.iter().enumerate().filter(|(_, f)| f.is_kernel).map(|(i, f)| (i as FuncId, f))
     }

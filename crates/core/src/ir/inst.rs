@@ -171,8 +171,20 @@ pub enum Op {
     Atom,
     /// `red[.space].op.ty [a], b`: src[0] = Addr, src[1] = b.
     Red,
-    /// `prefetch`/`prefetchu`, `cp.async.wait*` with nothing to wait for, `discard`…: no effect.
+    /// `prefetch`/`prefetchu`, `discard`…: no effect.
     MemHint,
+    /// `cp.async.{ca,cg}.shared.global [d], [s], size[, src_size]`: src[0] = shared Addr,
+    /// src[1] = global Addr, src[2] = Imm size (4, 8, 16; ty is B32/B64/B128), src[3] = the
+    /// bytes to read (the rest is zero-filled) or None. mods.space is Global (the side the
+    /// timing model times); mods.l2_only for `.cg`. Functionally the copy happens at issue.
+    CpAsync,
+    /// `cp.async.commit_group`: closes the warp's open group of cp.async copies.
+    CpAsyncCommit,
+    /// `cp.async.wait_group N`: src[0] = Imm N; waits until at most the N newest committed
+    /// groups are in flight (timing only: functionally every copy is done at issue).
+    CpAsyncWait,
+    /// `cp.async.wait_all` = commit_group + wait_group 0.
+    CpAsyncWaitAll,
     // ---- control ----
     /// `bra[.uni] target`: `Inst::target` is the target PC, `Inst::reconv` the immediate
     /// post-dominator (reconvergence PC; the function's exit sentinel `insts.len()` when the

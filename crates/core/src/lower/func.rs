@@ -53,6 +53,8 @@ pub(super) struct FnCtx<'a, 'm> {
     table_ids: HashMap<&'a str, u32>,
     reg_params: Vec<RegParam>,
     reg_returns: Vec<RegParam>,
+    /// The last `.loc` seen: the source position of the instructions that follow.
+    loc: ir::SourceLoc,
 }
 
 /// Lowers function `id`; returns it and the errors found in it.
@@ -107,6 +109,7 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             table_ids: HashMap::new(),
             reg_params: Vec::new(),
             reg_returns: Vec::new(),
+            loc: ir::SourceLoc::default(),
         }
     }
 
@@ -117,7 +120,18 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         self.f.shared_bytes = if self.is_kernel { self.shared.end } else { 0 };
         self.f.num_regs = self.f.reg_names.len() as u32;
         self.f.num_preds = self.f.pred_names.len() as u32;
+        self.tag_source();
+        if self.f.source.iter().all(|l| l.line == 0) {
+            self.f.source = Vec::new(); // no `.loc` in this function
+        }
         (self.f, self.errors)
+    }
+
+    /// Gives the instructions emitted since the last call the current `.loc` position.
+    fn tag_source(&mut self) {
+        let n = self.f.insts.len();
+        let loc = self.loc;
+        self.f.source.resize(n, loc);
     }
 
     pub fn error(&mut self, e: LoadError) {
@@ -395,8 +409,15 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         }
         for st in &block.statements {
             match st {
-                Statement::Instruction(i) => self.lower_statement(i),
+                Statement::Instruction(i) => {
+                    self.lower_statement(i);
+                    self.tag_source();
+                }
                 Statement::Block(b) => self.lower_block(b),
+                Statement::Loc(l) => {
+                    self.tag_source();
+                    self.loc = ir::SourceLoc { file: l.file, line: l.line };
+                }
                 _ => {}
             }
         }
@@ -441,7 +462,12 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             ..Inst::default()
         };
         match d.special {
-            Special::None => self.bind_operands(i, &d, &s, &mut inst)?,
+            Special::None => {
+                self.bind_operands(i, &d, &s, &mut inst)?;
+                if inst.op == Op::CpAsync {
+                    super::op_mem::check_cp_async(&mut inst, &s.full, i.operands.len(), self.line)?;
+                }
+            }
             Special::Bra => {
                 expect_count(&s, i, 1, 1)?;
                 inst.target = self.label_pc(&i.operands[0])?;

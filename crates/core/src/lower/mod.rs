@@ -58,5 +58,6 @@ pub fn lower(ast: &ptx::ast::Module) -> Result<ir::Module, LoadErrors> {
         globals: image.vars,
         module_shared_bytes: syms.module_shared_bytes,
         target: ast.target.clone(),
+        files: ast.files.clone(),
     })
 }

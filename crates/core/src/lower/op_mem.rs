@@ -170,15 +170,53 @@ pub(super) fn discard(s: &mut Suffixes) -> R {
     Ok(with_space(d, space))
 }
 
-/// `cp.async.commit_group` / `cp.async.wait_group N` / `cp.async.wait_all`: with no
-/// asynchronous copies in flight (they are unsupported) these have nothing to wait for.
-/// Every other `cp…` is unsupported.
+/// `cp.async.{ca,cg}.shared{::cta}.global[.L2::…] [d], [s], size[, src_size][, policy]`,
+/// `cp.async.commit_group`, `cp.async.wait_group N`, `cp.async.wait_all`. Every other `cp…`
+/// (`cp.async.bulk`, `cp.async.mbarrier.arrive`, `cp.reduce.async…`) is unsupported. The
+/// copy size is checked once the operands are bound ([`check_cp_async`]).
 pub(super) fn cp(s: &mut Suffixes) -> R {
-    let is_async = s.has("async");
-    let which = s.pick(&[("commit_group", 0), ("wait_group", 1), ("wait_all", 2)]);
-    match (is_async, which, s.done()) {
-        (true, Some(1), Ok(())) => Ok(Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::V(Ty::U32)])),
-        (true, Some(_), Ok(())) => Ok(Decoded::new(Op::MemHint, Ty::B8)),
-        _ => Err(s.unsupported()),
+    if !s.has("async") {
+        return Err(s.unsupported());
     }
+    if let Some(which) = s.pick(&[("commit_group", Op::CpAsyncCommit), ("wait_group", Op::CpAsyncWait), ("wait_all", Op::CpAsyncWaitAll)]) {
+        s.done()?;
+        let d = Decoded::new(which, Ty::B8);
+        return Ok(if which == Op::CpAsyncWait { d.with_src(&[K::V(Ty::U32)]) } else { d });
+    }
+    let cache = s.pick(&[("ca", false), ("cg", true)]);
+    let to_shared = s.has("shared") | s.has("shared::cta");
+    let from_global = s.has("global");
+    let dropped = skip_ordering_and_hints(s, &[]);
+    // A form with other modifiers (`.bulk`, `.mbarrier…`) is a different instruction.
+    let rest = s.done();
+    let (Some(l2_only), true, true, Ok(())) = (cache, to_shared, from_global, rest) else {
+        return Err(s.unsupported());
+    };
+    let m = Mods { space: Space::Generic, l2_only, vec: 1, ..Mods::default() };
+    let mut d = Decoded { dropped, optional: 1, ..Decoded::new(Op::CpAsync, Ty::B32) };
+    d = d.with_mods(m).with_src(&[K::Mem, K::Mem, K::V(Ty::U32), K::V(Ty::U32)]);
+    Ok(d)
+}
+
+/// A bound `cp.async` copy of `operands` operands: the size must be the immediate 4, 8 or 16
+/// (16 only for `.cg`), which sets the type; the addresses are lowered as generic (one is
+/// shared, the other global) and the instruction is timed as global. With
+/// `.L2::cache_hint` the last operand is the cache policy, so four operands have no src-size.
+pub(super) fn check_cp_async(inst: &mut crate::ir::Inst, full: &str, operands: usize, line: u32) -> Result<(), LoadError> {
+    if full.contains("L2::cache_hint") && operands == 4 {
+        inst.src[3] = crate::ir::Opnd::None;
+    }
+    let size = match inst.src[2] {
+        crate::ir::Opnd::Imm(n) => n,
+        _ => return Err(LoadError::Invalid { message: format!("`{full}` needs the copy size as an immediate 4, 8 or 16"), line }),
+    };
+    inst.ty = match (size, inst.mods.l2_only) {
+        (16, _) => Ty::B128,
+        (8, false) => Ty::B64,
+        (4, false) => Ty::B32,
+        _ => return Err(LoadError::Invalid { message: format!("`{full}` cannot copy {size} bytes (.ca: 4, 8 or 16; .cg: 16)"), line }),
+    };
+    inst.ty2 = inst.ty;
+    inst.mods.space = Space::Global;
+    Ok(())
 }

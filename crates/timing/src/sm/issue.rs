@@ -187,7 +187,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     sync(1, 1)
                 } else {
                     let mut lanes: Lanes = [0; WARP_SIZE];
-                    addresses(k, &m, w, &f, &inst.src[0], inst.mods.space, &mut lanes);
+                    // A `cp.async` is timed by its global source (`src[1]`).
+                    let at = if inst.op == Op::CpAsync { 1 } else { 0 };
+                    addresses(k, &m, w, &f, &inst.src[at], inst.mods.space, &mut lanes);
                     let space = match inst.mods.space {
                         Space::Generic => {
                             match classify_generic(lanes[exec.trailing_zeros() as usize]) {
@@ -227,6 +229,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                     AccKind::Const
                                 }
                                 Op::Ld => self.mem.load_kind(global, &inst.mods),
+                                // `.ca` allocates in L1, `.cg` goes around it.
+                                Op::CpAsync => AccKind::Load {
+                                    alloc: !inst.mods.l2_only,
+                                },
                                 Op::St => self.mem.store_kind(global),
                                 _ => AccKind::Atomic,
                             };
@@ -288,10 +294,20 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
                 self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
                 let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
-                self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
+                let track = self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
+                if inst.op == Op::CpAsync {
+                    let group = self.cp.issue(s);
+                    self.mem.set_group(track, group);
+                }
                 // Busy until its staged lines are served (`mem_stage` frees it).
                 self.units.occupy(Unit::Ldst, unit, u64::MAX);
             }
+        }
+        if matches!(
+            inst.map(|i| i.op),
+            Some(Op::CpAsyncCommit | Op::CpAsyncWaitAll)
+        ) {
+            self.cp.commit(s);
         }
         // I-buffer: pop the head when execution continues sequentially, else flush.
         match (w.state, w.pc()) {

@@ -76,7 +76,12 @@ struct Track {
     pc: u32,
     rb: u32,
     pb: u32,
+    /// The `cp.async` group of a copy ([`NO_GROUP`] for other instructions).
+    group: u32,
 }
+
+/// [`Track::group`] of an instruction that is not a `cp.async`.
+const NO_GROUP: u32 = u32::MAX;
 
 /// An L1 MSHR waiter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -146,6 +151,11 @@ impl SmMem {
             l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
         }
+    }
+
+    /// Marks track `id` (just staged) as a copy of `cp.async` group `group`.
+    pub fn set_group(&mut self, id: u32, group: u32) {
+        self.tracks[id as usize].group = group;
     }
 
     /// The LD/ST line size (the L1 line).
@@ -224,6 +234,7 @@ impl SmMem {
             pc,
             rb,
             pb,
+            group: NO_GROUP,
         };
         let id = match self.free_tracks.pop() {
             Some(i) => {
@@ -505,6 +516,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// first, and the order of accesses is unchanged.
     fn finish(&mut self, env: &mut Env, tr: Track, now: u64) {
         let s = tr.slot as usize;
+        if tr.group != NO_GROUP {
+            // The copy has landed: a wait on its group may issue from the next cycle.
+            self.cp.land(s, tr.group);
+            self.recheck(env, s, now + 1);
+        }
         let mut done = now + 1;
         if tr.release {
             done += self.stages;

@@ -43,6 +43,7 @@ macro_rules! notify {
 }
 
 pub mod collectors;
+pub mod cp_async;
 pub mod events;
 pub mod fetch;
 pub mod icache;
@@ -192,6 +193,8 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) completions: BinaryHeap<Reverse<(u64, u16)>>,
     /// L1 D-cache, constant cache, LD/ST staging and in-flight memory instructions.
     pub(crate) mem: memory::SmMem,
+    /// Per warp slot: `cp.async` copies in flight by commit group.
+    pub(crate) cp: cp_async::CpGroups,
     /// The CTA order last logged (linear grid indices), with `Env::log_cta_order`.
     pub(crate) logged_order: Vec<u64>,
 }
@@ -289,6 +292,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             fetch_pick: Vec::with_capacity(n),
             completions: BinaryHeap::with_capacity(4 * n),
             mem: memory::SmMem::new(cfg, n),
+            cp: cp_async::CpGroups::new(n),
             logged_order: Vec::new(),
         }
     }

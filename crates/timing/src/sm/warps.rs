@@ -16,6 +16,15 @@ use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::sm::scoreboard::Hazard;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
+use warpsim_core::ir::{Inst, Op, Opnd};
+
+/// `N` of `cp.async.wait_group N` (an immediate, as PTX requires; a register waits for all).
+fn cp_wait_count(inst: &Inst) -> u32 {
+    match inst.src[0] {
+        Opnd::Imm(n) => n.min(u32::MAX as u64) as u32,
+        _ => 0,
+    }
+}
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Closes warp `s`'s current blocked interval at cycle `t` and opens `[from, until)` with
@@ -77,6 +86,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let timing = env.table.get(func, pc);
         self.w.head_unit[s] = timing.unit;
         if let Some(inst) = env.k.module.functions[func as usize].insts.get(pc as usize) {
+            // `cp.async.wait_group`/`wait_all` wait for copies in flight, like a load's result.
+            let copies_landed = match inst.op {
+                Op::CpAsyncWait => self.cp.ready(s, cp_wait_count(inst)),
+                Op::CpAsyncWaitAll => self.cp.all_landed(s),
+                _ => true,
+            };
+            if !copies_landed {
+                self.w.long_wait[s] = true;
+                self.block(s, Block::Data, t, u64::MAX);
+                return;
+            }
             let h = self.sb[s].check_at(
                 inst,
                 self.reg_base[s] as usize,
@@ -146,6 +166,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.w.thread_insts[s] = 0;
             self.flushed[s] = false;
             self.sb[s].clear();
+            self.cp.reset(s);
             self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
             self.last_complete[s] = now;
             self.start[s] = now;

@@ -1,4 +1,6 @@
 //! Kernel names as a CUDA programmer wrote them: `_Z5scalePfif` is `scale(float*, int, float)`.
+//! Every message and statistic that names a kernel shows this form (JSON keeps the mangled
+//! symbol beside it).
 
 /// The demangled C++ name of `symbol`, or the symbol itself when it is not a mangled C++ name
 /// (an `extern "C"` kernel, a PTX file's own name).
