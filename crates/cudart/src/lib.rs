@@ -5,7 +5,8 @@
 //!
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
-//! `register`, `launch`, `memory`, `device`, `errors`, `streams`, `stubs`.
+//! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
+//! (texture and surface objects), `device`, `errors`, `streams`, `stubs`.
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -47,6 +48,7 @@ macro_rules! export {
     };
 }
 
+mod arrays;
 pub mod config;
 pub mod cubin;
 mod device;
@@ -62,4 +64,6 @@ mod register;
 mod runtime;
 mod streams;
 mod stubs;
+pub mod tex_types;
+mod texture;
 pub mod types;

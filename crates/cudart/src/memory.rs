@@ -14,7 +14,7 @@ use warpsim_core::device::{DevPtr, DeviceError};
 use warpsim_core::ir::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
 
 /// Pitch of `cudaMallocPitch` rows.
-const PITCH_ALIGN: usize = 512;
+pub(crate) const PITCH_ALIGN: usize = 512;
 /// `cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined`.
 const HOST_ALLOC_FLAGS: c_uint = 0x7;
 

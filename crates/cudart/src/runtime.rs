@@ -98,6 +98,8 @@ pub struct Runtime {
     pub reported: HashSet<&'static str>,
     pub device_flags: u32,
     pub limits: HashMap<i32, usize>,
+    /// CUDA arrays and the texture and surface objects' descriptors as given.
+    pub objects: crate::arrays::Objects,
 }
 
 impl Runtime {
@@ -127,6 +129,7 @@ impl Runtime {
             reported: HashSet::new(),
             device_flags: 0,
             limits: HashMap::new(),
+            objects: Default::default(),
         }
     }
 
@@ -159,6 +162,7 @@ impl Runtime {
         // gone as on a GPU, and `__managed__` variables move to the reloaded modules.
         self.host_allocs.clear();
         self.managed_allocs.clear();
+        self.objects = Default::default();
         let vars = std::mem::take(&mut self.managed_vars);
         for v in &vars {
             if let Err(e) = crate::managed::bind(self, v) {
