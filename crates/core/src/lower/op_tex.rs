@@ -100,22 +100,21 @@ impl FnCtx<'_, '_> {
     pub(super) fn bind_tex(&mut self, i: &Instruction, s: &Suffixes, inst: &mut Inst) -> Result<(), LoadError> {
         let ops = &i.operands;
         if ops.len() != 2 {
-            let why = "extra operands (offsets, depth compare, residency predicate) are not supported";
-            return Err(LoadError::Unsupported { what: format!("{} with {} operands ({why})", s.full, ops.len()), line: s.line });
+            let why = format!("{} operands: offsets, depth compare and residency predicates are not supported", ops.len());
+            return Err(unsupported(s, &why));
         }
         let (data, place) = if inst.op == Op::Sust { (&ops[1], &ops[0]) } else { (&ops[0], &ops[1]) };
         let Operand::TexRef(items) = place else {
             return Err(s.invalid("expects `[handle, {coordinates}]`"));
         };
         let [handle, coords] = &items[..] else {
-            let why = "a separate sampler operand (independent texture mode) is not supported";
-            return Err(LoadError::Unsupported { what: format!("{} ({why})", s.full), line: s.line });
+            return Err(unsupported(s, "a separate sampler operand (independent texture mode) is not supported"));
         };
         inst.src[0] = match handle {
             Operand::Reg(_) => self.value(handle, Ty::U64)?,
             Operand::Symbol { name, .. } => {
-                let what = format!("{}: texture or surface reference `{name}` (use texture and surface objects)", s.full);
-                return Err(LoadError::Unsupported { what, line: s.line });
+                let why = format!("texture or surface reference `{name}`: use texture and surface objects");
+                return Err(unsupported(s, &why));
             }
             _ => return Err(s.invalid("takes a texture or surface object register")),
         };
