@@ -231,7 +231,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                             } else {
                                 inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32)
                             };
-                            let line = self.mem.line_bytes();
+                            let line = if matches!(inst.op, Op::Tex | Op::Tld4) {
+                                self.mem.tex_line_bytes()
+                            } else {
+                                self.mem.line_bytes()
+                            };
                             let sector = env.cfg.coalescer.sector_bytes as u64;
                             lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
                             let global = space == Space::Global;
@@ -240,9 +244,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                     AccKind::Const
                                 }
                                 Op::Ld | Op::Suld => self.mem.load_kind(global, &inst.mods),
-                                // Texture fetches read through L1, allocating like the
-                                // read-only `ld.global.nc` (no separate texture cache yet).
-                                Op::Tex | Op::Tld4 => AccKind::Load { alloc: true },
+                                // Texture fetches go through the texture cache.
+                                Op::Tex | Op::Tld4 => AccKind::Tex,
                                 Op::St | Op::Sust => self.mem.store_kind(global),
                                 _ => AccKind::Atomic,
                             };
