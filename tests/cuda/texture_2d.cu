@@ -87,6 +87,9 @@ static cudaTextureObject_t array_texture(cudaArray_t a, cudaTextureAddressMode m
 int main() {
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) T[y][x] = (float)((x * 37 + y * 11) % 64) * 0.5f - 9.0f;
+    int limit = 0;
+    CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxTexture2DHeight, 0));
+    EXPECT(limit == 65536);
 
     // The array, filled with cudaMemcpy2DToArray from a padded host image, read back with
     // cudaMemcpy2DFromArray and cudaMemcpyFromArray.
