@@ -179,7 +179,7 @@ unsafe fn array_2d(
 
 /// Whether an end offset overflowed or lies past `limit`.
 fn past(end: Option<usize>, limit: usize) -> bool {
-    end.map_or(true, |e| e > limit)
+    !matches!(end, Some(e) if e <= limit)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -247,7 +247,7 @@ unsafe fn array_linear(rt: &mut Runtime, what: &str, a: *const c_void, x: usize,
     let l = arr.layout;
     let total = l.slice * l.depth;
     let start = (y as u64).checked_mul(l.pitch).and_then(|s| s.checked_add(x as u64));
-    if x as u64 >= l.pitch.max(1) || start.and_then(|s| s.checked_add(count as u64)).map_or(true, |end| end > total) {
+    if x as u64 >= l.pitch.max(1) || !matches!(start.and_then(|s| s.checked_add(count as u64)), Some(end) if end <= total) {
         diag(&format!("{what}: {count} bytes at byte {x} of row {y} overrun the {total}-byte array"));
         return Err(cudaErrorInvalidValue);
     }

@@ -55,7 +55,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
             let eb = f.bytes() as u64;
             let bytes = m.size_or_width as u64;
             let p = m.dev_ptr as u64;
-            if bytes < eb || p % eb != 0 {
+            if bytes < eb || p.checked_rem(eb) != Some(0) {
                 return Err(fail(what, &format!("linear resource of {bytes} bytes at {p:#x} for {eb}-byte elements"), cudaErrorInvalidValue));
             }
             inside(rt, what, p, bytes)?;
@@ -66,7 +66,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
             let f = memory_format(what, &m.desc)?;
             let eb = f.bytes() as u64;
             let (w, h, pitch, p) = (m.size_or_width as u64, m.height as u64, m.pitch as u64, m.dev_ptr as u64);
-            if w == 0 || h == 0 || pitch < w.saturating_mul(eb) || p % eb != 0 {
+            if w == 0 || h == 0 || pitch < w.saturating_mul(eb) || p.checked_rem(eb) != Some(0) {
                 return Err(fail(what, &format!("pitched resource {w}×{h} elements, pitch {pitch} bytes at {p:#x}"), cudaErrorInvalidValue));
             }
             inside(rt, what, p, (h - 1).saturating_mul(pitch).saturating_add(w * eb))?;

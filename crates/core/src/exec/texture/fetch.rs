@@ -181,7 +181,9 @@ fn surface_addr(d: &SurfDesc, c: [i64; 3], size: u32, dims: usize, clamp: SurfCl
     let mut at = [0u64; 3];
     for dim in 0..dims {
         let v = c[dim];
-        let inside = v >= 0 && v as u64 <= limits[dim] && (dim > 0 || v as u64 % size as u64 == 0) && (dim > 0 || row >= size as u64);
+        // x (bytes) must also be a whole number of accesses into a row that holds one.
+        let whole = dim > 0 || ((v as u64).checked_rem(size as u64) == Some(0) && row >= size as u64);
+        let inside = v >= 0 && v as u64 <= limits[dim] && whole;
         at[dim] = if inside {
             v as u64
         } else {
