@@ -27,8 +27,19 @@ fn texture_fetches_hit_and_miss_in_the_texture_cache() {
     let values: Vec<u8> = (0..64u32).flat_map(|i| (1000 + i).to_le_bytes()).collect();
     gmem.write(texels, &values).unwrap();
     let h = gmem.textures.create_texture(TexDesc {
-        layout: Layout { base: texels, dims: 1, width: 64, height: 1, depth: 1, pitch: 256, slice: 256 },
-        format: Format { kind: ChannelKind::Signed, bits: [32, 0, 0, 0] },
+        layout: Layout {
+            base: texels,
+            dims: 1,
+            width: 64,
+            height: 1,
+            depth: 1,
+            pitch: 256,
+            slice: 256,
+        },
+        format: Format {
+            kind: ChannelKind::Signed,
+            bits: [32, 0, 0, 0],
+        },
         address: [AddressMode::Border; 3],
         linear: false,
         normalized_read: false,
@@ -41,15 +52,33 @@ fn texture_fetches_hit_and_miss_in_the_texture_cache() {
     params[..8].copy_from_slice(&out.to_le_bytes());
     let k = LaunchCtx::one_dim(&module, 0, &params, 1, 32, 15);
     let opts = TimingOptions::new(PolicyKind::from_name("gto").unwrap(), 16);
-    let stats = run_timed(&k, &mut gmem, &mut String::new(), f.shared_bytes, &cfg, &opts).unwrap();
+    let stats = run_timed(
+        &k,
+        &mut gmem,
+        &mut String::new(),
+        f.shared_bytes,
+        &cfg,
+        &opts,
+    )
+    .unwrap();
     let mut got = vec![0u8; 32 * 8];
     gmem.read(out, &mut got).unwrap();
-    let got: Vec<u32> = got.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    let got: Vec<u32> = got
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
     for t in 0..32u32 {
-        assert_eq!((got[2 * t as usize], got[2 * t as usize + 1]), (1000 + t, 1000 + 31 - t));
+        assert_eq!(
+            (got[2 * t as usize], got[2 * t as usize + 1]),
+            (1000 + t, 1000 + 31 - t)
+        );
     }
     // One 128-byte line holds texels 0..31: one miss, then one hit.
     let tex = stats.memory.tex;
     assert_eq!((tex.misses, tex.hits, tex.merged), (1, 1, 0), "{tex:?}");
-    assert_eq!(stats.memory.l1d_loads.hits + stats.memory.l1d_loads.misses, 0, "no fetch went through L1");
+    assert_eq!(
+        stats.memory.l1d_loads.hits + stats.memory.l1d_loads.misses,
+        0,
+        "no fetch went through L1"
+    );
 }
