@@ -113,6 +113,8 @@ int main() {
     EXPECT_ERR(cudaMemcpy2DToArray(arr, 8, 0, padded, sizeof padded[0], W * sizeof(float), H, cudaMemcpyHostToDevice),
                cudaErrorInvalidValue);
     cudaGetLastError();
+    EXPECT_ERR(cudaFree(arr), cudaErrorInvalidValue);  // an array is freed with cudaFreeArray
+    cudaGetLastError();
 
     // Every addressing mode, point and linear, normalized coordinates from -1.3 to about 2.2
     // across and -0.8 to 1.9 down (several periods, both borders).

@@ -57,6 +57,18 @@ fn linear_filtering_with_eight_bit_weights() {
 }
 
 #[test]
+fn extreme_coordinates_read_edge_texels() {
+    // ±∞ and ±1e30 saturate to the first or last index; NaN reads texel 0 (weight 1).
+    let mut dev = Device::new();
+    let texels = dev.alloc_slice(&[0.0f32, 10.0, 20.0, 40.0]).unwrap();
+    let h = dev.textures_mut().create_texture(texture(texels, AddressMode::Clamp));
+    let coords = [f32::INFINITY, -1e30, f32::NAN, 1e30, f32::NEG_INFINITY];
+    let data = dev.alloc_slice(&coords).unwrap();
+    launch(&mut dev, &sampler(h), data, coords.len() as u32).unwrap();
+    assert_eq!(dev.read_vec::<f32>(data, coords.len()).unwrap(), [40.0, 0.0, 0.0, 40.0, 0.0]);
+}
+
+#[test]
 fn a_handle_that_names_nothing_faults() {
     let mut dev = Device::new();
     let data = dev.alloc_slice(&[0.0f32; 4]).unwrap();

@@ -163,6 +163,10 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
         if ptr.is_null() {
             return Ok(());
         }
+        if rt.objects.arrays.contains_key(&(ptr as usize)) {
+            diag(&format!("cudaFree: {ptr:p} is a CUDA array (free it with cudaFreeArray)"));
+            return Err(cudaErrorInvalidValue);
+        }
         let managed = rt.managed_allocs.remove(&(ptr as usize));
         if !is_device(ptr) && !managed {
             diag(&format!("cudaFree: {ptr:p} is not a device pointer"));

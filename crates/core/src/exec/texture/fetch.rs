@@ -129,7 +129,7 @@ fn sample(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], int_coords: bool, dims: us
         let mut idx = [0i64; 3];
         for dim in 0..dims {
             let upper = corner >> dim & 1 == 1;
-            idx[dim] = base[dim] + upper as i64;
+            idx[dim] = base[dim].saturating_add(upper as i64);
             weight *= if upper { alpha[dim] } else { 1.0 - alpha[dim] };
         }
         let t = addressed(g, d, idx, dims)?;
@@ -149,7 +149,7 @@ fn gather4(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], comp: usize) -> Result<Te
     let (j, _) = linear_weight(y);
     let mut out = [0u32; 4];
     for (o, (dx, dy)) in out.iter_mut().zip([(0, 1), (1, 1), (1, 0), (0, 0)]) {
-        *o = addressed(g, d, [i + dx, j + dy, 0], 2)?[comp];
+        *o = addressed(g, d, [i.saturating_add(dx), j.saturating_add(dy), 0], 2)?[comp];
     }
     Ok(out)
 }

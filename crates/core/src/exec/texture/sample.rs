@@ -18,7 +18,7 @@ pub fn address(mode: AddressMode, i: i64, n: i64) -> Option<i64> {
         AddressMode::Border => (0..n).contains(&i).then_some(i),
         AddressMode::Wrap => Some(i.rem_euclid(n)),
         AddressMode::Mirror => {
-            let j = i.rem_euclid(2 * n);
+            let j = i.rem_euclid(n.saturating_mul(2));
             Some(if j < n { j } else { 2 * n - 1 - j })
         }
     }
