@@ -75,6 +75,8 @@ pub fn format_in_source(file: &str, text: &str, e: &LoadError) -> String {
 /// 1-based column of `what`'s first occurrence on 1-based `line` of `text` (as a whole token:
 /// not inside a longer name), counted in characters.
 fn column_of(text: &str, line: u32, what: &str) -> Option<usize> {
+    // `tex.a2d.v4.f32.f32 (layered … not supported)`: the instruction is the part before " (".
+    let what = what.split(" (").next().unwrap_or(what);
     let l = text.lines().nth((line as usize).checked_sub(1)?)?;
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$' || c == '%';
     l.match_indices(what)

@@ -36,8 +36,26 @@ fn check(body: &str, want: &[LoadError]) {
 }
 
 #[test]
-fn texture_instruction_is_unsupported() {
-    check("tex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [%rd1, {%r1}];", &[unsupported("tex.1d.v4.f32.s32", 0)]);
+fn texture_forms_warpsim_does_not_execute_are_named() {
+    check(
+        "tex.a2d.v4.f32.f32 {%f1,%f2,%f3,%f4}, [%rd1, {%r1,%f5,%f6,%f6}];\n\
+         tex.level.2d.v4.f32.f32 {%f1,%f2,%f3,%f4}, [%rd1, {%f5,%f6}], %f7;\n\
+         suld.p.2d.v4.b32.trap {%r1,%r2,%r3,%r4}, [%rd1, {%r2,%r3}];\n\
+         tex.2d.v4.f16.f32 {%rs1,%rs2,%rs3,%rs4}, [%rd1, {%f5,%f6}];\n\
+         tex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [%rd1, %rd2, {%r1}];\n\
+         tex.2d.v4.f32.f32 {%f1,%f2,%f3,%f4}, [%rd1, {%f5,%f6}], %p1;",
+        &[
+            unsupported("tex.a2d.v4.f32.f32 (layered, cube and multisample textures and surfaces are not supported)", 0),
+            unsupported("tex.level.2d.v4.f32.f32 (explicit level of detail: mipmapped textures are not supported)", 1),
+            unsupported("suld.p.2d.v4.b32.trap (formatted surface access (.p) is not supported; use .b)", 2),
+            unsupported("tex.2d.v4.f16.f32 (half-precision texture results are not supported)", 3),
+            unsupported("tex.1d.v4.f32.s32 (a separate sampler operand (independent texture mode) is not supported)", 4),
+            unsupported(
+                "tex.2d.v4.f32.f32 (3 operands: offsets, depth compare and residency predicates are not supported)",
+                5,
+            ),
+        ],
+    );
 }
 
 #[test]
@@ -63,13 +81,13 @@ fn other_unsupported_opcodes() {
     check(
         "cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16;\n\
          wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1];\n\
-         suld.b.1d.b32.trap {%r1}, [%rd1, {%r2}];\n\
+         sured.b.add.1d.u32.trap [%rd1, {%r2}], %r3;\n\
          setp.lt.f16 %p1, %rs1, %rs2;\n\
          ex2.approx.f16 %rs1, %rs2;",
         &[
             unsupported("cp.async.bulk.shared::cluster.global", 0),
             unsupported("wmma.load.a.sync.aligned.row.m16n16k16.f16", 1),
-            unsupported("suld.b.1d.b32.trap", 2),
+            unsupported("sured.b.add.1d.u32.trap", 2),
             unsupported("setp.lt.f16", 3),
             unsupported("ex2.approx.f16", 4),
         ],
@@ -209,7 +227,7 @@ fn all_errors_are_reported_in_source_order() {
     let src = format!(
         "{HEADER}.func f()\n{{\nadd.foo.s32 %r1, %r2, %r3;\nret;\n}}\n\
          .global .align 4 .f32 fx = 1;\n\
-         .entry g()\n{{\n.reg .b32 %r<3>;\nbra $nowhere;\ntex.1d.v4.f32.s32 {{%r1,%r1,%r1,%r1}}, [%r1, {{%r1}}];\nret;\n}}\n"
+         .entry g()\n{{\n.reg .b32 %r<3>;\nbra $nowhere;\ntex.cube.v4.f32.f32 {{%r1,%r1,%r1,%r1}}, [%r1, {{%r1,%r1,%r1,%r1}}];\nret;\n}}\n"
     );
     let h = HEADER.lines().count() as u32;
     assert_eq!(
@@ -218,7 +236,7 @@ fn all_errors_are_reported_in_source_order() {
             unsupported("modifier .foo in add.foo.s32", h + 3),
             invalid("initializer of `fx`: integer literal where a floating-point value is expected", h + 6),
             undefined("label", "$nowhere", h + 10),
-            unsupported("tex.1d.v4.f32.s32", h + 11),
+            unsupported("tex.cube.v4.f32.f32 (layered, cube and multisample textures and surfaces are not supported)", h + 11),
         ]
     );
 }

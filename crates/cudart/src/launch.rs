@@ -205,6 +205,7 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
         DeviceError::BadCallTarget { .. } => cudaErrorInvalidPc,
         DeviceError::BadFree { .. } => cudaErrorIllegalAddress,
+        DeviceError::BadTextureHandle { .. } | DeviceError::SurfaceOutOfBounds { .. } => cudaErrorIllegalAddress,
         _ => cudaErrorLaunchFailure,
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
-//! `register`, `launch`, `memory`, `device`, `errors`, `streams`, `graphs` + `capture`,
+//! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
+//! (texture and surface objects), `device`, `errors`, `streams`, `graphs` + `capture`,
 //! `stubs`.
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
@@ -48,6 +49,7 @@ macro_rules! export {
     };
 }
 
+mod arrays;
 mod capture;
 pub mod config;
 pub mod cubin;
@@ -65,4 +67,6 @@ pub(crate) mod register;
 mod runtime;
 mod streams;
 mod stubs;
+pub mod tex_types;
+mod texture;
 pub mod types;

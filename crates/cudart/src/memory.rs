@@ -17,7 +17,7 @@ use warpsim_core::device::{DevPtr, DeviceError};
 use warpsim_core::ir::layout::{GLOBAL_BASE, GLOBAL_LIMIT};
 
 /// Pitch of `cudaMallocPitch` rows.
-const PITCH_ALIGN: usize = 512;
+pub(crate) const PITCH_ALIGN: usize = 512;
 /// `cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined`.
 const HOST_ALLOC_FLAGS: c_uint = 0x7;
 
@@ -173,6 +173,10 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
     api("cudaFree", |rt| {
         if ptr.is_null() {
             return Ok(());
+        }
+        if rt.objects.arrays.contains_key(&(ptr as usize)) {
+            diag(&format!("cudaFree: {ptr:p} is a CUDA array (free it with cudaFreeArray)"));
+            return Err(cudaErrorInvalidValue);
         }
         let managed = rt.managed_allocs.remove(&(ptr as usize));
         if !is_device(ptr) && !managed {

@@ -162,8 +162,9 @@ pub struct cudaDeviceProp {
     pub reserved: [i32; 56],
 }
 
-/// The properties of the simulated GPU. Textures and surfaces are not simulated: their limits
-/// are 0.
+/// The properties of the simulated GPU. Texture limits are those NVIDIA's deviceQuery prints
+/// for compute capability 7.5 (1-D 131072, 2-D 131072 × 65536, 3-D 16384³); the limits of
+/// what warpsim does not support (layered, cubemap, mipmapped) and the others are 0.
 pub fn properties(l: &Limits) -> cudaDeviceProp {
     // SAFETY: every field is an integer or an array of integers; all-zero is valid.
     let mut p: cudaDeviceProp = unsafe { std::mem::zeroed() };
@@ -187,6 +188,9 @@ pub fn properties(l: &Limits) -> cudaDeviceProp {
     p.minor = MINOR;
     p.textureAlignment = 512;
     p.texturePitchAlignment = 32;
+    p.maxTexture1D = 131072;
+    p.maxTexture2D = [131072, 65536];
+    p.maxTexture3D = [16384; 3];
     p.multiProcessorCount = l.sms as i32;
     p.surfaceAlignment = 512;
     p.asyncEngineCount = 1;
@@ -234,6 +238,9 @@ pub fn attribute(l: &Limits, attr: i32) -> Option<i32> {
         18 => p.integrated,
         19 => p.canMapHostMemory,
         20 => 0, // ComputeMode default
+        21 => p.maxTexture1D,
+        22 | 23 => p.maxTexture2D[(attr - 22) as usize],
+        24..=26 => p.maxTexture3D[(attr - 24) as usize],
         30 => p.surfaceAlignment as i32,
         31 => p.concurrentKernels,
         32 => p.ECCEnabled,

@@ -100,6 +100,8 @@ pub struct Runtime {
     pub limits: HashMap<i32, usize>,
     /// CUDA graphs, executable graphs and stream captures (`graphs.rs`, `capture.rs`).
     pub graphs: crate::graphs::Graphs,
+    /// CUDA arrays and the texture and surface objects' descriptors as given.
+    pub objects: crate::arrays::Objects,
 }
 
 impl Runtime {
@@ -130,6 +132,7 @@ impl Runtime {
             device_flags: 0,
             limits: HashMap::new(),
             graphs: crate::graphs::Graphs::default(),
+            objects: Default::default(),
         }
     }
 
@@ -162,6 +165,7 @@ impl Runtime {
         // gone as on a GPU, and `__managed__` variables move to the reloaded modules.
         self.host_allocs.clear();
         self.managed_allocs.clear();
+        self.objects = Default::default();
         let vars = std::mem::take(&mut self.managed_vars);
         for v in &vars {
             if let Err(e) = crate::managed::bind(self, v) {

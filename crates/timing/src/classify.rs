@@ -141,6 +141,14 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
                 mem,
             }
         }
+        // Texture fetches and surface accesses read and write global memory through the
+        // LD/ST unit (addresses from `exec::texture::fetch::lane_addresses` at issue).
+        Op::Tex | Op::Tld4 | Op::Suld | Op::Sust => OpTiming {
+            unit: Unit::Ldst,
+            latency: cfg.l1d.latency,
+            initiation: 1,
+            mem: MemClass::Data,
+        },
         Op::IMin | Op::IMax => int(MAX),
         Op::IMulLo | Op::IMulHi | Op::IMulWide | Op::IMul24 => int(MUL),
         Op::IMadLo | Op::IMadHi | Op::IMadWide | Op::IMadC | Op::IMad24 | Op::Sad => int(MAD),

@@ -346,10 +346,11 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     }
     let mut memory = env.mem.stats();
     for sm in &sms {
-        let (l1d, l1d_loads, cc) = sm.mem_counts();
+        let (l1d, l1d_loads, cc, tex) = sm.mem_counts();
         memory.l1d.add(&l1d);
         memory.l1d_loads.add(&l1d_loads);
         memory.const_cache.add(&cc);
+        memory.tex.add(&tex);
     }
     let mut issue = IssueSlots::default();
     for sm in &sms {

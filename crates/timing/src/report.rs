@@ -186,6 +186,15 @@ pub const STATS: &[StatDef] = &[
         "constant-cache line accesses that missed",
         |s| s.memory.const_cache.misses
     ),
+    count!("tex_hits", "texture-cache line accesses that hit", |s| s
+        .memory
+        .tex
+        .hits),
+    count!(
+        "tex_misses",
+        "texture-cache line accesses that missed and went to L2",
+        |s| s.memory.tex.misses
+    ),
     count!(
         "l2_requests",
         "requests the SMs sent to L2 (reads, writes, atomics)",

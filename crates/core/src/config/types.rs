@@ -23,6 +23,10 @@ pub struct GpuConfig {
     pub l1i: Cache,
     pub l1d: L1d,
     pub const_cache: Cache,
+    /// The per-SM read-only texture cache `tex`/`tld4` fetches go through. Optional in a
+    /// file: without it, GPGPU-Sim's GTX 480 texture cache.
+    #[serde(default)]
+    pub tex: TexCache,
     pub l2: L2,
     pub dram: Dram,
     pub icnt: Icnt,
@@ -205,6 +209,29 @@ pub struct OperandCollectors {
     /// files written before the key existed load unchanged): the SM-wide pool.
     #[serde(default)]
     pub per_scheduler: u32,
+}
+
+/// `[tex]`: GPGPU-Sim's `-gpgpu_tex_cache:l1` (`N:sets:line:assoc,L:R:m:N:L,T:fifo:req,rob:res`):
+/// read-only, LRU, allocate on miss, linear set index. Hits take the L1 D-cache's latency
+/// (GPGPU-Sim gives the texture cache no hit latency of its own); misses queue for L2 in the
+/// SM's miss queue like L1 misses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TexCache {
+    pub size: u32,
+    pub assoc: u32,
+    pub line: u32,
+    /// Lines in flight to L2 (GPGPU-Sim's reorder-buffer entries).
+    pub mshrs: u32,
+    /// Fetches waiting on one line in flight (GPGPU-Sim's fragment FIFO entries).
+    pub mshr_merge: u32,
+}
+
+impl Default for TexCache {
+    /// GTX 480: `N:4:128:24,L:R:m:N:L,T:128:4,128:2` (12 KB, 24-way, 128-byte lines).
+    fn default() -> TexCache {
+        TexCache { size: 12288, assoc: 24, line: 128, mshrs: 128, mshr_merge: 128 }
+    }
 }
 
 /// `[pipeline]`: cycles an instruction spends in the stages around its unit (GPGPU-Sim's

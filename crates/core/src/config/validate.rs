@@ -134,6 +134,7 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
     cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
     cache_shape("const_cache", c.const_cache.size, c.const_cache.assoc, c.const_cache.line)?;
+    cache_shape("tex", c.tex.size, c.tex.assoc, c.tex.line)?;
     if c.l1d.line % c.l1d.sector != 0 {
         return Err(invalid("l1d.sector", format!("{} must divide l1d.line = {}", c.l1d.sector, c.l1d.line)));
     }

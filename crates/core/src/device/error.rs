@@ -94,6 +94,10 @@ pub enum DeviceError {
     BadCallTarget { location: Location, value: u64 },
     #[error("free(0x{address:x}): not a live block of the device heap (freed twice, or not returned by malloc): {location}")]
     BadFree { location: Location, address: u64 },
+    #[error("{} handle {handle} is not a live {} object: {location}", if *surface { "surface" } else { "texture" }, if *surface { "surface" } else { "texture" })]
+    BadTextureHandle { location: Location, surface: bool, handle: u64 },
+    #[error("surface {} outside surface {handle} ({size} bytes at x = {} bytes, y = {}, z = {}): {location}", if *write { "write" } else { "read" }, coords[0], coords[1], coords[2])]
+    SurfaceOutOfBounds { location: Location, handle: u64, coords: [i64; 3], size: u32, write: bool },
 }
 
 fn describe_stuck(warps: &[StuckWarp]) -> String {

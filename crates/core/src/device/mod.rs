@@ -286,6 +286,16 @@ impl Device {
         }
     }
 
+    /// The live texture and surface objects (`exec::texture`); the caller checks that a
+    /// descriptor's memory lies inside a live allocation.
+    pub fn textures(&self) -> &crate::exec::texture::TextureTable {
+        &self.memory.textures
+    }
+
+    pub fn textures_mut(&mut self) -> &mut crate::exec::texture::TextureTable {
+        &mut self.memory.textures
+    }
+
     /// Whether `p` lies in a live host-visible allocation.
     pub fn is_host_visible(&self, p: DevPtr) -> bool {
         self.memory.is_host_visible(p.0)

@@ -19,6 +19,10 @@ pub enum FaultKind {
     BadCallTarget { value: u64 },
     /// Device-side `free` of an address that is not a live device-heap block.
     BadFree { address: u64 },
+    /// A texture or surface instruction whose handle names no live object.
+    BadHandle { surface: bool, handle: u64 },
+    /// A `.trap` surface access outside the surface (x in bytes).
+    SurfaceOutOfBounds { handle: u64, coords: [i64; 3], size: u32, write: bool },
 }
 
 /// A fault at `pc` in function `func` (by name) for lane `lane` of the executing warp.

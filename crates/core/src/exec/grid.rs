@@ -172,5 +172,9 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
         FaultKind::Assert { message, file, line, function } => DeviceError::AssertFailed { location, message, file, line, function },
         FaultKind::BadCallTarget { value } => DeviceError::BadCallTarget { location, value },
         FaultKind::BadFree { address } => DeviceError::BadFree { location, address },
+        FaultKind::BadHandle { surface, handle } => DeviceError::BadTextureHandle { location, surface, handle },
+        FaultKind::SurfaceOutOfBounds { handle, coords, size, write } => {
+            DeviceError::SurfaceOutOfBounds { location, handle, coords, size, write }
+        }
     }
 }

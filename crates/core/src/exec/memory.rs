@@ -54,6 +54,8 @@ pub struct GlobalMemory {
     /// Index of the allocation that served the last access (a cache for the common case of
     /// a warp touching one buffer many times).
     last: std::cell::Cell<usize>,
+    /// Live texture and surface objects (their descriptors point into this memory).
+    pub textures: super::texture::TextureTable,
 }
 
 impl GlobalMemory {

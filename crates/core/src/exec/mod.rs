@@ -18,5 +18,6 @@ pub mod memory;
 pub mod operands;
 pub mod printf;
 pub mod step;
+pub mod texture;
 pub mod warp;
 pub mod warp_ops;

@@ -150,6 +150,8 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::CpAsync => super::cp_async::cp_async(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::Tex | Op::Tld4 => super::texture::fetch::tex(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::Suld | Op::Sust => super::texture::fetch::surface(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Vprintf => vprintf(k, m, w, inst, exec),
         Op::Malloc => {
             for lane in lanes(exec) {

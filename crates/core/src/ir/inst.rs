@@ -227,6 +227,58 @@ pub enum Op {
     Malloc,
     /// Device-side `free(ptr)` (so `delete`): src[0] = the pointer.
     Free,
+    // ---- textures and surfaces (`exec::texture`) ----
+    /// `tex.geom.v4.dty.cty d, [a, c]`: dst[0] = Vec of 4 (ty), src[0] = the texture object
+    /// handle, src[1] = Vec of coordinates (ty2: S32 or F32); mods.tex.geom.
+    Tex,
+    /// `tld4.comp.2d.v4.dty.f32 d, [a, c]`: the 2×2 bilinear footprint's component
+    /// mods.tex.comp; operands as for `Tex`.
+    Tld4,
+    /// `suld.b.geom[.vN].ty.clamp d, [a, c]`: dst[0] = Vec of mods.vec (ty), src[0] = the
+    /// surface object handle, src[1] = Vec of S32 coordinates (x in bytes).
+    Suld,
+    /// `sust.b.geom[.vN].ty.clamp [a, c], b`: src[0] handle, src[1] coordinates, src[2] = Vec
+    /// of mods.vec values.
+    Sust,
+}
+
+/// Dimensionality of a texture or surface instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum TexGeom {
+    #[default]
+    D1,
+    D2,
+    D3,
+}
+
+impl TexGeom {
+    /// Coordinates the geometry uses (a 3-D coordinate vector has a fourth, ignored element).
+    pub fn dims(self) -> usize {
+        self as usize + 1
+    }
+}
+
+/// What a surface access outside the surface does (`.trap`, `.clamp`, `.zero`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum SurfClamp {
+    /// Fault.
+    #[default]
+    Trap,
+    /// Use the nearest element inside.
+    Clamp,
+    /// Loads return 0, stores are dropped.
+    Zero,
+}
+
+/// Texture and surface modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct TexMods {
+    pub geom: TexGeom,
+    /// `tld4`'s component: 0 r, 1 g, 2 b, 3 a.
+    pub comp: u8,
+    pub clamp: SurfClamp,
 }
 
 /// `bar` flavours.
@@ -281,6 +333,8 @@ pub struct Mods {
     pub testp: u8,
     /// `.uni`: the branch/call is known uniform.
     pub uni: bool,
+    /// `tex`/`tld4`/`suld`/`sust`.
+    pub tex: TexMods,
 }
 
 /// An optional guard predicate.

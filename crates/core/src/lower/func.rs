@@ -480,6 +480,7 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             Special::Call => self.lower_call(i, &s, &mut inst)?,
             Special::BarRed => self.bind_bar_red(i, &s, &mut inst)?,
             Special::IgnoreOperands => {}
+            Special::Tex => self.bind_tex(i, &s, &mut inst)?,
         }
         Ok(inst)
     }

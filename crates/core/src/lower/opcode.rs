@@ -8,7 +8,7 @@
 
 use ptx::ast::{Instruction, ScalarType};
 
-use super::{op_cmp, op_float, op_int, op_mem, op_sync};
+use super::{op_cmp, op_float, op_int, op_mem, op_sync, op_tex};
 use crate::error::LoadError;
 use crate::ir::{Mods, Op, Opnd, Ty};
 
@@ -44,6 +44,8 @@ pub(super) enum Special {
     BarRed,
     /// `fence.proxy… [a], n`: operands accepted and ignored (ordering only).
     IgnoreOperands,
+    /// `tex`/`tld4`/`suld`/`sust`: a `[handle, {coordinates}]` operand (`op_tex`).
+    Tex,
 }
 
 /// A decoded opcode and the operands it expects.
@@ -275,6 +277,10 @@ pub(super) fn decode(opcode: &str, s: &mut Suffixes) -> Result<Decoded, LoadErro
         "activemask" => op_sync::activemask(s),
         "match" => op_sync::match_(s),
         "redux" => op_sync::redux(s),
+        "tex" => op_tex::tex(s, false),
+        "tld4" => op_tex::tex(s, true),
+        "suld" => op_tex::surface(s, false),
+        "sust" => op_tex::surface(s, true),
         _ => Err(s.unsupported()),
     }
 }

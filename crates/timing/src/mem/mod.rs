@@ -53,6 +53,8 @@ pub enum Dest {
     L1,
     /// The constant cache MSHR for `Req::addr`.
     Const,
+    /// The texture cache MSHR for `Req::addr`.
+    Tex,
     /// A memory instruction directly (writes, atomics): its track id.
     Track(u32),
     /// No one (a dirty L1 victim written back): no reply is sent.
@@ -106,6 +108,8 @@ pub struct MemStats {
     /// `writebacks` stays 0 (fills are counted in `l1d`).
     pub l1d_loads: CacheCounts,
     pub const_cache: CacheCounts,
+    /// The texture cache (`tex`/`tld4` fetches).
+    pub tex: CacheCounts,
     pub l2: CacheCounts,
     pub dram: DramCounts,
     /// Global/local requests sent from the SMs to L2 (reads, writes, atomics).
@@ -119,6 +123,7 @@ impl MemStats {
         self.l1d.add(&o.l1d);
         self.l1d_loads.add(&o.l1d_loads);
         self.const_cache.add(&o.const_cache);
+        self.tex.add(&o.tex);
         self.l2.add(&o.l2);
         self.dram.add(&o.dram);
         self.l2_requests += o.l2_requests;

@@ -24,6 +24,7 @@ use warpsim_core::exec::grid::fault_error;
 use warpsim_core::exec::mem_ops::addresses;
 use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
 use warpsim_core::exec::step::step;
+use warpsim_core::exec::texture::fetch::lane_addresses;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
 use warpsim_core::ir::{Op, Space};
 
@@ -187,10 +188,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     sync(1, 1)
                 } else {
                     let mut lanes: Lanes = [0; WARP_SIZE];
-                    // A `cp.async` is timed by its global source (`src[1]`).
-                    let at = if inst.op == Op::CpAsync { 1 } else { 0 };
-                    addresses(k, &m, w, &f, &inst.src[at], inst.mods.space, &mut lanes);
+                    // Textures and surfaces: the global addresses of their elements; a
+                    // `cp.async` is timed by its global source (`src[1]`).
+                    let tex = matches!(inst.op, Op::Tex | Op::Tld4 | Op::Suld | Op::Sust);
+                    let tex_bytes = if tex {
+                        lane_addresses(k, &m, w, inst, exec, &mut lanes)
+                    } else {
+                        let at = if inst.op == Op::CpAsync { 1 } else { 0 };
+                        addresses(k, &m, w, &f, &inst.src[at], inst.mods.space, &mut lanes);
+                        0
+                    };
                     let space = match inst.mods.space {
+                        _ if tex => Space::Global,
                         Space::Generic => {
                             match classify_generic(lanes[exec.trailing_zeros() as usize]) {
                                 Window::Shared(_) => Space::Shared,
@@ -219,8 +228,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 *a =
                                     SmMem::model_addr(space, *a, age * WARP_SIZE as u64 + l as u64);
                             }
-                            let size = inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32);
-                            let line = self.mem.line_bytes();
+                            let size = if tex {
+                                tex_bytes
+                            } else {
+                                inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32)
+                            };
+                            let line = if matches!(inst.op, Op::Tex | Op::Tld4) {
+                                self.mem.tex_line_bytes()
+                            } else {
+                                self.mem.line_bytes()
+                            };
                             let sector = env.cfg.coalescer.sector_bytes as u64;
                             lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
                             let global = space == Space::Global;
@@ -228,12 +245,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 _ if matches!(space, Space::Const | Space::KernelParam) => {
                                     AccKind::Const
                                 }
-                                Op::Ld => self.mem.load_kind(global, &inst.mods),
+                                Op::Ld | Op::Suld => self.mem.load_kind(global, &inst.mods),
                                 // `.ca` allocates in L1, `.cg` goes around it.
                                 Op::CpAsync => AccKind::Load {
                                     alloc: !inst.mods.l2_only,
                                 },
-                                Op::St => self.mem.store_kind(global),
+                                // Texture fetches go through the texture cache.
+                                Op::Tex | Op::Tld4 => AccKind::Tex,
+                                Op::St | Op::Sust => self.mem.store_kind(global),
                                 _ => AccKind::Atomic,
                             };
                             Plan::Async {
@@ -274,7 +293,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Plan::Sync(access) => {
                 let ready = now + self.stages + read as u64 + access.latency.max(1) as u64 - 1;
                 if let Some(inst) = inst {
-                    if inst.op != Op::St {
+                    if !matches!(inst.op, Op::St | Op::Sust) {
                         self.sb[s].reserve(inst, &f, ready, false);
                     }
                 }
@@ -288,7 +307,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             Plan::Async { kind, long } => {
                 let inst = inst.expect("a memory plan has its instruction");
-                let release = inst.op != Op::St;
+                let release = !matches!(inst.op, Op::St | Op::Sust);
                 if release {
                     self.sb[s].reserve(inst, &f, PENDING, long);
                 }

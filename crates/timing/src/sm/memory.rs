@@ -20,6 +20,11 @@
 //! Global loads allocate in L1 when `l1d.cache_global_loads` (Fermi) or for `ld.global.nc`;
 //! volatile loads, `ld.cg`/`ld.cv` (cache in L2 only, as GPGPU-Sim's `CACHE_GLOBAL`) and
 //! atomics always go to L2 (atomics execute there).
+//!
+//! Texture fetches (`tex`, `tld4`) go through the read-only texture cache (`[tex]`,
+//! GPGPU-Sim's L1T): lookup, allocate on miss, hits at the L1 latency, misses through the
+//! SM's miss queue to L2 like L1 misses. Unlike GPGPU-Sim's, its fetches do not return in
+//! order through a fragment FIFO: each completes when its own lines are back.
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
@@ -55,6 +60,8 @@ pub enum AccKind {
     },
     Atomic,
     Const,
+    /// A texture fetch through the texture cache.
+    Tex,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -95,6 +102,8 @@ pub struct SmMem {
     l1_mshrs: Mshrs<Waiter>,
     cc: TagArray,
     cc_mshrs: Mshrs<Waiter>,
+    tex: TagArray,
+    tex_mshrs: Mshrs<Waiter>,
     miss_queue: VecDeque<Req>,
     miss_cap: usize,
     /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
@@ -116,6 +125,7 @@ pub struct SmMem {
     /// The loads among `l1d_counts` that looked the tags up (not bypassing ones).
     pub l1d_load_counts: CacheCounts,
     pub cc_counts: CacheCounts,
+    pub tex_counts: CacheCounts,
 }
 
 impl SmMem {
@@ -133,6 +143,13 @@ impl SmMem {
                 warpsim_core::config::SetIndex::Linear,
             ),
             cc_mshrs: Mshrs::new(d.mshrs.min(32), d.mshr_merge),
+            tex: TagArray::new(
+                cfg.tex.size,
+                cfg.tex.assoc,
+                cfg.tex.line,
+                warpsim_core::config::SetIndex::Linear,
+            ),
+            tex_mshrs: Mshrs::new(cfg.tex.mshrs, cfg.tex.mshr_merge),
             miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
             miss_cap: d.miss_queue as usize,
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
@@ -150,6 +167,7 @@ impl SmMem {
             l1d_counts: CacheCounts::default(),
             l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
+            tex_counts: CacheCounts::default(),
         }
     }
 
@@ -161,6 +179,11 @@ impl SmMem {
     /// The LD/ST line size (the L1 line).
     pub fn line_bytes(&self) -> u64 {
         self.l1.line_bytes()
+    }
+
+    /// The texture cache's line size (texture fetches coalesce into its lines).
+    pub fn tex_line_bytes(&self) -> u64 {
+        self.tex.line_bytes()
     }
 
     /// The timing-model address of a functional address in `space` for `thread` (a global id).
@@ -259,11 +282,12 @@ impl SmMem {
     }
 }
 
-/// The SM's two read caches.
+/// The SM's read caches.
 #[derive(Clone, Copy)]
 enum ReadCache {
     L1,
     Const,
+    Tex,
 }
 
 /// A read through one of the SM's read caches in cycle `now`: a hit (when `lookup`; a
@@ -284,6 +308,7 @@ fn cached_read(
     let (tags, mshrs, counts, dest) = match cache {
         ReadCache::L1 => (&mut m.l1, &mut m.l1_mshrs, &mut m.l1d_counts, Dest::L1),
         ReadCache::Const => (&mut m.cc, &mut m.cc_mshrs, &mut m.cc_counts, Dest::Const),
+        ReadCache::Tex => (&mut m.tex, &mut m.tex_mshrs, &mut m.tex_counts, Dest::Tex),
     };
     // Loads that look the L1 up are counted apart too (the L1 miss rate of loads).
     let mut loads = match cache {
@@ -449,6 +474,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 };
                 cached_read(m, ReadCache::Const, addr, w, true, bytes, sm, now)
             }
+            AccKind::Tex => {
+                let bytes = m.tex.line_bytes() as u16;
+                let w = Waiter {
+                    track: a.track,
+                    alloc: true,
+                };
+                cached_read(m, ReadCache::Tex, addr, w, true, bytes, sm, now)
+            }
         }
     }
 
@@ -489,6 +522,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Dest::Const => {
                 m.cc_mshrs.complete(r.addr, &mut w);
                 m.cc.fill(r.addr, false);
+            }
+            Dest::Tex => {
+                m.tex_mshrs.complete(r.addr, &mut w);
+                m.tex.fill(r.addr, false);
             }
         }
         for x in &w {

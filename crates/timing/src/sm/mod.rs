@@ -312,10 +312,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// Memory-hierarchy counters of this SM (L1 D-cache, its loads that looked the tags up,
-    /// constant cache).
+    /// constant cache, texture cache).
     pub fn mem_counts(
         &self,
     ) -> (
+        crate::mem::CacheCounts,
         crate::mem::CacheCounts,
         crate::mem::CacheCounts,
         crate::mem::CacheCounts,
@@ -324,6 +325,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.mem.l1d_counts,
             self.mem.l1d_load_counts,
             self.mem.cc_counts,
+            self.mem.tex_counts,
         )
     }
 
