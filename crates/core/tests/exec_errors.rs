@@ -82,6 +82,74 @@ fn barrier_count_that_cannot_be_reached_is_a_deadlock() {
     assert!(matches!(&err, DeviceError::Deadlock { warps, .. } if warps.len() == 2 && warps[0].barrier == 1), "{err}");
 }
 
+fn synccheck() -> Device {
+    Device::with_options(DeviceOptions { synccheck: true, ..Default::default() })
+}
+
+/// `if (threadIdx.x >= N) return; __syncthreads();` for N = `keep`.
+fn return_then_barrier(keep: u32, barrier: &str) -> String {
+    kernel("", &format!("setp.ge.u32 %p1, %r5, {keep};\n@%p1 bra DONE;\n{barrier}\nst.global.u32 [%rd1], %r5;\nDONE:"))
+}
+
+#[test]
+fn synccheck_reports_a_barrier_completed_without_exited_lanes() {
+    // Threads 48..63 return; the barrier completes for the other 48 (as on a GPU) unless
+    // synccheck is on.
+    let src = return_then_barrier(48, "bar.sync 0;");
+    assert!(run(&src, 2, 64, 1).is_ok(), "without synccheck the barrier completes");
+    let err = run_with(synccheck(), &src, 2, 64, 1).unwrap_err();
+    match &err {
+        DeviceError::BarrierAfterExit { kernel, cta, barrier, count, line, exited, .. } => {
+            assert_eq!((kernel.as_str(), *cta, *barrier, *count, *line), ("k", [0, 0, 0], 0, None, 20));
+            assert_eq!(exited, &[warpsim_core::device::ExitedWarp { warp: 1, lanes: 0xffff_0000 }]);
+        }
+        e => panic!("{e}"),
+    }
+    let text = err.to_string();
+    assert!(text.starts_with("synccheck: barrier 0 at pc "), "{text}");
+    assert!(text.contains("(PTX line 20) of kernel `k`, CTA (0,0,0), completed although 16 threads that should reach it had exited: warp 1 lanes 16-31"), "{text}");
+}
+
+#[test]
+fn synccheck_sees_warps_that_exited_while_others_waited() {
+    // Warp 0 waits at the barrier first; warp 1 then exits whole, which completes it.
+    let src = return_then_barrier(32, "barrier.sync 0;");
+    assert!(run(&src, 1, 64, 1).is_ok());
+    let err = run_with(synccheck(), &src, 1, 64, 1).unwrap_err();
+    assert!(matches!(&err, DeviceError::BarrierAfterExit { exited, .. } if exited.len() == 1 && exited[0].warp == 1 && exited[0].lanes == u32::MAX), "{err}");
+    assert!(err.to_string().contains("32 threads that should reach it had exited: warp 1 lanes 0-31"), "{err}");
+}
+
+#[test]
+fn synccheck_on_a_counted_barrier_blames_only_warps_taking_part() {
+    // Warps 2 and 3 exit; warps 0 and 1 meet at `bar.sync 1, 64`: correct, no report.
+    let src = return_then_barrier(64, "bar.sync 1, 64;");
+    assert_eq!(run_with(synccheck(), &src, 1, 128, 1).map(|_| ()), Ok(()));
+    // Lanes 16..31 of warp 0 exit; 48 threads complete `bar.sync 1, 48`, but warp 0 takes part
+    // without half its threads.
+    let body = "setp.ge.u32 %p1, %r5, 64;\n@%p1 bra DONE;\nsetp.ge.u32 %p2, %r5, 16;\nsetp.lt.u32 %p3, %r5, 32;\nand.pred %p4, %p2, %p3;\n\
+                @%p4 bra DONE;\nbar.sync 1, 48;\nDONE:";
+    let src = kernel("", body);
+    assert!(run(&src, 1, 128, 1).is_ok());
+    let err = run_with(synccheck(), &src, 1, 128, 1).unwrap_err();
+    match &err {
+        DeviceError::BarrierAfterExit { barrier: 1, count: Some(48), exited, .. } => {
+            assert_eq!(exited, &[warpsim_core::device::ExitedWarp { warp: 0, lanes: 0xffff_0000 }]);
+        }
+        e => panic!("{e}"),
+    }
+    assert!(err.to_string().contains("barrier 1 (count 48) at"), "{err}");
+}
+
+#[test]
+fn synccheck_accepts_barriers_every_thread_reaches() {
+    // Exits after the last barrier are fine.
+    let body = "bar.sync 0;\nsetp.ge.u32 %p1, %r5, 40;\n@%p1 bra DONE;\nbar.sync 0;\nDONE:";
+    assert!(run_with(synccheck(), &kernel("", body), 2, 96, 1).is_err(), "the second barrier misses threads 40..95");
+    let body = "bar.sync 0;\nbar.sync 0;\nsetp.ge.u32 %p1, %r5, 40;\n@%p1 bra DONE;\nst.global.u32 [%rd1], %r5;\nDONE:";
+    assert!(run_with(synccheck(), &kernel("", body), 2, 96, 1).is_ok());
+}
+
 #[test]
 fn runaway_kernel_hits_the_instruction_limit() {
     let body = "SPIN:\nadd.s32 %r9, %r9, 1;\nbra SPIN;";

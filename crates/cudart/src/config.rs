@@ -12,6 +12,7 @@
 //! | `WARPSIM_PROGRESS` | timing mode, `1`: a progress line on stderr every 2 s during long launches (cycles, IPC, CTAs done, warp instructions/s). `warpsim exec` sets it when its stderr is a terminal, or with `--progress` |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
+//! | `WARPSIM_SYNCCHECK` | `1`: a barrier that completes although threads of the CTA exited before reaching it fails the launch (`warpsim exec --synccheck`; both modes) |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.
 
@@ -44,6 +45,8 @@ pub struct Config {
     pub event_log: bool,
     /// `WARPSIM_PROGRESS=1`: progress lines on stderr during timed launches.
     pub progress: bool,
+    /// `WARPSIM_SYNCCHECK=1`: barriers completing without exited threads fail the launch.
+    pub synccheck: bool,
 }
 
 impl Default for Config {
@@ -59,6 +62,7 @@ impl Default for Config {
             max_cycles: None,
             event_log: false,
             progress: false,
+            synccheck: false,
         }
     }
 }
@@ -168,6 +172,13 @@ impl Config {
                 other => warn.push(format!("WARPSIM_PROGRESS=`{other}` is not 1 or 0; no progress lines")),
             }
         }
+        if let Some(v) = get("WARPSIM_SYNCCHECK") {
+            match v.trim() {
+                "1" => c.synccheck = true,
+                "0" | "" => {}
+                other => warn.push(format!("WARPSIM_SYNCCHECK=`{other}` is not 1 or 0; no synccheck")),
+            }
+        }
         (c, warn)
     }
 }
@@ -215,6 +226,16 @@ mod tests {
         assert!(parse(&[("WARPSIM_PROGRESS", "1")]).0.progress);
         assert!(!parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")]).0.progress);
         assert!(parse(&[("WARPSIM_PROGRESS", "x")]).1[0].contains("WARPSIM_PROGRESS=`x`"));
+    }
+
+    #[test]
+    fn synccheck_in_both_modes() {
+        assert!(!parse(&[]).0.synccheck);
+        assert!(parse(&[("WARPSIM_SYNCCHECK", "1")]).0.synccheck);
+        let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "1"), ("WARPSIM_MODE", "functional")]);
+        assert!(c.synccheck && w.is_empty(), "{w:?}");
+        let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "on")]);
+        assert!(!c.synccheck && w[0].contains("WARPSIM_SYNCCHECK=`on`"), "{w:?}");
     }
 
     #[test]

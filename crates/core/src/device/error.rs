@@ -47,6 +47,14 @@ pub struct StuckWarp {
     pub lanes: u32,
 }
 
+/// Threads of one warp that had exited when a barrier completed (`--synccheck`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitedWarp {
+    /// Warp index in its CTA.
+    pub warp: u32,
+    pub lanes: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DeviceError {
     #[error("cannot load PTX:\n{0}")]
@@ -69,6 +77,20 @@ pub enum DeviceError {
     MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, why: String },
     #[error("barrier deadlock in kernel `{kernel}`, CTA ({},{},{}): {live_threads} live threads, {}", cta[0], cta[1], cta[2], describe_stuck(.warps))]
     Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
+    /// `--synccheck`: the barrier completed although threads that should have reached it had
+    /// exited (undefined behaviour; without the check it completes, as on GPUs).
+    #[error(
+        "synccheck: barrier {barrier}{} at {}pc {pc} (PTX line {line}) of kernel `{kernel}`, CTA ({},{},{}), completed although {} thread{} that should reach it had exited: {}; \
+         every thread of the CTA{} must reach the barrier (__syncthreads() after a `return` is undefined behaviour)",
+        count.map_or(String::new(), |c| format!(" (count {c})")),
+        if function != kernel { format!("`{function}` ") } else { String::new() },
+        cta[0], cta[1], cta[2],
+        exited_threads(exited),
+        if exited_threads(exited) == 1 { "" } else { "s" },
+        describe_exited(exited),
+        if count.is_some() { " in a warp that takes part" } else { "" }
+    )]
+    BarrierAfterExit { kernel: String, function: String, cta: [u32; 3], barrier: u8, count: Option<u32>, pc: u32, line: u32, exited: Vec<ExitedWarp> },
     #[error("kernel `{kernel}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)")]
     InstructionLimit { kernel: String, limit: u64 },
     /// A timed launch ran past the timing engine's cycle limit (runaway guard).
@@ -96,4 +118,44 @@ fn describe_stuck(warps: &[StuckWarp]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
         + "; no other thread of the CTA can reach the barrier"
+}
+
+fn exited_threads(warps: &[ExitedWarp]) -> u32 {
+    warps.iter().map(|w| w.lanes.count_ones()).sum()
+}
+
+fn describe_exited(warps: &[ExitedWarp]) -> String {
+    warps.iter().map(|w| format!("warp {} lanes {}", w.warp, lane_ranges(w.lanes))).collect::<Vec<_>>().join(", ")
+}
+
+/// `0-15,20,22-23`: the set bits of a lane mask as ranges.
+pub fn lane_ranges(mask: u32) -> String {
+    let mut out = Vec::new();
+    let mut l = 0;
+    while l < 32 {
+        if mask & (1 << l) == 0 {
+            l += 1;
+            continue;
+        }
+        let start = l;
+        while l < 32 && mask & (1 << l) != 0 {
+            l += 1;
+        }
+        out.push(if l - 1 == start { start.to_string() } else { format!("{start}-{}", l - 1) });
+    }
+    out.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lane_ranges;
+
+    #[test]
+    fn lane_masks_print_as_ranges() {
+        assert_eq!(lane_ranges(u32::MAX), "0-31");
+        assert_eq!(lane_ranges(0xffff_0000), "16-31");
+        assert_eq!(lane_ranges(0b1101_0001), "0,4,6-7");
+        assert_eq!(lane_ranges(1 << 31), "31");
+        assert_eq!(lane_ranges(0), "");
+    }
 }

@@ -12,7 +12,7 @@ pub mod error;
 pub use crate::exec::grid::LaunchStats;
 pub use args::{Arg, Dim3, LaunchConfig};
 pub use engine::{EngineLaunch, EngineStats, FunctionalEngine, LaunchEngine, LaunchRecord};
-pub use error::{DeviceError, Location, StuckWarp};
+pub use error::{DeviceError, ExitedWarp, Location, StuckWarp};
 
 use std::collections::BTreeMap;
 
@@ -56,6 +56,9 @@ pub struct DeviceOptions {
     pub num_sms: u32,
     /// Capacity of device global memory; allocations beyond it fail with `OutOfMemory`.
     pub global_memory_bytes: u64,
+    /// `--synccheck`: a barrier that completes although threads of the CTA exited before
+    /// reaching it fails the launch ([`DeviceError::BarrierAfterExit`]).
+    pub synccheck: bool,
 }
 
 impl Default for DeviceOptions {
@@ -67,6 +70,7 @@ impl Default for DeviceOptions {
             max_resident_ctas: 120,
             num_sms: 15,
             global_memory_bytes: 4 << 30,
+            synccheck: false,
         }
     }
 }
@@ -441,6 +445,7 @@ impl Device {
             smid: 0,
             gridid: self.launches,
             grid_workspace,
+            synccheck: self.options.synccheck,
         };
         let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas, slice: 512 };
         let kernel = &lm.ir.functions[k.func as usize].name;

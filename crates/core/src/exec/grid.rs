@@ -3,13 +3,13 @@
 //! atomics) make progress. Deterministic: the order depends only on the launch.
 
 use super::context::{LaunchCtx, MemCtx};
-use super::cta::{Barrier, Cta};
+use super::cta::{Barrier, BarrierAfterExit, Cta};
 use super::fault::{ExecFault, FaultKind};
 use super::memory::GlobalMemory;
 use super::operands::thread_index;
 use super::step::{step, StepEvent};
 use super::warp::{Warp, WarpState, WARP_SIZE};
-use crate::device::error::{DeviceError, Location, StuckWarp};
+use crate::device::error::{DeviceError, ExitedWarp, Location, StuckWarp};
 use std::collections::VecDeque;
 
 /// Limits of a functional run.
@@ -49,7 +49,7 @@ pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
             w
         })
         .collect();
-    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0 }
+    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0, synccheck: k.synccheck }
 }
 
 /// Runs the grid to completion.
@@ -97,11 +97,11 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
                 StepEvent::Continue => {}
                 StepEvent::Done => {
                     cta.warps[wi].state = WarpState::Done;
-                    cta.release_ready();
+                    cta.release_ready().map_err(|h| synccheck_error(k, cta, h))?;
                     break;
                 }
                 ev @ StepEvent::Barrier { .. } => {
-                    cta.arrive(wi, ev);
+                    cta.arrive(wi, ev).map_err(|h| synccheck_error(k, cta, h))?;
                     if cta.warps[wi].state != WarpState::Ready {
                         break;
                     }
@@ -134,6 +134,21 @@ pub fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
         })
         .collect();
     DeviceError::Deadlock { kernel: kernel_name(k), cta: cta.id, live_threads: cta.live_threads(), warps }
+}
+
+/// The `--synccheck` error for a barrier that completed without threads that had exited.
+pub fn synccheck_error(k: &LaunchCtx, cta: &Cta, h: BarrierAfterExit) -> DeviceError {
+    let func = &k.module.functions[h.func as usize];
+    DeviceError::BarrierAfterExit {
+        kernel: kernel_name(k),
+        function: func.name.clone(),
+        cta: cta.id,
+        barrier: h.barrier,
+        count: h.count,
+        pc: h.pc,
+        line: func.insts.get(h.pc as usize).map_or(func.line, |i| i.line),
+        exited: h.exited.into_iter().map(|(warp, lanes)| ExitedWarp { warp, lanes }).collect(),
+    }
 }
 
 /// Turns a fault of lane `f.lane` of warp `wi` into a located error.
