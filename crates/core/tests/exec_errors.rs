@@ -26,6 +26,47 @@ fn out_of_bounds_global_write_names_kernel_thread_and_address() {
         }
         e => panic!("{e}"),
     }
+    // The report names the buffer, the distance from its end and how many threads fault:
+    // threads 36..63 of the warp (global indices 100..127) all miss the 100-word buffer.
+    let text = run(&src, 3, 64, 100).unwrap_err().to_string();
+    assert!(text.contains(" (Global space): 0 bytes after the end of a 400-byte allocation at 0x"), "{text}");
+    assert!(text.contains(" (cudaMalloc call 1); 28 of the warp's 32 active threads fault, the first at kernel `k`, CTA (1,0,0), thread (36,0,0)"), "{text}");
+}
+
+/// Runs `k` with `out` pointing at a buffer that was freed (and another, live one after it).
+fn run_on_freed(src: &str) -> DeviceError {
+    let mut dev = Device::new();
+    let m = dev.load_ptx(src).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let keep = dev.alloc_zeroed::<u32>(16).unwrap();
+    let gone = dev.alloc_zeroed::<u32>(16).unwrap();
+    dev.alloc_zeroed::<u32>(16).unwrap();
+    dev.free(keep).unwrap();
+    dev.free(gone).unwrap();
+    let cfg = LaunchConfig { grid: 1.into(), block: 32.into(), dynamic_shared: 0 };
+    dev.launch(k, cfg, &[Arg::Ptr(gone), Arg::U32(16)]).unwrap_err()
+}
+
+#[test]
+fn access_to_freed_memory_is_a_use_after_free_naming_the_free() {
+    let err = run_on_freed(&kernel("", &store_at("%r2")));
+    assert!(matches!(err, DeviceError::MemoryFault { after_free: true, write: true, .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.starts_with("write after free of 4 bytes at 0x"), "{text}");
+    // The second cudaMalloc, freed by the second cudaFree; every thread writes into it.
+    assert!(text.contains(": inside a 64-byte allocation at 0x") && text.contains(" (cudaMalloc call 2), freed by cudaFree call 2; 32 of the warp's 32 active threads fault"), "{text}");
+}
+
+#[test]
+fn faults_near_module_variables_and_null_name_them() {
+    // 20 threads write table[tid] of a 16-word `__device__` array: threads 16..19 miss it.
+    let decls = ".global .align 4 .b8 table[64];";
+    let body = "setp.ge.u32 %p1, %r5, 20;\n@%p1 bra DONE;\nmov.u64 %rd4, table;\nmul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd4, %rd2;\nst.global.u32 [%rd3], %r5;\nDONE:";
+    let text = run(&kernel(decls, body), 1, 32, 1).unwrap_err().to_string();
+    assert!(text.contains(": 0 bytes after the end of __device__ variable `table` (64 bytes at 0x"), "{text}");
+    assert!(text.contains("; 4 of the warp's 20 active threads fault, the first at kernel `k`, CTA (0,0,0), thread (16,0,0)"), "{text}");
+    let text = run(&kernel("", "mov.u64 %rd5, 8;\nld.global.u32 %r7, [%rd5];"), 1, 1, 1).unwrap_err().to_string();
+    assert!(text.contains("read out of bounds of 4 bytes at 0x8 (Global space): a null pointer (no allocation near address 0); 1 of the warp's 1 active thread faults"), "{text}");
 }
 
 #[test]
@@ -50,9 +91,10 @@ fn out_of_bounds_shared_write() {
     let body = "mul.lo.s32 %r6, %r2, 4;\nmov.u32 %r7, buf;\nadd.s32 %r8, %r7, %r6;\nst.shared.u32 [%r8], %r2;";
     let err = run(&kernel(decls, body), 1, 32, 1).unwrap_err();
     match err {
-        DeviceError::MemoryFault { location, space: Space::Shared, write: true, address, .. } => {
+        ref e @ DeviceError::MemoryFault { ref location, space: Space::Shared, write: true, address, .. } => {
             assert_eq!(location.thread, [16, 0, 0]);
             assert_eq!(address, 64);
+            assert!(e.to_string().contains("(Shared space): 0 bytes after the end of the CTA's 64 bytes of shared memory; 16 of the warp's 32 active threads fault"), "{e}");
         }
         e => panic!("{e}"),
     }

@@ -73,8 +73,17 @@ pub enum DeviceError {
     InvalidPointer { address: u64, bytes: u64 },
     #[error("invalid launch of `{kernel}`: {reason}")]
     InvalidLaunch { kernel: String, reason: String },
-    #[error("{} {} of {size} bytes at 0x{address:x} ({space:?} space) {why}: {location}", if *write { "write" } else { "read" }, if *misaligned { "misaligned" } else { "out of bounds" })]
-    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, why: String },
+    /// An access outside every allocation, misaligned, or to freed memory. `why` says where
+    /// the address lies (the nearest allocation and the distance, who freed it); `threads` of
+    /// the warp's `active` threads executing the access fault, the first at `location`.
+    #[error(
+        "{} {} of {size} bytes at 0x{address:x} ({space:?} space): {why}; {threads} of the warp's {active} active thread{} fault{}, the first at {location}",
+        if *write { "write" } else { "read" },
+        if *misaligned { "misaligned" } else if *after_free { "after free" } else { "out of bounds" },
+        if *active == 1 { "" } else { "s" },
+        if *threads == 1 { "s" } else { "" }
+    )]
+    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, after_free: bool, why: String, threads: u32, active: u32 },
     #[error("barrier deadlock in kernel `{kernel}`, CTA ({},{},{}): {live_threads} live threads, {}", cta[0], cta[1], cta[2], describe_stuck(.warps))]
     Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
     /// `--synccheck`: the barrier completed although threads that should have reached it had
