@@ -1,7 +1,11 @@
 // An out-of-bounds write in a kernel: cudaErrorIllegalAddress from the launch's
 // synchronisation and cudaGetLastError, sticky (later calls fail too) until cudaDeviceReset,
 // after which the modules are loaded again and kernels work.
+// The report names the buffer, the distance from its end and the threads that fault
+// (compute-sanitizer's memcheck style): thread 100 is the first, threads 100..127 of its warp.
 // EXPECT-STDERR: warpsim: cudaErrorIllegalAddress in kernel `write(int*, int)`
+// EXPECT-STDERR: (Global space): 0 bytes after the end of a 400-byte allocation at 0x
+// EXPECT-STDERR: (cudaMalloc call 1); 28 of the warp's 32 active threads fault, the first at kernel `write(int*, int)`, CTA (1,0,0), thread (36,0,0)
 #include "check.h"
 
 __global__ void write(int *x, int n) {

@@ -188,6 +188,9 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     if model.event_log {
         cmd.env("WARPSIM_EVENT_LOG", "1");
     }
+    if model.synccheck {
+        cmd.env("WARPSIM_SYNCCHECK", "1");
+    }
     if opts.progress {
         cmd.env("WARPSIM_PROGRESS", "1");
     }

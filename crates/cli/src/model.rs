@@ -63,6 +63,11 @@ pub struct ModelArgs {
     /// in FILE.jsonl, or DIR/stats.jsonl.
     #[arg(long, value_name = "DIR|FILE")]
     pub stats: Option<PathBuf>,
+    /// Fail a launch whose barrier (`__syncthreads()`, `bar.sync`) completes although
+    /// threads of the CTA exited before reaching it (undefined behaviour GPUs let pass),
+    /// like compute-sanitizer's synccheck. Both modes.
+    #[arg(long)]
+    pub synccheck: bool,
 }
 
 impl ModelArgs {
@@ -108,6 +113,8 @@ pub struct Model {
     pub stats: Option<PathBuf>,
     /// `--trace FILE.json` (`run` only; set after [`Model::resolve`], with the event log on).
     pub trace: Option<PathBuf>,
+    /// `--synccheck`: barriers completing without exited threads are errors.
+    pub synccheck: bool,
     /// `run`: timed launches stop on Ctrl-C and, when `Some(true)`, print progress lines
     /// (set after [`Model::resolve`]; `None` elsewhere: no watch).
     pub watch: Option<bool>,
@@ -130,7 +137,7 @@ impl Model {
         }
         overrides.extend(a.cfg.iter().cloned());
         let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
-        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), trace: None, watch: None })
+        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), synccheck: a.synccheck, trace: None, watch: None })
     }
 
     /// `gtx480/gto` in timing mode, `functional` otherwise.
@@ -143,6 +150,7 @@ impl Model {
 
     /// A fresh device running launches in this model's mode.
     pub fn device(&self, base: DeviceOptions) -> Device {
+        let base = DeviceOptions { synccheck: self.synccheck || base.synccheck, ..base };
         match self.mode {
             Mode::Functional => Device::with_options(base),
             Mode::Timing => {

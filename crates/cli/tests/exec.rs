@@ -101,6 +101,16 @@ fn environment_and_exit_code() {
     assert_code(&r, 0);
     assert_eq!(r.stdout.trim(), "tr/t.json");
     assert!(dir.join("tr").is_dir());
+
+    // --synccheck reaches the shim as WARPSIM_SYNCCHECK=1, in either mode.
+    let check = dir.join("show-synccheck.sh");
+    std::fs::write(&check, "#!/bin/sh\necho \"[$WARPSIM_SYNCCHECK]\"\n").unwrap();
+    std::fs::set_permissions(&check, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let r = exec(&["--quiet", "--mode", "functional", "--synccheck", "--", "./show-synccheck.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "[1]");
+    let r = exec(&["--quiet", "--", "./show-synccheck.sh"], &dir, Some(&lib));
+    assert_eq!(r.stdout.trim(), "[]");
     let r = exec(&["--mode", "functional", "--trace", "t.json", "--", "./show-trace.sh"], &dir, Some(&lib));
     assert_code(&r, 2);
     assert_contains(&r, "--trace t.json: needs timing mode");

@@ -183,6 +183,18 @@ fn exited_warps_do_not_hold_a_barrier() {
     assert_contains(&r, "check[0] \"p\": ok (64 values)");
 }
 
+#[test]
+fn synccheck_reports_the_barrier_exited_warps_skipped() {
+    // The same launch under --synccheck: a simulation error in both modes, naming the CTA,
+    // the barrier's PC and PTX line, and the exited warp.
+    for mode in ["timing", "functional"] {
+        let r = warpsim(&["run", "--synccheck", "--mode", mode, "half_barrier.toml"], &data());
+        assert_code(&r, 3);
+        assert_contains(&r, "synccheck: barrier 0 at pc ");
+        assert_contains(&r, "of kernel `_Z12half_barrierPi`, CTA (0,0,0), completed although 32 threads that should reach it had exited: warp 1 lanes 0-31");
+    }
+}
+
 /// The warp-instruction limit is functional mode's runaway guard; timing mode's is cycles.
 #[test]
 fn runaway_kernel_hits_the_instruction_limit() {

@@ -39,7 +39,8 @@ fn heartwall_with_rotating_schedulers_finishes() {
     let args = ["run", "--workload", "rod_heartwall", "--policy", "gto", "-c", "sm.scheduler_order=rotate"];
     let r = warpsim(&args, &data());
     assert_code(&r, 0);
-    assert_contains(&r, "workload rod_heartwall (small, timing gtx480/gto): verified,");
+    // The override labels the configuration.
+    assert_contains(&r, "workload rod_heartwall (small, timing gtx480 + sm.scheduler_order=rotate/gto): verified,");
 }
 
 #[test]
@@ -47,8 +48,18 @@ fn model_options_select_preset_policy_and_overrides() {
     let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "tls", "-c", "sm.schedulers=2", "--json"], &data());
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!((v["mode"].as_str(), v["config"].as_str(), v["policy"].as_str()), (Some("timing"), Some("titanx-pascal"), Some("tls")));
+    assert_eq!((v["mode"].as_str(), v["config"].as_str(), v["policy"].as_str()), (Some("timing"), Some("titanx-pascal + sm.schedulers=2"), Some("tls")));
     assert!(v["cycles"].as_u64().unwrap() > 0);
+    // The label reaches the statistics files too (JSON, CSV, the resolved config).
+    let dir = scratch("labelled-stats");
+    let r = warpsim(&["run", "--workload", "matmul", "-c", "sm.schedulers=4", "--stats", dir.join("s").to_str().unwrap()], &data());
+    assert_code(&r, 0);
+    let json = std::fs::read_to_string(dir.join("s/stats.json")).unwrap();
+    assert!(json.contains("\"config\": \"gtx480 + sm.schedulers=4\""), "{json}");
+    let csv = std::fs::read_to_string(dir.join("s/stats.csv")).unwrap();
+    assert!(csv.lines().nth(1).unwrap().contains(",gtx480 + sm.schedulers=4,gto,"), "{csv}");
+    let toml = std::fs::read_to_string(dir.join("s/config.toml")).unwrap();
+    assert!(toml.starts_with("name = \"gtx480 + sm.schedulers=4\""), "{toml}");
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
     assert_code(&r, 2);
     let names: Vec<&str> = warpsim_timing::policy::ISSUE.iter().map(|e| e.name).collect();

@@ -25,6 +25,47 @@ fn overrides_change_only_their_key() {
 }
 
 #[test]
+fn overrides_that_change_the_config_label_it() {
+    let load = |o: &[&str]| GpuConfig::load_with("gtx480", &o.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
+    assert_eq!(load(&["sm.schedulers = 4"]).name, "gtx480 + sm.schedulers=4");
+    assert_eq!(load(&["sm.schedulers=4", "l1d.set_hash=linear"]).name, "gtx480 + sm.schedulers=4 + l1d.set_hash=linear");
+    // gtx480's own values change nothing, so neither the results nor the label.
+    assert_eq!(load(&["sm.ibuffer_entries=2", "gpu.core_clock_mhz=700"]).name, "gtx480");
+    assert_eq!(load(&["name=mine", "sm.schedulers=4"]).name, "mine + sm.schedulers=4");
+    // A resolved config keeps its label; further overrides add to it.
+    let c = load(&["sm.schedulers=4"]);
+    let again = GpuConfig::from_toml("resolved", &c.to_toml(), &[]).unwrap();
+    assert_eq!(again, c);
+    assert_eq!(c.with_overrides(&["l1d.mshrs=32".into()]).unwrap().name, "gtx480 + sm.schedulers=4 + l1d.mshrs=32");
+}
+
+#[test]
+fn a_file_may_start_from_a_preset() {
+    let text = "base = \"gtx480\"\n[sm]\nschedulers = 4\n[l1d]\nset_hash = \"linear\"\nmshrs = 64\n";
+    let c = GpuConfig::from_toml("mine.toml", text, &[]).unwrap();
+    let g = GpuConfig::load("gtx480").unwrap();
+    assert_eq!((c.sm.schedulers, c.l1d.set_hash, c.l1d.size, c.l2), (4, SetIndex::Linear, g.l1d.size, g.l2.clone()));
+    // The changed keys label it (mshrs = 64 is gtx480's own value); -c overrides follow.
+    assert_eq!(c.name, "gtx480 + l1d.set_hash=\"linear\" + sm.schedulers=4");
+    let c = GpuConfig::from_toml("mine.toml", text, &["gpu.num_sms=14".into()]).unwrap();
+    assert_eq!(c.name, "gtx480 + l1d.set_hash=\"linear\" + sm.schedulers=4 + gpu.num_sms=14");
+    // A name of the file's own is its label.
+    let named = GpuConfig::from_toml("mine.toml", &format!("name = \"fermi4\"\n{text}"), &[]).unwrap();
+    assert_eq!((named.name.as_str(), named.sm.schedulers), ("fermi4", 4));
+    let p = GpuConfig::from_toml("p.toml", "base = \"titanx-pascal\"\n", &[]).unwrap();
+    assert_eq!(p, GpuConfig::load("titanx-pascal").unwrap());
+    // Bad bases and keys are named.
+    let e = GpuConfig::from_toml("mine.toml", "base = \"gtx580\"\n", &[]).unwrap_err();
+    assert_eq!(e.to_string(), "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal)");
+    let e = GpuConfig::from_toml("mine.toml", "base = 4\n", &[]).unwrap_err();
+    assert!(e.to_string().starts_with("`base`: 4 is not a preset"), "{e}");
+    let e = GpuConfig::from_toml("mine.toml", "base = \"gtx480\"\n[sm]\nschedulerz = 4\n", &[]).unwrap_err();
+    assert!(matches!(&e, ConfigError::UnknownKey { key, .. } if key == "sm.schedulerz"), "{e}");
+    let e = GpuConfig::from_toml("mine.toml", "base = \"gtx480\"\n[sm]\nschedulers = 0\n", &[]).unwrap_err();
+    assert!(e.to_string().contains("sm.schedulers"), "{e}");
+}
+
+#[test]
 fn unknown_preset_lists_the_presets() {
     let e = GpuConfig::load("gtx580").unwrap_err();
     assert_eq!(e, ConfigError::UnknownPreset { name: "gtx580".into(), available: vec!["gtx480".into(), "titanx-pascal".into()] });

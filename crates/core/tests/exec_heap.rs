@@ -45,15 +45,26 @@ fn lanes_get_distinct_aligned_blocks_in_lane_order() {
 fn one_byte_past_a_block_is_out_of_bounds() {
     let body = format!("{}\nst.u8 [%rd5+24], 1;", malloc("24"));
     match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
-        DeviceError::MemoryFault { address, write: true, .. } => assert_eq!(address, HEAP_BASE + 24),
+        e @ DeviceError::MemoryFault { address, write: true, .. } => {
+            assert_eq!(address, HEAP_BASE + 24);
+            assert!(e.to_string().contains(&format!("0 bytes after the end of a 24-byte block at 0x{HEAP_BASE:x} (device malloc call 1)")), "{e}");
+        }
         e => panic!("{e}"),
     }
 }
 
 #[test]
 fn use_after_free_and_double_free_are_reported() {
-    let body = format!("{}\n{}\nld.u32 %r6, [%rd5];", malloc("16"), free("%rd5"));
-    assert!(matches!(run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err(), DeviceError::MemoryFault { write: false, .. }));
+    let body = format!("{}\n{}\nld.u32 %r6, [%rd5+4];", malloc("16"), free("%rd5"));
+    let err = run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err();
+    assert!(matches!(err, DeviceError::MemoryFault { write: false, after_free: true, .. }), "{err}");
+    let text = err.to_string();
+    let want = format!(
+        "read after free of 4 bytes at 0x{:x} (Global space): inside a 16-byte block at 0x{HEAP_BASE:x} (device malloc call 1), freed by device free call 1; \
+         1 of the warp's 1 active thread faults, the first at kernel `k`",
+        HEAP_BASE + 4
+    );
+    assert!(text.starts_with(&want), "{text}");
     let body = format!("{}\n{}\n{}", malloc("16"), free("%rd5"), free("%rd5"));
     match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
         e @ DeviceError::BadFree { address, .. } => {

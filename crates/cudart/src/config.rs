@@ -13,6 +13,7 @@
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //! | `WARPSIM_DUMP_PTX` | a folder: each module's embedded PTX is written there at registration as `module<N>.compute_<SM>.ptx` (`warpsim exec --dump-ptx DIR`) |
+//! | `WARPSIM_SYNCCHECK` | `1`: a barrier that completes although threads of the CTA exited before reaching it fails the launch (`warpsim exec --synccheck`; both modes) |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.
 
@@ -47,6 +48,8 @@ pub struct Config {
     pub progress: bool,
     /// `WARPSIM_DUMP_PTX`: the folder each module's PTX is written to.
     pub dump_ptx: Option<PathBuf>,
+    /// `WARPSIM_SYNCCHECK=1`: barriers completing without exited threads fail the launch.
+    pub synccheck: bool,
 }
 
 impl Default for Config {
@@ -63,6 +66,7 @@ impl Default for Config {
             event_log: false,
             progress: false,
             dump_ptx: None,
+            synccheck: false,
         }
     }
 }
@@ -179,6 +183,13 @@ impl Config {
                 other => warn.push(format!("WARPSIM_PROGRESS=`{other}` is not 1 or 0; no progress lines")),
             }
         }
+        if let Some(v) = get("WARPSIM_SYNCCHECK") {
+            match v.trim() {
+                "1" => c.synccheck = true,
+                "0" | "" => {}
+                other => warn.push(format!("WARPSIM_SYNCCHECK=`{other}` is not 1 or 0; no synccheck")),
+            }
+        }
         (c, warn)
     }
 }
@@ -226,6 +237,16 @@ mod tests {
         assert!(parse(&[("WARPSIM_PROGRESS", "1")]).0.progress);
         assert!(!parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")]).0.progress);
         assert!(parse(&[("WARPSIM_PROGRESS", "x")]).1[0].contains("WARPSIM_PROGRESS=`x`"));
+    }
+
+    #[test]
+    fn synccheck_in_both_modes() {
+        assert!(!parse(&[]).0.synccheck);
+        assert!(parse(&[("WARPSIM_SYNCCHECK", "1")]).0.synccheck);
+        let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "1"), ("WARPSIM_MODE", "functional")]);
+        assert!(c.synccheck && w.is_empty(), "{w:?}");
+        let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "on")]);
+        assert!(!c.synccheck && w[0].contains("WARPSIM_SYNCCHECK=`on`"), "{w:?}");
     }
 
     #[test]

@@ -192,21 +192,21 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
 
 /// Pinned host memory is device-accessible (mapped) whatever the flags, as every pinned
 /// allocation is on a system with unified addressing; the device pointer is the host pointer.
-unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize, flags: c_uint) -> Result<(), cudaError_t> {
+unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize, flags: c_uint, call: &'static str) -> Result<(), cudaError_t> {
     if ptr.is_null() || flags & !HOST_ALLOC_FLAGS != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    let p = rt.device.malloc_host_visible(size as u64).map_err(|_| cudaErrorMemoryAllocation)?;
+    let p = rt.device.malloc_host_visible_by(size as u64, call).map_err(|_| cudaErrorMemoryAllocation)?;
     rt.host_allocs.insert(p.0 as usize, flags);
     put(ptr, p.0 as *mut c_void)
 }
 
 unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size, 0))
+    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size, 0, "cudaMallocHost"))
 }
 
 unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size, flags))
+    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size, flags, "cudaHostAlloc"))
 }
 
 unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
@@ -218,7 +218,7 @@ unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
             diag(&format!("cudaFreeHost: {ptr:p} was not allocated by cudaMallocHost/cudaHostAlloc"));
             return Err(cudaErrorInvalidValue);
         }
-        rt.device.free(DevPtr(ptr as u64)).map_err(|_| cudaErrorInvalidValue)
+        rt.device.free_by(DevPtr(ptr as u64), "cudaFreeHost").map_err(|_| cudaErrorInvalidValue)
     })
 }
 
@@ -358,7 +358,7 @@ unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, w
         if rt.device.memory_in_use().saturating_add(bytes as u64) > TOTAL_MEMORY {
             return Err(cudaErrorMemoryAllocation);
         }
-        let d = if bytes == 0 { 0 } else { rt.device.malloc(bytes as u64).map_err(|_| cudaErrorMemoryAllocation)?.0 };
+        let d = if bytes == 0 { 0 } else { rt.device.malloc_by(bytes as u64, "cudaMallocPitch").map_err(|_| cudaErrorMemoryAllocation)?.0 };
         put(pitch, p)?;
         put(ptr, d as *mut c_void)
     })

@@ -204,7 +204,7 @@ impl Runtime {
 /// A fresh device for the configuration: the configured GPU's SM count and limits, and in
 /// timing mode the timing model as its launch engine.
 fn new_device(c: &Config) -> Device {
-    let mut o = DeviceOptions { global_memory_bytes: TOTAL_MEMORY, ..DeviceOptions::default() };
+    let mut o = DeviceOptions { global_memory_bytes: TOTAL_MEMORY, synccheck: c.synccheck, ..DeviceOptions::default() };
     if let Some(n) = c.max_instructions {
         o.max_warp_instructions = n;
     }

@@ -365,6 +365,32 @@ fn faults_and_deadlocks_report_like_functional_mode() {
     }
 }
 
+#[test]
+fn synccheck_reports_like_functional_mode() {
+    let cfg = gtx480();
+    // Threads 48.. of each CTA return before the barrier: a synccheck error in both modes,
+    // the same words; without the check the barrier completes in both.
+    let src = kernel(
+        "",
+        "setp.ge.u32 %p1, %r5, 48;\n@%p1 bra DONE;\nbar.sync 0;\nst.global.u32 [%rd1], %r5;\nDONE:",
+    );
+    assert!(run(&src, 4, 64, 1, Some((&cfg, PolicyKind::GTO)))
+        .error
+        .is_none());
+    SYNCCHECK.with(|t| t.set(true));
+    let f = run(&src, 4, 64, 1, None)
+        .error
+        .expect("functional mode fails");
+    assert!(f.starts_with("synccheck: barrier 0"), "{f}");
+    for p in policies() {
+        let t = run(&src, 4, 64, 1, Some((&cfg, p)))
+            .error
+            .expect("timing mode fails");
+        assert_eq!(t, f, "{}", p.name());
+    }
+    SYNCCHECK.with(|t| t.set(false));
+}
+
 /// One scheduler, `warps` warps of one CTA, each running `n` independent adds (no scoreboard
 /// stalls) with a deep I-buffer; returns the issuing warps' ages in issue order.
 fn issue_sequence(policy: &str, warps: u32, n: usize) -> Vec<u64> {

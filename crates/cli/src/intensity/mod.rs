@@ -135,6 +135,7 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
             event_log: false,
             cta_order_log: false,
             stats: None,
+            synccheck: false,
         })
     };
     Ok([resolve(POLICIES[0])?, resolve(POLICIES[1])?])

@@ -62,6 +62,7 @@ fn model_of(e: &Experiment, s: &Series, o: &RunOptions, phases: bool) -> Result<
         event_log: phases,
         cta_order_log: phases,
         stats: None,
+        synccheck: false,
     };
     Model::resolve(&args).map_err(|m| format!("{}: series {}: {m}", e.name, s.label))
 }

@@ -54,18 +54,43 @@ impl GpuConfig {
     }
 
     /// Parses TOML text, applies overrides, checks every key and value.
+    ///
+    /// The text is a full configuration, or starts from a preset with `base = "NAME"` and
+    /// gives only the keys it changes. The resolved config's `name` is its label everywhere
+    /// (text headers, JSON, CSV, JSONL, the result cache): every override that changes the
+    /// configuration is appended to it (`gtx480 + sm.schedulers=4`), and so are a `base`
+    /// file's keys when the file names no `name` of its own; overrides that change nothing
+    /// leave it alone (the results are the same).
     pub fn from_toml(source_name: &str, text: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
-        let mut table: toml::Table =
-            text.parse().map_err(|e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() })?;
+        let syntax = |e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() };
+        let mut table: toml::Table = text.parse().map_err(syntax)?;
         let reference: toml::Table = PRESETS[0].1.parse().expect("built-in preset parses");
-        validate::check_keys(&table, &reference, "")?;
-        for o in overrides {
-            validate::apply_override(&mut table, &reference, o)?;
+        let mut file_keys = Vec::new();
+        if let Some(base) = table.remove("base") {
+            let names = || PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+            let preset = base
+                .as_str()
+                .and_then(|b| PRESETS.iter().find(|(n, _)| *n == b))
+                .ok_or_else(|| ConfigError::Invalid { key: "base".into(), why: format!("{base} is not a preset (presets: {})", names()) })?;
+            validate::check_keys(&table, &reference, "")?;
+            let named = table.contains_key("name");
+            file_keys = validate::flatten(&table, "");
+            table = preset.1.parse().expect("built-in preset parses");
+            if named {
+                // The file's own name labels it; apply it first, unlabelled.
+                let name = file_keys.remove(file_keys.iter().position(|k| k.starts_with("name=")).expect("flattened name"));
+                validate::apply_override(&mut table, &reference, &name)?;
+            }
+            let labelled = apply_tracked(&mut table, &reference, &file_keys)?;
+            file_keys = if named { Vec::new() } else { labelled };
         }
-        let cfg: GpuConfig = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() })?;
+        validate::check_keys(&table, &reference, "")?;
+        let changed = apply_tracked(&mut table, &reference, overrides)?;
+        let mut cfg: GpuConfig = toml::Value::Table(table).try_into().map_err(syntax)?;
         validate::check_values(&cfg)?;
+        for o in file_keys.iter().chain(&changed) {
+            cfg.name = format!("{} + {o}", cfg.name);
+        }
         Ok(cfg)
     }
 
@@ -78,4 +103,22 @@ impl GpuConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a config serializes")
     }
+}
+
+/// Applies `overrides` in order; returns those that changed the configuration (`name=…`
+/// excluded: it sets the label itself), as `key=value` for the label.
+fn apply_tracked(table: &mut toml::Table, reference: &toml::Table, overrides: &[String]) -> Result<Vec<String>, ConfigError> {
+    let typed = |t: &toml::Table| toml::Value::Table(t.clone()).try_into::<GpuConfig>().ok();
+    let mut changed = Vec::new();
+    let mut before = if overrides.is_empty() { None } else { typed(table) };
+    for o in overrides {
+        validate::apply_override(table, reference, o)?;
+        let after = typed(table);
+        let (key, value) = o.split_once('=').map(|(k, v)| (k.trim(), v.trim())).unwrap_or((o.trim(), ""));
+        if key != "name" && (after.is_none() || after != before) {
+            changed.push(format!("{key}={value}"));
+        }
+        before = after;
+    }
+    Ok(changed)
 }

@@ -24,6 +24,19 @@ fn qualify(prefix: &str, k: &str) -> String {
     }
 }
 
+/// A table's leaf values as `a.b.c=value` overrides (TOML values), in key order.
+pub fn flatten(t: &toml::Table, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in t {
+        let key = qualify(prefix, k);
+        match v {
+            toml::Value::Table(sub) => out.extend(flatten(sub, &key)),
+            v => out.push(format!("{key}={v}")),
+        }
+    }
+    out
+}
+
 /// Applies one `a.b.c=value` override; the key must exist in the reference preset.
 pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) -> Result<(), ConfigError> {
     let (key, value) = text.split_once('=').ok_or_else(|| ConfigError::BadOverride { text: text.to_string() })?;

@@ -54,6 +54,14 @@ pub struct StuckWarp {
     pub lanes: u32,
 }
 
+/// Threads of one warp that had exited when a barrier completed (`--synccheck`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitedWarp {
+    /// Warp index in its CTA.
+    pub warp: u32,
+    pub lanes: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum DeviceError {
     #[error("cannot load PTX:\n{0}")]
@@ -72,11 +80,36 @@ pub enum DeviceError {
     InvalidPointer { address: u64, bytes: u64 },
     #[error("invalid launch of `{}`: {reason}", demangle(.kernel))]
     InvalidLaunch { kernel: String, reason: String },
-    #[error("{} {} of {size} bytes at 0x{address:x} ({space:?} space) {why}: {location}", if *write { "write" } else { "read" }, if *misaligned { "misaligned" } else { "out of bounds" })]
-    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, why: String },
+    /// An access outside every allocation, misaligned, or to freed memory. `why` says where
+    /// the address lies (the nearest allocation and the distance, who freed it); `threads` of
+    /// the warp's `active` threads executing the access fault, the first at `location`.
+    #[error(
+        "{} {} of {size} bytes at 0x{address:x} ({space:?} space): {why}; {threads} of the warp's {active} active thread{} fault{}, the first at {location}",
+        if *write { "write" } else { "read" },
+        if *misaligned { "misaligned" } else if *after_free { "after free" } else { "out of bounds" },
+        if *active == 1 { "" } else { "s" },
+        if *threads == 1 { "s" } else { "" }
+    )]
+    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, after_free: bool, why: String, threads: u32, active: u32 },
     #[error("barrier deadlock in kernel `{}`, CTA ({},{},{}): {live_threads} live threads, {}", demangle(.kernel), cta[0], cta[1], cta[2], describe_stuck(.warps))]
     Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
-    #[error("kernel `{}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)", demangle(.kernel))]
+    /// `--synccheck`: the barrier completed although threads that should have reached it had
+    /// exited (undefined behaviour; without the check it completes, as on GPUs).
+    #[error(
+        "synccheck: barrier {barrier}{} at {}pc {pc} (PTX line {line}) of kernel `{kernel_name}`, CTA ({},{},{}), completed although {} thread{} that should reach it had exited: {}; \
+         every thread of the CTA{} must reach the barrier (__syncthreads() after a `return` is undefined behaviour)",
+        count.map_or(String::new(), |c| format!(" (count {c})")),
+        if function != kernel { format!("`{}` ", demangle(function)) } else { String::new() },
+        cta[0], cta[1], cta[2],
+        exited_threads(exited),
+        if exited_threads(exited) == 1 { "" } else { "s" },
+        describe_exited(exited),
+        if count.is_some() { " in a warp that takes part" } else { "" },
+        kernel_name = demangle(.kernel)
+    )]
+    BarrierAfterExit { kernel: String, function: String, cta: [u32; 3], barrier: u8, count: Option<u32>, pc: u32, line: u32, exited: Vec<ExitedWarp> },
+        #[error("kernel `{}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)", demangle(.kernel))]
+
     InstructionLimit { kernel: String, limit: u64 },
     /// A timed launch ran past the timing engine's cycle limit (runaway guard).
     #[error("kernel `{}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)", demangle(.kernel))]
@@ -107,4 +140,44 @@ fn describe_stuck(warps: &[StuckWarp]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
         + "; no other thread of the CTA can reach the barrier"
+}
+
+fn exited_threads(warps: &[ExitedWarp]) -> u32 {
+    warps.iter().map(|w| w.lanes.count_ones()).sum()
+}
+
+fn describe_exited(warps: &[ExitedWarp]) -> String {
+    warps.iter().map(|w| format!("warp {} lanes {}", w.warp, lane_ranges(w.lanes))).collect::<Vec<_>>().join(", ")
+}
+
+/// `0-15,20,22-23`: the set bits of a lane mask as ranges.
+pub fn lane_ranges(mask: u32) -> String {
+    let mut out = Vec::new();
+    let mut l = 0;
+    while l < 32 {
+        if mask & (1 << l) == 0 {
+            l += 1;
+            continue;
+        }
+        let start = l;
+        while l < 32 && mask & (1 << l) != 0 {
+            l += 1;
+        }
+        out.push(if l - 1 == start { start.to_string() } else { format!("{start}-{}", l - 1) });
+    }
+    out.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lane_ranges;
+
+    #[test]
+    fn lane_masks_print_as_ranges() {
+        assert_eq!(lane_ranges(u32::MAX), "0-31");
+        assert_eq!(lane_ranges(0xffff_0000), "16-31");
+        assert_eq!(lane_ranges(0b1101_0001), "0,4,6-7");
+        assert_eq!(lane_ranges(1 << 31), "31");
+        assert_eq!(lane_ranges(0), "");
+    }
 }

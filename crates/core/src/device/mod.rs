@@ -12,13 +12,13 @@ pub mod error;
 pub use crate::exec::grid::LaunchStats;
 pub use args::{Arg, Dim3, LaunchConfig};
 pub use engine::{EngineLaunch, EngineStats, FunctionalEngine, LaunchEngine, LaunchRecord};
-pub use error::{DeviceError, Location, StuckWarp};
+pub use error::{DeviceError, ExitedWarp, Location, StuckWarp};
 
 use std::collections::BTreeMap;
 
 use crate::exec::context::LaunchCtx;
 use crate::exec::grid::RunLimits;
-use crate::exec::memory::GlobalMemory;
+use crate::exec::memory::{GlobalMemory, Origin};
 use crate::ir::{self, layout, FuncId, Reloc};
 
 /// A device pointer (an address in the simulated GPU's global memory).
@@ -56,6 +56,9 @@ pub struct DeviceOptions {
     pub num_sms: u32,
     /// Capacity of device global memory; allocations beyond it fail with `OutOfMemory`.
     pub global_memory_bytes: u64,
+    /// `--synccheck`: a barrier that completes although threads of the CTA exited before
+    /// reaching it fails the launch ([`DeviceError::BarrierAfterExit`]).
+    pub synccheck: bool,
 }
 
 impl Default for DeviceOptions {
@@ -67,6 +70,7 @@ impl Default for DeviceOptions {
             max_resident_ctas: 120,
             num_sms: 15,
             global_memory_bytes: 4 << 30,
+            synccheck: false,
         }
     }
 }
@@ -179,7 +183,7 @@ impl Device {
     /// Loads an already lowered module.
     pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
         let size = ir.global_image.len() as u64;
-        let base = self.memory.alloc(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        let base = self.memory.alloc_from(size, Origin::Module).ok_or(DeviceError::OutOfMemory { bytes: size })?;
         self.write_image(&ir, base)?;
         self.modules.push(LoadedModule { ir, globals_base: base });
         Ok(ModuleHandle(self.modules.len() as u32 - 1))
@@ -216,9 +220,9 @@ impl Device {
         }
         let ir = lm.ir.clone();
         let size = ir.global_image.len() as u64;
-        let base = self.memory.alloc_host_visible(size).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        let base = self.memory.alloc_host_visible_from(size, Origin::Module).ok_or(DeviceError::OutOfMemory { bytes: size })?;
         self.write_image(&ir, base)?;
-        self.memory.free(old);
+        self.memory.free_by(old, "module made host-visible");
         self.modules[m.0 as usize].globals_base = base;
         Ok(())
     }
@@ -255,20 +259,31 @@ impl Device {
 
     /// Allocates `bytes` of zeroed global memory (256-byte aligned, like cudaMalloc).
     pub fn malloc(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        self.malloc_by(bytes, "cudaMalloc")
+    }
+
+    /// [`Device::malloc`] on behalf of the API call `call` (`cudaMallocPitch`…), which
+    /// memory-check reports name.
+    pub fn malloc_by(&mut self, bytes: u64, call: &'static str) -> Result<DevPtr, DeviceError> {
         if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
             return Err(DeviceError::OutOfMemory { bytes });
         }
-        self.memory.alloc(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+        self.memory.alloc_from(bytes, Origin::Host(call)).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
     }
 
     /// Allocates `bytes` of zeroed memory that host and device share (managed or mapped
     /// memory): the pointer is also a valid host pointer to the same bytes while it lives.
     /// Counted against the device memory like [`Device::malloc`]; timed as global memory.
     pub fn malloc_host_visible(&mut self, bytes: u64) -> Result<DevPtr, DeviceError> {
+        self.malloc_host_visible_by(bytes, "cudaMallocManaged")
+    }
+
+    /// [`Device::malloc_host_visible`] on behalf of the API call `call` (`cudaHostAlloc`…).
+    pub fn malloc_host_visible_by(&mut self, bytes: u64, call: &'static str) -> Result<DevPtr, DeviceError> {
         if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
             return Err(DeviceError::OutOfMemory { bytes });
         }
-        self.memory.alloc_host_visible(bytes).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+        self.memory.alloc_host_visible_from(bytes, Origin::Host(call)).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
     }
 
     /// Bytes of the device heap that device-side `malloc` allocates from.
@@ -302,7 +317,13 @@ impl Device {
     }
 
     pub fn free(&mut self, p: DevPtr) -> Result<(), DeviceError> {
-        if self.memory.free(p.0) {
+        self.free_by(p, "cudaFree")
+    }
+
+    /// [`Device::free`] by the API call `call` (`cudaFreeHost`…), which use-after-free
+    /// reports name.
+    pub fn free_by(&mut self, p: DevPtr, call: &'static str) -> Result<(), DeviceError> {
+        if self.memory.free_by(p.0, call) {
             Ok(())
         } else {
             Err(DeviceError::InvalidPointer { address: p.0, bytes: 0 })
@@ -426,10 +447,10 @@ impl Device {
     /// (an atomic arrival per CTA, then a spin on the counter's flip bit).
     pub fn launch_cooperative(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
         const WORKSPACE_BYTES: u64 = 16;
-        let ws = self.memory.alloc(WORKSPACE_BYTES).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
+        let ws = self.memory.alloc_from(WORKSPACE_BYTES, Origin::Workspace).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
         let ctas = (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
         let out = self.launch_with(k, cfg, args, ws, self.options.max_resident_ctas.max(ctas));
-        self.memory.free(ws);
+        self.memory.free_by(ws, "the end of the cooperative launch");
         out
     }
 
@@ -451,6 +472,7 @@ impl Device {
             smid: 0,
             gridid: self.launches,
             grid_workspace,
+            synccheck: self.options.synccheck,
         };
         let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas, slice: 512 };
         let kernel = &lm.ir.functions[k.func as usize].name;

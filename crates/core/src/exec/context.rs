@@ -27,6 +27,8 @@ pub struct LaunchCtx<'a> {
     /// cooperative groups' `grid.sync()` reads from `%envreg1` (high 32 bits) and `%envreg2`
     /// (low); 0 otherwise, so `grid.sync()` in an ordinary launch traps as on a GPU.
     pub grid_workspace: u64,
+    /// `--synccheck`: a barrier completing without threads that exited is an error.
+    pub synccheck: bool,
 }
 
 impl<'a> LaunchCtx<'a> {
@@ -48,6 +50,7 @@ impl<'a> LaunchCtx<'a> {
             smid: 0,
             gridid: 1,
             grid_workspace: 0,
+            synccheck: false,
         }
     }
 }

@@ -31,7 +31,7 @@ pub fn cp_async(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: 
         let (d, s) = (dst[lane], src[lane]);
         for (space, a, write) in [(Space::Global, s, false), (Space::Shared, d, true)] {
             if a % size as u64 != 0 {
-                return Err((lane, FaultKind::Misaligned { space, address: a, size, write }));
+                return Err((lane, FaultKind::Misaligned { space, address: a, size, write, lanes: 1 << lane, active: mask }));
             }
         }
         let read = (src_size[lane] & 0xFFFF_FFFF).min(size as u64) as u32;

@@ -3,7 +3,7 @@
 use super::operands::write_pred;
 use super::step::StepEvent;
 use super::warp::{Warp, WarpState, WARP_SIZE};
-use crate::ir::{BarKind, Opnd};
+use crate::ir::{BarKind, FuncId, Opnd, Pc};
 
 /// One named barrier (`bar.sync id`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,6 +17,23 @@ pub struct Barrier {
     /// `bar.red`: arrived threads whose predicate was true.
     pub pred_true: u32,
     pub kind: BarKind,
+    /// Where the first warp of this phase arrived (function and PC), for `--synccheck`.
+    pub func: FuncId,
+    pub pc: Pc,
+}
+
+/// `--synccheck`: a barrier completed although threads it should have waited for had exited
+/// (undefined behaviour that hardware, and warpsim without the check, let pass).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierAfterExit {
+    pub barrier: u8,
+    /// The thread count of `bar.sync id, count`; `None`: every thread of the CTA.
+    pub count: Option<u32>,
+    /// Function and PC of the barrier instruction (its first arrival).
+    pub func: FuncId,
+    pub pc: Pc,
+    /// Warps (index in the CTA) and their lanes that had exited.
+    pub exited: Vec<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -27,6 +44,8 @@ pub struct Cta {
     pub barriers: [Barrier; 16],
     /// Warp instructions executed by the CTA (the functional `%clock`).
     pub clock: u64,
+    /// Report barriers that complete without exited threads ([`BarrierAfterExit`]).
+    pub synccheck: bool,
 }
 
 impl Cta {
@@ -40,9 +59,14 @@ impl Cta {
     }
 
     /// Records warp `wi` arriving at a barrier, then releases any barrier now complete.
-    pub fn arrive(&mut self, wi: usize, ev: StepEvent) {
+    pub fn arrive(&mut self, wi: usize, ev: StepEvent) -> Result<(), BarrierAfterExit> {
         if let StepEvent::Barrier { id, count, kind, arrived, pred_true } = ev {
+            let w = &self.warps[wi];
+            let (func, pc) = (w.frame().func, w.barrier_pc);
             let b = &mut self.barriers[(id & 15) as usize];
+            if b.arrived == 0 && b.waiting == 0 {
+                (b.func, b.pc) = (func, pc);
+            }
             b.arrived += arrived;
             b.pred_true += pred_true;
             b.kind = kind;
@@ -54,12 +78,13 @@ impl Cta {
                 self.warps[wi].state = WarpState::AtBarrier { id };
             }
         }
-        self.release_ready();
+        self.release_ready()
     }
 
     /// Releases every barrier whose expected thread count has arrived. Exited threads are not
-    /// expected (hardware behaviour that `if (t >= n) return; __syncthreads();` relies on).
-    pub fn release_ready(&mut self) {
+    /// expected (hardware behaviour that `if (t >= n) return; __syncthreads();` relies on);
+    /// with `synccheck` such a release is the error instead.
+    pub fn release_ready(&mut self) -> Result<(), BarrierAfterExit> {
         let live = self.live_threads();
         for id in 0..16 {
             let b = self.barriers[id];
@@ -69,6 +94,9 @@ impl Cta {
             let expected = b.count.unwrap_or(live);
             if b.arrived < expected {
                 continue;
+            }
+            if self.synccheck {
+                self.check_exited(id as u8, &b)?;
             }
             let result = match b.kind {
                 BarKind::RedPopc => b.pred_true as u64,
@@ -101,5 +129,25 @@ impl Cta {
             }
             self.barriers[id] = Barrier::default();
         }
+        Ok(())
+    }
+
+    /// The synccheck rule for barrier `id` about to complete: without a thread count every
+    /// thread of the CTA should have arrived, so any exited thread is an error; with a count
+    /// (the threads taking part are any `count`), the exited lanes of the warps that arrived
+    /// are — their warp synchronises there, they cannot.
+    fn check_exited(&self, id: u8, b: &Barrier) -> Result<(), BarrierAfterExit> {
+        let exited: Vec<(u32, u32)> = self
+            .warps
+            .iter()
+            .enumerate()
+            .filter(|&(wi, _)| b.count.is_none() || b.waiting & (1 << wi) != 0)
+            .map(|(_, w)| (w.index, w.valid & w.exited))
+            .filter(|&(_, lanes)| lanes != 0)
+            .collect();
+        if exited.is_empty() {
+            return Ok(());
+        }
+        Err(BarrierAfterExit { barrier: id, count: b.count, func: b.func, pc: b.pc, exited })
     }
 }

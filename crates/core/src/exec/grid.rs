@@ -2,14 +2,19 @@
 //! interleaved in slices, so CTAs that wait on each other (grid-wide barriers built from
 //! atomics) make progress. Deterministic: the order depends only on the launch.
 
+// `DeviceError` is large (locations, deadlock and memory-check reports); errors are cold.
+#![allow(clippy::result_large_err)]
+
 use super::context::{LaunchCtx, MemCtx};
-use super::cta::{Barrier, Cta};
+use super::cta::{Barrier, BarrierAfterExit, Cta};
 use super::fault::{ExecFault, FaultKind};
-use super::memory::GlobalMemory;
+use super::fault::Near;
+use super::memory::{AllocInfo, GlobalMemory, Nearby, Origin};
 use super::operands::thread_index;
 use super::step::{step, StepEvent};
 use super::warp::{Warp, WarpState, WARP_SIZE};
-use crate::device::error::{DeviceError, Location, StuckWarp};
+use crate::device::error::{DeviceError, ExitedWarp, Location, StuckWarp};
+use crate::ir::Space;
 use std::collections::VecDeque;
 
 /// Limits of a functional run.
@@ -49,7 +54,7 @@ pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
             w
         })
         .collect();
-    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0 }
+    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0, synccheck: k.synccheck }
 }
 
 /// Runs the grid to completion.
@@ -97,11 +102,11 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
                 StepEvent::Continue => {}
                 StepEvent::Done => {
                     cta.warps[wi].state = WarpState::Done;
-                    cta.release_ready();
+                    cta.release_ready().map_err(|h| synccheck_error(k, cta, h))?;
                     break;
                 }
                 ev @ StepEvent::Barrier { .. } => {
-                    cta.arrive(wi, ev);
+                    cta.arrive(wi, ev).map_err(|h| synccheck_error(k, cta, h))?;
                     if cta.warps[wi].state != WarpState::Ready {
                         break;
                     }
@@ -136,6 +141,91 @@ pub fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
     DeviceError::Deadlock { kernel: kernel_name(k), cta: cta.id, live_threads: cta.live_threads(), warps }
 }
 
+/// Where a faulting access of `size` bytes at `address` lies, in words: the allocation it is
+/// nearest to and how far, the freed allocation it is in and which call freed it
+/// (compute-sanitizer's memcheck says as much).
+fn explain(k: &LaunchCtx, space: Space, address: u64, size: u32, write: bool, near: Near) -> String {
+    match near {
+        Near::Unknown => "outside every allocation".into(),
+        Near::Global(n) => match n {
+            Nearby::Null => "a null pointer (no allocation near address 0)".into(),
+            Nearby::After { alloc, gap } => match module_variable(k, &alloc, address, false) {
+                Some((_, end, v)) => format!("{} bytes after the end of {v}", address.saturating_sub(end)),
+                None => format!("{gap} bytes after the end of {}", describe_alloc(&alloc)),
+            },
+            Nearby::Before { alloc, gap } => match module_variable(k, &alloc, address, true) {
+                Some((_, _, v)) => format!("{gap} bytes before the start of {v}"),
+                None => format!("{gap} bytes before the start of {}", describe_alloc(&alloc)),
+            },
+            Nearby::PastEnd { alloc, over } => {
+                let offset = address - alloc.base;
+                match module_variable(k, &alloc, address, false) {
+                    Some((_, end, v)) => format!("running {} bytes past the end of {v}", (address + size as u64).saturating_sub(end)),
+                    None => format!("at offset {offset} of {}, running {over} bytes past its end", describe_alloc(&alloc)),
+                }
+            }
+            Nearby::Freed { alloc, freed } => format!("inside {}, freed by {} call {}", describe_alloc(&alloc), freed.by, freed.call),
+            Nearby::Nothing => "outside every allocation (none within 4 GiB)".into(),
+        },
+        Near::Window { offset, size: window } => {
+            let what = match space {
+                Space::Shared => format!("the CTA's {window} bytes of shared memory"),
+                Space::Local => format!("the thread's {window} bytes of local memory in use"),
+                _ if write => return format!("kernel parameters are read-only ({window} bytes)"),
+                _ => format!("the kernel's {window} bytes of parameters"),
+            };
+            if offset >= window {
+                format!("{} bytes after the end of {what}", offset - window)
+            } else {
+                format!("at offset {offset} of {what}, running past its end")
+            }
+        }
+    }
+}
+
+/// `a 1024-byte allocation at 0x… (cudaMalloc call 2)`.
+fn describe_alloc(a: &AllocInfo) -> String {
+    match a.origin {
+        Origin::DeviceMalloc => format!("a {}-byte block at 0x{:x} (device malloc call {})", a.size, a.base, a.call),
+        Origin::Module => format!("a module's {}-byte block of __device__/__constant__ variables at 0x{:x}", a.size, a.base),
+        Origin::Workspace => format!("the {}-byte grid-sync workspace of the cooperative launch at 0x{:x}", a.size, a.base),
+        Origin::Host(call) => format!("a {}-byte allocation at 0x{:x} ({call} call {})", a.size, a.base, a.call),
+    }
+}
+
+/// When `alloc` is the launched module's block of variables: the variable an access at
+/// `address` belongs to (the first one when `first`, else the one containing `address` or
+/// the last before it), as its name, its end address and its description.
+fn module_variable(k: &LaunchCtx, alloc: &AllocInfo, address: u64, first: bool) -> Option<(String, u64, String)> {
+    if alloc.origin != Origin::Module || alloc.base != k.globals_base {
+        return None;
+    }
+    let vars = k.module.globals.iter().filter(|v| v.size > 0);
+    let v = if first {
+        vars.min_by_key(|v| v.offset)?
+    } else {
+        vars.filter(|v| alloc.base + v.offset as u64 <= address).max_by_key(|v| v.offset)?
+    };
+    let base = alloc.base + v.offset as u64;
+    let kind = if v.is_const { "__constant__" } else { "__device__" };
+    Some((v.name.clone(), base + v.size as u64, format!("{kind} variable `{}` ({} bytes at 0x{base:x})", v.name, v.size)))
+}
+
+/// The `--synccheck` error for a barrier that completed without threads that had exited.
+pub fn synccheck_error(k: &LaunchCtx, cta: &Cta, h: BarrierAfterExit) -> DeviceError {
+    let func = &k.module.functions[h.func as usize];
+    DeviceError::BarrierAfterExit {
+        kernel: kernel_name(k),
+        function: func.name.clone(),
+        cta: cta.id,
+        barrier: h.barrier,
+        count: h.count,
+        pc: h.pc,
+        line: func.insts.get(h.pc as usize).map_or(func.line, |i| i.line),
+        exited: h.exited.into_iter().map(|(warp, lanes)| ExitedWarp { warp, lanes }).collect(),
+    }
+}
+
 /// Turns a fault of lane `f.lane` of warp `wi` into a located error.
 pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceError {
     let func = &k.module.functions[f.func as usize];
@@ -149,23 +239,29 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
         source: k.module.source_of(f.func, f.pc).map(|(path, line)| format!("{path}:{line}")),
     };
     match f.kind {
-        FaultKind::OutOfBounds { space, address, size, write } => DeviceError::MemoryFault {
+        FaultKind::OutOfBounds { space, address, size, write, near, lanes, active } => DeviceError::MemoryFault {
             location,
             space,
             address,
             size,
             write,
             misaligned: false,
-            why: "outside every allocation".into(),
+            after_free: matches!(near, Near::Global(Nearby::Freed { .. })),
+            why: explain(k, space, address, size, write, near),
+            threads: lanes.count_ones().max(1),
+            active: active.count_ones().max(1),
         },
-        FaultKind::Misaligned { space, address, size, write } => DeviceError::MemoryFault {
+        FaultKind::Misaligned { space, address, size, write, lanes, active } => DeviceError::MemoryFault {
             location,
             space,
             address,
             size,
             write,
             misaligned: true,
+            after_free: false,
             why: format!("not a multiple of {size}"),
+            threads: lanes.count_ones().max(1),
+            active: active.count_ones().max(1),
         },
         FaultKind::StackOverflow { needed, limit } => DeviceError::StackOverflow { location, needed, limit },
         FaultKind::Trap => DeviceError::Trap(location),

@@ -2,7 +2,7 @@
 //! alignment checks.
 
 use super::context::{LaunchCtx, MemCtx};
-use super::fault::FaultKind;
+use super::fault::{FaultKind, Near};
 use super::memory::{load_le, store_le};
 use super::operands::{classify_generic, gather, rel_base, scatter, Lanes, Window};
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
@@ -68,9 +68,9 @@ pub fn access(
 ) -> Result<u64, FaultKind> {
     let write = value.is_some();
     let (sp, a) = resolve(space, addr);
-    let oob = || FaultKind::OutOfBounds { space: sp, address: addr, size, write };
+    let oob = || FaultKind::OutOfBounds { space: sp, address: addr, size, write, near: Near::Unknown, lanes: 0, active: 0 };
     if a % size as u64 != 0 {
-        return Err(FaultKind::Misaligned { space: sp, address: addr, size, write });
+        return Err(FaultKind::Misaligned { space: sp, address: addr, size, write, lanes: 0, active: 0 });
     }
     let in_range = |len: u64| a.checked_add(size as u64).is_some_and(|end| end <= len);
     match sp {
@@ -113,6 +113,49 @@ pub fn access(
     }
 }
 
+/// Whether [`access`] of `size` bytes at `addr` by `lane` would fault (nothing is read or
+/// written). `elems` > 1: a vector access of that many elements, aligned as a whole.
+fn would_fault(k: &LaunchCtx, m: &MemCtx, w: &Warp, space: Space, addr: u64, size: u32, elems: usize, write: bool) -> bool {
+    (0..elems).any(|i| {
+        let (sp, a) = resolve(space, addr.wrapping_add(i as u64 * size as u64));
+        let in_range = |len: u64| a.checked_add(size as u64).is_some_and(|end| end <= len);
+        (i == 0 && a % (size as u64 * elems as u64) != 0)
+            || match sp {
+                Space::Global | Space::Const | Space::Generic => !m.global.contains(a, size as u64),
+                Space::Shared => !in_range(m.shared.len() as u64),
+                Space::Local => !in_range(w.local_top as u64),
+                Space::KernelParam => write || !in_range(k.params.len() as u64),
+            }
+    })
+}
+
+/// Completes the fault of `lane`, the first lane of `active` whose access faulted: what the
+/// address is near, and which lanes of `active` from `lane` on fault too. Cold: it runs once,
+/// when a launch fails.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn located(k: &LaunchCtx, m: &MemCtx, w: &Warp, space: Space, addr: &Lanes, size: u32, elems: usize, active: u32, lane: usize, mut e: FaultKind) -> (usize, FaultKind) {
+    let from_lane = active & (u32::MAX << lane);
+    let write = matches!(e, FaultKind::OutOfBounds { write: true, .. } | FaultKind::Misaligned { write: true, .. });
+    let faulting = lanes(from_lane).filter(|&l| l == lane || would_fault(k, m, w, space, addr[l], size, elems, write)).fold(0u32, |acc, l| acc | 1 << l);
+    match &mut e {
+        FaultKind::OutOfBounds { space: sp, address, size, near, lanes: l, active: a, .. } => {
+            let (_, off) = resolve(space, *address);
+            *near = match *sp {
+                Space::Global | Space::Const | Space::Generic => Near::Global(m.global.nearby(off, *size as u64)),
+                Space::Shared => Near::Window { offset: off, size: m.shared.len() as u64 },
+                Space::Local => Near::Window { offset: off, size: w.local_top as u64 },
+                Space::KernelParam => Near::Window { offset: off, size: k.params.len() as u64 },
+            };
+            (*l, *a) = (faulting, active);
+        }
+        FaultKind::Misaligned { lanes: l, active: a, .. } => (*l, *a) = (faulting, active),
+        _ => {}
+    }
+    (lane, e)
+}
+
 /// Sign-extends a loaded value of type `ty` to a register of `reg_bits` when `ty` is signed.
 #[inline]
 fn extend(v: u64, ty: Ty, reg_bits: u8) -> u64 {
@@ -149,7 +192,7 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
         let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
         let mut vals = [0u64; WARP_SIZE];
         for lane in lanes(mask) {
-            let v = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| (lane, e))?;
+            let v = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
             vals[lane] = extend(v, inst.ty, bits);
         }
         if r != u32::MAX {
@@ -160,11 +203,12 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
     for lane in lanes(mask) {
         if addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
-            return Err((lane, FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: false }));
+            let e = FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: false, lanes: 0, active: 0 };
+            return Err(located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e));
         }
         for (i, &r) in regs.iter().enumerate().take(n) {
             let v = access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, None)
-                .map_err(|e| (lane, e))?;
+                .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
             if r != u32::MAX {
                 let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
                 w.regs[f.reg_base + r as usize * WARP_SIZE + lane] = extend(v, inst.ty, bits);
@@ -196,11 +240,12 @@ pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -
     for lane in lanes(mask) {
         if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
-            return Err((lane, FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: true }));
+            let e = FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: true, lanes: 0, active: 0 };
+            return Err(located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e));
         }
         for (i, v) in vals.iter().enumerate().take(n) {
             access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, Some(v[lane]))
-                .map_err(|e| (lane, e))?;
+                .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
         }
     }
     Ok(())
@@ -265,9 +310,9 @@ pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32)
     let size = inst.ty.bytes().max(1);
     let mut old = [0u64; WARP_SIZE];
     for lane in lanes(mask) {
-        let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| (lane, e))?;
+        let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         let n = atom_apply(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
-        access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n)).map_err(|e| (lane, e))?;
+        access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n)).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         old[lane] = o;
     }
     if inst.op == Op::Atom {

@@ -8,12 +8,79 @@
 //!
 //! Architecture invariant: an access that does not fall entirely inside one live allocation is
 //! an error reported to the caller with the address; nothing is read or written in that case.
+//!
+//! Each allocation remembers which call made it, and the last [`FREED_KEPT`] freed ones which
+//! call freed them, so a fault can be explained like compute-sanitizer does ("4 bytes after
+//! the end of a 1024-byte allocation", "use after free"). That costs nothing per access:
+//! [`GlobalMemory::nearby`] searches only once an access has faulted.
 
 use super::heap::DeviceHeap;
 use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
 /// Allocation granularity and alignment, as cudaMalloc guarantees (256 bytes).
 pub const ALLOC_ALIGN: u64 = 256;
+
+/// Freed allocations remembered for use-after-free reports (the oldest are forgotten first).
+pub const FREED_KEPT: usize = 1 << 16;
+
+/// What made an allocation (memory-check reports name it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A host API call, by name (`cudaMalloc`, `cudaMallocManaged`, `cudaHostAlloc`…).
+    Host(&'static str),
+    /// Device-side `malloc` (or `new`).
+    DeviceMalloc,
+    /// A module's `__device__` / `__constant__` variables.
+    Module,
+    /// The grid-barrier workspace of a cooperative launch.
+    Workspace,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Host(name) => f.write_str(name),
+            Origin::DeviceMalloc => f.write_str("device malloc"),
+            Origin::Module => f.write_str("module variables"),
+            Origin::Workspace => f.write_str("cooperative launch workspace"),
+        }
+    }
+}
+
+/// An allocation as a memory-check report describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocInfo {
+    pub base: u64,
+    pub size: u64,
+    pub origin: Origin,
+    /// Which call of its kind made it (1 = the first `cudaMalloc`, the first device malloc…).
+    pub call: u64,
+}
+
+/// How a freed allocation was freed: by which call (`cudaFree`, `device free`…) and which
+/// call of that kind (1 = the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreeInfo {
+    pub by: &'static str,
+    pub call: u64,
+}
+
+/// Where a faulting global access lies relative to the allocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nearby {
+    /// Within 64 KiB of address 0 and no allocation: a null pointer.
+    Null,
+    /// Starts `gap` bytes after the end of the allocation (0: right after it).
+    After { alloc: AllocInfo, gap: u64 },
+    /// Starts `gap` bytes before the allocation's start.
+    Before { alloc: AllocInfo, gap: u64 },
+    /// Starts inside the allocation and runs `over` bytes past its end.
+    PastEnd { alloc: AllocInfo, over: u64 },
+    /// Inside an allocation that has been freed.
+    Freed { alloc: AllocInfo, freed: FreeInfo },
+    /// No allocation within 4 GiB.
+    Nothing,
+}
 
 #[derive(Clone, Debug)]
 struct Allocation {
@@ -24,12 +91,19 @@ struct Allocation {
     /// by `ALLOC_ALIGN` and start at the first aligned host address inside.
     skew: usize,
     host_visible: bool,
+    origin: Origin,
+    /// Which call of its origin made it.
+    call: u64,
     data: Vec<u8>,
 }
 
 impl Allocation {
     fn end(&self) -> u64 {
         self.base + self.len
+    }
+
+    fn info(&self) -> AllocInfo {
+        AllocInfo { base: self.base, size: self.len, origin: self.origin, call: self.call }
     }
 }
 
@@ -56,6 +130,10 @@ pub struct GlobalMemory {
     last: std::cell::Cell<usize>,
     /// Live texture and surface objects (their descriptors point into this memory).
     pub textures: super::texture::TextureTable,
+    /// Calls made so far per allocating and freeing call name (few names: a short list).
+    calls: Vec<(&'static str, u64)>,
+    /// The most recently freed allocations, oldest first.
+    freed: std::collections::VecDeque<(AllocInfo, FreeInfo)>,
 }
 
 impl GlobalMemory {
@@ -72,6 +150,11 @@ impl GlobalMemory {
     /// the address range is exhausted. Addresses are never reused, so a dangling pointer
     /// into freed memory is reported as out of bounds rather than silently aliasing.
     pub fn alloc(&mut self, bytes: u64) -> Option<u64> {
+        self.alloc_from(bytes, Origin::Host("cudaMalloc"))
+    }
+
+    /// [`GlobalMemory::alloc`] made by `origin`, for memory-check reports.
+    pub fn alloc_from(&mut self, bytes: u64, origin: Origin) -> Option<u64> {
         let size = bytes.max(1);
         let base = self.next;
         let end = base.checked_add(size)?;
@@ -79,7 +162,8 @@ impl GlobalMemory {
             return None;
         }
         self.next = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
-        self.insert(Allocation { base, len: size, skew: 0, host_visible: false, data: vec![0; size as usize] });
+        let call = self.count(origin);
+        self.insert(Allocation { base, len: size, skew: 0, host_visible: false, origin, call, data: vec![0; size as usize] });
         Some(base)
     }
 
@@ -97,7 +181,8 @@ impl GlobalMemory {
             return None;
         }
         data.resize(bytes as usize, 0);
-        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, data });
+        let call = self.count(Origin::DeviceMalloc);
+        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, origin: Origin::DeviceMalloc, call, data });
         self.in_use -= bytes;
         Some(base)
     }
@@ -112,8 +197,7 @@ impl GlobalMemory {
             return false;
         };
         let len = self.allocs[i].len;
-        self.allocs.remove(i);
-        self.last.set(0);
+        self.forget(i, "device free");
         self.heap.give_back(addr, len);
         true
     }
@@ -135,6 +219,11 @@ impl GlobalMemory {
     /// allocate it or (never seen on Linux) its address falls in warpsim's reserved windows.
     /// Unlike [`GlobalMemory::alloc`], a freed address may come back from the host allocator.
     pub fn alloc_host_visible(&mut self, bytes: u64) -> Option<u64> {
+        self.alloc_host_visible_from(bytes, Origin::Host("cudaMallocManaged"))
+    }
+
+    /// [`GlobalMemory::alloc_host_visible`] made by `origin`, for memory-check reports.
+    pub fn alloc_host_visible_from(&mut self, bytes: u64, origin: Origin) -> Option<u64> {
         let size = bytes.max(1);
         let total = usize::try_from(size.checked_add(ALLOC_ALIGN)?).ok().filter(|&t| t <= isize::MAX as usize)?;
         let mut data = Vec::new();
@@ -148,7 +237,8 @@ impl GlobalMemory {
             return None;
         }
         let skew = (base - host) as usize;
-        self.insert(Allocation { base, len: size, skew, host_visible: true, data });
+        let call = self.count(origin);
+        self.insert(Allocation { base, len: size, skew, host_visible: true, origin, call, data });
         Some(base)
     }
 
@@ -162,18 +252,94 @@ impl GlobalMemory {
     /// Frees the allocation starting exactly at `base`; false when there is none (device-heap
     /// blocks are freed by [`GlobalMemory::heap_free`] only, as `cudaFree` cannot free them).
     pub fn free(&mut self, base: u64) -> bool {
+        self.free_by(base, "cudaFree")
+    }
+
+    /// [`GlobalMemory::free`] by the call named `by` (`cudaFree`, `cudaFreeHost`…), for
+    /// use-after-free reports.
+    pub fn free_by(&mut self, base: u64, by: &'static str) -> bool {
         if self.heap.contains(base) {
             return false;
         }
         match self.allocs.binary_search_by_key(&base, |a| a.base) {
             Ok(i) => {
                 self.in_use -= self.allocs[i].len;
-                self.allocs.remove(i);
-                self.last.set(0);
+                self.forget(i, by);
                 true
             }
             Err(_) => false,
         }
+    }
+
+    /// Removes allocation `i`, remembering it as freed by `by`.
+    fn forget(&mut self, i: usize, by: &'static str) {
+        let a = self.allocs.remove(i);
+        self.last.set(0);
+        let call = self.count_name(by);
+        if self.freed.len() == FREED_KEPT {
+            self.freed.pop_front();
+        }
+        self.freed.push_back((a.info(), FreeInfo { by, call }));
+    }
+
+    /// Counts one more call of `origin`'s kind; returns its number (from 1).
+    fn count(&mut self, origin: Origin) -> u64 {
+        self.count_name(match origin {
+            Origin::Host(name) => name,
+            Origin::DeviceMalloc => "device malloc",
+            Origin::Module => "module",
+            Origin::Workspace => "workspace",
+        })
+    }
+
+    fn count_name(&mut self, name: &'static str) -> u64 {
+        match self.calls.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => {
+                *c += 1;
+                *c
+            }
+            None => {
+                self.calls.push((name, 1));
+                1
+            }
+        }
+    }
+
+    /// Where `[addr, addr+len)`, an access that faulted, lies relative to the allocations: in
+    /// a freed one (use after free), past the end of a live one, or nearest to one. Searches
+    /// every allocation: call it only on a fault.
+    pub fn nearby(&self, addr: u64, len: u64) -> Nearby {
+        let live = self.allocs.partition_point(|a| a.base <= addr);
+        let containing = live.checked_sub(1).map(|i| &self.allocs[i]).filter(|a| addr < a.end());
+        if let Some(a) = containing {
+            return Nearby::PastEnd { alloc: a.info(), over: addr.saturating_add(len) - a.end() };
+        }
+        // A freed range that a live allocation now overlaps (the device heap reuses ranges) no
+        // longer says anything: the live neighbour is the better guess.
+        let reused = |a: &AllocInfo| {
+            let i = self.allocs.partition_point(|x| x.base < a.base + a.size);
+            i.checked_sub(1).is_some_and(|i| self.allocs[i].end() > a.base)
+        };
+        if let Some(&(alloc, freed)) = self.freed.iter().rev().find(|(a, _)| addr >= a.base && addr - a.base < a.size && !reused(a)) {
+            return Nearby::Freed { alloc, freed };
+        }
+        if addr < 1 << 16 {
+            return Nearby::Null;
+        }
+        let after = live.checked_sub(1).map(|i| &self.allocs[i]).map(|a| (addr - a.end(), a));
+        let before = self.allocs.get(live).map(|a| (a.base - addr, a));
+        const FAR: u64 = 1 << 32;
+        match (after, before) {
+            (Some((g, a)), Some((h, _))) if g <= h && g < FAR => Nearby::After { alloc: a.info(), gap: g },
+            (Some((g, a)), None) if g < FAR => Nearby::After { alloc: a.info(), gap: g },
+            (_, Some((h, b))) if h < FAR => Nearby::Before { alloc: b.info(), gap: h },
+            _ => Nearby::Nothing,
+        }
+    }
+
+    /// Whether `[addr, addr+len)` lies inside one live allocation.
+    pub fn contains(&self, addr: u64, len: u64) -> bool {
+        self.find(addr, len).is_some()
     }
 
     /// Whether `addr` lies in a live host-visible allocation (managed or mapped memory).
@@ -296,6 +462,50 @@ mod tests {
         assert_eq!(m.read_uint(a, 1), Err(GlobalFault::OutOfBounds));
         assert!(!m.free(a));
         assert_eq!(m.read_uint(b + 299, 1).unwrap(), 0);
+    }
+
+    #[test]
+    fn faults_are_placed_relative_to_the_nearest_allocation() {
+        let mut m = GlobalMemory::new();
+        let a = m.alloc(1000).unwrap();
+        let b = m.alloc_from(64, Origin::Host("cudaMallocPitch")).unwrap();
+        let c = m.alloc(16).unwrap();
+        let info = |base, size, origin, call| AllocInfo { base, size, origin, call };
+        let ia = info(a, 1000, Origin::Host("cudaMalloc"), 1);
+        assert_eq!(m.nearby(a + 1004, 4), Nearby::After { alloc: ia, gap: 4 });
+        assert_eq!(m.nearby(a + 998, 4), Nearby::PastEnd { alloc: ia, over: 2 });
+        // Between a (ends a+1000) and b (starts a+1024): the nearer side wins.
+        assert_eq!(m.nearby(a + 1020, 4), Nearby::Before { alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1), gap: 4 });
+        assert_eq!(m.nearby(a - 8, 4), Nearby::Before { alloc: ia, gap: 8 });
+        assert!(m.free(b));
+        assert!(m.free_by(c, "cudaFreeHost"));
+        let freed = |by, call| FreeInfo { by, call };
+        assert_eq!(m.nearby(b + 8, 4), Nearby::Freed { alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1), freed: freed("cudaFree", 1) });
+        assert_eq!(m.nearby(c, 4), Nearby::Freed { alloc: info(c, 16, Origin::Host("cudaMalloc"), 2), freed: freed("cudaFreeHost", 1) });
+        assert_eq!(m.nearby(8, 4), Nearby::Null);
+        assert_eq!(m.nearby(a + (1 << 40), 4), Nearby::Nothing);
+        // Device-heap blocks: freed by device free; a later block reusing the range is live.
+        let h = m.heap_malloc(32).unwrap();
+        assert!(m.heap_free(h));
+        let hi = info(h, 32, Origin::DeviceMalloc, 1);
+        assert_eq!(m.nearby(h + 4, 4), Nearby::Freed { alloc: hi, freed: freed("device free", 1) });
+        let h2 = m.heap_malloc(8).unwrap();
+        assert_eq!(h2, h);
+        assert_eq!(m.nearby(h + 8, 4), Nearby::After { alloc: info(h, 8, Origin::DeviceMalloc, 2), gap: 0 });
+        assert!(m.contains(h, 8) && !m.contains(h, 9));
+    }
+
+    #[test]
+    fn only_the_latest_frees_are_remembered() {
+        let mut m = GlobalMemory::new();
+        let first = m.alloc(1).unwrap();
+        assert!(m.free(first));
+        for _ in 0..FREED_KEPT {
+            let p = m.alloc(1).unwrap();
+            assert!(m.free(p));
+        }
+        assert_eq!(m.freed.len(), FREED_KEPT);
+        assert!(!matches!(m.nearby(first, 1), Nearby::Freed { .. }));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, SmState as _};
 use crate::stats::{LogEvent, LogKind};
 use std::cmp::Reverse;
-use warpsim_core::exec::grid::deadlock;
+use warpsim_core::exec::grid::{deadlock, synccheck_error};
 use warpsim_core::exec::step::StepEvent;
 use warpsim_core::exec::warp::WarpState;
 use warpsim_core::ir::BarKind;
@@ -81,11 +81,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 StepEvent::Continue => {}
                 StepEvent::Done => {
                     cta.warps[wi].state = WarpState::Done;
-                    cta.release_ready();
+                    cta.release_ready()
+                        .map_err(|h| synccheck_error(env.k, cta, h))?;
                 }
                 StepEvent::Barrier { kind, .. } => {
                     waits_at_barrier = kind != BarKind::Arrive;
-                    cta.arrive(wi, ev);
+                    cta.arrive(wi, ev)
+                        .map_err(|h| synccheck_error(env.k, cta, h))?;
                 }
             }
             if !matches!(ev, StepEvent::Continue)

@@ -29,6 +29,8 @@ thread_local! {
     pub static FAST_FORWARD: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
     /// Record the event log (with the policy's CTA orders) in this thread's next runs.
     pub static EVENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// `--synccheck` in this thread's next runs.
+    pub static SYNCCHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Every registered scheduler: each issue policy of the registry with each fetch policy.
@@ -67,7 +69,10 @@ pub fn run(
     let mut params = vec![0u8; f.param_bytes as usize];
     params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
     params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
-    let k = LaunchCtx::one_dim(&module, kernel, &params, grid, block, 15);
+    let k = LaunchCtx {
+        synccheck: SYNCCHECK.with(|t| t.get()),
+        ..LaunchCtx::one_dim(&module, kernel, &params, grid, block, 15)
+    };
     let mut printf = String::new();
     let t0 = std::time::Instant::now();
     let stats = match timed {

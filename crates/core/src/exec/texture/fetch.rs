@@ -11,7 +11,7 @@ use super::desc::{ChannelKind, SurfDesc, TexDesc};
 use super::sample::{address, effective_mode, floor_index, linear_weight, normalized, texel_coord};
 use crate::alu;
 use crate::exec::context::{LaunchCtx, MemCtx};
-use crate::exec::fault::FaultKind;
+use crate::exec::fault::{FaultKind, Near};
 use crate::exec::memory::{load_le, GlobalMemory};
 use crate::exec::operands::{gather, Lanes};
 use crate::exec::warp::{lanes, Frame, Warp, WARP_SIZE};
@@ -61,7 +61,15 @@ fn texel(g: &GlobalMemory, d: &TexDesc, x: u64, y: u64, z: u64) -> Result<Texel,
     let a = d.layout.addr(bytes, x, y, z);
     let mut raw = [0u8; 16];
     g.read(a, &mut raw[..bytes as usize])
-        .map_err(|_| FaultKind::OutOfBounds { space: Space::Global, address: a, size: bytes, write: false })?;
+        .map_err(|_| FaultKind::OutOfBounds {
+            space: Space::Global,
+            address: a,
+            size: bytes,
+            write: false,
+            near: Near::Global(g.nearby(a, bytes as u64)),
+            lanes: 0,
+            active: 0,
+        })?;
     let float = d.returns_float();
     let mut out = [0, 0, 0, if float { 1f32.to_bits() } else { 1 }];
     let cb = f.bits[0] as u32 / 8;
@@ -224,14 +232,22 @@ pub fn surface(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u
             at[..dims].copy_from_slice(&coords[..dims]);
             (lane, FaultKind::SurfaceOutOfBounds { handle: h[lane], coords: at, size, write: store })
         })?;
-        let oob = |a: u64| (lane, FaultKind::OutOfBounds { space: Space::Global, address: a, size: elem, write: store });
+        let oob = |g: &GlobalMemory, a: u64| {
+            let near = Near::Global(g.nearby(a, elem as u64));
+            (lane, FaultKind::OutOfBounds { space: Space::Global, address: a, size: elem, write: store, near, lanes: 1 << lane, active: exec })
+        };
         let mut out = [0u64; 4];
         for (i, o) in out.iter_mut().enumerate().take(n) {
             let Some(a) = addr.map(|a| a + (i as u32 * elem) as u64) else { continue };
             if store {
-                m.global.write_uint(a, elem, vals[i][lane]).map_err(|_| oob(a))?;
+                if m.global.write_uint(a, elem, vals[i][lane]).is_err() {
+                    return Err(oob(m.global, a));
+                }
             } else {
-                *o = m.global.read_uint(a, elem).map_err(|_| oob(a))?;
+                *o = match m.global.read_uint(a, elem) {
+                    Ok(v) => v,
+                    Err(_) => return Err(oob(m.global, a)),
+                };
             }
         }
         if !store {
