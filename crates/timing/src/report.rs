@@ -221,11 +221,19 @@ pub const STATS: &[StatDef] = &[
         "dirty L2 lines written back to DRAM",
         |s| s.memory.l2.writebacks
     ),
-    count!("dram_reads", "DRAM line reads", |s| s.memory.dram.reads),
-    count!("dram_writes", "DRAM line writes", |s| s.memory.dram.writes),
+    count!(
+        "dram_reads",
+        "DRAM read requests (a line, or the sectors a miss asked for)",
+        |s| s.memory.dram.reads
+    ),
+    count!(
+        "dram_writes",
+        "DRAM write requests (an evicted line)",
+        |s| s.memory.dram.writes
+    ),
     count!(
         "dram_row_hits",
-        "DRAM column commands that found their row open",
+        "DRAM requests served without an activate of their own (reads + writes - activates)",
         |s| s.memory.dram.row_hits
     ),
     count!("dram_activates", "DRAM row activations", |s| s

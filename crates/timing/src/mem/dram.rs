@@ -469,7 +469,7 @@ impl Channel {
         true
     }
 
-    /// Row hits are the column commands that found their row open.
+    /// Row hits: the requests (reads and writes) that needed no activate of their own.
     pub fn finish_counts(&mut self) {
         self.counts.row_hits =
             (self.counts.reads + self.counts.writes).saturating_sub(self.counts.activates);
