@@ -191,7 +191,7 @@ fn synccheck_reports_the_barrier_exited_warps_skipped() {
         let r = warpsim(&["run", "--synccheck", "--mode", mode, "half_barrier.toml"], &data());
         assert_code(&r, 3);
         assert_contains(&r, "synccheck: barrier 0 at pc ");
-        assert_contains(&r, "of kernel `_Z12half_barrierPi`, CTA (0,0,0), completed although 32 threads that should reach it had exited: warp 1 lanes 0-31");
+        assert_contains(&r, "of kernel `half_barrier(int*)`, CTA (0,0,0), completed although 32 threads that should reach it had exited: warp 1 lanes 0-31");
     }
 }
 
