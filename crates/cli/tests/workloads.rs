@@ -121,12 +121,25 @@ fn stats_files_per_kernel_and_total() {
     assert!(lines[0].starts_with("program,launch,grid,block,registers,ctas,kernel,config,policy,fetch_policy,cycles,warp_instructions,"), "{}", lines[0]);
     assert_eq!(lines.len(), 1 + kernels.len() + 1, "{csv}");
     assert!(lines.last().unwrap().starts_with("stencil2d,total,"));
-    assert!(lines.iter().all(|l| l.split(',').count() == lines[0].split(',').count()), "{csv}");
+    // Fields, with a quoted field's commas (demangled kernel names) kept inside it.
+    let fields = |l: &str| {
+        let mut quoted = false;
+        let mut out = vec![String::new()];
+        for c in l.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => out.push(String::new()),
+                c => out.last_mut().unwrap().push(c),
+            }
+        }
+        out
+    };
+    assert!(lines.iter().all(|l| fields(l).len() == fields(lines[0]).len()), "{csv}");
     let toml = std::fs::read_to_string(dir.join("s/config.toml")).unwrap();
     let resolved = warpsim_core::config::GpuConfig::from_toml("stats", &toml, &[]).unwrap();
     assert_eq!(resolved, warpsim_core::config::GpuConfig::load("gtx480").unwrap());
 
-    let total: Vec<&str> = lines.last().unwrap().split(',').collect();
+    let total = fields(lines.last().unwrap());
     assert_eq!(total[10].parse::<u64>().unwrap(), cycles, "{csv}");
     assert!(json["descriptions"]["cycles"].as_str().unwrap().contains("cycles"));
 

@@ -116,15 +116,15 @@ fn impossible_values_are_explained() {
 }
 
 /// Keys the timing model does not read are not accepted as if they did something: the
-/// interconnect and L2 clocks must equal the core clock, and the unmodelled pipeline widths,
-/// DRAM bank groups and coalescer segment size are not keys at all.
+/// interconnect and L2 clocks must equal the core clock, and the unmodelled pipeline widths and
+/// coalescer segment size are not keys at all.
 #[test]
 fn unmodelled_settings_are_rejected_not_ignored() {
     let e = GpuConfig::load_with("gtx480", &["gpu.l2_clock_mhz=900".into()]).unwrap_err();
     assert!(matches!(&e, ConfigError::Invalid { key, why } if key == "gpu.l2_clock_mhz" && why.contains("core clock")), "{e}");
     let e = GpuConfig::load_with("gtx480", &["gpu.icnt_clock_mhz=1400".into()]).unwrap_err();
     assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "gpu.icnt_clock_mhz"), "{e}");
-    for key in ["units.id_oc_width.mem=2", "dram.bank_groups=2", "coalescer.segment_bytes=64"] {
+    for key in ["units.id_oc_width.mem=2", "coalescer.segment_bytes=64"] {
         let e = GpuConfig::load_with("gtx480", &[key.into()]).unwrap_err();
         assert!(e.to_string().contains("unknown key"), "{key}: {e}");
     }

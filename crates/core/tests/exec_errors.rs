@@ -273,11 +273,11 @@ fn malformed_ptx_reports_line_and_column() {
 
 #[test]
 fn unsupported_instruction_is_named_at_load_time() {
-    let src = kernel("", "tex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [%rd1, {%r2}];");
+    let src = kernel("", "sured.b.add.1d.u32.trap [%rd1, {%r2}], %r3;");
     let err = Device::new().load_ptx(&src).unwrap_err();
     match err {
         DeviceError::Load(e) => {
-            assert_eq!(e.0[0], LoadError::Unsupported { what: "tex.1d.v4.f32.s32".into(), line: 18 })
+            assert_eq!(e.0[0], LoadError::Unsupported { what: "sured.b.add.1d.u32.trap".into(), line: 18 })
         }
         e => panic!("{e}"),
     }
