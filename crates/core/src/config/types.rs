@@ -412,6 +412,17 @@ fn one() -> u32 {
     1
 }
 
+impl Dram {
+    /// Bytes of one DRAM row per chip; a channel's chips work in lockstep, so its banks'
+    /// rows hold `ROW_BYTES_PER_CHIP × chips`.
+    pub const ROW_BYTES_PER_CHIP: u32 = 2048;
+
+    /// Bytes of one row of a channel's bank.
+    pub fn row_bytes(&self) -> u64 {
+        Self::ROW_BYTES_PER_CHIP as u64 * self.chips.max(1) as u64
+    }
+}
+
 /// See [`Dram::bank_group_index`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

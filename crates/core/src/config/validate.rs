@@ -181,9 +181,10 @@ fn dram_shape(c: &GpuConfig) -> Result<(), ConfigError> {
     }
     if d.bank_interleave != 0 {
         power_of_two("dram.bank_interleave", d.bank_interleave)?;
-        let row = 2048 * d.chips;
-        if d.bank_interleave > row {
-            return Err(invalid("dram.bank_interleave", format!("{} is larger than a row ({row} bytes = 2048 × dram.chips; 0 = a row)", d.bank_interleave)));
+        let row = d.row_bytes();
+        if d.bank_interleave as u64 > row {
+            let per_chip = super::Dram::ROW_BYTES_PER_CHIP;
+            return Err(invalid("dram.bank_interleave", format!("{} is larger than a row ({row} bytes = {per_chip} × dram.chips; 0 = a row)", d.bank_interleave)));
         }
     }
     Ok(())

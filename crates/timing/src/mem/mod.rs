@@ -30,10 +30,6 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use warpsim_core::config::GpuConfig;
 
-/// Bytes of one DRAM row (page) per bank of one chip. The chips of a channel work in
-/// lockstep (each drives its share of the bus), so a channel's row holds this many bytes
-/// times its chips.
-pub const ROW_BYTES_PER_CHIP: u64 = 2048;
 /// Bytes per partition-interleaving chunk.
 pub const CHUNK_BYTES: u64 = 256;
 
@@ -139,7 +135,8 @@ pub struct AddrMap {
     slices_per_partition: u64,
     banks: u64,
     line: u64,
-    /// Bytes of one row of a channel's bank: [`ROW_BYTES_PER_CHIP`] × chips.
+    /// Bytes of one row of a channel's bank (`Dram::row_bytes`: 2048 per chip; the chips of a
+    /// channel work in lockstep).
     row_bytes: u64,
     /// Consecutive channel bytes per bank (`dram.bank_interleave`; a row when 0).
     interleave: u64,
@@ -153,9 +150,9 @@ impl AddrMap {
             slices_per_partition: (cfg.l2.slices as u64 / partitions).max(1),
             banks: cfg.dram.banks.max(1) as u64,
             line: cfg.l2.line.max(1) as u64,
-            row_bytes: ROW_BYTES_PER_CHIP * cfg.dram.chips.max(1) as u64,
+            row_bytes: cfg.dram.row_bytes(),
             interleave: match cfg.dram.bank_interleave {
-                0 => ROW_BYTES_PER_CHIP * cfg.dram.chips.max(1) as u64,
+                0 => cfg.dram.row_bytes(),
                 b => b as u64,
             },
         }
