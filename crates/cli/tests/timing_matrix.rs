@@ -15,8 +15,16 @@
 //! did not give it one: that is the CI smoke test of every set in timing mode.
 //! `cargo test -p warpsim --test timing_matrix -- --ignored` runs all of it.
 //! Cells run in parallel (rayon), each on its own device.
+//!
+//! Every cell's statistics must also equal the committed ones in [`GOLDEN`] bit for bit (a
+//! SHA-256 digest of all launches' `TimingStats` as JSON, beside cycles and instructions for
+//! people to read): a speed change must not move a single statistic. A deliberate model change
+//! regenerates the file with `WARPSIM_BLESS=1 cargo test -p warpsim --test timing_matrix`
+//! and says so in its commit.
 
 use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::device::{Device, DeviceOptions};
 use warpsim_suite::{Outcome, Program, Size};
@@ -85,6 +93,58 @@ fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<Timing
 
 type Cell = (&'static Program, &'static str, String);
 
+/// The committed statistics of the default matrix's cells (`program,preset,scheduler,
+/// launches,cycles,warp_instructions,digest`).
+const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/timing_golden.csv");
+const GOLDEN_HEADER: &str = "program,preset,scheduler,launches,cycles,warp_instructions,stats_sha256";
+
+/// One cell's row of [`GOLDEN`]: the key and the rest of the line.
+fn golden_row(p: &Program, preset: &str, policy: &str, stats: &[TimingStats]) -> (String, String) {
+    let json = serde_json::to_vec(stats).expect("statistics serialise");
+    let digest: String = Sha256::digest(&json).iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let cycles: u64 = stats.iter().map(|s| s.cycles).sum();
+    let warp: u64 = stats.iter().map(|s| s.warp_instructions).sum();
+    (format!("{},{preset},{policy}", p.name), format!("{},{cycles},{warp},{digest}", stats.len()))
+}
+
+/// Compares the cells' rows with [`GOLDEN`] (or rewrites it under `WARPSIM_BLESS`); returns
+/// one line per difference. With `subset`, cells the file does not list are not compared.
+fn check_golden(rows: &BTreeMap<String, String>, subset: bool) -> Vec<String> {
+    if std::env::var_os("WARPSIM_BLESS").is_some() && !subset {
+        let mut text = format!("{GOLDEN_HEADER}\n");
+        for (k, v) in rows {
+            text.push_str(&format!("{k},{v}\n"));
+        }
+        std::fs::write(GOLDEN, text).expect("write the golden statistics");
+        eprintln!("timing matrix: wrote {} rows to {GOLDEN}", rows.len());
+        return Vec::new();
+    }
+    let text = std::fs::read_to_string(GOLDEN).unwrap_or_default();
+    let mut want = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let parts: Vec<&str> = line.splitn(4, ',').collect();
+        if let [p, preset, policy, rest] = parts[..] {
+            want.insert(format!("{p},{preset},{policy}"), rest.to_string());
+        }
+    }
+    let mut diffs = Vec::new();
+    for (k, got) in rows {
+        match want.get(k) {
+            Some(w) if w == got => {}
+            Some(w) => diffs.push(format!("{k}: statistics changed: committed launches,cycles,warp_instructions,digest {w}, now {got}")),
+            None if subset => {}
+            None => diffs.push(format!("{k}: not in {GOLDEN}")),
+        }
+    }
+    if !subset {
+        diffs.extend(want.keys().filter(|k| !rows.contains_key(*k)).map(|k| format!("{k}: in {GOLDEN} but no longer a cell")));
+    }
+    if !diffs.is_empty() {
+        diffs.push("(a deliberate model change: WARPSIM_BLESS=1 cargo test -p warpsim --test timing_matrix)".into());
+    }
+    diffs
+}
+
 /// The (program, preset, scheduler) cells of the matrix; all of them when `full`.
 fn cells(full: bool) -> Vec<Cell> {
     let mut cells = Vec::new();
@@ -139,26 +199,31 @@ fn check_matrix(full: bool) {
     let programs = warpsim_suite::programs();
     let reference: Vec<Outcome> = programs.par_iter().map(functional).collect();
     let cells = cells(full);
-    let failures: Vec<String> = cells
+    let results: Vec<Result<(String, String), String>> = cells
         .par_iter()
-        .filter_map(|(p, preset, policy)| {
+        .map(|(p, preset, policy)| {
             let (p, preset, policy) = (*p, *preset, policy.as_str());
             let i = programs.iter().position(|q| q.name == p.name).unwrap();
             let want = &reference[i];
             match timed(p, preset, policy) {
-                Err(e) => Some(format!("{} {preset}/{policy}: {e}", p.name)),
+                Err(e) => Err(format!("{} {preset}/{policy}: {e}", p.name)),
                 Ok((got, stats)) => {
                     if comparable(p, &got) != comparable(p, want) {
-                        return Some(format!("{} {preset}/{policy}: outcome {got:?} differs from functional {want:?}", p.name));
+                        return Err(format!("{} {preset}/{policy}: outcome {got:?} differs from functional {want:?}", p.name));
                     }
                     if stats.iter().any(|s| s.cycles == 0 || s.config != preset) {
-                        return Some(format!("{} {preset}/{policy}: bad statistics", p.name));
+                        return Err(format!("{} {preset}/{policy}: bad statistics", p.name));
                     }
-                    None
+                    Ok(golden_row(p, preset, policy, &stats))
                 }
             }
         })
         .collect();
+    let mut failures: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
+    let rows: BTreeMap<String, String> = results.into_iter().filter_map(Result::ok).collect();
+    if failures.is_empty() {
+        failures.extend(check_golden(&rows, full));
+    }
     // Every (preset, issue policy) and (preset, fetch policy) pair is exercised by the big
     // programs too, not just `basic`.
     let big = |preset: &str, keep: &dyn Fn(PolicyKind) -> bool| {
