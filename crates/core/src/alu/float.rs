@@ -46,6 +46,71 @@ fn is_native(fmt: Fmt, mode: RMode) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
+// f32 round-to-nearest without .ftz/.sat: one native operation per lane
+//
+// For these, a NaN operand gives a NaN result and every f32 NaN result is the canonical one, so
+// "canonicalise a NaN result of the host's operation" is the whole rule. [`add`], [`mul`] and
+// [`fma`] use these functions for that case, and the executor calls them straight from its lane
+// loops ([`f32_fast`]), so the semantics stay defined once.
+
+/// The f32 operations the executor may run as [`f32_add`] … [`f32_fma`] over whole warps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F32Fast {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+}
+
+/// Whether `op` on `ty` with `mods` is one of the [`F32Fast`] operations.
+#[inline]
+pub fn f32_fast(op: Op, ty: Ty, mods: &Mods) -> Option<F32Fast> {
+    if ty != Ty::F32 || mods.ftz || mods.sat || RMode::from_rounding(mods.rounding) != RMode::Rn {
+        return None;
+    }
+    match op {
+        Op::FAdd => Some(F32Fast::Add),
+        Op::FSub => Some(F32Fast::Sub),
+        Op::FMul => Some(F32Fast::Mul),
+        Op::FFma => Some(F32Fast::Fma),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn f32_result(r: f32) -> u64 {
+    if r.is_nan() {
+        Fmt::F32.default_nan()
+    } else {
+        r.to_bits() as u64
+    }
+}
+
+/// `add.rn.f32` (no `.ftz`, no `.sat`).
+#[inline(always)]
+pub fn f32_add(a: u64, b: u64) -> u64 {
+    f32_result(f32::from_bits(a as u32) + f32::from_bits(b as u32))
+}
+
+/// `sub.rn.f32`.
+#[inline(always)]
+pub fn f32_sub(a: u64, b: u64) -> u64 {
+    f32_result(f32::from_bits(a as u32) - f32::from_bits(b as u32))
+}
+
+/// `mul.rn.f32`.
+#[inline(always)]
+pub fn f32_mul(a: u64, b: u64) -> u64 {
+    f32_result(f32::from_bits(a as u32) * f32::from_bits(b as u32))
+}
+
+/// `fma.rn.f32`: one rounding (the host's fused multiply-add).
+#[inline(always)]
+pub fn f32_fma(a: u64, b: u64, c: u64) -> u64 {
+    f32_result(f32::from_bits(a as u32).mul_add(f32::from_bits(b as u32), f32::from_bits(c as u32)))
+}
+
+// ---------------------------------------------------------------------------------------------
 // add / sub
 
 /// a + b (or a − b when `negate_b`) in software: correctly rounded in `mode`.
@@ -87,6 +152,9 @@ pub fn add(fmt: Fmt, a: u64, b: u64, negate_b: bool, mode: RMode, ftz: bool) -> 
     if !is_native(fmt, mode) {
         return add_soft(fmt, a, b, negate_b, mode, ftz);
     }
+    if fmt == Fmt::F32 && !ftz {
+        return if negate_b { f32_sub(a, b) } else { f32_add(a, b) };
+    }
     let a = flush_in(fmt, a & fmt.mask(), ftz);
     let b = flush_in(fmt, b & fmt.mask(), ftz);
     if fmt.is_nan(a) || fmt.is_nan(b) {
@@ -126,6 +194,9 @@ pub fn mul_soft(fmt: Fmt, a: u64, b: u64, mode: RMode, ftz: bool) -> u64 {
 pub fn mul(fmt: Fmt, a: u64, b: u64, mode: RMode, ftz: bool) -> u64 {
     if !is_native(fmt, mode) {
         return mul_soft(fmt, a, b, mode, ftz);
+    }
+    if fmt == Fmt::F32 && !ftz {
+        return f32_mul(a, b);
     }
     let a = flush_in(fmt, a & fmt.mask(), ftz);
     let b = flush_in(fmt, b & fmt.mask(), ftz);
@@ -183,6 +254,9 @@ pub fn fma_soft(fmt: Fmt, a: u64, b: u64, c: u64, mode: RMode, ftz: bool) -> u64
 pub fn fma(fmt: Fmt, a: u64, b: u64, c: u64, mode: RMode, ftz: bool) -> u64 {
     if !is_native(fmt, mode) {
         return fma_soft(fmt, a, b, c, mode, ftz);
+    }
+    if fmt == Fmt::F32 && !ftz {
+        return f32_fma(a, b, c);
     }
     let a = flush_in(fmt, a & fmt.mask(), ftz);
     let b = flush_in(fmt, b & fmt.mask(), ftz);

@@ -2,7 +2,7 @@
 //! from [`crate::alu`].
 
 use super::context::{LaunchCtx, MemCtx};
-use super::operands::{gather, pred_mask, scatter, write_pred, write_reg, Lanes};
+use super::operands::{gather, pred_mask, scatter, source, write_pred, write_reg, Lanes};
 use super::step::combine;
 use super::warp::{lanes, Warp, WARP_SIZE};
 use crate::alu;
@@ -140,6 +140,14 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             w.carry = carry;
         }
         _ if op_is_float(op) => {
+            if let Some(fast) = alu::float::f32_fast(op, ty, mods) {
+                let a = source(k, m, w, &f, &inst.src[0], a);
+                let b = source(k, m, w, &f, &inst.src[1], b);
+                let c = source(k, m, w, &f, &inst.src[2], c);
+                f32_lanes(fast, a, b, c, d);
+                scatter(w, &f, &inst.dst[0], exec, d);
+                return;
+            }
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -148,6 +156,15 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         _ => {
+            if inst.src[3] == Opnd::None {
+                let a = source(k, m, w, &f, &inst.src[0], a);
+                let b = source(k, m, w, &f, &inst.src[1], b);
+                let c = source(k, m, w, &f, &inst.src[2], c);
+                if int_lanes(op, ty, mods, a, b, c, d) {
+                    scatter(w, &f, &inst.dst[0], exec, d);
+                    return;
+                }
+            }
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -165,6 +182,81 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
         }
     }
     scatter(w, &f, &inst.dst[0], exec, d);
+}
+
+/// An [`alu::float::F32Fast`] operation over all 32 lanes. Inactive lanes compute too (the
+/// functions are pure and total, and `scatter` writes only the executing lanes): a loop
+/// without a mask test, which the compiler vectorises.
+fn f32_lanes(op: alu::float::F32Fast, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
+    use alu::float::{f32_add, f32_mul, f32_sub, F32Fast};
+    match op {
+        F32Fast::Add => map2(a, b, d, f32_add),
+        F32Fast::Sub => map2(a, b, d, f32_sub),
+        F32Fast::Mul => map2(a, b, d, f32_mul),
+        F32Fast::Fma => fma_lanes(a, b, c, d),
+    }
+}
+
+#[inline(always)]
+fn map2(a: &Lanes, b: &Lanes, d: &mut Lanes, f: impl Fn(u64, u64) -> u64) {
+    for l in 0..WARP_SIZE {
+        d[l] = f(a[l], b[l]);
+    }
+}
+
+#[inline(always)]
+fn map3(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes, f: impl Fn(u64, u64, u64) -> u64) {
+    for l in 0..WARP_SIZE {
+        d[l] = f(a[l], b[l], c[l]);
+    }
+}
+
+/// `fma.rn.f32` over a warp. Without the CPU feature in the build, Rust's `mul_add` is a call
+/// to the C library's `fmaf` per lane; where the CPU has FMA (checked once at run time) the
+/// same loop is compiled with it, so each lane is one instruction. Same bits either way.
+fn fma_lanes(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "fma")]
+        unsafe fn with_fma(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
+            map3(a, b, c, d, alu::float::f32_fma)
+        }
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports FMA (checked just above).
+            return unsafe { with_fma(a, b, c, d) };
+        }
+    }
+    map3(a, b, c, d, alu::float::f32_fma)
+}
+
+/// The common integer ops over all 32 lanes, with the op chosen once per instruction rather
+/// than per lane (each arm is its own loop over the same [`alu::int`] / [`alu::bits`] function
+/// [`alu::int_op`] routes the op to; a test checks the two agree). Inactive lanes compute too:
+/// the functions are pure and total. Returns false for ops left to the per-lane path.
+fn int_lanes(op: Op, ty: Ty, mods: &crate::ir::Mods, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) -> bool {
+    use alu::{bits, int};
+    let mask = ty.mask();
+    match op {
+        Op::IAdd => map2(a, b, d, |x, y| int::add(ty, mods.sat, x, y)),
+        Op::ISub => map2(a, b, d, |x, y| int::sub(ty, mods.sat, x, y)),
+        Op::IMulLo => map2(a, b, d, |x, y| int::mul_lo(ty, x, y)),
+        Op::IMulHi => map2(a, b, d, |x, y| int::mul_hi(ty, x, y)),
+        Op::IMulWide => map2(a, b, d, |x, y| int::mul_wide(ty, x, y)),
+        Op::IMin => map2(a, b, d, |x, y| int::min_max(ty, false, x, y)),
+        Op::IMax => map2(a, b, d, |x, y| int::min_max(ty, true, x, y)),
+        Op::And => map2(a, b, d, |x, y| (x & y) & mask),
+        Op::Or => map2(a, b, d, |x, y| (x | y) & mask),
+        Op::Xor => map2(a, b, d, |x, y| (x ^ y) & mask),
+        Op::Shl => map2(a, b, d, |x, y| bits::shl(ty, x, y as u32)),
+        Op::Shr => map2(a, b, d, |x, y| bits::shr(ty, x, y as u32)),
+        Op::IMadLo => map3(a, b, c, d, |x, y, z| int::mad_lo(ty, x, y, z)),
+        Op::IMadWide => map3(a, b, c, d, |x, y, z| int::mad_wide(ty, x, y, z)),
+        Op::Bfe => map3(a, b, c, d, |x, y, z| bits::bfe(ty, x, y, z)),
+        Op::Prmt => map3(a, b, c, d, |x, y, z| bits::prmt(mods.prmt_mode, x, y, z)),
+        Op::Shf => map3(a, b, c, d, |x, y, z| bits::shf(ty, mods.hi, mods.clamp, x, y, z)),
+        _ => return false,
+    }
+    true
 }
 
 fn op_is_float(op: Op) -> bool {
@@ -229,6 +321,82 @@ fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, a: &mut 
                 d[l] = a[l] & mask;
             }
             scatter(w, &f, &dst, exec, d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Mods;
+
+    /// Values that reach the corners of every op: zero, ones, sign bits, shift amounts past
+    /// the width, and pseudo-random bits.
+    fn lanes_of(seed: u64) -> Lanes {
+        const EDGES: [u64; 10] = [0, 1, 2, 31, 32, 63, 64, 0x8000_0000, 0xffff_ffff, u64::MAX];
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        std::array::from_fn(|l| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if l < EDGES.len() {
+                EDGES[(l + seed as usize) % EDGES.len()]
+            } else {
+                x
+            }
+        })
+    }
+
+    #[test]
+    fn whole_warp_integer_loops_agree_with_the_per_lane_routing() {
+        let ops = [
+            Op::IAdd, Op::ISub, Op::IMulLo, Op::IMulHi, Op::IMulWide, Op::IMin, Op::IMax, Op::And, Op::Or, Op::Xor,
+            Op::Shl, Op::Shr, Op::IMadLo, Op::IMadWide, Op::Bfe, Op::Prmt, Op::Shf,
+        ];
+        let tys = [Ty::U16, Ty::S16, Ty::U32, Ty::S32, Ty::B32, Ty::U64, Ty::S64, Ty::B64];
+        for op in ops {
+            for ty in tys {
+                for (sat, hi, clamp, prmt_mode) in [(false, false, false, 0), (true, true, true, 3)] {
+                    let mods = Mods { sat, hi, clamp, prmt_mode, ..Mods::default() };
+                    for seed in 0..20 {
+                        let (a, b, c) = (lanes_of(seed), lanes_of(seed + 100), lanes_of(seed + 200));
+                        let mut d = [0; WARP_SIZE];
+                        assert!(int_lanes(op, ty, &mods, &a, &b, &c, &mut d), "{op:?} has a whole-warp loop");
+                        for l in 0..WARP_SIZE {
+                            let want = alu::int_op(op, ty, &mods, [a[l], b[l], c[l], 0]);
+                            assert_eq!(d[l], want, "{op:?}.{ty:?} {mods:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_warp_f32_loops_agree_with_the_per_lane_routing() {
+        use alu::float::{f32_fast, F32Fast};
+        const SPECIAL: [u32; 12] = [
+            0, 0x8000_0000, 0x3f80_0000, 0xbf80_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0x0000_0001,
+            0x0080_0000, 0x7f7f_ffff, 0xffff_ffff,
+        ];
+        for (op, fast) in [(Op::FAdd, F32Fast::Add), (Op::FSub, F32Fast::Sub), (Op::FMul, F32Fast::Mul), (Op::FFma, F32Fast::Fma)] {
+            let mods = Mods::default();
+            assert_eq!(f32_fast(op, Ty::F32, &mods), Some(fast));
+            assert_eq!(f32_fast(op, Ty::F32, &Mods { ftz: true, ..Mods::default() }), None);
+            assert_eq!(f32_fast(op, Ty::F64, &mods), None);
+            for seed in 0..50u64 {
+                let pick = |s: u64| -> Lanes {
+                    let r = lanes_of(s);
+                    std::array::from_fn(|l| if l % 3 == 0 { SPECIAL[(l + s as usize) % SPECIAL.len()] as u64 } else { r[l] as u32 as u64 })
+                };
+                let (a, b, c) = (pick(seed), pick(seed + 7), pick(seed + 13));
+                let mut d = [0; WARP_SIZE];
+                f32_lanes(fast, &a, &b, &c, &mut d);
+                for l in 0..WARP_SIZE {
+                    let want = alu::float_op(op, Ty::F32, &mods, [a[l], b[l], c[l]]);
+                    assert_eq!(d[l], want, "{op:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                }
+            }
         }
     }
 }

@@ -191,6 +191,12 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
         let r = regs[0];
         let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
         let mut vals = [0u64; WARP_SIZE];
+        if inst.mods.space == Space::Shared && shared_loads(m.shared, &addr, mask, size, inst.ty, bits, &mut vals) {
+            if r != u32::MAX {
+                super::operands::write_reg(w, &f, r, mask, &vals);
+            }
+            return Ok(());
+        }
         for lane in lanes(mask) {
             let v = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
             vals[lane] = extend(v, inst.ty, bits);
@@ -216,6 +222,22 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
         }
     }
     Ok(())
+}
+
+/// A scalar `ld.shared` of the lanes in `mask` when every one is aligned and inside the CTA's
+/// shared memory (the checks [`access`] makes, done for the warp before any lane reads);
+/// false, with nothing read, when some lane would fault, so the per-lane path reports it.
+#[inline]
+fn shared_loads(shared: &[u8], addr: &Lanes, mask: u32, size: u32, ty: Ty, reg_bits: u8, vals: &mut Lanes) -> bool {
+    let (len, sz) = (shared.len() as u64, size as u64);
+    // Shared addresses are 32-bit (wrapped by `addresses`), so the sum cannot overflow.
+    if !lanes(mask).all(|l| addr[l] % sz == 0 && addr[l] + sz <= len) {
+        return false;
+    }
+    for l in lanes(mask) {
+        vals[l] = extend(load_le(&shared[addr[l] as usize..], size), ty, reg_bits);
+    }
+    true
 }
 
 /// `st`.

@@ -100,6 +100,20 @@ pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mu
     }
 }
 
+/// A source operand's 32 lane values without copying a register: a register operand is
+/// borrowed from the warp's register file, anything else is [`gather`]ed into `tmp`.
+#[inline]
+pub fn source<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, o: &Opnd, tmp: &'a mut Lanes) -> &'a Lanes {
+    if let Opnd::Reg(r) = *o {
+        let b = f.reg_base + r as usize * WARP_SIZE;
+        if let Ok(regs) = <&Lanes>::try_from(&w.regs[b..b + WARP_SIZE]) {
+            return regs;
+        }
+    }
+    gather(k, m, w, f, o, tmp);
+    tmp
+}
+
 /// Reads a predicate operand as a lane mask.
 #[inline]
 pub fn pred_mask(w: &Warp, f: &Frame, o: &Opnd) -> u32 {

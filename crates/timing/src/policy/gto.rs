@@ -7,6 +7,19 @@ use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 pub struct Gto {
     me: u16,
     last: Option<u16>,
+    /// The last order the issue stage got, and what it was computed from: the scheduler's
+    /// age order, which of those warps were waiting, and the greedy warp. Most cycles change
+    /// none of them, and comparing them costs a third of rebuilding the order.
+    cache: OrderMemo,
+}
+
+#[derive(Default)]
+struct OrderMemo {
+    by_age: Vec<u16>,
+    waiting: u64,
+    greedy: Option<u16>,
+    order: Vec<u16>,
+    valid: bool,
 }
 
 impl Gto {
@@ -15,6 +28,7 @@ impl Gto {
         Gto {
             me: me as u16,
             last: None,
+            cache: OrderMemo::default(),
         }
     }
 }
@@ -43,6 +57,28 @@ impl IssuePolicy for Gto {
                 .filter(|&s| !v.waiting(s) && Some(s) != greedy),
         );
         out.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
+    }
+
+    fn order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        let by_age = &v.age_order[self.me as usize];
+        if by_age.len() > 64 {
+            return self.current_order(sh, slots, v, out);
+        }
+        let waiting = by_age.iter().enumerate().fold(0u64, |m, (i, &s)| m | (v.waiting(s) as u64) << i);
+        let greedy = self.last.filter(|&g| v.occupied(g) && !v.waiting(g));
+        let c = &self.cache;
+        if !(c.valid && c.waiting == waiting && c.greedy == greedy && c.by_age == *by_age) {
+            self.current_order(sh, slots, v, out);
+            let c = &mut self.cache;
+            c.by_age.clear();
+            c.by_age.extend_from_slice(by_age);
+            c.order.clear();
+            c.order.extend_from_slice(out);
+            (c.waiting, c.greedy, c.valid) = (waiting, greedy, true);
+            return;
+        }
+        out.clear();
+        out.extend_from_slice(&self.cache.order);
     }
 }
 
