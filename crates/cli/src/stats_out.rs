@@ -77,6 +77,8 @@ pub struct Totals {
     /// Σ over launches of [`report::resident_warp_cycles`]: the denominator of the barrier
     /// fractions (timing mode only).
     pub resident_warp_cycles: u64,
+    /// Caches, interconnect and DRAM, summed over launches (timing mode only).
+    pub memory: warpsim_timing::mem::MemStats,
 }
 
 impl Totals {
@@ -97,6 +99,7 @@ impl Totals {
             stalls: timing.stalls,
             shared_issues: timing.shared_issues,
             resident_warp_cycles: timing.resident_warp_cycles,
+            memory: timing.memory,
         }
     }
 
@@ -136,7 +139,12 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
     let stalls = s.total();
     let sh = &t.shared_issues;
     let mut lines = vec![
-        format!("cycles: {}, IPC {:.3} warp instructions/cycle", t.cycles, t.ipc),
+        format!(
+            "cycles: {}, IPC {:.3} warp instructions/cycle, thread IPC {:.2} (GPGPU-Sim's gpu_tot_ipc)",
+            t.cycles,
+            t.ipc,
+            t.thread_instructions as f64 / t.cycles as f64
+        ),
         format!(
             "issue slots: issued {}, idle {}, scoreboard {}, pipeline {} (of {slots})",
             pct(t.issue.issued, slots),
@@ -156,6 +164,22 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
             pct(s.not_selected, stalls)
         ),
     ];
+    let m = &t.memory;
+    let rate = |c: &warpsim_timing::mem::CacheCounts| match c.hits + c.misses {
+        0 => "-".to_string(),
+        n => format!("{} of {n}", pct(c.misses, n)),
+    };
+    lines.push(format!(
+        "memory: L1D miss rate {}, L2 miss rate {}; DRAM {} reads, {} writes, row hits {}",
+        rate(&m.l1d),
+        rate(&m.l2),
+        m.dram.reads,
+        m.dram.writes,
+        match m.dram.reads + m.dram.writes {
+            0 => "-".to_string(),
+            n => pct(m.dram.row_hits, n),
+        }
+    ));
     if sh.total() > 0 {
         lines.push(format!(
             "shared issues (warp sharing): {} = {} of warp instructions; SP {}, SFU {}, MEM {}",
@@ -167,6 +191,19 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// What every statistic of `stats.csv`/`stats.json` means: the timing model's table, plus the
+/// issued-by-active-lanes histogram columns.
+fn descriptions() -> std::collections::BTreeMap<String, String> {
+    let mut d: std::collections::BTreeMap<String, String> = report::STATS.iter().map(|d| (d.name.to_string(), d.description.to_string())).collect();
+    for n in 0..=32 {
+        d.insert(
+            format!("issued_w{n}"),
+            format!("warp instructions issued with {n} active lanes (GPGPU-Sim's W{n}; JSON: issued_lanes[{n}])"),
+        );
+    }
+    d
 }
 
 /// After Ctrl-C: the statistics of the launches that completed, marked partial (the
@@ -282,7 +319,7 @@ pub fn write(path: &Path, model: &Model, rows: &[KernelRow], wall: Duration) -> 
         "wall_seconds": wall.as_secs_f64(),
         "kernels": rows,
         "total": totals,
-        "descriptions": report::STATS.iter().map(|d| (d.name, d.description)).collect::<std::collections::BTreeMap<_, _>>(),
+        "descriptions": descriptions(),
     });
     let files =
         [(json_path, serde_json::to_string_pretty(&doc).expect("statistics serialize") + "\n"), (csv_path, csv(rows)), (toml_path, model.config.to_toml())];

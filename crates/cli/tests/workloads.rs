@@ -23,6 +23,14 @@ fn run_workload_verifies() {
     assert_contains(&r, "\ncycles: ");
     assert_contains(&r, "issue slots: issued ");
     assert_contains(&r, "warp stall cycles: data ");
+    assert_contains(&r, "memory: L1D miss rate ");
+    // Thread IPC beside warp IPC, equal to thread instructions over cycles as printed.
+    let number_after = |key: &str| -> f64 {
+        let rest = &r.stdout[r.stdout.find(key).unwrap_or_else(|| panic!("{key} in {}", r.stdout)) + key.len()..];
+        rest.split(|c: char| !(c.is_ascii_digit() || c == '.')).next().unwrap().parse().unwrap()
+    };
+    let (cycles, threads) = (number_after("\ncycles: "), number_after("warp instructions, "));
+    assert!((number_after("thread IPC ") - threads / cycles).abs() < 0.01, "{}", r.stdout);
     assert_contains(&r, "simulation rate: ");
     assert_contains(&r, " cycles/s");
     let r = warpsim(&["run", "--workload", "scalar_prod", "--mode", "functional"], &data());
@@ -142,6 +150,13 @@ fn stats_files_per_kernel_and_total() {
     let total = fields(lines.last().unwrap());
     assert_eq!(total[10].parse::<u64>().unwrap(), cycles, "{csv}");
     assert!(json["descriptions"]["cycles"].as_str().unwrap().contains("cycles"));
+    // Every CSV column after the identifying ones has a description, the histogram included.
+    let header = fields(lines[0]);
+    let first_stat = header.iter().position(|h| h == "cycles").unwrap();
+    for h in &header[first_stat..] {
+        assert!(json["descriptions"][h.as_str()].as_str().is_some_and(|d| !d.is_empty()), "{h} has no description");
+    }
+    assert!(json["total"]["memory"]["l1d"]["misses"].is_u64(), "{}", json["total"]);
 
     // The event log, on request.
     let r = warpsim(&["run", "--workload", "matmul", "--event-log", "--stats", dir.join("ev").to_str().unwrap()], &data());
