@@ -331,10 +331,17 @@ impl Channel {
             reads == 0
         };
         let n = if self.t.fcfs { 1 } else { self.queue.len() };
-        if self.column(t, n, w) || self.row_command(t, n, w) {
+        if self.column(t, n, w) {
             return;
         }
-        self.quiet_until = self.earliest_command(n, w).max(t + 1);
+        // No column command: one pass finds both the banks still wanted (for the row command)
+        // and the earliest cycle a command could issue (for when none can now); neither
+        // command below changes state unless it issues.
+        let (wanted, earliest) = self.survey(n, w);
+        if self.row_command(t, n, w, wanted) {
+            return;
+        }
+        self.quiet_until = earliest.max(t + 1);
     }
 
     /// The `n` oldest queued requests of kind `write`, with their queue indices.
@@ -346,30 +353,28 @@ impl Channel {
             .take(n)
     }
 
-    /// A lower bound on the next cycle any of the `n` oldest requests of kind `write` can
-    /// issue a command, given the current bank and bus state.
-    fn earliest_command(&self, n: usize, write: bool) -> u64 {
+    /// Over the `n` oldest requests of kind `write`: the banks whose open row one of them
+    /// hits (bit `bank % 64`: not to be closed), and a lower bound on the next cycle any of
+    /// them can issue a command given the current bank and bus state.
+    fn survey(&self, n: usize, write: bool) -> (u64, u64) {
         let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
         let rrd = self.last_act.map_or(0, |a| a + self.t.rrd);
         let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
-        self.candidates(n, write)
-            .map(|(_, r)| {
-                let b = &self.banks[r.bank as usize];
-                if b.open == r.row {
-                    let turn = if write { self.write_ok } else { self.read_ok };
-                    b.col_ready
-                        .max(ccd)
-                        .max(bus)
-                        .max(self.group_col[self.t.group(r.bank)])
-                        .max(turn)
-                } else if b.open == NONE {
-                    b.act_ready.max(rrd)
-                } else {
-                    b.pre_ready.max(self.group_pre[self.t.group(r.bank)])
-                }
-            })
-            .min()
-            .unwrap_or(u64::MAX)
+        let turn = if write { self.write_ok } else { self.read_ok };
+        let (mut wanted, mut earliest) = (0u64, u64::MAX);
+        for (_, r) in self.candidates(n, write) {
+            let b = &self.banks[r.bank as usize];
+            let at = if b.open == r.row {
+                wanted |= 1 << (r.bank % 64);
+                b.col_ready.max(ccd).max(bus).max(self.group_col[self.t.group(r.bank)]).max(turn)
+            } else if b.open == NONE {
+                b.act_ready.max(rrd)
+            } else {
+                b.pre_ready.max(self.group_pre[self.t.group(r.bank)])
+            };
+            earliest = earliest.min(at);
+        }
+        (wanted, earliest)
     }
 
     /// Issues a read/write to an open row among the `n` oldest requests, if timing allows.
@@ -425,14 +430,8 @@ impl Channel {
     }
 
     /// Precharges or activates for the oldest request whose row is not open.
-    fn row_command(&mut self, t: u64, n: usize, write: bool) -> bool {
-        // Banks whose open row a servable request still wants (not to be closed).
-        let mut wanted = 0u64;
-        for (_, q) in self.candidates(n, write) {
-            if self.banks[q.bank as usize].open == q.row {
-                wanted |= 1 << (q.bank % 64);
-            }
-        }
+    /// `wanted`: the banks whose open row a servable request still wants (from [`Self::survey`]).
+    fn row_command(&mut self, t: u64, n: usize, write: bool, wanted: u64) -> bool {
         let rrd_ok = self.last_act.is_none_or(|a| t >= a + self.t.rrd);
         // The oldest request whose bank can take a precharge (row conflict) or an activate.
         let cmd = self.candidates(n, write).find_map(|(_, r)| {
