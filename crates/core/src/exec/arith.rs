@@ -44,16 +44,24 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
     match op {
         Op::Mov => return mov(k, m, w, inst, exec, a, d),
         Op::Setp | Op::Set => {
-            gather(k, m, w, &f, &inst.src[0], a);
-            gather(k, m, w, &f, &inst.src[1], b);
             let cmp_ty = if op == Op::Setp { ty } else { inst.ty2 };
-            let pc = if mods.boolop.is_some() { pred_mask(w, &f, &inst.src[2]) } else { 0 };
             let (mut p, mut q) = (0u32, 0u32);
-            for l in lanes(exec) {
-                let r = alu::compare_ftz(mods.cmp, cmp_ty, mods.ftz, a[l], b[l]);
-                let cl = (pc >> l) & 1 != 0;
-                p |= (combine(mods.boolop, r, cl) as u32) << l;
-                q |= (combine(mods.boolop, !r, cl) as u32) << l;
+            {
+                let a = source(k, m, w, &f, &inst.src[0], a);
+                let b = source(k, m, w, &f, &inst.src[1], b);
+                // Every lane compares (pure, total); the writes below keep only `exec`'s.
+                let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
+                match mods.boolop {
+                    None => (p, q) = (r, !r),
+                    Some(_) => {
+                        let pc = pred_mask(w, &f, &inst.src[2]);
+                        for l in 0..WARP_SIZE {
+                            let (rl, cl) = ((r >> l) & 1 != 0, (pc >> l) & 1 != 0);
+                            p |= (combine(mods.boolop, rl, cl) as u32) << l;
+                            q |= (combine(mods.boolop, !rl, cl) as u32) << l;
+                        }
+                    }
+                }
             }
             if op == Op::Setp {
                 if let Opnd::Pred { id, .. } = inst.dst[0] {
@@ -110,9 +118,8 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
                     d[l] = hi << 16 | lo;
                 }
             } else {
-                for l in lanes(exec) {
-                    d[l] = alu::cvt(ty, inst.ty2, mods.rounding, mods.ftz, mods.sat, a[l]);
-                }
+                let (ty2, rounding, ftz, sat) = (inst.ty2, mods.rounding, mods.ftz, mods.sat);
+                map1(a, d, |x| alu::cvt(ty, ty2, rounding, ftz, sat, x));
             }
         }
         Op::Cvta => {
@@ -194,6 +201,48 @@ fn f32_lanes(op: alu::float::F32Fast, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut L
         F32Fast::Sub => map2(a, b, d, f32_sub),
         F32Fast::Mul => map2(a, b, d, f32_mul),
         F32Fast::Fma => fma_lanes(a, b, c, d),
+    }
+}
+
+#[inline(always)]
+fn map1(a: &Lanes, d: &mut Lanes, f: impl Fn(u64) -> u64) {
+    for l in 0..WARP_SIZE {
+        d[l] = f(a[l]);
+    }
+}
+
+/// `alu::compare_ftz` over all 32 lanes as a lane mask, with the comparison and the common
+/// types fixed per loop (each arm its own loop over the same function, so the per-lane
+/// matches fold away); other types take the general loop.
+fn compare_lanes(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: &Lanes) -> u32 {
+    #[inline(always)]
+    fn lanes_with(a: &Lanes, b: &Lanes, f: impl Fn(u64, u64) -> bool) -> u32 {
+        let mut r = 0u32;
+        for l in 0..WARP_SIZE {
+            r |= (f(a[l], b[l]) as u32) << l;
+        }
+        r
+    }
+    macro_rules! by_type {
+        ($cmp:expr) => {
+            match ty {
+                Ty::S32 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::S32, false, x, y)),
+                Ty::U32 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::U32, false, x, y)),
+                Ty::S64 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::S64, false, x, y)),
+                Ty::U64 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::U64, false, x, y)),
+                Ty::F32 if !ftz => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::F32, false, x, y)),
+                _ => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, ty, ftz, x, y)),
+            }
+        };
+    }
+    match cmp {
+        CmpOp::Eq => by_type!(CmpOp::Eq),
+        CmpOp::Ne => by_type!(CmpOp::Ne),
+        CmpOp::Lt => by_type!(CmpOp::Lt),
+        CmpOp::Le => by_type!(CmpOp::Le),
+        CmpOp::Gt => by_type!(CmpOp::Gt),
+        CmpOp::Ge => by_type!(CmpOp::Ge),
+        _ => lanes_with(a, b, |x, y| alu::compare_ftz(cmp, ty, ftz, x, y)),
     }
 }
 
@@ -365,6 +414,27 @@ mod tests {
                         for l in 0..WARP_SIZE {
                             let want = alu::int_op(op, ty, &mods, [a[l], b[l], c[l], 0]);
                             assert_eq!(d[l], want, "{op:?}.{ty:?} {mods:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_warp_comparisons_agree_with_the_per_lane_function() {
+        let cmps = [
+            CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Lo, CmpOp::Hs, CmpOp::Equ, CmpOp::Nan,
+        ];
+        let tys = [Ty::S32, Ty::U32, Ty::S64, Ty::U64, Ty::B32, Ty::S16, Ty::F32, Ty::F64];
+        for cmp in cmps {
+            for ty in tys {
+                for ftz in [false, true] {
+                    for seed in 0..20 {
+                        let (a, b) = (lanes_of(seed), lanes_of(seed + 50));
+                        let r = compare_lanes(cmp, ty, ftz, &a, &b);
+                        for l in 0..WARP_SIZE {
+                            assert_eq!(r >> l & 1 != 0, alu::compare_ftz(cmp, ty, ftz, a[l], b[l]), "{cmp:?}.{ty:?} ftz {ftz} lane {l}");
                         }
                     }
                 }

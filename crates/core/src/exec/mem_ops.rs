@@ -227,6 +227,8 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
 /// A scalar `ld.shared` of the lanes in `mask` when every one is aligned and inside the CTA's
 /// shared memory (the checks [`access`] makes, done for the warp before any lane reads);
 /// false, with nothing read, when some lane would fault, so the per-lane path reports it.
+/// (Global loads stay per lane: `GlobalMemory::find` remembers the last allocation, and a
+/// warp-wide check measured more instructions than it saved.)
 #[inline]
 fn shared_loads(shared: &[u8], addr: &Lanes, mask: u32, size: u32, ty: Ty, reg_bits: u8, vals: &mut Lanes) -> bool {
     let (len, sz) = (shared.len() as u64, size as u64);
