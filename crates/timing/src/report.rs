@@ -90,7 +90,7 @@ pub const STATS: &[StatDef] = &[
         .stalls
         .barrier),
     count!(
-        "stall_exit",
+        "stall_exit_wait",
         "warp-cycles finished, waiting for the CTA's other warps to finish",
         |s| s.stalls.exit_wait
     ),
