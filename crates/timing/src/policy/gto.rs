@@ -9,7 +9,8 @@ pub struct Gto {
     last: Option<u16>,
     /// The last order the issue stage got, and what it was computed from: the scheduler's
     /// age order, which of those warps were waiting, and the greedy warp. Most cycles change
-    /// none of them, and comparing them costs a third of rebuilding the order.
+    /// none of them, and comparing them costs a third of rebuilding the order. (The empty memo
+    /// is a true one: no warps, so no greedy warp and an empty order.)
     cache: OrderMemo,
 }
 
@@ -19,7 +20,6 @@ struct OrderMemo {
     waiting: u64,
     greedy: Option<u16>,
     order: Vec<u16>,
-    valid: bool,
 }
 
 impl Gto {
@@ -30,6 +30,13 @@ impl Gto {
             last: None,
             cache: OrderMemo::default(),
         }
+    }
+}
+
+impl Gto {
+    /// The warp that issued last from this scheduler, while it can still issue.
+    fn greedy(&self, v: &PolicyView) -> Option<u16> {
+        self.last.filter(|&g| v.occupied(g) && !v.waiting(g))
     }
 }
 
@@ -44,7 +51,7 @@ impl IssuePolicy for Gto {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        let greedy = self.last.filter(|&g| v.occupied(g) && !v.waiting(g));
+        let greedy = self.greedy(v);
         if let Some(g) = greedy {
             out.push(g);
         }
@@ -65,16 +72,16 @@ impl IssuePolicy for Gto {
             return self.current_order(sh, slots, v, out);
         }
         let waiting = by_age.iter().enumerate().fold(0u64, |m, (i, &s)| m | (v.waiting(s) as u64) << i);
-        let greedy = self.last.filter(|&g| v.occupied(g) && !v.waiting(g));
+        let greedy = self.greedy(v);
         let c = &self.cache;
-        if !(c.valid && c.waiting == waiting && c.greedy == greedy && c.by_age == *by_age) {
+        if !(c.waiting == waiting && c.greedy == greedy && c.by_age == *by_age) {
             self.current_order(sh, slots, v, out);
             let c = &mut self.cache;
             c.by_age.clear();
             c.by_age.extend_from_slice(by_age);
             c.order.clear();
             c.order.extend_from_slice(out);
-            (c.waiting, c.greedy, c.valid) = (waiting, greedy, true);
+            (c.waiting, c.greedy) = (waiting, greedy);
             return;
         }
         out.clear();
