@@ -8,7 +8,11 @@
 #                        [--update-reference]
 #
 #   --gpgpusim DIR   GPGPU-Sim's build folder: the WORKDIR of ../shared/tools/gpgpusim-build.sh
-#                    (holding env.sh, nvcc11 and gpgpu-sim/configs)
+#                    (holding env.sh, nvcc11 and gpgpu-sim/configs). Without it (only with
+#                    --sides warpsim) GPGPU-Sim's side comes from the committed reference
+#                    (correlation/reference/gpgpusim.csv and .md): after a model change,
+#                    `--sides warpsim --update-reference` rewrites the reference's warpsim
+#                    side, ratios and tolerances in a few minutes, with nvcc 13.5 only
 #   --source SRC     build GPGPU-Sim into DIR first, from SRC (a bare git dir or a source
 #                    tree of gpgpu-sim/gpgpu-sim_distribution), with that build script
 #                    ($GPGPUSIM_BUILD_SCRIPT, default <repo>/../shared/tools/gpgpusim-build.sh)
@@ -29,7 +33,9 @@
 # (compute_35 PTX); run each program under every preset x policy on both simulators (and
 # replay its committed launch manifest on warpsim, which must give the same cycles); then
 # `warpsim correlate` reads the runs and writes the table and the scatter plot.
-# Presets map to GPGPU-Sim's tested configs: gtx480 = SM2_GTX480, titanx-pascal = SM6_TITANX.
+# Presets map to GPGPU-Sim's tested configs: gtx480 = SM2_GTX480, titanx-pascal = SM6_TITANX;
+# warpsim runs them as correlation/configs/PRESET.toml (the preset plus the settings of that
+# config it does not model by default: the TITAN X config's perfect I- and constant caches).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,10 +60,19 @@ while [[ $# -gt 0 ]]; do
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
-[[ -n "$gpgpusim" ]] || die "--gpgpusim DIR is required (see --help)"
-mkdir -p "$out" "$gpgpusim"
+gpgpusim_from=""
+[[ -z "$source_dir" || -n "$gpgpusim" ]] || die "--source needs --gpgpusim DIR to build into"
+if [[ -z "$gpgpusim" ]]; then
+    [[ " $sides " != *" gpgpusim "* ]] || die "--gpgpusim DIR is required to run GPGPU-Sim (or use --sides warpsim; see --help)"
+    gpgpusim_from="$repo/correlation/reference/gpgpusim.csv"
+    [[ -f "$gpgpusim_from" ]] || die "no $gpgpusim_from to take GPGPU-Sim's side from"
+fi
+mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-gpgpusim="$(cd "$gpgpusim" && pwd)"
+if [[ -n "$gpgpusim" ]]; then
+    mkdir -p "$gpgpusim"
+    gpgpusim="$(cd "$gpgpusim" && pwd)"
+fi
 progdir="$repo/correlation/programs"
 if [[ -z "$programs" ]]; then
     programs="$(cd "$progdir" && ls *.cu | sed 's/\.cu$//' | tr '\n' ' ')"
@@ -89,7 +104,7 @@ if [[ -n "$source_dir" ]]; then
     "$build" "$gpgpusim" "$source_dir" >&2
 fi
 for f in env.sh nvcc11 gpgpu-sim/configs/tested-cfgs; do
-    [[ -e "$gpgpusim/$f" ]] || die "$gpgpusim/$f is missing: not a GPGPU-Sim build folder (use --source to build one)"
+    [[ -z "$gpgpusim" || -e "$gpgpusim/$f" ]] || die "$gpgpusim/$f is missing: not a GPGPU-Sim build folder (use --source to build one)"
 done
 
 # --- 2. warpsim and its shim ----------------------------------------------------------------
@@ -153,13 +168,13 @@ run_one() {
         rm -f "$dir"/warpsim.* "$dir"/replay.*
         t0=$(date +%s.%N)
         rc=0
-        (cd "$dir" && timeout 600 "$warpsim" exec --config "$preset" --policy "$policy" \
+        (cd "$dir" && timeout 600 "$warpsim" exec --config "$repo/correlation/configs/$preset.toml" --policy "$policy" \
             --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
         t1=$(date +%s.%N)
         echo "$rc" >"$dir/warpsim.rc"
         echo "$t1 - $t0" | bc >"$dir/warpsim.wall"
         rc=0
-        (cd "$repo/correlation/programs" && timeout 600 "$warpsim" run --config "$preset" --policy "$policy" \
+        (cd "$repo/correlation/programs" && timeout 600 "$warpsim" run --config "../configs/$preset.toml" --policy "$policy" \
             --stats "$dir/replay.json" "$name.toml" >"$dir/replay.stdout" 2>&1) || rc=$?
         echo "$rc" >"$dir/replay.rc"
     fi
@@ -210,6 +225,7 @@ printf '%s\n' "${runs[@]}" | xargs -P "$jobs" -L 1 bash -c 'run_one $0 $1 $2'
 
 # --- 5. report ------------------------------------------------------------------------------
 args=(correlate "$out/runs" --out "$out")
+[[ -z "$gpgpusim_from" ]] || args+=(--gpgpusim-from "$gpgpusim_from")
 if [[ $update -eq 1 ]]; then
     mkdir -p "$repo/correlation/reference"
     args+=(--reference "$repo/correlation/reference/gpgpusim.csv")

@@ -186,6 +186,11 @@ enum Command {
         /// correlation/reference/gpgpusim.csv).
         #[arg(long, value_name = "FILE")]
         reference: Option<PathBuf>,
+        /// Take GPGPU-Sim's side from an earlier reference CSV (and the .md report beside it)
+        /// instead of the run folders: re-checking warpsim after a model change without
+        /// re-running GPGPU-Sim.
+        #[arg(long, value_name = "FILE")]
+        gpgpusim_from: Option<PathBuf>,
     },
     /// Run a CUDA program (built with `nvcc -cudart shared`) on the simulator through the
     /// libcudart.so.13 shim; exits with the program's exit code.
@@ -346,7 +351,7 @@ fn run(command: Command) -> Result<u8, u8> {
             lab::command::sweep(&file, &sweep.options(what))
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
-        Command::Correlate { runs, out, reference } => correlate::run(&correlate::Options { runs, out, reference }),
+        Command::Correlate { runs, out, reference, gpgpusim_from } => correlate::run(&correlate::Options { runs, out, reference, gpgpusim_from }),
         Command::Exec { trace, max_warp_instructions, quiet, progress, dump_ptx, model, command } => {
             use std::io::IsTerminal;
             let progress = progress || std::io::stderr().is_terminal();

@@ -74,7 +74,9 @@ fn reference() -> Vec<RefRow> {
 fn replay(r: &RefRow, dir: &Path) -> Result<(u64, u64), String> {
     let stats = dir.join(format!("{}-{}-{}.json", r.program, r.preset, r.policy));
     let manifest = format!("{}.toml", r.program);
-    let args = ["run", "--config", &r.preset, "--policy", &r.policy, "--stats", stats.to_str().unwrap(), &manifest];
+    // The preset as GPGPU-Sim's tested config has it (correlation/configs).
+    let config = format!("../configs/{}.toml", r.preset);
+    let args = ["run", "--config", &config, "--policy", &r.policy, "--stats", stats.to_str().unwrap(), &manifest];
     let run = warpsim(&args, &repo().join("correlation/programs"));
     if run.code != 0 {
         return Err(format!("exit {}: {}", run.code, run.all()));

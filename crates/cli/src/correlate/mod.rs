@@ -4,13 +4,15 @@
 //! `DIR/correlation.md` and `DIR/correlation.svg` (GPGPU-Sim cycles against warpsim's, log
 //! axes, y = x, MAE and correlation in the title); `--reference` also writes the CSV there
 //! (the committed `correlation/reference/gpgpusim.csv` that
-//! `crates/cli/tests/correlation.rs` holds the model to).
+//! `crates/cli/tests/correlation.rs` holds the model to). `--gpgpusim-from REF.csv` takes
+//! GPGPU-Sim's side from such a reference instead (warpsim-only runs after a model change).
 //!
 //! A subcommand rather than a separate tool so that it draws with the report charts of
 //! `plot/` (a scatter chart added there) and reads statistics with the same code paths as
 //! the rest of the CLI; it never runs a simulation itself.
 
 mod gpgpusim;
+mod reference;
 mod runs;
 mod stats;
 mod table;
@@ -24,6 +26,8 @@ pub struct Options {
     pub runs: PathBuf,
     pub out: PathBuf,
     pub reference: Option<PathBuf>,
+    /// Take GPGPU-Sim's side from this earlier reference CSV instead of the run folders.
+    pub gpgpusim_from: Option<PathBuf>,
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
@@ -61,7 +65,10 @@ fn chart(rows: &[runs::Row]) -> Result<String, String> {
 }
 
 fn correlate(o: &Options) -> Result<(), String> {
-    let rows = runs::read_all(&o.runs)?;
+    let mut rows = runs::read_all(&o.runs)?;
+    if let Some(from) = &o.gpgpusim_from {
+        reference::apply(&mut rows, &reference::read(from)?);
+    }
     let csv = table::csv(&rows);
     let files = [
         (o.out.join("correlation.csv"), csv.clone()),

@@ -17,6 +17,9 @@ pub struct Row {
     pub policy: String,
     /// The measured launches (all but `setup_*`), summed; `None` when the run is unusable.
     pub gpgpusim: Option<KernelStats>,
+    /// GPGPU-Sim's report columns as an earlier reference printed them (`--gpgpusim-from`),
+    /// used instead of formatting `gpgpusim`.
+    pub gpgpusim_columns: Option<Vec<String>>,
     pub warpsim: Option<KernelStats>,
     /// Cycles of the measured launches when the manifest is replayed with `warpsim run`.
     pub replay_cycles: Option<u64>,

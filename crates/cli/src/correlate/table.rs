@@ -94,6 +94,11 @@ fn side_values(k: Option<&KernelStats>) -> Vec<String> {
     ]
 }
 
+/// GPGPU-Sim's columns of a row: from an earlier reference when it came from one.
+fn gpgpusim_values(r: &Row) -> Vec<String> {
+    r.gpgpusim_columns.clone().unwrap_or_else(|| side_values(r.gpgpusim.as_ref()))
+}
+
 fn csv_field(s: &str) -> String {
     crate::stats_out::csv_field(s)
 }
@@ -110,7 +115,7 @@ pub fn csv(rows: &[Row]) -> String {
     for r in rows {
         let ratio = r.ratio();
         let mut f = vec![r.program.clone(), r.preset.clone(), r.policy.clone(), opt(ratio.map(|x| format!("{x:.4}"))), opt(ratio.map(|x| format!("{:.2}", tolerance(x))))];
-        f.extend(side_values(r.gpgpusim.as_ref()));
+        f.extend(gpgpusim_values(r));
         f.extend(side_values(r.warpsim.as_ref()));
         f.push(opt(r.replay_cycles));
         f.push(opt(r.gpgpusim_wall.map(|w| format!("{w:.2}"))));
@@ -187,7 +192,7 @@ pub fn markdown(rows: &[Row]) -> String {
     md += "| program | preset | policy | cycles | thread insts | L1D misses | L1D res. fails | L2 misses | L2 res. fails | DRAM row hits % | issued % | idle/sb/pipe % |\n";
     md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
-        let (g, w) = (side_values(r.gpgpusim.as_ref()), side_values(r.warpsim.as_ref()));
+        let (g, w) = (gpgpusim_values(r), side_values(r.warpsim.as_ref()));
         let cell = |i: usize| format!("{} / {}", if g[i].is_empty() { "–" } else { &g[i] }, if w[i].is_empty() { "–" } else { &w[i] });
         let _ = writeln!(
             md,

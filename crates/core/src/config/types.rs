@@ -20,7 +20,7 @@ pub struct GpuConfig {
     pub latency: OpTimes,
     /// Initiation intervals, same layout as `latency`.
     pub initiation: OpTimes,
-    pub l1i: Cache,
+    pub l1i: InstCache,
     pub l1d: L1d,
     pub const_cache: Cache,
     /// The per-SM read-only texture cache `tex`/`tld4` fetches go through. Optional in a
@@ -273,6 +273,41 @@ pub struct Cache {
     pub size: u32,
     pub assoc: u32,
     pub line: u32,
+    /// Every access hits and takes no LD/ST cycle (GPGPU-Sim's
+    /// `-gpgpu_perfect_inst_const_cache`, which its TITAN X config sets): for matching such a
+    /// config, not a model of hardware.
+    #[serde(default)]
+    pub perfect: bool,
+}
+
+/// The L1 instruction cache.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InstCache {
+    pub size: u32,
+    pub assoc: u32,
+    pub line: u32,
+    /// Where a miss gets its line.
+    #[serde(default)]
+    pub miss_path: InstMissPath,
+    /// Every fetch hits (GPGPU-Sim's `-gpgpu_perfect_inst_const_cache`, which its TITAN X
+    /// config sets): for matching such a config, not a model of hardware.
+    #[serde(default)]
+    pub perfect: bool,
+}
+
+/// See [`InstCache::miss_path`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstMissPath {
+    /// The line arrives `l2.latency + 2 × icnt.latency` cycles after the miss, without
+    /// touching the interconnect, L2 or DRAM (warpsim until 2026-11-28).
+    #[default]
+    Fixed,
+    /// A read request of the line through the SM's interconnect port to its L2 slice (and on
+    /// to DRAM when L2 misses), as GPGPU-Sim's I-cache: a kernel's first fetch of each code
+    /// line costs a DRAM access, later launches find it in L2.
+    Memory,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -443,4 +478,19 @@ pub struct Icnt {
 #[serde(deny_unknown_fields)]
 pub struct Coalescer {
     pub sector_bytes: u32,
+    /// How a warp's atomic access becomes L2 requests.
+    #[serde(default)]
+    pub atomics: AtomicRequests,
+}
+
+/// See [`Coalescer::atomics`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AtomicRequests {
+    /// One request per line touched, every lane's operation in it (warpsim until 2026-11-28).
+    #[default]
+    PerLine,
+    /// GPGPU-Sim's atomic coalescer: lanes share a line's request unless their bytes overlap,
+    /// so atomics to one word become one request per lane, executed at L2 one after another.
+    PerOverlap,
 }

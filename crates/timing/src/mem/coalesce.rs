@@ -59,6 +59,56 @@ pub fn lines(
     }
 }
 
+/// Appends to `out` (cleared first) the requests of a warp's atomic access, as GPGPU-Sim's
+/// atomic coalescer forms them (`memory_coalescing_arch_atomic`): lanes of one line share a
+/// request unless their bytes overlap, so a lane that touches bytes another lane of every
+/// request so far touches starts a new one. Atomics to one word thus become one request per
+/// lane, each executed at L2 in turn; atomics to distinct words of a line stay one request.
+/// Atomics are naturally aligned, so a lane's bytes lie in one line.
+pub fn atomic_requests(
+    addrs: &[u64; WARP_SIZE],
+    lanes: u32,
+    size: u32,
+    line: u64,
+    sector: u64,
+    out: &mut Vec<LineAccess>,
+) {
+    out.clear();
+    let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
+    let size = size.max(1) as u64;
+    // The lanes of each request in `out`, to test a new lane's bytes against theirs.
+    let mut members = [0u32; WARP_SIZE];
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let first = addrs[l];
+        let base = first / line * line;
+        let overlaps = |other: u32| {
+            let mut o = other;
+            while o != 0 {
+                let a = addrs[o.trailing_zeros() as usize];
+                o &= o - 1;
+                if a < first.wrapping_add(size) && first < a.wrapping_add(size) {
+                    return true;
+                }
+            }
+            false
+        };
+        let slot = (0..out.len()).find(|&i| out[i].addr == base && !overlaps(members[i]));
+        let i = slot.unwrap_or_else(|| {
+            out.push(LineAccess { addr: base, sectors: 0 });
+            out.len() - 1
+        });
+        members[i] |= 1 << l;
+        let last = (first.wrapping_add(size - 1)).min(base + line - 1);
+        let (lo, hi) = ((first - base) / sector, (last.max(first) - base) / sector);
+        for s in lo..=hi {
+            out[i].sectors |= 1 << (s & 31);
+        }
+    }
+}
+
 /// The most distinct 4-byte words mapped to one bank (1 when conflict-free, 0 with no lanes):
 /// a shared access takes this many bank cycles.
 pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
@@ -139,6 +189,60 @@ mod tests {
         assert_eq!(out.len(), 4);
         lines(&a, 0, 4, 128, 32, &mut out);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn atomics_to_one_word_are_one_request_per_lane() {
+        let mut out = Vec::new();
+        atomic_requests(&addrs(|_| 0x3004), u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!(out.len(), 32);
+        assert!(out.iter().all(|x| *x == LineAccess { addr: 0x3000, sectors: 1 }));
+        // Distinct words of one line share a request, as a load's lanes do.
+        atomic_requests(&addrs(|i| 0x3000 + 4 * i), u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!(out, vec![LineAccess { addr: 0x3000, sectors: 0xf }]);
+        // Two lanes per word: two requests for the line, each with every sector.
+        atomic_requests(&addrs(|i| 0x3000 + 4 * (i % 16) * 2), u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!(out.len(), 2);
+        assert!(out.iter().all(|x| x.sectors == 0xf));
+        // 8-byte atomics overlapping a 4-byte lane's bytes conflict; only active lanes count.
+        atomic_requests(&addrs(|i| 0x4000 + 128 * (i % 2)), 0b1111, 8, 128, 32, &mut out);
+        assert_eq!(out.len(), 4, "lanes 0, 2 on one word and 1, 3 on another line's");
+        atomic_requests(&addrs(|_| 0), 0, 4, 128, 32, &mut out);
+        assert!(out.is_empty());
+    }
+
+    /// Every lane is in exactly one request, no request holds two lanes whose bytes overlap,
+    /// and a warp never makes more requests than its most-repeated word has lanes per line.
+    #[test]
+    fn atomic_requests_partition_the_lanes_without_overlap() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut out = Vec::new();
+        for case in 0..5_000u64 {
+            let span = [4u64, 64, 512, 1 << 20][case as usize % 4];
+            let a: [u64; WARP_SIZE] = std::array::from_fn(|_| (next() % span) / 4 * 4);
+            let lanes = if case % 2 == 0 { u32::MAX } else { next() as u32 };
+            atomic_requests(&a, lanes, 4, 128, 32, &mut out);
+            let mut per_word = std::collections::BTreeMap::new();
+            for l in (0..WARP_SIZE).filter(|l| lanes >> l & 1 != 0) {
+                *per_word.entry(a[l]).or_insert(0usize) += 1;
+            }
+            let mut loads = Vec::new();
+            lines(&a, lanes, 4, 128, 32, &mut loads);
+            let worst = per_word.values().copied().max().unwrap_or(0);
+            assert!(out.len() >= loads.len() && out.len() <= loads.len() * worst.max(1), "{a:x?}");
+            // As many requests as the most-repeated word of each line has lanes.
+            let mut want = 0;
+            for l in &loads {
+                want += per_word.iter().filter(|(w, _)| **w / 128 * 128 == l.addr).map(|(_, n)| *n).max().unwrap();
+            }
+            assert_eq!(out.len(), want, "{a:x?} {lanes:#x}");
+        }
     }
 
     #[test]

@@ -51,6 +51,8 @@ pub enum Dest {
     Const,
     /// The texture cache MSHR for `Req::addr`.
     Tex,
+    /// The L1 instruction cache (a miss's line; `Req::addr` in the code region).
+    ICache,
     /// A memory instruction directly (writes, atomics): its track id.
     Track(u32),
     /// No one (a dirty L1 victim written back): no reply is sent.
@@ -108,7 +110,8 @@ pub struct MemStats {
     pub tex: CacheCounts,
     pub l2: CacheCounts,
     pub dram: DramCounts,
-    /// Global/local requests sent from the SMs to L2 (reads, writes, atomics).
+    /// Requests sent from the SMs to L2 (global/local/constant/texture reads, writes, atomics,
+    /// and instruction fetches when `l1i.miss_path = "memory"`).
     pub l2_requests: u64,
     pub icnt_packets: u64,
     pub icnt_flits: u64,

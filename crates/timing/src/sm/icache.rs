@@ -1,7 +1,11 @@
 //! L1 instruction cache: `[l1i]` sets × ways of `line`-byte lines, LRU replacement. A miss
-//! allocates the line at once and the line arrives after a fixed miss latency (v0: an L2 hit
-//! across the interconnect, `l2.latency + 2 × icnt.latency`, no contention); a lookup of a
-//! line still in flight waits for the same arrival (merged, like an MSHR hit).
+//! allocates the line at once; the line arrives either after a fixed latency
+//! (`l1i.miss_path = "fixed"`: an L2 hit across the interconnect, `l2.latency + 2 ×
+//! icnt.latency`, no contention) or when the read request the miss queues (`requests`, sent
+//! by the SM's memory stage ahead of its data misses) comes back from L2
+//! (`"memory"`, GPGPU-Sim's path: a cold line costs a DRAM access). A lookup of a line still
+//! in flight waits for the same arrival (merged, like an MSHR hit); a line on the memory path
+//! is due at `u64::MAX` until its reply, which wakes the warps waiting for it.
 //!
 //! A line is *pinned* from its miss until its first hit: replacement never evicts a line in
 //! flight or one that arrived but no warp has fetched from yet. Without that, warps whose
@@ -21,7 +25,11 @@
 //! rule (fetch only into an empty I-buffer) a warp always fetches from the line it missed
 //! on next, so this never triggers there.
 
-use warpsim_core::config::GpuConfig;
+use std::collections::VecDeque;
+use warpsim_core::config::{GpuConfig, InstMissPath};
+
+/// [`ICache::access`]'s answer for a line whose reply from L2 is still to come.
+pub const AWAITING_REPLY: u64 = u64::MAX;
 
 pub struct ICache {
     sets: u64,
@@ -40,7 +48,11 @@ pub struct ICache {
     /// Per warp slot: the way it pinned last (valid while that way is pinned by it).
     held: Vec<Option<u32>>,
     miss_latency: u64,
-    /// Every lookup hits (`TimingOptions::perfect_icache`).
+    /// Misses read their line from L2 (`l1i.miss_path = "memory"`).
+    through_memory: bool,
+    /// Line addresses of misses not yet sent to L2, oldest first.
+    requests: VecDeque<u64>,
+    /// Every lookup hits (`l1i.perfect` or `TimingOptions::perfect_icache`).
     perfect: bool,
     pub hits: u64,
     pub misses: u64,
@@ -65,7 +77,9 @@ impl ICache {
             owner: vec![0; n],
             held: vec![None; warps],
             miss_latency: cfg.l2.latency as u64 + 2 * cfg.icnt.latency as u64,
-            perfect,
+            through_memory: c.miss_path == InstMissPath::Memory,
+            requests: VecDeque::with_capacity(8),
+            perfect: perfect || c.perfect,
             hits: 0,
             misses: 0,
         }
@@ -128,8 +142,35 @@ impl ICache {
         self.pinned[victim] = true;
         self.owner[victim] = warp as u16;
         self.held[warp] = Some(victim as u32);
-        self.ready[victim] = now + self.miss_latency;
+        self.ready[victim] = if self.through_memory {
+            self.requests.push_back(tag * self.line);
+            AWAITING_REPLY
+        } else {
+            now + self.miss_latency
+        };
         Err(self.ready[victim])
+    }
+
+    /// The oldest miss's line address not yet sent to L2.
+    pub fn next_request(&self) -> Option<u64> {
+        self.requests.front().copied()
+    }
+
+    /// The oldest miss was sent.
+    pub fn request_sent(&mut self) {
+        self.requests.pop_front();
+    }
+
+    /// The line at `addr` came back from L2 in cycle `now`; it can be fetched from `now + 1`.
+    /// A reply for a line no longer awaited (sent by an earlier launch) is ignored.
+    pub fn fill(&mut self, addr: u64, now: u64) {
+        let tag = addr / self.line;
+        let set = (tag % self.sets) as usize * self.ways;
+        if let Some(i) =
+            (set..set + self.ways).find(|&i| self.tags[i] == tag && self.ready[i] == AWAITING_REPLY)
+        {
+            self.ready[i] = now + 1;
+        }
     }
 }
 
@@ -142,7 +183,30 @@ mod tests {
         cfg.l1i.size = 128 * ways;
         cfg.l1i.assoc = ways;
         cfg.l1i.line = 128;
+        cfg.l1i.miss_path = InstMissPath::Fixed;
         ICache::new(&cfg, false, 4)
+    }
+
+    #[test]
+    fn misses_through_memory_wait_for_their_reply() {
+        let mut c = one_set(2);
+        c.through_memory = true;
+        assert_eq!(c.access(0, 10, 0), Err(AWAITING_REPLY));
+        assert_eq!(c.access(0, 11, 1), Err(AWAITING_REPLY), "merged: no second request");
+        assert_eq!((c.misses, c.next_request()), (1, Some(0)));
+        c.request_sent();
+        assert_eq!(c.next_request(), None);
+        c.fill(256, 300); // not awaited (an earlier launch's): ignored
+        assert_eq!(c.access(0, 300, 0), Err(AWAITING_REPLY));
+        c.fill(0, 300);
+        assert_eq!(c.access(0, 300, 0), Err(301), "usable from the next cycle");
+        assert_eq!(c.access(0, 301, 0), Ok(()));
+        // A second miss queues behind any unsent one, oldest first.
+        assert_eq!(c.access(128, 302, 1), Err(AWAITING_REPLY));
+        assert_eq!(c.access(512, 302, 2), Err(AWAITING_REPLY));
+        assert_eq!(c.next_request(), Some(128));
+        c.request_sent();
+        assert_eq!(c.next_request(), Some(512));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::scoreboard::PENDING;
 use super::{Env, Slot, Sm};
 use crate::classify::{MemClass, Unit};
 use crate::fetch_policy::FetchPolicy;
-use crate::mem::coalesce::{bank_degree, lines};
+use crate::mem::coalesce::{atomic_requests, bank_degree, lines};
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, Issued};
 use crate::stats::IssueEvent;
@@ -25,6 +25,7 @@ use warpsim_core::exec::mem_ops::addresses;
 use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
 use warpsim_core::exec::step::step;
 use warpsim_core::exec::texture::fetch::lane_addresses;
+use warpsim_core::config::AtomicRequests;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
 use warpsim_core::ir::{Op, Space};
 
@@ -222,6 +223,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 .saturating_sub(1);
                             sync(env.cfg.sm.shared_latency + extra, 1 + extra)
                         }
+                        // A perfect constant cache: no LD/ST cycle, results at once.
+                        Space::Const | Space::KernelParam if env.cfg.const_cache.perfect => {
+                            sync(1, 1)
+                        }
                         Space::Global | Space::Local | Space::Const | Space::KernelParam => {
                             let age = self.w.age[s];
                             for (l, a) in lanes.iter_mut().enumerate() {
@@ -233,13 +238,23 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                             } else {
                                 inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32)
                             };
+                            // Each access splits by the line of the cache that serves it,
+                            // one line per LD/ST cycle (GPGPU-Sim: constant accesses by the
+                            // constant cache's block, `gpgpu_cache_constl1_linesize`).
                             let line = if matches!(inst.op, Op::Tex | Op::Tld4) {
                                 self.mem.tex_line_bytes()
+                            } else if matches!(space, Space::Const | Space::KernelParam) {
+                                self.mem.const_line_bytes()
                             } else {
                                 self.mem.line_bytes()
                             };
                             let sector = env.cfg.coalescer.sector_bytes as u64;
-                            lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                            let atomic = matches!(inst.op, Op::Atom | Op::Red);
+                            if atomic && env.cfg.coalescer.atomics == AtomicRequests::PerOverlap {
+                                atomic_requests(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                            } else {
+                                lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                            }
                             let global = space == Space::Global;
                             let kind = match inst.op {
                                 _ if matches!(space, Space::Const | Space::KernelParam) => {

@@ -26,6 +26,7 @@
 //! SM's miss queue to L2 like L1 misses. Unlike GPGPU-Sim's, its fetches do not return in
 //! order through a fragment FIFO: each completes when its own lines are back.
 
+use super::icache::AWAITING_REPLY;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::cache::TagArray;
@@ -44,6 +45,8 @@ use warpsim_core::ir::Mods;
 const LOCAL_BASE: u64 = 0xA000_0000_0000;
 const CONST_BASE: u64 = 0xC000_0000_0000;
 const PARAM_BASE: u64 = 0xD000_0000_0000;
+/// Instruction memory (the I-cache's line addresses, `TimingTable::inst_addr`).
+const CODE_BASE: u64 = 0xE000_0000_0000;
 /// Threads interleaved per local-memory word (GPGPU-Sim's layout: word `i` of consecutive
 /// threads is consecutive, so a warp's local accesses coalesce).
 const LOCAL_THREADS: u64 = 1 << 20;
@@ -179,6 +182,11 @@ impl SmMem {
     /// The LD/ST line size (the L1 line).
     pub fn line_bytes(&self) -> u64 {
         self.l1.line_bytes()
+    }
+
+    /// The constant cache's line size (constant and parameter loads coalesce into its lines).
+    pub fn const_line_bytes(&self) -> u64 {
+        self.cc.line_bytes()
     }
 
     /// The texture cache's line size (texture fetches coalesce into its lines).
@@ -376,6 +384,23 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
             }
         }
+        // An instruction miss goes first: every warp that needs the line waits for it.
+        if let Some(line) = self.icache.next_request() {
+            let addr = CODE_BASE + line;
+            if env.mem.can_send(sm, addr, now) {
+                self.icache.request_sent();
+                env.mem.send(
+                    now,
+                    Req {
+                        addr,
+                        kind: Kind::Read,
+                        sm: sm as u16,
+                        bytes: self.icache.line() as u16,
+                        dest: Dest::ICache,
+                    },
+                );
+            }
+        }
         if let Some(&r) = self.mem.miss_queue.front() {
             if env.mem.can_send(sm, r.addr, now) {
                 self.mem.miss_queue.pop_front();
@@ -497,6 +522,19 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             Dest::Nobody => {
                 m.waiters = w;
+                return;
+            }
+            Dest::ICache => {
+                m.waiters = w;
+                self.icache.fill(r.addr - CODE_BASE, now);
+                // Warps waiting for a reply look again next cycle (those waiting for another
+                // line find it still due and wait on).
+                for t in self.w.fetch_wait.iter_mut() {
+                    if *t == AWAITING_REPLY {
+                        *t = now + 1;
+                    }
+                }
+                self.fetch_wake = self.fetch_wake.min(now + 1);
                 return;
             }
             Dest::L1 => {

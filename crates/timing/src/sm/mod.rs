@@ -358,7 +358,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// memory completion is due before it (replies still in the interconnect are the memory
     /// system's: see `MemSystem::next_reply`).
     pub fn next_activity(&self, now: u64) -> u64 {
-        if !P::PURE_ORDER || self.pending_exit || !self.fetch_idle {
+        if !P::PURE_ORDER
+            || self.pending_exit
+            || !self.fetch_idle
+            || self.icache.next_request().is_some()
+        {
             return now + 1;
         }
         let mut t = self

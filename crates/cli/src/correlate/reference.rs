@@ -1,0 +1,201 @@
+//! GPGPU-Sim's side of a comparison taken from an earlier report instead of its logs: the
+//! committed reference CSV (`correlation/reference/gpgpusim.csv`) and the Markdown report
+//! beside it (for the programs' `METRIC` values, which the CSV does not carry). GPGPU-Sim
+//! takes hours for the set; a model change in warpsim only changes warpsim's side, so
+//! `scripts/correlate.sh --sides warpsim --update-reference` rewrites the reference from new
+//! warpsim runs and these unchanged GPGPU-Sim figures.
+//!
+//! The GPGPU-Sim columns are carried over as the earlier report printed them (percentages
+//! included, which the CSV holds rounded), so a refresh never alters GPGPU-Sim's figures.
+
+use std::path::Path;
+
+use super::runs::Row;
+use super::stats::KernelStats;
+
+/// GPGPU-Sim's figures for one program × preset × policy.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct GpgpusimSide {
+    pub program: String,
+    pub preset: String,
+    pub policy: String,
+    /// The counts the ratio and the summaries use (`None`: GPGPU-Sim had no result).
+    pub stats: Option<KernelStats>,
+    /// The twelve `gpgpusim_*` columns as the reference has them.
+    pub columns: Vec<String>,
+    pub wall: Option<f64>,
+    /// The reference's problems that concern GPGPU-Sim (`gpgpusim: …`).
+    pub problems: Vec<String>,
+    /// `METRIC` values from the report beside the CSV.
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// Splits a CSV line whose fields may be quoted (the `problems` column).
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// The `| program | preset | policy | metric | GPGPU-Sim | warpsim |` rows of a report.
+fn report_metrics(md: &str) -> Vec<(String, String, String, String, f64)> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in md.lines() {
+        if line.starts_with("## ") {
+            inside = line.starts_with("## Measured inside the programs");
+            continue;
+        }
+        if !inside || !line.starts_with("| ") {
+            continue;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if let [program, preset, policy, metric, value, _] = cells[..] {
+            if let Ok(v) = value.parse::<f64>() {
+                out.push((program.into(), preset.into(), policy.into(), metric.into(), v));
+            }
+        }
+    }
+    out
+}
+
+/// Reads `csv` and, when present, the report with the same name and `.md` beside it.
+pub fn read(csv: &Path) -> Result<Vec<GpgpusimSide>, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap_or_default();
+    parse(&text, &md).map_err(|e| format!("{}: {e}", csv.display()))
+}
+
+pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
+    let mut lines = csv.lines();
+    let head = fields(lines.next().ok_or("empty file")?);
+    let col = |name: &str| head.iter().position(|h| h == name).ok_or_else(|| format!("no column {name}"));
+    let (prog, preset, policy) = (col("program")?, col("preset")?, col("policy")?);
+    let first = col("gpgpusim_kernels")?;
+    let (wall, problems) = (col("gpgpusim_wall_s")?, col("problems")?);
+    let metrics = report_metrics(md);
+    let mut out = Vec::new();
+    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let f = fields(line);
+        if f.len() != head.len() {
+            return Err(format!("line {}: {} fields, the header has {}", i + 2, f.len(), head.len()));
+        }
+        let columns: Vec<String> = f[first..first + 12].to_vec();
+        let count = |k: usize| -> Result<u64, String> {
+            columns[k].parse().map_err(|_| format!("line {}: {} is not a count: {:?}", i + 2, head[first + k], columns[k]))
+        };
+        let stats = if columns[1].is_empty() {
+            None
+        } else {
+            Some(KernelStats {
+                kernel: columns[0].clone(),
+                cycles: count(1)?,
+                thread_instructions: count(2)?,
+                l1d_accesses: count(3)?,
+                l1d_misses: count(4)?,
+                l1d_reservation_fails: count(5)?,
+                l2_accesses: count(6)?,
+                l2_misses: count(7)?,
+                l2_reservation_fails: count(8)?,
+                ..KernelStats::default()
+            })
+        };
+        let (p, s, q) = (&f[prog], &f[preset], &f[policy]);
+        out.push(GpgpusimSide {
+            program: p.clone(),
+            preset: s.clone(),
+            policy: q.clone(),
+            stats,
+            columns,
+            wall: f[wall].parse().ok(),
+            problems: f[problems].split("; ").filter(|x| x.starts_with("gpgpusim")).map(String::from).collect(),
+            metrics: metrics
+                .iter()
+                .filter(|m| (&m.0, &m.1, &m.2) == (p, s, q))
+                .map(|m| (m.3.clone(), m.4))
+                .collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// Replaces each row's GPGPU-Sim side with the reference's (rows the reference lacks keep
+/// none, with a problem saying so).
+pub fn apply(rows: &mut [Row], reference: &[GpgpusimSide]) {
+    for r in rows.iter_mut() {
+        r.problems.retain(|p| !p.starts_with("gpgpusim"));
+        let Some(g) = reference.iter().find(|g| (&g.program, &g.preset, &g.policy) == (&r.program, &r.preset, &r.policy)) else {
+            r.gpgpusim = None;
+            r.gpgpusim_columns = None;
+            r.problems.push("gpgpusim: not in the reference".into());
+            continue;
+        };
+        r.gpgpusim = g.stats.clone();
+        r.gpgpusim_columns = Some(g.columns.clone());
+        r.gpgpusim_wall = g.wall;
+        r.problems.extend(g.problems.iter().cloned());
+        for (k, v) in &g.metrics {
+            match r.metrics.iter_mut().find(|m| &m.0 == k) {
+                Some(m) => m.1 = Some(*v),
+                None => r.metrics.push((k.clone(), Some(*v), None)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "program,preset,policy,ratio,tolerance,gpgpusim_kernels,gpgpusim_cycles,gpgpusim_thread_insts,gpgpusim_l1d_accesses,gpgpusim_l1d_misses,gpgpusim_l1d_res_fails,gpgpusim_l2_accesses,gpgpusim_l2_misses,gpgpusim_l2_res_fails,gpgpusim_dram_row_hit_pct,gpgpusim_issued_pct,gpgpusim_idle/scoreboard/pipeline_pct,warpsim_kernels,warpsim_cycles,warpsim_thread_insts,warpsim_l1d_accesses,warpsim_l1d_misses,warpsim_l1d_res_fails,warpsim_l2_accesses,warpsim_l2_misses,warpsim_l2_res_fails,warpsim_dram_row_hit_pct,warpsim_issued_pct,warpsim_idle/scoreboard/pipeline_pct,replay_cycles,gpgpusim_wall_s,warpsim_wall_s,problems";
+
+    #[test]
+    fn reads_gpgpusim_columns_metrics_and_problems() {
+        let csv = format!(
+            "{HEAD}\n\
+             chase_l1,gtx480,gto,0.8290,0.21,chase_l1,57603,2764,579,67,0,285,281,0,94.3,2.4,52.9/44.7/0.0,chase_l1,47752,2767,579,67,0,68,1,0,,2.9,51.0/46.1/0.0,47752,5.93,0.09,\n\
+             chase_l1,titanx-pascal,lrr,,,,,,,,,,,,,,,chase_l1,70738,2767,579,67,0,68,1,0,,1.1,75.4/23.6/0.0,70738,79.43,0.10,\"gpgpusim: exit status 134; replay: x\"\n"
+        );
+        let md = "## Measured inside the programs (clock())\n\n| program | preset | policy | metric | GPGPU-Sim | warpsim |\n|---|---|---|---|---|---|\n| chase_l1 | gtx480 | gto | cycles_per_load | 68.35 | 70.12 |\n\n## Problems\n\n| a | b | c | d | 1 | 2 |\n";
+        let g = parse(&csv, md).unwrap();
+        assert_eq!(g.len(), 2);
+        let s = g[0].stats.as_ref().unwrap();
+        assert_eq!((s.cycles, s.thread_instructions, s.l2_accesses, s.l2_misses), (57603, 2764, 285, 281));
+        assert_eq!(g[0].columns[9..], ["94.3", "2.4", "52.9/44.7/0.0"]);
+        assert_eq!(g[0].metrics, [("cycles_per_load".to_string(), 68.35)]);
+        assert_eq!(g[0].wall, Some(5.93));
+        assert!(g[1].stats.is_none() && g[1].metrics.is_empty());
+        assert_eq!(g[1].problems, ["gpgpusim: exit status 134"]);
+
+        let mut rows = vec![
+            Row { program: "chase_l1".into(), preset: "gtx480".into(), policy: "gto".into(), problems: vec!["gpgpusim: did not run (no exit status)".into()], metrics: vec![("cycles_per_load".into(), None, Some(70.0))], ..Row::default() },
+            Row { program: "dot".into(), preset: "gtx480".into(), policy: "gto".into(), ..Row::default() },
+        ];
+        apply(&mut rows, &g);
+        assert_eq!(rows[0].gpgpusim.as_ref().map(|k| k.cycles), Some(57603));
+        assert!(rows[0].problems.is_empty(), "{:?}", rows[0].problems);
+        assert_eq!(rows[0].metrics, [("cycles_per_load".to_string(), Some(68.35), Some(70.0))]);
+        assert_eq!(rows[1].problems, ["gpgpusim: not in the reference"]);
+    }
+
+    #[test]
+    fn malformed_references_are_errors() {
+        assert!(parse("", "").is_err());
+        assert!(parse("program,preset\n", "").unwrap_err().contains("no column policy"));
+        let bad = format!("{HEAD}\nx,gtx480,gto,1,1,k,notanumber,1,1,1,1,1,1,1,,,,k,1,1,1,1,1,1,1,1,,,,1,1,1,\n");
+        assert!(parse(&bad, "").unwrap_err().contains("gpgpusim_cycles is not a count"));
+        assert!(parse(&format!("{HEAD}\nx,y\n"), "").unwrap_err().contains("2 fields"));
+    }
+}

@@ -1,0 +1,121 @@
+//! How a warp's memory instruction becomes requests, on crafted kernels (hand-written PTX):
+//! atomics to one word are one L2 request per lane under GPGPU-Sim's atomic coalescer
+//! (`coalescer.atomics = "per-overlap"`, both presets) and one per line otherwise; constant
+//! loads split by the constant cache's 64-byte line, not the L1's 128.
+
+use warpsim_core::config::{AtomicRequests, GpuConfig};
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::{run_timed, PolicyKind, TimingOptions, TimingStats};
+
+const PTX: &str = r#"
+.version 7.5
+.target sm_75
+.address_size 64
+
+.const .align 4 .b8 table[256];
+
+// Every lane adds 1 to p[lane * spread]: spread 0 = one word, 1 = 32 words of one line.
+.visible .entry atom_add(.param .u64 p, .param .u32 spread)
+{
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [spread];
+    mov.u32 %r2, %tid.x;
+    mul.lo.u32 %r3, %r2, %r1;
+    mul.wide.u32 %rd2, %r3, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    atom.global.add.u32 %r4, [%rd3], 1;
+    ret;
+}
+
+// Every lane reads table[lane] (128 bytes: two constant-cache lines) and stores it to p[lane].
+.visible .entry const_read(.param .u64 p, .param .u32 unused)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    mov.u64 %rd3, table;
+    add.u64 %rd4, %rd3, %rd2;
+    ld.const.u32 %r2, [%rd4];
+    add.u64 %rd5, %rd1, %rd2;
+    st.global.u32 [%rd5], %r2;
+    ret;
+}
+"#;
+
+/// One warp of `kernel(out, spread)` on a cold GPU; the statistics and the first word of `out`.
+fn run(cfg: &GpuConfig, kernel: &str, spread: u32) -> (TimingStats, u32) {
+    let module = warpsim_core::load_ptx(PTX).expect("the PTX loads");
+    let k = module.functions.iter().position(|f| f.name == kernel).unwrap() as u32;
+    let f = &module.functions[k as usize];
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(128).unwrap();
+    gmem.write(out, &[0u8; 128]).unwrap();
+    let mut params = vec![0u8; f.param_bytes as usize];
+    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+    params[f.params[1].offset as usize..][..4].copy_from_slice(&spread.to_le_bytes());
+    // The module's `.const` image (the table) in memory, as a runtime places it.
+    let globals = gmem.alloc(module.global_image.len().max(1) as u64).unwrap();
+    gmem.write(globals, &module.global_image).unwrap();
+    let mut launch = LaunchCtx::one_dim(&module, k, &params, 1, 32, cfg.gpu.num_sms);
+    launch.globals_base = globals;
+    let opts = TimingOptions { perfect_icache: true, ..TimingOptions::new(PolicyKind::GTO, 20) };
+    let mut printf = String::new();
+    let s = run_timed(&launch, &mut gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs");
+    let mut word = [0u8; 4];
+    gmem.read(out, &mut word).unwrap();
+    (s, u32::from_le_bytes(word))
+}
+
+fn l2_accesses(s: &TimingStats) -> u64 {
+    let c = &s.memory.l2;
+    c.hits + c.misses + c.merged
+}
+
+#[test]
+fn atomics_to_one_word_are_one_l2_request_per_lane() {
+    for preset in ["gtx480", "titanx-pascal"] {
+        let cfg = GpuConfig::load(preset).unwrap();
+        assert_eq!(cfg.coalescer.atomics, AtomicRequests::PerOverlap, "{preset}: GPGPU-Sim's coalescer by default");
+        let (one, sum) = run(&cfg, "atom_add", 0);
+        let (line, first) = run(&cfg, "atom_add", 1);
+        assert_eq!((sum, first), (32, 1), "{preset}: results");
+        // The rest of the kernel (parameter loads) is the same in both: the difference is the
+        // atomics, 32 requests against 1.
+        assert_eq!(l2_accesses(&one) - l2_accesses(&line), 31, "{preset}");
+        // The slice serves them one per cycle; most of that hides behind the cold line's DRAM
+        // fetch they all wait for, but not all.
+        assert!(one.cycles > line.cycles, "{preset}: {} vs {}", one.cycles, line.cycles);
+
+        let mut merged = cfg.clone();
+        merged.coalescer.atomics = AtomicRequests::PerLine;
+        let (one_merged, sum) = run(&merged, "atom_add", 0);
+        assert_eq!(sum, 32, "{preset}: the result does not depend on the timing");
+        assert_eq!(l2_accesses(&one_merged), l2_accesses(&line), "{preset}: per-line: one request for the warp");
+        assert!(one_merged.cycles < one.cycles, "{preset}");
+    }
+}
+
+#[test]
+fn constant_loads_split_by_the_constant_cache_line() {
+    for preset in ["gtx480", "titanx-pascal"] {
+        let cfg = GpuConfig::load(preset).unwrap();
+        assert_eq!((cfg.const_cache.line, cfg.l1d.line), (64, 128), "{preset}");
+        let (s, _) = run(&cfg, "const_read", 0);
+        let c = &s.memory.const_cache;
+        // One parameter load (one line) and the table read: 128 bytes = two 64-byte lines.
+        assert_eq!(c.hits + c.misses + c.merged, 1 + 2, "{preset}: {c:?}");
+
+        // A perfect constant cache (GPGPU-Sim's TITAN X config) never looks anything up.
+        let mut perfect = cfg.clone();
+        perfect.const_cache.perfect = true;
+        let (p, _) = run(&perfect, "const_read", 0);
+        let c = &p.memory.const_cache;
+        assert_eq!(c.hits + c.misses + c.merged, 0, "{preset}: {c:?}");
+        assert!(p.cycles < s.cycles, "{preset}: no misses to wait for");
+    }
+}
