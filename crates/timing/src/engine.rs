@@ -9,7 +9,9 @@
 //! means registers do not limit how many CTAs fit on an SM.
 //!
 //! Launches run back to back on one memory system: L2 contents and DRAM row state carry over
-//! from one launch to the next (each SM's L1 starts cold), as GPGPU-Sim does by default.
+//! from one launch to the next (each SM's L1 starts cold), as GPGPU-Sim does by default. With
+//! `l2.fill_on_copy` a host-to-device copy installs what it wrote in L2 (GPGPU-Sim's
+//! `-gpgpu_perf_sim_memcpy`).
 //!
 //! Two runaway guards: the cycle limit ([`DEFAULT_MAX_CYCLES`], [`TimingEngine::set_max_cycles`])
 //! and the Device's warp-instruction limit (`EngineLaunch::limits`, the same one functional
@@ -194,6 +196,17 @@ impl LaunchEngine for TimingEngine {
         self.total_cycles += stats.cycles;
         self.records.push(stats);
         Ok(out)
+    }
+
+    /// GPGPU-Sim's `-gpgpu_perf_sim_memcpy` (`l2.fill_on_copy`): the copied sectors are in
+    /// L2 for the next launch.
+    fn host_wrote(&mut self, addr: u64, bytes: u64) {
+        if self.config.l2.fill_on_copy {
+            let cfg = &self.config;
+            self.memory
+                .get_or_insert_with(|| MemSystem::new(cfg, cfg.gpu.num_sms.max(1) as usize))
+                .fill_from_host(addr, bytes);
+        }
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -359,6 +359,17 @@ pub struct L2 {
     /// Fixed L2/ROP latency in core cycles.
     pub latency: u32,
     pub index: SetIndex,
+    /// Per-sector valid bits (`coalescer.sector_bytes` sectors): a read of a sector not in
+    /// the line (never fetched, or written only in part) misses and fetches it from DRAM,
+    /// a store makes the sectors it writes whole readable — GPGPU-Sim's sectored L2 with lazy
+    /// fetch on read. `false`: a line is whole once present (warpsim until 2026-11-28).
+    #[serde(default)]
+    pub sectored: bool,
+    /// A host-to-device copy installs the sectors it writes in L2, clean (GPGPU-Sim's
+    /// `-gpgpu_perf_sim_memcpy`, set by its GTX480 and TITAN X configs), so a kernel finds its
+    /// copied inputs there. `false`: copies leave L2 alone (warpsim until 2026-11-28).
+    #[serde(default)]
+    pub fill_on_copy: bool,
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

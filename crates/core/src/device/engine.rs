@@ -50,6 +50,10 @@ pub trait LaunchEngine: Send {
     fn name(&self) -> &str;
     /// Runs one launch to completion.
     fn launch(&mut self, launch: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError>;
+    /// The host wrote `bytes` of device memory at `addr` (`Device::write`: a host-to-device
+    /// copy). An engine with caches may account for it (GPGPU-Sim fills its L2 on copies);
+    /// nothing by default.
+    fn host_wrote(&mut self, _addr: u64, _bytes: u64) {}
     /// For downcasting to the concrete engine.
     fn as_any(&self) -> &dyn Any;
     /// For downcasting to the concrete engine.

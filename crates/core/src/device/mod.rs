@@ -340,7 +340,14 @@ impl Device {
         self.memory.allocation_of(p.0).map(|(b, s)| (DevPtr(b), s))
     }
 
+    /// A host-to-device copy; the engine is told (see [`LaunchEngine::host_wrote`]).
     pub fn write(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), DeviceError> {
+        self.write_untold(dst, src)?;
+        self.engine.host_wrote(dst.0, src.len() as u64);
+        Ok(())
+    }
+
+    fn write_untold(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), DeviceError> {
         self.memory.write(dst.0, src).map_err(|_| DeviceError::InvalidPointer { address: dst.0, bytes: src.len() as u64 })
     }
 
@@ -351,7 +358,8 @@ impl Device {
     /// Device-to-device copy (overlapping ranges behave like `memmove`).
     pub fn copy(&mut self, dst: DevPtr, src: DevPtr, bytes: u64) -> Result<(), DeviceError> {
         let data = self.memory.slice(src.0, bytes).map_err(|_| DeviceError::InvalidPointer { address: src.0, bytes })?.to_vec();
-        self.write(dst, &data)
+        // Not a host write: GPGPU-Sim's device-to-device copy leaves its caches alone.
+        self.write_untold(dst, &data)
     }
 
     pub fn memset(&mut self, dst: DevPtr, value: u8, bytes: u64) -> Result<(), DeviceError> {

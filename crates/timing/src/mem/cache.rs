@@ -40,6 +40,8 @@ pub struct TagArray {
     /// Last-use stamp per way (larger = more recent).
     used: Vec<u64>,
     dirty: Vec<bool>,
+    /// Per way: the sectors whose data the line holds (only a sectored L2 tracks less than all).
+    present: Vec<u32>,
     sets: u64,
     ways: usize,
     line_shift: u32,
@@ -60,6 +62,7 @@ impl TagArray {
             tags: vec![0; sets as usize * ways],
             used: vec![0; sets as usize * ways],
             dirty: vec![false; sets as usize * ways],
+            present: vec![u32::MAX; sets as usize * ways],
             sets,
             ways,
             line_shift: line.trailing_zeros(),
@@ -135,6 +138,12 @@ impl TagArray {
         }
     }
 
+    /// The sectors of `addr`'s line that hold data (`None`: the line is absent), without
+    /// touching the LRU state.
+    pub fn sectors(&self, addr: u64) -> Option<u32> {
+        self.find(addr).map(|i| self.present[i])
+    }
+
     /// Whether `addr` is present, without touching the LRU state.
     pub fn probe(&self, addr: u64) -> bool {
         self.find(addr).is_some()
@@ -143,10 +152,16 @@ impl TagArray {
     /// Installs `addr`'s line (dirty when `dirty`) as most recently used, replacing the least
     /// recently used way of its set; returns the valid line it replaced.
     pub fn fill(&mut self, addr: u64, dirty: bool) -> Option<Evicted> {
+        self.fill_sectors(addr, dirty, u32::MAX)
+    }
+
+    /// [`TagArray::fill`] holding data only for `sectors` (added to a line already present).
+    pub fn fill_sectors(&mut self, addr: u64, dirty: bool, sectors: u32) -> Option<Evicted> {
         self.clock += 1;
         if let Some(i) = self.find(addr) {
             self.used[i] = self.clock;
             self.dirty[i] |= dirty;
+            self.present[i] |= sectors;
             return None;
         }
         let base = self.set_of(addr);
@@ -161,6 +176,7 @@ impl TagArray {
         self.tags[victim] = self.line_of(addr) + 1;
         self.used[victim] = self.clock;
         self.dirty[victim] = dirty;
+        self.present[victim] = sectors;
         out
     }
 

@@ -11,6 +11,9 @@ pub struct LineAccess {
     pub addr: u64,
     /// Bit `i`: sector `i` of the line is touched.
     pub sectors: u32,
+    /// Bit `i`: every byte of sector `i` is written (stores, after [`mark_whole_sectors`];
+    /// 0 otherwise).
+    pub whole: u32,
 }
 
 impl LineAccess {
@@ -48,6 +51,7 @@ pub fn lines(
                 None => out.push(LineAccess {
                     addr: base,
                     sectors: bit,
+                    whole: 0,
                 }),
             }
             let next = (a / sector + 1) * sector;
@@ -56,6 +60,45 @@ pub fn lines(
             }
             a = next;
         }
+    }
+}
+
+/// Sets each line's `whole` mask in `out` (the lines of a store by `lanes`, each writing
+/// `size` bytes at its address): the sectors every byte of which some lane writes. A sectored
+/// L2 can read those from the line afterwards; a sector written in part needs its other bytes
+/// from DRAM first. Lines longer than 128 bytes (no byte mask) count every touched sector.
+pub fn mark_whole_sectors(
+    addrs: &[u64; WARP_SIZE],
+    lanes: u32,
+    size: u32,
+    line: u64,
+    sector: u64,
+    out: &mut [LineAccess],
+) {
+    let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
+    if line > 128 {
+        out.iter_mut().for_each(|x| x.whole = x.sectors);
+        return;
+    }
+    for x in out.iter_mut() {
+        // Bit b: byte b of the line is written.
+        let mut bytes = 0u128;
+        let mut m = lanes;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (first, last) = (addrs[l], addrs[l].wrapping_add(size.max(1) as u64 - 1));
+            if last < x.addr || first >= x.addr + line {
+                continue;
+            }
+            let (lo, hi) = (first.max(x.addr) - x.addr, last.min(x.addr + line - 1) - x.addr);
+            let span = hi - lo + 1;
+            bytes |= if span >= 128 { u128::MAX } else { ((1u128 << span) - 1) << lo };
+        }
+        let per = if sector >= 128 { u128::MAX } else { (1u128 << sector) - 1 };
+        x.whole = (0..(line / sector).min(32))
+            .filter(|&i| (bytes >> (i * sector)) & per == per)
+            .fold(0, |w, i| w | 1 << i);
     }
 }
 
@@ -97,7 +140,7 @@ pub fn atomic_requests(
         };
         let slot = (0..out.len()).find(|&i| out[i].addr == base && !overlaps(members[i]));
         let i = slot.unwrap_or_else(|| {
-            out.push(LineAccess { addr: base, sectors: 0 });
+            out.push(LineAccess { addr: base, sectors: 0, whole: 0 });
             out.len() - 1
         });
         members[i] |= 1 << l;
@@ -155,6 +198,7 @@ mod tests {
             vec![LineAccess {
                 addr: 0x1000,
                 sectors: 0xf
+                whole: 0,
             }]
         );
         assert_eq!(out[0].bytes(32), 128);
@@ -177,10 +221,12 @@ mod tests {
                 LineAccess {
                     addr: 0x2000,
                     sectors: 1
+                    whole: 0,
                 },
                 LineAccess {
                     addr: 0x2080,
                     sectors: 0b1000
+                    whole: 0,
                 },
             ]
         );
@@ -192,14 +238,42 @@ mod tests {
     }
 
     #[test]
+    fn stores_mark_the_sectors_they_write_whole() {
+        let mut out = Vec::new();
+        // Unit-stride words: every sector of the line whole.
+        let a = addrs(|i| 0x1000 + 4 * i);
+        lines(&a, u32::MAX, 4, 128, 32, &mut out);
+        mark_whole_sectors(&a, u32::MAX, 4, 128, 32, &mut out);
+        assert_eq!((out[0].sectors, out[0].whole), (0xf, 0xf));
+        // Lanes 0-7 (eight words): sector 0 whole, nothing else touched.
+        lines(&a, 0xff, 4, 128, 32, &mut out);
+        mark_whole_sectors(&a, 0xff, 4, 128, 32, &mut out);
+        assert_eq!((out[0].sectors, out[0].whole), (0x1, 0x1));
+        // Lanes 0-6: sector 0 touched, one word short of whole.
+        lines(&a, 0x7f, 4, 128, 32, &mut out);
+        mark_whole_sectors(&a, 0x7f, 4, 128, 32, &mut out);
+        assert_eq!((out[0].sectors, out[0].whole), (0x1, 0));
+        // One word per line (a pointer chain's set-up): touched, never whole.
+        let s = addrs(|i| 128 * i);
+        lines(&s, u32::MAX, 4, 128, 32, &mut out);
+        mark_whole_sectors(&s, u32::MAX, 4, 128, 32, &mut out);
+        assert!(out.iter().all(|x| x.sectors == 1 && x.whole == 0));
+        // 16-byte vectors: two lanes fill a sector.
+        let v = addrs(|i| 0x2000 + 16 * i);
+        lines(&v, 0b11, 16, 128, 32, &mut out);
+        mark_whole_sectors(&v, 0b11, 16, 128, 32, &mut out);
+        assert_eq!((out[0].sectors, out[0].whole), (0x1, 0x1));
+    }
+
+    #[test]
     fn atomics_to_one_word_are_one_request_per_lane() {
         let mut out = Vec::new();
         atomic_requests(&addrs(|_| 0x3004), u32::MAX, 4, 128, 32, &mut out);
         assert_eq!(out.len(), 32);
-        assert!(out.iter().all(|x| *x == LineAccess { addr: 0x3000, sectors: 1 }));
+        assert!(out.iter().all(|x| *x == LineAccess { addr: 0x3000, sectors: 1, whole: 0 }));
         // Distinct words of one line share a request, as a load's lanes do.
         atomic_requests(&addrs(|i| 0x3000 + 4 * i), u32::MAX, 4, 128, 32, &mut out);
-        assert_eq!(out, vec![LineAccess { addr: 0x3000, sectors: 0xf }]);
+        assert_eq!(out, vec![LineAccess { addr: 0x3000, sectors: 0xf, whole: 0 }]);
         // Two lanes per word: two requests for the line, each with every sector.
         atomic_requests(&addrs(|i| 0x3000 + 4 * (i % 16) * 2), u32::MAX, 4, 128, 32, &mut out);
         assert_eq!(out.len(), 2);

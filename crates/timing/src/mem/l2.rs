@@ -3,12 +3,20 @@
 //! one line returned by DRAM (answering the requests merged on it) and serves at most one
 //! request that has crossed the ROP pipeline (`l2.latency`, applied on arrival). A request
 //! that cannot proceed (MSHRs full, DRAM queue full) stays at the head and retries: the slice
-//! stalls, which backs up the interconnect. Writes allocate without fetching the line (the
-//! model keeps no byte masks) and are acknowledged at once.
+//! stalls, which backs up the interconnect. Writes allocate without fetching the line and
+//! are acknowledged at once.
+//!
+//! A sectored slice (`l2.sectored`, GPGPU-Sim's sectored L2 with lazy fetch on read) keeps a
+//! valid bit per sector: a read or atomic that wants a sector the line lacks — never fetched,
+//! or written only in part by a store — misses and fetches just the missing sectors (a
+//! *sector miss* keeps the line), and a store makes readable only the sectors it writes
+//! whole. A request merging into a miss in flight that wants sectors the miss did not ask
+//! for fetches those too; the miss completes when its last fetch is back. Unsectored, a line
+//! is whole once present.
 
 use super::cache::{SliceLocal, TagArray};
 use super::dram::{Channel, DramReq};
-use super::mshr::{MshrAdd, Mshrs};
+use super::mshr::Mshrs;
 use super::{CacheCounts, Kind, Req};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -24,6 +32,11 @@ pub struct L2Slice {
     /// Dirty lines evicted, to write to DRAM.
     writebacks: VecDeque<u64>,
     waiters: Vec<Req>,
+    /// Per-sector valid bits (`l2.sectored`), sectors of `sector` bytes.
+    sectored: bool,
+    sector: u64,
+    /// Sectors of a whole line.
+    all: u32,
     pub counts: CacheCounts,
 }
 
@@ -43,7 +56,9 @@ impl L2Slice {
         merge: u32,
         index: warpsim_core::config::SetIndex,
         local: SliceLocal,
+        sectors: Option<u32>,
     ) -> L2Slice {
+        let sector = sectors.unwrap_or(line).max(1) as u64;
         L2Slice {
             id,
             tags: TagArray::new(size, assoc, line, index).for_slice(local),
@@ -52,6 +67,9 @@ impl L2Slice {
             fills: VecDeque::with_capacity(64),
             writebacks: VecDeque::with_capacity(64),
             waiters: Vec::with_capacity(merge.max(1) as usize),
+            sectored: sectors.is_some(),
+            sector,
+            all: Req::all_sectors(line as u64, sector),
             counts: CacheCounts::default(),
         }
     }
@@ -121,55 +139,118 @@ impl L2Slice {
         replies: &mut Vec<Req>,
     ) -> bool {
         let line = self.tags.line_of(r.addr);
-        let write = r.kind != Kind::Read;
+        // The request's sectors as sectors of this line (requests are aligned to their own
+        // line or block, which lies within one L2 line).
+        let (want, whole) = if self.sectored {
+            let shift = ((r.addr - line) / self.sector) as u32;
+            ((r.sectors << shift) & self.all, (r.whole << shift) & self.all)
+        } else {
+            (self.all, self.all)
+        };
         if self.mshrs.pending(line) {
             // A miss to this line is in flight: wait for it (a write merges as well, so it
-            // cannot be overtaken by the fill).
-            if self.mshrs.add(line, r) == MshrAdd::Full {
+            // cannot be overtaken by the fill); a read wanting sectors it does not fetch asks
+            // for those too.
+            let extra = match self.mshrs.fetch_mut(line) {
+                Some(f) if self.sectored && r.kind != Kind::Write => want & !f.sectors,
+                _ => 0,
+            };
+            if !self.mshrs.can_add(line) || (extra != 0 && !ch.can_accept()) {
                 return false;
+            }
+            self.mshrs.add(line, r);
+            if extra != 0 {
+                self.fetch(now, line, extra, dram_latency, ch, map);
             }
             self.counts.merged += 1;
             return true;
         }
-        if self.tags.access(line, write) {
-            self.counts.hits += 1;
+        let present = self.tags.sectors(line);
+        if r.kind == Kind::Write {
+            // Write-allocate without a fetch: readable afterwards are the sectors it wrote whole.
+            match present {
+                Some(_) => self.counts.hits += 1,
+                None => self.counts.misses += 1,
+            }
+            self.evict_into(line, true, whole);
             replies.push(r);
             return true;
         }
-        if r.kind == Kind::Write {
-            // Write-allocate without a fetch.
-            self.counts.misses += 1;
-            self.evict_into(line, true);
+        let missing = present.map_or(want, |p| want & !p);
+        if missing == 0 {
+            self.tags.access(line, r.kind != Kind::Read);
+            self.counts.hits += 1;
             replies.push(r);
             return true;
         }
         if !ch.can_accept() || !self.mshrs.can_add(line) {
             return false;
         }
+        // A miss, or (sectored) a sector miss: only the missing sectors come from DRAM.
         self.counts.misses += 1;
         self.mshrs.add(line, r);
-        // Only the sectors the miss asks for come from DRAM (GPGPU-Sim's sectored L2); the
-        // line is then installed whole (no per-sector valid bits: a later access to another
-        // sector of it hits).
-        ch.push(
-            now + dram_latency,
-            map.dram_req(line, false, self.id),
-            r.bytes as u64,
-        );
+        if self.sectored {
+            self.fetch(now, line, missing, dram_latency, ch, map);
+        } else {
+            // GPGPU-Sim's sectored L2 asks for the sectors the miss wants; the line is then
+            // installed whole (no per-sector valid bits).
+            ch.push(now + dram_latency, map.dram_req(line, false, self.id), r.bytes as u64);
+        }
         true
     }
 
+    /// Asks DRAM for `sectors` of `line`, whose MSHR entry exists (check `ch.can_accept()`).
+    fn fetch(&mut self, now: u64, line: u64, sectors: u32, dram_latency: u64, ch: &mut Channel, map: &impl Locate) {
+        if let Some(f) = self.mshrs.fetch_mut(line) {
+            f.sectors |= sectors;
+            f.outstanding += 1;
+        }
+        let bytes = sectors.count_ones() as u64 * self.sector;
+        ch.push(now + dram_latency, map.dram_req(line, false, self.id), bytes);
+    }
+
+    /// A host copy wrote the byte at `addr`: its sector (the whole line, unsectored) is
+    /// installed clean; a line it evicts is dropped without a write-back, as GPGPU-Sim's
+    /// copy does.
+    pub fn install_copied(&mut self, addr: u64) {
+        let line = self.tags.line_of(addr);
+        let sectors = if self.sectored {
+            1 << (((addr - line) / self.sector) as u32 & 31)
+        } else {
+            self.all
+        };
+        let _dropped = self.tags.fill_sectors(line, false, sectors);
+    }
+
     fn install(&mut self, line: u64, replies: &mut Vec<Req>) {
+        let mut fetched = self.all;
+        if self.sectored {
+            if let Some(f) = self.mshrs.fetch_mut(line) {
+                if f.outstanding > 1 {
+                    // More of this miss's sectors are still to come.
+                    f.outstanding -= 1;
+                    return;
+                }
+                fetched = f.sectors;
+            }
+        }
         let mut w = std::mem::take(&mut self.waiters);
         self.mshrs.complete(line, &mut w);
         let dirty = w.iter().any(|r| r.kind != Kind::Read);
-        self.evict_into(line, dirty);
+        // Stores that waited on the fill leave the sectors they wrote whole readable.
+        let shift = |r: &Req| ((r.addr - line) / self.sector) as u32;
+        let written = if self.sectored {
+            w.iter().filter(|r| r.kind == Kind::Write).fold(0, |m, r| m | (r.whole << shift(r)))
+        } else {
+            0
+        };
+        self.evict_into(line, dirty, (fetched | written) & self.all);
         replies.extend_from_slice(&w);
         self.waiters = w;
     }
 
-    fn evict_into(&mut self, line: u64, dirty: bool) {
-        if let Some(ev) = self.tags.fill(line, dirty) {
+    fn evict_into(&mut self, line: u64, dirty: bool, sectors: u32) {
+        if let Some(ev) = self.tags.fill_sectors(line, dirty, sectors) {
             if ev.dirty {
                 self.counts.writebacks += 1;
                 self.writebacks.push_back(ev.addr);

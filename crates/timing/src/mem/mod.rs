@@ -69,6 +69,20 @@ pub struct Req {
     /// Data bytes carried (writes) or asked for (reads, atomics).
     pub bytes: u16,
     pub dest: Dest,
+    /// Bit `i`: the sector at `addr + i × coalescer.sector_bytes` is asked for or written.
+    pub sectors: u32,
+    /// Writes: the sectors written whole (a sectored L2 can read them afterwards).
+    pub whole: u32,
+}
+
+impl Req {
+    /// The first `bytes / sector` sectors (a whole line or block asked for or written).
+    pub fn all_sectors(bytes: u64, sector: u64) -> u32 {
+        match (bytes / sector.max(1)).max(1) {
+            n if n >= 32 => u32::MAX,
+            n => (1u32 << n) - 1,
+        }
+    }
 }
 
 /// Counters of one cache level (summed over instances).
@@ -253,6 +267,7 @@ impl MemSystem {
                         cfg.l2.mshr_merge,
                         cfg.l2.index,
                         map.slice_local(),
+                        cfg.l2.sectored.then_some(cfg.coalescer.sector_bytes),
                     )
                 })
                 .collect(),
@@ -399,6 +414,20 @@ impl MemSystem {
                 self.seq += 1;
                 self.to_sm[r.sm as usize].push(Reverse((at, self.seq, r)));
             }
+        }
+    }
+
+    /// The host copied `bytes` to `addr`: every 32-byte piece's sector is installed, clean, in
+    /// its slice (GPGPU-Sim's `perf_memcpy_to_gpu`: a piece at a time from `addr`, each
+    /// marking the sector it starts in; lines it evicts are dropped without a write-back, and
+    /// nothing is timed).
+    pub fn fill_from_host(&mut self, addr: u64, bytes: u64) {
+        const PIECE: u64 = 32;
+        let mut a = addr;
+        while a < addr.saturating_add(bytes) {
+            let s = self.map.slice(a);
+            self.slices[s].install_copied(a);
+            a += PIECE;
         }
     }
 

@@ -20,8 +20,19 @@ pub struct Mshrs<T: Copy> {
     /// `waiters[e * merge .. e * merge + count[e]]`.
     waiters: Vec<T>,
     count: Vec<u32>,
+    /// Per entry: what the miss fetches (a sectored L2's bookkeeping; unused elsewhere).
+    fetch: Vec<Fetch>,
     merge: usize,
     used: usize,
+}
+
+/// What an entry's miss has asked the level below for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fetch {
+    /// Sectors asked for so far.
+    pub sectors: u32,
+    /// Requests below still to answer; the entry completes with the last.
+    pub outstanding: u32,
 }
 
 impl<T: Copy + Default> Mshrs<T> {
@@ -31,6 +42,7 @@ impl<T: Copy + Default> Mshrs<T> {
             line: vec![u64::MAX; n],
             waiters: vec![T::default(); n * m],
             count: vec![0; n],
+            fetch: vec![Fetch::default(); n],
             merge: m,
             used: 0,
         }
@@ -81,6 +93,7 @@ impl<T: Copy + Default> Mshrs<T> {
                     .position(|&l| l == u64::MAX)
                     .expect("a free entry");
                 self.line[e] = line;
+                self.fetch[e] = Fetch::default();
                 self.used += 1;
                 (e, MshrAdd::New)
             }
@@ -89,6 +102,12 @@ impl<T: Copy + Default> Mshrs<T> {
         self.waiters[e * self.merge + self.count[e] as usize] = waiter;
         self.count[e] += 1;
         kind
+    }
+
+    /// The fetch state of the miss to `line` in flight.
+    pub fn fetch_mut(&mut self, line: u64) -> Option<&mut Fetch> {
+        let e = self.find(line)?;
+        Some(&mut self.fetch[e])
     }
 
     /// The fill for `line` arrived: frees its entry and copies its waiters (oldest first) into

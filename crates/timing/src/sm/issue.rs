@@ -14,7 +14,7 @@ use super::scoreboard::PENDING;
 use super::{Env, Slot, Sm};
 use crate::classify::{MemClass, Unit};
 use crate::fetch_policy::FetchPolicy;
-use crate::mem::coalesce::{atomic_requests, bank_degree, lines};
+use crate::mem::coalesce::{atomic_requests, bank_degree, lines, mark_whole_sectors};
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, Issued};
 use crate::stats::IssueEvent;
@@ -254,6 +254,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 atomic_requests(&lanes, exec, size, line, sector, &mut self.mem.lines);
                             } else {
                                 lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                                // A sectored L2 reads back only the sectors a store wrote whole.
+                                if env.cfg.l2.sectored && matches!(inst.op, Op::St | Op::Sust) {
+                                    mark_whole_sectors(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                                }
                             }
                             let global = space == Space::Global;
                             let kind = match inst.op {

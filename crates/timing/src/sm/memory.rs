@@ -300,7 +300,8 @@ enum ReadCache {
 
 /// A read through one of the SM's read caches in cycle `now`: a hit (when `lookup`; a
 /// bypassing load skips the tags), a merge into a miss in flight, or a new miss queued for
-/// L2 asking `bytes`. False on a reservation failure (no MSHR or miss-queue room).
+/// L2 asking `bytes` (the sectors `sectors`). False on a reservation failure (no MSHR or
+/// miss-queue room).
 #[allow(clippy::too_many_arguments)]
 fn cached_read(
     m: &mut SmMem,
@@ -309,6 +310,7 @@ fn cached_read(
     w: Waiter,
     lookup: bool,
     bytes: u16,
+    sectors: u32,
     sm: u16,
     now: u64,
 ) -> bool {
@@ -349,6 +351,8 @@ fn cached_read(
             sm,
             bytes,
             dest,
+            sectors,
+            whole: 0,
         });
     }
     true
@@ -397,6 +401,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         sm: sm as u16,
                         bytes: self.icache.line() as u16,
                         dest: Dest::ICache,
+                        sectors: Req::all_sectors(self.icache.line(), self.mem.sector),
+                        whole: 0,
                     },
                 );
             }
@@ -422,11 +428,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 } else {
                     a.line.bytes(m.sector)
                 };
+                let sectors = if alloc {
+                    Req::all_sectors(bytes as u64, m.sector)
+                } else {
+                    a.line.sectors
+                };
                 let w = Waiter {
                     track: a.track,
                     alloc,
                 };
-                cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sm, now)
+                cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sectors, sm, now)
             }
             AccKind::Store { write_back: false } => {
                 if !room {
@@ -445,6 +456,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     sm,
                     bytes,
                     dest: Dest::Track(a.track),
+                    sectors: a.line.sectors,
+                    whole: a.line.whole,
                 });
                 true
             }
@@ -467,6 +480,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 sm,
                                 bytes,
                                 dest: Dest::Nobody,
+                                sectors: Req::all_sectors(bytes as u64, m.sector),
+                                whole: Req::all_sectors(bytes as u64, m.sector),
                             });
                         }
                     }
@@ -488,6 +503,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     sm,
                     bytes,
                     dest: Dest::Track(a.track),
+                    sectors: a.line.sectors,
+                    whole: 0,
                 });
                 true
             }
@@ -497,7 +514,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     track: a.track,
                     alloc: true,
                 };
-                cached_read(m, ReadCache::Const, addr, w, true, bytes, sm, now)
+                let sectors = Req::all_sectors(bytes as u64, m.sector);
+                cached_read(m, ReadCache::Const, addr, w, true, bytes, sectors, sm, now)
             }
             AccKind::Tex => {
                 let bytes = m.tex.line_bytes() as u16;
@@ -505,7 +523,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     track: a.track,
                     alloc: true,
                 };
-                cached_read(m, ReadCache::Tex, addr, w, true, bytes, sm, now)
+                let sectors = Req::all_sectors(bytes as u64, m.sector);
+                cached_read(m, ReadCache::Tex, addr, w, true, bytes, sectors, sm, now)
             }
         }
     }
@@ -552,6 +571,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                                 sm: r.sm,
                                 bytes,
                                 dest: Dest::Nobody,
+                                sectors: Req::all_sectors(bytes as u64, m.sector),
+                                whole: Req::all_sectors(bytes as u64, m.sector),
                             });
                         }
                     }
