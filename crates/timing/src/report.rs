@@ -197,7 +197,7 @@ pub const STATS: &[StatDef] = &[
     ),
     count!(
         "l2_requests",
-        "requests the SMs sent to L2 (reads, writes, atomics)",
+        "requests the SMs sent to L2 (reads, writes, atomics, I-cache misses)",
         |s| s.memory.l2_requests
     ),
     count!("l2_hits", "L2 accesses that hit", |s| s.memory.l2.hits),

@@ -197,7 +197,7 @@ mod tests {
             out,
             vec![LineAccess {
                 addr: 0x1000,
-                sectors: 0xf
+                sectors: 0xf,
                 whole: 0,
             }]
         );
@@ -220,12 +220,12 @@ mod tests {
             vec![
                 LineAccess {
                     addr: 0x2000,
-                    sectors: 1
+                    sectors: 1,
                     whole: 0,
                 },
                 LineAccess {
                     addr: 0x2080,
-                    sectors: 0b1000
+                    sectors: 0b1000,
                     whole: 0,
                 },
             ]
