@@ -78,7 +78,7 @@ fn model_options_select_preset_policy_and_overrides() {
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["policy"].as_str(), Some("gto+cff+ws"));
-    let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "kaws"], &data());
+    let r = warpsim(&["run", "--workload", "baws_bt", "--config", "titanx-pascal", "--policy", "kaws"], &data());
     assert_code(&r, 0);
     assert_contains(&r, "shared issues (warp sharing): ");
     let r = warpsim(&["run", "--workload", "matmul", "--policy", "gto+ws+ws"], &data());
