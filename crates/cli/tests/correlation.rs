@@ -9,11 +9,14 @@
 //!   gap passes, and re-running the script records the smaller gap.
 
 mod common;
+#[path = "../src/correlate/csv_fields.rs"]
+mod csv_fields;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::*;
+use csv_fields::fields;
 
 struct RefRow {
     program: String,
@@ -22,25 +25,6 @@ struct RefRow {
     gpgpusim_cycles: u64,
     warpsim_insts: u64,
     tolerance: f64,
-}
-
-/// Splits a CSV line whose fields may be quoted (the `problems` column).
-fn fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
 }
 
 fn reference() -> Vec<RefRow> {

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use super::csv_fields::fields;
 use super::runs::Row;
 use super::stats::KernelStats;
 
@@ -28,25 +29,6 @@ pub struct GpgpusimSide {
     pub problems: Vec<String>,
     /// `METRIC` values from the report beside the CSV.
     pub metrics: Vec<(String, f64)>,
-}
-
-/// Splits a CSV line whose fields may be quoted (the `problems` column).
-fn fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
 }
 
 /// The `| program | preset | policy | metric | GPGPU-Sim | warpsim |` rows of a report.

@@ -63,6 +63,18 @@ pub fn lines(
     }
 }
 
+/// The lanes whose bits are set in `mask`, lowest first.
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// Sets each line's `whole` mask in `out` (the lines of a store by `lanes`, each writing
 /// `size` bytes at its address): the sectors every byte of which some lane writes. A sectored
 /// L2 can read those from the line afterwards; a sector written in part needs its other bytes
@@ -83,10 +95,7 @@ pub fn mark_whole_sectors(
     for x in out.iter_mut() {
         // Bit b: byte b of the line is written.
         let mut bytes = 0u128;
-        let mut m = lanes;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
+        for l in lanes_of(lanes) {
             let (first, last) = (addrs[l], addrs[l].wrapping_add(size.max(1) as u64 - 1));
             if last < x.addr || first >= x.addr + line {
                 continue;
@@ -121,22 +130,11 @@ pub fn atomic_requests(
     let size = size.max(1) as u64;
     // The lanes of each request in `out`, to test a new lane's bytes against theirs.
     let mut members = [0u32; WARP_SIZE];
-    let mut m = lanes;
-    while m != 0 {
-        let l = m.trailing_zeros() as usize;
-        m &= m - 1;
+    for l in lanes_of(lanes) {
         let first = addrs[l];
         let base = first / line * line;
         let overlaps = |other: u32| {
-            let mut o = other;
-            while o != 0 {
-                let a = addrs[o.trailing_zeros() as usize];
-                o &= o - 1;
-                if a < first.wrapping_add(size) && first < a.wrapping_add(size) {
-                    return true;
-                }
-            }
-            false
+            lanes_of(other).any(|o| addrs[o] < first.wrapping_add(size) && first < addrs[o].wrapping_add(size))
         };
         let slot = (0..out.len()).find(|&i| out[i].addr == base && !overlaps(members[i]));
         let i = slot.unwrap_or_else(|| {
