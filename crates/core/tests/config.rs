@@ -131,6 +131,16 @@ fn unmodelled_settings_are_rejected_not_ignored() {
 }
 
 #[test]
+fn a_sectored_l2_needs_at_most_32_sectors_per_line() {
+    let o = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let e = GpuConfig::load_with("gtx480", &o(&["coalescer.sector_bytes=4", "l2.line=256"])).unwrap_err();
+    assert_eq!(e.to_string(), "`l2.sectored`: needs at most 32 sectors per line: l2.line = 256 / coalescer.sector_bytes = 4 is 64");
+    assert!(GpuConfig::load_with("gtx480", &o(&["coalescer.sector_bytes=4", "l2.line=256", "l2.sectored=false"])).is_ok());
+    let e = GpuConfig::load_with("gtx480", &o(&["l1i.miss_path=sometimes"])).unwrap_err().to_string();
+    assert!(e.contains("unknown variant `sometimes`, expected `fixed` or `memory`") && e.contains("l1i.miss_path"), "{e}");
+}
+
+#[test]
 fn missing_file_is_an_io_error() {
     let e = GpuConfig::load("/nonexistent/gpu.toml").unwrap_err();
     assert!(matches!(e, ConfigError::Io { .. }), "{e}");
