@@ -24,6 +24,10 @@ pub struct Mshrs<T: Copy> {
     fetch: Vec<Fetch>,
     merge: usize,
     used: usize,
+    /// Entries at or above this index are free: a new entry takes the lowest free index, so
+    /// the ones in use cluster at the bottom and lookups scan only `line[..top]` (an L2
+    /// slice has 256 entries and rarely more than a few in use).
+    top: usize,
 }
 
 /// What an entry's miss has asked the level below for.
@@ -45,12 +49,14 @@ impl<T: Copy + Default> Mshrs<T> {
             fetch: vec![Fetch::default(); n],
             merge: m,
             used: 0,
+            top: 0,
         }
     }
 
     /// Frees every entry.
     pub fn clear(&mut self) {
         self.line.iter_mut().for_each(|l| *l = u64::MAX);
+        self.top = 0;
         self.count.iter_mut().for_each(|c| *c = 0);
         self.used = 0;
     }
@@ -65,7 +71,7 @@ impl<T: Copy + Default> Mshrs<T> {
         if self.used == 0 {
             return None;
         }
-        self.line.iter().position(|&l| l == line)
+        self.line[..self.top].iter().position(|&l| l == line)
     }
 
     /// Whether a miss to `line` is in flight.
@@ -83,16 +89,22 @@ impl<T: Copy + Default> Mshrs<T> {
 
     /// Records `waiter` on a miss to `line`.
     pub fn add(&mut self, line: u64, waiter: T) -> MshrAdd {
+        self.add_if(line, waiter, true)
+    }
+
+    /// [`Mshrs::add`], but a new entry only when `new_allowed` (the caller has room to send
+    /// the miss on); one lookup.
+    pub fn add_if(&mut self, line: u64, waiter: T, new_allowed: bool) -> MshrAdd {
         let (e, kind) = match self.find(line) {
             Some(e) if (self.count[e] as usize) < self.merge => (e, MshrAdd::Merged),
             Some(_) => return MshrAdd::Full,
-            None if self.used < self.line.len() => {
-                let e = self
-                    .line
+            None if new_allowed && self.used < self.line.len() => {
+                let e = self.line[..self.top]
                     .iter()
                     .position(|&l| l == u64::MAX)
-                    .expect("a free entry");
+                    .unwrap_or(self.top);
                 self.line[e] = line;
+                self.top = self.top.max(e + 1);
                 self.fetch[e] = Fetch::default();
                 self.used += 1;
                 (e, MshrAdd::New)
@@ -120,6 +132,9 @@ impl<T: Copy + Default> Mshrs<T> {
         let n = self.count[e] as usize;
         out.extend_from_slice(&self.waiters[e * self.merge..e * self.merge + n]);
         self.line[e] = u64::MAX;
+        while self.top > 0 && self.line[self.top - 1] == u64::MAX {
+            self.top -= 1;
+        }
         self.count[e] = 0;
         self.used -= 1;
         true
@@ -146,5 +161,41 @@ mod tests {
         assert!(!m.complete(128, &mut out) && out.is_empty());
         assert_eq!(m.add(384, 6), MshrAdd::New, "the freed entry is reused");
         assert!(m.pending(256) && m.pending(384) && !m.pending(128));
+    }
+
+    /// Lookups scan only up to the highest entry in use: random adds and completions agree
+    /// with a plain set of the lines in flight, and a new entry always takes the lowest free
+    /// index (so the choice of entry is what a full scan would give).
+    #[test]
+    fn lookups_agree_with_the_lines_in_flight() {
+        let mut m: Mshrs<u32> = Mshrs::new(8, 2);
+        let mut model = std::collections::BTreeSet::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut out = Vec::new();
+        for step in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let line = (x % 12) * 128;
+            if x >> 40 & 1 == 0 {
+                let (expected, lowest_free) = (m.can_add(line), m.line.iter().position(|&l| l == u64::MAX));
+                match m.add(line, step) {
+                    MshrAdd::Full => assert!(!expected),
+                    MshrAdd::Merged => assert!(expected && model.contains(&line)),
+                    MshrAdd::New => {
+                        assert!(expected && !model.contains(&line));
+                        assert_eq!(m.line[lowest_free.unwrap()], line, "the lowest free entry");
+                        model.insert(line);
+                    }
+                }
+            } else {
+                assert_eq!(m.complete(line, &mut out), model.remove(&line));
+            }
+            for l in 0..12u64 {
+                assert_eq!(m.pending(l * 128), model.contains(&(l * 128)), "step {step}");
+            }
+            assert_eq!(m.used(), model.len());
+            assert!(m.line[m.top..].iter().all(|&l| l == u64::MAX));
+        }
     }
 }

@@ -336,12 +336,13 @@ fn cached_read(
         m.hits.push_back((now + m.latency, w.track));
         return true;
     }
-    let pending = mshrs.pending(addr);
-    if !mshrs.can_add(addr) || (!pending && !room) {
+    // A merge into a miss in flight, or a new miss when the miss queue has room.
+    let added = mshrs.add_if(addr, w, room);
+    if added == MshrAdd::Full {
         count(|c| c.reservation_fails += 1);
         return false;
     }
-    if mshrs.add(addr, w) == MshrAdd::Merged {
+    if added == MshrAdd::Merged {
         count(|c| c.merged += 1);
     } else {
         count(|c| c.misses += 1);
