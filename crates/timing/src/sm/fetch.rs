@@ -1,7 +1,9 @@
 //! Fetch + decode: each cycle the fetch policy picks up to `sm.fetch_warps_per_cycle` eligible
-//! warps (baseline `rr`: round robin over warps whose I-buffer is empty). The I-cache always
-//! hits; decode appends `min(sm.ibuffer_entries, sm.fetch_bytes / 8)` sequential instructions
-//! (at most the free entries) from the warp's current PC, usable by issue from the next cycle.
+//! warps (baseline `rr`: round robin over warps whose I-buffer is empty). Each looks the L1
+//! I-cache up (`sm/icache.rs`): on a hit, decode appends `min(sm.ibuffer_entries,
+//! sm.fetch_bytes / 8)` sequential instructions (at most the free entries, not past the
+//! line) from the warp's current PC, usable by issue from the next cycle; on a miss the warp
+//! waits for the line (`fetch_wait`).
 
 use super::{Env, Sm};
 use crate::classify::INST_BYTES;
