@@ -56,7 +56,7 @@ while [[ $# -gt 0 ]]; do
         --sides) sides="$2"; shift 2 ;;
         --fresh) fresh=1; shift ;;
         --update-reference) update=1; shift ;;
-        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
