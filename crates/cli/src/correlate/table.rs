@@ -274,4 +274,15 @@ mod tests {
         assert!(md.contains("| a | gtx480 | gto | cycles_per_op | 6.00 | 4.00 |"), "{md}");
         assert!(md.contains("- b gtx480 gto: gpgpusim: exit status 1"), "{md}");
     }
+
+    /// GPGPU-Sim's columns taken from an earlier reference are printed as they were (its
+    /// rounded percentages included), while the ratio uses the parsed cycles.
+    #[test]
+    fn columns_from_a_reference_are_carried_verbatim() {
+        let mut r = row("a", 200, 100);
+        let cols: Vec<String> = ["k", "200", "5", "6", "7", "8", "9", "10", "11", "94.3", "2.4", "52.9/44.7/0.0"].map(String::from).to_vec();
+        r.gpgpusim_columns = Some(cols);
+        let c = csv(&[r]);
+        assert!(c.lines().nth(1).unwrap().starts_with("a,gtx480,gto,0.5000,0.53,k,200,5,6,7,8,9,10,11,94.3,2.4,52.9/44.7/0.0,k,100,"), "{c}");
+    }
 }
