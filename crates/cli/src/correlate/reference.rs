@@ -13,6 +13,7 @@ use std::path::Path;
 use super::csv_fields::fields;
 use super::runs::Row;
 use super::stats::KernelStats;
+use super::table::SIDE_COLUMNS;
 
 /// GPGPU-Sim's figures for one program × preset × policy.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -22,7 +23,7 @@ pub struct GpgpusimSide {
     pub policy: String,
     /// The counts the ratio and the summaries use (`None`: GPGPU-Sim had no result).
     pub stats: Option<KernelStats>,
-    /// The twelve `gpgpusim_*` columns as the reference has them.
+    /// The `gpgpusim_*` columns (`table::SIDE_COLUMNS`) as the reference has them.
     pub columns: Vec<String>,
     pub wall: Option<f64>,
     /// The reference's problems that concern GPGPU-Sim (`gpgpusim: …`).
@@ -74,7 +75,9 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
         if f.len() != head.len() {
             return Err(format!("line {}: {} fields, the header has {}", i + 2, f.len(), head.len()));
         }
-        let columns: Vec<String> = f[first..first + 12].to_vec();
+        // In `table::SIDE_COLUMNS` order: kernels, cycles, thread instructions, L1D and L2
+        // accesses / misses / reservation fails, then the percentages.
+        let columns: Vec<String> = f[first..first + SIDE_COLUMNS.len()].to_vec();
         let count = |k: usize| -> Result<u64, String> {
             columns[k].parse().map_err(|_| format!("line {}: {} is not a count: {:?}", i + 2, head[first + k], columns[k]))
         };

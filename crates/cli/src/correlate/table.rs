@@ -56,7 +56,7 @@ fn pct(part: u64, whole: u64) -> Option<String> {
 }
 
 /// The per-simulator columns, in order (each appears as `gpgpusim_X` and `warpsim_X`).
-const SIDE_COLUMNS: [&str; 12] = [
+pub const SIDE_COLUMNS: [&str; 12] = [
     "kernels",
     "cycles",
     "thread_insts",

@@ -16,7 +16,7 @@
 
 use super::cache::{SliceLocal, TagArray};
 use super::dram::{Channel, DramReq};
-use super::mshr::Mshrs;
+use super::mshr::{MshrAdd, Mshrs};
 use super::{CacheCounts, Kind, Req};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -139,26 +139,15 @@ impl L2Slice {
         replies: &mut Vec<Req>,
     ) -> bool {
         let line = self.tags.line_of(r.addr);
-        // The request's sectors as sectors of this line (requests are aligned to their own
-        // line or block, which lies within one L2 line).
-        let (want, whole) = if self.sectored {
-            let shift = ((r.addr - line) / self.sector) as u32;
-            ((r.sectors << shift) & self.all, (r.whole << shift) & self.all)
-        } else {
-            (self.all, self.all)
-        };
-        if self.mshrs.pending(line) {
+        let (want, whole) = (self.in_line(line, r.addr, r.sectors), self.in_line(line, r.addr, r.whole));
+        if let Some(asked) = self.mshrs.fetch_mut(line).map(|f| f.sectors) {
             // A miss to this line is in flight: wait for it (a write merges as well, so it
             // cannot be overtaken by the fill); a read wanting sectors it does not fetch asks
             // for those too.
-            let extra = match self.mshrs.fetch_mut(line) {
-                Some(f) if self.sectored && r.kind != Kind::Write => want & !f.sectors,
-                _ => 0,
-            };
-            if !self.mshrs.can_add(line) || (extra != 0 && !ch.can_accept()) {
+            let extra = if self.sectored && r.kind != Kind::Write { want & !asked } else { 0 };
+            if (extra != 0 && !ch.can_accept()) || self.mshrs.add(line, r) == MshrAdd::Full {
                 return false;
             }
-            self.mshrs.add(line, r);
             if extra != 0 {
                 self.fetch(now, line, extra, dram_latency, ch, map);
             }
@@ -199,6 +188,15 @@ impl L2Slice {
         true
     }
 
+    /// `mask`, sectors of a request at `addr`, as sectors of `line` (a request is aligned to
+    /// its own line or block, which lies within one L2 line); unsectored, the whole line.
+    fn in_line(&self, line: u64, addr: u64, mask: u32) -> u32 {
+        if !self.sectored {
+            return self.all;
+        }
+        (mask << ((addr - line) / self.sector)) & self.all
+    }
+
     /// Asks DRAM for `sectors` of `line`, whose MSHR entry exists (check `ch.can_accept()`).
     fn fetch(&mut self, now: u64, line: u64, sectors: u32, dram_latency: u64, ch: &mut Channel, map: &impl Locate) {
         if let Some(f) = self.mshrs.fetch_mut(line) {
@@ -214,12 +212,7 @@ impl L2Slice {
     /// copy does.
     pub fn install_copied(&mut self, addr: u64) {
         let line = self.tags.line_of(addr);
-        let sectors = if self.sectored {
-            1 << (((addr - line) / self.sector) as u32 & 31)
-        } else {
-            self.all
-        };
-        let _dropped = self.tags.fill_sectors(line, false, sectors);
+        let _dropped = self.tags.fill_sectors(line, false, self.in_line(line, addr, 1));
     }
 
     fn install(&mut self, line: u64, replies: &mut Vec<Req>) {
@@ -238,13 +231,11 @@ impl L2Slice {
         self.mshrs.complete(line, &mut w);
         let dirty = w.iter().any(|r| r.kind != Kind::Read);
         // Stores that waited on the fill leave the sectors they wrote whole readable.
-        let shift = |r: &Req| ((r.addr - line) / self.sector) as u32;
-        let written = if self.sectored {
-            w.iter().filter(|r| r.kind == Kind::Write).fold(0, |m, r| m | (r.whole << shift(r)))
-        } else {
-            0
-        };
-        self.evict_into(line, dirty, (fetched | written) & self.all);
+        let written = w
+            .iter()
+            .filter(|r| r.kind == Kind::Write)
+            .fold(0, |m, r| m | self.in_line(line, r.addr, r.whole));
+        self.evict_into(line, dirty, fetched | written);
         replies.extend_from_slice(&w);
         self.waiters = w;
     }

@@ -114,8 +114,7 @@ impl ICache {
                 self.release(warp);
             }
         }
-        let set = (tag % self.sets) as usize * self.ways;
-        let ways = set..set + self.ways;
+        let ways = self.ways_of(tag);
         if let Some(i) = ways.clone().find(|&i| self.tags[i] == tag) {
             self.used[i] = now;
             if self.ready[i] <= now {
@@ -165,12 +164,18 @@ impl ICache {
     /// A reply for a line no longer awaited (sent by an earlier launch) is ignored.
     pub fn fill(&mut self, addr: u64, now: u64) {
         let tag = addr / self.line;
-        let set = (tag % self.sets) as usize * self.ways;
-        if let Some(i) =
-            (set..set + self.ways).find(|&i| self.tags[i] == tag && self.ready[i] == AWAITING_REPLY)
+        if let Some(i) = self
+            .ways_of(tag)
+            .find(|&i| self.tags[i] == tag && self.ready[i] == AWAITING_REPLY)
         {
             self.ready[i] = now + 1;
         }
+    }
+
+    /// The ways of the set line `tag` maps to.
+    fn ways_of(&self, tag: u64) -> std::ops::Range<usize> {
+        let set = (tag % self.sets) as usize * self.ways;
+        set..set + self.ways
     }
 }
 

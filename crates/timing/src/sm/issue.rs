@@ -19,13 +19,13 @@ use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, Issued};
 use crate::stats::IssueEvent;
 use std::cmp::Reverse;
+use warpsim_core::config::AtomicRequests;
 use warpsim_core::exec::context::MemCtx;
 use warpsim_core::exec::grid::fault_error;
 use warpsim_core::exec::mem_ops::addresses;
 use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
 use warpsim_core::exec::step::step;
 use warpsim_core::exec::texture::fetch::lane_addresses;
-use warpsim_core::config::AtomicRequests;
 use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
 use warpsim_core::ir::{Op, Space};
 

@@ -184,6 +184,26 @@ impl SmMem {
         self.l1.line_bytes()
     }
 
+    /// Queues the write-back of an L1 line a fill evicted, when it is dirty (write-back local
+    /// memory): the whole line, to L2, answered to no one.
+    fn write_back(&mut self, victim: Option<crate::mem::cache::Evicted>, sm: u16) {
+        let Some(ev) = victim.filter(|ev| ev.dirty) else {
+            return;
+        };
+        self.l1d_counts.writebacks += 1;
+        let bytes = self.l1.line_bytes();
+        let all = Req::all_sectors(bytes, self.sector);
+        self.miss_queue.push_back(Req {
+            addr: ev.addr,
+            kind: Kind::Write,
+            sm,
+            bytes: bytes as u16,
+            dest: Dest::Nobody,
+            sectors: all,
+            whole: all,
+        });
+    }
+
     /// The constant cache's line size (constant and parameter loads coalesce into its lines).
     pub fn const_line_bytes(&self) -> u64 {
         self.cc.line_bytes()
@@ -471,21 +491,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         return false;
                     }
                     m.l1d_counts.misses += 1;
-                    if let Some(ev) = m.l1.fill(addr, true) {
-                        if ev.dirty {
-                            m.l1d_counts.writebacks += 1;
-                            let bytes = m.l1.line_bytes() as u16;
-                            m.miss_queue.push_back(Req {
-                                addr: ev.addr,
-                                kind: Kind::Write,
-                                sm,
-                                bytes,
-                                dest: Dest::Nobody,
-                                sectors: Req::all_sectors(bytes as u64, m.sector),
-                                whole: Req::all_sectors(bytes as u64, m.sector),
-                            });
-                        }
-                    }
+                    let victim = m.l1.fill(addr, true);
+                    m.write_back(victim, sm);
                 }
                 m.hits.push_back((now + m.latency, a.track));
                 true
@@ -560,23 +567,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Dest::L1 => {
                 m.l1_mshrs.complete(r.addr, &mut w);
                 if w.iter().any(|x| x.alloc) {
-                    if let Some(ev) = m.l1.fill(r.addr, false) {
-                        if ev.dirty {
-                            m.l1d_counts.writebacks += 1;
-                            let bytes = m.l1.line_bytes() as u16;
-                            // May exceed the miss queue's capacity by the few victims of
-                            // fills; the queue drains one per cycle.
-                            m.miss_queue.push_back(Req {
-                                addr: ev.addr,
-                                kind: Kind::Write,
-                                sm: r.sm,
-                                bytes,
-                                dest: Dest::Nobody,
-                                sectors: Req::all_sectors(bytes as u64, m.sector),
-                                whole: Req::all_sectors(bytes as u64, m.sector),
-                            });
-                        }
-                    }
+                    // May exceed the miss queue's capacity by the few victims of fills; the
+                    // queue drains one per cycle.
+                    let victim = m.l1.fill(r.addr, false);
+                    m.write_back(victim, r.sm);
                 }
             }
             Dest::Const => {
