@@ -210,3 +210,36 @@ fn fef_fetches_the_emptiest_i_buffer_oldest_first() {
     sm.finish(3);
     assert!(sm.fetch(&mut Fef, 1).is_empty());
 }
+
+/// GTO's memoised `order` (rebuilt from a waiting mask when its inputs change) is its
+/// definition, `current_order`, after every random barrier arrival, release, issue, finish
+/// and re-ageing.
+#[test]
+fn gto_memoised_order_is_its_definition() {
+    let mut sm = Crafted::<Gto>::new(6, 4, 2, &params());
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    for step in 0..5_000 {
+        let slot = rand(24) as u16;
+        match rand(6) {
+            0 if !sm.w.waiting[slot as usize] => sm.arrive(slot),
+            1 => sm.release(slot as usize / 4),
+            2 => {
+                let ages: Vec<u64> = (0..24).map(|_| rand(1000)).collect();
+                sm.set_ages(&ages);
+            }
+            3 if !sm.w.waiting[slot as usize] && rand(8) == 0 => sm.finish(slot),
+            _ => sm.issue(slot),
+        }
+        for k in 0..2 {
+            let mut want = Vec::new();
+            sm.policies[k].current_order(&sm.shared, &sm.slots[k], &sm.view(), &mut want);
+            assert_eq!(sm.order(k), want, "step {step}, scheduler {k}");
+        }
+    }
+}

@@ -19,11 +19,12 @@ impl FetchPolicy for RoundRobin {
     ) {
         let n = v.warps.len();
         let (start, mut left) = (self.next, budget);
-        for i in 0..n {
+        // From `start` to the end, then from 0: the slots in round-robin order without a
+        // division per slot (this runs every cycle over every slot).
+        for s in (start..n).chain(0..start.min(n)) {
             if left == 0 {
                 break;
             }
-            let s = (start + i) % n;
             if eligible(v, s, false) {
                 out.push(s as u16);
                 left -= 1;

@@ -75,7 +75,21 @@ impl IssuePolicy for Gto {
         let greedy = self.greedy(v);
         let c = &self.cache;
         if !(c.waiting == waiting && c.greedy == greedy && c.by_age == *by_age) {
-            self.current_order(sh, slots, v, out);
+            // `current_order` from the waiting mask just computed: the same two passes, by
+            // position bits instead of a second and third look at every slot's flag.
+            out.clear();
+            out.extend(greedy);
+            let all = if by_age.len() == 64 { u64::MAX } else { (1u64 << by_age.len()) - 1 };
+            for mask in [all & !waiting, waiting] {
+                let mut bits = mask;
+                while bits != 0 {
+                    let s = by_age[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    if Some(s) != greedy {
+                        out.push(s);
+                    }
+                }
+            }
             let c = &mut self.cache;
             c.by_age.clear();
             c.by_age.extend_from_slice(by_age);
