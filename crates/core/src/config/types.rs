@@ -278,6 +278,14 @@ pub struct Cache {
     /// config, not a model of hardware.
     #[serde(default)]
     pub perfect: bool,
+    /// MSHR entries (lines in flight) and requests merged per entry; absent: the L1
+    /// D-cache's (`l1d.mshrs`, at most 32, and `l1d.mshr_merge`; warpsim until 2026-11-28).
+    /// GPGPU-Sim's constant cache has its own, 2 × 32 in its GTX480 config: a 33rd warp
+    /// loading a parameter line in flight, or a third line, stalls the LD/ST unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mshrs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mshr_merge: Option<u32>,
 }
 
 /// The L1 instruction cache.
@@ -370,6 +378,13 @@ pub struct L2 {
     /// copied inputs there. `false`: copies leave L2 alone (warpsim until 2026-11-28).
     #[serde(default)]
     pub fill_on_copy: bool,
+    /// A sectored slice (`sectored`) takes one sector per cycle: a request for or writing
+    /// `n` sectors holds its tag port `n` cycles — GPGPU-Sim breaks every request into its
+    /// sectors where the partition takes it from the interconnect, and the L2 serves one
+    /// access per cycle. `false`: one request per cycle, whatever its size (warpsim until
+    /// 2026-11-28).
+    #[serde(default)]
+    pub sector_per_cycle: bool,
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

@@ -1,7 +1,9 @@
 //! One L2 slice (two per memory partition on both presets): a write-back, write-allocate tag
 //! array with MSHRs in front of its partition's DRAM channel. Each cycle it installs at most
 //! one line returned by DRAM (answering the requests merged on it) and serves at most one
-//! request that has crossed the ROP pipeline (`l2.latency`, applied on arrival). A request
+//! request that has crossed the ROP pipeline (`l2.latency`, applied on arrival) — or, with
+//! `l2.sector_per_cycle`, one sector: a request of `n` sectors holds the port `n` cycles, as
+//! GPGPU-Sim's partition splits requests into sectors its L2 takes one per cycle. A request
 //! that cannot proceed (MSHRs full, DRAM queue full) stays at the head and retries: the slice
 //! stalls, which backs up the interconnect. Writes allocate without fetching the line and
 //! are acknowledged at once.
@@ -37,6 +39,10 @@ pub struct L2Slice {
     sector: u64,
     /// Sectors of a whole line.
     all: u32,
+    /// A request holds the tag port one cycle per sector it touches (`l2.sector_per_cycle`)…
+    sector_per_cycle: bool,
+    /// …until this cycle.
+    port_free: u64,
     pub counts: CacheCounts,
 }
 
@@ -70,8 +76,16 @@ impl L2Slice {
             sectored: sectors.is_some(),
             sector,
             all: Req::all_sectors(line as u64, sector),
+            sector_per_cycle: false,
+            port_free: 0,
             counts: CacheCounts::default(),
         }
+    }
+
+    /// A slice whose tag port takes one sector per cycle (`l2.sector_per_cycle`).
+    pub fn with_sector_per_cycle(mut self, on: bool) -> L2Slice {
+        self.sector_per_cycle = on;
+        self
     }
 
     /// A new launch: in-flight requests, fills, write-backs and MSHRs are dropped (their
@@ -81,6 +95,7 @@ impl L2Slice {
         self.fills.clear();
         self.writebacks.clear();
         self.mshrs.clear();
+        self.port_free = 0;
         self.counts = CacheCounts::default();
     }
 
@@ -93,7 +108,9 @@ impl L2Slice {
         if !self.fills.is_empty() || !self.writebacks.is_empty() {
             return now + 1;
         }
-        self.input.peek().map_or(u64::MAX, |Reverse((t, _, _))| *t)
+        self.input
+            .peek()
+            .map_or(u64::MAX, |Reverse((t, _, _))| (*t).max(self.port_free))
     }
 
     /// One cycle; answers go to `replies` (requests to send back to their SM).
@@ -118,11 +135,16 @@ impl L2Slice {
         let Some(&Reverse((at, _, r))) = self.input.peek() else {
             return;
         };
-        if at > now {
+        if at > now || now < self.port_free {
             return;
         }
         if self.serve(now, r, dram_latency, ch, map, replies) {
             self.input.pop();
+            if self.sector_per_cycle {
+                let line = self.tags.line_of(r.addr);
+                let sectors = self.in_line(line, r.addr, r.sectors).count_ones().max(1);
+                self.port_free = now + sectors as u64;
+            }
         } else {
             self.counts.reservation_fails += 1;
         }
@@ -247,5 +269,57 @@ impl L2Slice {
                 self.writebacks.push_back(ev.addr);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::dram::DramTiming;
+    use crate::mem::Dest;
+    use warpsim_core::config::{GpuConfig, SetIndex};
+
+    struct OneChannel;
+
+    impl Locate for OneChannel {
+        fn dram_req(&self, addr: u64, write: bool, slice: u16) -> DramReq {
+            DramReq { addr, bank: 0, row: 0, write, slice, cmds: 1 }
+        }
+    }
+
+    /// The cycles at which a slice serves writes of `sectors` sectors each (writes are
+    /// acknowledged when served), all waiting from cycle 0.
+    fn served_at(sector_per_cycle: bool, sectors: u32) -> Vec<u64> {
+        let local = SliceLocal { chunk: 256, partitions: 1, slices: 1 };
+        let mut slice = L2Slice::new(0, 64 * 1024, 8, 128, 64, 4, SetIndex::Linear, local, Some(32))
+            .with_sector_per_cycle(sector_per_cycle);
+        for i in 0..3u64 {
+            let r = Req {
+                addr: i * 128,
+                kind: Kind::Write,
+                sm: 0,
+                bytes: 32 * sectors as u16,
+                dest: Dest::Nobody,
+                sectors: (1 << sectors) - 1,
+                whole: (1 << sectors) - 1,
+            };
+            slice.input.push(Reverse((0, i, r)));
+        }
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut ch = Channel::new(DramTiming::new(&cfg), 16, 64);
+        let (mut replies, mut at) = (Vec::new(), Vec::new());
+        for now in 0..20 {
+            slice.cycle(now, 0, &mut ch, &OneChannel, &mut replies);
+            at.extend(replies.drain(..).map(|_| now));
+        }
+        at
+    }
+
+    #[test]
+    fn a_slice_takes_one_sector_per_cycle_when_asked() {
+        assert_eq!(served_at(false, 4), [0, 1, 2], "one request per cycle, whatever its size");
+        assert_eq!(served_at(true, 4), [0, 4, 8], "a whole line holds the port 4 cycles");
+        assert_eq!(served_at(true, 1), [0, 1, 2]);
+        assert_eq!(served_at(true, 2), [0, 2, 4]);
     }
 }

@@ -269,6 +269,7 @@ impl MemSystem {
                         map.slice_local(),
                         cfg.l2.sectored.then_some(cfg.coalescer.sector_bytes),
                     )
+                    .with_sector_per_cycle(cfg.l2.sector_per_cycle)
                 })
                 .collect(),
             channels: (0..cfg.dram.partitions.max(1))

@@ -145,7 +145,10 @@ impl SmMem {
                 c.line,
                 warpsim_core::config::SetIndex::Linear,
             ),
-            cc_mshrs: Mshrs::new(d.mshrs.min(32), d.mshr_merge),
+            cc_mshrs: Mshrs::new(
+                cfg.const_cache.mshrs.unwrap_or(d.mshrs.min(32)),
+                cfg.const_cache.mshr_merge.unwrap_or(d.mshr_merge),
+            ),
             tex: TagArray::new(
                 cfg.tex.size,
                 cfg.tex.assoc,
