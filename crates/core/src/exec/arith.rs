@@ -17,9 +17,12 @@ fn is_carry(inst: &Inst) -> bool {
 }
 
 /// Executes an arithmetic/compare/move instruction for the lanes in `exec`.
-pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, s: [&mut Lanes; 4]) {
+pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
     let f = w.frame();
-    let [a, b, c, d] = s;
+    // Scratch: sources that are not registers (`source` fills these only then), and `gather`
+    // copies for the per-lane paths, declared in the arms that use them.
+    let (mut ta, mut tb, mut tc) = (None, None, None);
+    let d: &mut Lanes = &mut [0; WARP_SIZE];
     let op = inst.op;
     let ty = inst.ty;
     let mods = &inst.mods;
@@ -42,13 +45,13 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
     }
 
     match op {
-        Op::Mov => return mov(k, m, w, inst, exec, a, d),
+        Op::Mov => return mov(k, m, w, inst, exec, d),
         Op::Setp | Op::Set => {
             let cmp_ty = if op == Op::Setp { ty } else { inst.ty2 };
             let (mut p, mut q) = (0u32, 0u32);
             {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
                 // Every lane compares (pure, total); the writes below keep only `exec`'s.
                 let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
                 match mods.boolop {
@@ -79,6 +82,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             return;
         }
         Op::Testp => {
+            let a = &mut [0; WARP_SIZE];
             gather(k, m, w, &f, &inst.src[0], a);
             let mut p = 0u32;
             for l in lanes(exec) {
@@ -90,6 +94,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             return;
         }
         Op::Selp => {
+            let (a, b) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             let p = pred_mask(w, &f, &inst.src[2]);
@@ -98,6 +103,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         Op::Slct => {
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -107,6 +113,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         Op::Cvt => {
+            let (a, b) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             if matches!(ty, Ty::F16x2 | Ty::BF16x2) && inst.src[1] != Opnd::None {
                 // cvt.f16x2.f32 d, a, b: a goes to the upper half, b to the lower.
@@ -123,6 +130,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         Op::Cvta => {
+            let a = &mut [0; WARP_SIZE];
             gather(k, m, w, &f, &inst.src[0], a);
             let window = match mods.space {
                 Space::Shared => layout::SHARED_WINDOW,
@@ -135,6 +143,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         _ if is_carry(inst) => {
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -148,13 +157,14 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
         }
         _ if op_is_float(op) => {
             if let Some(fast) = alu::float::f32_fast(op, ty, mods) {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
-                let c = source(k, m, w, &f, &inst.src[2], c);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
+                let c = source(k, m, w, &f, &inst.src[2], &mut tc);
                 f32_lanes(fast, a, b, c, d);
                 scatter(w, &f, &inst.dst[0], exec, d);
                 return;
             }
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -164,14 +174,15 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
         }
         _ => {
             if inst.src[3] == Opnd::None {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
-                let c = source(k, m, w, &f, &inst.src[2], c);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
+                let c = source(k, m, w, &f, &inst.src[2], &mut tc);
                 if int_lanes(op, ty, mods, a, b, c, d) {
                     scatter(w, &f, &inst.dst[0], exec, d);
                     return;
                 }
             }
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -333,8 +344,9 @@ fn op_is_float(op: Op) -> bool {
 }
 
 /// `mov`: plain, pack (`{a, b}` source) or unpack (`{a, b}` destination).
-fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, a: &mut Lanes, d: &mut Lanes) {
+fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, d: &mut Lanes) {
     let f = w.frame();
+    let a = &mut [0; WARP_SIZE];
     let ty = inst.ty;
     match (inst.dst[0], inst.src[0]) {
         (Opnd::Vec { regs, n }, src) => {
