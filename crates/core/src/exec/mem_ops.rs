@@ -4,7 +4,7 @@
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::{FaultKind, Near};
 use super::memory::{load_le, store_le};
-use super::operands::{classify_generic, gather, reg_lanes, rel_base, scatter, source, Lanes, Window};
+use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, rel_base, scatter, source, Lanes, Window};
 use super::scalar_access;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
@@ -186,26 +186,33 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
     addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
-    if n == 1 {
-        // Scalar load: the common case. The warp-wide path first; the lanes it leaves (from
-        // the first that may fault, or all of them in the spaces it does not handle) per lane.
+    if n == 1 && regs[0] != u32::MAX {
+        // Scalar load: the common case. The warp-wide path first, straight into the
+        // destination register (`addr` holds the addresses, so the destination may be the
+        // address register; a lane that faults ends the launch, so lanes written before it
+        // are never seen); the lanes it leaves (from the first that may fault, or all of them
+        // in the spaces it does not handle) per lane.
         let r = regs[0];
         let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
-        let mut vals = [0u64; WARP_SIZE];
-        let rest = match scalar_access::load(m, inst.mods.space, &addr, mask, size, &mut vals) {
+        let at = f.reg_base + r as usize * WARP_SIZE;
+        let rest = match scalar_access::load(m, inst.mods.space, &addr, mask, size, reg_lanes_mut(w, &f, r)) {
             Ok(()) => 0,
             Err(first) => mask & (u32::MAX << first),
         };
         for lane in lanes(rest) {
-            vals[lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+            w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         }
         if inst.ty.is_signed() && inst.ty.bits() < u32::from(bits) {
             for lane in lanes(mask) {
-                vals[lane] = extend(vals[lane], inst.ty, bits);
+                w.regs[at + lane] = extend(w.regs[at + lane], inst.ty, bits);
             }
         }
-        if r != u32::MAX {
-            super::operands::write_reg(w, &f, r, mask, &vals);
+        return Ok(());
+    }
+    if n == 1 {
+        // A load into the sink `_`: the accesses only (they may fault).
+        for lane in lanes(mask) {
+            access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         }
         return Ok(());
     }

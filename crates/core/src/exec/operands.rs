@@ -120,6 +120,13 @@ pub fn reg_lanes<'a>(w: &'a Warp, f: &Frame, r: RegId) -> &'a Lanes {
     <&Lanes>::try_from(&w.regs[b..b + WARP_SIZE]).expect("a 32-lane slice")
 }
 
+/// Register `r`'s 32 lane values, to write in place.
+#[inline]
+pub fn reg_lanes_mut<'a>(w: &'a mut Warp, f: &Frame, r: RegId) -> &'a mut Lanes {
+    let b = f.reg_base + r as usize * WARP_SIZE;
+    <&mut Lanes>::try_from(&mut w.regs[b..b + WARP_SIZE]).expect("a 32-lane slice")
+}
+
 /// Reads a predicate operand as a lane mask.
 #[inline]
 pub fn pred_mask(w: &Warp, f: &Frame, o: &Opnd) -> u32 {

@@ -58,7 +58,10 @@ fn shared_read<const N: usize>(shared: &[u8], addr: u64) -> Option<u64> {
     if addr % N as u64 != 0 {
         return None;
     }
-    let bytes = shared.get(addr as usize..addr as usize + N)?;
+    // Shared addresses are 32-bit (wrapped by `addresses`): as a u32 the end cannot overflow,
+    // which spares the range its overflow test.
+    let at = addr as u32 as usize;
+    let bytes = shared.get(at..at + N)?;
     let mut b = [0u8; 8];
     b[..N].copy_from_slice(bytes);
     Some(u64::from_le_bytes(b))

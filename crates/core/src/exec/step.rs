@@ -50,7 +50,9 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Some(p) => active & (w.preds[f.pred_base + p as usize] ^ if inst.guard.negated { u32::MAX } else { 0 }),
     };
     w.instructions += 1;
-    w.thread_instructions += exec.count_ones() as u64;
+    // A full warp without the population count (a dozen instructions on CPUs built for
+    // without the POPCNT feature).
+    w.thread_instructions += if exec == u32::MAX { WARP_SIZE as u64 } else { exec.count_ones() as u64 };
     let next = pc + 1;
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
