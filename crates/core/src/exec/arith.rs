@@ -17,9 +17,12 @@ fn is_carry(inst: &Inst) -> bool {
 }
 
 /// Executes an arithmetic/compare/move instruction for the lanes in `exec`.
-pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, s: [&mut Lanes; 4]) {
+pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
     let f = w.frame();
-    let [a, b, c, d] = s;
+    // Scratch: sources that are not registers (`source` fills these only then), and `gather`
+    // copies for the per-lane paths, declared in the arms that use them.
+    let (mut ta, mut tb, mut tc) = (None, None, None);
+    let d: &mut Lanes = &mut [0; WARP_SIZE];
     let op = inst.op;
     let ty = inst.ty;
     let mods = &inst.mods;
@@ -42,13 +45,13 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
     }
 
     match op {
-        Op::Mov => return mov(k, m, w, inst, exec, a, d),
+        Op::Mov => return mov(k, m, w, inst, exec, d),
         Op::Setp | Op::Set => {
             let cmp_ty = if op == Op::Setp { ty } else { inst.ty2 };
             let (mut p, mut q) = (0u32, 0u32);
             {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
                 // Every lane compares (pure, total); the writes below keep only `exec`'s.
                 let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
                 match mods.boolop {
@@ -79,6 +82,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             return;
         }
         Op::Testp => {
+            let a = &mut [0; WARP_SIZE];
             gather(k, m, w, &f, &inst.src[0], a);
             let mut p = 0u32;
             for l in lanes(exec) {
@@ -90,14 +94,16 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             return;
         }
         Op::Selp => {
-            gather(k, m, w, &f, &inst.src[0], a);
-            gather(k, m, w, &f, &inst.src[1], b);
-            let p = pred_mask(w, &f, &inst.src[2]);
-            for l in lanes(exec) {
-                d[l] = if (p >> l) & 1 != 0 { a[l] } else { b[l] } & ty.mask();
+            // Every lane selects (the writes keep only `exec`'s).
+            let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+            let b = source(k, m, w, &f, &inst.src[1], &mut tb);
+            let (p, mask) = (pred_mask(w, &f, &inst.src[2]), ty.mask());
+            for l in 0..WARP_SIZE {
+                d[l] = if (p >> l) & 1 != 0 { a[l] } else { b[l] } & mask;
             }
         }
         Op::Slct => {
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -107,9 +113,10 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         Op::Cvt => {
-            gather(k, m, w, &f, &inst.src[0], a);
+            let a = source(k, m, w, &f, &inst.src[0], &mut ta);
             if matches!(ty, Ty::F16x2 | Ty::BF16x2) && inst.src[1] != Opnd::None {
                 // cvt.f16x2.f32 d, a, b: a goes to the upper half, b to the lower.
+                let b = &mut [0; WARP_SIZE];
                 gather(k, m, w, &f, &inst.src[1], b);
                 let half = if ty == Ty::F16x2 { Ty::F16 } else { Ty::BF16 };
                 for l in lanes(exec) {
@@ -118,12 +125,11 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
                     d[l] = hi << 16 | lo;
                 }
             } else {
-                let (ty2, rounding, ftz, sat) = (inst.ty2, mods.rounding, mods.ftz, mods.sat);
-                map1(a, d, |x| alu::cvt(ty, ty2, rounding, ftz, sat, x));
+                cvt_lanes(ty, inst.ty2, mods, a, d);
             }
         }
         Op::Cvta => {
-            gather(k, m, w, &f, &inst.src[0], a);
+            let a = source(k, m, w, &f, &inst.src[0], &mut ta);
             let window = match mods.space {
                 Space::Shared => layout::SHARED_WINDOW,
                 Space::Local => layout::LOCAL_WINDOW,
@@ -135,6 +141,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
             }
         }
         _ if is_carry(inst) => {
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -148,13 +155,14 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
         }
         _ if op_is_float(op) => {
             if let Some(fast) = alu::float::f32_fast(op, ty, mods) {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
-                let c = source(k, m, w, &f, &inst.src[2], c);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
+                let c = source(k, m, w, &f, &inst.src[2], &mut tc);
                 f32_lanes(fast, a, b, c, d);
                 scatter(w, &f, &inst.dst[0], exec, d);
                 return;
             }
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -164,14 +172,15 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, 
         }
         _ => {
             if inst.src[3] == Opnd::None {
-                let a = source(k, m, w, &f, &inst.src[0], a);
-                let b = source(k, m, w, &f, &inst.src[1], b);
-                let c = source(k, m, w, &f, &inst.src[2], c);
+                let a = source(k, m, w, &f, &inst.src[0], &mut ta);
+                let b = source(k, m, w, &f, &inst.src[1], &mut tb);
+                let c = source(k, m, w, &f, &inst.src[2], &mut tc);
                 if int_lanes(op, ty, mods, a, b, c, d) {
                     scatter(w, &f, &inst.dst[0], exec, d);
                     return;
                 }
             }
+            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -202,6 +211,22 @@ fn f32_lanes(op: alu::float::F32Fast, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut L
         F32Fast::Mul => map2(a, b, d, f32_mul),
         F32Fast::Fma => fma_lanes(a, b, c, d),
     }
+}
+
+/// [`alu::cvt`] over all 32 lanes. The integer widenings and narrowings without `.sat` that
+/// index arithmetic is full of (`cvt.s64.s32`…) have the two types fixed per loop, so the
+/// conversion folds to a shift or a mask; the rest take the general function per lane.
+fn cvt_lanes(ty: Ty, ty2: Ty, mods: &crate::ir::Mods, a: &Lanes, d: &mut Lanes) {
+    use alu::cvt::int_to_int;
+    macro_rules! ints {
+        ($($to:ident <- $from:ident),*) => {
+            match (ty, ty2, mods.sat) {
+                $((Ty::$to, Ty::$from, false) => map1(a, d, |x| int_to_int(Ty::$to, Ty::$from, false, x)),)*
+                _ => map1(a, d, |x| alu::cvt(ty, ty2, mods.rounding, mods.ftz, mods.sat, x)),
+            }
+        };
+    }
+    ints!(S64 <- S32, U64 <- U32, S64 <- U32, U64 <- S32, S32 <- S64, U32 <- U64, U32 <- S64, S32 <- U64)
 }
 
 #[inline(always)]
@@ -282,7 +307,23 @@ fn fma_lanes(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
 /// than per lane (each arm is its own loop over the same [`alu::int`] / [`alu::bits`] function
 /// [`alu::int_op`] routes the op to; a test checks the two agree). Inactive lanes compute too:
 /// the functions are pure and total. Returns false for ops left to the per-lane path.
+///
+/// The common types are fixed per copy of the loops, so the functions' matches on the type
+/// fold away instead of running in every lane.
 fn int_lanes(op: Op, ty: Ty, mods: &crate::ir::Mods, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) -> bool {
+    match ty {
+        Ty::S32 => int_lanes_of(op, Ty::S32, mods, a, b, c, d),
+        Ty::U32 => int_lanes_of(op, Ty::U32, mods, a, b, c, d),
+        Ty::B32 => int_lanes_of(op, Ty::B32, mods, a, b, c, d),
+        Ty::S64 => int_lanes_of(op, Ty::S64, mods, a, b, c, d),
+        Ty::U64 => int_lanes_of(op, Ty::U64, mods, a, b, c, d),
+        Ty::B64 => int_lanes_of(op, Ty::B64, mods, a, b, c, d),
+        _ => int_lanes_of(op, ty, mods, a, b, c, d),
+    }
+}
+
+#[inline(always)]
+fn int_lanes_of(op: Op, ty: Ty, mods: &crate::ir::Mods, a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) -> bool {
     use alu::{bits, int};
     let mask = ty.mask();
     match op {
@@ -333,8 +374,9 @@ fn op_is_float(op: Op) -> bool {
 }
 
 /// `mov`: plain, pack (`{a, b}` source) or unpack (`{a, b}` destination).
-fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, a: &mut Lanes, d: &mut Lanes) {
+fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, d: &mut Lanes) {
     let f = w.frame();
+    let a = &mut [0; WARP_SIZE];
     let ty = inst.ty;
     match (inst.dst[0], inst.src[0]) {
         (Opnd::Vec { regs, n }, src) => {
@@ -364,9 +406,10 @@ fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, a: &mut 
             scatter(w, &f, &dst, exec, d);
         }
         (dst, src) => {
-            gather(k, m, w, &f, &src, a);
+            let mut t = None;
+            let a = source(k, m, w, &f, &src, &mut t);
             let mask = ty.mask();
-            for l in lanes(exec) {
+            for l in 0..WARP_SIZE {
                 d[l] = a[l] & mask;
             }
             scatter(w, &f, &dst, exec, d);
@@ -414,6 +457,27 @@ mod tests {
                         for l in 0..WARP_SIZE {
                             let want = alu::int_op(op, ty, &mods, [a[l], b[l], c[l], 0]);
                             assert_eq!(d[l], want, "{op:?}.{ty:?} {mods:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_warp_conversions_agree_with_the_per_lane_function() {
+        let tys = [Ty::S8, Ty::U16, Ty::S16, Ty::S32, Ty::U32, Ty::B32, Ty::S64, Ty::U64, Ty::B64, Ty::F32, Ty::F64];
+        for to in tys {
+            for from in tys {
+                for sat in [false, true] {
+                    let mods = Mods { sat, rounding: if to.is_float() { crate::ir::Rounding::Rn } else { crate::ir::Rounding::Rzi }, ..Mods::default() };
+                    for seed in 0..20 {
+                        let a = lanes_of(seed);
+                        let mut d = [0; WARP_SIZE];
+                        cvt_lanes(to, from, &mods, &a, &mut d);
+                        for l in 0..WARP_SIZE {
+                            let want = alu::cvt(to, from, mods.rounding, mods.ftz, sat, a[l]);
+                            assert_eq!(d[l], want, "cvt.{to:?}.{from:?} sat {sat} lane {l}: {:#x}", a[l]);
                         }
                     }
                 }

@@ -4,7 +4,8 @@
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::{FaultKind, Near};
 use super::memory::{load_le, store_le};
-use super::operands::{classify_generic, gather, rel_base, scatter, Lanes, Window};
+use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, rel_base, scatter, source, Lanes, Window};
+use super::scalar_access;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
 use crate::ir::{AtomOp, Function, Inst, Mods, Op, Opnd, Rounding, Space, Ty};
@@ -19,23 +20,22 @@ use crate::ir::{AtomOp, Function, Inst, Mods, Op, Opnd, Rounding, Space, Ty};
 /// one) and do not wrap: a carry out of them is an out-of-bounds address.
 #[inline]
 pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, space: Space, out: &mut Lanes) {
-    if let Opnd::Addr { base, rel, offset } = *o {
-        let add = rel_base(k, f, rel).wrapping_add(offset as u64);
-        match base {
-            Some(r) => {
-                gather(k, m, w, f, &Opnd::Reg(r), out);
-                for v in out.iter_mut() {
-                    *v = v.wrapping_add(add);
-                }
+    let wrap = if matches!(space, Space::Shared | Space::Local) { u64::from(u32::MAX) } else { u64::MAX };
+    match *o {
+        Opnd::Addr { base: Some(r), rel, offset } => {
+            // One pass over the base register, read in place.
+            let add = rel_base(k, f, rel).wrapping_add(offset as u64);
+            let base = reg_lanes(w, f, r);
+            for (v, b) in out.iter_mut().zip(base) {
+                *v = b.wrapping_add(add) & wrap;
             }
-            None => *out = [add; WARP_SIZE],
         }
-    } else {
-        gather(k, m, w, f, o, out);
-    }
-    if matches!(space, Space::Shared | Space::Local) {
-        for v in out.iter_mut() {
-            *v &= u64::from(u32::MAX);
+        Opnd::Addr { base: None, rel, offset } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64) & wrap; WARP_SIZE],
+        _ => {
+            gather(k, m, w, f, o, out);
+            for v in out.iter_mut() {
+                *v &= wrap;
+            }
         }
     }
 }
@@ -186,23 +186,33 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
     addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
-    if n == 1 {
-        // Scalar load: the common case, kept tight.
+    if n == 1 && regs[0] != u32::MAX {
+        // Scalar load: the common case. The warp-wide path first, straight into the
+        // destination register (`addr` holds the addresses, so the destination may be the
+        // address register; a lane that faults ends the launch, so lanes written before it
+        // are never seen); the lanes it leaves (from the first that may fault, or all of them
+        // in the spaces it does not handle) per lane.
         let r = regs[0];
         let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
-        let mut vals = [0u64; WARP_SIZE];
-        if inst.mods.space == Space::Shared && shared_loads(m.shared, &addr, mask, size, inst.ty, bits, &mut vals) {
-            if r != u32::MAX {
-                super::operands::write_reg(w, &f, r, mask, &vals);
+        let at = f.reg_base + r as usize * WARP_SIZE;
+        let rest = match scalar_access::load(m, inst.mods.space, &addr, mask, size, reg_lanes_mut(w, &f, r)) {
+            Ok(()) => 0,
+            Err(first) => mask & (u32::MAX << first),
+        };
+        for lane in lanes(rest) {
+            w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+        }
+        if inst.ty.is_signed() && inst.ty.bits() < u32::from(bits) {
+            for lane in lanes(mask) {
+                w.regs[at + lane] = extend(w.regs[at + lane], inst.ty, bits);
             }
-            return Ok(());
         }
+        return Ok(());
+    }
+    if n == 1 {
+        // A load into the sink `_`: the accesses only (they may fault).
         for lane in lanes(mask) {
-            let v = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
-            vals[lane] = extend(v, inst.ty, bits);
-        }
-        if r != u32::MAX {
-            super::operands::write_reg(w, &f, r, mask, &vals);
+            access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         }
         return Ok(());
     }
@@ -224,30 +234,23 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
     Ok(())
 }
 
-/// A scalar `ld.shared` of the lanes in `mask` when every one is aligned and inside the CTA's
-/// shared memory (the checks [`access`] makes, done for the warp before any lane reads);
-/// false, with nothing read, when some lane would fault, so the per-lane path reports it.
-/// (Global loads stay per lane: `GlobalMemory::find` remembers the last allocation, and a
-/// warp-wide check measured more instructions than it saved.)
-#[inline]
-fn shared_loads(shared: &[u8], addr: &Lanes, mask: u32, size: u32, ty: Ty, reg_bits: u8, vals: &mut Lanes) -> bool {
-    let (len, sz) = (shared.len() as u64, size as u64);
-    // Shared addresses are 32-bit (wrapped by `addresses`), so the sum cannot overflow.
-    if !lanes(mask).all(|l| addr[l] % sz == 0 && addr[l] + sz <= len) {
-        return false;
-    }
-    for l in lanes(mask) {
-        vals[l] = extend(load_le(&shared[addr[l] as usize..], size), ty, reg_bits);
-    }
-    true
-}
-
 /// `st`.
 pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
     addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     let size = inst.ty.bytes().max(1);
+    // Scalar stores: the warp-wide path with the values read in place; the per-lane path
+    // below takes the lanes it leaves (from the first that may fault), in lane order.
+    let mut rest = mask;
+    if !matches!(inst.src[1], Opnd::Vec { .. }) {
+        let mut tmp = None;
+        let vals = source(k, m, w, &f, &inst.src[1], &mut tmp);
+        rest = match scalar_access::store(m, inst.mods.space, &addr, mask, size, vals) {
+            Ok(()) => return Ok(()),
+            Err(first) => mask & (u32::MAX << first),
+        };
+    }
     let mut vals = [[0u64; WARP_SIZE]; 4];
     let n = match inst.src[1] {
         Opnd::Vec { regs, n } => {
@@ -261,7 +264,7 @@ pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -
             1
         }
     };
-    for lane in lanes(mask) {
+    for lane in lanes(rest) {
         if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
             let e = FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: true, lanes: 0, active: 0 };

@@ -15,6 +15,7 @@
 //! [`GlobalMemory::nearby`] searches only once an access has faulted.
 
 use super::heap::DeviceHeap;
+use super::warp::{lanes, WARP_SIZE};
 use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
 /// Allocation granularity and alignment, as cudaMalloc guarantees (256 bytes).
@@ -407,6 +408,65 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// [`GlobalMemory::read_uint`] of `N` bytes (1, 2, 4 or 8) at `addr[l]` for each lane `l`
+    /// of `mask`, lowest first, into `out[l]`, with the allocation the previous lane hit kept
+    /// at hand (a warp's lanes mostly read one buffer, so most lanes cost a range check).
+    /// Stops at the first lane whose address is not a multiple of `N` or whose bytes are not
+    /// inside one live allocation and returns it, the lanes below it done: the caller reports
+    /// that lane's fault through the per-lane path.
+    #[inline]
+    pub fn read_lanes<const N: usize>(&self, addr: &[u64; WARP_SIZE], mask: u32, out: &mut [u64; WARP_SIZE]) -> Result<(), usize> {
+        let mut at = self.lanes_cursor();
+        for l in lanes(mask) {
+            let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
+            let mut b = [0u8; 8];
+            b[..N].copy_from_slice(&self.allocs[at.index].data[off..off + N]);
+            out[l] = u64::from_le_bytes(b);
+        }
+        Ok(())
+    }
+
+    /// [`GlobalMemory::write_uint`] of the low `N` bytes of `vals[l]` for each lane `l` of
+    /// `mask`, lowest first, as [`GlobalMemory::read_lanes`] reads: stops at the first lane
+    /// that is misaligned or out of bounds and returns it, the lanes below it written.
+    #[inline]
+    pub fn write_lanes<const N: usize>(&mut self, addr: &[u64; WARP_SIZE], mask: u32, vals: &[u64; WARP_SIZE]) -> Result<(), usize> {
+        let mut at = self.lanes_cursor();
+        for l in lanes(mask) {
+            let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
+            self.allocs[at.index].data[off..off + N].copy_from_slice(&vals[l].to_le_bytes()[..N]);
+        }
+        Ok(())
+    }
+
+    /// The allocation the last access hit, as a starting point for a warp's lanes.
+    #[inline]
+    fn lanes_cursor(&self) -> LaneCursor {
+        let index = self.last.get();
+        match self.allocs.get(index) {
+            Some(a) => LaneCursor { index, base: a.base, len: a.len, skew: a.skew },
+            None => LaneCursor { index: 0, base: 0, len: 0, skew: 0 },
+        }
+    }
+
+    /// Where `N` bytes at `addr` lie in the data of allocation `at` (moved to the allocation
+    /// holding them when `at` does not); `None` when `addr` is misaligned or out of bounds.
+    #[inline(always)]
+    fn lane_offset<const N: usize>(&self, at: &mut LaneCursor, addr: u64) -> Option<usize> {
+        if addr % N as u64 != 0 {
+            return None;
+        }
+        let off = addr.wrapping_sub(at.base);
+        // `addr` below the base wraps `off` past any length: the same test rejects it.
+        if off.checked_add(N as u64).is_some_and(|end| end <= at.len) {
+            return Some(off as usize + at.skew);
+        }
+        let (index, off) = self.find(addr, N as u64)?;
+        let a = &self.allocs[index];
+        *at = LaneCursor { index, base: a.base, len: a.len, skew: a.skew };
+        Some(off)
+    }
+
     /// A mutable view of `[addr, addr+len)`, for bulk copies and memset.
     pub fn slice_mut(&mut self, addr: u64, len: u64) -> Result<&mut [u8], GlobalFault> {
         let (i, off) = self.find(addr, len).ok_or(GlobalFault::OutOfBounds)?;
@@ -418,6 +478,15 @@ impl GlobalMemory {
         let (i, off) = self.find(addr, len).ok_or(GlobalFault::OutOfBounds)?;
         Ok(&self.allocs[i].data[off..off + len as usize])
     }
+}
+
+/// The allocation a warp's lane accesses last hit ([`GlobalMemory::read_lanes`]).
+#[derive(Clone, Copy)]
+struct LaneCursor {
+    index: usize,
+    base: u64,
+    len: u64,
+    skew: usize,
 }
 
 /// Little-endian load of 1, 2, 4 or 8 bytes from the start of `bytes`.

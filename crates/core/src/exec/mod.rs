@@ -17,6 +17,7 @@ pub mod mem_ops;
 pub mod memory;
 pub mod operands;
 pub mod printf;
+pub mod scalar_access;
 pub mod step;
 pub mod texture;
 pub mod warp;

@@ -50,18 +50,19 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Some(p) => active & (w.preds[f.pred_base + p as usize] ^ if inst.guard.negated { u32::MAX } else { 0 }),
     };
     w.instructions += 1;
-    w.thread_instructions += exec.count_ones() as u64;
+    // A full warp without the population count (a dozen instructions on CPUs built for
+    // without the POPCNT feature).
+    w.thread_instructions += if exec == u32::MAX { WARP_SIZE as u64 } else { exec.count_ones() as u64 };
     let next = pc + 1;
-    let mut a: Lanes = [0; WARP_SIZE];
-    let mut b: Lanes = [0; WARP_SIZE];
-    let mut c: Lanes = [0; WARP_SIZE];
-    let mut d: Lanes = [0; WARP_SIZE];
+    // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
+    // every instruction cost more than most instructions' own work.
     match inst.op {
         Op::Bra => {
             control::branch(module, w, exec, inst.target, next, inst.reconv);
             return Ok(done_or_continue(w));
         }
         Op::BrxIdx => {
+            let mut a: Lanes = [0; WARP_SIZE];
             gather(k, m, w, &f, &inst.src[0], &mut a);
             let table = &func.branch_tables[inst.target as usize];
             for l in lanes(exec) {
@@ -91,6 +92,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         }
         Op::Call if exec != 0 => {
             let site = &func.call_sites[inst.target as usize];
+            let mut a: Lanes = [0; WARP_SIZE];
             if let crate::ir::Callee::Indirect(r) = site.callee {
                 gather(k, m, w, &f, &Opnd::Reg(r), &mut a);
             }
@@ -123,6 +125,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             return Err(fault(lane, kind));
         }
         Op::Bar if exec != 0 => {
+            let (mut a, mut b): (Lanes, Lanes) = ([0; WARP_SIZE], [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], &mut a);
             let first = exec.trailing_zeros() as usize;
             let count = match inst.src[1] {
@@ -181,6 +184,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         | Op::AssertFail
         | Op::Bar => {}
         Op::Shfl => {
+            let [mut a, mut b, mut c, mut d]: [Lanes; 4] = [[0; WARP_SIZE]; 4];
             gather(k, m, w, &f, &inst.src[0], &mut a);
             gather(k, m, w, &f, &inst.src[1], &mut b);
             gather(k, m, w, &f, &inst.src[2], &mut c);
@@ -197,16 +201,18 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         }
         Op::Activemask => scatter(w, &f, &inst.dst[0], exec, &[exec as u64; WARP_SIZE]),
         Op::Match => {
+            let (mut a, mut d): (Lanes, Lanes) = ([0; WARP_SIZE], [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], &mut a);
             let uniform = warp_ops::match_sync(inst.mods.match_all, inst.ty, &a, exec, &mut d);
             write_dst_pair(w, inst, exec, &d, if uniform { u32::MAX } else { 0 });
         }
         Op::Redux => {
+            let mut a: Lanes = [0; WARP_SIZE];
             gather(k, m, w, &f, &inst.src[0], &mut a);
             let r = warp_ops::redux(inst.mods.redux, inst.ty, &a, exec);
             scatter(w, &f, &inst.dst[0], exec, &[r; WARP_SIZE]);
         }
-        _ => super::arith::execute(k, m, w, inst, exec, [&mut a, &mut b, &mut c, &mut d]),
+        _ => super::arith::execute(k, m, w, inst, exec),
     }
     control::goto(module, w, next);
     Ok(done_or_continue(w))
