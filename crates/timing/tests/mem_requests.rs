@@ -238,19 +238,19 @@ fn a_host_copy_leaves_its_data_in_l2() {
 }
 
 /// `const_cache.mshrs` / `mshr_merge` size the constant cache's own MSHRs (GPGPU-Sim's 2 × 32
-/// on GTX480) instead of borrowing the L1's: with one entry, the table's second line waits
-/// for the first (the LD/ST unit retries), so the kernel takes longer.
+/// on GTX480, the preset's) instead of borrowing the L1's (32 × 8, warpsim before the keys):
+/// with two entries, the table's second line waits for the parameter line or the first (the
+/// LD/ST unit retries), so the kernel takes longer.
 #[test]
 fn the_constant_cache_has_its_own_mshrs() {
     let cfg = GpuConfig::load("gtx480").unwrap();
-    let (wide, _) = run(&cfg, "const_read", 0);
-    let mut one = cfg.clone();
-    one.const_cache.mshrs = Some(1);
-    one.const_cache.mshr_merge = Some(32);
-    let (narrow, sum) = run(&one, "const_read", 0);
-    let (_, wide_sum) = run(&cfg, "const_read", 0);
+    assert_eq!((cfg.const_cache.mshrs, cfg.const_cache.mshr_merge), (Some(2), Some(32)), "GPGPU-Sim's S:2:32");
+    let (two, sum) = run(&cfg, "const_read", 0);
+    let mut wide = cfg.clone();
+    (wide.const_cache.mshrs, wide.const_cache.mshr_merge) = (None, None);
+    let (l1s, wide_sum) = run(&wide, "const_read", 0);
     assert_eq!(sum, wide_sum, "the result does not depend on the timing");
-    assert_eq!(wide.memory.const_cache.reservation_fails, 0, "{:?}", wide.memory.const_cache);
-    assert!(narrow.memory.const_cache.reservation_fails > 0, "{:?}", narrow.memory.const_cache);
-    assert!(narrow.cycles > wide.cycles, "{} vs {}", narrow.cycles, wide.cycles);
+    assert_eq!(l1s.memory.const_cache.reservation_fails, 0, "{:?}", l1s.memory.const_cache);
+    assert!(two.memory.const_cache.reservation_fails > 0, "{:?}", two.memory.const_cache);
+    assert!(two.cycles > l1s.cycles, "{} vs {}", two.cycles, l1s.cycles);
 }
