@@ -112,6 +112,9 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         k.extend(t.fp32.iter().map(|&v| (fp32, u(v), 1, CYCLES)));
         k.extend(t.fp64.iter().map(|&v| (fp64, u(v), 1, CYCLES)));
     }
+    // Optional keys (absent: the L1's values) have their range when given.
+    k.extend(c.const_cache.mshrs.map(|v| ("const_cache.mshrs", u(v), 1, 4096)));
+    k.extend(c.const_cache.mshr_merge.map(|v| ("const_cache.mshr_merge", u(v), 1, 1024)));
     k
 }
 
