@@ -491,25 +491,23 @@ impl Channel {
         let mut best: Option<(u64, Command)> = None;
         for b in scope.banks(self.queue.pending(write)) {
             let bank = &self.banks[b];
-            let cmd = if bank.open != NONE {
-                let ok = !wanted.contains(b)
+            let ready = if bank.open != NONE {
+                !wanted.contains(b)
                     && t >= bank.pre_ready
-                    && t >= self.group_pre[self.t.group(b as u16)];
-                if !ok {
-                    continue;
-                }
-                Command::Precharge { bank: b }
-            } else if t >= bank.act_ready && rrd_ok {
-                Command::Activate { bank: b, row: 0 }
+                    && t >= self.group_pre[self.t.group(b as u16)]
             } else {
-                continue;
+                t >= bank.act_ready && rrd_ok
             };
+            if !ready {
+                continue;
+            }
             let list = scope.limit(self.queue.list(b, write));
             let Some(q) = list.iter().find(|q| q.req.row != bank.open) else { continue };
             if best.is_none_or(|(seq, _)| q.seq < seq) {
-                let cmd = match cmd {
-                    Command::Activate { bank, .. } => Command::Activate { bank, row: q.req.row },
-                    c => c,
+                let cmd = if bank.open == NONE {
+                    Command::Activate { bank: b, row: q.req.row }
+                } else {
+                    Command::Precharge { bank: b }
                 };
                 best = Some((q.seq, cmd));
             }
