@@ -498,6 +498,27 @@ pub enum BankGroupIndex {
 pub struct Icnt {
     pub latency: u32,
     pub flit_bytes: u32,
+    /// Input-queued crossbar: a packet whose destination port is busy holds its source port,
+    /// and so every packet queued behind it, until the destination takes it (head-of-line
+    /// blocking; GPGPU-Sim's BookSim and local crossbar with one virtual channel). `false`:
+    /// output-queued, a source port is held only while the packet's own flits leave it.
+    #[serde(default)]
+    pub head_of_line: bool,
+    /// Flits an SM's port holds while they wait to cross (GPGPU-Sim: BookSim's input queue,
+    /// `input_buffer_size`, 9 when a config leaves it out, plus its VC buffer, `vc_buf_size`):
+    /// the SM may send while the packets queued at its port, the new one included, fit.
+    /// Absent: unbounded (with `head_of_line = false` the key is not used: the SM sends when
+    /// its port is free).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_buffer_flits: Option<u32>,
+    /// A request travels as one packet per sector it asks for or writes, each with its own
+    /// header (GPGPU-Sim's sector coalescer, sm_60 on); `false`: one packet per request.
+    #[serde(default)]
+    pub request_per_sector: bool,
+    /// A reply travels as one packet per sector, write acknowledgements included (GPGPU-Sim's
+    /// partition splits every request into sectors and answers each); `false`: one packet.
+    #[serde(default)]
+    pub reply_per_sector: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

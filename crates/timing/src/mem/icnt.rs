@@ -64,16 +64,14 @@ impl Icnt {
         self.sm_out[sm]
     }
 
-    /// Sends `payload` bytes from SM `sm` to slice `slice` at `now`; returns the arrival cycle.
-    pub fn to_slice(&mut self, now: u64, sm: usize, slice: usize, payload: u64) -> u64 {
-        let f = self.flits_for(payload);
-        self.route(now, f, Port::Sm(sm), Port::Slice(slice))
+    /// Sends `flits` from SM `sm` to slice `slice` at `now`; returns the arrival cycle.
+    pub fn to_slice(&mut self, now: u64, sm: usize, slice: usize, flits: u64) -> u64 {
+        self.route(now, flits, Port::Sm(sm), Port::Slice(slice))
     }
 
-    /// Sends `payload` bytes from slice `slice` to SM `sm` at `now`; returns the arrival cycle.
-    pub fn to_sm(&mut self, now: u64, slice: usize, sm: usize, payload: u64) -> u64 {
-        let f = self.flits_for(payload);
-        self.route(now, f, Port::Slice(slice), Port::Sm(sm))
+    /// Sends `flits` from slice `slice` to SM `sm` at `now`; returns the arrival cycle.
+    pub fn to_sm(&mut self, now: u64, slice: usize, sm: usize, flits: u64) -> u64 {
+        self.route(now, flits, Port::Slice(slice), Port::Sm(sm))
     }
 
     fn route(&mut self, now: u64, flits: u64, from: Port, to: Port) -> u64 {
@@ -111,15 +109,15 @@ mod tests {
         let mut n = Icnt::new(8, 40, 2, 2);
         assert_eq!(n.flits_for(0), 1);
         assert_eq!(n.flits_for(128), 4); // 136 B in 40 B flits
-        assert_eq!(n.to_slice(100, 0, 1, 0), 100 + 8 + 1);
+        assert_eq!(n.to_slice(100, 0, 1, n.flits_for(0)), 100 + 8 + 1);
         assert!(!n.sm_can_send(0, 100) && n.sm_can_send(0, 101));
         // Two 4-flit replies to the same SM: the second waits for the ejection port.
-        let a = n.to_sm(200, 0, 1, 128);
-        let b = n.to_sm(200, 1, 1, 128);
+        let a = n.to_sm(200, 0, 1, 4);
+        let b = n.to_sm(200, 1, 1, 4);
         assert_eq!(a, 200 + 8 + 4);
         assert_eq!(b, a + 4);
         // A second packet from the same slice waits for its injection port.
-        let c = n.to_sm(200, 0, 0, 128);
+        let c = n.to_sm(200, 0, 0, 4);
         assert_eq!(c, 204 + 8 + 4);
         assert_eq!(n.packets, 4);
     }

@@ -18,12 +18,14 @@ pub mod cache;
 pub mod coalesce;
 pub mod dram;
 pub mod icnt;
+pub mod xbar;
 pub mod l2;
 pub mod mshr;
 
 use cache::SliceLocal;
 use dram::{Channel, DramCounts, DramReq, DramTiming};
 use icnt::Icnt;
+use xbar::Xbar;
 use l2::{L2Slice, Locate};
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -220,14 +222,57 @@ impl Locate for AddrMap {
     }
 }
 
+/// How many flits a request or reply takes on the interconnect.
+struct Packets {
+    /// `icnt.request_per_sector` / `icnt.reply_per_sector`: one packet per sector, each
+    /// with its own header (GPGPU-Sim's sector coalescer from sm_60 on; its partition splits
+    /// every request into sectors and answers each, write acknowledgements included).
+    request_per_sector: bool,
+    reply_per_sector: bool,
+}
+
+impl Packets {
+    /// Flits of `r` on its way to the slice: reads carry no data.
+    fn request(&self, icnt: &Icnt, r: &Req) -> u64 {
+        let payload = if r.kind == Kind::Read { 0 } else { r.bytes as u64 };
+        Self::flits(icnt, payload, r.sectors, self.request_per_sector)
+    }
+
+    /// Flits of the reply to `r`: data for reads and atomics, none for write acknowledgements.
+    fn reply(&self, icnt: &Icnt, r: &Req) -> u64 {
+        let payload = if r.kind == Kind::Write { 0 } else { r.bytes as u64 };
+        Self::flits(icnt, payload, r.sectors, self.reply_per_sector)
+    }
+
+    fn flits(icnt: &Icnt, payload: u64, sectors: u32, per_sector: bool) -> u64 {
+        let n = sectors.count_ones().max(1) as u64;
+        if per_sector && n > 1 {
+            n * icnt.flits_for(payload.div_ceil(n))
+        } else {
+            icnt.flits_for(payload)
+        }
+    }
+}
+
 /// Packets per slice that may be in flight towards it (covers the ROP latency at one request
 /// per cycle, so the limit only bites when the slice stalls).
 fn slice_input_capacity(cfg: &GpuConfig) -> usize {
     (cfg.l2.latency + 2 * cfg.icnt.latency + 64) as usize
 }
 
+/// The input-queued interconnect (`icnt.head_of_line`): requests from the SMs' ports to the
+/// slices', replies back, each its own crossbar (GPGPU-Sim's two subnets).
+struct Queued {
+    requests: Xbar<Req>,
+    replies: Xbar<Req>,
+}
+
 pub struct MemSystem {
+    /// The output-queued interconnect's port reservations; with `queued`, only its packet and
+    /// flit counters and flit arithmetic are used.
     pub icnt: Icnt,
+    queued: Option<Queued>,
+    packets: Packets,
     slices: Vec<L2Slice>,
     channels: Vec<Channel>,
     /// Replies arriving at each SM: `(cycle, seq, reply)`.
@@ -256,6 +301,15 @@ impl MemSystem {
         let t = DramTiming::new(cfg);
         MemSystem {
             icnt: Icnt::new(cfg.icnt.latency, cfg.icnt.flit_bytes, sms, nslices),
+            queued: cfg.icnt.head_of_line.then(|| Queued {
+                requests: Xbar::new(sms, nslices, cfg.icnt.latency, cfg.icnt.input_buffer_flits),
+                // The slices wait for nothing on their side: their queues are unbounded.
+                replies: Xbar::new(nslices, sms, cfg.icnt.latency, None),
+            }),
+            packets: Packets {
+                request_per_sector: cfg.icnt.request_per_sector,
+                reply_per_sector: cfg.icnt.reply_per_sector,
+            },
             slices: (0..nslices)
                 .map(|i| {
                     L2Slice::new(
@@ -300,6 +354,10 @@ impl MemSystem {
     pub fn begin_launch(&mut self) {
         let shift = self.clock + 1;
         self.icnt.rebase(shift);
+        if let Some(q) = self.queued.as_mut() {
+            q.requests.rebase(shift);
+            q.replies.rebase(shift);
+        }
         for s in self.slices.iter_mut() {
             s.begin_launch();
         }
@@ -315,25 +373,29 @@ impl MemSystem {
         self.seq = 0;
     }
 
-    /// SM `sm` can send a request for `addr` at `now` (its port is free and the slice has
-    /// room).
+    /// SM `sm` can send `r` at `now` (its port has room and the slice has room).
     #[inline]
-    pub fn can_send(&self, sm: usize, addr: u64, now: u64) -> bool {
-        self.icnt.sm_can_send(sm, now)
-            && self.slices[self.map.slice(addr)].input.len() < self.slice_cap
+    pub fn can_send(&mut self, sm: usize, r: &Req, now: u64) -> bool {
+        self.slices[self.map.slice(r.addr)].input.len() < self.slice_cap
+            && match &self.queued {
+                Some(q) => q.requests.has_room(sm, self.packets.request(&self.icnt, r)),
+                None => self.icnt.sm_can_send(sm, now),
+            }
     }
 
     /// Sends `r` from its SM at `now` (check [`MemSystem::can_send`] first).
     pub fn send(&mut self, now: u64, r: Req) {
         let s = self.map.slice(r.addr);
-        let payload = if r.kind == Kind::Read {
-            0
-        } else {
-            r.bytes as u64
-        };
-        let at = self.icnt.to_slice(now, r.sm as usize, s, payload) + self.l2_latency;
-        self.seq += 1;
+        let flits = self.packets.request(&self.icnt, &r);
         self.requests += 1;
+        if let Some(q) = self.queued.as_mut() {
+            self.icnt.packets += 1;
+            self.icnt.flits += flits;
+            q.requests.push(r.sm as usize, s, flits, r);
+            return;
+        }
+        let at = self.icnt.to_slice(now, r.sm as usize, s, flits) + self.l2_latency;
+        self.seq += 1;
         self.slices[s].input.push(Reverse((at, self.seq, r)));
     }
 
@@ -356,7 +418,10 @@ impl MemSystem {
 
     /// Nothing is in flight anywhere.
     pub fn idle(&self) -> bool {
-        self.slices.iter().all(|s| !s.busy())
+        self.queued
+            .as_ref()
+            .map_or(true, |q| q.requests.is_empty() && q.replies.is_empty())
+            && self.slices.iter().all(|s| !s.busy())
             && self.channels.iter().all(|c| !c.busy())
             && self.to_sm.iter().all(|h| h.is_empty())
     }
@@ -364,7 +429,11 @@ impl MemSystem {
     /// Earliest cycle after `now` at which the memory system (slices, DRAM) changes anything
     /// by itself (replies waiting at SMs are the SMs' business: [`MemSystem::next_reply`]).
     pub fn next_event(&self, now: u64) -> u64 {
-        if self.channels.iter().any(|c| c.busy()) {
+        let queued = self
+            .queued
+            .as_ref()
+            .is_some_and(|q| !q.requests.is_empty() || !q.replies.is_empty());
+        if queued || self.channels.iter().any(|c| c.busy()) {
             return now + 1;
         }
         self.slices
@@ -396,6 +465,13 @@ impl MemSystem {
         } else {
             self.dram_now = target;
         }
+        if let Some(q) = self.queued.as_mut() {
+            let (slices, seq, l2_latency) = (&mut self.slices, &mut self.seq, self.l2_latency);
+            q.requests.cycle(now, |at, s, r| {
+                *seq += 1;
+                slices[s].input.push(Reverse((at + l2_latency, *seq, r)));
+            });
+        }
         let spp = self.map.slices_per_partition as usize;
         for (i, s) in self.slices.iter_mut().enumerate() {
             if !s.busy() {
@@ -407,14 +483,24 @@ impl MemSystem {
                 if r.dest == Dest::Nobody {
                     continue;
                 }
-                let payload = match (r.kind, r.dest) {
-                    (Kind::Write, _) => 0,
-                    _ => r.bytes as u64,
-                };
-                let at = self.icnt.to_sm(now, i, r.sm as usize, payload);
+                let flits = self.packets.reply(&self.icnt, &r);
+                if let Some(q) = self.queued.as_mut() {
+                    self.icnt.packets += 1;
+                    self.icnt.flits += flits;
+                    q.replies.push(i, r.sm as usize, flits, r);
+                    continue;
+                }
+                let at = self.icnt.to_sm(now, i, r.sm as usize, flits);
                 self.seq += 1;
                 self.to_sm[r.sm as usize].push(Reverse((at, self.seq, r)));
             }
+        }
+        if let Some(q) = self.queued.as_mut() {
+            let (to_sm, seq) = (&mut self.to_sm, &mut self.seq);
+            q.replies.cycle(now, |at, sm, r| {
+                *seq += 1;
+                to_sm[sm].push(Reverse((at, *seq, r)));
+            });
         }
     }
 

@@ -414,25 +414,22 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         // An instruction miss goes first: every warp that needs the line waits for it.
         if let Some(line) = self.icache.next_request() {
-            let addr = CODE_BASE + line;
-            if env.mem.can_send(sm, addr, now) {
+            let r = Req {
+                addr: CODE_BASE + line,
+                kind: Kind::Read,
+                sm: sm as u16,
+                bytes: self.icache.line() as u16,
+                dest: Dest::ICache,
+                sectors: Req::all_sectors(self.icache.line(), self.mem.sector),
+                whole: 0,
+            };
+            if env.mem.can_send(sm, &r, now) {
                 self.icache.request_sent();
-                env.mem.send(
-                    now,
-                    Req {
-                        addr,
-                        kind: Kind::Read,
-                        sm: sm as u16,
-                        bytes: self.icache.line() as u16,
-                        dest: Dest::ICache,
-                        sectors: Req::all_sectors(self.icache.line(), self.mem.sector),
-                        whole: 0,
-                    },
-                );
+                env.mem.send(now, r);
             }
         }
         if let Some(&r) = self.mem.miss_queue.front() {
-            if env.mem.can_send(sm, r.addr, now) {
+            if env.mem.can_send(sm, &r, now) {
                 self.mem.miss_queue.pop_front();
                 env.mem.send(now, r);
             }
