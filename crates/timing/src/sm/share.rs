@@ -119,7 +119,10 @@ mod tests {
     /// scheduler `w mod 4`. `ready[w]`: the class of its I-buffer head, `None` when it is not
     /// ready (a data stall); `busy`: (scheduler, class, what) ports busy this cycle.
     fn sm(ready: Ready, busy: &[(usize, Unit, Busy)]) -> Sm<Gto, RoundRobin> {
-        let cfg = GpuConfig::load("titanx-pascal").unwrap();
+        let mut cfg = GpuConfig::load("titanx-pascal").unwrap();
+        // The KAWS paper's Fig. 3: an LD/ST unit per scheduler too (the preset has GPGPU-Sim's
+        // one per SM, shared by the four schedulers).
+        cfg.units.ldst = 4;
         assert_eq!(cfg.operand_collectors.per_scheduler, 1);
         let mut sm = Sm::new(
             0,
