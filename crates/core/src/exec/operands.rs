@@ -127,6 +127,23 @@ pub fn reg_lanes_mut<'a>(w: &'a mut Warp, f: &Frame, r: RegId) -> &'a mut Lanes 
     <&mut Lanes>::try_from(&mut w.regs[b..b + WARP_SIZE]).expect("a 32-lane slice")
 }
 
+/// Register `src`'s 32 lane values to read and register `dst`'s (a different register) to
+/// write, both in place: an instruction reading one register and writing another needs no
+/// copy of either.
+#[inline]
+pub fn reg_pair<'a>(w: &'a mut Warp, f: &Frame, src: RegId, dst: RegId) -> (&'a Lanes, &'a mut Lanes) {
+    debug_assert_ne!(src, dst);
+    let (s, d) = (f.reg_base + src as usize * WARP_SIZE, f.reg_base + dst as usize * WARP_SIZE);
+    let (read, write) = if s < d {
+        let (lo, hi) = w.regs.split_at_mut(d);
+        (&lo[s..s + WARP_SIZE], &mut hi[..WARP_SIZE])
+    } else {
+        let (lo, hi) = w.regs.split_at_mut(s);
+        (&hi[..WARP_SIZE], &mut lo[d..d + WARP_SIZE])
+    };
+    (<&Lanes>::try_from(read).expect("a 32-lane slice"), <&mut Lanes>::try_from(write).expect("a 32-lane slice"))
+}
+
 /// Reads a predicate operand as a lane mask.
 #[inline]
 pub fn pred_mask(w: &Warp, f: &Frame, o: &Opnd) -> u32 {
