@@ -215,6 +215,18 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
                     ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
                 }
             }
+            // One address for every lane (a kernel parameter, a variable) outside per-thread
+            // local memory: one access gives every lane its value, or the first lane its fault.
+            Opnd::Addr { base: None, rel, offset } if !matches!(inst.mods.space, Space::Local | Space::Generic) => {
+                let wrap = if inst.mods.space == Space::Shared { u64::from(u32::MAX) } else { u64::MAX };
+                let a = rel_base(k, &f, rel).wrapping_add(offset as u64) & wrap;
+                let lane = mask.trailing_zeros() as usize;
+                let v = access(k, m, w, lane, inst.mods.space, a, size, None).map_err(|e| located(k, m, w, inst.mods.space, &[a; WARP_SIZE], size, 1, mask, lane, e))?;
+                let out = reg_lanes_mut(w, &f, r);
+                for l in lanes(mask) {
+                    out[l] = v;
+                }
+            }
             // Otherwise the addresses first (the destination may be the address register).
             _ => {
                 let mut addr = [0u64; WARP_SIZE];
