@@ -4,7 +4,7 @@
 use super::context::{LaunchCtx, MemCtx};
 use super::operands::{dst_and_regs, gather, pred_mask, scatter, source, write_pred, write_reg, Lanes};
 use super::step::combine;
-use super::warp::{lanes, Warp, WARP_SIZE};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
 use crate::ir::{layout, CmpOp, Inst, Op, Opnd, Space, Ty};
 
@@ -16,9 +16,10 @@ fn is_carry(inst: &Inst) -> bool {
     }
 }
 
-/// Executes an arithmetic/compare/move instruction for the lanes in `exec`.
-pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
-    let f = w.frame();
+/// Executes an arithmetic/compare/move instruction for the lanes in `exec`, in the warp's
+/// current frame `f` (the caller's copy: these instructions do not change frames).
+pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, exec: u32) {
+    let f = *f;
     if exec == u32::MAX {
         if let Opnd::Reg(r) = inst.dst[0] {
             if in_place(w, &f, inst, r) {
@@ -211,7 +212,7 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
 /// into destination register `r`, with no scratch array and no copy: what `execute`'s own
 /// arms would compute for these ops, as they call the same loops. False, nothing written,
 /// for an op without such a loop (then `execute` goes on as for a partial warp).
-fn in_place(w: &mut Warp, f: &super::warp::Frame, inst: &Inst, r: crate::ir::RegId) -> bool {
+fn in_place(w: &mut Warp, f: &Frame, inst: &Inst, r: crate::ir::RegId) -> bool {
     let (op, ty, mods) = (inst.op, inst.ty, &inst.mods);
     let [s0, s1, s2, s3] = &inst.src;
     if ty == Ty::Pred || is_carry(inst) || *s3 != Opnd::None {

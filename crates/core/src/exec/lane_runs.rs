@@ -47,12 +47,15 @@ pub fn half_shape<const N: usize>(addr: &Lanes, h: usize) -> Shape {
     }
 }
 
-/// Fills `out` with the little-endian `N`-byte words of `bytes`, zero-extended.
+/// Fills `out` with the first `out.len()` little-endian `N`-byte words of `bytes`,
+/// zero-extended.
 #[inline(always)]
 pub fn words<const N: usize>(bytes: &[u8], out: &mut [u64]) {
-    for (o, c) in out.iter_mut().zip(bytes.chunks_exact(N)) {
+    // One bounds check for the run, so the loop indexes without any.
+    let bytes = &bytes[..out.len() * N];
+    for (i, o) in out.iter_mut().enumerate() {
         let mut b = [0u8; 8];
-        b[..N].copy_from_slice(c);
+        b[..N].copy_from_slice(&bytes[i * N..i * N + N]);
         *o = u64::from_le_bytes(b);
     }
 }

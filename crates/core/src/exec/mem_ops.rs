@@ -190,9 +190,9 @@ fn ld_lanes(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, addr: &Lan
     Ok(())
 }
 
-/// `ld`: returns the first faulting lane.
-pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
-    let f = w.frame();
+/// `ld` in the warp's current frame `f`: returns the first faulting lane.
+pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let f = *f;
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
     if n == 1 && regs[0] != u32::MAX {
