@@ -379,8 +379,11 @@ fn int_lanes_of(op: Op, ty: Ty, mods: &crate::ir::Mods, a: &Lanes, b: &Lanes, c:
     use alu::{bits, int};
     let mask = ty.mask();
     match op {
-        Op::IAdd => map2(a, b, d, |x, y| int::add(ty, mods.sat, x, y)),
-        Op::ISub => map2(a, b, d, |x, y| int::sub(ty, mods.sat, x, y)),
+        // `.sat` fixed per loop too, so the per-lane branch on it folds away.
+        Op::IAdd if !mods.sat => map2(a, b, d, |x, y| int::add(ty, false, x, y)),
+        Op::IAdd => map2(a, b, d, |x, y| int::add(ty, true, x, y)),
+        Op::ISub if !mods.sat => map2(a, b, d, |x, y| int::sub(ty, false, x, y)),
+        Op::ISub => map2(a, b, d, |x, y| int::sub(ty, true, x, y)),
         Op::IMulLo => map2(a, b, d, |x, y| int::mul_lo(ty, x, y)),
         Op::IMulHi => map2(a, b, d, |x, y| int::mul_hi(ty, x, y)),
         Op::IMulWide => map2(a, b, d, |x, y| int::mul_wide(ty, x, y)),
