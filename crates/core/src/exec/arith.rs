@@ -2,9 +2,9 @@
 //! from [`crate::alu`].
 
 use super::context::{LaunchCtx, MemCtx};
-use super::operands::{gather, pred_mask, scatter, source, write_pred, write_reg, Lanes};
+use super::operands::{dst_and_regs, gather, pred_mask, scatter, source, write_pred, write_reg, Lanes};
 use super::step::combine;
-use super::warp::{lanes, Warp, WARP_SIZE};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
 use crate::ir::{layout, CmpOp, Inst, Op, Opnd, Space, Ty};
 
@@ -16,9 +16,17 @@ fn is_carry(inst: &Inst) -> bool {
     }
 }
 
-/// Executes an arithmetic/compare/move instruction for the lanes in `exec`.
-pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) {
-    let f = w.frame();
+/// Executes an arithmetic/compare/move instruction for the lanes in `exec`, in the warp's
+/// current frame `f` (the caller's copy: these instructions do not change frames).
+pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, exec: u32) {
+    let f = *f;
+    if exec == u32::MAX {
+        if let Opnd::Reg(r) = inst.dst[0] {
+            if in_place(w, &f, inst, r) {
+                return;
+            }
+        }
+    }
     // Scratch: sources that are not registers (`source` fills these only then), and `gather`
     // copies for the per-lane paths, declared in the arms that use them.
     let (mut ta, mut tb, mut tc) = (None, None, None);
@@ -200,6 +208,49 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
     scatter(w, &f, &inst.dst[0], exec, d);
 }
 
+/// A full warp's whole-warp loop (the ones below that compute every lane) written straight
+/// into destination register `r`, with no scratch array and no copy: what `execute`'s own
+/// arms would compute for these ops, as they call the same loops. False, nothing written,
+/// for an op without such a loop (then `execute` goes on as for a partial warp).
+fn in_place(w: &mut Warp, f: &Frame, inst: &Inst, r: crate::ir::RegId) -> bool {
+    let (op, ty, mods) = (inst.op, inst.ty, &inst.mods);
+    let [s0, s1, s2, s3] = &inst.src;
+    if ty == Ty::Pred || is_carry(inst) || *s3 != Opnd::None {
+        return false;
+    }
+    match op {
+        Op::Mov | Op::Cvt if *s1 != Opnd::None => false,
+        Op::Mov => match dst_and_regs(w, f, r, [s0, &Opnd::None, &Opnd::None]) {
+            Some((d, [a, _, _])) => {
+                let mask = ty.mask();
+                map1(a, d, |x| x & mask);
+                true
+            }
+            None => false,
+        },
+        Op::Cvt => match dst_and_regs(w, f, r, [s0, &Opnd::None, &Opnd::None]) {
+            Some((d, [a, _, _])) => {
+                cvt_lanes(ty, inst.ty2, mods, a, d);
+                true
+            }
+            None => false,
+        },
+        Op::Setp | Op::Set | Op::Testp | Op::Selp | Op::Slct | Op::Cvta => false,
+        _ if op_is_float(op) => match (alu::float::f32_fast(op, ty, mods), dst_and_regs(w, f, r, [s0, s1, s2])) {
+            (Some(fast), Some((d, [a, b, c]))) => {
+                f32_lanes(fast, a, b, c, d);
+                true
+            }
+            _ => false,
+        },
+        // `int_lanes` writes nothing for an op it leaves to the per-lane path.
+        _ => match dst_and_regs(w, f, r, [s0, s1, s2]) {
+            Some((d, [a, b, c])) => int_lanes(op, ty, mods, a, b, c, d),
+            None => false,
+        },
+    }
+}
+
 /// An [`alu::float::F32Fast`] operation over all 32 lanes. Inactive lanes compute too (the
 /// functions are pure and total, and `scatter` writes only the executing lanes): a loop
 /// without a mask test, which the compiler vectorises.
@@ -286,17 +337,18 @@ fn map3(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes, f: impl Fn(u64, u64, u64
 }
 
 /// `fma.rn.f32` over a warp. Without the CPU feature in the build, Rust's `mul_add` is a call
-/// to the C library's `fmaf` per lane; where the CPU has FMA (checked once at run time) the
-/// same loop is compiled with it, so each lane is one instruction. Same bits either way.
+/// to the C library's `fmaf` per lane; where the CPU has FMA and AVX2 (checked once at run
+/// time) the same loop is compiled with them, so four lanes are a few vector instructions
+/// (AVX2 narrows the 64-bit lanes to f32 and back). Same bits either way.
 fn fma_lanes(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
     #[cfg(target_arch = "x86_64")]
     {
-        #[target_feature(enable = "fma")]
+        #[target_feature(enable = "fma,avx2")]
         unsafe fn with_fma(a: &Lanes, b: &Lanes, c: &Lanes, d: &mut Lanes) {
             map3(a, b, c, d, alu::float::f32_fma)
         }
-        if std::arch::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports FMA (checked just above).
+        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports FMA and AVX2 (checked just above).
             return unsafe { with_fma(a, b, c, d) };
         }
     }
@@ -327,8 +379,11 @@ fn int_lanes_of(op: Op, ty: Ty, mods: &crate::ir::Mods, a: &Lanes, b: &Lanes, c:
     use alu::{bits, int};
     let mask = ty.mask();
     match op {
-        Op::IAdd => map2(a, b, d, |x, y| int::add(ty, mods.sat, x, y)),
-        Op::ISub => map2(a, b, d, |x, y| int::sub(ty, mods.sat, x, y)),
+        // `.sat` fixed per loop too, so the per-lane branch on it folds away.
+        Op::IAdd if !mods.sat => map2(a, b, d, |x, y| int::add(ty, false, x, y)),
+        Op::IAdd => map2(a, b, d, |x, y| int::add(ty, true, x, y)),
+        Op::ISub if !mods.sat => map2(a, b, d, |x, y| int::sub(ty, false, x, y)),
+        Op::ISub => map2(a, b, d, |x, y| int::sub(ty, true, x, y)),
         Op::IMulLo => map2(a, b, d, |x, y| int::mul_lo(ty, x, y)),
         Op::IMulHi => map2(a, b, d, |x, y| int::mul_hi(ty, x, y)),
         Op::IMulWide => map2(a, b, d, |x, y| int::mul_wide(ty, x, y)),

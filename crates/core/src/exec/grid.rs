@@ -94,10 +94,7 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
         let before = (cta.warps[wi].instructions, cta.warps[wi].thread_instructions);
         let mut n = 0;
         while n < slice {
-            n += 1;
-            let mut m = MemCtx { global: gmem, shared: &mut cta.shared, printf, clock: cta.clock, cta: cta.id };
-            let ev = step(k, &mut m, &mut cta.warps[wi]).map_err(|f| fault_error(k, cta, wi, f))?;
-            cta.clock += 1;
+            let ev = run_until_event(k, gmem, printf, cta, wi, slice, &mut n).map_err(|f| fault_error(k, cta, wi, f))?;
             match ev {
                 StepEvent::Continue => {}
                 StepEvent::Done => {
@@ -121,6 +118,33 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
         return Err(deadlock(k, cta));
     }
     Ok(())
+}
+
+/// Steps warp `wi` until an event other than `Continue` or until `*n` reaches `slice`
+/// (counting its steps in `*n`), with one memory context for all of them rather than one per
+/// step; returns the last step's event. `%clock` advances by one per step, as the CTA's count
+/// of executed instructions (not for a step that faults).
+fn run_until_event(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, cta: &mut Cta, wi: usize, slice: u32, n: &mut u32) -> Result<StepEvent, ExecFault> {
+    let mut m = MemCtx { global: gmem, shared: &mut cta.shared, printf, clock: cta.clock, cta: cta.id };
+    let w = &mut cta.warps[wi];
+    let mut last = Ok(StepEvent::Continue);
+    while *n < slice {
+        *n += 1;
+        match step(k, &mut m, w) {
+            Ok(StepEvent::Continue) => m.clock += 1,
+            Ok(ev) => {
+                m.clock += 1;
+                last = Ok(ev);
+                break;
+            }
+            Err(f) => {
+                last = Err(f);
+                break;
+            }
+        }
+    }
+    cta.clock = m.clock;
+    last
 }
 
 /// The deadlock error for a CTA none of whose warps can run.

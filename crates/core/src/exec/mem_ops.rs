@@ -4,7 +4,7 @@
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::{FaultKind, Near};
 use super::memory::{load_le, store_le};
-use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, rel_base, scatter, source, Lanes, Window};
+use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, reg_pair, rel_base, scatter, source, Lanes, Window};
 use super::scalar_access;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
@@ -179,28 +179,62 @@ fn vec_regs(o: &Opnd) -> ([u32; 4], usize) {
     }
 }
 
-/// `ld`: returns the first faulting lane.
-pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
-    let f = w.frame();
-    let mut addr = [0u64; WARP_SIZE];
-    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
+/// The per-lane rest of a scalar load into the register at `at`: the lanes of `mask` from
+/// `first` on, each through [`access`], which reports a fault exactly.
+#[allow(clippy::too_many_arguments)]
+fn ld_lanes(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, addr: &Lanes, mask: u32, first: usize, at: usize) -> Result<(), (usize, FaultKind)> {
+    let size = inst.ty.bytes().max(1);
+    for lane in lanes(mask & (u32::MAX << first)) {
+        w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, addr, size, 1, mask, lane, e))?;
+    }
+    Ok(())
+}
+
+/// `ld` in the warp's current frame `f`: returns the first faulting lane.
+pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let f = *f;
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
     if n == 1 && regs[0] != u32::MAX {
         // Scalar load: the common case. The warp-wide path first, straight into the
-        // destination register (`addr` holds the addresses, so the destination may be the
-        // address register; a lane that faults ends the launch, so lanes written before it
-        // are never seen); the lanes it leaves (from the first that may fault, or all of them
-        // in the spaces it does not handle) per lane.
+        // destination register (a lane that faults ends the launch, so lanes written before
+        // it are never seen); the lanes it leaves (from the first that may fault, or all of
+        // them in the spaces it does not handle) per lane.
         let r = regs[0];
         let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
         let at = f.reg_base + r as usize * WARP_SIZE;
-        let rest = match scalar_access::load(m, inst.mods.space, &addr, mask, size, reg_lanes_mut(w, &f, r)) {
-            Ok(()) => 0,
-            Err(first) => mask & (u32::MAX << first),
-        };
-        for lane in lanes(rest) {
-            w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+        match inst.src[0] {
+            // `[%r+imm]` into another register: the addresses summed as the lanes load,
+            // reading the base register in place (still intact for the per-lane rest).
+            Opnd::Addr { base: Some(b), rel, offset } if b != r => {
+                let add = rel_base(k, &f, rel).wrapping_add(offset as u64);
+                let (base, out) = reg_pair(w, &f, b, r);
+                if let Err(first) = scalar_access::load_based(m, inst.mods.space, base, add, mask, size, out) {
+                    let mut addr = [0u64; WARP_SIZE];
+                    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
+                    ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
+                }
+            }
+            // One address for every lane (a kernel parameter, a variable) outside per-thread
+            // local memory: one access gives every lane its value, or the first lane its fault.
+            Opnd::Addr { base: None, rel, offset } if !matches!(inst.mods.space, Space::Local | Space::Generic) => {
+                let wrap = if inst.mods.space == Space::Shared { u64::from(u32::MAX) } else { u64::MAX };
+                let a = rel_base(k, &f, rel).wrapping_add(offset as u64) & wrap;
+                let lane = mask.trailing_zeros() as usize;
+                let v = access(k, m, w, lane, inst.mods.space, a, size, None).map_err(|e| located(k, m, w, inst.mods.space, &[a; WARP_SIZE], size, 1, mask, lane, e))?;
+                let out = reg_lanes_mut(w, &f, r);
+                for l in lanes(mask) {
+                    out[l] = v;
+                }
+            }
+            // Otherwise the addresses first (the destination may be the address register).
+            _ => {
+                let mut addr = [0u64; WARP_SIZE];
+                addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
+                if let Err(first) = scalar_access::load(m, inst.mods.space, &addr, mask, size, reg_lanes_mut(w, &f, r)) {
+                    ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
+                }
+            }
         }
         if inst.ty.is_signed() && inst.ty.bits() < u32::from(bits) {
             for lane in lanes(mask) {
@@ -209,6 +243,8 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, func: &Function, inst: &I
         }
         return Ok(());
     }
+    let mut addr = [0u64; WARP_SIZE];
+    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
     if n == 1 {
         // A load into the sink `_`: the accesses only (they may fault).
         for lane in lanes(mask) {

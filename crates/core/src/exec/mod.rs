@@ -13,6 +13,7 @@ pub mod cta;
 pub mod fault;
 pub mod grid;
 pub mod heap;
+pub mod lane_runs;
 pub mod mem_ops;
 pub mod memory;
 pub mod operands;

@@ -105,12 +105,47 @@ pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mu
 /// only then: declaring `None` costs one store, zeroing 256 bytes thirty-two).
 #[inline]
 pub fn source<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, o: &Opnd, tmp: &'a mut Option<Lanes>) -> &'a Lanes {
-    if let Opnd::Reg(r) = *o {
-        return reg_lanes(w, f, r);
+    match *o {
+        Opnd::Reg(r) => return reg_lanes(w, f, r),
+        Opnd::None => return &ZERO_LANES,
+        _ => {}
     }
     let t = tmp.insert([0; WARP_SIZE]);
     gather(k, m, w, f, o, t);
     t
+}
+
+/// 32 zero lanes: the value of an absent source operand, without filling a scratch array.
+pub static ZERO_LANES: Lanes = [0; WARP_SIZE];
+
+/// The destination register `dst`'s lanes to write in place and the lanes of three sources,
+/// when each source is another register (read in place) or absent ([`ZERO_LANES`]); `None`
+/// when a source is an immediate, a special register or `dst` itself (the caller then goes
+/// through a scratch array). For whole-warp loops that compute every lane: the result goes
+/// straight into the register file, with no scratch array to fill and copy.
+#[inline(always)]
+pub fn dst_and_regs<'a>(w: &'a mut Warp, f: &Frame, dst: RegId, srcs: [&Opnd; 3]) -> Option<(&'a mut Lanes, [&'a Lanes; 3])> {
+    const ABSENT: usize = usize::MAX;
+    let mut at = [ABSENT; 3];
+    for (a, o) in at.iter_mut().zip(srcs) {
+        match *o {
+            Opnd::Reg(r) if r != dst => *a = f.reg_base + r as usize * WARP_SIZE,
+            Opnd::None => {}
+            _ => return None,
+        }
+    }
+    let d0 = f.reg_base + dst as usize * WARP_SIZE;
+    let (lo, rest) = w.regs.split_at_mut(d0);
+    let (out, hi) = rest.split_at_mut(WARP_SIZE);
+    let (lo, hi) = (&*lo, &*hi);
+    let view = |s0: usize| -> &'a Lanes {
+        if s0 == ABSENT {
+            return &ZERO_LANES;
+        }
+        let lanes = if s0 < d0 { &lo[s0..s0 + WARP_SIZE] } else { &hi[s0 - d0 - WARP_SIZE..s0 - d0] };
+        <&Lanes>::try_from(lanes).expect("a 32-lane slice")
+    };
+    Some((<&mut Lanes>::try_from(out).expect("a 32-lane slice"), [view(at[0]), view(at[1]), view(at[2])]))
 }
 
 /// Register `r`'s 32 lane values, in place.
@@ -125,6 +160,23 @@ pub fn reg_lanes<'a>(w: &'a Warp, f: &Frame, r: RegId) -> &'a Lanes {
 pub fn reg_lanes_mut<'a>(w: &'a mut Warp, f: &Frame, r: RegId) -> &'a mut Lanes {
     let b = f.reg_base + r as usize * WARP_SIZE;
     <&mut Lanes>::try_from(&mut w.regs[b..b + WARP_SIZE]).expect("a 32-lane slice")
+}
+
+/// Register `src`'s 32 lane values to read and register `dst`'s (a different register) to
+/// write, both in place: an instruction reading one register and writing another needs no
+/// copy of either.
+#[inline]
+pub fn reg_pair<'a>(w: &'a mut Warp, f: &Frame, src: RegId, dst: RegId) -> (&'a Lanes, &'a mut Lanes) {
+    debug_assert_ne!(src, dst);
+    let (s, d) = (f.reg_base + src as usize * WARP_SIZE, f.reg_base + dst as usize * WARP_SIZE);
+    let (read, write) = if s < d {
+        let (lo, hi) = w.regs.split_at_mut(d);
+        (&lo[s..s + WARP_SIZE], &mut hi[..WARP_SIZE])
+    } else {
+        let (lo, hi) = w.regs.split_at_mut(s);
+        (&hi[..WARP_SIZE], &mut lo[d..d + WARP_SIZE])
+    };
+    (<&Lanes>::try_from(read).expect("a 32-lane slice"), <&mut Lanes>::try_from(write).expect("a 32-lane slice"))
 }
 
 /// Reads a predicate operand as a lane mask.

@@ -13,23 +13,46 @@
 //! [`GlobalMemory::read_lanes`]: super::memory::GlobalMemory::read_lanes
 
 use super::context::MemCtx;
+use super::lane_runs::{half_shape, words, Shape, HALF};
+use super::memory::GlobalMemory;
 use super::operands::Lanes;
-use super::warp::{lanes, WARP_SIZE};
+use super::warp::lanes;
 use crate::ir::Space;
 
 /// Loads `size` bytes at `addr[l]` into `out[l]` for the lanes of `mask` (addresses as
 /// [`super::mem_ops::addresses`] gives them for `space`).
 #[inline]
 pub fn load(m: &MemCtx, space: Space, addr: &Lanes, mask: u32, size: u32, out: &mut Lanes) -> Result<(), usize> {
+    load_based(m, space, addr, 0, mask, size, out)
+}
+
+/// [`load`] of the addresses `base[l] + add` (summed as [`super::mem_ops::addresses`] sums
+/// them for `space`): the common `ld [%r+imm]`, with the sum taken in the loop that loads, so
+/// no address array is built.
+#[inline]
+pub fn load_based(m: &MemCtx, space: Space, base: &Lanes, add: u64, mask: u32, size: u32, out: &mut Lanes) -> Result<(), usize> {
+    // Shared addresses are 32-bit: the low half of the sum is the sum of the low halves.
+    let add32 = add as u32;
     match (space, size) {
-        (Space::Shared, 1) => shared_load::<1>(m.shared, addr, mask, out),
-        (Space::Shared, 2) => shared_load::<2>(m.shared, addr, mask, out),
-        (Space::Shared, 4) => shared_load::<4>(m.shared, addr, mask, out),
-        (Space::Shared, 8) => shared_load::<8>(m.shared, addr, mask, out),
-        (Space::Global | Space::Const, 1) => m.global.read_lanes::<1>(addr, mask, out),
-        (Space::Global | Space::Const, 2) => m.global.read_lanes::<2>(addr, mask, out),
-        (Space::Global | Space::Const, 4) => m.global.read_lanes::<4>(addr, mask, out),
-        (Space::Global | Space::Const, 8) => m.global.read_lanes::<8>(addr, mask, out),
+        (Space::Shared, 1) => shared_load::<1>(m.shared, base, add32, mask, out),
+        (Space::Shared, 2) => shared_load::<2>(m.shared, base, add32, mask, out),
+        (Space::Shared, 4) => shared_load::<4>(m.shared, base, add32, mask, out),
+        (Space::Shared, 8) => shared_load::<8>(m.shared, base, add32, mask, out),
+        (Space::Global | Space::Const, _) => {
+            let mut addr = *base;
+            if add != 0 {
+                for a in &mut addr {
+                    *a = a.wrapping_add(add);
+                }
+            }
+            match size {
+                1 => global_load::<1>(m.global, &addr, mask, out),
+                2 => global_load::<2>(m.global, &addr, mask, out),
+                4 => global_load::<4>(m.global, &addr, mask, out),
+                8 => global_load::<8>(m.global, &addr, mask, out),
+                _ => Err(mask.trailing_zeros() as usize),
+            }
+        }
         _ => Err(mask.trailing_zeros() as usize),
     }
 }
@@ -67,16 +90,88 @@ fn shared_read<const N: usize>(shared: &[u8], addr: u64) -> Option<u64> {
     Some(u64::from_le_bytes(b))
 }
 
-/// Reads have no side effects, so each lane is checked as it reads.
+/// Reads have no side effects, so each lane is checked as it reads. The addresses are
+/// `base[l] + add` (mod 2³²). A full warp goes by half-warps: one of a single address or of
+/// consecutive words is one check and one read or copy ([`lane_runs`]).
 #[inline(always)]
-fn shared_load<const N: usize>(shared: &[u8], addr: &Lanes, mask: u32, out: &mut Lanes) -> Result<(), usize> {
+fn shared_load<const N: usize>(shared: &[u8], base: &Lanes, add: u32, mask: u32, out: &mut Lanes) -> Result<(), usize> {
+    let at = |l: usize| u64::from((base[l] as u32).wrapping_add(add));
     if mask == u32::MAX {
-        for l in 0..WARP_SIZE {
-            out[l] = shared_read::<N>(shared, addr[l]).ok_or(l)?;
+        for h in [0, HALF] {
+            if !shared_half::<N>(shared, base, add, h, out) {
+                for l in h..h + HALF {
+                    out[l] = shared_read::<N>(shared, at(l)).ok_or(l)?;
+                }
+            }
         }
     } else {
         for l in lanes(mask) {
-            out[l] = shared_read::<N>(shared, addr[l]).ok_or(l)?;
+            out[l] = shared_read::<N>(shared, at(l)).ok_or(l)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lanes `h..h + 16` of a full warp's shared load when their addresses are one word or
+/// consecutive words, aligned and in bounds; false, nothing read, otherwise.
+#[inline(always)]
+fn shared_half<const N: usize>(shared: &[u8], base: &Lanes, add: u32, h: usize, out: &mut Lanes) -> bool {
+    let first = u64::from((base[h] as u32).wrapping_add(add));
+    match half_shape::<N>(base, h) {
+        Shape::Uniform => match shared_read::<N>(shared, first) {
+            Some(v) => {
+                out[h..h + HALF].fill(v);
+                true
+            }
+            None => false,
+        },
+        Shape::Consecutive => {
+            // A 32-bit address plus 16 words cannot overflow: the slice's bounds check is the
+            // shared-memory bounds check (a run wrapping past 2³² is out of bounds here).
+            let at = first as usize;
+            match shared.get(at..at + HALF * N) {
+                Some(bytes) if first % N as u64 == 0 => {
+                    words::<N>(bytes, &mut out[h..h + HALF]);
+                    true
+                }
+                _ => false,
+            }
+        }
+        Shape::Scattered => false,
+    }
+}
+
+/// [`GlobalMemory::read_lanes`], a full warp by half-warps: one of a single address or of
+/// consecutive words inside one allocation is one lookup and one read or copy.
+#[inline(always)]
+fn global_load<const N: usize>(g: &GlobalMemory, addr: &Lanes, mask: u32, out: &mut Lanes) -> Result<(), usize> {
+    if mask != u32::MAX {
+        return g.read_lanes::<N>(addr, mask, out);
+    }
+    for h in [0, HALF] {
+        let first = addr[h];
+        let aligned = first % N as u64 == 0;
+        let done = match half_shape::<N>(addr, h) {
+            Shape::Uniform if aligned => match g.slice(first, N as u64) {
+                Ok(bytes) => {
+                    let mut v = [0u64; 1];
+                    words::<N>(bytes, &mut v);
+                    out[h..h + HALF].fill(v[0]);
+                    true
+                }
+                Err(_) => false,
+            },
+            Shape::Consecutive if aligned => match g.slice(first, (HALF * N) as u64) {
+                Ok(bytes) => {
+                    words::<N>(bytes, &mut out[h..h + HALF]);
+                    true
+                }
+                Err(_) => false,
+            },
+            _ => false,
+        };
+        if !done {
+            g.read_lanes::<N>(addr, 0xffff << h, out)?;
         }
     }
     Ok(())
@@ -104,7 +199,7 @@ mod tests {
     use crate::exec::fault::FaultKind;
     use crate::exec::mem_ops::access;
     use crate::exec::memory::GlobalMemory;
-    use crate::exec::warp::Warp;
+    use crate::exec::warp::{Warp, WARP_SIZE};
     use crate::ir::Module;
 
     /// Addresses around the edges of two adjacent global allocations and of shared memory:
@@ -125,6 +220,21 @@ mod tests {
                 _ => bases[which] + ((x >> 8) % (lens[which] / size)) * size,
             }
         })
+    }
+
+    /// `addr` with each half-warp made one address or consecutive `size`-byte words (the
+    /// runs the warp-wide path reads at once) from one of its lanes' addresses: near an end
+    /// the run straddles it, from a misaligned address it is misaligned.
+    fn shaped(addr: &Lanes, size: u64, seed: u64) -> Lanes {
+        let mut out = *addr;
+        for h in [0, 16] {
+            let first = addr[h + (seed as usize >> 3) % 16];
+            let uniform = (seed >> (4 + h / 16)) & 1 != 0;
+            for i in 0..16 {
+                out[h + i] = if uniform { first } else { first.wrapping_add(i as u64 * size) };
+            }
+        }
+        out
     }
 
     /// What the per-lane path does for the lanes of `mask`, stopping at the first fault.
@@ -160,7 +270,7 @@ mod tests {
         };
         let mut w = Warp::new(0, u32::MAX, 0, 0, 0, 0);
         let mut printf = String::new();
-        for seed in 0..400u64 {
+        for seed in 0..800u64 {
             let size = [1u32, 2, 4, 8][seed as usize % 4];
             let space = if seed % 3 == 0 { Space::Shared } else { Space::Global };
             let mask = match seed % 5 {
@@ -181,6 +291,13 @@ mod tests {
             let addr = match space {
                 Space::Shared => addrs(seed, [0, 256], [256, 256], size as u64).map(|a| a & u64::from(u32::MAX)),
                 _ => addrs(seed, bases, [256, 200 + seed % 50], size as u64),
+            };
+            // Half the full warps in runs.
+            let addr = if seed % 10 == 0 {
+                let wrap = if space == Space::Shared { u64::from(u32::MAX) } else { u64::MAX };
+                shaped(&addr, size as u64, seed).map(|a| a & wrap)
+            } else {
+                addr
             };
             let vals: Lanes = std::array::from_fn(|l| (seed << 8 | l as u64).wrapping_mul(0x1234_5678_9abc_def1));
             for store_vals in [None, Some(&vals)] {

@@ -149,7 +149,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             return Ok(StepEvent::Barrier { id: a[first] as u8, count, kind: inst.mods.bar, arrived: exec.count_ones(), pred_true });
         }
         _ if exec == 0 => {}
-        Op::Ld => mem_ops::ld(k, m, w, func, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::Ld => mem_ops::ld(k, m, w, &f, func, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::CpAsync => super::cp_async::cp_async(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
@@ -212,7 +212,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             let r = warp_ops::redux(inst.mods.redux, inst.ty, &a, exec);
             scatter(w, &f, &inst.dst[0], exec, &[r; WARP_SIZE]);
         }
-        _ => super::arith::execute(k, m, w, inst, exec),
+        _ => super::arith::execute(k, m, w, &f, inst, exec),
     }
     control::goto(module, w, next);
     Ok(done_or_continue(w))
