@@ -18,19 +18,19 @@ pub mod cache;
 pub mod coalesce;
 pub mod dram;
 pub mod icnt;
-pub mod xbar;
 pub mod l2;
 pub mod mshr;
+pub mod xbar;
 
 use cache::SliceLocal;
 use dram::{Channel, DramCounts, DramReq, DramTiming};
 use icnt::Icnt;
-use xbar::Xbar;
 use l2::{L2Slice, Locate};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use warpsim_core::config::GpuConfig;
+use xbar::Xbar;
 
 /// Bytes per partition-interleaving chunk.
 pub const CHUNK_BYTES: u64 = 256;
@@ -375,7 +375,7 @@ impl MemSystem {
 
     /// SM `sm` can send `r` at `now` (its port has room and the slice has room).
     #[inline]
-    pub fn can_send(&mut self, sm: usize, r: &Req, now: u64) -> bool {
+    pub fn can_send(&self, sm: usize, r: &Req, now: u64) -> bool {
         self.slices[self.map.slice(r.addr)].input.len() < self.slice_cap
             && match &self.queued {
                 Some(q) => q.requests.has_room(sm, self.packets.request(&self.icnt, r)),
