@@ -74,9 +74,14 @@ impl Icnt {
         self.route(now, flits, Port::Slice(slice), Port::Sm(sm))
     }
 
-    fn route(&mut self, now: u64, flits: u64, from: Port, to: Port) -> u64 {
+    /// Counts a packet of `flits` (the input-queued crossbar's packets are counted here too).
+    pub fn count(&mut self, flits: u64) {
         self.packets += 1;
         self.flits += flits;
+    }
+
+    fn route(&mut self, now: u64, flits: u64, from: Port, to: Port) -> u64 {
+        self.count(flits);
         let out = match from {
             Port::Sm(i) => &mut self.sm_out[i],
             Port::Slice(i) => &mut self.slice_out[i],

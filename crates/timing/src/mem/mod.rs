@@ -389,8 +389,7 @@ impl MemSystem {
         let flits = self.packets.request(&self.icnt, &r);
         self.requests += 1;
         if let Some(q) = self.queued.as_mut() {
-            self.icnt.packets += 1;
-            self.icnt.flits += flits;
+            self.icnt.count(flits);
             q.requests.push(r.sm as usize, s, flits, r);
             return;
         }
@@ -485,8 +484,7 @@ impl MemSystem {
                 }
                 let flits = self.packets.reply(&self.icnt, &r);
                 if let Some(q) = self.queued.as_mut() {
-                    self.icnt.packets += 1;
-                    self.icnt.flits += flits;
+                    self.icnt.count(flits);
                     q.replies.push(i, r.sm as usize, flits, r);
                     continue;
                 }
