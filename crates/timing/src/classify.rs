@@ -2,6 +2,7 @@
 //! its initiation interval, read from the config's `latency`/`initiation` tables. Computed once
 //! per launch into a table indexed by function and PC, so the cycle loop only looks it up.
 
+use crate::reg_use::RegUseTable;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::ir::{Inst, Module, Op, Space, Ty};
 
@@ -43,6 +44,8 @@ impl OpTiming {
 /// Per-function, per-PC timing table.
 pub struct TimingTable {
     funcs: Vec<Vec<OpTiming>>,
+    /// Every instruction's registers and predicates (for the scoreboard and collectors).
+    pub regs: RegUseTable,
     /// Instruction-memory address of each function's first instruction (for the I-cache).
     base: Vec<u64>,
 }
@@ -68,6 +71,7 @@ impl TimingTable {
                 .iter()
                 .map(|f| f.insts.iter().map(|i| classify(i, cfg)).collect())
                 .collect(),
+            regs: RegUseTable::new(module),
             base,
         }
     }

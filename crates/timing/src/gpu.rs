@@ -263,6 +263,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             for i in 0..sms.len() {
                 let si = (first + i) % sms.len();
                 if next_cta < total && sms[si].has_room() {
+                    sms[si].wake(now);
                     env.k = &ctxs[si];
                     let cta = make_cta(&ctxs[si], next_cta, shared_bytes);
                     sms[si].launch(&mut env, cta, next_cta, now, next_cta * wpc as u64);
@@ -273,6 +274,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             if next_cta == total {
                 env.all_dispatched = true;
                 for sm in sms.iter_mut() {
+                    sm.wake(now);
                     sm.last_cta_dispatched(now);
                 }
             }
@@ -283,15 +285,26 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             if sm.is_quiet() {
                 continue;
             }
+            if sm.sleeping() {
+                if sm.asleep(now, env.mem.next_reply(si)) {
+                    resident += 1; // only an SM with resident CTAs sleeps
+                    continue;
+                }
+                sm.wake(now);
+            }
             env.k = &ctxs[si];
             sm.cycle(&mut env, now)?;
             resident += !sm.is_idle() as usize;
+            if opts.fast_forward {
+                sm.doze(now);
+            }
         }
         now += 1;
         if resident == 0 && next_cta >= total {
             break;
         }
         // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
+        // A sleeping SM's cycles are credited when it wakes; the others' here.
         if opts.fast_forward && (next_cta >= total || !sms.iter().any(|s| s.has_room())) {
             let t = sms
                 .iter()
@@ -302,7 +315,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
                 .unwrap_or(now)
                 .min(env.mem.next_event(now - 1));
             if t > now && t != u64::MAX {
-                for sm in sms.iter_mut().filter(|s| !s.is_quiet()) {
+                for sm in sms.iter_mut().filter(|s| !s.is_quiet() && !s.sleeping()) {
                     sm.skip(now, t);
                 }
                 now = t;

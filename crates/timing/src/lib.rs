@@ -12,6 +12,7 @@ pub mod fetch_policy;
 pub mod gpu;
 pub mod mem;
 pub mod policy;
+pub mod reg_use;
 pub mod report;
 pub mod sm;
 pub mod stats;

@@ -207,6 +207,7 @@ impl V {
             .copied()
             .filter(|&s| self.w.occupied[s as usize])
             .collect();
+        self.w.touch();
         self.slot_order = vec![o.clone()];
         o.sort_by_key(|&s| self.w.age[s as usize]);
         self.age_order = vec![o];
@@ -285,8 +286,8 @@ fn gto_keeps_the_greedy_warp_until_it_waits() {
     issued(&mut p, &v, 3);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [3, 2, 1, 0]);
-    v.w.waiting[3] = true;
-    v.w.waiting[2] = true;
+    v.w.set_waiting(3, true);
+    v.w.set_waiting(2, true);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [1, 0, 2, 3]);
 }
@@ -296,7 +297,7 @@ fn oldest_orders_by_dynamic_id() {
     let slots = [0u16, 1, 2, 3];
     let mut v = V::new(4);
     v.w.age = vec![9, 4, 7, 1];
-    v.w.occupied[2] = false;
+    v.w.set_occupied(2, false);
     v.sort(&slots);
     let mut out = Vec::new();
     Oldest::new(0).order(&(), &slots, &v.view(), &mut out);
@@ -319,7 +320,7 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     assert_eq!(p.active(), [0, 2, 3]);
     assert_eq!(out, [2, 3, 0]);
     v.long_dep(1, false);
-    v.w.waiting[0] = true;
+    v.w.set_waiting(0, true);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(p.active(), [2, 3, 4]);
     // `current_order` is side-effect free.

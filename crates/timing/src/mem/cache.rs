@@ -49,6 +49,9 @@ pub struct TagArray {
     /// Set only for an L2 slice: index with the slice-local line number.
     slice_local: Option<SliceLocal>,
     clock: u64,
+    /// Counts the fills and invalidations: which lines are present can change only when
+    /// this moves (a lookup's answer for an address is the same while it stands).
+    changes: u64,
 }
 
 impl TagArray {
@@ -69,6 +72,7 @@ impl TagArray {
             index,
             slice_local: None,
             clock: 0,
+            changes: 0,
         }
     }
 
@@ -144,6 +148,11 @@ impl TagArray {
         self.find(addr).map(|i| self.present[i])
     }
 
+    /// See `changes`: fills and invalidations so far.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
     /// Whether `addr` is present, without touching the LRU state.
     pub fn probe(&self, addr: u64) -> bool {
         self.find(addr).is_some()
@@ -158,6 +167,7 @@ impl TagArray {
     /// [`TagArray::fill`] holding data only for `sectors` (added to a line already present).
     pub fn fill_sectors(&mut self, addr: u64, dirty: bool, sectors: u32) -> Option<Evicted> {
         self.clock += 1;
+        self.changes += 1;
         if let Some(i) = self.find(addr) {
             self.used[i] = self.clock;
             self.dirty[i] |= dirty;
@@ -184,6 +194,7 @@ impl TagArray {
     pub fn invalidate(&mut self, addr: u64) -> Option<bool> {
         let i = self.find(addr)?;
         self.tags[i] = 0;
+        self.changes += 1;
         Some(std::mem::take(&mut self.dirty[i]))
     }
 }

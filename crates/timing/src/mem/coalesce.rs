@@ -154,6 +154,42 @@ pub fn atomic_requests(
 /// a shared access takes this many bank cycles.
 pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
     let banks = banks.clamp(1, 32) as u64;
+    // Bank counts are powers of two in every preset: a mask instead of a 64-bit division per
+    // word (this runs for every shared access).
+    let bank_mask = banks.is_power_of_two().then_some(banks - 1);
+    let bank = |w: u64| bank_mask.map_or(w % banks, |mask| w & mask) as usize;
+    // The usual access is conflict-free: every bank gets at most one distinct word (a
+    // broadcast, consecutive words, lanes pairing up on a word). One pass proves that, in
+    // one compare for a lane that repeats the previous lane's word and two more otherwise;
+    // the first bank to get a second word sends the warp to the general count.
+    // (`u64::MAX` is no word: a word is an address divided by 4.)
+    let mut first = [u64::MAX; 32];
+    let mut last = u64::MAX;
+    let mut m = lanes;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let w = addrs[l] / 4;
+        if w == last {
+            continue;
+        }
+        last = w;
+        let b = bank(w);
+        if first[b] == w {
+            continue;
+        }
+        if first[b] != u64::MAX {
+            return conflict_degree(addrs, lanes, bank);
+        }
+        first[b] = w;
+    }
+    (lanes != 0) as u32
+}
+
+/// [`bank_degree`] of an access with a bank conflict: the distinct words, then the most of
+/// them in one bank.
+#[cold]
+fn conflict_degree(addrs: &[u64; WARP_SIZE], lanes: u32, bank: impl Fn(u64) -> usize) -> u32 {
     let mut words = [0u64; WARP_SIZE];
     let mut n = 0usize;
     let mut m = lanes;
@@ -166,13 +202,10 @@ pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
             n += 1;
         }
     }
-    // Bank counts are powers of two in every preset: a mask instead of a 64-bit division per
-    // word (this runs for every shared access).
-    let bank_mask = banks.is_power_of_two().then_some(banks - 1);
     let mut per_bank = [0u32; 32];
     let mut worst = 0;
     for &w in &words[..n] {
-        let b = bank_mask.map_or(w % banks, |mask| w & mask) as usize;
+        let b = bank(w);
         per_bank[b] += 1;
         worst = worst.max(per_bank[b]);
     }

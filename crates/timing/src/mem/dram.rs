@@ -412,11 +412,38 @@ impl Channel {
                 return Command::Column { bank, i };
             }
         }
-        // One pass finds both the banks still wanted (for the row command) and the earliest
-        // cycle a command could issue (for when none can now).
-        let (wanted, earliest) = self.survey(scope);
+        // The banks still wanted open are those with a row hit in scope: the queue keeps that
+        // set, except under FCFS, where only each list's first request counts. The survey's
+        // pass over the queue is needed for its earliest cycle only when nothing can issue.
+        let wanted = match scope.only {
+            None => self.queue.hitting(scope.write),
+            Some(_) => self.survey(scope).0,
+        };
         self.row_command(t, scope, wanted)
-            .unwrap_or(Command::WaitUntil(earliest))
+            .unwrap_or_else(|| Command::WaitUntil(self.earliest(t, scope)))
+    }
+
+    /// The survey's earliest cycle a command could issue, or `t + 1` when a row hit can take
+    /// its column command then — found without the survey's pass over every bank in the
+    /// usual case of a stream keeping the data bus busy (the caller waits until at least
+    /// `t + 1` either way).
+    fn earliest(&self, t: u64, scope: Scope) -> u64 {
+        let next = t + 1;
+        if scope.only.is_none() {
+            let write = scope.write;
+            let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
+            let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
+            let turn = if write { self.write_ok } else { self.read_ok };
+            if ccd.max(bus).max(turn) <= next
+                && self.queue.hitting(write).iter().any(|b| {
+                    self.banks[b].col_ready <= next
+                        && self.group_col[self.t.group(b as u16)] <= next
+                })
+            {
+                return next;
+            }
+        }
+        self.survey(scope).1
     }
 
     /// The oldest request in scope that hits its bank's open row and may take a column

@@ -28,6 +28,9 @@ pub struct Mshrs<T: Copy> {
     /// the ones in use cluster at the bottom and lookups scan only `line[..top]` (an L2
     /// slice has 256 entries and rarely more than a few in use).
     top: usize,
+    /// Counts the entries' changes (waiters added, entries freed): [`Mshrs::add_if`]'s
+    /// answer for a line is the same while this stands.
+    changes: u64,
 }
 
 /// What an entry's miss has asked the level below for.
@@ -50,6 +53,7 @@ impl<T: Copy + Default> Mshrs<T> {
             merge: m,
             used: 0,
             top: 0,
+            changes: 0,
         }
     }
 
@@ -59,6 +63,12 @@ impl<T: Copy + Default> Mshrs<T> {
         self.top = 0;
         self.count.iter_mut().for_each(|c| *c = 0);
         self.used = 0;
+        self.changes += 1;
+    }
+
+    /// See `changes`.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// Entries in use.
@@ -113,6 +123,7 @@ impl<T: Copy + Default> Mshrs<T> {
         };
         self.waiters[e * self.merge + self.count[e] as usize] = waiter;
         self.count[e] += 1;
+        self.changes += 1;
         kind
     }
 
@@ -137,6 +148,7 @@ impl<T: Copy + Default> Mshrs<T> {
         }
         self.count[e] = 0;
         self.used -= 1;
+        self.changes += 1;
         true
     }
 }

@@ -7,19 +7,21 @@ use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 pub struct Gto {
     me: u16,
     last: Option<u16>,
-    /// The last order the issue stage got, and what it was computed from: the scheduler's
-    /// age order, which of those warps were waiting, and the greedy warp. Most cycles change
-    /// none of them, and comparing them costs a third of rebuilding the order. (The empty memo
-    /// is a true one: no warps, so no greedy warp and an empty order.)
-    cache: OrderMemo,
+    memo: Memo,
 }
 
-#[derive(Default)]
-struct OrderMemo {
+/// GTO's order, kept between cycles: the SM's occupancy, waiting flags and age orders (one
+/// version number covers them) change rarely, the greedy warp with many issues, and most
+/// cycles change neither — then the order is a copy.
+struct Memo {
+    /// Non-waiting warps oldest first, then waiting ones, at `version`.
     by_age: Vec<u16>,
-    waiting: u64,
-    greedy: Option<u16>,
+    version: u64,
+    /// `by_age` with the greedy warp `greedy` moved to the front.
     order: Vec<u16>,
+    greedy: Option<u16>,
+    /// `order` is derived from the current `by_age`.
+    order_valid: bool,
 }
 
 impl Gto {
@@ -28,7 +30,13 @@ impl Gto {
         Gto {
             me: me as u16,
             last: None,
-            cache: OrderMemo::default(),
+            memo: Memo {
+                by_age: Vec::new(),
+                version: u64::MAX,
+                order: Vec::new(),
+                greedy: None,
+                order_valid: false,
+            },
         }
     }
 }
@@ -66,40 +74,26 @@ impl IssuePolicy for Gto {
         out.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
     }
 
-    fn order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        let by_age = &v.age_order[self.me as usize];
-        if by_age.len() > 64 {
-            return self.current_order(sh, slots, v, out);
-        }
-        let waiting = by_age.iter().enumerate().fold(0u64, |m, (i, &s)| m | (v.waiting(s) as u64) << i);
+    fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         let greedy = self.greedy(v);
-        let c = &self.cache;
-        if !(c.waiting == waiting && c.greedy == greedy && c.by_age == *by_age) {
-            // `current_order` from the waiting mask just computed: the same two passes, by
-            // position bits instead of a second and third look at every slot's flag.
-            out.clear();
-            out.extend(greedy);
-            let all = if by_age.len() == 64 { u64::MAX } else { (1u64 << by_age.len()) - 1 };
-            for mask in [all & !waiting, waiting] {
-                let mut bits = mask;
-                while bits != 0 {
-                    let s = by_age[bits.trailing_zeros() as usize];
-                    bits &= bits - 1;
-                    if Some(s) != greedy {
-                        out.push(s);
-                    }
-                }
-            }
-            let c = &mut self.cache;
-            c.by_age.clear();
-            c.by_age.extend_from_slice(by_age);
-            c.order.clear();
-            c.order.extend_from_slice(out);
-            (c.waiting, c.greedy) = (waiting, greedy);
-            return;
+        let m = &mut self.memo;
+        if m.version != v.warps.version {
+            let by_age = &v.age_order[self.me as usize];
+            m.by_age.clear();
+            m.by_age.extend(by_age.iter().copied().filter(|&s| !v.waiting(s)));
+            m.by_age.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
+            m.version = v.warps.version;
+            m.order_valid = false;
+        }
+        if !m.order_valid || m.greedy != greedy {
+            m.order.clear();
+            // The greedy warp is not waiting: it moves to the front of the non-waiting ones.
+            m.order.extend(greedy);
+            m.order.extend(m.by_age.iter().copied().filter(|&s| Some(s) != greedy));
+            (m.greedy, m.order_valid) = (greedy, true);
         }
         out.clear();
-        out.extend_from_slice(&self.cache.order);
+        out.extend_from_slice(&m.order);
     }
 }
 

@@ -30,13 +30,14 @@ pub enum Block {
 /// and to CTA slot `w / warps_per_cta`).
 #[derive(Clone, Debug)]
 pub struct WarpSlots {
-    /// The slot holds a warp of a resident CTA.
+    /// The slot holds a warp of a resident CTA (written through [`WarpSlots::set_occupied`]).
     pub occupied: Vec<bool>,
     /// Dynamic id (launch order): smaller is older.
     pub age: Vec<u64>,
     /// The functional warp's state (refreshed at issue and on barrier release / exit).
     pub state: Vec<WarpState>,
-    /// At a barrier or finished (waiting for its CTA to exit).
+    /// At a barrier or finished (waiting for its CTA to exit; written through
+    /// [`WarpSlots::set_waiting`]).
     pub waiting: Vec<bool>,
     /// Valid decoded entries in the I-buffer.
     pub ib_n: Vec<u8>,
@@ -56,6 +57,10 @@ pub struct WarpSlots {
     /// An I-cache miss for the warp's next fetch is outstanding until this cycle (the warp is
     /// not eligible for fetch before it).
     pub fetch_wait: Vec<u64>,
+    /// Moves whenever a slot's `occupied` or `waiting` flag or the age orders change: a
+    /// policy whose order derives only from those (and its own state) keeps the order while
+    /// this stands, instead of re-deriving it every cycle.
+    pub version: u64,
 }
 
 impl WarpSlots {
@@ -74,7 +79,23 @@ impl WarpSlots {
             wake: vec![u64::MAX; n],
             long_wait: vec![false; n],
             fetch_wait: vec![0; n],
+            version: 0,
         }
+    }
+
+    pub fn set_occupied(&mut self, s: usize, on: bool) {
+        self.occupied[s] = on;
+        self.version += 1;
+    }
+
+    pub fn set_waiting(&mut self, s: usize, on: bool) {
+        self.waiting[s] = on;
+        self.version += 1;
+    }
+
+    /// Something `version` covers changed another way (the age orders were rebuilt).
+    pub fn touch(&mut self) {
+        self.version += 1;
     }
 
     pub fn len(&self) -> usize {

@@ -19,7 +19,7 @@
 
 use crate::classify::Unit;
 use warpsim_core::config::GpuConfig;
-use warpsim_core::ir::{Inst, Opnd};
+use crate::reg_use::RegUse;
 
 /// Which collector an instruction holds: (pool, index); pool 3 = generic, 4 = unconstrained.
 /// Per scheduler, pool = the unit class and index = `scheduler × N + i`.
@@ -95,32 +95,19 @@ impl Collectors {
         }
     }
 
-    /// Cycles to read `inst`'s source registers for warp slot `slot` whose frame's registers
-    /// start at register slot `rb`: the most distinct registers in one bank (at least 1).
-    pub fn read_cycles(&self, inst: &Inst, rb: usize, slot: usize) -> u32 {
-        let mut regs = [u64::MAX; 16];
-        let mut n = 0usize;
-        let mut add = |r: u64| {
-            if n < regs.len() && !regs[..n].contains(&r) {
-                regs[n] = r;
-                n += 1;
-            }
-        };
-        for o in inst.src.iter() {
-            match *o {
-                Opnd::Reg(r) | Opnd::Addr { base: Some(r), .. } => add((rb + r as usize) as u64),
-                Opnd::Vec { regs: v, n: k } => v[..k as usize]
-                    .iter()
-                    .for_each(|&r| add((rb + r as usize) as u64)),
-                _ => {}
-            }
-        }
-        let mut per_bank = [0u32; 64];
+    /// Cycles to read an instruction's source registers (`uses`) for warp slot `slot` whose
+    /// frame's registers start at register slot `rb`: the most of its first 16 distinct
+    /// source registers in one bank (at least 1).
+    pub fn read_cycles(&self, uses: RegUse, rb: usize, slot: usize) -> u32 {
+        // A handful of registers: counting each one's bank among the earlier ones is cheaper
+        // than clearing a counter per bank.
+        let mut bank_of = [0u64; 16];
         let mut worst = 1;
-        for &r in &regs[..n] {
-            let b = ((r + slot as u64) % self.banks) as usize % 64;
-            per_bank[b] += 1;
-            worst = worst.max(per_bank[b]);
+        for (i, &r) in uses.regs[..uses.sources.min(16)].iter().enumerate() {
+            let b = ((rb + r as usize) as u64 + slot as u64) % self.banks;
+            let same = bank_of[..i].iter().filter(|&&x| x == b).count() as u32;
+            worst = worst.max(same + 1);
+            bank_of[i] = b;
         }
         worst
     }
@@ -181,5 +168,32 @@ mod tests {
             assert_eq!(oc.free(Unit::Sfu, k, 2), None);
         }
         assert_eq!(oc.free(Unit::Sfu, 3, 3), Some(c));
+    }
+
+    #[test]
+    fn read_cycles_count_the_busiest_banks_source_registers() {
+        let oc = Collectors::new(&cfg(&["operand_collectors.register_banks=4"]));
+        let sources = |regs: &'static [u32]| RegUse {
+            regs,
+            sources: regs.len(),
+            preds: &[],
+        };
+        // r1, r5 and r9 share bank 1 (frame base 0, warp slot 0); r2 has bank 2 to itself.
+        assert_eq!(oc.read_cycles(sources(&[1, 5, 2, 9]), 0, 0), 3);
+        // The frame base and the warp slot both skew the banks: 2 + 1 + 1 and 6 + 1 + 1 still
+        // meet in bank 0, 3 + 1 + 1 does not.
+        assert_eq!(oc.read_cycles(sources(&[2, 6, 3]), 1, 1), 2);
+        assert_eq!(oc.read_cycles(sources(&[]), 0, 0), 1);
+        // Destinations are not read.
+        let one_source = RegUse {
+            regs: &[1, 5, 9],
+            sources: 1,
+            preds: &[],
+        };
+        assert_eq!(oc.read_cycles(one_source, 0, 0), 1);
+        // More than 64 banks: registers 64 apart are in different banks.
+        let wide = Collectors::new(&cfg(&["operand_collectors.register_banks=128"]));
+        assert_eq!(wide.read_cycles(sources(&[1, 65]), 0, 0), 1);
+        assert_eq!(wide.read_cycles(sources(&[1, 129]), 0, 0), 2);
     }
 }

@@ -117,7 +117,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         match self.w.state[s] {
             WarpState::Done => {
-                self.w.waiting[s] = true;
+                self.w.set_waiting(s, true);
                 self.c.finished[c] += 1;
                 self.done_at[s] = now;
                 self.icache.release(s);
@@ -140,7 +140,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 notify!(self, now, all, |p, v| p.on_warp_finished(s as u16, &v));
             }
             WarpState::AtBarrier { .. } => {
-                self.w.waiting[s] = true;
+                self.w.set_waiting(s, true);
                 self.block(s, Block::Barrier, now + 1, u64::MAX);
             }
             WarpState::Ready => self.set_head(env, s, now + 1),
@@ -163,7 +163,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             let old = self.w.state[o];
             self.snapshot(o);
             if matches!(old, WarpState::AtBarrier { .. }) && self.w.state[o] == WarpState::Ready {
-                self.w.waiting[o] = false;
+                self.w.set_waiting(o, false);
                 self.c.at_barrier[c] -= 1;
                 released.get_or_insert(self.bar_pc[o]);
                 // Released warps may issue from the next cycle.

@@ -132,14 +132,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         {
             return None;
         }
-        let (func, pc) = (self.cur_func[s], self.cur_pc[s]);
-        if let Some(inst) = env.k.module.functions[func as usize].insts.get(pc as usize) {
-            let rb = self.reg_base[s] as usize;
-            if self.sb[s].check_at(inst, rb, self.pred_base[s] as usize, now)
-                != super::scoreboard::Hazard::None
-            {
-                return None;
-            }
+        let uses = env.table.regs.get(self.cur_func[s], self.cur_pc[s]);
+        let (rb, pb) = (self.reg_base[s] as usize, self.pred_base[s] as usize);
+        if self.sb[s].check_at(uses, rb, pb, now) != super::scoreboard::Hazard::None {
+            return None;
         }
         self.oc.free(self.w.head_unit[s], k, now)?;
         self.units.free(self.w.head_unit[s], k, now)
@@ -287,7 +283,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             _ => sync(t.latency, t.initiation),
         };
         // Operand collection: a collector (checked free by the caller) for the read cycles.
-        let read = inst.map_or(1, |i| self.oc.read_cycles(i, f.reg_base / WARP_SIZE, s));
+        let uses = env.table.regs.get(f.func, pc);
+        let read = self.oc.read_cycles(uses, f.reg_base / WARP_SIZE, s);
         if let Some(c) = self.oc.free(t.unit, sched, now) {
             self.oc.occupy(c, now + read as u64);
         }

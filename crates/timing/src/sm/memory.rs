@@ -100,6 +100,19 @@ struct Waiter {
     alloc: bool,
 }
 
+/// A load that failed to reserve an L1 miss (no MSHR, no miss-queue room) and the state it
+/// failed in: while the L1's tags and MSHRs and the miss queue's room stay as they were, a
+/// retry fails the same way, and is counted as a failure without looking them up again
+/// (a stream of misses against full MSHRs retries every cycle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FailedLoad {
+    addr: u64,
+    track: u32,
+    tags: u64,
+    mshrs: u64,
+    room: bool,
+}
+
 pub struct SmMem {
     l1: TagArray,
     l1_mshrs: Mshrs<Waiter>,
@@ -111,6 +124,8 @@ pub struct SmMem {
     miss_cap: usize,
     /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
     staged: Vec<VecDeque<Staged>>,
+    /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
+    failed_load: Vec<Option<FailedLoad>>,
     tracks: Vec<Track>,
     free_tracks: Vec<u32>,
     /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
@@ -159,6 +174,7 @@ impl SmMem {
             miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
             miss_cap: d.miss_queue as usize,
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
+            failed_load: vec![None; units],
             tracks: Vec::with_capacity(4 * slots),
             free_tracks: Vec::with_capacity(4 * slots),
             hits: VecDeque::with_capacity(64),
@@ -400,7 +416,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         for u in 0..self.mem.staged.len() {
             if let Some(&a) = self.mem.staged[u].front() {
-                if self.serve(a, now) {
+                if self.serve(a, u, now) {
                     self.mem.staged[u].pop_front();
                     if self.mem.staged[u].is_empty() {
                         // Pipelined: the unit accepts the next instruction in the cycle its
@@ -436,8 +452,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
     }
 
-    /// Serves one line access in cycle `now`; false on a reservation failure (retry).
-    fn serve(&mut self, a: Staged, now: u64) -> bool {
+    /// Serves one line access, the head of LD/ST unit `unit`'s staged queue, in cycle `now`;
+    /// false on a reservation failure (retry).
+    fn serve(&mut self, a: Staged, unit: usize, now: u64) -> bool {
         let m = &mut self.mem;
         let addr = a.line.addr;
         let sm = self.id as u16;
@@ -458,7 +475,24 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     track: a.track,
                     alloc,
                 };
-                cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sectors, sm, now)
+                let state = FailedLoad {
+                    addr,
+                    track: a.track,
+                    tags: m.l1.changes(),
+                    mshrs: m.l1_mshrs.changes(),
+                    room,
+                };
+                if m.failed_load[unit] == Some(state) {
+                    // What `cached_read` counts when it fails.
+                    m.l1d_counts.reservation_fails += 1;
+                    if alloc {
+                        m.l1d_load_counts.reservation_fails += 1;
+                    }
+                    return false;
+                }
+                let served = cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sectors, sm, now);
+                m.failed_load[unit] = (!served).then_some(state);
+                served
             }
             AccKind::Store { write_back: false } => {
                 if !room {

@@ -51,6 +51,7 @@ pub mod issue;
 pub mod memory;
 pub mod scoreboard;
 pub mod share;
+pub mod sleep;
 pub mod units;
 pub mod warps;
 pub mod writeback;
@@ -197,6 +198,10 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) cp: cp_async::CpGroups,
     /// The CTA order last logged (linear grid indices), with `Env::log_cta_order`.
     pub(crate) logged_order: Vec<u64>,
+    /// Asleep (per-SM fast forward, [`sleep`]) through cycles before this one; 0: awake.
+    pub(crate) sleep_until: u64,
+    /// The first cycle slept through (credited to the issue-slot counters on waking).
+    pub(crate) slept_from: u64,
 }
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
@@ -294,6 +299,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             mem: memory::SmMem::new(cfg, n),
             cp: cp_async::CpGroups::new(n),
             logged_order: Vec::new(),
+            sleep_until: 0,
+            slept_from: 0,
         }
     }
 
@@ -336,6 +343,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Rebuilds the per-scheduler slot and age orders (on CTA launch / exit).
     pub(crate) fn rebuild_age_order(&mut self) {
+        self.w.touch();
         for (k, slots) in self.sched_slots.iter().enumerate() {
             let o = &mut self.slot_order[k];
             o.clear();
@@ -349,51 +357,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             a.clear();
             a.extend_from_slice(o);
             a.sort_unstable_by_key(|&s| self.w.age[s as usize]);
-        }
-    }
-
-    /// After cycle `now`: the next cycle at which this SM can change anything by itself
-    /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
-    /// scheduler sleeps (policies with `PURE_ORDER`), fetch is idle, no CTA is draining and no
-    /// memory completion is due before it (replies still in the interconnect are the memory
-    /// system's: see `MemSystem::next_reply`).
-    pub fn next_activity(&self, now: u64) -> u64 {
-        if !P::PURE_ORDER
-            || self.pending_exit
-            || !self.fetch_idle
-            || self.icache.next_request().is_some()
-        {
-            return now + 1;
-        }
-        let mut t = self
-            .fetch_wake
-            .min(self.mem.next_event(now))
-            .min(self.shared.wake_at());
-        for k in 0..self.outcome.len() {
-            if matches!(self.outcome[k], Slot::Issued | Slot::Pipeline) {
-                return now + 1;
-            }
-            t = t.min(self.sched_wake[k]);
-        }
-        if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
-            t = t.min(*at);
-        }
-        t.max(now + 1)
-    }
-
-    /// Skips cycles `from .. to` in which [`Sm::next_activity`] said nothing happens: each
-    /// sleeping scheduler charges its issue-slot outcome for every skipped cycle (stall cycles
-    /// are credited per interval anyway).
-    pub fn skip(&mut self, from: u64, to: u64) {
-        let n = to.saturating_sub(from);
-        for k in 0..self.outcome.len() {
-            let c = &mut self.issue[k];
-            match self.outcome[k] {
-                Slot::Issued => c.issued += n,
-                Slot::Pipeline => c.pipeline += n,
-                Slot::Scoreboard => c.scoreboard += n,
-                Slot::Idle => c.idle += n,
-            }
         }
     }
 

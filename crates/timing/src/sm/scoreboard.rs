@@ -5,6 +5,7 @@
 //! latency is not known at issue (an asynchronous memory system) — reserved with
 //! [`PENDING`] and released explicitly by [`Scoreboard::release`] (then call `Sm::recheck`).
 
+use crate::reg_use::RegUse;
 use warpsim_core::exec::warp::{Frame, WARP_SIZE};
 use warpsim_core::ir::{Inst, Opnd};
 
@@ -62,15 +63,11 @@ impl Scoreboard {
         self.preds.iter_mut().for_each(|p| *p = 0);
     }
 
-    /// RAW on every source (and the guard), WAW on every destination.
-    pub fn check(&self, inst: &Inst, f: &Frame, now: u64) -> Hazard {
-        self.check_at(inst, f.reg_base / WARP_SIZE, f.pred_base, now)
-    }
-
-    /// [`Scoreboard::check`] with the frame's register slot base (`reg_base / WARP_SIZE`) and
-    /// predicate base given directly.
+    /// RAW on every source register and predicate (the guard included), WAW on every
+    /// destination, given the frame's register slot base (`reg_base / WARP_SIZE`) and
+    /// predicate base.
     #[inline]
-    pub fn check_at(&self, inst: &Inst, rb: usize, pb: usize, now: u64) -> Hazard {
+    pub fn check_at(&self, uses: RegUse, rb: usize, pb: usize, now: u64) -> Hazard {
         let mut worst = 0u64; // bit 0: blocked, bit 1: long
         let mut until = 0u64;
         let mut look = |e: u64| {
@@ -79,22 +76,11 @@ impl Scoreboard {
                 until = until.max(e >> 1);
             }
         };
-        let reg = |r: usize| self.regs.get(rb + r).copied().unwrap_or(0);
-        let pred = |p: usize| self.preds.get(pb + p).copied().unwrap_or(0);
-        if let Some(p) = inst.guard.pred {
-            look(pred(p as usize));
+        for &r in uses.regs {
+            look(self.regs.get(rb + r as usize).copied().unwrap_or(0));
         }
-        for o in inst.src.iter().chain(inst.dst.iter()) {
-            match *o {
-                Opnd::Reg(r) | Opnd::Addr { base: Some(r), .. } => look(reg(r as usize)),
-                Opnd::Pred { id, .. } => look(pred(id as usize)),
-                Opnd::Vec { regs, n } => {
-                    for &r in &regs[..n as usize] {
-                        look(reg(r as usize));
-                    }
-                }
-                _ => {}
-            }
+        for &p in uses.preds {
+            look(self.preds.get(pb + p as usize).copied().unwrap_or(0));
         }
         if worst & 1 == 1 {
             Hazard::Blocked {

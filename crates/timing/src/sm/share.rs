@@ -135,7 +135,7 @@ mod tests {
             true,
         );
         for (w, r) in ready.iter().enumerate() {
-            sm.w.occupied[w] = true;
+            sm.w.set_occupied(w, true);
             sm.w.age[w] = w as u64;
             sm.w.wake[w] = if r.is_some() { NOW } else { NOW + 10 };
             sm.w.head_unit[w] = r.unwrap_or(Unit::Sp);

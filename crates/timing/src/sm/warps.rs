@@ -98,7 +98,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 return;
             }
             let h = self.sb[s].check_at(
-                inst,
+                env.table.regs.get(func, pc),
                 self.reg_base[s] as usize,
                 self.pred_base[s] as usize,
                 t,
@@ -157,9 +157,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let nw = cta.warps.len();
         for (wi, w) in cta.warps.iter().enumerate() {
             let s = c * self.wpc + wi;
-            self.w.occupied[s] = true;
+            self.w.set_occupied(s, true);
             self.w.age[s] = age_base + wi as u64;
-            self.w.waiting[s] = false;
+            self.w.set_waiting(s, false);
             self.w.long_wait[s] = false;
             self.w.ib_n[s] = 0;
             self.w.insts[s] = 0;
@@ -198,7 +198,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.snapshot(s);
             if self.w.state[s] == WarpState::Done {
                 // A warp with no valid lanes is finished from the start.
-                self.w.waiting[s] = true;
+                self.w.set_waiting(s, true);
                 self.c.finished[c] += 1;
                 let why = if self.c.finished[c] as usize == nw {
                     Block::Drain

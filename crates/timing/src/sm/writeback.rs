@@ -57,7 +57,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     stalls: *st,
                     barrier_fraction: st.barrier as f64 / (now - rc.start).max(1) as f64,
                 });
-                self.w.occupied[s] = false;
+                self.w.set_occupied(s, false);
                 self.w.ib_n[s] = 0;
                 self.w.block[s] = Block::Exit;
                 self.w.wake[s] = u64::MAX;

@@ -147,7 +147,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// The CTA in slot `c` exits (its warp slots free, then the exit hook).
     pub fn exit(&mut self, c: usize) {
         for s in c * self.wpc..(c + 1) * self.wpc {
-            self.w.occupied[s] = false;
+            self.w.set_occupied(s, false);
         }
         for o in self.age_order.iter_mut().chain(self.slot_order.iter_mut()) {
             o.retain(|&s| s as usize / self.wpc != c);
@@ -158,7 +158,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
 
     pub fn arrive(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
-        self.w.waiting[slot as usize] = true;
+        self.w.set_waiting(slot as usize, true);
         self.w.state[slot as usize] = WarpState::AtBarrier { id: 0 };
         self.c.at_barrier[c] += 1;
         self.c.first_arrival[c].get_or_insert(self.now);
@@ -167,7 +167,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
 
     pub fn finish(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
-        self.w.waiting[slot as usize] = true;
+        self.w.set_waiting(slot as usize, true);
         self.w.state[slot as usize] = WarpState::Done;
         self.c.finished[c] += 1;
         self.notify(|p, v| p.on_warp_finished(slot, v));
@@ -176,7 +176,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn release(&mut self, c: usize) {
         for s in c * self.wpc..(c + 1) * self.wpc {
             if matches!(self.w.state[s], WarpState::AtBarrier { .. }) {
-                self.w.waiting[s] = false;
+                self.w.set_waiting(s, false);
                 self.w.state[s] = WarpState::Ready;
             }
         }
@@ -234,6 +234,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// lists follow.
     pub fn set_ages(&mut self, ages: &[u64]) {
         self.w.age = ages.to_vec();
+        self.w.touch();
         for (k, sl) in self.slots.iter().enumerate() {
             let mut o = sl.clone();
             o.sort_by_key(|&s| ages[s as usize]);
@@ -259,10 +260,10 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         let young = self.w.age.iter().max().map_or(0, |a| a + 1);
         let n = self.policies.len();
         for (i, s) in (c * self.wpc..(c + 1) * self.wpc).enumerate() {
-            self.w.occupied[s] = true;
+            self.w.set_occupied(s, true);
             self.w.age[s] = young + i as u64;
             self.w.state[s] = WarpState::Ready;
-            self.w.waiting[s] = false;
+            self.w.set_waiting(s, false);
             self.age_order[s % n].push(s as u16);
             let o = &mut self.slot_order[s % n];
             let at = o.partition_point(|&x| (x as usize) < s);

@@ -1,0 +1,95 @@
+//! Fast forward, per SM and for the whole GPU: after a cycle, an SM that can change nothing by
+//! itself before some later cycle is not visited until then.
+//!
+//! Invariant: sleeping changes no statistic. A sleeping SM's only per-cycle effect would have
+//! been its schedulers' issue-slot outcomes, all repeating the last walk's (no scheduler issued
+//! or stalled on a unit, or it would not sleep); those are credited for every cycle slept
+//! through when it wakes. Everything that could wake it early comes from outside — a reply in
+//! the interconnect for it (the run loop asks `MemSystem::next_reply` every cycle), a CTA
+//! launched on it, the last CTA dispatched — and each of those wakes it first.
+
+use super::{Sm, Slot};
+use crate::fetch_policy::FetchPolicy;
+use crate::policy::{IssuePolicy, SmState};
+
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// After cycle `now`: the next cycle at which this SM can change anything by itself
+    /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
+    /// scheduler sleeps (policies with `PURE_ORDER`), fetch is idle, no CTA is draining and no
+    /// memory completion is due before it (replies still in the interconnect are the memory
+    /// system's: see `MemSystem::next_reply`).
+    pub fn next_activity(&self, now: u64) -> u64 {
+        // The cheapest test first: a scheduler that issued or met a busy unit acts again next
+        // cycle, which is most cycles of a busy SM.
+        if !P::PURE_ORDER
+            || self
+                .outcome
+                .iter()
+                .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
+            || self.pending_exit
+            || !self.fetch_idle
+            || self.icache.next_request().is_some()
+        {
+            return now + 1;
+        }
+        let mut t = self
+            .fetch_wake
+            .min(self.mem.next_event(now))
+            .min(self.shared.wake_at());
+        for &w in &self.sched_wake {
+            t = t.min(w);
+        }
+        if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
+            t = t.min(*at);
+        }
+        t.max(now + 1)
+    }
+
+    /// Skips cycles `from .. to` in which [`Sm::next_activity`] said nothing happens: each
+    /// sleeping scheduler charges its issue-slot outcome for every skipped cycle (stall cycles
+    /// are credited per interval anyway).
+    pub fn skip(&mut self, from: u64, to: u64) {
+        let n = to.saturating_sub(from);
+        for k in 0..self.outcome.len() {
+            let c = &mut self.issue[k];
+            match self.outcome[k] {
+                Slot::Issued => c.issued += n,
+                Slot::Pipeline => c.pipeline += n,
+                Slot::Scoreboard => c.scoreboard += n,
+                Slot::Idle => c.idle += n,
+            }
+        }
+    }
+
+    /// After cycle `now`: sleeps until the SM's next activity if that is later than the next
+    /// cycle. Only an SM with resident CTAs sleeps (one without them counts no issue slots
+    /// while its memory pipeline drains, so crediting them would count cycles it never had).
+    pub fn doze(&mut self, now: u64) {
+        if self.resident == 0 {
+            return;
+        }
+        let t = self.next_activity(now);
+        if t > now + 1 {
+            self.sleep_until = t;
+            self.slept_from = now + 1;
+        }
+    }
+
+    /// Asleep at cycle `now`, given the arrival cycle of the next reply for it.
+    pub fn asleep(&self, now: u64, next_reply: u64) -> bool {
+        now < self.sleep_until && now < next_reply
+    }
+
+    /// Is sleeping (whatever the cycle): its skipped cycles are not yet credited.
+    pub fn sleeping(&self) -> bool {
+        self.sleep_until != 0
+    }
+
+    /// Wakes at cycle `now` (which it will run): credits the cycles slept through.
+    pub fn wake(&mut self, now: u64) {
+        if self.sleep_until != 0 {
+            self.skip(self.slept_from, now);
+            self.sleep_until = 0;
+        }
+    }
+}
