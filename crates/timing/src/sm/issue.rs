@@ -53,13 +53,19 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
     ) -> Result<(), crate::TimingError> {
         if P::PURE_ORDER && now < self.sched_wake[k] {
-            return Ok(()); // `outcome[k]` still holds the last walk's Idle / Scoreboard
+            // `outcome[k]` still holds the last walk's; a walk stalled on busy units would
+            // have charged the same warps a structural stall again.
+            for &s in &self.unit_stalled[k] {
+                self.stalls[s as usize].structural += 1;
+            }
+            return Ok(());
         }
         let mut order = std::mem::take(&mut self.order);
         {
             let v = view!(self, now, env.all_dispatched);
             self.policies[k].order(&self.shared, &self.sched_slots[k], &v, &mut order);
         }
+        self.unit_stalled[k].clear();
         let (mut any_data, mut any_struct) = (false, false);
         let mut picked = None;
         for &s in &order {
@@ -80,6 +86,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
                 None => {
                     self.stalls[si].structural += 1;
+                    self.unit_stalled[k].push(s);
                     any_struct = true;
                     if self.share_warps {
                         self.blocked_ready.push(s);
@@ -95,16 +102,26 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             None => Slot::Idle,
         };
         self.sched_wake[k] = 0;
-        if P::PURE_ORDER && picked.is_none() && !any_struct {
-            // No candidate: nothing changes before one of these warps' wake cycle (or an
-            // event, which lowers `sched_wake` through `block`).
+        if P::PURE_ORDER && picked.is_none() && (!any_struct || !self.share_warps) {
+            // No candidate could issue: nothing changes before one of the other warps' wake
+            // cycle, or (when candidates met busy units or collectors) before one of those
+            // frees — or an event, which lowers `sched_wake` through `block`, or the memory
+            // stage freeing an LD/ST unit. (Warp sharing lends units across schedulers, so a
+            // scheduler stalled on units keeps walking with it.)
             let mut wake = u64::MAX;
             for &s in &self.sched_slots[k] {
-                if self.w.occupied[s as usize] {
+                if self.w.occupied[s as usize] && self.w.wake[s as usize] > now {
                     wake = wake.min(self.w.wake[s as usize]);
                 }
             }
+            for &s in &self.unit_stalled[k] {
+                let unit = self.w.head_unit[s as usize];
+                let free = self.units.next_free(unit, k).max(self.oc.next_free(unit, k));
+                wake = wake.min(free);
+            }
             self.sched_wake[k] = wake;
+        } else {
+            self.unit_stalled[k].clear();
         }
         let Some((s, u)) = picked else { return Ok(()) };
         let first = self.w.head_unit[s];

@@ -424,6 +424,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         // stream of one-line accesses flows at one per cycle, as GPGPU-Sim's
                         // LD/ST unit refills its dispatch register in the cycle it empties.
                         self.units.occupy(crate::classify::Unit::Ldst, u, now);
+                        // A scheduler asleep on a busy LD/ST unit walks again.
+                        self.sched_wake.iter_mut().for_each(|w| *w = (*w).min(now));
                     }
                 }
             }

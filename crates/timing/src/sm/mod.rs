@@ -164,6 +164,9 @@ pub struct Sm<P: IssuePolicy, F> {
     pub issue: Vec<IssueSlots>,
     /// The scheduler need not walk before this cycle (nothing can issue); see `issue.rs`.
     pub(crate) sched_wake: Vec<u64>,
+    /// Per scheduler: the warps its last walk found ready but blocked on a busy unit or
+    /// collector (charged a structural stall for every cycle it sleeps on them).
+    pub(crate) unit_stalled: Vec<Vec<u16>>,
     /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
     pub(crate) outcome: Vec<Slot>,
     /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
@@ -281,6 +284,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             order: Vec::with_capacity(n),
             issue: vec![IssueSlots::default(); s],
             sched_wake: vec![0; s],
+            unit_stalled: (0..s).map(|_| Vec::with_capacity(n)).collect(),
             outcome: vec![Slot::Idle; s],
             blocked_ready: Vec::with_capacity(n),
             share_warps,

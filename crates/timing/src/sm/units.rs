@@ -30,6 +30,18 @@ impl Units {
         (0..pool.len()).find(|&i| (!private || i % self.schedulers == sched) && pool[i] <= now)
     }
 
+    /// The first cycle an instance of `unit` that scheduler `sched` may use is free
+    /// (`u64::MAX`: each is held until the memory stage frees it).
+    pub fn next_free(&self, unit: Unit, sched: usize) -> u64 {
+        let pool = &self.busy_until[unit as usize];
+        let private = self.sub_core && pool.len() >= self.schedulers;
+        (0..pool.len())
+            .filter(|&i| !private || i % self.schedulers == sched)
+            .map(|i| pool[i])
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
     #[inline]
     pub fn occupy(&mut self, unit: Unit, instance: usize, until: u64) {
         self.busy_until[unit as usize][instance] = until;
