@@ -2,6 +2,7 @@
 
 use super::context::{LaunchCtx, MemCtx};
 use super::control;
+use super::decoded::{self, Decoded};
 use super::fault::{ExecFault, FaultKind};
 use super::mem_ops;
 use super::operands::{gather, pred_mask, scatter, write_pred, Lanes};
@@ -54,6 +55,21 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     // without the POPCNT feature).
     w.thread_instructions += if exec == u32::MAX { WARP_SIZE as u64 } else { exec.count_ones() as u64 };
     let next = pc + 1;
+    // The load-time decoding; an instruction of a function built by hand decodes here.
+    let decoded_here;
+    let decoded = match func.decoded.get(pc as usize) {
+        Some(d) => d,
+        None => {
+            decoded_here = decoded::decode(inst);
+            &decoded_here
+        }
+    };
+    if let Decoded::Lanes(li) = decoded {
+        if exec != 0 {
+            super::arith::execute_lanes(k, m, w, &f, inst, li, exec);
+        }
+        return Ok(advance(module, w, next));
+    }
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
     match inst.op {
@@ -214,8 +230,22 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         }
         _ => super::arith::execute(k, m, w, &f, inst, exec),
     }
-    control::goto(module, w, next);
-    Ok(done_or_continue(w))
+    Ok(advance(module, w, next))
+}
+
+/// Moves the warp past an instruction that left its SIMT stack as it was: `control::goto`
+/// to `next`, with the common case (not yet at the entry's reconvergence point) answered
+/// without the reconvergence loop.
+#[inline]
+fn advance(module: &crate::ir::Module, w: &mut Warp, next: Pc) -> StepEvent {
+    if let Some(t) = w.simt.last_mut() {
+        t.pc = next;
+        if next != t.rpc && t.mask != 0 {
+            return StepEvent::Continue;
+        }
+    }
+    control::reconverge(module, w);
+    done_or_continue(w)
 }
 
 fn done_or_continue(w: &Warp) -> StepEvent {
