@@ -21,7 +21,7 @@ pub fn execute_lanes(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &
     // Staged sources: lane arrays for the operands not read in place (filled only then:
     // declaring `None` costs one store, zeroing 256 bytes thirty-two).
     let mut staged: [Option<Lanes>; 3] = [None, None, None];
-    for (i, (s, t)) in li.src.iter().zip(staged.iter_mut()).enumerate() {
+    for (i, (s, t)) in li.src.iter().zip(staged.iter_mut()).enumerate().filter(|_| li.staged) {
         match *s {
             Src::Reg(_) | Src::Zero => {}
             Src::Imm(_) if i == 1 => {}
@@ -81,6 +81,74 @@ fn run_routine(routine: Routine, inst: &Inst, a: &Lanes, b: impl Source, c: &Lan
     }
 }
 
+/// Executes a `setp` whose sources `exec::decoded` resolved (see [`Decoded::Setp`]): an
+/// immediate second source is compared as one value, registers in place.
+///
+/// [`Decoded::Setp`]: super::decoded::Decoded::Setp
+pub fn execute_setp(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, src: [Src; 2], exec: u32) {
+    let (p, q) = {
+        let mut ta = None;
+        let a = staged_lanes(k, m, w, f, inst, 0, src[0], &mut ta);
+        match src[1] {
+            Src::Imm(v) => compare_masks(w, f, inst, a, Uniform(v)),
+            s => {
+                let mut tb = None;
+                compare_masks(w, f, inst, a, staged_lanes(k, m, w, f, inst, 1, s, &mut tb))
+            }
+        }
+    };
+    write_setp(w, f, inst, exec, p, q);
+}
+
+/// Source `i` (decoded as `s`) for all 32 lanes: a register in place, anything else in `tmp`.
+#[inline(always)]
+fn staged_lanes<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, inst: &Inst, i: usize, s: Src, tmp: &'a mut Option<Lanes>) -> &'a Lanes {
+    match s {
+        Src::Reg(r) => super::operands::reg_lanes(w, f, r),
+        Src::Zero => &super::operands::ZERO_LANES,
+        Src::Imm(v) => tmp.insert([v; WARP_SIZE]),
+        Src::Dst | Src::Gather => {
+            let t = tmp.insert([0; WARP_SIZE]);
+            gather(k, m, w, f, &inst.src[i], t);
+            t
+        }
+    }
+}
+
+/// `setp`'s and `set`'s two lane masks: the comparison of `a` and `b` (every lane compares:
+/// pure and total; the writes keep only the executing lanes'), and its complement, each
+/// combined with the optional boolean operand.
+#[inline(always)]
+fn compare_masks(w: &Warp, f: &Frame, inst: &Inst, a: &Lanes, b: impl Source) -> (u32, u32) {
+    let mods = &inst.mods;
+    let cmp_ty = if inst.op == Op::Setp { inst.ty } else { inst.ty2 };
+    let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
+    match mods.boolop {
+        None => (r, !r),
+        Some(_) => {
+            let (mut p, mut q) = (0u32, 0u32);
+            let pc = pred_mask(w, f, &inst.src[2]);
+            for l in 0..WARP_SIZE {
+                let (rl, cl) = ((r >> l) & 1 != 0, (pc >> l) & 1 != 0);
+                p |= (combine(mods.boolop, rl, cl) as u32) << l;
+                q |= (combine(mods.boolop, !rl, cl) as u32) << l;
+            }
+            (p, q)
+        }
+    }
+}
+
+/// Writes `setp`'s masks to its predicate destinations.
+#[inline(always)]
+fn write_setp(w: &mut Warp, f: &Frame, inst: &Inst, exec: u32, p: u32, q: u32) {
+    if let Opnd::Pred { id, .. } = inst.dst[0] {
+        write_pred(w, f, id, exec, p);
+    }
+    if let Opnd::Pred { id, .. } = inst.dst[1] {
+        write_pred(w, f, id, exec, q);
+    }
+}
+
 /// Executes an arithmetic/compare/move instruction that `exec::decoded` left to the general
 /// path (predicate logic, comparisons, carry chains, the ops without a whole-warp loop, odd
 /// operand forms) for the lanes in `exec`, in the warp's current frame `f` (the caller's
@@ -115,32 +183,13 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
     match op {
         Op::Mov => return mov(k, m, w, inst, exec, d),
         Op::Setp | Op::Set => {
-            let cmp_ty = if op == Op::Setp { ty } else { inst.ty2 };
-            let (mut p, mut q) = (0u32, 0u32);
-            {
+            let (p, q) = {
                 let a = source(k, m, w, &f, &inst.src[0], &mut ta);
                 let b = source(k, m, w, &f, &inst.src[1], &mut tb);
-                // Every lane compares (pure, total); the writes below keep only `exec`'s.
-                let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
-                match mods.boolop {
-                    None => (p, q) = (r, !r),
-                    Some(_) => {
-                        let pc = pred_mask(w, &f, &inst.src[2]);
-                        for l in 0..WARP_SIZE {
-                            let (rl, cl) = ((r >> l) & 1 != 0, (pc >> l) & 1 != 0);
-                            p |= (combine(mods.boolop, rl, cl) as u32) << l;
-                            q |= (combine(mods.boolop, !rl, cl) as u32) << l;
-                        }
-                    }
-                }
-            }
+                compare_masks(w, &f, inst, a, b)
+            };
             if op == Op::Setp {
-                if let Opnd::Pred { id, .. } = inst.dst[0] {
-                    write_pred(w, &f, id, exec, p);
-                }
-                if let Opnd::Pred { id, .. } = inst.dst[1] {
-                    write_pred(w, &f, id, exec, q);
-                }
+                write_setp(w, &f, inst, exec, p, q);
             } else {
                 for l in lanes(exec) {
                     d[l] = alu::set_value(ty, (p >> l) & 1 != 0);

@@ -16,6 +16,8 @@ use crate::ir::{Function, Inst, Op, Opnd, RegId, Ty};
 pub enum Decoded {
     /// A register result computed by a whole-warp lane loop (`arith::execute_lanes`).
     Lanes(LaneInst),
+    /// A `setp` with its two compared sources resolved (`arith::execute_setp`).
+    Setp([Src; 2]),
     /// Everything else: `step` matches on the instruction's `Op`.
     General,
 }
@@ -28,6 +30,10 @@ pub struct LaneInst {
     pub dst: RegId,
     /// Sources in PTX order; [`Src::Zero`] where the instruction has fewer.
     pub src: [Src; 3],
+    /// Whether a source needs a lane array filled before the loop (the destination itself,
+    /// a gathered operand, an immediate other than the second source): false for the common
+    /// all-registers case, which then skips the staging.
+    pub staged: bool,
 }
 
 /// The loop a [`LaneInst`] runs.
@@ -65,10 +71,26 @@ pub fn decode_function(func: &Function) -> Vec<Decoded> {
 
 /// The decoded form of one instruction.
 pub fn decode(inst: &Inst) -> Decoded {
-    match lane_inst(inst) {
-        Some(l) => Decoded::Lanes(l),
-        None => Decoded::General,
+    if let Some(l) = lane_inst(inst) {
+        return Decoded::Lanes(l);
     }
+    match (inst.op, inst.dst[0], source(&inst.src[0], None), source(&inst.src[1], None)) {
+        (Op::Setp, Opnd::Pred { .. }, Some(a), Some(b)) if matches!(inst.dst[1], Opnd::None | Opnd::Pred { .. }) => Decoded::Setp([a, b]),
+        _ => Decoded::General,
+    }
+}
+
+/// A source operand's kind, `dst` being the instruction's destination register if any;
+/// `None` for operands that are not one lane value (addresses, vectors).
+fn source(o: &Opnd, dst: Option<RegId>) -> Option<Src> {
+    Some(match *o {
+        Opnd::Reg(r) if Some(r) == dst => Src::Dst,
+        Opnd::Reg(r) => Src::Reg(r),
+        Opnd::Imm(v) => Src::Imm(v),
+        Opnd::None => Src::Zero,
+        Opnd::Sreg(_) | Opnd::SymAddr { .. } | Opnd::Pred { .. } => Src::Gather,
+        Opnd::Addr { .. } | Opnd::Vec { .. } | Opnd::Sink => return None,
+    })
 }
 
 fn lane_inst(inst: &Inst) -> Option<LaneInst> {
@@ -87,17 +109,9 @@ fn lane_inst(inst: &Inst) -> Option<LaneInst> {
             None => Routine::Int(IntLoop::of(op, &inst.mods)?),
         },
     };
-    let src = |o: &Opnd| -> Option<Src> {
-        Some(match *o {
-            Opnd::Reg(r) if r == dst => Src::Dst,
-            Opnd::Reg(r) => Src::Reg(r),
-            Opnd::Imm(v) => Src::Imm(v),
-            Opnd::None => Src::Zero,
-            Opnd::Sreg(_) | Opnd::SymAddr { .. } | Opnd::Pred { .. } => Src::Gather,
-            Opnd::Addr { .. } | Opnd::Vec { .. } | Opnd::Sink => return None,
-        })
-    };
-    Some(LaneInst { routine, dst, src: [src(&inst.src[0])?, src(&inst.src[1])?, src(&inst.src[2])?] })
+    let src = [source(&inst.src[0], Some(dst))?, source(&inst.src[1], Some(dst))?, source(&inst.src[2], Some(dst))?];
+    let staged = src.iter().enumerate().any(|(i, s)| matches!((i, s), (_, Src::Dst | Src::Gather) | (0 | 2, Src::Imm(_))));
+    Some(LaneInst { routine, dst, src, staged })
 }
 
 /// Whether the instruction reads or writes the carry flag (`addc`, `add.cc`…): per lane, in

@@ -13,12 +13,18 @@ use crate::ir::{CmpOp, Mods, Op, Ty};
 /// only on it (`shl` by a constant: the range test on the shift amount).
 pub trait Source: Copy {
     fn lane(self, l: usize) -> u64;
+    /// The value of every lane, when it is one value.
+    fn uniform(self) -> Option<u64>;
 }
 
 impl Source for &Lanes {
     #[inline(always)]
     fn lane(self, l: usize) -> u64 {
         self[l]
+    }
+    #[inline(always)]
+    fn uniform(self) -> Option<u64> {
+        None
     }
 }
 
@@ -30,6 +36,10 @@ impl Source for Uniform {
     #[inline(always)]
     fn lane(self, _: usize) -> u64 {
         self.0
+    }
+    #[inline(always)]
+    fn uniform(self) -> Option<u64> {
+        Some(self.0)
     }
 }
 
@@ -221,8 +231,16 @@ impl IntLoop {
             IntLoop::And => map2(a, b, d, |x, y| (x & y) & mask),
             IntLoop::Or => map2(a, b, d, |x, y| (x | y) & mask),
             IntLoop::Xor => map2(a, b, d, |x, y| (x ^ y) & mask),
-            IntLoop::Shl => map2(a, b, d, |x, y| bits::shl(ty, x, y as u32)),
-            IntLoop::Shr => map2(a, b, d, |x, y| bits::shr(ty, x, y as u32)),
+            // A constant amount below the width: the functions' range test is decided here,
+            // once, which leaves a plain shift that vectorises (LLVM kept a test per lane).
+            IntLoop::Shl => match b.uniform() {
+                Some(amt) if (amt as u32) < alu::int::width(ty) => map1(a, d, |x| bits::shl(ty, x, amt as u32)),
+                _ => map2(a, b, d, |x, y| bits::shl(ty, x, y as u32)),
+            },
+            IntLoop::Shr => match b.uniform() {
+                Some(amt) if (amt as u32) < alu::int::width(ty) => map1(a, d, |x| bits::shr(ty, x, amt as u32)),
+                _ => map2(a, b, d, |x, y| bits::shr(ty, x, y as u32)),
+            },
             IntLoop::MadLo => map3(a, b, c, d, |x, y, z| int::mad_lo(ty, x, y, z)),
             IntLoop::MadWide => map3(a, b, c, d, |x, y, z| int::mad_wide(ty, x, y, z)),
             IntLoop::Bfe => map3(a, b, c, d, |x, y, z| bits::bfe(ty, x, y, z)),

@@ -64,11 +64,20 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             &decoded_here
         }
     };
-    if let Decoded::Lanes(li) = decoded {
-        if exec != 0 {
-            super::arith::execute_lanes(k, m, w, &f, inst, li, exec);
+    match *decoded {
+        Decoded::Lanes(ref li) => {
+            if exec != 0 {
+                super::arith::execute_lanes(k, m, w, &f, inst, li, exec);
+            }
+            return Ok(advance(module, w, next));
         }
-        return Ok(advance(module, w, next));
+        Decoded::Setp(src) => {
+            if exec != 0 {
+                super::arith::execute_setp(k, m, w, &f, inst, src, exec);
+            }
+            return Ok(advance(module, w, next));
+        }
+        Decoded::General => {}
     }
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
