@@ -51,7 +51,15 @@ pub struct Cta {
 impl Cta {
     /// Threads that have not exited.
     pub fn live_threads(&self) -> u32 {
-        self.warps.iter().map(|w| (w.valid & !w.exited).count_ones()).sum()
+        // A full warp without the population count (a dozen instructions on CPUs built for
+        // without the POPCNT feature): every barrier arrival asks.
+        self.warps
+            .iter()
+            .map(|w| match w.valid & !w.exited {
+                u32::MAX => WARP_SIZE as u32,
+                m => m.count_ones(),
+            })
+            .sum()
     }
 
     pub fn finished(&self) -> bool {
@@ -85,16 +93,22 @@ impl Cta {
     /// expected (hardware behaviour that `if (t >= n) return; __syncthreads();` relies on);
     /// with `synccheck` such a release is the error instead.
     pub fn release_ready(&mut self) -> Result<(), BarrierAfterExit> {
-        let live = self.live_threads();
+        // Called on every arrival: idle barriers are skipped by reference and the live
+        // count is taken only when a barrier waits for every thread.
+        let mut live = None;
         for id in 0..16 {
-            let b = self.barriers[id];
+            let b = &self.barriers[id];
             if b.waiting == 0 && b.arrived == 0 {
                 continue;
             }
-            let expected = b.count.unwrap_or(live);
+            let expected = match b.count {
+                Some(n) => n,
+                None => *live.get_or_insert_with(|| self.live_threads()),
+            };
             if b.arrived < expected {
                 continue;
             }
+            let b = *b;
             if self.synccheck {
                 self.check_exited(id as u8, &b)?;
             }
