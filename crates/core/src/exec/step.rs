@@ -7,10 +7,10 @@ use super::fault::{ExecFault, FaultKind};
 use super::mem_ops;
 use super::operands::{gather, pred_mask, scatter, write_pred, Lanes};
 use super::printf::{self, ArgSource};
-use super::warp::{lanes, Warp, WARP_SIZE};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use super::warp_ops;
 use crate::alu;
-use crate::ir::{BarKind, BoolOp, Inst, Op, Opnd, Pc, Space};
+use crate::ir::{BarKind, BoolOp, Function, Inst, Op, Opnd, Pc, Space};
 
 /// What the caller must do after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,6 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     let func = &module.functions[f.func as usize];
     let Some(top) = w.simt.last().copied() else { return Ok(StepEvent::Done) };
     let pc = top.pc;
-    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
     let Some(inst) = func.insts.get(pc as usize) else {
         // Falling off the end of a function is a return.
         control::ret(module, w, top.mask);
@@ -77,8 +76,24 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             }
             return Ok(advance(module, w, next));
         }
-        Decoded::General => {}
+        Decoded::General if inst.op == Op::Ld && exec != 0 => {
+            mem_ops::ld(k, m, w, &f, func, inst, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?;
+            return Ok(advance(module, w, next));
+        }
+        Decoded::General => general(k, m, w, &f, func, inst, pc, active, exec),
     }
+}
+
+/// The instructions `exec::decoded` leaves to a match on their `Op` (control flow, memory,
+/// warp-level and the rest), kept out of line so that the decoded forms' common path in
+/// [`step`] stays a small function.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, pc: Pc, active: u32, exec: u32) -> Result<StepEvent, ExecFault> {
+    let module = k.module;
+    let f = *f;
+    let next = pc + 1;
+    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
     match inst.op {
