@@ -8,6 +8,7 @@
 //! [`Decoded::General`], which `step` executes from the `Inst` as before.
 
 use super::lane_loops::IntLoop;
+use super::mem_ops::LdBased;
 use crate::alu::float::{f32_fast, F32Fast};
 use crate::ir::{Function, Inst, Op, Opnd, RegId, Ty};
 
@@ -18,6 +19,8 @@ pub enum Decoded {
     Lanes(LaneInst),
     /// A `setp` with its two compared sources resolved (`arith::execute_setp`).
     Setp([Src; 2]),
+    /// A scalar `ld [%r+imm]` into another register (`mem_ops::ld_based`).
+    LdBased(LdBased),
     /// Everything else: `step` matches on the instruction's `Op`.
     General,
 }
@@ -66,13 +69,16 @@ pub enum Src {
 
 /// The decoded form of every instruction of `func`, indexed by PC.
 pub fn decode_function(func: &Function) -> Vec<Decoded> {
-    func.insts.iter().map(decode).collect()
+    func.insts.iter().map(|i| decode(i, &func.reg_bits)).collect()
 }
 
-/// The decoded form of one instruction.
-pub fn decode(inst: &Inst) -> Decoded {
+/// The decoded form of one instruction of a function with register widths `reg_bits`.
+pub fn decode(inst: &Inst, reg_bits: &[u8]) -> Decoded {
     if let Some(l) = lane_inst(inst) {
         return Decoded::Lanes(l);
+    }
+    if let Some(l) = LdBased::of(inst, reg_bits) {
+        return Decoded::LdBased(l);
     }
     match (inst.op, inst.dst[0], source(&inst.src[0], None), source(&inst.src[1], None)) {
         (Op::Setp, Opnd::Pred { .. }, Some(a), Some(b)) if matches!(inst.dst[1], Opnd::None | Opnd::Pred { .. }) => Decoded::Setp([a, b]),

@@ -59,7 +59,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     let decoded = match func.decoded.get(pc as usize) {
         Some(d) => d,
         None => {
-            decoded_here = decoded::decode(inst);
+            decoded_here = decoded::decode(inst, &func.reg_bits);
             &decoded_here
         }
     };
@@ -76,8 +76,10 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             }
             return Ok(advance(module, w, next));
         }
-        Decoded::General if inst.op == Op::Ld && exec != 0 => {
-            mem_ops::ld(k, m, w, &f, func, inst, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?;
+        Decoded::LdBased(ref l) => {
+            if exec != 0 {
+                mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?;
+            }
             return Ok(advance(module, w, next));
         }
         Decoded::General => general(k, m, w, &f, func, inst, pc, active, exec),
