@@ -114,6 +114,24 @@ pub fn cvt_lanes(ty: Ty, ty2: Ty, mods: &Mods, a: &Lanes, d: &mut Lanes) {
 /// types fixed per loop (each arm its own loop over the same function, so the per-lane
 /// matches fold away); other types take the general loop.
 pub fn compare_lanes(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: impl Source) -> u32 {
+    // Plain x86-64 has no 64-bit vector comparison, so the loops stay scalar there; where
+    // the CPU has AVX2 (checked once at run time) the same loops are compiled with it.
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn with_avx2(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: impl Source) -> u32 {
+            compare_lanes_of(cmp, ty, ftz, a, b)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { with_avx2(cmp, ty, ftz, a, b) };
+        }
+    }
+    compare_lanes_of(cmp, ty, ftz, a, b)
+}
+
+#[inline(always)]
+fn compare_lanes_of(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: impl Source) -> u32 {
     #[inline(always)]
     fn lanes_with(a: &Lanes, b: impl Source, f: impl Fn(u64, u64) -> bool) -> u32 {
         let mut r = 0u32;
