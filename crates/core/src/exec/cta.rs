@@ -42,6 +42,9 @@ pub struct Cta {
     pub warps: Vec<Warp>,
     pub shared: Vec<u8>,
     pub barriers: [Barrier; 16],
+    /// Barriers that may have arrivals (a bit per id; a superset of those with any):
+    /// [`Cta::release_ready`] looks at these only.
+    pub busy: u16,
     /// Warp instructions executed by the CTA (the functional `%clock`).
     pub clock: u64,
     /// Report barriers that complete without exited threads ([`BarrierAfterExit`]).
@@ -72,6 +75,7 @@ impl Cta {
             let w = &self.warps[wi];
             let (func, pc) = (w.frame().func, w.barrier_pc);
             let b = &mut self.barriers[(id & 15) as usize];
+            self.busy |= 1 << (id & 15);
             if b.arrived == 0 && b.waiting == 0 {
                 (b.func, b.pc) = (func, pc);
             }
@@ -93,12 +97,16 @@ impl Cta {
     /// expected (hardware behaviour that `if (t >= n) return; __syncthreads();` relies on);
     /// with `synccheck` such a release is the error instead.
     pub fn release_ready(&mut self) -> Result<(), BarrierAfterExit> {
-        // Called on every arrival: idle barriers are skipped by reference and the live
+        // Called on every arrival: only the busy barriers are looked at, and the live
         // count is taken only when a barrier waits for every thread.
         let mut live = None;
-        for id in 0..16 {
+        let mut busy = self.busy;
+        while busy != 0 {
+            let id = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
             let b = &self.barriers[id];
             if b.waiting == 0 && b.arrived == 0 {
+                self.busy &= !(1 << id);
                 continue;
             }
             let expected = match b.count {
@@ -142,6 +150,7 @@ impl Cta {
                 }
             }
             self.barriers[id] = Barrier::default();
+            self.busy &= !(1 << id);
         }
         Ok(())
     }
