@@ -102,6 +102,7 @@ pub fn execute_setp(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &I
 
 /// Source `i` (decoded as `s`) for all 32 lanes: a register in place, anything else in `tmp`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn staged_lanes<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, inst: &Inst, i: usize, s: Src, tmp: &'a mut Option<Lanes>) -> &'a Lanes {
     match s {
         Src::Reg(r) => super::operands::reg_lanes(w, f, r),

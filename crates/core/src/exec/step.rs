@@ -63,27 +63,17 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
             &decoded_here
         }
     };
+    // The decoded forms execute only for a non-empty mask; then the warp moves on.
     match *decoded {
-        Decoded::Lanes(ref li) => {
-            if exec != 0 {
-                super::arith::execute_lanes(k, m, w, &f, inst, li, exec);
-            }
-            return Ok(advance(module, w, next));
-        }
-        Decoded::Setp(src) => {
-            if exec != 0 {
-                super::arith::execute_setp(k, m, w, &f, inst, src, exec);
-            }
-            return Ok(advance(module, w, next));
-        }
+        Decoded::General => return general(k, m, w, &f, func, inst, pc, active, exec),
+        _ if exec == 0 => {}
+        Decoded::Lanes(ref li) => super::arith::execute_lanes(k, m, w, &f, inst, li, exec),
+        Decoded::Setp(src) => super::arith::execute_setp(k, m, w, &f, inst, src, exec),
         Decoded::LdBased(ref l) => {
-            if exec != 0 {
-                mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?;
-            }
-            return Ok(advance(module, w, next));
+            mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?
         }
-        Decoded::General => general(k, m, w, &f, func, inst, pc, active, exec),
     }
+    Ok(advance(module, w, next))
 }
 
 /// The instructions `exec::decoded` leaves to a match on their `Op` (control flow, memory,
