@@ -42,6 +42,9 @@ pub struct Cta {
     pub warps: Vec<Warp>,
     pub shared: Vec<u8>,
     pub barriers: [Barrier; 16],
+    /// Barriers that may have arrivals (a bit per id; a superset of those with any):
+    /// [`Cta::release_ready`] looks at these only.
+    pub busy: u16,
     /// Warp instructions executed by the CTA (the functional `%clock`).
     pub clock: u64,
     /// Report barriers that complete without exited threads ([`BarrierAfterExit`]).
@@ -51,7 +54,15 @@ pub struct Cta {
 impl Cta {
     /// Threads that have not exited.
     pub fn live_threads(&self) -> u32 {
-        self.warps.iter().map(|w| (w.valid & !w.exited).count_ones()).sum()
+        // A full warp without the population count (a dozen instructions on CPUs built for
+        // without the POPCNT feature): every barrier arrival asks.
+        self.warps
+            .iter()
+            .map(|w| match w.valid & !w.exited {
+                u32::MAX => WARP_SIZE as u32,
+                m => m.count_ones(),
+            })
+            .sum()
     }
 
     pub fn finished(&self) -> bool {
@@ -64,6 +75,7 @@ impl Cta {
             let w = &self.warps[wi];
             let (func, pc) = (w.frame().func, w.barrier_pc);
             let b = &mut self.barriers[(id & 15) as usize];
+            self.busy |= 1 << (id & 15);
             if b.arrived == 0 && b.waiting == 0 {
                 (b.func, b.pc) = (func, pc);
             }
@@ -85,16 +97,26 @@ impl Cta {
     /// expected (hardware behaviour that `if (t >= n) return; __syncthreads();` relies on);
     /// with `synccheck` such a release is the error instead.
     pub fn release_ready(&mut self) -> Result<(), BarrierAfterExit> {
-        let live = self.live_threads();
-        for id in 0..16 {
-            let b = self.barriers[id];
+        // Called on every arrival: only the busy barriers are looked at, and the live
+        // count is taken only when a barrier waits for every thread.
+        let mut live = None;
+        let mut busy = self.busy;
+        while busy != 0 {
+            let id = busy.trailing_zeros() as usize;
+            busy &= busy - 1;
+            let b = &self.barriers[id];
             if b.waiting == 0 && b.arrived == 0 {
+                self.busy &= !(1 << id);
                 continue;
             }
-            let expected = b.count.unwrap_or(live);
+            let expected = match b.count {
+                Some(n) => n,
+                None => *live.get_or_insert_with(|| self.live_threads()),
+            };
             if b.arrived < expected {
                 continue;
             }
+            let b = *b;
             if self.synccheck {
                 self.check_exited(id as u8, &b)?;
             }
@@ -128,6 +150,7 @@ impl Cta {
                 }
             }
             self.barriers[id] = Barrier::default();
+            self.busy &= !(1 << id);
         }
         Ok(())
     }

@@ -54,7 +54,7 @@ pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
             w
         })
         .collect();
-    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], clock: 0, synccheck: k.synccheck }
+    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], busy: 0, clock: 0, synccheck: k.synccheck }
 }
 
 /// Runs the grid to completion.

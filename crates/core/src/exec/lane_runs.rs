@@ -60,6 +60,16 @@ pub fn words<const N: usize>(bytes: &[u8], out: &mut [u64]) {
     }
 }
 
+/// Writes the low `N` bytes of each of `vals`, little-endian, as consecutive words from the
+/// start of `bytes`: the store counterpart of [`words`].
+#[inline(always)]
+pub fn put_words<const N: usize>(bytes: &mut [u8], vals: &[u64]) {
+    let bytes = &mut bytes[..vals.len() * N];
+    for (i, v) in vals.iter().enumerate() {
+        bytes[i * N..i * N + N].copy_from_slice(&v.to_le_bytes()[..N]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +98,8 @@ mod tests {
         let mut out = [0u64; WARP_SIZE];
         words::<2>(&[1, 0, 0xff, 0xff, 3, 0x80], &mut out[..3]);
         assert_eq!(out[..3], [1, 0xffff, 0x8003]);
+        let mut bytes = [0u8; 6];
+        put_words::<2>(&mut bytes, &[1, 0x1_ffff, 0x8003]);
+        assert_eq!(bytes, [1, 0, 0xff, 0xff, 3, 0x80]);
     }
 }

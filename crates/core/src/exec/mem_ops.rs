@@ -8,7 +8,7 @@ use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, reg_pa
 use super::scalar_access;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
-use crate::ir::{AtomOp, Function, Inst, Mods, Op, Opnd, Rounding, Space, Ty};
+use crate::ir::{AddrRel, AtomOp, Function, Inst, Mods, Op, Opnd, RegId, Rounding, Space, Ty};
 
 /// Per-lane addresses of a memory operand (`[reg+imm]` + relative base) of an access to
 /// `space`.
@@ -190,6 +190,58 @@ fn ld_lanes(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, addr: &Lan
     Ok(())
 }
 
+/// Sign-extends the loaded lanes of `mask` in the register at `at` (`reg_bits` wide) when
+/// the load's type is signed and narrower than the register.
+#[inline]
+fn extend_lanes(w: &mut Warp, ty: Ty, reg_bits: u8, at: usize, mask: u32) {
+    if ty.is_signed() && ty.bits() < u32::from(reg_bits) {
+        for lane in lanes(mask) {
+            w.regs[at + lane] = extend(w.regs[at + lane], ty, reg_bits);
+        }
+    }
+}
+
+/// A scalar `ld` of `[%base + offset]` (plus the `rel` base) into another register `dst` of
+/// `reg_bits` bits: the common load, which `exec::decoded` resolves at load time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LdBased {
+    pub dst: RegId,
+    pub base: RegId,
+    pub rel: AddrRel,
+    pub offset: i64,
+    pub reg_bits: u8,
+}
+
+impl LdBased {
+    /// The form of `inst`, when it is such a load (`reg_bits`: the function's register widths).
+    pub fn of(inst: &Inst, reg_bits: &[u8]) -> Option<LdBased> {
+        match (inst.op, inst.dst[0], inst.src[0]) {
+            (Op::Ld, Opnd::Reg(dst), Opnd::Addr { base: Some(base), rel, offset }) if base != dst => {
+                Some(LdBased { dst, base, rel, offset, reg_bits: reg_bits.get(dst as usize).copied().unwrap_or(64) })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// [`ld`] of an [`LdBased`] form: the addresses summed as the lanes load, reading the base
+/// register in place (still intact for the per-lane rest), straight into the destination (a
+/// lane that faults ends the launch, so lanes written before it are never seen); the lanes
+/// the warp-wide path leaves, per lane.
+pub fn ld_based(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, l: &LdBased, mask: u32) -> Result<(), (usize, FaultKind)> {
+    let size = inst.ty.bytes().max(1);
+    let at = f.reg_base + l.dst as usize * WARP_SIZE;
+    let add = rel_base(k, f, l.rel).wrapping_add(l.offset as u64);
+    let (base, out) = reg_pair(w, f, l.base, l.dst);
+    if let Err(first) = scalar_access::load_based(m, inst.mods.space, base, add, mask, size, out) {
+        let mut addr = [0u64; WARP_SIZE];
+        addresses(k, m, w, f, &inst.src[0], inst.mods.space, &mut addr);
+        ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
+    }
+    extend_lanes(w, inst.ty, l.reg_bits, at, mask);
+    Ok(())
+}
+
 /// `ld` in the warp's current frame `f`: returns the first faulting lane.
 pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
     let f = *f;
@@ -207,13 +259,7 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
             // `[%r+imm]` into another register: the addresses summed as the lanes load,
             // reading the base register in place (still intact for the per-lane rest).
             Opnd::Addr { base: Some(b), rel, offset } if b != r => {
-                let add = rel_base(k, &f, rel).wrapping_add(offset as u64);
-                let (base, out) = reg_pair(w, &f, b, r);
-                if let Err(first) = scalar_access::load_based(m, inst.mods.space, base, add, mask, size, out) {
-                    let mut addr = [0u64; WARP_SIZE];
-                    addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
-                    ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
-                }
+                return ld_based(k, m, w, &f, inst, &LdBased { dst: r, base: b, rel, offset, reg_bits: bits }, mask);
             }
             // One address for every lane (a kernel parameter, a variable) outside per-thread
             // local memory: one access gives every lane its value, or the first lane its fault.
@@ -236,11 +282,7 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
                 }
             }
         }
-        if inst.ty.is_signed() && inst.ty.bits() < u32::from(bits) {
-            for lane in lanes(mask) {
-                w.regs[at + lane] = extend(w.regs[at + lane], inst.ty, bits);
-            }
-        }
+        extend_lanes(w, inst.ty, bits, at, mask);
         return Ok(());
     }
     let mut addr = [0u64; WARP_SIZE];

@@ -75,6 +75,15 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
     }
 }
 
+/// Whether special register `s` differs between the lanes of a warp (the thread index, the
+/// lane and its masks); every other one [`sreg`] gives the same value for every lane.
+fn varies_by_lane(s: Sreg) -> bool {
+    matches!(
+        s,
+        Sreg::TidX | Sreg::TidY | Sreg::TidZ | Sreg::Laneid | Sreg::LanemaskEq | Sreg::LanemaskLt | Sreg::LanemaskLe | Sreg::LanemaskGt | Sreg::LanemaskGe
+    )
+}
+
 /// Reads a source operand for every lane (inactive lanes get harmless values).
 #[inline]
 pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mut Lanes) {
@@ -90,11 +99,13 @@ pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mu
                 *v = ((bits >> l) & 1) as u64;
             }
         }
-        Opnd::Sreg(s) => {
+        Opnd::Sreg(s) if varies_by_lane(s) => {
             for (l, v) in out.iter_mut().enumerate() {
                 *v = sreg(k, m, w, s, l);
             }
         }
+        // The same for every lane (`%ctaid`, `%ntid`…): read once.
+        Opnd::Sreg(s) => *out = [sreg(k, m, w, s, 0); WARP_SIZE],
         Opnd::SymAddr { rel, offset } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64); WARP_SIZE],
         Opnd::Addr { .. } | Opnd::Vec { .. } | Opnd::None | Opnd::Sink => *out = [0; WARP_SIZE],
     }

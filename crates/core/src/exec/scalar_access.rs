@@ -13,7 +13,7 @@
 //! [`GlobalMemory::read_lanes`]: super::memory::GlobalMemory::read_lanes
 
 use super::context::MemCtx;
-use super::lane_runs::{half_shape, words, Shape, HALF};
+use super::lane_runs::{half_shape, put_words, words, Shape, HALF};
 use super::memory::GlobalMemory;
 use super::operands::Lanes;
 use super::warp::lanes;
@@ -181,6 +181,22 @@ fn global_load<const N: usize>(g: &GlobalMemory, addr: &Lanes, mask: u32, out: &
 #[inline(always)]
 fn shared_store<const N: usize>(shared: &mut [u8], addr: &Lanes, mask: u32, vals: &Lanes) -> Result<(), usize> {
     let len = shared.len() as u64;
+    // A full warp whose halves are each consecutive aligned words in bounds (`s[tid] = v`):
+    // one check and one copy per half. The addresses are distinct, so the order of the
+    // writes does not matter; anything else takes the per-lane checks below.
+    if mask == u32::MAX {
+        let run = |h: usize| {
+            let first = addr[h];
+            half_shape::<N>(addr, h) == Shape::Consecutive && first % N as u64 == 0 && first + (HALF * N) as u64 <= len
+        };
+        if run(0) && run(HALF) {
+            for h in [0, HALF] {
+                let at = addr[h] as usize;
+                put_words::<N>(&mut shared[at..at + HALF * N], &vals[h..h + HALF]);
+            }
+            return Ok(());
+        }
+    }
     // Shared addresses are 32-bit (wrapped by `addresses`), so the sums cannot overflow.
     if lanes(mask).any(|l| addr[l] % N as u64 != 0 || addr[l] + N as u64 > len) {
         return Err(mask.trailing_zeros() as usize);
@@ -271,7 +287,8 @@ mod tests {
         let mut w = Warp::new(0, u32::MAX, 0, 0, 0, 0);
         let mut printf = String::new();
         for seed in 0..800u64 {
-            let size = [1u32, 2, 4, 8][seed as usize % 4];
+            // (Shifted every 30 seeds, so full shared warps in runs meet every size.)
+            let size = [1u32, 2, 4, 8][(seed + seed / 30) as usize % 4];
             let space = if seed % 3 == 0 { Space::Shared } else { Space::Global };
             let mask = match seed % 5 {
                 0 => u32::MAX,

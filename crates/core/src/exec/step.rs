@@ -2,14 +2,15 @@
 
 use super::context::{LaunchCtx, MemCtx};
 use super::control;
+use super::decoded::{self, Decoded};
 use super::fault::{ExecFault, FaultKind};
 use super::mem_ops;
 use super::operands::{gather, pred_mask, scatter, write_pred, Lanes};
 use super::printf::{self, ArgSource};
-use super::warp::{lanes, Warp, WARP_SIZE};
+use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use super::warp_ops;
 use crate::alu;
-use crate::ir::{BarKind, BoolOp, Inst, Op, Opnd, Pc, Space};
+use crate::ir::{BarKind, BoolOp, Function, Inst, Op, Opnd, Pc, Space};
 
 /// What the caller must do after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +39,6 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     let func = &module.functions[f.func as usize];
     let Some(top) = w.simt.last().copied() else { return Ok(StepEvent::Done) };
     let pc = top.pc;
-    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
     let Some(inst) = func.insts.get(pc as usize) else {
         // Falling off the end of a function is a return.
         control::ret(module, w, top.mask);
@@ -54,6 +54,38 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     // without the POPCNT feature).
     w.thread_instructions += if exec == u32::MAX { WARP_SIZE as u64 } else { exec.count_ones() as u64 };
     let next = pc + 1;
+    // The load-time decoding; an instruction of a function built by hand decodes here.
+    let decoded_here;
+    let decoded = match func.decoded.get(pc as usize) {
+        Some(d) => d,
+        None => {
+            decoded_here = decoded::decode(inst, &func.reg_bits);
+            &decoded_here
+        }
+    };
+    // The decoded forms execute only for a non-empty mask; then the warp moves on.
+    match *decoded {
+        Decoded::General => return general(k, m, w, &f, func, inst, pc, active, exec),
+        _ if exec == 0 => {}
+        Decoded::Lanes(ref li) => super::arith::execute_lanes(k, m, w, &f, inst, li, exec),
+        Decoded::Setp(src) => super::arith::execute_setp(k, m, w, &f, inst, src, exec),
+        Decoded::LdBased(ref l) => {
+            mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?
+        }
+    }
+    Ok(advance(module, w, next))
+}
+
+/// The instructions `exec::decoded` leaves to a match on their `Op` (control flow, memory,
+/// warp-level and the rest), kept out of line so that the decoded forms' common path in
+/// [`step`] stays a small function.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, pc: Pc, active: u32, exec: u32) -> Result<StepEvent, ExecFault> {
+    let module = k.module;
+    let f = *f;
+    let next = pc + 1;
+    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
     match inst.op {
@@ -214,8 +246,22 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         }
         _ => super::arith::execute(k, m, w, &f, inst, exec),
     }
-    control::goto(module, w, next);
-    Ok(done_or_continue(w))
+    Ok(advance(module, w, next))
+}
+
+/// Moves the warp past an instruction that left its SIMT stack as it was: `control::goto`
+/// to `next`, with the common case (not yet at the entry's reconvergence point) answered
+/// without the reconvergence loop.
+#[inline]
+fn advance(module: &crate::ir::Module, w: &mut Warp, next: Pc) -> StepEvent {
+    if let Some(t) = w.simt.last_mut() {
+        t.pc = next;
+        if next != t.rpc && t.mask != 0 {
+            return StepEvent::Continue;
+        }
+    }
+    control::reconverge(module, w);
+    done_or_continue(w)
 }
 
 fn done_or_continue(w: &Warp) -> StepEvent {

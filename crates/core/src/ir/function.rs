@@ -45,6 +45,10 @@ pub struct Function {
     /// `false` for declarations without a body that are not built-ins.
     pub has_body: bool,
     pub insts: Vec<Inst>,
+    /// The executor's pre-decoded form of `insts`, indexed by PC, built when the module is
+    /// lowered (`exec::decoded::decode_function`); `step` decodes an instruction itself when
+    /// this is shorter (a function built by hand).
+    pub decoded: Vec<crate::exec::decoded::Decoded>,
     /// Number of 64-bit register slots.
     pub num_regs: u32,
     /// Declared width in bits of each register slot (8/16/32/64), for load extension.

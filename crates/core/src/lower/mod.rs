@@ -43,7 +43,8 @@ pub fn lower(ast: &ptx::ast::Module) -> Result<ir::Module, LoadErrors> {
     let image = globals::build(&syms, &mut errors);
     let mut functions = Vec::with_capacity(syms.funcs.len());
     for id in 0..syms.funcs.len() {
-        let (f, errs) = func::lower_function(&syms, id as FuncId);
+        let (mut f, errs) = func::lower_function(&syms, id as FuncId);
+        f.decoded = crate::exec::decoded::decode_function(&f);
         functions.push(f);
         errors.extend(errs);
     }
