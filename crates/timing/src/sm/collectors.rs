@@ -83,28 +83,6 @@ impl Collectors {
         None
     }
 
-    /// The first cycle a collector [`Collectors::free`] could give scheduler `sched` for a
-    /// `unit`-class instruction is free (0 when the class is unconstrained).
-    pub fn next_free(&self, unit: Unit, sched: usize) -> u64 {
-        let pool = unit as usize;
-        if self.per_scheduler > 0 {
-            let first = sched * self.per_scheduler;
-            return self.busy[pool]
-                .get(first..first + self.per_scheduler)
-                .and_then(|own| own.iter().copied().min())
-                .unwrap_or(u64::MAX);
-        }
-        if self.busy[pool].is_empty() && self.busy[3].is_empty() {
-            return 0;
-        }
-        self.busy[pool]
-            .iter()
-            .chain(&self.busy[3])
-            .copied()
-            .min()
-            .unwrap_or(u64::MAX)
-    }
-
     /// Collector `c` gathers operands until cycle `until` (free from then on).
     #[inline]
     pub fn occupy(&mut self, c: Collector, until: u64) {

@@ -102,22 +102,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             None => Slot::Idle,
         };
         self.sched_wake[k] = 0;
-        if P::PURE_ORDER && picked.is_none() && (!any_struct || !self.share_warps) {
+        if P::PURE_ORDER && picked.is_none() && (!any_struct || self.waits_for_memory_stage(k)) {
             // No candidate could issue: nothing changes before one of the other warps' wake
-            // cycle, or (when candidates met busy units or collectors) before one of those
-            // frees — or an event, which lowers `sched_wake` through `block`, or the memory
-            // stage freeing an LD/ST unit. (Warp sharing lends units across schedulers, so a
-            // scheduler stalled on units keeps walking with it.)
+            // cycle or an event, which lowers `sched_wake` through `block` — or, when the
+            // candidates wait for the LD/ST unit, the memory stage freeing it.
             let mut wake = u64::MAX;
             for &s in &self.sched_slots[k] {
                 if self.w.occupied[s as usize] && self.w.wake[s as usize] > now {
                     wake = wake.min(self.w.wake[s as usize]);
                 }
-            }
-            for &s in &self.unit_stalled[k] {
-                let unit = self.w.head_unit[s as usize];
-                let free = self.units.next_free(unit, k).max(self.oc.next_free(unit, k));
-                wake = wake.min(free);
             }
             self.sched_wake[k] = wake;
         } else {
@@ -134,6 +127,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         Ok(())
+    }
+
+    /// Every candidate of scheduler `k`'s last walk met a busy unit, each the LD/ST unit, and
+    /// every LD/ST instance `k` may use is held until the memory stage frees it: the walk
+    /// cannot go otherwise before that event. (Short stalls on SP/SFU initiation intervals
+    /// are cheaper walked than slept through; warp sharing lends units across schedulers.)
+    fn waits_for_memory_stage(&self, k: usize) -> bool {
+        !self.share_warps
+            && self.unit_stalled[k]
+                .iter()
+                .all(|&s| self.w.head_unit[s as usize] == Unit::Ldst)
+            && self.units.next_free(Unit::Ldst, k) == u64::MAX
     }
 
     /// Dual issue (`sm.dual_issue`): after warp `s` issued an instruction on a `first`-class
