@@ -431,9 +431,7 @@ impl Channel {
         let next = t + 1;
         if scope.only.is_none() {
             let write = scope.write;
-            let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
-            let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
-            let turn = if write { self.write_ok } else { self.read_ok };
+            let (ccd, bus, turn) = self.column_bounds(write);
             if ccd.max(bus).max(turn) <= next
                 && self.queue.hitting(write).iter().any(|b| {
                     self.banks[b].col_ready <= next
@@ -471,15 +469,23 @@ impl Channel {
         best.map(|(_, b, i)| (b, i))
     }
 
+    /// The channel-wide earliest cycles a column command of kind `write` may issue: after the
+    /// last column (tCCD), early enough that its data follows the bus's current burst, after
+    /// the read/write turnaround.
+    fn column_bounds(&self, write: bool) -> (u64, u64, u64) {
+        let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
+        let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
+        let turn = if write { self.write_ok } else { self.read_ok };
+        (ccd, bus, turn)
+    }
+
     /// Over the requests in scope: the banks whose open row one of them hits (not to be
     /// closed), and a lower bound on the next cycle any of them can issue a command given
     /// the current bank and bus state.
     fn survey(&self, scope: Scope) -> (BankSet, u64) {
         let write = scope.write;
-        let ccd = self.last_col.map_or(0, |c| c + self.t.ccd);
+        let (ccd, bus, turn) = self.column_bounds(write);
         let rrd = self.last_act.map_or(0, |a| a + self.t.rrd);
-        let bus = self.bus_free.saturating_sub(self.t.cl.max(self.t.wl));
-        let turn = if write { self.write_ok } else { self.read_ok };
         let (mut wanted, mut earliest) = (BankSet::default(), u64::MAX);
         for b in scope.banks(self.queue.pending(write)) {
             let bank = &self.banks[b];

@@ -59,41 +59,42 @@ impl IssuePolicy for Gto {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        let greedy = self.greedy(v);
-        if let Some(g) = greedy {
-            out.push(g);
-        }
-        // `age_order` is already oldest first: two stable passes, no sort.
-        let by_age = &v.age_order[self.me as usize];
-        out.extend(
-            by_age
-                .iter()
-                .copied()
-                .filter(|&s| !v.waiting(s) && Some(s) != greedy),
-        );
-        out.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
+        by_age(self.me, v, out);
+        greedy_first(out, self.greedy(v));
     }
 
     fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         let greedy = self.greedy(v);
         let m = &mut self.memo;
         if m.version != v.warps.version {
-            let by_age = &v.age_order[self.me as usize];
             m.by_age.clear();
-            m.by_age.extend(by_age.iter().copied().filter(|&s| !v.waiting(s)));
-            m.by_age.extend(by_age.iter().copied().filter(|&s| v.waiting(s)));
+            by_age(self.me, v, &mut m.by_age);
             m.version = v.warps.version;
             m.order_valid = false;
         }
         if !m.order_valid || m.greedy != greedy {
             m.order.clear();
-            // The greedy warp is not waiting: it moves to the front of the non-waiting ones.
-            m.order.extend(greedy);
-            m.order.extend(m.by_age.iter().copied().filter(|&s| Some(s) != greedy));
+            m.order.extend_from_slice(&m.by_age);
+            greedy_first(&mut m.order, greedy);
             (m.greedy, m.order_valid) = (greedy, true);
         }
         out.clear();
         out.extend_from_slice(&m.order);
+    }
+}
+
+/// Appends scheduler `me`'s warps: non-waiting ones oldest first, then waiting ones oldest
+/// first (`age_order` is already oldest first: two stable passes, no sort).
+fn by_age(me: u16, v: &PolicyView, out: &mut Vec<u16>) {
+    let slots = &v.age_order[me as usize];
+    out.extend(slots.iter().copied().filter(|&s| !v.waiting(s)));
+    out.extend(slots.iter().copied().filter(|&s| v.waiting(s)));
+}
+
+/// Moves the greedy warp to the front, the others keeping their order.
+fn greedy_first(order: &mut [u16], greedy: Option<u16>) {
+    if let Some(i) = greedy.and_then(|g| order.iter().position(|&s| s == g)) {
+        order[..=i].rotate_right(1);
     }
 }
 

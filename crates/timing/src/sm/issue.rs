@@ -113,8 +113,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
             }
             self.sched_wake[k] = wake;
-        } else {
-            self.unit_stalled[k].clear();
         }
         let Some((s, u)) = picked else { return Ok(()) };
         let first = self.w.head_unit[s];
