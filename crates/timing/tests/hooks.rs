@@ -247,7 +247,7 @@ impl FetchPolicy for FirstInOrder {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        orders: &IssueOrders<'_, P>,
+        orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     ) {

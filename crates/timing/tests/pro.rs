@@ -256,12 +256,12 @@ fn pro_config() -> GpuConfig {
     .unwrap()
 }
 
-/// A policy whose schedulers never sleep (`PURE_ORDER = false` also turns fast forward off).
+/// A policy whose schedulers never sleep (`MAY_SLEEP = false` also turns fast forward off).
 struct NoSleep<P>(P);
 
 impl<P: IssuePolicy> IssuePolicy for NoSleep<P> {
     type Shared = P::Shared;
-    const PURE_ORDER: bool = false;
+    const MAY_SLEEP: bool = false;
     fn current_order(&self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         self.0.current_order(sh, slots, v, out);
     }

@@ -186,7 +186,7 @@ struct V {
 
 impl V {
     fn new(n: usize) -> V {
-        let mut w = WarpSlots::new(n);
+        let mut w = WarpSlots::new(n, 2);
         w.occupied = vec![true; n];
         w.age = (0..n as u64).collect();
         w.wake = vec![0; n];
@@ -227,8 +227,8 @@ impl V {
     /// Marks slot `s` blocked on an outstanding global load (or clears it).
     fn long_dep(&mut self, s: usize, on: bool) {
         self.w.block[s] = if on { Block::Data } else { Block::Ready };
-        self.w.long_wait[s] = on;
         self.w.wake[s] = if on { 100 } else { 0 };
+        self.w.long_until[s] = self.w.wake[s];
     }
 }
 
@@ -308,7 +308,7 @@ fn oldest_orders_by_dynamic_id() {
 fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     let slots: Vec<u16> = (0..10).collect();
     let mut v = V::new(10);
-    let mut p = Tls::new(0, 3, 10, 10);
+    let mut p = Tls::new(0, 3);
     let mut out = Vec::new();
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 1, 2]);

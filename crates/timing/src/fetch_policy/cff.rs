@@ -18,7 +18,7 @@
 //! Orders are built lazily: with `round-robin` and one warp per fetch, usually only one
 //! scheduler's order is built per fetch cycle.
 
-use super::{eligible, FetchPolicy};
+use super::{eligible, eligible_now, FetchPolicy};
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
 use warpsim_core::config::CffMerge;
 
@@ -33,6 +33,8 @@ pub struct Cff {
     built: Vec<bool>,
     /// Per scheduler: how far its order has been consumed this fetch cycle.
     pos: Vec<usize>,
+    /// Per scheduler: its warp slots as a bit set (an SM has at most 64).
+    slot_bits: Vec<u64>,
 }
 
 impl Cff {
@@ -49,6 +51,7 @@ impl Cff {
             orders: Vec::new(),
             built: Vec::new(),
             pos: Vec::new(),
+            slot_bits: Vec::new(),
         }
     }
 
@@ -57,18 +60,29 @@ impl Cff {
         &mut self,
         k: usize,
         v: &PolicyView,
-        orders: &IssueOrders<'_, P>,
+        orders: &mut IssueOrders<'_, P>,
         picked: &[u16],
     ) -> Option<u16> {
         if !self.built[k] {
-            orders.order(k, v, &mut self.orders[k]);
             self.built[k] = true;
+            let fetchable = if self.partial {
+                v.warps.fetch_room
+            } else {
+                v.warps.fetch_empty
+            };
+            if fetchable & self.slot_bits[k] == 0 {
+                // None of its warps is eligible (the usual case while they wait on memory with
+                // full I-buffers): its order is not needed.
+                self.orders[k].clear();
+                return None;
+            }
+            orders.order(k, v, &mut self.orders[k]);
         }
         let o = &self.orders[k];
         while self.pos[k] < o.len() {
             let s = o[self.pos[k]];
             self.pos[k] += 1;
-            if eligible(v, s as usize, self.partial) && !picked.contains(&s) {
+            if eligible_now(v, s as usize, self.partial) && !picked.contains(&s) {
                 return Some(s);
             }
         }
@@ -80,7 +94,7 @@ impl FetchPolicy for Cff {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        orders: &IssueOrders<'_, P>,
+        orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     ) {
@@ -89,6 +103,15 @@ impl FetchPolicy for Cff {
             self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
             self.built = vec![false; n];
             self.pos = vec![0; n];
+            self.slot_bits = (0..n)
+                .map(|k| {
+                    orders
+                        .slots(k)
+                        .iter()
+                        .filter(|&&s| s < 64)
+                        .fold(0, |m, &s| m | 1 << s)
+                })
+                .collect();
         }
         self.built.iter_mut().for_each(|b| *b = false);
         self.pos.iter_mut().for_each(|p| *p = 0);

@@ -51,7 +51,7 @@ impl FetchPolicy for Fef {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        _orders: &IssueOrders<'_, P>,
+        _orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     ) {

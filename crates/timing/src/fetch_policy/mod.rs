@@ -25,7 +25,7 @@ pub trait FetchPolicy {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        orders: &IssueOrders<'_, P>,
+        orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     );
@@ -41,6 +41,17 @@ pub fn eligible(v: &PolicyView, s: usize, partial: bool) -> bool {
         && w.state[s] != WarpState::Done
         && w.fetch_wait[s] <= v.now
         && (w.ib_n[s] == 0 || (partial && w.ib_n[s] < v.ib_depth))
+}
+
+/// [`eligible`] from `WarpSlots`' derived bit sets: one bit test and the I-cache wait (what
+/// the per-cycle picks use; `eligible` stays the definition, checked against in debug builds).
+#[inline]
+pub fn eligible_now(v: &PolicyView, s: usize, partial: bool) -> bool {
+    let w = v.warps;
+    let set = if partial { w.fetch_room } else { w.fetch_empty };
+    let ok = s < 64 && set >> s & 1 != 0 && w.fetch_wait[s] <= v.now;
+    debug_assert_eq!(ok, eligible(v, s, partial), "fetch bit sets out of date");
+    ok
 }
 
 /// The registered fetch policies, by name (see [`FETCH`] for the names and summaries).
@@ -99,7 +110,7 @@ impl FetchPolicy for AnyFetch {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        orders: &IssueOrders<'_, P>,
+        orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     ) {

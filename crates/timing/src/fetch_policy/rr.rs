@@ -1,7 +1,7 @@
 //! `rr`: round robin over the SM's warp slots whose I-buffer is empty, starting after the
 //! last slot fetched (GPGPU-Sim's baseline).
 
-use super::{eligible, FetchPolicy};
+use super::{eligible_now, FetchPolicy};
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
 
 #[derive(Clone, Debug, Default)]
@@ -13,22 +13,28 @@ impl FetchPolicy for RoundRobin {
     fn pick<P: IssuePolicy>(
         &mut self,
         v: &PolicyView,
-        _orders: &IssueOrders<'_, P>,
+        _orders: &mut IssueOrders<'_, P>,
         budget: usize,
         out: &mut Vec<u16>,
     ) {
         let n = v.warps.len();
         let (start, mut left) = (self.next, budget);
-        // From `start` to the end, then from 0: the slots in round-robin order without a
-        // division per slot (this runs every cycle over every slot).
-        for s in (start..n).chain(0..start.min(n)) {
-            if left == 0 {
-                break;
-            }
-            if eligible(v, s, false) {
-                out.push(s as u16);
-                left -= 1;
-                self.next = (s + 1) % n;
+        // This runs every cycle: only the slots whose bit says "resident, running, empty
+        // I-buffer" are visited, from `start` to the end, then from 0 (bit order is slot
+        // order; an SM has at most 64 slots).
+        let empty = v.warps.fetch_empty;
+        let from_start = 1u64
+            .checked_shl(start as u32)
+            .map_or(0, |b| b.wrapping_neg());
+        for mut set in [empty & from_start, empty & !from_start] {
+            while set != 0 && left > 0 {
+                let s = set.trailing_zeros() as usize;
+                set &= set - 1;
+                if eligible_now(v, s, false) {
+                    out.push(s as u16);
+                    left -= 1;
+                    self.next = (s + 1) % n;
+                }
             }
         }
     }

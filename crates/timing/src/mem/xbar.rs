@@ -212,7 +212,7 @@ mod tests {
         x.cycle(0, |_, _, _| {}); // the first packet crosses: its flits leave the FIFO
         assert!(x.has_room(0, 4));
         // A packet larger than the FIFO goes when the FIFO is empty.
-        let mut y: Xbar<u32> = Xbar::new(1, 1, 0, Some(2));
+        let y: Xbar<u32> = Xbar::new(1, 1, 0, Some(2));
         assert!(y.has_room(0, 5));
     }
 

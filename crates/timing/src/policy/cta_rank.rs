@@ -10,7 +10,7 @@
 //! waiting flag) or this scheduler's last-issued warp of some CTA changed; otherwise the
 //! cached order is copied.
 
-use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
+use super::{bits_after, push_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
 use std::marker::PhantomData;
 
 /// A CTA ranking rule: the key of CTA slot `c` now (smaller goes first). Keys are recomputed
@@ -97,7 +97,8 @@ impl<K: CtaKey> SmState for CtaRank<K> {
 /// (CFF) sees the warps that can run first.
 pub struct InCta<K, const GREEDY: bool> {
     me: u16,
-    schedulers: u16,
+    /// This scheduler's warp slots as a bit set (an SM has at most 64).
+    my_slots: u64,
     wpc: u16,
     /// Per CTA slot: the warp slot this scheduler issued last from that CTA.
     last: Vec<Option<u16>>,
@@ -116,37 +117,41 @@ impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
         !self.stale && self.built_at == sh.version
     }
 
-    /// Appends this scheduler's order (see the type's doc) to `out`.
+    /// Appends this scheduler's order (see the type's doc) to `out`. Bit sets throughout:
+    /// within a CTA, slot order is age order and round-robin order.
     fn build(&self, sh: &CtaRank<K>, v: &PolicyView, out: &mut Vec<u16>) {
+        let waiting = v.warps.waiting_bits;
         for &c in sh.order() {
             let c = c as usize;
-            let warps = self.mine(c, v.ctas.warps[c]);
+            let runnable = self.mine(c, v.ctas.warps[c]) & !waiting;
             let last = self.last[c];
             if GREEDY {
-                let greedy = last.filter(|&g| !v.waiting(g));
-                out.extend(greedy);
-                out.extend(warps.filter(|&s| !v.waiting(s) && Some(s) != greedy));
+                match last.filter(|&g| !v.waiting(g)) {
+                    Some(g) => {
+                        out.push(g);
+                        push_bits(runnable & !(1 << g), out);
+                    }
+                    None => push_bits(runnable, out),
+                }
             } else {
-                // Rotate to start after the last issuer (slot order is the round-robin order).
-                let after = |s: u16| !matches!(last, Some(l) if s <= l);
-                out.extend(warps.clone().filter(|&s| after(s) && !v.waiting(s)));
-                out.extend(warps.filter(|&s| !after(s) && !v.waiting(s)));
+                // Rotate to start after the last issuer.
+                let after = bits_after(last);
+                push_bits(runnable & after, out);
+                push_bits(runnable & !after, out);
             }
         }
         for &c in sh.order() {
             let c = c as usize;
-            out.extend(self.mine(c, v.ctas.warps[c]).filter(|&s| v.waiting(s)));
+            push_bits(self.mine(c, v.ctas.warps[c]) & waiting, out);
         }
     }
 
-    /// This scheduler's warp slots of CTA slot `c` (resident with `warps` warps), in slot
-    /// (= age) order.
+    /// This scheduler's warp slots of CTA slot `c` (resident with `warps` warps) as a bit set.
     #[inline]
-    fn mine(&self, c: usize, warps: u16) -> impl Iterator<Item = u16> + Clone {
-        let (me, s) = (self.me as usize, self.schedulers as usize);
-        let base = c * self.wpc as usize;
-        let first = base + (me + s - base % s) % s;
-        (first..base + warps as usize).step_by(s).map(|w| w as u16)
+    fn mine(&self, c: usize, warps: u16) -> u64 {
+        let span = 1u64.checked_shl(warps as u32).map_or(!0, |b| b - 1);
+        let base = (c * self.wpc as usize) as u32;
+        span.checked_shl(base).unwrap_or(0) & self.my_slots
     }
 }
 
@@ -154,7 +159,11 @@ impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
     fn build(b: &BuildCtx) -> Self {
         InCta {
             me: b.scheduler as u16,
-            schedulers: b.schedulers.max(1) as u16,
+            my_slots: b
+                .slots
+                .iter()
+                .filter(|&&s| s < 64)
+                .fold(0, |m, &s| m | 1 << s),
             wpc: b.warps_per_cta.max(1) as u16,
             last: vec![None; b.cta_slots],
             cache: Vec::with_capacity(b.slots.len()),
@@ -188,6 +197,12 @@ impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
         }
         out.clear();
         out.extend_from_slice(&self.cache);
+    }
+
+    // CFF reads the order every fetch cycle, usually right after an issue made the cache
+    // stale: rebuild it once for both.
+    fn fetch_order(&mut self, sh: &CtaRank<K>, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.order(sh, slots, v, out);
     }
 }
 

@@ -63,6 +63,11 @@ impl IssuePolicy for Gto {
         greedy_first(out, self.greedy(v));
     }
 
+    // CFF reads the order every fetch cycle: through the memo too.
+    fn fetch_order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.order(sh, slots, v, out);
+    }
+
     fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         let greedy = self.greedy(v);
         let m = &mut self.memo;

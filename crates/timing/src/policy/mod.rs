@@ -145,10 +145,16 @@ impl Build for () {
 pub trait IssuePolicy: Events {
     /// The policy's SM-wide state (`()` for none).
     type Shared: SmState + Build;
-    /// `order` has no side effects and the *set* of slots it returns depends only on which
-    /// slots are occupied. The SM then skips a scheduler none of whose warps can issue until
-    /// one of them changes state (its issue-slot statistics are still counted every cycle).
-    const PURE_ORDER: bool = true;
+    /// The scheduler may sleep: after a walk in which no warp of the order could issue (and
+    /// the policy is [`IssuePolicy::settled`]), the SM skips it (and may fast-forward) until it
+    /// wakes it — on any change of one of its warps' blocking state (`Sm::block`: issue,
+    /// fetch, barrier release, memory results), a CTA launch or exit, or the SM-wide state's
+    /// timer — charging the same issue-slot outcome every cycle. Required: until such a
+    /// wake-up, the orders `order` would have returned hold no warp that can issue, and not
+    /// calling it leaves the policy as calling it would have. True when `order` has no side
+    /// effects and the *set* of slots it returns depends only on which slots are occupied
+    /// (most policies).
+    const MAY_SLEEP: bool = true;
     /// Deliver [`Events::on_mem_complete`] (costs a completion queue per SM).
     const WANTS_MEM_EVENTS: bool = false;
 
@@ -161,10 +167,25 @@ pub trait IssuePolicy: Events {
         self.current_order(sh, slots, v, out);
     }
 
+    /// After `order` and a walk that issued nothing: calling `order` again before one of the
+    /// wake-ups of [`IssuePolicy::MAY_SLEEP`] would change nothing, so the scheduler may sleep.
+    /// Default: always (`order` without side effects). Two-level is settled only when no
+    /// active warp is due for demotion (one that is would be rotated out next cycle).
+    fn settled(&self, _v: &PolicyView) -> bool {
+        true
+    }
+
     /// The order a fetch policy (critical-fetch-first) reads: [`IssuePolicy::current_order`]
     /// extended by every occupied warp the issue stage may not pick now (two-level's pending
-    /// warps), most urgent first. Must not change any state.
-    fn fetch_order(&self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    /// warps), most urgent first. May bring the policy's caches up to date (it runs every
+    /// fetch cycle), but must not change anything the policy decides later.
+    fn fetch_order(
+        &mut self,
+        sh: &Self::Shared,
+        slots: &[u16],
+        v: &PolicyView,
+        out: &mut Vec<u16>,
+    ) {
         self.current_order(sh, slots, v, out);
     }
 
@@ -178,7 +199,7 @@ pub trait IssuePolicy: Events {
 
 /// Read access to every scheduler's current issue order, for fetch policies.
 pub struct IssueOrders<'a, P: IssuePolicy> {
-    pub(crate) policies: &'a [P],
+    pub(crate) policies: &'a mut [P],
     pub(crate) shared: &'a P::Shared,
     pub(crate) slots: &'a [Vec<u16>],
 }
@@ -186,7 +207,7 @@ pub struct IssueOrders<'a, P: IssuePolicy> {
 impl<P: IssuePolicy> IssueOrders<'_, P> {
     /// Builds the accessor over per-scheduler policies, their SM-wide state and their slots.
     pub fn new<'a>(
-        policies: &'a [P],
+        policies: &'a mut [P],
         shared: &'a P::Shared,
         slots: &'a [Vec<u16>],
     ) -> IssueOrders<'a, P> {
@@ -201,11 +222,36 @@ impl<P: IssuePolicy> IssueOrders<'_, P> {
         self.policies.len()
     }
 
+    /// Scheduler `sched`'s warp slots.
+    pub fn slots(&self, sched: usize) -> &[u16] {
+        &self.slots[sched]
+    }
+
     /// Scheduler `sched`'s current order for fetch ([`IssuePolicy::fetch_order`]) into `out`.
-    pub fn order(&self, sched: usize, v: &PolicyView, out: &mut Vec<u16>) {
+    pub fn order(&mut self, sched: usize, v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         self.policies[sched].fetch_order(self.shared, &self.slots[sched], v, out);
     }
+}
+
+/// Appends the slots of bit set `set`, lowest first (orders built from `WarpSlots`' bit sets:
+/// slot order is bit order).
+#[inline]
+pub(crate) fn push_bits(mut set: u64, out: &mut Vec<u16>) {
+    while set != 0 {
+        out.push(set.trailing_zeros() as u16);
+        set &= set - 1;
+    }
+}
+
+/// The slots above `last` as a bit set (all of them when there is none): where a round robin
+/// after `last` starts.
+#[inline]
+pub(crate) fn bits_after(last: Option<u16>) -> u64 {
+    last.map_or(!0, |l| {
+        1u64.checked_shl(l as u32 + 1)
+            .map_or(0, |b| b.wrapping_neg())
+    })
 }
 
 /// Appends the occupied slots of `slots` in round-robin order starting after `last` (or from

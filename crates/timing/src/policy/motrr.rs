@@ -27,61 +27,62 @@
 //! starts saturated and outside it. A completion costs one pass over the group (≤ W_active /
 //! 2 slots), never one over every warp slot, and nothing is done per cycle.
 
-use super::{Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
-use crate::classify::Unit;
+use super::{bits_after, push_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
 use warpsim_core::exec::warp::WarpState;
 
-/// The warp's next instruction goes to the load/store unit.
+/// Scheduler `me`'s occupied slots and, of those, its memory-class warps (next instruction
+/// for the load/store unit, not waiting), as bit sets over the SM's warp slots. The classes
+/// come from `WarpSlots::memory_heads`, kept by the SM as I-buffer heads change.
 #[inline]
-fn memory_class(s: u16, v: &PolicyView) -> bool {
-    let i = s as usize;
-    v.warps.ib_n[i] > 0 && v.warps.head_unit[i] == Unit::Ldst && !v.warps.waiting[i]
-}
-
-/// Appends scheduler `me`'s memory-class warps, oldest first.
-#[inline]
-fn memory_oldest(me: u16, v: &PolicyView, out: &mut Vec<u16>) {
-    out.extend(
-        v.age_order[me as usize]
+fn masks(me: u16, v: &PolicyView) -> (u64, u64) {
+    let mut occupied = 0u64;
+    for &s in &v.slot_order[me as usize] {
+        occupied |= 1 << s;
+    }
+    let memory = v.warps.memory_heads & occupied;
+    debug_assert_eq!(
+        memory,
+        v.slot_order[me as usize]
             .iter()
-            .copied()
-            .filter(|&s| memory_class(s, v)),
+            .filter(|&&s| v.warps.memory_head(s as usize))
+            .fold(0, |m, &s| m | 1 << s),
+        "memory_heads is out of date"
     );
+    (occupied, memory)
 }
 
-/// The most warp slots an SM has (`sm.max_warps` is bounded by 64), so by one scheduler.
+/// The most warp slots an SM has (`sm.max_warps` is bounded by 64), so by one scheduler; the
+/// bit sets above rely on it.
 const MAX_SLOTS: usize = 64;
 
-/// Appends scheduler `me`'s compute-class warps in loose round-robin order, starting after
-/// `last`; with `recency`, those with the recency bit first, each group in that order. One
-/// pass: the others wait in a stack buffer (no allocation).
+/// Scheduler `me`'s order: its memory-class warps oldest first, then its compute-class warps
+/// in loose round-robin order starting after `last`, those in `first` (the recency group; all
+/// for plain `motrr`) before the others, each group in that order. Slot order is bit order, so
+/// the round robin is the bits above `last`, then the rest.
 #[inline]
-fn compute_round_robin(
+fn memory_then_round_robin(
     me: u16,
     last: Option<u16>,
     v: &PolicyView,
-    recency: Option<&Recency>,
+    first: u64,
     out: &mut Vec<u16>,
 ) {
-    let o = &v.slot_order[me as usize];
-    let start = last.map_or(0, |l| o.partition_point(|&s| s <= l));
-    let mut later = [0u16; MAX_SLOTS];
-    let mut n = 0;
-    let mut take = |s: u16| {
-        if memory_class(s, v) {
-            return;
-        }
-        match recency {
-            Some(r) if !r.recent(s) => {
-                later[n] = s;
-                n += 1;
-            }
-            _ => out.push(s),
-        }
-    };
-    o[start..].iter().for_each(|&s| take(s));
-    o[..start].iter().for_each(|&s| take(s));
-    out.extend_from_slice(&later[..n]);
+    let (occupied, memory) = masks(me, v);
+    out.reserve(MAX_SLOTS);
+    if memory != 0 {
+        out.extend(
+            v.age_order[me as usize]
+                .iter()
+                .copied()
+                .filter(|&s| memory >> s & 1 != 0),
+        );
+    }
+    let compute = occupied & !memory;
+    let after = bits_after(last);
+    for group in [compute & first, compute & !first] {
+        push_bits(group & after, out);
+        push_bits(group & !after, out);
+    }
 }
 
 /// The warp this scheduler issued last (its own warps only, as GPGPU-Sim's LRR pointer).
@@ -124,13 +125,10 @@ impl IssuePolicy for Mto {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        memory_oldest(self.me, v, out);
-        out.extend(
-            v.age_order[self.me as usize]
-                .iter()
-                .copied()
-                .filter(|&s| !memory_class(s, v)),
-        );
+        let (_, m) = masks(self.me, v);
+        let ages = &v.age_order[self.me as usize];
+        out.extend(ages.iter().copied().filter(|&s| m >> s & 1 != 0));
+        out.extend(ages.iter().copied().filter(|&s| m >> s & 1 == 0));
     }
 }
 
@@ -154,9 +152,7 @@ impl IssuePolicy for Motrr {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        let me = self.last.me;
-        memory_oldest(me, v, out);
-        compute_round_robin(me, self.last.last, v, None, out);
+        memory_then_round_robin(self.last.me, self.last.last, v, !0, out);
     }
 }
 
@@ -185,9 +181,7 @@ impl IssuePolicy for MotrrRecency {
 
     fn current_order(&self, r: &Recency, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        let (me, last) = (self.last.me, self.last.last);
-        memory_oldest(me, v, out);
-        compute_round_robin(me, last, v, Some(r), out);
+        memory_then_round_robin(self.last.me, self.last.last, v, r.recent_mask, out);
     }
 }
 
@@ -210,7 +204,8 @@ pub struct Recency {
     tick: u64,
     /// `tick` at warp slot `s`'s last completion; `NEVER` before its first (saturated).
     last: Vec<u64>,
-    recent: Vec<bool>,
+    /// The R bits, one per warp slot (at most 64: `MAX_SLOTS`).
+    recent_mask: u64,
     /// The slots with the R bit, in the order they joined.
     group: Vec<u16>,
     /// Resident warps that have not finished.
@@ -223,7 +218,7 @@ impl Recency {
     /// Warp slot `s` has the recency bit set.
     #[inline]
     pub fn recent(&self, s: u16) -> bool {
-        self.recent[s as usize]
+        self.recent_mask >> s & 1 != 0
     }
 
     /// Warp slot `s`'s counter.
@@ -249,13 +244,13 @@ impl Recency {
                 break;
             };
             let out = self.group.swap_remove(i);
-            self.recent[out as usize] = false;
+            self.recent_mask &= !(1 << out);
         }
     }
 
     fn leave(&mut self, s: usize) {
-        if self.recent[s] {
-            self.recent[s] = false;
+        if self.recent(s as u16) {
+            self.recent_mask &= !(1 << s);
             let i = self
                 .group
                 .iter()
@@ -270,11 +265,12 @@ impl Build for Recency {
     fn build(b: &BuildCtx) -> Recency {
         // Bounds keep recency_bits in 1..=16.
         let max = ((1u32 << b.params.motrr.recency_bits.clamp(1, 16)) - 1) as u16;
+        debug_assert!(b.warp_slots <= MAX_SLOTS, "sm.max_warps is bounded by 64");
         Recency {
             max,
             tick: 0,
             last: vec![NEVER; b.warp_slots],
-            recent: vec![false; b.warp_slots],
+            recent_mask: 0,
             group: Vec::with_capacity(b.warp_slots),
             active: 0,
         }
@@ -288,8 +284,8 @@ impl Events for Recency {
         self.last[s] = self.tick;
         // A finished warp whose stores drain still resets its counter but cannot issue again:
         // it does not take a place in the group.
-        if v.warps.state[s] != WarpState::Done && !self.recent[s] {
-            self.recent[s] = true;
+        if v.warps.state[s] != WarpState::Done && !self.recent(slot) {
+            self.recent_mask |= 1 << s;
             self.group.push(slot);
         }
         self.trim();

@@ -34,12 +34,13 @@ pub struct WarpSlots {
     pub occupied: Vec<bool>,
     /// Dynamic id (launch order): smaller is older.
     pub age: Vec<u64>,
-    /// The functional warp's state (refreshed at issue and on barrier release / exit).
+    /// The functional warp's state (refreshed at issue and on barrier release / exit; written
+    /// through [`WarpSlots::set_state`]).
     pub state: Vec<WarpState>,
     /// At a barrier or finished (waiting for its CTA to exit; written through
     /// [`WarpSlots::set_waiting`]).
     pub waiting: Vec<bool>,
-    /// Valid decoded entries in the I-buffer.
+    /// Valid decoded entries in the I-buffer (written through [`WarpSlots::set_ib_n`]).
     pub ib_n: Vec<u8>,
     /// Unit class of the I-buffer head (meaningful while `ib_n > 0`); `Unit::Ldst` = a
     /// memory instruction (MOTRR's memory class).
@@ -52,8 +53,9 @@ pub struct WarpSlots {
     pub block: Vec<Block>,
     /// First cycle the warp may be a candidate (`u64::MAX`: until an event).
     pub wake: Vec<u64>,
-    /// The data block includes an outstanding global/local load (two-level demotes on it).
-    pub long_wait: Vec<bool>,
+    /// While the warp's data block includes an outstanding global/local load (two-level
+    /// demotes on it): the block's `wake`; 0 otherwise (reset by every new blocking interval).
+    pub long_until: Vec<u64>,
     /// An I-cache miss for the warp's next fetch is outstanding until this cycle (the warp is
     /// not eligible for fetch before it).
     pub fetch_wait: Vec<u64>,
@@ -61,11 +63,28 @@ pub struct WarpSlots {
     /// policy whose order derives only from those (and its own state) keeps the order while
     /// this stands, instead of re-deriving it every cycle.
     pub version: u64,
+    /// I-buffer depth (`sm.ibuffer_entries`), for [`WarpSlots::fetch_room`].
+    pub ib_depth: u8,
+    /// Bit sets over the slots (`sm.max_warps ≤ 64`), derived from the fields above so that
+    /// policies test a bit instead of several arrays. Kept by [`WarpSlots::refresh`], which
+    /// every setter calls, and the SM after each change of an I-buffer head (`Sm::block`,
+    /// which follows every one). Bit `s` of `memory_heads`: the slot's next instruction goes
+    /// to the load/store unit and it is not waiting (`ib_n > 0 && head_unit == Ldst &&
+    /// !waiting`: MOTRR's memory class). Meaningful for occupied slots.
+    pub memory_heads: u64,
+    /// Bit `s`: `waiting[s]`.
+    pub waiting_bits: u64,
+    /// Bit `s`: occupied, not finished, a free I-buffer entry (fetch's partial rule, less the
+    /// I-cache wait).
+    pub fetch_room: u64,
+    /// Bit `s`: occupied, not finished, an empty I-buffer (fetch's baseline rule, less the
+    /// I-cache wait).
+    pub fetch_empty: u64,
 }
 
 impl WarpSlots {
-    /// `n` empty slots.
-    pub fn new(n: usize) -> WarpSlots {
+    /// `n` empty slots, I-buffers `ib_depth` deep.
+    pub fn new(n: usize, ib_depth: u8) -> WarpSlots {
         WarpSlots {
             occupied: vec![false; n],
             age: vec![0; n],
@@ -77,20 +96,58 @@ impl WarpSlots {
             thread_insts: vec![0; n],
             block: vec![Block::Fetch; n],
             wake: vec![u64::MAX; n],
-            long_wait: vec![false; n],
+            long_until: vec![0; n],
             fetch_wait: vec![0; n],
             version: 0,
+            ib_depth,
+            memory_heads: 0,
+            waiting_bits: 0,
+            fetch_room: 0,
+            fetch_empty: 0,
         }
     }
 
     pub fn set_occupied(&mut self, s: usize, on: bool) {
         self.occupied[s] = on;
         self.version += 1;
+        self.refresh(s);
     }
 
     pub fn set_waiting(&mut self, s: usize, on: bool) {
         self.waiting[s] = on;
         self.version += 1;
+        self.refresh(s);
+    }
+
+    #[inline]
+    pub fn set_ib_n(&mut self, s: usize, n: u8) {
+        self.ib_n[s] = n;
+        self.refresh(s);
+    }
+
+    #[inline]
+    pub fn set_state(&mut self, s: usize, state: WarpState) {
+        self.state[s] = state;
+        self.refresh(s);
+    }
+
+    /// Slot `s`'s memory class, from its I-buffer head and waiting flag.
+    #[inline]
+    pub fn memory_head(&self, s: usize) -> bool {
+        self.ib_n[s] > 0 && self.head_unit[s] == Unit::Ldst && !self.waiting[s]
+    }
+
+    /// Brings bit `s` of the derived bit sets up to date.
+    #[inline]
+    pub fn refresh(&mut self, s: usize) {
+        // Slots past 64 (only in hand-built views) have no bit.
+        let bit = 1u64.checked_shl(s as u32).unwrap_or(0);
+        let set = |mask: u64, on: bool| if on { mask | bit } else { mask & !bit };
+        let live = self.occupied[s] && self.state[s] != WarpState::Done;
+        self.memory_heads = set(self.memory_heads, self.memory_head(s));
+        self.waiting_bits = set(self.waiting_bits, self.waiting[s]);
+        self.fetch_room = set(self.fetch_room, live && self.ib_n[s] < self.ib_depth);
+        self.fetch_empty = set(self.fetch_empty, live && self.ib_n[s] == 0);
     }
 
     /// Something `version` covers changed another way (the age orders were rebuilt).
@@ -190,10 +247,7 @@ impl PolicyView<'_> {
     /// load now.
     #[inline]
     pub fn long_dep(&self, s: u16) -> bool {
-        let s = s as usize;
-        self.warps.block[s] == Block::Data
-            && self.warps.long_wait[s]
-            && self.warps.wake[s] > self.now
+        self.warps.long_until[s as usize] > self.now
     }
 
     /// The warp may issue now if its unit is free (not blocked, valid I-buffer head).

@@ -24,8 +24,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         pick.clear();
         {
             let v = view!(self, now, env.all_dispatched);
-            let orders = IssueOrders::new(&self.policies, &self.shared, &self.sched_slots);
-            self.fetch.pick(&v, &orders, budget, &mut pick);
+            let mut orders = IssueOrders::new(&mut self.policies, &self.shared, &self.sched_slots);
+            self.fetch.pick(&v, &mut orders, budget, &mut pick);
         }
         self.fetch_idle = pick.is_empty();
         if self.fetch_idle {
@@ -67,7 +67,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let line = self.icache.line();
         let in_line = ((line - addr % line) / INST_BYTES).clamp(1, 255) as u8;
         let room = self.ib_depth.saturating_sub(self.w.ib_n[s]);
-        self.w.ib_n[s] += n.min(room).min(in_line);
+        self.w
+            .set_ib_n(s, self.w.ib_n[s] + n.min(room).min(in_line));
         if was_empty && self.w.state[s] == WarpState::Ready {
             self.set_head(env, s, now + 1);
         }

@@ -7,7 +7,7 @@
 //! A scheduler that found no candidate (all warps blocked) sleeps until the earliest cycle one
 //! of its warps can change state (`sched_wake`), charging the same issue-slot outcome each
 //! cycle; any state change of one of its warps wakes it (`Sm::block`). Only for policies with
-//! `PURE_ORDER` (the order's slot set depends only on occupancy).
+//! `MAY_SLEEP` (every registered one: see its definition for what it requires).
 
 use super::memory::{AccKind, SmMem};
 use super::scoreboard::PENDING;
@@ -52,7 +52,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         k: usize,
         now: u64,
     ) -> Result<(), crate::TimingError> {
-        if P::PURE_ORDER && now < self.sched_wake[k] {
+        if P::MAY_SLEEP && now < self.sched_wake[k] {
             // `outcome[k]` still holds the last walk's; a walk stalled on busy units would
             // have charged the same warps a structural stall again.
             for &s in &self.unit_stalled[k] {
@@ -102,7 +102,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             None => Slot::Idle,
         };
         self.sched_wake[k] = 0;
-        if P::PURE_ORDER && picked.is_none() && (!any_struct || self.waits_for_memory_stage(k)) {
+        if P::MAY_SLEEP
+            && picked.is_none()
+            && (!any_struct || self.waits_for_memory_stage(k))
+            && self.policies[k].settled(&view!(self, now, env.all_dispatched))
+        {
             // No candidate could issue: nothing changes before one of the other warps' wake
             // cycle or an event, which lowers `sched_wake` through `block` — or, when the
             // candidates wait for the LD/ST unit, the memory stage freeing it.
@@ -129,14 +133,21 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Every candidate of scheduler `k`'s last walk met a busy unit, each the LD/ST unit, and
     /// every LD/ST instance `k` may use is held until the memory stage frees it: the walk
-    /// cannot go otherwise before that event. (Short stalls on SP/SFU initiation intervals
-    /// are cheaper walked than slept through; warp sharing lends units across schedulers.)
+    /// cannot go otherwise before that event. With warp sharing another scheduler could issue
+    /// `k`'s warps on its own LD/ST instance, so every scheduler's must be held: then none of
+    /// `k`'s warps can be shared either, and sleeping skips only their pushes onto the
+    /// sharing list. (Short stalls on SP/SFU initiation intervals are cheaper walked than
+    /// slept through.)
     fn waits_for_memory_stage(&self, k: usize) -> bool {
-        !self.share_warps
-            && self.unit_stalled[k]
-                .iter()
-                .all(|&s| self.w.head_unit[s as usize] == Unit::Ldst)
-            && self.units.next_free(Unit::Ldst, k) == u64::MAX
+        let held = |b: usize| self.units.next_free(Unit::Ldst, b) == u64::MAX;
+        self.unit_stalled[k]
+            .iter()
+            .all(|&s| self.w.head_unit[s as usize] == Unit::Ldst)
+            && if self.share_warps {
+                (0..self.sched_slots.len()).all(held)
+            } else {
+                held(k)
+            }
     }
 
     /// Dual issue (`sm.dual_issue`): after warp `s` issued an instruction on a `first`-class
@@ -366,13 +377,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         // I-buffer: pop the head when execution continues sequentially, else flush.
         match (w.state, w.pc()) {
-            (WarpState::Done, _) | (_, None) => self.w.ib_n[s] = 0,
+            (WarpState::Done, _) | (_, None) => self.w.set_ib_n(s, 0),
             (_, Some(npc)) => {
                 if w.frame().func == self.ib_func[s] && npc == self.ib_pc[s] + 1 {
                     self.ib_pc[s] = npc;
-                    self.w.ib_n[s] -= 1;
+                    self.w.set_ib_n(s, self.w.ib_n[s] - 1);
                 } else {
-                    self.w.ib_n[s] = 0;
+                    self.w.set_ib_n(s, 0);
                     self.flushed[s] = true;
                 }
             }

@@ -253,7 +253,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             wpc,
             resident: 0,
             pending_exit: false,
-            w: WarpSlots::new(n),
+            w: WarpSlots::new(n, cfg.sm.ibuffer_entries.clamp(1, 255) as u8),
             c: CtaSlots::new(ctas_per_sm),
             age_order: sched_slots
                 .iter()

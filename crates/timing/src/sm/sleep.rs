@@ -15,13 +15,13 @@ use crate::policy::{IssuePolicy, SmState};
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// After cycle `now`: the next cycle at which this SM can change anything by itself
     /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
-    /// scheduler sleeps (policies with `PURE_ORDER`), fetch is idle, no CTA is draining and no
+    /// scheduler sleeps (policies with `MAY_SLEEP`), fetch is idle, no CTA is draining and no
     /// memory completion is due before it (replies still in the interconnect are the memory
     /// system's: see `MemSystem::next_reply`).
     pub fn next_activity(&self, now: u64) -> u64 {
         // The cheapest test first: a scheduler that issued or met a busy unit acts again next
         // cycle, which is most cycles of a busy SM.
-        if !P::PURE_ORDER
+        if !P::MAY_SLEEP
             || self
                 .outcome
                 .iter()

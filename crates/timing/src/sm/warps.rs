@@ -34,7 +34,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.settle(s, from);
         self.w.block[s] = why;
         self.w.wake[s] = until;
+        self.w.long_until[s] = 0;
         self.since[s] = from;
+        // Every change of the I-buffer head is followed by a new interval.
+        self.w.refresh(s);
         let k = s % self.sched_slots.len();
         // The scheduler's outcome may change from `from` on: it must walk again.
         self.sched_wake[k] = self.sched_wake[k].min(from);
@@ -77,7 +80,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let (func, pc) = (self.cur_func[s], self.cur_pc[s]);
         if func != self.ib_func[s] || pc != self.ib_pc[s] {
             // The decoded stream is not where the warp continues: a control hazard.
-            self.w.ib_n[s] = 0;
+            self.w.set_ib_n(s, 0);
             self.flushed[s] = true;
             self.fetch_idle = false;
             self.block(s, Block::Control, t, u64::MAX);
@@ -93,8 +96,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 _ => true,
             };
             if !copies_landed {
-                self.w.long_wait[s] = true;
                 self.block(s, Block::Data, t, u64::MAX);
+                self.w.long_until[s] = u64::MAX;
                 return;
             }
             let h = self.sb[s].check_at(
@@ -104,8 +107,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 t,
             );
             if let Hazard::Blocked { until, long } = h {
-                self.w.long_wait[s] = long;
                 self.block(s, Block::Data, t, until);
+                if long {
+                    self.w.long_until[s] = until;
+                }
                 return;
             }
         }
@@ -136,7 +141,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             _ => state = WarpState::Done,
         }
-        self.w.state[s] = state;
+        self.w.set_state(s, state);
     }
 
     /// Makes `cta` resident in a free CTA slot at cycle `now`; its warps get dynamic ids
@@ -160,8 +165,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.w.set_occupied(s, true);
             self.w.age[s] = age_base + wi as u64;
             self.w.set_waiting(s, false);
-            self.w.long_wait[s] = false;
-            self.w.ib_n[s] = 0;
+            self.w.set_ib_n(s, 0);
             self.w.insts[s] = 0;
             self.w.thread_insts[s] = 0;
             self.flushed[s] = false;
@@ -177,6 +181,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // A fresh interval: nothing to credit from the slot's previous occupant.
             self.w.block[s] = Block::Ready;
             self.w.wake[s] = now;
+            self.w.long_until[s] = 0;
             self.since[s] = now;
         }
         self.ctas[c] = Some(super::ResidentCta {

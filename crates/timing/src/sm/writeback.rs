@@ -58,9 +58,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     barrier_fraction: st.barrier as f64 / (now - rc.start).max(1) as f64,
                 });
                 self.w.set_occupied(s, false);
-                self.w.ib_n[s] = 0;
+                self.w.set_ib_n(s, 0);
                 self.w.block[s] = Block::Exit;
                 self.w.wake[s] = u64::MAX;
+                self.w.long_until[s] = 0;
                 self.since[s] = now;
             }
             env.ctas.push(CtaRecord {

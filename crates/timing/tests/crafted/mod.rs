@@ -48,7 +48,7 @@ pub struct Crafted<P: IssuePolicy> {
 impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn new(ctas: usize, wpc: usize, scheds: usize, params: &PolicyParams) -> Self {
         let n = ctas * wpc;
-        let mut w = WarpSlots::new(n);
+        let mut w = WarpSlots::new(n, 2);
         w.occupied = vec![true; n];
         w.age = (0..n as u64).collect();
         w.state = vec![WarpState::Ready; n];
@@ -187,6 +187,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
 
     /// Scheduler `k`'s issue order now.
     pub fn order(&mut self, k: usize) -> Vec<u16> {
+        self.sync();
         let mut out = Vec::new();
         let v = view!(self);
         self.policies[k].order(&self.shared, &self.slots[k], &v, &mut out);
@@ -201,11 +202,21 @@ impl<P: IssuePolicy + Build> Crafted<P> {
             .collect()
     }
 
+    /// The SM keeps `WarpSlots`' derived bit sets as it changes the fields; the tests write
+    /// the fields directly, so bring the bits up to date before a policy reads them.
+    fn sync(&mut self) {
+        for s in 0..self.w.len() {
+            self.w.refresh(s);
+        }
+    }
+
     /// What fetch policy `f` picks now (`budget` warps).
-    pub fn fetch(&self, f: &mut impl FetchPolicy, budget: usize) -> Vec<u16> {
+    pub fn fetch(&mut self, f: &mut impl FetchPolicy, budget: usize) -> Vec<u16> {
+        self.sync();
         let mut out = Vec::new();
-        let orders = IssueOrders::new(&self.policies, &self.shared, &self.slots);
-        f.pick(&self.view(), &orders, budget, &mut out);
+        let v = view!(self);
+        let mut orders = IssueOrders::new(&mut self.policies, &self.shared, &self.slots);
+        f.pick(&v, &mut orders, budget, &mut out);
         out
     }
 
