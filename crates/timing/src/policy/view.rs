@@ -119,16 +119,22 @@ impl WarpSlots {
         self.refresh(s);
     }
 
+    /// (These run several times per issued instruction: each refreshes only the bits its
+    /// field feeds.)
     #[inline]
     pub fn set_ib_n(&mut self, s: usize, n: u8) {
         self.ib_n[s] = n;
-        self.refresh(s);
+        self.refresh_fetch(s);
+        self.refresh_memory_head(s);
     }
 
     #[inline]
     pub fn set_state(&mut self, s: usize, state: WarpState) {
+        let was_done = self.state[s] == WarpState::Done;
         self.state[s] = state;
-        self.refresh(s);
+        if was_done != (state == WarpState::Done) {
+            self.refresh_fetch(s);
+        }
     }
 
     /// Slot `s`'s memory class, from its I-buffer head and waiting flag.
@@ -137,17 +143,27 @@ impl WarpSlots {
         self.ib_n[s] > 0 && self.head_unit[s] == Unit::Ldst && !self.waiting[s]
     }
 
-    /// Brings bit `s` of the derived bit sets up to date.
-    #[inline]
+    /// Brings bit `s` of every derived bit set up to date.
     pub fn refresh(&mut self, s: usize) {
-        // Slots past 64 (only in hand-built views) have no bit.
-        let bit = 1u64.checked_shl(s as u32).unwrap_or(0);
-        let set = |mask: u64, on: bool| if on { mask | bit } else { mask & !bit };
+        self.waiting_bits = with_bit(self.waiting_bits, s, self.waiting[s]);
+        self.refresh_memory_head(s);
+        self.refresh_fetch(s);
+    }
+
+    /// Bit `s` of [`WarpSlots::memory_heads`] (the SM calls this after an I-buffer head
+    /// changed).
+    #[inline]
+    pub fn refresh_memory_head(&mut self, s: usize) {
+        self.memory_heads = with_bit(self.memory_heads, s, self.memory_head(s));
+    }
+
+    /// Bit `s` of the fetch bit sets.
+    #[inline]
+    fn refresh_fetch(&mut self, s: usize) {
         let live = self.occupied[s] && self.state[s] != WarpState::Done;
-        self.memory_heads = set(self.memory_heads, self.memory_head(s));
-        self.waiting_bits = set(self.waiting_bits, self.waiting[s]);
-        self.fetch_room = set(self.fetch_room, live && self.ib_n[s] < self.ib_depth);
-        self.fetch_empty = set(self.fetch_empty, live && self.ib_n[s] == 0);
+        let n = self.ib_n[s];
+        self.fetch_room = with_bit(self.fetch_room, s, live && n < self.ib_depth);
+        self.fetch_empty = with_bit(self.fetch_empty, s, live && n == 0);
     }
 
     /// Something `version` covers changed another way (the age orders were rebuilt).
@@ -162,6 +178,15 @@ impl WarpSlots {
     pub fn is_empty(&self) -> bool {
         self.occupied.is_empty()
     }
+}
+
+/// `set` with bit `s` equal to `on` (slots past 64, only in hand-built views, have no bit).
+#[inline]
+fn with_bit(set: u64, s: usize, on: bool) -> u64 {
+    if s >= 64 {
+        return set;
+    }
+    (set & !(1 << s)) | (on as u64) << s
 }
 
 /// Per CTA slot state (index = the SM's CTA slot).

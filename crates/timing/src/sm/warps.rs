@@ -37,7 +37,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.w.long_until[s] = 0;
         self.since[s] = from;
         // Every change of the I-buffer head is followed by a new interval.
-        self.w.refresh(s);
+        self.w.refresh_memory_head(s);
         let k = s % self.sched_slots.len();
         // The scheduler's outcome may change from `from` on: it must walk again.
         self.sched_wake[k] = self.sched_wake[k].min(from);
