@@ -148,6 +148,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if matches!(ev, StepEvent::Continue) {
             return Ok(());
         }
+        if waits_at_barrier && self.w.state[s] != WarpState::Ready {
+            // The barrier this warp waits on is incomplete, and the functional CTA releases
+            // another barrier only when its arrival count or the live threads change (an
+            // arrival there, an exit): nobody was released, no other warp to look at.
+            return Ok(());
+        }
         // A barrier arrival or an exit can release the CTA's waiting warps.
         let mut released = if waits_at_barrier && self.w.state[s] == WarpState::Ready {
             self.c.at_barrier[c] -= 1;
