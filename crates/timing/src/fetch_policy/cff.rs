@@ -19,7 +19,7 @@
 //! scheduler's order is built per fetch cycle.
 
 use super::{eligible, eligible_now, FetchPolicy};
-use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
+use crate::policy::{slot_bits, IssueOrders, IssuePolicy, PolicyView};
 use warpsim_core::config::CffMerge;
 
 pub struct Cff {
@@ -103,15 +103,7 @@ impl FetchPolicy for Cff {
             self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
             self.built = vec![false; n];
             self.pos = vec![0; n];
-            self.slot_bits = (0..n)
-                .map(|k| {
-                    orders
-                        .slots(k)
-                        .iter()
-                        .filter(|&&s| s < 64)
-                        .fold(0, |m, &s| m | 1 << s)
-                })
-                .collect();
+            self.slot_bits = (0..n).map(|k| slot_bits(orders.slots(k))).collect();
         }
         self.built.iter_mut().for_each(|b| *b = false);
         self.pos.iter_mut().for_each(|p| *p = 0);

@@ -10,7 +10,10 @@
 //! waiting flag) or this scheduler's last-issued warp of some CTA changed; otherwise the
 //! cached order is copied.
 
-use super::{bits_after, push_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
+use super::{
+    bits_after, push_bits, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
+    SmState,
+};
 use std::marker::PhantomData;
 
 /// A CTA ranking rule: the key of CTA slot `c` now (smaller goes first). Keys are recomputed
@@ -159,11 +162,7 @@ impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
     fn build(b: &BuildCtx) -> Self {
         InCta {
             me: b.scheduler as u16,
-            my_slots: b
-                .slots
-                .iter()
-                .filter(|&&s| s < 64)
-                .fold(0, |m, &s| m | 1 << s),
+            my_slots: slot_bits(b.slots),
             wpc: b.warps_per_cta.max(1) as u16,
             last: vec![None; b.cta_slots],
             cache: Vec::with_capacity(b.slots.len()),

@@ -234,6 +234,19 @@ impl<P: IssuePolicy> IssueOrders<'_, P> {
     }
 }
 
+/// The most warp slots an SM has (`sm.max_warps` is bounded by 64): a bit set over warp slots
+/// (`WarpSlots`' derived sets, the policies' own) is one `u64`.
+pub const MAX_WARP_SLOTS: usize = 64;
+
+/// `slots` as a bit set (slots past 64, only in hand-built views, are left out).
+#[inline]
+pub fn slot_bits(slots: &[u16]) -> u64 {
+    slots
+        .iter()
+        .filter(|&&s| (s as usize) < MAX_WARP_SLOTS)
+        .fold(0, |m, &s| m | 1 << s)
+}
+
 /// Appends the slots of bit set `set`, lowest first (orders built from `WarpSlots`' bit sets:
 /// slot order is bit order).
 #[inline]

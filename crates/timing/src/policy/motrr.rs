@@ -27,7 +27,10 @@
 //! starts saturated and outside it. A completion costs one pass over the group (≤ W_active /
 //! 2 slots), never one over every warp slot, and nothing is done per cycle.
 
-use super::{bits_after, push_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState};
+use super::{
+    bits_after, push_bits, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
+    SmState, MAX_WARP_SLOTS,
+};
 use warpsim_core::exec::warp::WarpState;
 
 /// Scheduler `me`'s occupied slots and, of those, its memory-class warps (next instruction
@@ -35,10 +38,7 @@ use warpsim_core::exec::warp::WarpState;
 /// come from `WarpSlots::memory_heads`, kept by the SM as I-buffer heads change.
 #[inline]
 fn masks(me: u16, v: &PolicyView) -> (u64, u64) {
-    let mut occupied = 0u64;
-    for &s in &v.slot_order[me as usize] {
-        occupied |= 1 << s;
-    }
+    let occupied = slot_bits(&v.slot_order[me as usize]);
     let memory = v.warps.memory_heads & occupied;
     debug_assert_eq!(
         memory,
@@ -50,10 +50,6 @@ fn masks(me: u16, v: &PolicyView) -> (u64, u64) {
     );
     (occupied, memory)
 }
-
-/// The most warp slots an SM has (`sm.max_warps` is bounded by 64), so by one scheduler; the
-/// bit sets above rely on it.
-const MAX_SLOTS: usize = 64;
 
 /// Scheduler `me`'s order: its memory-class warps oldest first, then its compute-class warps
 /// in loose round-robin order starting after `last`, those in `first` (the recency group; all
@@ -68,7 +64,7 @@ fn memory_then_round_robin(
     out: &mut Vec<u16>,
 ) {
     let (occupied, memory) = masks(me, v);
-    out.reserve(MAX_SLOTS);
+    out.reserve(MAX_WARP_SLOTS);
     if memory != 0 {
         out.extend(
             v.age_order[me as usize]
@@ -204,7 +200,7 @@ pub struct Recency {
     tick: u64,
     /// `tick` at warp slot `s`'s last completion; `NEVER` before its first (saturated).
     last: Vec<u64>,
-    /// The R bits, one per warp slot (at most 64: `MAX_SLOTS`).
+    /// The R bits, one per warp slot (at most 64: `MAX_WARP_SLOTS`).
     recent_mask: u64,
     /// The slots with the R bit, in the order they joined.
     group: Vec<u16>,
@@ -265,7 +261,10 @@ impl Build for Recency {
     fn build(b: &BuildCtx) -> Recency {
         // Bounds keep recency_bits in 1..=16.
         let max = ((1u32 << b.params.motrr.recency_bits.clamp(1, 16)) - 1) as u16;
-        debug_assert!(b.warp_slots <= MAX_SLOTS, "sm.max_warps is bounded by 64");
+        debug_assert!(
+            b.warp_slots <= MAX_WARP_SLOTS,
+            "sm.max_warps is bounded by 64"
+        );
         Recency {
             max,
             tick: 0,

@@ -19,9 +19,9 @@
 
 use super::{rotate_after, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 
-/// An SM has at most 64 warp slots (`sm.max_warps`), so a scheduler as many; the sets below
-/// are fixed arrays of that size and a bit set (no allocation, indices masked).
-const MAX_SLOTS: usize = 64;
+/// A scheduler has at most as many warp slots as its SM: the sets below are fixed arrays of
+/// that size and a bit set (no allocation, indices masked).
+const MAX_SLOTS: usize = super::MAX_WARP_SLOTS;
 
 /// The pending FIFO: a ring over `MAX_SLOTS` entries (each warp is in it at most once).
 struct Ring {
