@@ -66,11 +66,12 @@ pub struct WarpSlots {
     /// I-buffer depth (`sm.ibuffer_entries`), for [`WarpSlots::fetch_room`].
     pub ib_depth: u8,
     /// Bit sets over the slots (`sm.max_warps ≤ 64`), derived from the fields above so that
-    /// policies test a bit instead of several arrays. Kept by [`WarpSlots::refresh`], which
-    /// every setter calls, and the SM after each change of an I-buffer head (`Sm::block`,
-    /// which follows every one). Bit `s` of `memory_heads`: the slot's next instruction goes
-    /// to the load/store unit and it is not waiting (`ib_n > 0 && head_unit == Ldst &&
-    /// !waiting`: MOTRR's memory class). Meaningful for occupied slots.
+    /// policies test a bit instead of several arrays. Kept by the setters (each refreshes the
+    /// bits its field feeds) and by the SM after each change of an I-buffer head
+    /// (`Sm::block`, which follows every one, calls [`WarpSlots::refresh_memory_head`]);
+    /// [`WarpSlots::refresh`] redoes all of a slot's. Bit `s` of `memory_heads`: the slot's
+    /// next instruction goes to the load/store unit and it is not waiting (`ib_n > 0 &&
+    /// head_unit == Ldst && !waiting`: MOTRR's memory class). Meaningful for occupied slots.
     pub memory_heads: u64,
     /// Bit `s`: `waiting[s]`.
     pub waiting_bits: u64,
@@ -119,8 +120,8 @@ impl WarpSlots {
         self.refresh(s);
     }
 
-    /// (These run several times per issued instruction: each refreshes only the bits its
-    /// field feeds.)
+    // `set_ib_n` and `set_state` run several times per issued instruction: each refreshes
+    // only the bits its field feeds.
     #[inline]
     pub fn set_ib_n(&mut self, s: usize, n: u8) {
         self.ib_n[s] = n;
