@@ -14,7 +14,7 @@ pub use cff::Cff;
 pub use fef::Fef;
 pub use rr::RoundRobin;
 
-use crate::policy::{IssueOrders, IssuePolicy, PolicyView, FETCH};
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView, FETCH, MAX_WARP_SLOTS};
 use warpsim_core::config::PolicyParams;
 use warpsim_core::exec::warp::WarpState;
 
@@ -49,7 +49,7 @@ pub fn eligible(v: &PolicyView, s: usize, partial: bool) -> bool {
 pub fn eligible_now(v: &PolicyView, s: usize, partial: bool) -> bool {
     let w = v.warps;
     let set = if partial { w.fetch_room } else { w.fetch_empty };
-    let ok = s < 64 && set >> s & 1 != 0 && w.fetch_wait[s] <= v.now;
+    let ok = s < MAX_WARP_SLOTS && set >> s & 1 != 0 && w.fetch_wait[s] <= v.now;
     debug_assert_eq!(ok, eligible(v, s, partial), "fetch bit sets out of date");
     ok
 }

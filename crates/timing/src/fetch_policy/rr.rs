@@ -2,7 +2,7 @@
 //! last slot fetched (GPGPU-Sim's baseline).
 
 use super::{eligible_now, FetchPolicy};
-use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
+use crate::policy::{bits_from, IssueOrders, IssuePolicy, PolicyView};
 
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
@@ -23,9 +23,7 @@ impl FetchPolicy for RoundRobin {
         // I-buffer" are visited, from `start` to the end, then from 0 (bit order is slot
         // order; an SM has at most 64 slots).
         let empty = v.warps.fetch_empty;
-        let from_start = 1u64
-            .checked_shl(start as u32)
-            .map_or(0, |b| b.wrapping_neg());
+        let from_start = bits_from(start);
         for mut set in [empty & from_start, empty & !from_start] {
             while set != 0 && left > 0 {
                 let s = set.trailing_zeros() as usize;

@@ -257,14 +257,18 @@ pub(crate) fn push_bits(mut set: u64, out: &mut Vec<u16>) {
     }
 }
 
+/// Slots `first` and above as a bit set (none when `first` is past the last bit).
+#[inline]
+pub(crate) fn bits_from(first: usize) -> u64 {
+    1u64.checked_shl(first as u32)
+        .map_or(0, |b| b.wrapping_neg())
+}
+
 /// The slots above `last` as a bit set (all of them when there is none): where a round robin
 /// after `last` starts.
 #[inline]
 pub(crate) fn bits_after(last: Option<u16>) -> u64 {
-    last.map_or(!0, |l| {
-        1u64.checked_shl(l as u32 + 1)
-            .map_or(0, |b| b.wrapping_neg())
-    })
+    last.map_or(!0, |l| bits_from(l as usize + 1))
 }
 
 /// Appends the occupied slots of `slots` in round-robin order starting after `last` (or from

@@ -115,7 +115,8 @@ impl Tls {
     /// Active warp `s` is demoted by the next `order`.
     #[inline]
     fn due_for_demotion(s: u16, v: &PolicyView) -> bool {
-        v.waiting(s) || v.long_dep(s)
+        // Both tests, no branch between them (the bit set is `waiting`; slots are below 64).
+        (v.warps.waiting_bits >> s & 1 != 0) | v.long_dep(s)
     }
 
     /// Appends the active set in round-robin order after the last issued warp, when every

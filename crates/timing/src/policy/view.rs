@@ -184,7 +184,7 @@ impl WarpSlots {
 /// `set` with bit `s` equal to `on` (slots past 64, only in hand-built views, have no bit).
 #[inline]
 fn with_bit(set: u64, s: usize, on: bool) -> u64 {
-    if s >= 64 {
+    if s >= super::MAX_WARP_SLOTS {
         return set;
     }
     (set & !(1 << s)) | (on as u64) << s
