@@ -166,10 +166,16 @@ run_one() {
     mkdir -p "$dir"
     if [[ " $sides " == *" warpsim "* ]]; then
         rm -f "$dir"/warpsim.* "$dir"/replay.*
+        # The manifest's registers per thread (GPGPU-Sim's count where the two compilers'
+        # counts give different occupancy: correlation/README.md) for the program too.
+        local regs=() r
+        for r in $(sed -n 's/^registers *= *{\(.*\)}.*/\1/p' "$repo/correlation/programs/$name.toml" | tr -d ' ' | tr ',' ' '); do
+            regs+=(--registers "$r")
+        done
         t0=$(date +%s.%N)
         rc=0
         (cd "$dir" && timeout 600 "$warpsim" exec --config "$repo/correlation/configs/$preset.toml" --policy "$policy" \
-            --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
+            "${regs[@]}" --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
         t1=$(date +%s.%N)
         echo "$rc" >"$dir/warpsim.rc"
         echo "$t1 - $t0" | bc >"$dir/warpsim.wall"

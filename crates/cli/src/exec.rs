@@ -29,6 +29,9 @@ pub struct Options<'a> {
     pub progress: bool,
     /// `--dump-ptx DIR`: the shim writes the program's embedded PTX there (`WARPSIM_DUMP_PTX`).
     pub dump_ptx: Option<&'a Path>,
+    /// `--registers KERNEL=N`, each: the kernel's registers per thread for its occupancy
+    /// (`WARPSIM_REGISTERS`).
+    pub registers: &'a [String],
 }
 
 const SONAME: &str = "libcudart.so.13";
@@ -193,6 +196,15 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     }
     if opts.progress {
         cmd.env("WARPSIM_PROGRESS", "1");
+    }
+    if !opts.registers.is_empty() {
+        for r in opts.registers {
+            let ok = r.split_once('=').is_some_and(|(k, n)| !k.is_empty() && n.parse::<u32>().is_ok_and(|n| (1..=255).contains(&n)));
+            if !ok {
+                return Err(format!("--registers `{r}`: expected KERNEL=N with N from 1 to 255"));
+            }
+        }
+        cmd.env("WARPSIM_REGISTERS", opts.registers.join(","));
     }
     if let Some(dir) = opts.dump_ptx {
         std::fs::create_dir_all(dir).map_err(|e| format!("--dump-ptx: cannot create {}: {e}", dir.display()))?;

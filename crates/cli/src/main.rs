@@ -213,6 +213,11 @@ enum Command {
         /// (`module<N>.compute_<SM>.ptx`), so the PTX line numbers in messages can be looked up.
         #[arg(long, value_name = "DIR")]
         dump_ptx: Option<PathBuf>,
+        /// Timing mode: registers per thread of kernel KERNEL (its mangled name) for its
+        /// occupancy, instead of its cubin's count (repeatable); `scripts/correlate.sh` gives
+        /// the counts GPGPU-Sim's occupancy uses, as a manifest's `registers` does for `run`.
+        #[arg(long, value_name = "KERNEL=N")]
+        registers: Vec<String>,
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
@@ -352,10 +357,10 @@ fn run(command: Command) -> Result<u8, u8> {
         }
         Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
         Command::Correlate { runs, out, reference, gpgpusim_from } => correlate::run(&correlate::Options { runs, out, reference, gpgpusim_from }),
-        Command::Exec { trace, max_warp_instructions, quiet, progress, dump_ptx, model, command } => {
+        Command::Exec { trace, max_warp_instructions, quiet, progress, dump_ptx, registers, model, command } => {
             use std::io::IsTerminal;
             let progress = progress || std::io::stderr().is_terminal();
-            let opts = exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress, dump_ptx: dump_ptx.as_deref() };
+            let opts = exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress, dump_ptx: dump_ptx.as_deref(), registers: &registers };
             exec::run(&model, &opts, &command)
         }
     })

@@ -115,6 +115,19 @@ fn environment_and_exit_code() {
     assert_code(&r, 2);
     assert_contains(&r, "--trace t.json: needs timing mode");
 
+    // --registers reaches the shim as WARPSIM_REGISTERS; a malformed one is bad input.
+    let regs = dir.join("show-registers.sh");
+    std::fs::write(&regs, "#!/bin/sh\necho \"[$WARPSIM_REGISTERS]\"\n").unwrap();
+    std::fs::set_permissions(&regs, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let r = exec(&["--quiet", "--registers", "sgemm=23", "--registers", "_Z1kv=8", "--", "./show-registers.sh"], &dir, Some(&lib));
+    assert_code(&r, 0);
+    assert_eq!(r.stdout.trim(), "[sgemm=23,_Z1kv=8]");
+    let r = exec(&["--quiet", "--", "./show-registers.sh"], &dir, Some(&lib));
+    assert_eq!(r.stdout.trim(), "[]");
+    let r = exec(&["--quiet", "--registers", "sgemm=0", "--", "./show-registers.sh"], &dir, Some(&lib));
+    assert_code(&r, 2);
+    assert_contains(&r, "--registers `sgemm=0`");
+
     // An explicit shim that does not exist is an error, not a silent fallback.
     let r = exec(&["--", "./show-env.sh"], &dir, Some(&dir.join("nowhere")));
     assert_code(&r, 2);

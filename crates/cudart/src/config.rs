@@ -13,6 +13,7 @@
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //! | `WARPSIM_DUMP_PTX` | a folder: each module's embedded PTX is written there at registration as `module<N>.compute_<SM>.ptx` (`warpsim exec --dump-ptx DIR`) |
+//! | `WARPSIM_REGISTERS` | timing mode: `KERNEL=N[,KERNEL=N…]`, registers per thread for the occupancy of each named kernel (mangled name) instead of its cubin's `REGCOUNT` (`warpsim exec --registers`; `scripts/correlate.sh` gives GPGPU-Sim's counts) |
 //! | `WARPSIM_SYNCCHECK` | `1`: a barrier that completes although threads of the CTA exited before reaching it fails the launch (`warpsim exec --synccheck`; both modes) |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.
@@ -50,6 +51,8 @@ pub struct Config {
     pub dump_ptx: Option<PathBuf>,
     /// `WARPSIM_SYNCCHECK=1`: barriers completing without exited threads fail the launch.
     pub synccheck: bool,
+    /// `WARPSIM_REGISTERS`: registers per thread by kernel name, replacing the cubin's count.
+    pub registers: Vec<(String, u32)>,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             progress: false,
             dump_ptx: None,
             synccheck: false,
+            registers: Vec::new(),
         }
     }
 }
@@ -190,6 +194,14 @@ impl Config {
                 other => warn.push(format!("WARPSIM_SYNCCHECK=`{other}` is not 1 or 0; no synccheck")),
             }
         }
+        if let Some(v) = get("WARPSIM_REGISTERS") {
+            for item in v.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+                match item.split_once('=').map(|(k, n)| (k.trim(), n.trim().parse::<u32>())) {
+                    Some((k, Ok(n))) if !k.is_empty() && (1..=255).contains(&n) => c.registers.push((k.to_string(), n)),
+                    _ => warn.push(format!("WARPSIM_REGISTERS: `{item}` is not KERNEL=N with N from 1 to 255; ignored")),
+                }
+            }
+        }
         (c, warn)
     }
 }
@@ -237,6 +249,16 @@ mod tests {
         assert!(parse(&[("WARPSIM_PROGRESS", "1")]).0.progress);
         assert!(!parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")]).0.progress);
         assert!(parse(&[("WARPSIM_PROGRESS", "x")]).1[0].contains("WARPSIM_PROGRESS=`x`"));
+    }
+
+    #[test]
+    fn registers_by_kernel() {
+        let (c, w) = parse(&[("WARPSIM_REGISTERS", "sgemm=23, _Z1kv = 8,")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.registers, vec![("sgemm".to_string(), 23), ("_Z1kv".to_string(), 8)]);
+        let (c, w) = parse(&[("WARPSIM_REGISTERS", "a=0,b,c=x,=4,d=12")]);
+        assert_eq!(c.registers, vec![("d".to_string(), 12)]);
+        assert_eq!(w.len(), 4, "{w:?}");
     }
 
     #[test]

@@ -32,9 +32,13 @@ pub fn ctas_per_sm(l: &Limits, threads: u64, regs: u32, shared: u64) -> u32 {
     n as u32
 }
 
-/// Registers per thread of a kernel, when the fatbinary had a cubin for it.
+/// Registers per thread of a kernel: `WARPSIM_REGISTERS`' count for it, else its cubin's
+/// when the fatbinary had one.
 pub fn regs_of(rt: &Runtime, stub: usize) -> Option<u32> {
     let f = rt.functions.get(&stub)?;
+    if let Some(&(_, n)) = rt.config.registers.iter().find(|(k, _)| *k == f.name) {
+        return Some(n);
+    }
     rt.modules[f.module].images.regcounts.get(&f.name).copied()
 }
 
