@@ -3,47 +3,45 @@
 //! ties go to the oldest warp.
 //!
 //! Speed: with the partial rule some warp is eligible almost every cycle, so this runs every
-//! SM-cycle over every warp slot. The scan is one branch-light pass over the slot arrays
-//! (resliced to one length so the bounds checks go), the key packed into a word: entries in
-//! the top byte, age below (ages stay far below 2^56), ineligible slots `u64::MAX`.
+//! SM-cycle. It visits only the slots whose `fetch_room` bit is set (see `WarpSlots`), the
+//! key packed into a word: entries in the top byte, age below (ages stay far below 2^56).
 
 use super::{eligible, FetchPolicy};
-use crate::policy::{IssueOrders, IssuePolicy, PolicyView};
-use warpsim_core::exec::warp::WarpState;
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView, MAX_WARP_SLOTS};
 
 #[derive(Clone, Debug, Default)]
 pub struct Fef;
 
 impl Fef {
     /// The smallest key (see the module doc) over slots not yet in `taken`, and its slot.
+    /// Visits only the slots of `WarpSlots::fetch_room` (resident, running, a free entry):
+    /// while warps wait on memory with full I-buffers, few of them.
     #[inline]
     fn best(v: &PolicyView, taken: &[u16]) -> Option<usize> {
         let w = v.warps;
-        let n = w.occupied.len();
-        let (occupied, state, wait, ib_n, age) = (
-            &w.occupied[..n],
-            &w.state[..n],
-            &w.fetch_wait[..n],
-            &w.ib_n[..n],
-            &w.age[..n],
-        );
         let mut best = (u64::MAX, usize::MAX);
-        for s in 0..n {
-            let ok = occupied[s]
-                & (state[s] != WarpState::Done)
-                & (wait[s] <= v.now)
-                & (ib_n[s] < v.ib_depth);
-            let key = if ok {
-                (ib_n[s] as u64) << 56 | age[s]
-            } else {
-                u64::MAX
-            };
+        let mut set = w.fetch_room;
+        while set != 0 {
+            let s = set.trailing_zeros() as usize;
+            set &= set - 1;
+            if w.fetch_wait[s] > v.now {
+                continue;
+            }
+            let key = (w.ib_n[s] as u64) << 56 | w.age[s];
             if key < best.0 && !taken.contains(&(s as u16)) {
                 best = (key, s);
             }
         }
-        debug_assert!(best.1 == usize::MAX || eligible(v, best.1, true));
-        (best.0 != u64::MAX).then_some(best.1)
+        let best = (best.0 != u64::MAX).then_some(best.1);
+        debug_assert_eq!(best, Fef::best_by_definition(v, taken), "fetch bit sets out of date");
+        best
+    }
+
+    /// [`Fef::best`] by the definition: every slot, its eligibility from the slot arrays.
+    fn best_by_definition(v: &PolicyView, taken: &[u16]) -> Option<usize> {
+        (0..v.warps.len().min(MAX_WARP_SLOTS))
+            .filter(|&s| eligible(v, s, true) && !taken.contains(&(s as u16)))
+            .min_by_key(|&s| (v.warps.ib_n[s] as u64) << 56 | v.warps.age[s])
     }
 }
 

@@ -24,7 +24,8 @@ impl LineAccess {
 }
 
 /// Appends to `out` (cleared first) the lines of `line` bytes touched by the lanes in `lanes`,
-/// each lane accessing `size` bytes at its address, in order of first touch by lane.
+/// each lane accessing `size` bytes at its address, in order of first touch by lane. `line` and
+/// `sector` are powers of two.
 pub fn lines(
     addrs: &[u64; WARP_SIZE],
     lanes: u32,
@@ -34,7 +35,16 @@ pub fn lines(
     out: &mut Vec<LineAccess>,
 ) {
     out.clear();
-    let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
+    // Line and sector sizes are powers of two (the config validation requires it): shifts
+    // instead of three 64-bit divisions per lane (this runs for every global access).
+    debug_assert!(line.is_power_of_two() && sector.is_power_of_two(), "{line} {sector}");
+    let line_shift = line.max(1).trailing_zeros();
+    let sector_shift = sector.clamp(1, line.max(1)).trailing_zeros();
+    let line_of = |a: u64| a >> line_shift << line_shift;
+    let sector_in = |off: u64| off >> sector_shift;
+    let next_sector = |a: u64| ((a >> sector_shift) + 1) << sector_shift;
+    // The line the previous byte went to: consecutive lanes usually share it.
+    let mut at = usize::MAX;
     let mut m = lanes;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -44,17 +54,23 @@ pub fn lines(
         // An access may straddle a sector or (unaligned) a line: mark every byte's sector.
         let mut a = first;
         loop {
-            let base = a / line * line;
-            let bit = 1u32 << (((a - base) / sector) & 31);
-            match out.iter_mut().find(|x| x.addr == base) {
-                Some(x) => x.sectors |= bit,
-                None => out.push(LineAccess {
-                    addr: base,
-                    sectors: bit,
-                    whole: 0,
-                }),
+            let base = line_of(a);
+            let bit = 1u32 << (sector_in(a - base) & 31);
+            if at >= out.len() || out[at].addr != base {
+                at = match out.iter().position(|x| x.addr == base) {
+                    Some(i) => i,
+                    None => {
+                        out.push(LineAccess {
+                            addr: base,
+                            sectors: 0,
+                            whole: 0,
+                        });
+                        out.len() - 1
+                    }
+                };
             }
-            let next = (a / sector + 1) * sector;
+            out[at].sectors |= bit;
+            let next = next_sector(a);
             if next > last || next <= a {
                 break;
             }
@@ -158,6 +174,28 @@ pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
     // word (this runs for every shared access).
     let bank_mask = banks.is_power_of_two().then_some(banks - 1);
     let bank = |w: u64| bank_mask.map_or(w % banks, |mask| w & mask) as usize;
+    // Fastest proof of no conflict: the words span fewer than `banks` consecutive words, so
+    // no two distinct ones share a bank (a broadcast, consecutive words, two rows of a tile).
+    // Branch-free over all 32 lanes (a full warp, the usual case, without the lane test).
+    if lanes == 0 {
+        return 0;
+    }
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    if lanes == u32::MAX {
+        for &a in addrs {
+            lo = lo.min(a / 4);
+            hi = hi.max(a / 4);
+        }
+    } else {
+        for (l, &a) in addrs.iter().enumerate() {
+            let on = lanes >> l & 1 != 0;
+            lo = lo.min(if on { a / 4 } else { u64::MAX });
+            hi = hi.max(if on { a / 4 } else { 0 });
+        }
+    }
+    if hi - lo < banks {
+        return 1;
+    }
     // The usual access is conflict-free: every bank gets at most one distinct word (a
     // broadcast, consecutive words, lanes pairing up on a word). One pass proves that, in
     // one compare for a lane that repeats the previous lane's word and two more otherwise;
@@ -183,7 +221,7 @@ pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
         }
         first[b] = w;
     }
-    (lanes != 0) as u32
+    1
 }
 
 /// [`bank_degree`] of an access with a bank conflict: the distinct words, then the most of
@@ -233,6 +271,51 @@ mod tests {
             }]
         );
         assert_eq!(out[0].bytes(32), 128);
+    }
+
+    /// [`lines`] computed the plain way: every byte of every active lane, in lane order,
+    /// marks its sector of its line (lines in order of first touch).
+    fn lines_by_definition(addrs: &[u64; WARP_SIZE], lanes: u32, size: u32, line: u64, sector: u64) -> Vec<LineAccess> {
+        let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
+        let mut out: Vec<LineAccess> = Vec::new();
+        for l in (0..WARP_SIZE).filter(|l| lanes >> l & 1 != 0) {
+            for b in 0..size.max(1) as u64 {
+                let a = addrs[l].wrapping_add(b);
+                let base = a / line * line;
+                let bit = 1u32 << (((a - base) / sector) & 31);
+                match out.iter_mut().find(|x| x.addr == base) {
+                    Some(x) => x.sectors |= bit,
+                    None => out.push(LineAccess { addr: base, sectors: bit, whole: 0 }),
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn lines_match_their_definition() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut out = Vec::new();
+        for case in 0..5_000u64 {
+            let span = [16u64, 256, 4096, 1 << 20][case as usize % 4];
+            let base = next() & 0xffff_ff00;
+            let stride = [0u64, 4, 8, 16, 128][(case / 4) as usize % 5];
+            let a: [u64; WARP_SIZE] = std::array::from_fn(|i| {
+                if case % 7 == 0 { base + next() % span } else { base + stride * i as u64 + (case % 3) }
+            });
+            let lanes = if case % 2 == 0 { u32::MAX } else { next() as u32 };
+            let size = [1u32, 4, 8, 16][(case / 3) as usize % 4];
+            for (line, sector) in [(128u64, 32u64), (32, 32), (64, 16), (256, 32), (128, 128)] {
+                lines(&a, lanes, size, line, sector, &mut out);
+                assert_eq!(out, lines_by_definition(&a, lanes, size, line, sector), "{a:x?} {lanes:#x} {size} {line} {sector}");
+            }
+        }
     }
 
     #[test]

@@ -138,6 +138,9 @@ struct Bank {
     pre_ready: u64,
     /// Earliest activate (tRP after PRE, tRC after the last ACT).
     act_ready: u64,
+    /// Its bank group ([`DramTiming::group`], tabled: the scheduler asks per bank per cycle,
+    /// and the formula divides).
+    group: u16,
 }
 
 /// A line request at the channel.
@@ -250,13 +253,13 @@ impl Channel {
         let banks = banks.max(1) as usize;
         Channel {
             t,
-            banks: vec![
-                Bank {
+            banks: (0..banks)
+                .map(|b| Bank {
                     open: NONE,
+                    group: t.group(b as u16) as u16,
                     ..Bank::default()
-                };
-                banks
-            ],
+                })
+                .collect(),
             queue: BankQueues::new(banks, cap),
             cap,
             pipe: 0,
@@ -435,7 +438,7 @@ impl Channel {
             if ccd.max(bus).max(turn) <= next
                 && self.queue.hitting(write).iter().any(|b| {
                     self.banks[b].col_ready <= next
-                        && self.group_col[self.t.group(b as u16)] <= next
+                        && self.group_col[self.banks[b].group as usize] <= next
                 })
             {
                 return next;
@@ -457,7 +460,7 @@ impl Channel {
         let mut best: Option<(u64, usize, usize)> = None;
         for b in scope.banks(self.queue.hitting(write)) {
             let bank = &self.banks[b];
-            if bank.col_ready > t || self.group_col[self.t.group(b as u16)] > t {
+            if bank.col_ready > t || self.group_col[bank.group as usize] > t {
                 continue;
             }
             let list = scope.limit(self.queue.list(b, write));
@@ -499,7 +502,7 @@ impl Channel {
             };
             if hit {
                 wanted.insert(b);
-                let g = self.t.group(b as u16);
+                let g = bank.group as usize;
                 let at = bank.col_ready.max(ccd).max(bus).max(self.group_col[g]).max(turn);
                 earliest = earliest.min(at);
             }
@@ -507,7 +510,7 @@ impl Channel {
                 let at = if bank.open == NONE {
                     bank.act_ready.max(rrd)
                 } else {
-                    bank.pre_ready.max(self.group_pre[self.t.group(b as u16)])
+                    bank.pre_ready.max(self.group_pre[bank.group as usize])
                 };
                 earliest = earliest.min(at);
             }
@@ -527,7 +530,7 @@ impl Channel {
             let ready = if bank.open != NONE {
                 !wanted.contains(b)
                     && t >= bank.pre_ready
-                    && t >= self.group_pre[self.t.group(b as u16)]
+                    && t >= self.group_pre[bank.group as usize]
             } else {
                 t >= bank.act_ready && rrd_ok
             };
@@ -555,7 +558,7 @@ impl Channel {
         self.bus_free = end;
         self.last_col = Some(t);
         self.counts.busy_cycles += self.t.line_cycles;
-        let g = self.t.group(bank as u16);
+        let g = self.banks[bank].group as usize;
         self.group_col[g] = t + self.t.ccdl;
         if write {
             self.read_ok = self.read_ok.max(t + self.t.wtr);

@@ -104,7 +104,10 @@ impl Collectors {
         let mut bank_of = [0u64; 16];
         let mut worst = 1;
         for (i, &r) in uses.regs[..uses.sources.min(16)].iter().enumerate() {
-            let b = ((rb + r as usize) as u64 + slot as u64) % self.banks;
+            let reg = (rb + r as usize) as u64 + slot as u64;
+            // A mask when the bank count is a power of two (every preset): no division per
+            // source register.
+            let b = if self.banks.is_power_of_two() { reg & (self.banks - 1) } else { reg % self.banks };
             let same = bank_of[..i].iter().filter(|&&x| x == b).count() as u32;
             worst = worst.max(same + 1);
             bank_of[i] = b;

@@ -72,7 +72,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         pc: u32,
         now: u64,
     ) -> Result<(), crate::TimingError> {
-        let (c, wi) = (s / self.wpc, s % self.wpc);
+        let (c, wi) = self.cta_and_warp(s);
         let all = env.all_dispatched;
         let mut waits_at_barrier = false;
         {

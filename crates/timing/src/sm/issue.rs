@@ -183,7 +183,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         shared: bool,
     ) -> Result<(), crate::TimingError> {
-        let (c, wi) = (s / self.wpc, s % self.wpc);
+        let (c, wi) = self.cta_and_warp(s);
         let pc = self.cur_pc[s];
         let t = env.table.get(self.cur_func[s], pc);
         let rc = self.ctas[c].as_mut().expect("occupied slot has a CTA");
@@ -255,10 +255,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                             sync(1, 1)
                         }
                         Space::Global | Space::Local | Space::Const | Space::KernelParam => {
-                            let age = self.w.age[s];
-                            for (l, a) in lanes.iter_mut().enumerate() {
-                                *a =
-                                    SmMem::model_addr(space, *a, age * WARP_SIZE as u64 + l as u64);
+                            // Global addresses are their own model addresses.
+                            if space != Space::Global {
+                                let age = self.w.age[s];
+                                for (l, a) in lanes.iter_mut().enumerate() {
+                                    *a = SmMem::model_addr(space, *a, age * WARP_SIZE as u64 + l as u64);
+                                }
                             }
                             let size = if tex {
                                 tex_bytes

@@ -115,6 +115,14 @@ pub(crate) enum Slot {
     Idle,
 }
 
+/// A warp slot's CTA slot, warp index within that CTA and scheduler.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotPlace {
+    pub cta: u16,
+    pub warp: u16,
+    pub scheduler: u16,
+}
+
 pub struct Sm<P: IssuePolicy, F> {
     pub id: u32,
     pub(crate) ctas: Vec<Option<ResidentCta>>,
@@ -155,6 +163,9 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) stalls: Vec<StallCounts>,
     /// PC of the barrier the warp waits at.
     pub(crate) bar_pc: Vec<u32>,
+    /// Where each slot sits: its CTA slot, its warp in the CTA, its scheduler (tabled: the
+    /// per-issue paths would otherwise divide by runtime values several times).
+    pub(crate) place: Vec<SlotPlace>,
     // ---- per scheduler ----
     pub(crate) sched_slots: Vec<Vec<u16>>,
     pub(crate) policies: Vec<P>,
@@ -278,6 +289,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             done_at: vec![0; n],
             stalls: vec![StallCounts::default(); n],
             bar_pc: vec![0; n],
+            place: (0..n)
+                .map(|w| SlotPlace {
+                    cta: (w / wpc) as u16,
+                    warp: (w % wpc) as u16,
+                    scheduler: (w % s) as u16,
+                })
+                .collect(),
             sched_slots,
             policies,
             shared,
@@ -306,6 +324,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             sleep_until: 0,
             slept_from: 0,
         }
+    }
+
+    /// Warp slot `s`'s CTA slot and its warp index in that CTA.
+    #[inline]
+    pub(crate) fn cta_and_warp(&self, s: usize) -> (usize, usize) {
+        let p = self.place[s];
+        (p.cta as usize, p.warp as usize)
     }
 
     /// A CTA slot is free.
@@ -397,8 +422,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         } else {
             0
         };
-        for i in 0..s {
-            self.issue_stage(env, (first + i) % s, now)?;
+        let mut k = first;
+        for _ in 0..s {
+            self.issue_stage(env, k, now)?;
+            k = if k + 1 == s { 0 } else { k + 1 };
         }
         if self.share_warps {
             self.share_stage(env, now)?;

@@ -38,7 +38,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.since[s] = from;
         // Every change of the I-buffer head is followed by a new interval.
         self.w.refresh_memory_head(s);
-        let k = s % self.sched_slots.len();
+        let k = self.place[s].scheduler as usize;
         // The scheduler's outcome may change from `from` on: it must walk again.
         self.sched_wake[k] = self.sched_wake[k].min(from);
     }
@@ -128,7 +128,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Copies the functional warp's state, PC and frame into the slot's cached fields.
     #[inline]
     pub(crate) fn snapshot(&mut self, s: usize) {
-        let (c, wi) = (s / self.wpc, s % self.wpc);
+        let (c, wi) = self.cta_and_warp(s);
         let Some(rc) = &self.ctas[c] else { return };
         let w = &rc.cta.warps[wi];
         let mut state = w.state;
