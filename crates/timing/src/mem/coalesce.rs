@@ -258,6 +258,17 @@ mod tests {
         std::array::from_fn(|i| f(i as u64))
     }
 
+    /// A seeded xorshift64 generator (the random-warp tests; deterministic).
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     #[test]
     fn unit_stride_words_are_one_line_all_sectors() {
         let mut out = Vec::new();
@@ -294,13 +305,7 @@ mod tests {
 
     #[test]
     fn lines_match_their_definition() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut out = Vec::new();
         for case in 0..5_000u64 {
             let span = [16u64, 256, 4096, 1 << 20][case as usize % 4];
@@ -403,13 +408,7 @@ mod tests {
     /// and a warp never makes more requests than its most-repeated word has lanes per line.
     #[test]
     fn atomic_requests_partition_the_lanes_without_overlap() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut out = Vec::new();
         for case in 0..5_000u64 {
             let span = [4u64, 64, 512, 1 << 20][case as usize % 4];
@@ -457,13 +456,7 @@ mod tests {
 
     #[test]
     fn bank_degree_matches_its_definition() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         for case in 0..20_000u64 {
             // Few distinct words (small spans) make conflicts and duplicates likely.
             let span = [8u64, 64, 256, 4096, u64::MAX][case as usize % 5];
