@@ -464,7 +464,9 @@ impl Channel {
                 continue;
             }
             let list = scope.limit(self.queue.list(b, write));
-            let Some(i) = list.iter().position(|q| q.req.row == bank.open) else { continue };
+            let first = self.queue.first_hit(b, write).filter(|&i| i < list.len());
+            debug_assert_eq!(first, list.iter().position(|q| q.req.row == bank.open));
+            let Some(i) = first else { continue };
             if best.is_none_or(|(seq, _, _)| list[i].seq < seq) {
                 best = Some((list[i].seq, b, i));
             }

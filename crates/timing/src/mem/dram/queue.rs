@@ -72,8 +72,12 @@ pub struct Queued {
 /// The requests waiting at one channel, by bank and kind (index 0 reads, 1 writes).
 pub struct BankQueues {
     lists: Vec<[Vec<Queued>; 2]>,
-    /// Per bank and kind: requests in `lists` whose row is the bank's open row.
+    /// Per bank and kind: requests in `lists` whose row is the bank's open row…
     hits: Vec<[u16; 2]>,
+    /// …and the index of the oldest of them (`NO_HIT` when there is none), kept as the lists
+    /// change: the scheduler asks for it every DRAM cycle, and a search walks past the
+    /// older requests to other rows, whose loads miss the cache.
+    first_hit: Vec<[u16; 2]>,
     /// Banks with requests of each kind, and with row hits of each kind.
     pending: [BankSet; 2],
     hitting: [BankSet; 2],
@@ -81,6 +85,9 @@ pub struct BankQueues {
     writes: usize,
     next_seq: u64,
 }
+
+/// `BankQueues::first_hit` of a list without a row hit.
+const NO_HIT: u16 = u16::MAX;
 
 fn kind(write: bool) -> usize {
     write as usize
@@ -95,6 +102,7 @@ impl BankQueues {
                 .map(|_| [Vec::with_capacity(cap), Vec::with_capacity(cap)])
                 .collect(),
             hits: vec![[0; 2]; banks],
+            first_hit: vec![[NO_HIT; 2]; banks],
             pending: [BankSet::default(); 2],
             hitting: [BankSet::default(); 2],
             len: 0,
@@ -120,6 +128,7 @@ impl BankQueues {
             l.clear();
         }
         self.hits.iter_mut().for_each(|h| *h = [0; 2]);
+        self.first_hit.iter_mut().for_each(|h| *h = [NO_HIT; 2]);
         self.pending = [BankSet::default(); 2];
         self.hitting = [BankSet::default(); 2];
         self.len = 0;
@@ -136,6 +145,9 @@ impl BankQueues {
         self.next_seq += 1;
         self.pending[k].insert(b);
         if r.row == open {
+            if self.hits[b][k] == 0 {
+                self.first_hit[b][k] = (self.lists[b][k].len() - 1) as u16;
+            }
             self.hits[b][k] += 1;
             self.hitting[k].insert(b);
         }
@@ -151,6 +163,14 @@ impl BankQueues {
     /// Mutable access to a queued request (to count down its column commands).
     pub fn get_mut(&mut self, bank: usize, write: bool, i: usize) -> &mut DramReq {
         &mut self.lists[bank][kind(write)][i].req
+    }
+
+    /// The index in [`BankQueues::list`] of `bank`'s oldest request of kind `write` that hits
+    /// its open row.
+    #[inline]
+    pub fn first_hit(&self, bank: usize, write: bool) -> Option<usize> {
+        let i = self.first_hit[bank][kind(write)];
+        (i != NO_HIT).then_some(i as usize)
     }
 
     /// How many of `bank`'s requests of kind `write` hit its open row.
@@ -175,11 +195,19 @@ impl BankQueues {
         if self.lists[bank][k].is_empty() {
             self.pending[k].remove(bank);
         }
+        let first = self.first_hit[bank][k];
         if r.row == open {
             self.hits[bank][k] -= 1;
             if self.hits[bank][k] == 0 {
                 self.hitting[k].remove(bank);
+                self.first_hit[bank][k] = NO_HIT;
+            } else if i == first as usize {
+                // The next hit is younger: search from where the removed one was.
+                let next = self.lists[bank][k][i..].iter().position(|q| q.req.row == open);
+                self.first_hit[bank][k] = (i + next.expect("hits counts it")) as u16;
             }
+        } else if first != NO_HIT && i < first as usize {
+            self.first_hit[bank][k] = first - 1;
         }
         self.len -= 1;
         self.writes -= r.write as usize;
@@ -189,7 +217,9 @@ impl BankQueues {
     /// Bank `bank`'s open row is now `open` (an activate or a precharge): recount its hits.
     pub fn reopened(&mut self, bank: usize, open: u32) {
         for k in 0..2 {
-            let n = self.lists[bank][k].iter().filter(|q| q.req.row == open).count();
+            let list = &self.lists[bank][k];
+            let n = list.iter().filter(|q| q.req.row == open).count();
+            self.first_hit[bank][k] = list.iter().position(|q| q.req.row == open).map_or(NO_HIT, |i| i as u16);
             self.hits[bank][k] = n as u16;
             if n > 0 {
                 self.hitting[k].insert(bank);
@@ -252,6 +282,44 @@ mod tests {
         q.remove(1, false, 0, 6);
         assert_eq!(q.oldest(false), None);
         assert_eq!(q.oldest(true), Some(1));
+    }
+
+    /// `first_hit` stays the oldest row hit's index through random pushes, removals and row
+    /// changes (against a search of the list after every step).
+    #[test]
+    fn first_hit_follows_every_change() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let mut q = BankQueues::new(4, 16);
+        let mut open = [0u32; 4];
+        for _ in 0..20_000 {
+            let b = rand(4) as usize;
+            match rand(5) {
+                0 | 1 if q.len() < 48 => q.push(req(b as u16, rand(3) as u32, rand(3) == 0), open[b]),
+                2 => {
+                    open[b] = rand(3) as u32;
+                    q.reopened(b, open[b]);
+                }
+                _ => {
+                    let write = rand(2) == 0;
+                    let n = q.list(b, write).len();
+                    if n > 0 {
+                        q.remove(b, write, rand(n as u64) as usize, open[b]);
+                    }
+                }
+            }
+            for (bank, &row) in open.iter().enumerate() {
+                for write in [false, true] {
+                    let expect = q.list(bank, write).iter().position(|e| e.req.row == row);
+                    assert_eq!(q.first_hit(bank, write), expect, "bank {bank} write {write}");
+                }
+            }
+        }
     }
 
     #[test]
