@@ -16,6 +16,8 @@ pub mod reg_use;
 pub mod report;
 pub mod sm;
 pub mod stats;
+#[cfg(test)]
+mod test_rng;
 pub mod trace;
 pub mod watch;
 

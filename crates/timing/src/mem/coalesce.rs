@@ -253,20 +253,10 @@ fn conflict_degree(addrs: &[u64; WARP_SIZE], lanes: u32, bank: impl Fn(u64) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::xorshift;
 
     fn addrs(f: impl Fn(u64) -> u64) -> [u64; WARP_SIZE] {
         std::array::from_fn(|i| f(i as u64))
-    }
-
-    /// A seeded xorshift64 generator (the random-warp tests; deterministic).
-    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-        let mut x = seed;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
     }
 
     #[test]

@@ -182,12 +182,10 @@ mod tests {
     fn lookups_agree_with_the_lines_in_flight() {
         let mut m: Mshrs<u32> = Mshrs::new(8, 2);
         let mut model = std::collections::BTreeSet::new();
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         let mut out = Vec::new();
         for step in 0..20_000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next();
             let line = (x % 12) * 128;
             if x >> 40 & 1 == 0 {
                 let (expected, lowest_free) = (m.can_add(line), m.line.iter().position(|&l| l == u64::MAX));

@@ -217,10 +217,15 @@ impl BankQueues {
     /// Bank `bank`'s open row is now `open` (an activate or a precharge): recount its hits.
     pub fn reopened(&mut self, bank: usize, open: u32) {
         for k in 0..2 {
-            let list = &self.lists[bank][k];
-            let n = list.iter().filter(|q| q.req.row == open).count();
-            self.first_hit[bank][k] = list.iter().position(|q| q.req.row == open).map_or(NO_HIT, |i| i as u16);
-            self.hits[bank][k] = n as u16;
+            let (mut n, mut first) = (0, NO_HIT);
+            for (i, q) in self.lists[bank][k].iter().enumerate() {
+                if q.req.row == open {
+                    first = first.min(i as u16);
+                    n += 1;
+                }
+            }
+            self.first_hit[bank][k] = first;
+            self.hits[bank][k] = n;
             if n > 0 {
                 self.hitting[k].insert(bank);
             } else {
@@ -288,13 +293,7 @@ mod tests {
     /// changes (against a search of the list after every step).
     #[test]
     fn first_hit_follows_every_change() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rand = crate::test_rng::below(0x2545_f491_4f6c_dd1d);
         let mut q = BankQueues::new(4, 16);
         let mut open = [0u32; 4];
         for _ in 0..20_000 {

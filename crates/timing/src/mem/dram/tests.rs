@@ -361,13 +361,7 @@ fn flat_queue_decision(ch: &Channel, t: u64, write: bool) -> Command {
 /// one and in several words of the bank sets, queues from 2 to 64 entries.
 #[test]
 fn per_bank_queues_decide_as_the_flat_queue_did() {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rand = move |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rand = crate::test_rng::below(0x9e37_79b9_7f4a_7c15);
     let mut decisions = [0usize; 4];
     for case in 0..48u64 {
         let mut t = if case % 2 == 0 { timing() } else { grouped() };
