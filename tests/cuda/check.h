@@ -6,21 +6,37 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+// Built with -DCHECK_KEEP_GOING (scripts/native-check.sh, on a real GPU) a failed check is
+// reported and the program goes on, so one run shows every place where the GPU and the
+// program's expectations differ, not only the first.
+// (Each check reports its first failure only: checks sit in loops.)
+#ifdef CHECK_KEEP_GOING
+#define CHECK_FAILED() ((void)0)
+#define CHECK_FIRST_ONLY()      \
+    static int reported_ = 0;   \
+    if (reported_++) break
+#else
+#define CHECK_FAILED() exit(1)
+#define CHECK_FIRST_ONLY() ((void)0)
+#endif
+
 #define CHECK(call)                                                                         \
     do {                                                                                    \
         cudaError_t e_ = (call);                                                            \
         if (e_ != cudaSuccess) {                                                            \
+            CHECK_FIRST_ONLY();                                                             \
             fprintf(stderr, "FAIL %s:%d: %s returned %s (%s)\n", __FILE__, __LINE__, #call, \
                     cudaGetErrorName(e_), cudaGetErrorString(e_));                          \
-            exit(1);                                                                        \
+            CHECK_FAILED();                                                                        \
         }                                                                                   \
     } while (0)
 
 #define EXPECT(cond)                                                           \
     do {                                                                       \
         if (!(cond)) {                                                         \
+            CHECK_FIRST_ONLY();                                                \
             fprintf(stderr, "FAIL %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            exit(1);                                                           \
+            CHECK_FAILED();                                                           \
         }                                                                      \
     } while (0)
 
@@ -29,8 +45,9 @@
     do {                                                                                      \
         cudaError_t e_ = (call);                                                              \
         if (e_ != (code)) {                                                                   \
+            CHECK_FIRST_ONLY();                                                               \
             fprintf(stderr, "FAIL %s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
                     #call, cudaGetErrorName(e_), cudaGetErrorName(code));                     \
-            exit(1);                                                                          \
+            CHECK_FAILED();                                                                          \
         }                                                                                     \
     } while (0)

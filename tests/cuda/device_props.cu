@@ -1,6 +1,7 @@
 // The simulated device: count, selection, cudaGetDeviceProperties (CUDA 13's 1008-byte
 // cudaDeviceProp, read field by field), attributes, versions, kernel attributes (registers
 // from the cubin), occupancy, limits, flags, cache configuration.
+// NATIVE: warpsim-only: checks warpsim's device name and properties
 #include "check.h"
 #include <cstring>
 

@@ -6,6 +6,7 @@
 // EXPECT-STDERR: in `put(int*, int, int)`
 // EXPECT-STDERR: fault_line.cu:15)
 // EXPECT-STDERR: (PTX line numbers refer to the program's embedded PTX: `warpsim exec --dump-ptx DIR` writes it)
+// NATIVE: warpsim-only: a GPU does not detect this out-of-bounds access; warpsim's memory checker does
 #include "check.h"
 
 __device__ __noinline__ void put(int *x, int i, int v) {

@@ -6,6 +6,7 @@
 // EXPECT-STDERR: warpsim: cudaErrorIllegalAddress in kernel `write(int*, int)`
 // EXPECT-STDERR: (Global space): 0 bytes after the end of a 400-byte allocation at 0x
 // EXPECT-STDERR: (cudaMalloc call 1); 28 of the warp's 32 active threads fault, the first at kernel `write(int*, int)`, CTA (1,0,0), thread (36,0,0)
+// NATIVE: warpsim-only: a GPU does not detect these out-of-bounds accesses; warpsim's memory checker does
 #include "check.h"
 
 __global__ void write(int *x, int n) {

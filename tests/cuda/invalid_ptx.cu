@@ -1,6 +1,7 @@
 // A module using an instruction warpsim does not execute (dp4a): a diagnostic at
 // registration, then its kernels fail with cudaErrorInvalidPtx; the context stays usable.
 // EXPECT-STDERR: unsupported dp4a
+// NATIVE: warpsim-only: checks warpsim's error for PTX it does not support
 #include "check.h"
 
 __global__ void dot(const int *a, const int *b, int *c) { c[threadIdx.x] = __dp4a(a[threadIdx.x], b[threadIdx.x], 0); }

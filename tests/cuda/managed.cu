@@ -4,6 +4,7 @@
 // pinned memory (cudaHostAlloc + cudaHostGetDevicePointer) that a kernel writes zero-copy;
 // the hints (prefetch, advise, attach) accepted; and an out-of-bounds managed access still
 // caught by the memory checker (last: it poisons the context).
+// NATIVE: warpsim-only: its last part checks warpsim's memory checker on managed memory
 #include "check.h"
 
 __managed__ int counter = 7;

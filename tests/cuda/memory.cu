@@ -1,6 +1,7 @@
 // Memory: memset (sync and async), device-to-device and host-to-host copies, every
 // cudaMemcpyDefault direction, pinned host memory, cudaMemGetInfo, pitched 2D allocation,
 // copies and memset, pointer attributes.
+// NATIVE: warpsim-only: checks warpsim's 4 GiB device memory
 #include "check.h"
 #include <cstring>
 

@@ -2,6 +2,7 @@
 // cudaErrorNoKernelImageForDevice and a diagnostic says how to rebuild.
 // NVCC-FLAGS: -gencode arch=compute_75,code=sm_75
 // EXPECT-STDERR: the program embeds no PTX
+// NATIVE: warpsim-only: checks warpsim's error for a program without PTX (native builds embed code for the GPU)
 #include "check.h"
 
 __global__ void k(int *x) { *x = 1; }

@@ -2,6 +2,7 @@
 // a clear diagnostic at registration, and launches fail with cudaErrorNoKernelImageForDevice.
 // NVCC-FLAGS: -arch=sm_75 -rdc=true
 // EXPECT-STDERR: relocatable device code
+// NATIVE: warpsim-only: checks warpsim's error for relocatable device code
 #include "check.h"
 
 __global__ void k(int *x) { *x = 1; }

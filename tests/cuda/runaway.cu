@@ -3,6 +3,7 @@
 // ENV: WARPSIM_MODE=functional
 // ENV: WARPSIM_MAX_INSTRUCTIONS=200000
 // EXPECT-STDERR: exceeded the limit of 200000 warp instructions
+// NATIVE: warpsim-only: checks warpsim's instruction limit; on a GPU the kernel runs until the timeout
 #include "check.h"
 
 __global__ void spin(volatile int *flag) {

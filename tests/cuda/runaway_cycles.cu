@@ -4,6 +4,7 @@
 // ENV: WARPSIM_MAX_CYCLES=200000
 // EXPECT-STDERR: did not finish within 200000 simulated cycles
 // EXPECT-STDERR: WARPSIM_MAX_CYCLES sets the limit
+// NATIVE: warpsim-only: checks warpsim's cycle limit; on a GPU the kernel runs until the timeout
 #include "check.h"
 
 __global__ void spin(volatile int *flag) {

@@ -5,6 +5,7 @@
 // ENV: WARPSIM_SYNCCHECK=1
 // EXPECT-STDERR: synccheck: barrier 0 at pc
 // EXPECT-STDERR: completed although 28 threads that should reach it had exited: warp 3 lanes 4-31
+// NATIVE: warpsim-only: checks warpsim's --synccheck
 #include "check.h"
 
 // Correct: every thread passes the barrier, then the extra ones leave.

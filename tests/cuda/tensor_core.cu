@@ -5,6 +5,7 @@
 // EXPECT-STDERR: unsupported wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
 // EXPECT-STDERR: warpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)
 // EXPECT-STDERR: cannot launch `tensor(__half const*, __half const*, float*)` (cudaErrorInvalidPtx): its module could not be loaded: line
+// NATIVE: warpsim-only: warpsim does not simulate tensor cores; a GPU runs them
 #include <mma.h>
 #include "check.h"
 using namespace nvcuda;

@@ -7,6 +7,7 @@
 // EXPECT-STATS: "mode":"timing","config":"titanx-pascal","policy":"lrr","registers":
 // EXPECT-STATS: "issue":{"issued":
 // EXPECT-STATS: "memory":{"l1d":{"hits":
+// NATIVE: warpsim-only: checks warpsim's device name per preset
 #include "check.h"
 #include <cstring>
 
