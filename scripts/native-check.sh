@@ -9,15 +9,18 @@
 # corr/NAME (correlation/programs/NAME.cu); default: all of them.
 # 1. Compiles each with nvcc (PATH, else $WARPSIM_CUDA_DIR, default .cache/cuda) for the GPU's
 #    architecture ($NATIVE_ARCH, else nvidia-smi's compute capability, else sm_90), with the
-#    program's NVCC-FLAGS minus their -arch/-gencode, and -DCHECK_KEEP_GOING so that a run
-#    reports every failed check instead of stopping at the first (tests/cuda/check.h).
+#    program's NVCC-FLAGS minus their -arch/-gencode, -DCHECK_KEEP_GOING so that a run
+#    reports every failed check instead of stopping at the first, and -DNATIVE_GPU, which
+#    skips the checks a program marks WARPSIM_ONLY(...) (tests/cuda/check.h).
 #    Executables go to OUT/ (flat names: tests-NAME, corr-NAME); $NATIVE_NVCC_FLAGS adds flags
 #    (e.g. "-cudart shared -L DIR" to build small executables to carry to another machine).
 # 2. Runs each (10 s limit) and writes OUT/NAME.out / .err and OUT/summary.txt.
 # A program passes when it exits 0, prints no "FAIL" line, ends with "PASS <name>", and matches
 # tests/cuda/NAME.expected when there is one. Programs marked `// NATIVE: warpsim-only: why`
 # test what only warpsim does (its memory checker, its device name, its limits); they are run
-# and listed, but their failures are expected. Exits non-zero naming the other failures.
+# and listed, but their failures are expected. A portable program with a few such checks
+# marks each WARPSIM_ONLY(...) instead (skipped here), so every program without the NATIVE
+# line must pass on a GPU. Exits non-zero naming the other failures.
 set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -66,7 +69,7 @@ if [[ $mode != run ]]; then
             flags="$(directive "$name" NVCC-FLAGS | tr '\n' ' ' | sed -E 's/(-arch[= ][^ ]+|-gencode[= ][^ ]+)//g')"
             srcs="$(sources_of "$name" | tr '\n' ' ')"
             # shellcheck disable=SC2086
-            "$nvcc" -O3 -arch="$arch" -DCHECK_KEEP_GOING ${NATIVE_NVCC_FLAGS:-} $flags -Itests/cuda -o "$(exe_of "$name")" $srcs \
+            "$nvcc" -O3 -arch="$arch" -DCHECK_KEEP_GOING -DNATIVE_GPU ${NATIVE_NVCC_FLAGS:-} $flags -Itests/cuda -o "$(exe_of "$name")" $srcs \
                 >"$(exe_of "$name").build.log" 2>&1 || echo "native-check: $name did not compile" >&2
         ) &
         while (($(jobs -r | wc -l) >= ${NATIVE_JOBS:-$(nproc)})); do sleep 0.1; done

@@ -1,5 +1,10 @@
-// A failed device-side assert gives cudaErrorAssert (sticky); after cudaDeviceReset a trap
-// gives cudaErrorLaunchFailure.
+// A failed device-side assert gives cudaErrorAssert, sticky (measured on an H200, CUDA 13.0
+// driver, 2026-11-28). After cudaDeviceReset warpsim runs a trap, cudaErrorLaunchFailure:
+// WARPSIM_ONLY, because CUDA's docs say of cudaErrorAssert "the device cannot be used again
+// ... the process must be terminated and relaunched", and on the H200 the launch after
+// cudaDeviceReset failed with cudaErrorDevicesUnavailable (what the docs lead one to expect;
+// the exact code may also be an artefact of the VM the GPU ran in). warpsim's reset recovers
+// from sticky errors, a leniency (docs/DEVIATIONS.md); trap.cu checks a trap natively.
 // EXPECT-STDERR: device assertion
 #include "check.h"
 #include <cassert>
@@ -16,9 +21,9 @@ int main() {
     EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorAssert);
     EXPECT_ERR(cudaGetLastError(), cudaErrorAssert);
     CHECK(cudaDeviceReset());
-    trapping<<<1, 32>>>();
-    EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    CHECK(cudaDeviceReset());
+    WARPSIM_ONLY(trapping<<<1, 32>>>());
+    WARPSIM_ONLY(EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorLaunchFailure));
+    WARPSIM_ONLY(CHECK(cudaDeviceReset()));
     printf("PASS assert_trap\n");
     return 0;
 }

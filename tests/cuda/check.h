@@ -51,3 +51,14 @@
             CHECK_FAILED();                                                                          \
         }                                                                                     \
     } while (0)
+
+// WARPSIM_ONLY(stmt); marks one check of what only warpsim does, in a program that is otherwise
+// portable: its memory checker, its 4 GiB device, its refusal of a call that a GPU's driver does
+// not check (or crashes on). Built with -DNATIVE_GPU (scripts/native-check.sh, on a real GPU)
+// the whole statement is skipped, the call it checks included: keep a call whose side effects
+// later code needs outside the macro, and check only its result inside.
+#ifdef NATIVE_GPU
+#define WARPSIM_ONLY(...) ((void)0)
+#else
+#define WARPSIM_ONLY(...) __VA_ARGS__
+#endif

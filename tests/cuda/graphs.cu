@@ -3,8 +3,8 @@
 // and its accumulated result checked on the host after each launch. (2) A graph built node by
 // node (memset, kernel, 1-D and 3-D-parameter memcpy, empty node, an edge added afterwards),
 // launched twice. (3) CUDA's errors: synchronizing a capturing stream invalidates the capture,
-// events recorded in a capture cannot be waited for, an unjoined fork, the legacy stream,
-// ending a capture that was never begun, a dependency cycle.
+// so does querying an event recorded in a capture (which is then an invalid value), an
+// unjoined fork, the legacy stream, ending a capture that was never begun, a dependency cycle.
 // EXPECT-STDERR: cudaGraphInstantiate: the graph's dependencies form a cycle
 // EXPECT-STDERR: cudaStreamEndCapture: a stream forked into the capture was not joined back
 #include "check.h"
@@ -201,21 +201,44 @@ static void errors() {
     EXPECT_ERR(cudaDeviceSynchronize(), cudaErrorStreamCaptureUnsupported);
     EXPECT_ERR(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
 
-    // An event recorded in a capture cannot be waited for from the host; a fork that is not
-    // joined back fails the capture; the forked stream cannot end it.
+    // An event recorded in a capture cannot be queried or waited for from the host: the
+    // query is refused and, an invalid operation during capture, invalidates the capture;
+    // the event, recorded in an invalidated capture, is then an invalid value to wait for,
+    // also after the capture ended, until recorded again (measured on an H200, CUDA 13.0
+    // driver, 2026-11-28; CUDA's programming guide, "Invalidation").
     cudaEvent_t e;
     CHECK(cudaEventCreate(&e));
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     CHECK(cudaEventRecord(e, s));
     EXPECT_ERR(cudaEventQuery(e), cudaErrorCapturedEvent);
-    EXPECT_ERR(cudaEventSynchronize(e), cudaErrorCapturedEvent);
-    CHECK(cudaStreamWaitEvent(t, e, 0));
+    CHECK(cudaStreamIsCapturing(s, &st));
+    EXPECT(st == cudaStreamCaptureStatusInvalidated);
+    EXPECT_ERR(cudaEventSynchronize(e), cudaErrorInvalidValue);
+    EXPECT_ERR(cudaStreamWaitEvent(t, e, 0), cudaErrorInvalidValue);  // t does not join
+    CHECK(cudaStreamIsCapturing(t, &st));
+    EXPECT(st == cudaStreamCaptureStatusNone);
+    EXPECT_ERR(cudaEventRecord(e, s), cudaErrorStreamCaptureInvalidated);
+    EXPECT_ERR(cudaStreamEndCapture(t, &g), cudaErrorIllegalState);  // t is not capturing
+    EXPECT_ERR(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
+    EXPECT(g == nullptr);
+    EXPECT_ERR(cudaEventQuery(e), cudaErrorInvalidValue);  // still, after the capture
+    CHECK(cudaEventRecord(e, s));                          // recorded again: usable
+    CHECK(cudaEventSynchronize(e));
+    CHECK(cudaEventQuery(e));
+
+    // A fork that is not joined back fails the capture; the forked stream cannot end it.
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK(cudaEventRecord(e, s));
+    CHECK(cudaStreamWaitEvent(t, e, 0));  // t joins the capture
+    CHECK(cudaStreamIsCapturing(t, &st));
+    EXPECT(st == cudaStreamCaptureStatusActive);
     CHECK(cudaMemsetAsync(d, 3, 64, t));
     EXPECT_ERR(cudaStreamEndCapture(t, &g), cudaErrorStreamCaptureUnmatched);
     EXPECT_ERR(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureUnjoined);
     EXPECT(g == nullptr);
     CHECK(cudaStreamIsCapturing(t, &st));
     EXPECT(st == cudaStreamCaptureStatusNone);
+    CHECK(cudaEventRecord(e, s));
     CHECK(cudaEventQuery(e));  // the capture is over
 
     // None of the captured memsets ran.

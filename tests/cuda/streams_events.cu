@@ -1,6 +1,8 @@
 // Streams and events: creation with and without flags, async copies and launches on a
 // stream, synchronize/query, host callbacks, stream waits, elapsed time from the simulated
-// clock (positive across a kernel, zero across nothing), and handle errors.
+// clock (positive across a kernel, zero across nothing in warpsim; on a GPU two events recorded
+// back to back are a few microseconds apart), and handle errors (destroyed handles are
+// WARPSIM_ONLY: a GPU's driver does not check them; the H200 run crashed, rc 139).
 #include "check.h"
 
 __global__ void busy(float *x, int n, int rounds) {
@@ -58,7 +60,8 @@ int main() {
     CHECK(cudaEventElapsedTime(&none, stop, mid));
     printf("kernel took %g simulated ms\n", ms);
     EXPECT(ms > 0);
-    EXPECT(none == 0);
+    EXPECT(none >= 0);
+    WARPSIM_ONLY(EXPECT(none == 0));
     EXPECT_ERR(cudaEventElapsedTime(&ms, start, untimed), cudaErrorInvalidResourceHandle);
 
     // Host work in stream order: runs before the call returns here.
@@ -80,10 +83,10 @@ int main() {
     CHECK(cudaEventDestroy(untimed));
     CHECK(cudaStreamDestroy(s1));
     CHECK(cudaStreamDestroy(s2));
-    // Destroyed handles are invalid.
-    EXPECT_ERR(cudaStreamDestroy(s1), cudaErrorInvalidResourceHandle);
-    EXPECT_ERR(cudaEventRecord(start, 0), cudaErrorInvalidResourceHandle);
-    EXPECT_ERR(cudaMemcpyAsync(d, h, 16, cudaMemcpyHostToDevice, s2), cudaErrorInvalidResourceHandle);
+    // Destroyed handles are invalid (warpsim checks them; a driver uses them).
+    WARPSIM_ONLY(EXPECT_ERR(cudaStreamDestroy(s1), cudaErrorInvalidResourceHandle));
+    WARPSIM_ONLY(EXPECT_ERR(cudaEventRecord(start, 0), cudaErrorInvalidResourceHandle));
+    WARPSIM_ONLY(EXPECT_ERR(cudaMemcpyAsync(d, h, 16, cudaMemcpyHostToDevice, s2), cudaErrorInvalidResourceHandle));
     CHECK(cudaFree(d));
     printf("PASS streams_events\n");
     return 0;

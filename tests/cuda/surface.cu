@@ -95,16 +95,22 @@ int main() {
     CHECK(cudaMemcpy2DFromArray(img, sizeof img[0], a, 0, 0, sizeof img[0], H, cudaMemcpyDeviceToHost));
     for (int x = 0; x < W; x++) EXPECT(img[0][x] == x * 1000);
 
-    // A surface needs cudaArraySurfaceLoadStore.
+    // CUDA documents surfaces over arrays made with cudaArraySurfaceLoadStore, but creating one
+    // over an array without it succeeds (measured on an H200, CUDA 13.0 driver, 2026-11-28).
+    // warpsim then treats the array as if it had the flag (what a GPU does with it: unknown).
     cudaArray_t plain;
     CHECK(cudaMallocArray(&plain, &f, W, H));
     cudaResourceDesc r;
     memset(&r, 0, sizeof r);
     r.resType = cudaResourceTypeArray;
     r.res.array.array = plain;
-    cudaSurfaceObject_t bad;
-    EXPECT_ERR(cudaCreateSurfaceObject(&bad, &r), cudaErrorInvalidValue);
-    cudaGetLastError();
+    cudaSurfaceObject_t unflagged;
+    CHECK(cudaCreateSurfaceObject(&unflagged, &r));
+    WARPSIM_ONLY(fill<<<grid, 32>>>(unflagged));
+    WARPSIM_ONLY(CHECK(cudaMemcpy2DFromArray(img, sizeof img[0], plain, 0, 0, sizeof img[0], H, cudaMemcpyDeviceToHost)));
+    WARPSIM_ONLY(for (int x = 0; x < W; x++) EXPECT(img[H - 1][x] == x * 1000 + H - 1));
+    CHECK(cudaDestroySurfaceObject(unflagged));
+    CHECK(cudaDestroySurfaceObject(unflagged));  // not live any more: a no-op (unmeasured)
     CHECK(cudaFreeArray(plain));
 
     // 3-D: a float volume from a pitched host buffer through cudaMemcpy3D, read back both as

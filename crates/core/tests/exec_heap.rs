@@ -88,3 +88,23 @@ fn exhausted_heap_returns_null() {
     let out = run_with(dev, &kernel(DECLS, &body), 1, 32, 32).unwrap();
     assert_eq!(out, [[1u32; 16], [0; 16]].concat());
 }
+
+#[test]
+fn the_heap_size_is_fixed_once_a_kernel_using_it_has_run() {
+    // CUDA: cudaLimitMallocHeapSize "must be performed before launching any kernel that uses
+    // the malloc() or free() device system calls" (measured too: an H200 refuses it after such
+    // a launch, every block freed). A module without malloc/free leaves it settable.
+    let mut dev = warpsim_core::device::Device::with_options(DeviceOptions::default());
+    let m = dev.load_ptx(&kernel("", "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;")).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    let out = dev.alloc_zeroed::<u32>(1).unwrap();
+    let cfg = warpsim_core::device::LaunchConfig { grid: 1u32.into(), block: 1u32.into(), dynamic_shared: 0 };
+    dev.launch(k, cfg, &[warpsim_core::device::Arg::Ptr(out), warpsim_core::device::Arg::U32(1)]).unwrap();
+    dev.set_heap_size(4096).unwrap();
+    let body = format!("{}\n{}", malloc("16"), free("%rd5"));
+    let m = dev.load_ptx(&kernel(DECLS, &body)).unwrap();
+    let k = dev.kernel(m, "k").unwrap();
+    dev.launch(k, cfg, &[warpsim_core::device::Arg::Ptr(out), warpsim_core::device::Arg::U32(1)]).unwrap();
+    assert!(matches!(dev.set_heap_size(8192), Err(DeviceError::HeapFixed { bytes: 8192 })));
+    assert_eq!(dev.heap_size(), 4096);
+}

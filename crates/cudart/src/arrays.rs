@@ -163,7 +163,7 @@ unsafe fn array_2d(
     }
     if height > 1 && width > pitch {
         diag(&format!("{what}: width {width} exceeds the pitch {pitch}"));
-        return Err(cudaErrorInvalidPitchValue);
+        return Err(cudaErrorInvalidValue);
     }
     for r in 0..height {
         let dev = (l.base + ((y + r) as u64) * l.pitch + x as u64) as *mut c_void;
@@ -329,7 +329,7 @@ unsafe fn memcpy_3d(rt: &mut Runtime, what: &str, p: *const cudaMemcpy3DParms) -
             }
         } else if width > side.pitch {
             diag(&format!("{what}: width {width} bytes exceeds the pitch {}", side.pitch));
-            return Err(cudaErrorInvalidPitchValue);
+            return Err(cudaErrorInvalidValue);
         }
     }
     let at = |side: &Side3, pos: cudaPos, y: usize, z: usize| {

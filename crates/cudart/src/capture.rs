@@ -11,8 +11,16 @@
 //!
 //! Operations that would wait for captured work that has not run fail with CUDA's errors:
 //! synchronizing or querying a capturing stream, or (unless the capture is relaxed) the
-//! device, is `cudaErrorStreamCaptureUnsupported` and invalidates the capture; waiting for or
-//! timing an event recorded in a capture is `cudaErrorCapturedEvent`.
+//! device, is `cudaErrorStreamCaptureUnsupported` and invalidates the capture; querying,
+//! waiting for or timing an event recorded in a capture is `cudaErrorCapturedEvent` and
+//! invalidates it too (CUDA's programming guide: an invalid operation during capture
+//! invalidates the capture graph, and further use of the capturing streams or of the captured
+//! events associated with it returns an error). Such an event of an invalidated capture is
+//! then `cudaErrorInvalidValue` to query, synchronize, time or wait for, also after
+//! `cudaStreamEndCapture`, until it is recorded again (measured on an H200, CUDA 13.0 driver,
+//! 2026-11-28: `cudaEventQuery` gave cudaErrorCapturedEvent, then `cudaEventSynchronize`,
+//! `cudaStreamWaitEvent` and, after the capture ended with
+//! cudaErrorStreamCaptureInvalidated, `cudaEventQuery` gave cudaErrorInvalidValue).
 
 use crate::graphs::{cudaGraphNode_t, cudaGraph_t, NodeKind};
 use crate::runtime::{api, diag, put, Runtime};
@@ -60,6 +68,9 @@ pub struct Captures {
     streams: HashMap<usize, Member>,
     /// Event → the capture it was last recorded in and the nodes recorded before it.
     events: HashMap<usize, (u64, Vec<usize>)>,
+    /// Events last recorded in a capture that was invalidated and has ended: unusable
+    /// (`cudaErrorInvalidValue`) until recorded again.
+    stale_events: HashSet<usize>,
     last_id: u64,
 }
 
@@ -109,13 +120,51 @@ pub fn event_captured(rt: &Runtime, event: cudaEvent_t) -> bool {
     c.events.get(&(event as usize)).is_some_and(|(id, _)| c.seqs.contains_key(id))
 }
 
+/// Whether `event` was last recorded in a capture that has been invalidated (under way or
+/// ended since).
+fn event_invalidated(c: &Captures, event: cudaEvent_t) -> bool {
+    let e = event as usize;
+    c.stale_events.contains(&e) || c.events.get(&e).is_some_and(|(id, _)| c.seqs.get(id).is_some_and(|s| s.invalidated))
+}
+
+/// `what` (`cudaEventQuery`, `cudaEventSynchronize`, `cudaEventElapsedTime`) waits for or
+/// inspects `event`: refused with `cudaErrorCapturedEvent` when the event was last recorded
+/// in a capture under way, which that invalidates; `cudaErrorInvalidValue` when that capture
+/// was already invalidated.
+pub fn use_event(rt: &mut Runtime, what: &str, event: cudaEvent_t) -> Result<(), cudaError_t> {
+    let c = &mut rt.graphs.capture;
+    if event_invalidated(c, event) {
+        diag(&format!("{what}: the event was last recorded in a stream capture that was invalidated"));
+        return Err(cudaErrorInvalidValue);
+    }
+    let Some(id) = c.events.get(&(event as usize)).map(|(id, _)| *id).filter(|id| c.seqs.contains_key(id)) else {
+        return Ok(());
+    };
+    c.seqs.get_mut(&id).expect("a live sequence").invalidated = true;
+    diag(&format!("{what} on an event recorded in a capturing stream: not permitted (the capture is invalidated)"));
+    Err(cudaErrorCapturedEvent)
+}
+
+/// `cudaEventDestroy`: the event's capture state goes with it (its handle may be reused).
+pub fn forget_event(rt: &mut Runtime, event: cudaEvent_t) {
+    let c = &mut rt.graphs.capture;
+    c.events.remove(&(event as usize));
+    c.stale_events.remove(&(event as usize));
+}
+
 /// `cudaEventRecord` on `stream`: `Ok(true)` when the stream captures and the record was
 /// captured (the event remembers the stream's tail), `Ok(false)` to record it as usual.
 pub fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> Result<bool, cudaError_t> {
     if !capturing(rt, stream) {
         rt.graphs.capture.events.remove(&(event as usize));
+        rt.graphs.capture.stale_events.remove(&(event as usize));
         return Ok(false);
     }
+    let c = &rt.graphs.capture;
+    if c.seqs[&c.streams[&(stream as usize)].seq].invalidated {
+        return Err(cudaErrorStreamCaptureInvalidated);
+    }
+    rt.graphs.capture.stale_events.remove(&(event as usize));
     if flags & EVENT_RECORD_EXTERNAL != 0 {
         capture(rt, stream, NodeKind::EventRecord { event: event as usize })?;
     }
@@ -129,6 +178,10 @@ pub fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, 
 /// that capture (or adds the event's nodes to its tail). `Ok(false)` when capture is not
 /// involved.
 pub fn wait_event(rt: &mut Runtime, stream: cudaStream_t, event: cudaEvent_t) -> Result<bool, cudaError_t> {
+    if event_invalidated(&rt.graphs.capture, event) {
+        diag("cudaStreamWaitEvent: the event was last recorded in a stream capture that was invalidated");
+        return Err(cudaErrorInvalidValue);
+    }
     let captured = event_captured(rt, event);
     let c = &mut rt.graphs.capture;
     let s = stream as usize;
@@ -220,7 +273,15 @@ fn end_capture(rt: &mut Runtime, stream: cudaStream_t, out: *mut cudaGraph_t) ->
     let c = &mut rt.graphs.capture;
     let seq = c.seqs.remove(&id).expect("a live sequence");
     c.streams.retain(|_, m| m.seq != id);
-    c.events.retain(|_, (e, _)| *e != id);
+    // Events recorded in an invalidated capture stay unusable after it (measured, see the
+    // module docs); those of a capture that ended well are as if never recorded.
+    let ended: Vec<usize> = c.events.iter().filter(|(_, (e, _))| *e == id).map(|(&ev, _)| ev).collect();
+    for ev in ended {
+        c.events.remove(&ev);
+        if seq.invalidated {
+            c.stale_events.insert(ev);
+        }
+    }
     let failure = if seq.invalidated {
         Some(cudaErrorStreamCaptureInvalidated)
     } else if unjoined {

@@ -212,7 +212,8 @@ unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize,
 }
 
 /// Limits: the stack size sets the per-thread local-memory limit of launches, the malloc heap
-/// size the device heap (refused while device-side blocks are live); the printf
+/// size the device heap (refused with `cudaErrorInvalidValue` once a kernel that uses device
+/// `malloc`/`free` has been launched, as CUDA documents and an H200 does); the printf
 /// FIFO size is recorded (warpsim's printf buffer is unbounded).
 unsafe extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t {
     api("cudaDeviceSetLimit", |rt| match limit {

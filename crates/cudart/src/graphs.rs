@@ -228,7 +228,7 @@ pub fn copy_3d(what: &str, p: &cudaMemcpy3DParms) -> Result<Copy3d, cudaError_t>
     let (dp, sp) = (pitch(&p.dst_ptr), pitch(&p.src_ptr));
     if w > dp || w > sp {
         diag(&format!("{what}: width {w} exceeds a pitch (dst {dp}, src {sp})"));
-        return Err(cudaErrorInvalidPitchValue);
+        return Err(cudaErrorInvalidValue);
     }
     let slice = |pp: &cudaPitchedPtr, pitch: usize| pitch * if pp.ysize == 0 { h } else { pp.ysize };
     let (ds, ss) = (slice(&p.dst_ptr, dp), slice(&p.src_ptr, sp));
@@ -601,6 +601,6 @@ mod tests {
         assert_eq!((c.dst, c.dpitch, c.dslice), (0x8000 + 128, 32, 128));
         assert_eq!((c.width, c.height, c.depth), (16, 2, 1));
         let wide = cudaMemcpy3DParms { extent: cudaPos { x: 40, y: 1, z: 1 }, ..p };
-        assert_eq!(copy_3d("t", &wide).err(), Some(cudaErrorInvalidPitchValue));
+        assert_eq!(copy_3d("t", &wide).err(), Some(cudaErrorInvalidValue));
     }
 }

@@ -121,6 +121,14 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api("cudaLaunchCooperativeKernel", |rt| {
+        // An invalid configuration is that, not a grid too large (nothing fits then).
+        let k = kernel_of(rt, func as usize)?;
+        let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared: u32::try_from(shared).map_err(|_| cudaErrorInvalidValue)? };
+        if let Err(e) = rt.device.check_launch(k, &cfg) {
+            let code = error_code(&e);
+            diag(&format!("{}: {e}", crate::errors::name(code).unwrap_or("error")));
+            return Err(code);
+        }
         let threads = block.x as u64 * block.y as u64 * block.z as u64;
         let per_sm = crate::occupancy::blocks_per_sm(rt, func as usize, threads, shared)?;
         let fits = per_sm as u64 * rt.limits_of_gpu().sms as u64;
@@ -196,7 +204,12 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         DeviceError::InvalidHandle => cudaErrorInvalidResourceHandle,
         DeviceError::OutOfMemory { .. } => cudaErrorMemoryAllocation,
         DeviceError::InvalidPointer { .. } => cudaErrorInvalidValue,
-        DeviceError::InvalidLaunch { .. } => cudaErrorInvalidConfiguration,
+        // CUDA 13 reports an invalid launch configuration as cudaErrorInvalidValue, not the
+        // cudaErrorInvalidConfiguration its docs name (measured on an H200, CUDA 13.0 driver,
+        // 2026-11-28: 2048 threads, a zero-sized grid, block z = 128, via <<<>>> and
+        // cudaLaunchKernel); warpsim's other configuration errors (shared memory, grid size,
+        // .reqntid/.maxntid) follow the same rule.
+        DeviceError::InvalidLaunch { .. } => cudaErrorInvalidValue,
         DeviceError::MemoryFault { misaligned: true, .. } => cudaErrorMisalignedAddress,
         DeviceError::MemoryFault { .. } => cudaErrorIllegalAddress,
         DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } | DeviceError::CycleLimit { .. } => cudaErrorLaunchTimeout,
@@ -465,7 +478,7 @@ mod tests {
     #[test]
     fn device_errors_map_to_cuda_codes() {
         assert_eq!(error_code(&DeviceError::InstructionLimit { kernel: "k".into(), limit: 1 }), cudaErrorLaunchTimeout);
-        assert_eq!(error_code(&DeviceError::InvalidLaunch { kernel: "k".into(), reason: "x".into() }), cudaErrorInvalidConfiguration);
+        assert_eq!(error_code(&DeviceError::InvalidLaunch { kernel: "k".into(), reason: "x".into() }), cudaErrorInvalidValue);
         assert_eq!(error_code(&DeviceError::OutOfMemory { bytes: 1 }), cudaErrorMemoryAllocation);
     }
 }

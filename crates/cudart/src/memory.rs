@@ -364,6 +364,10 @@ unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, w
     })
 }
 
+/// A 2-D copy row by row. A width above either pitch is `cudaErrorInvalidValue`, not
+/// `cudaErrorInvalidPitchValue` (measured on an H200, CUDA 13.0 driver, 2026-11-28:
+/// `cudaMemcpy2D` of one 8-byte row with a 4-byte pitch); the other 2-D/3-D copies and
+/// `cudaMemset2D` follow the same rule.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn copy_2d(
     rt: &mut Runtime,
@@ -378,7 +382,7 @@ pub unsafe fn copy_2d(
 ) -> Result<(), cudaError_t> {
     if width > dpitch || width > spitch {
         diag(&format!("{what}: width {width} exceeds a pitch (dst {dpitch}, src {spitch})"));
-        return Err(cudaErrorInvalidPitchValue);
+        return Err(cudaErrorInvalidValue);
     }
     for row in 0..height {
         let d = (dst as *mut u8).wrapping_add(row * dpitch) as *mut c_void;
@@ -407,7 +411,7 @@ unsafe extern "C" fn cudaMemcpy2DAsync(
         check_stream(rt, stream)?;
         if capturing(rt, stream) {
             if width > dpitch || width > spitch {
-                return Err(cudaErrorInvalidPitchValue);
+                return Err(cudaErrorInvalidValue);
             }
             let (dst, src) = (dst as usize, src as usize);
             let c = Copy3d { dst, dpitch, dslice: dpitch * height, src, spitch, sslice: spitch * height, width, height, depth: 1, kind };
@@ -420,7 +424,7 @@ unsafe extern "C" fn cudaMemcpy2DAsync(
 unsafe extern "C" fn cudaMemset2D(ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
     api("cudaMemset2D", |rt| {
         if width > pitch {
-            return Err(cudaErrorInvalidPitchValue);
+            return Err(cudaErrorInvalidValue);
         }
         for row in 0..height {
             memset(rt, "cudaMemset2D", (ptr as *mut u8).wrapping_add(row * pitch) as *mut c_void, value, width)?;

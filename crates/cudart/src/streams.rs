@@ -181,23 +181,20 @@ unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaSt
     api("cudaEventRecordWithFlags", |rt| record_event(rt, event, stream, flags))
 }
 
-/// A live event that was not last recorded in a capture still under way.
-fn completed_event(rt: &Runtime, event: cudaEvent_t) -> Result<(), cudaError_t> {
+/// A live event that was not last recorded in a capture (`capture::use_event`).
+fn completed_event(rt: &mut Runtime, what: &str, event: cudaEvent_t) -> Result<(), cudaError_t> {
     if !rt.events.contains_key(&(event as usize)) {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    if capture::event_captured(rt, event) {
-        return Err(capture::cudaErrorCapturedEvent);
-    }
-    Ok(())
+    capture::use_event(rt, what, event)
 }
 
 unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventSynchronize", |rt| completed_event(rt, event))
+    api("cudaEventSynchronize", |rt| completed_event(rt, "cudaEventSynchronize", event))
 }
 
 unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventQuery", |rt| completed_event(rt, event))
+    api("cudaEventQuery", |rt| completed_event(rt, "cudaEventQuery", event))
 }
 
 /// Milliseconds between two recorded clock values at `per_ms` clock ticks per millisecond.
@@ -215,8 +212,8 @@ pub fn ticks_per_ms(rt: &Runtime) -> f64 {
 
 unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
     api("cudaEventElapsedTime", |rt| {
-        completed_event(rt, start)?;
-        completed_event(rt, end)?;
+        completed_event(rt, "cudaEventElapsedTime", start)?;
+        completed_event(rt, "cudaEventElapsedTime", end)?;
         let (Some(s), Some(e)) = (rt.events.get(&(start as usize)), rt.events.get(&(end as usize))) else {
             return Err(cudaErrorInvalidResourceHandle);
         };
@@ -233,6 +230,7 @@ unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, 
 unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
     api("cudaEventDestroy", |rt| {
         if rt.events.remove(&(event as usize)).is_some() {
+            capture::forget_event(rt, event);
             free_handle(event as usize);
             Ok(())
         } else {

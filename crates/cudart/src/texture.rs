@@ -7,6 +7,17 @@
 //! anisotropic filtering, linear filtering or a non-zero border colour on a texture that
 //! returns integers, and normalized reads of 32-bit channels (CUDA's own errors for the last
 //! ones: `cudaErrorInvalidFilterSetting`, `cudaErrorInvalidNormSetting`).
+//!
+//! Accepted as CUDA accepts them (measured on an H200, CUDA 13.0 driver, 2026-11-28): a linear
+//! resource whose `sizeInBytes` runs past the end of its allocation (its start must lie in
+//! one; a fetch beyond the allocation is then the memory checker's `cudaErrorIllegalAddress`,
+//! where a GPU reads whatever lies there); a surface over an array allocated without
+//! `cudaArraySurfaceLoadStore` (its loads and stores work as if it had been); destroying a
+//! texture or surface object that is not live (a no-op, `cudaSuccess`).
+//!
+//! A texture over linear memory (`tex1Dfetch`) has no addressing modes: an index outside the
+//! texture reads zero whatever the descriptor's address mode and border colour (an H200
+//! returned something else than the clamped element; the border mode's zero matched).
 
 use crate::arrays::{array, format_of};
 use crate::runtime::{api, diag, put, Runtime};
@@ -23,6 +34,15 @@ unsafe extern "C" fn cudaCreateChannelDesc(x: i32, y: i32, z: i32, w: i32, f: i3
 fn fail(what: &str, msg: &str, e: cudaError_t) -> cudaError_t {
     diag(&format!("{what}: {msg}"));
     e
+}
+
+/// Checks that `p` lies in a live device allocation (CUDA does not check that the whole range
+/// does: a linear resource may run past its allocation's end).
+fn starts_inside(rt: &Runtime, what: &str, p: u64) -> Result<(), cudaError_t> {
+    match rt.device.allocation_of(DevPtr(p)) {
+        Some(_) => Ok(()),
+        _ => Err(fail(what, &format!("{p:#x} is not inside a device allocation"), cudaErrorInvalidValue)),
+    }
 }
 
 /// Checks that `[p, p + bytes)` lies in one live device allocation.
@@ -58,7 +78,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
             if bytes < eb || p.checked_rem(eb) != Some(0) {
                 return Err(fail(what, &format!("linear resource of {bytes} bytes at {p:#x} for {eb}-byte elements"), cudaErrorInvalidValue));
             }
-            inside(rt, what, p, bytes)?;
+            starts_inside(rt, what, p)?;
             let layout = Layout { base: p, dims: 1, width: bytes / eb, height: 1, depth: 1, pitch: bytes, slice: bytes };
             Ok((layout, f, None))
         }
@@ -137,7 +157,12 @@ unsafe extern "C" fn cudaCreateTextureObject(
         }
         let (r, t) = (res.read_unaligned(), tex.read_unaligned());
         let (layout, format, _) = resource(rt, what, &r)?;
-        let d = texture_desc(what, layout, format, &t)?;
+        let mut d = texture_desc(what, layout, format, &t)?;
+        if r.resType == cudaResourceTypeLinear {
+            // tex1Dfetch: out-of-range indices read zero (see the module docs).
+            d.address = [AddressMode::Border; 3];
+            d.border = [0.0; 4];
+        }
         let h = rt.device.textures_mut().create_texture(d);
         rt.objects.textures.insert(h, (r, t));
         put(out, h)
@@ -149,10 +174,10 @@ unsafe extern "C" fn cudaDestroyTextureObject(h: cudaTextureObject_t) -> cudaErr
         if h == 0 {
             return Ok(());
         }
-        if !rt.device.textures_mut().destroy_texture(h) {
-            return Err(fail("cudaDestroyTextureObject", &format!("{h} is not a live texture object"), cudaErrorInvalidValue));
+        // Not live (destroyed already): a no-op, as in CUDA (see the module docs).
+        if rt.device.textures_mut().destroy_texture(h) {
+            rt.objects.textures.remove(&h);
         }
-        rt.objects.textures.remove(&h);
         Ok(())
     })
 }
@@ -181,10 +206,8 @@ unsafe extern "C" fn cudaCreateSurfaceObject(out: *mut cudaSurfaceObject_t, res:
         if r.resType != cudaResourceTypeArray {
             return Err(fail(what, "a surface object needs a CUDA array resource", cudaErrorInvalidValue));
         }
-        let (layout, format, flags) = resource(rt, what, &r)?;
-        if flags.unwrap_or(0) & cudaArraySurfaceLoadStore == 0 {
-            return Err(fail(what, "the array was not allocated with cudaArraySurfaceLoadStore", cudaErrorInvalidValue));
-        }
+        // CUDA accepts an array without cudaArraySurfaceLoadStore (see the module docs).
+        let (layout, format, _) = resource(rt, what, &r)?;
         let h = rt.device.textures_mut().create_surface(SurfDesc { layout, format });
         rt.objects.surfaces.insert(h, r);
         put(out, h)
@@ -196,10 +219,10 @@ unsafe extern "C" fn cudaDestroySurfaceObject(h: cudaSurfaceObject_t) -> cudaErr
         if h == 0 {
             return Ok(());
         }
-        if !rt.device.textures_mut().destroy_surface(h) {
-            return Err(fail("cudaDestroySurfaceObject", &format!("{h} is not a live surface object"), cudaErrorInvalidValue));
+        // Not live: a no-op, as for texture objects (unmeasured for surfaces).
+        if rt.device.textures_mut().destroy_surface(h) {
+            rt.objects.surfaces.remove(&h);
         }
-        rt.objects.surfaces.remove(&h);
         Ok(())
     })
 }

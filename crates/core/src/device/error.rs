@@ -74,6 +74,8 @@ pub enum DeviceError {
     InvalidHandle,
     #[error("cannot make the device heap {bytes} bytes: {blocks} blocks are live (or the size exceeds 64 GiB)")]
     HeapInUse { blocks: u64, bytes: u64 },
+    #[error("cannot make the device heap {bytes} bytes: a kernel that uses device-side malloc/free has been launched, which fixes its size")]
+    HeapFixed { bytes: u64 },
     #[error("out of device memory allocating {bytes} bytes")]
     OutOfMemory { bytes: u64 },
     #[error("invalid device pointer 0x{address:x} ({bytes} bytes): not inside a live allocation")]

@@ -78,6 +78,8 @@ impl Default for DeviceOptions {
 struct LoadedModule {
     ir: ir::Module,
     globals_base: u64,
+    /// Some function of the module calls device-side `malloc` or `free`.
+    uses_heap: bool,
 }
 
 /// The simulated GPU as a host program sees it.
@@ -94,6 +96,10 @@ pub struct Device {
     registers: BTreeMap<String, u32>,
     /// Completed launches since the last [`Device::take_launch_records`].
     records: Vec<LaunchRecord>,
+    /// A kernel of a module that uses the device heap has been launched: the heap's size is
+    /// fixed from then on (CUDA: `cudaLimitMallocHeapSize` must be set before launching any
+    /// kernel that uses `malloc` or `free`).
+    heap_fixed: bool,
 }
 
 impl Default for Device {
@@ -117,6 +123,7 @@ impl Device {
             engine: Box::new(FunctionalEngine),
             registers: BTreeMap::new(),
             records: Vec::new(),
+            heap_fixed: false,
         }
     }
 
@@ -185,7 +192,8 @@ impl Device {
         let size = ir.global_image.len() as u64;
         let base = self.memory.alloc_from(size, Origin::Module).ok_or(DeviceError::OutOfMemory { bytes: size })?;
         self.write_image(&ir, base)?;
-        self.modules.push(LoadedModule { ir, globals_base: base });
+        let uses_heap = ir.functions.iter().any(|f| f.insts.iter().any(|i| matches!(i.op, ir::Op::Malloc | ir::Op::Free)));
+        self.modules.push(LoadedModule { ir, globals_base: base, uses_heap });
         Ok(ModuleHandle(self.modules.len() as u32 - 1))
     }
 
@@ -291,9 +299,14 @@ impl Device {
         self.memory.heap().limit()
     }
 
-    /// Sets the device heap's size (`cudaLimitMallocHeapSize`; default 8 MiB). Fails while
-    /// device-side `malloc` blocks are live, or above `exec::heap::MAX_HEAP_BYTES`.
+    /// Sets the device heap's size (`cudaLimitMallocHeapSize`; default 8 MiB). Fails once a
+    /// kernel that uses device-side `malloc`/`free` has been launched (as CUDA does: the
+    /// heap is fixed then, even with no block live), while blocks are live, or above
+    /// `exec::heap::MAX_HEAP_BYTES`.
     pub fn set_heap_size(&mut self, bytes: u64) -> Result<(), DeviceError> {
+        if self.heap_fixed {
+            return Err(DeviceError::HeapFixed { bytes });
+        }
         if self.memory.set_heap_limit(bytes) {
             Ok(())
         } else {
@@ -394,8 +407,10 @@ impl Device {
         std::mem::take(&mut self.printf)
     }
 
-    /// Checks a launch configuration and lays out the parameter buffer.
-    fn prepare(&self, k: KernelHandle, cfg: &LaunchConfig, args: &[Arg]) -> Result<(Vec<u8>, u32, u32), DeviceError> {
+    /// Checks a launch configuration against the device's limits and the kernel's (block and
+    /// grid sizes, `.reqntid`/`.maxntid`, shared memory): the offset of the dynamic shared
+    /// array and the CTA's shared bytes, else [`DeviceError::InvalidLaunch`].
+    pub fn check_launch(&self, k: KernelHandle, cfg: &LaunchConfig) -> Result<(u32, u32), DeviceError> {
         let f = self.kernel_info(k);
         let bad = |reason: String| DeviceError::InvalidLaunch { kernel: f.name.clone(), reason };
         let b = cfg.block;
@@ -430,6 +445,14 @@ impl Device {
                 f.shared_bytes, cfg.dynamic_shared, self.options.max_shared_per_block
             )));
         }
+        Ok((dyn_base, shared as u32))
+    }
+
+    /// Checks a launch configuration and lays out the parameter buffer.
+    fn prepare(&self, k: KernelHandle, cfg: &LaunchConfig, args: &[Arg]) -> Result<(Vec<u8>, u32, u32), DeviceError> {
+        let (dyn_base, shared) = self.check_launch(k, cfg)?;
+        let f = self.kernel_info(k);
+        let bad = |reason: String| DeviceError::InvalidLaunch { kernel: f.name.clone(), reason };
         if args.len() != f.params.len() {
             return Err(bad(format!("takes {} arguments, {} given", f.params.len(), args.len())));
         }
@@ -441,7 +464,7 @@ impl Device {
             }
             params[p.offset as usize..p.offset as usize + bytes.len()].copy_from_slice(&bytes);
         }
-        Ok((params, dyn_base, shared as u32))
+        Ok((params, dyn_base, shared))
     }
 
     /// Runs a kernel to completion with the installed engine and records the launch.
@@ -465,6 +488,7 @@ impl Device {
     fn launch_with(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg], grid_workspace: u64, max_resident_ctas: u32) -> Result<LaunchStats, DeviceError> {
         let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
         let lm = &self.modules[k.module as usize];
+        self.heap_fixed |= lm.uses_heap;
         self.launches += 1;
         let ctx = LaunchCtx {
             module: &lm.ir,
