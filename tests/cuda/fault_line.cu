@@ -4,7 +4,7 @@
 // NVCC-FLAGS: -lineinfo
 // EXPECT-STDERR: warpsim: cudaErrorIllegalAddress in kernel `stamp(int*, int)`
 // EXPECT-STDERR: in `put(int*, int, int)`
-// EXPECT-STDERR: fault_line.cu:15)
+// EXPECT-STDERR: fault_line.cu:16)
 // EXPECT-STDERR: (PTX line numbers refer to the program's embedded PTX: `warpsim exec --dump-ptx DIR` writes it)
 // NATIVE: warpsim-only: a GPU does not detect this out-of-bounds access; warpsim's memory checker does
 #include "check.h"
@@ -13,7 +13,7 @@ __device__ __noinline__ void put(int *x, int i, int v) {
     if (v < 0) {
         return;
     }
-    x[i] = v;  // line 15: out of bounds for i >= 100
+    x[i] = v;  // line 16: out of bounds for i >= 100
 }
 
 __global__ void stamp(int *x, int n) {
