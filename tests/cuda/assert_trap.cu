@@ -4,7 +4,8 @@
 // ... the process must be terminated and relaunched", and on the H200 the launch after
 // cudaDeviceReset failed with cudaErrorDevicesUnavailable (what the docs lead one to expect;
 // the exact code may also be an artefact of the VM the GPU ran in). warpsim's reset recovers
-// from sticky errors, a leniency (docs/DEVIATIONS.md); trap.cu checks a trap natively.
+// from sticky errors, a leniency (crates/cudart/README.md, "Stricter than a GPU"); trap.cu
+// checks a trap natively.
 // EXPECT-STDERR: device assertion
 #include "check.h"
 #include <cassert>

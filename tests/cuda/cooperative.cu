@@ -5,7 +5,7 @@
 // cooperative launch warpsim gives grid.sync() no workspace and it traps (last: sticky).
 // WARPSIM_ONLY: an H200's driver gave the ordinary launch a workspace too, so grid.sync()
 // worked there (all 30 CTAs were resident); CUDA requires a cooperative launch for it, and
-// warpsim reports the misuse instead of running it (docs/DEVIATIONS.md).
+// warpsim reports the misuse (crates/cudart/README.md, "Stricter than a GPU").
 #include "check.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
