@@ -27,7 +27,7 @@
             CHECK_FIRST_ONLY();                                                             \
             fprintf(stderr, "FAIL %s:%d: %s returned %s (%s)\n", __FILE__, __LINE__, #call, \
                     cudaGetErrorName(e_), cudaGetErrorString(e_));                          \
-            CHECK_FAILED();                                                                        \
+            CHECK_FAILED();                                                                 \
         }                                                                                   \
     } while (0)
 
@@ -36,7 +36,7 @@
         if (!(cond)) {                                                         \
             CHECK_FIRST_ONLY();                                                \
             fprintf(stderr, "FAIL %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            CHECK_FAILED();                                                           \
+            CHECK_FAILED();                                                          \
         }                                                                      \
     } while (0)
 
@@ -48,7 +48,7 @@
             CHECK_FIRST_ONLY();                                                               \
             fprintf(stderr, "FAIL %s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, \
                     #call, cudaGetErrorName(e_), cudaGetErrorName(code));                     \
-            CHECK_FAILED();                                                                          \
+            CHECK_FAILED();                                                                   \
         }                                                                                     \
     } while (0)
 

@@ -57,9 +57,8 @@ fn memory_format(what: &str, d: &cudaChannelFormatDesc) -> Result<Format, cudaEr
     format_of(d).map_err(|m| fail(what, &m, cudaErrorInvalidChannelDescriptor))
 }
 
-/// The memory a resource descriptor names: its layout and element format, and the array's
-/// flags when it is one.
-unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(Layout, Format, Option<u32>), cudaError_t> {
+/// The memory a resource descriptor names: its layout and element format.
+unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(Layout, Format), cudaError_t> {
     if r.flags != 0 {
         return Err(fail(what, "cudaResourceDesc::flags must be 0", cudaErrorInvalidValue));
     }
@@ -67,7 +66,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
     match r.resType {
         cudaResourceTypeArray => {
             let a = array(rt, what, r.array())?;
-            Ok((a.layout, a.format, Some(a.flags)))
+            Ok((a.layout, a.format))
         }
         cudaResourceTypeMipmappedArray => Err(fail(what, "mipmapped arrays are not supported", cudaErrorNotSupported)),
         cudaResourceTypeLinear => {
@@ -80,7 +79,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
             }
             starts_inside(rt, what, p)?;
             let layout = Layout { base: p, dims: 1, width: bytes / eb, height: 1, depth: 1, pitch: bytes, slice: bytes };
-            Ok((layout, f, None))
+            Ok((layout, f))
         }
         cudaResourceTypePitch2D => {
             let f = memory_format(what, &m.desc)?;
@@ -91,7 +90,7 @@ unsafe fn resource(rt: &Runtime, what: &str, r: &cudaResourceDesc) -> Result<(La
             }
             inside(rt, what, p, (h - 1).saturating_mul(pitch).saturating_add(w * eb))?;
             let layout = Layout { base: p, dims: 2, width: w, height: h, depth: 1, pitch, slice: pitch * h };
-            Ok((layout, f, None))
+            Ok((layout, f))
         }
         t => Err(fail(what, &format!("resource type {t} is not a cudaResourceType"), cudaErrorInvalidValue)),
     }
@@ -156,7 +155,7 @@ unsafe extern "C" fn cudaCreateTextureObject(
             return Err(fail(what, "resource views are not supported", cudaErrorNotSupported));
         }
         let (r, t) = (res.read_unaligned(), tex.read_unaligned());
-        let (layout, format, _) = resource(rt, what, &r)?;
+        let (layout, format) = resource(rt, what, &r)?;
         let mut d = texture_desc(what, layout, format, &t)?;
         if r.resType == cudaResourceTypeLinear {
             // tex1Dfetch: out-of-range indices read zero (see the module docs).
@@ -207,7 +206,7 @@ unsafe extern "C" fn cudaCreateSurfaceObject(out: *mut cudaSurfaceObject_t, res:
             return Err(fail(what, "a surface object needs a CUDA array resource", cudaErrorInvalidValue));
         }
         // CUDA accepts an array without cudaArraySurfaceLoadStore (see the module docs).
-        let (layout, format, _) = resource(rt, what, &r)?;
+        let (layout, format) = resource(rt, what, &r)?;
         let h = rt.device.textures_mut().create_surface(SurfDesc { layout, format });
         rt.objects.surfaces.insert(h, r);
         put(out, h)
