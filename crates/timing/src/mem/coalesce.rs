@@ -166,6 +166,37 @@ pub fn atomic_requests(
     }
 }
 
+/// The lowest and highest of a full warp's addresses. Plain x86-64 has no 64-bit vector
+/// comparison, so the loop is a compare and two conditional moves per lane; where the CPU has
+/// AVX2 (checked once at run time) the same loop is compiled with it, four lanes a vector.
+fn full_span(addrs: &[u64; WARP_SIZE]) -> (u64, u64) {
+    #[inline(always)]
+    fn span(addrs: &[u64; WARP_SIZE]) -> (u64, u64) {
+        // Compared as signed numbers with the top bit flipped (the same order): AVX2 has a
+        // signed 64-bit vector comparison and no unsigned one.
+        const FLIP: u64 = 1 << 63;
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for &a in addrs {
+            let x = (a ^ FLIP) as i64;
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+        (lo as u64 ^ FLIP, hi as u64 ^ FLIP)
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn with_avx2(addrs: &[u64; WARP_SIZE]) -> (u64, u64) {
+            span(addrs)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { with_avx2(addrs) };
+        }
+    }
+    span(addrs)
+}
+
 /// The most distinct 4-byte words mapped to one bank (1 when conflict-free, 0 with no lanes):
 /// a shared access takes this many bank cycles.
 pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
@@ -180,20 +211,19 @@ pub fn bank_degree(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
     if lanes == 0 {
         return 0;
     }
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    if lanes == u32::MAX {
-        for &a in addrs {
-            lo = lo.min(a / 4);
-            hi = hi.max(a / 4);
-        }
+    let (lo, hi) = if lanes == u32::MAX {
+        full_span(addrs)
     } else {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
         for (l, &a) in addrs.iter().enumerate() {
             let on = lanes >> l & 1 != 0;
-            lo = lo.min(if on { a / 4 } else { u64::MAX });
-            hi = hi.max(if on { a / 4 } else { 0 });
+            lo = lo.min(if on { a } else { u64::MAX });
+            hi = hi.max(if on { a } else { 0 });
         }
-    }
-    if hi - lo < banks {
+        (lo, hi)
+    };
+    // Dividing by 4 keeps the order, so the extreme words are the extreme addresses' words.
+    if hi / 4 - lo / 4 < banks {
         return 1;
     }
     // The usual access is conflict-free: every bank gets at most one distinct word (a

@@ -197,6 +197,10 @@ pub struct Channel {
     returns: VecDeque<(u64, u64, u16)>,
     last_act: Option<u64>,
     last_col: Option<u64>,
+    /// Banks with an open row (kept by activate and precharge): a row command never goes to
+    /// an open bank whose row a request still wants, so the scheduler skips those without
+    /// looking at them.
+    open: BankSet,
     /// Per bank group: earliest next column command (`tCCDL`) and precharge (`tRTPL`).
     group_col: Vec<u64>,
     group_pre: Vec<u64>,
@@ -261,6 +265,7 @@ impl Channel {
                 })
                 .collect(),
             queue: BankQueues::new(banks, cap),
+            open: BankSet::default(),
             cap,
             pipe: 0,
             incoming: VecDeque::with_capacity(cap),
@@ -527,11 +532,12 @@ impl Channel {
         let write = scope.write;
         let rrd_ok = self.last_act.is_none_or(|a| t >= a + self.t.rrd);
         let mut best: Option<(u64, Command)> = None;
-        for b in scope.banks(self.queue.pending(write)) {
+        let candidates = self.queue.pending(write).minus(wanted.and(self.open));
+        for b in scope.banks(candidates) {
             let bank = &self.banks[b];
+            debug_assert_eq!(self.open.contains(b), bank.open != NONE);
             let ready = if bank.open != NONE {
-                !wanted.contains(b)
-                    && t >= bank.pre_ready
+                t >= bank.pre_ready
                     && t >= self.group_pre[bank.group as usize]
             } else {
                 t >= bank.act_ready && rrd_ok
@@ -593,6 +599,7 @@ impl Channel {
     fn precharge(&mut self, t: u64, bank: usize) {
         let b = &mut self.banks[bank];
         b.open = NONE;
+        self.open.remove(bank);
         b.act_ready = b.act_ready.max(t + self.t.rp);
         self.counts.precharges += 1;
         self.queue.reopened(bank, NONE);
@@ -601,6 +608,7 @@ impl Channel {
     fn activate(&mut self, t: u64, bank: usize, row: u32) {
         let b = &mut self.banks[bank];
         b.open = row;
+        self.open.insert(bank);
         b.col_ready = t + self.t.rcd;
         b.pre_ready = t + self.t.ras;
         b.act_ready = t + self.t.rc;

@@ -23,12 +23,22 @@ impl BankSet {
         self.0[bank / 64] |= 1 << (bank % 64);
     }
 
-    fn remove(&mut self, bank: usize) {
+    pub fn remove(&mut self, bank: usize) {
         self.0[bank / 64] &= !(1 << (bank % 64));
     }
 
     pub fn contains(&self, bank: usize) -> bool {
         self.0[bank / 64] & (1 << (bank % 64)) != 0
+    }
+
+    /// The banks of `self` that are not in `other`.
+    pub fn minus(self, other: BankSet) -> BankSet {
+        BankSet(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
+
+    /// The banks in both sets.
+    pub fn and(self, other: BankSet) -> BankSet {
+        BankSet(std::array::from_fn(|w| self.0[w] & other.0[w]))
     }
 
     /// The banks in the set, lowest first.
