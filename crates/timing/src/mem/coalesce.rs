@@ -43,6 +43,28 @@ pub fn lines(
     let line_of = |a: u64| a >> line_shift << line_shift;
     let sector_in = |off: u64| off >> sector_shift;
     let next_sector = |a: u64| ((a >> sector_shift) + 1) << sector_shift;
+    if lanes == u32::MAX {
+        if let Some(end) = consecutive_end(addrs, size) {
+            // One run of bytes `[addrs[0], end)`: its lines in ascending order (which is the
+            // order lanes first touch them), each with the sectors the run covers.
+            let mut a = addrs[0];
+            while a < end {
+                let base = line_of(a);
+                let stop = end.min(base.saturating_add(line.max(1)));
+                let mut sectors = 0u32;
+                for s in sector_in(a - base)..=sector_in(stop - 1 - base) {
+                    sectors |= 1 << (s & 31);
+                }
+                out.push(LineAccess {
+                    addr: base,
+                    sectors,
+                    whole: 0,
+                });
+                a = stop;
+            }
+            return;
+        }
+    }
     // The line the previous byte went to: consecutive lanes usually share it.
     let mut at = usize::MAX;
     let mut m = lanes;
@@ -77,6 +99,24 @@ pub fn lines(
             a = next;
         }
     }
+}
+
+/// When a full warp's lanes access consecutive `size`-byte elements (lane `l` at
+/// `addrs[0] + l * size`, the usual coalesced access), the end of the bytes they cover; `None`
+/// otherwise, or when the run would pass the top of the address space. Stops at the first lane
+/// that breaks the pattern.
+fn consecutive_end(addrs: &[u64; WARP_SIZE], size: u32) -> Option<u64> {
+    let size = size.max(1) as u64;
+    let first = addrs[0];
+    let end = first.checked_add(size * WARP_SIZE as u64)?;
+    let mut expect = first;
+    for &a in addrs {
+        if a != expect {
+            return None;
+        }
+        expect += size;
+    }
+    Some(end)
 }
 
 /// The lanes whose bits are set in `mask`, lowest first.
@@ -339,6 +379,29 @@ mod tests {
             for (line, sector) in [(128u64, 32u64), (32, 32), (64, 16), (256, 32), (128, 128)] {
                 lines(&a, lanes, size, line, sector, &mut out);
                 assert_eq!(out, lines_by_definition(&a, lanes, size, line, sector), "{a:x?} {lanes:#x} {size} {line} {sector}");
+            }
+        }
+    }
+
+    /// The run of a full warp's consecutive elements (one pass over its lines) against the
+    /// definition: every element size, start offsets within a sector and a line, line and
+    /// sector pairs with up to 64 sectors a line (masks wrap at 32), and runs that would pass
+    /// the top of the address space (the per-lane path).
+    #[test]
+    fn consecutive_runs_match_their_definition() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut out = Vec::new();
+        for case in 0..3_000u64 {
+            let size = [1u32, 2, 4, 8, 16][case as usize % 5];
+            let base = match case % 11 {
+                // Aligned to the element, so no lane's own bytes wrap past the top.
+                0 => (u64::MAX - next() % 700) / size as u64 * size as u64,
+                _ => next() & 0xffff_ffff,
+            };
+            let a: [u64; WARP_SIZE] = std::array::from_fn(|i| base.wrapping_add(size as u64 * i as u64));
+            for (line, sector) in [(128u64, 32u64), (32, 32), (64, 16), (256, 32), (128, 128), (256, 4)] {
+                lines(&a, u32::MAX, size, line, sector, &mut out);
+                assert_eq!(out, lines_by_definition(&a, u32::MAX, size, line, sector), "{base:#x} {size} {line} {sector}");
             }
         }
     }
