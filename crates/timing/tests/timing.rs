@@ -213,8 +213,11 @@ impl V {
         self.age_order = vec![o];
     }
     fn view(&self) -> PolicyView<'_> {
+        self.view_at(10)
+    }
+    fn view_at(&self, now: u64) -> PolicyView<'_> {
         PolicyView {
-            now: 10,
+            now,
             warps: &self.w,
             ctas: &self.c,
             warps_per_cta: self.w.len(),
@@ -328,6 +331,70 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     p.current_order(&(), &slots, &v.view(), &mut again);
     p.current_order(&(), &slots, &v.view(), &mut again);
     assert_eq!(p.active(), [2, 3, 4]);
+}
+
+/// Two-level scheduling asleep while it rotates: the rotations its next `order` replays
+/// equal those of an `order` every cycle, whatever the number of cycles slept; and it declines
+/// to sleep where a skipped walk's outcome could differ (due warps disagreeing on
+/// `Block::Data` with no kept warp blocked on data) or the rotation is not only due warps
+/// (a pending warp not due).
+#[test]
+fn tls_replays_the_rotations_it_slept_through() {
+    let slots: Vec<u16> = (0..10).collect();
+    // (long-dep warps, waiting warps, kept warp blocked on data, sleeps?)
+    let cases: [(&[usize], &[usize], bool, bool); 5] = [
+        (&[1, 3, 4, 5, 6, 7, 8, 9], &[], false, true),
+        (&[], &[1, 3, 4, 5, 6, 7, 8, 9], false, true),
+        (&[1, 3, 4, 5], &[6, 7, 8, 9], false, false),
+        (&[1, 3, 4, 5], &[6, 7, 8, 9], true, true),
+        (&[1, 3, 4, 5, 6, 7, 8], &[], false, false),
+    ];
+    for (long, waiting, kept_data, sleeps) in cases {
+        let mut v = V::new(10);
+        // Warps 0 and 2 are not due: blocked on fetch, or on a short data dependence.
+        for s in [0, 2] {
+            v.w.block[s] = if kept_data { Block::Data } else { Block::Fetch };
+            v.w.wake[s] = 1_000;
+        }
+        for &s in long {
+            v.long_dep(s, true);
+            v.w.wake[s] = 1_000;
+            v.w.long_until[s] = 1_000;
+        }
+        for &s in waiting {
+            v.w.set_waiting(s, true);
+            v.w.block[s] = Block::Barrier;
+            v.w.wake[s] = u64::MAX;
+        }
+        for slept in 1..30u64 {
+            let (mut awake, mut asleep) = (Tls::new(0, 4), Tls::new(0, 4));
+            let mut out = Vec::new();
+            // A few cycles in, so the sets have started rotating.
+            for t in 10..12 {
+                awake.order(&(), &slots, &v.view_at(t), &mut out);
+                asleep.order(&(), &slots, &v.view_at(t), &mut out);
+            }
+            assert_eq!(asleep.settled(&v.view_at(11)), sleeps, "{long:?} {waiting:?} {kept_data}");
+            if !sleeps {
+                break;
+            }
+            for t in 12..12 + slept {
+                awake.order(&(), &slots, &v.view_at(t), &mut out);
+            }
+            let t = 12 + slept;
+            let mut want = Vec::new();
+            awake.order(&(), &slots, &v.view_at(t), &mut want);
+            asleep.order(&(), &slots, &v.view_at(t), &mut out);
+            assert_eq!(out, want, "slept {slept}: {long:?} {waiting:?}");
+            assert_eq!(asleep.active(), awake.active());
+            // Fetch (after issue) in a cycle slept through sees the same order too.
+            asleep.settled(&v.view_at(t));
+            awake.order(&(), &slots, &v.view_at(t + 1), &mut out);
+            awake.fetch_order(&(), &slots, &v.view_at(t + 1), &mut want);
+            asleep.fetch_order(&(), &slots, &v.view_at(t + 1), &mut out);
+            assert_eq!(out, want, "fetch after {slept}");
+        }
+    }
 }
 
 #[test]

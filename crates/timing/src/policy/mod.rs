@@ -167,12 +167,24 @@ pub trait IssuePolicy: Events {
         self.current_order(sh, slots, v, out);
     }
 
-    /// After `order` and a walk that issued nothing: calling `order` again before one of the
-    /// wake-ups of [`IssuePolicy::MAY_SLEEP`] would change nothing, so the scheduler may sleep.
-    /// Default: always (`order` without side effects). Two-level is settled only when no
-    /// active warp is due for demotion (one that is would be rotated out next cycle).
-    fn settled(&self, _v: &PolicyView) -> bool {
+    /// After `order` and a walk that issued nothing: the scheduler may sleep until one of the
+    /// wake-ups of [`IssuePolicy::MAY_SLEEP`] — every `order` call it skips would have
+    /// returned no warp that can issue and left a walk with the same issue-slot outcome, and
+    /// the policy's next `order` or `fetch_order` call brings its state to where the skipped
+    /// calls would have left it. Default: always (`order` without side effects). Two-level,
+    /// whose sets rotate every cycle while an active warp is due for demotion, is settled when
+    /// it can replay those rotations (see `tls.rs`).
+    fn settled(&mut self, _v: &PolicyView) -> bool {
         true
+    }
+
+    /// While asleep, wake in the cycle one of its warps' state changes rather than the cycle
+    /// the change takes effect (a barrier release or a load's result seen by the issue stage
+    /// from the next cycle): for a policy whose skipped `order` calls depend on the warps'
+    /// flags as a call in that cycle would have read them (two-level replaying its rotations).
+    /// Waking earlier walks once more: only policies that need it ask.
+    fn wakes_on_change(&self) -> bool {
+        false
     }
 
     /// The order a fetch policy (critical-fetch-first) reads: [`IssuePolicy::current_order`]
@@ -280,3 +292,4 @@ pub(crate) fn rotate_after(slots: &[u16], last: Option<u16>, v: &PolicyView, out
     let (a, b) = slots.split_at(start);
     out.extend(b.iter().chain(a).copied().filter(|&s| v.occupied(s)));
 }
+

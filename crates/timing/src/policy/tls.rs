@@ -8,16 +8,24 @@
 //!
 //! A demoted warp goes to the back of the FIFO, so with few pending warps it can come straight
 //! back: while an active warp is waiting or blocked on a load, every cycle rotates the sets.
-//! Otherwise (`settled`) the active set changes only when a warp's occupancy, waiting flag or
-//! blocking state does — each of which wakes a sleeping scheduler — so only then may the
-//! scheduler sleep (`MAY_SLEEP`). Membership is re-scanned only when the SM's
-//! `WarpSlots::version` (occupancy and waiting flags) moved.
+//! Otherwise the active set changes only when a warp's occupancy, waiting flag or blocking
+//! state does — each of which wakes a sleeping scheduler — so the scheduler may sleep
+//! (`MAY_SLEEP`, `settled`). While it rotates it may sleep too when the rotation is
+//! predictable: every pending warp is due for demotion (so only due warps cycle through the
+//! free active places), and which warps are active makes no difference to the walk's
+//! issue-slot outcome (see `settled`). The due warps then stay due until a wake-up, so the
+//! next `order` (or `fetch_order`) first replays the rotations of the cycles slept through
+//! from the due set saved at sleep: one step, after which the due warps form a cyclic
+//! sequence that each further step moves on by the number of free active places, so the rest
+//! is one rotation of it. Such a sleeper wakes in the cycle a warp's flags change
+//! (`wakes_on_change`), so the saved set is never stale. Membership is re-scanned only when
+//! the SM's `WarpSlots::version` (occupancy and waiting flags) moved.
 //!
 //! For critical-fetch-first the order goes on past the active set: the pending FIFO front to
 //! back, then warps that became resident since the last cycle (slot order) — the order in which
 //! they would be promoted.
 
-use super::{rotate_after, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
+use super::{rotate_after, Block, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 
 /// A scheduler has at most as many warp slots as its SM: the sets below are fixed arrays of
 /// that size and a bit set (no allocation, indices masked).
@@ -80,6 +88,11 @@ pub struct Tls {
     seen: u64,
     /// The last `order` promoted a warp already due for demotion (see `settled`).
     rotating: bool,
+    /// The cycle of the last rotation applied (by `order`, or replayed).
+    ordered_at: u64,
+    /// Asleep while rotating: the warps due for demotion when it fell asleep (bit per slot),
+    /// whose rotations the next call replays; 0 when there is nothing to replay.
+    replay_due: u64,
 }
 
 impl Tls {
@@ -99,6 +112,8 @@ impl Tls {
             last: None,
             seen: u64::MAX,
             rotating: false,
+            ordered_at: 0,
+            replay_due: 0,
         }
     }
 
@@ -130,6 +145,84 @@ impl Tls {
             .map_or(0, |i| i + 1);
         out.extend_from_slice(&active[start..]);
         out.extend_from_slice(&active[..start]);
+    }
+
+    /// One cycle's rotation with `due` telling which warps are due for demotion: the due
+    /// active warps go to the back of the pending FIFO (the others keep their order), then
+    /// the active set is refilled from the FIFO's front. Sets `rotating` when a promoted warp
+    /// is itself due.
+    #[inline(always)]
+    fn rotate(&mut self, due: impl Fn(u16) -> bool) {
+        // Both counts are at most `MAX_SLOTS`; saying so lets the indexing go unchecked.
+        let (n_active, n) = (self.n_active.min(MAX_SLOTS), self.n.min(MAX_SLOTS));
+        let mut kept = 0;
+        for i in 0..n_active {
+            let s = self.active[i];
+            if due(s) {
+                self.pending.push_back(s);
+            } else {
+                self.active[kept] = s;
+                kept += 1;
+            }
+        }
+        self.rotating = false;
+        while kept < n {
+            let Some(s) = self.pending.pop_front() else {
+                break;
+            };
+            self.active[kept] = s;
+            kept += 1;
+            self.rotating |= due(s);
+        }
+        self.n_active = kept;
+    }
+
+    /// Applies the rotations of the cycles before `until` that a sleep skipped (see the
+    /// module doc), from the due set saved when the scheduler fell asleep.
+    #[inline(always)]
+    fn catch_up(&mut self, until: u64) {
+        if self.replay_due != 0 && until > self.ordered_at + 1 {
+            self.replay(until);
+        }
+    }
+
+    #[inline(never)]
+    fn replay(&mut self, until: u64) {
+        let due = self.replay_due;
+        let skipped = until - (self.ordered_at + 1);
+        let is_due = |s: u16| due >> s & 1 != 0;
+        self.rotate(is_due);
+        self.ordered_at = until - 1;
+        // Now the active set is the warps that are not due (in order) followed by `d` due
+        // ones, and every pending warp is due. A step moves the cyclic sequence "pending
+        // FIFO, then the active due warps" on by `d`: the other `skipped - 1` steps move it on
+        // by `d * (skipped - 1)`.
+        let n_active = self.n_active.min(MAX_SLOTS);
+        let d = self.active[..n_active].iter().rev().take_while(|&&s| is_due(s)).count();
+        debug_assert!(self.active[..n_active - d].iter().all(|&s| !is_due(s)));
+        debug_assert!(self.pending.iter().all(is_due));
+        let r = self.pending.len;
+        let l = r + d;
+        if l == 0 {
+            return;
+        }
+        let shift = (d as u64 * (skipped - 1) % l as u64) as usize;
+        if shift == 0 {
+            return;
+        }
+        let mut cycle = [0u16; MAX_SLOTS];
+        let due_active = self.active[n_active - d..n_active].iter().copied();
+        for (i, s) in self.pending.iter().chain(due_active).enumerate() {
+            cycle[i] = s;
+        }
+        let moved = |i: usize| cycle[(i + shift) % l];
+        self.pending.head = 0;
+        for i in 0..r {
+            self.pending.buf[i] = moved(i);
+        }
+        for j in 0..d {
+            self.active[n_active - d + j] = moved(r + j);
+        }
     }
 
     /// Brings membership up to date with occupancy: newly resident warps join the back of the
@@ -167,13 +260,66 @@ impl IssuePolicy for Tls {
         rotate_after(self.active(), self.last, v, out);
     }
 
-    fn settled(&self, _v: &PolicyView) -> bool {
+    fn settled(&mut self, v: &PolicyView) -> bool {
         // The warps `order` kept were checked not due; only a promoted one can be (the walk
         // that followed changed no warp's state, or something issued and nobody asks).
-        !self.rotating
+        if !self.rotating {
+            return true;
+        }
+        // Rotating. Replayable when every pending warp is due (then only due warps rotate).
+        // The walk's outcome must not depend on which due warps are active: due warps are
+        // never candidates (waiting, or blocked on a load until their wake cycle), so they
+        // only add `Block::Data` to it — the same whichever are active when all due warps
+        // agree on it, or when a non-due active warp is already blocked on data.
+        let (mut active, mut due, mut kept_data) = (0u64, 0u64, false);
+        for &s in self.active() {
+            active |= 1 << s;
+            if Tls::due_for_demotion(s, v) {
+                debug_assert!(!v.candidate(s), "a due warp is never a candidate");
+                due |= 1 << s;
+            } else {
+                kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
+            }
+        }
+        // The members are the active warps and the pending ones; a pending warp that is not
+        // waiting must be blocked on a load.
+        let pending = self.joined & !active;
+        let mut m = pending & !v.warps.waiting_bits;
+        while m != 0 {
+            let s = m.trailing_zeros() as u16;
+            m &= m - 1;
+            if !v.long_dep(s) {
+                return false;
+            }
+        }
+        due |= pending;
+        if !kept_data {
+            let (mut data, mut other) = (false, false);
+            let mut m = due;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let d = v.warps.block[s] == Block::Data;
+                (data, other) = (data | d, other | !d);
+            }
+            if data && other {
+                return false;
+            }
+        }
+        self.replay_due = due;
+        true
+    }
+
+    fn wakes_on_change(&self) -> bool {
+        // A flag that changes in a cycle after another scheduler's issue (a barrier release)
+        // is seen by this scheduler's `order` in that cycle if it comes later: the replay must
+        // stop before it.
+        self.replay_due != 0
     }
 
     fn fetch_order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        // Fetch comes after issue: asleep, this cycle's rotation is one of those to replay.
+        self.catch_up(v.now + 1);
         if self.seen == v.warps.version {
             // Membership is current (`order` ran since the last occupancy change): every
             // member is resident and every resident warp a member.
@@ -193,33 +339,15 @@ impl IssuePolicy for Tls {
     }
 
     fn order(&mut self, _: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        // The cycles slept through had the occupancy of before (a change wakes it).
+        self.catch_up(v.now);
+        self.replay_due = 0;
         if self.seen != v.warps.version {
             self.seen = v.warps.version;
             self.follow_occupancy(slots, v);
         }
-        // Demote in one pass, keeping the others in order. (Both counts are at most
-        // `MAX_SLOTS`; saying so lets the indexing go unchecked.)
-        let (n_active, n) = (self.n_active.min(MAX_SLOTS), self.n.min(MAX_SLOTS));
-        let mut kept = 0;
-        for i in 0..n_active {
-            let s = self.active[i];
-            if Tls::due_for_demotion(s, v) {
-                self.pending.push_back(s);
-            } else {
-                self.active[kept] = s;
-                kept += 1;
-            }
-        }
-        self.rotating = false;
-        while kept < n {
-            let Some(s) = self.pending.pop_front() else {
-                break;
-            };
-            self.active[kept] = s;
-            kept += 1;
-            self.rotating |= Tls::due_for_demotion(s, v);
-        }
-        self.n_active = kept;
+        self.rotate(|s| Tls::due_for_demotion(s, v));
+        self.ordered_at = v.now;
         // Every active warp is resident now: the round robin needs no occupancy filter.
         out.clear();
         self.resident_round_robin(out);

@@ -39,8 +39,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // Every change of the I-buffer head is followed by a new interval.
         self.w.refresh_memory_head(s);
         let k = self.place[s].scheduler as usize;
-        // The scheduler's outcome may change from `from` on: it must walk again.
-        self.sched_wake[k] = self.sched_wake[k].min(from);
+        // The scheduler's outcome may change from `from` on: it must walk again. (`from` is
+        // this cycle or the next; the flags above changed now, which some policies' sleep
+        // must see: `wakes_on_change`.)
+        let at = if self.policies[k].wakes_on_change() {
+            from.saturating_sub(1)
+        } else {
+            from
+        };
+        self.sched_wake[k] = self.sched_wake[k].min(at);
     }
 
     /// Credits the blocked part of the current interval up to cycle `t`.
