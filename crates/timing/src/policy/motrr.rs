@@ -28,7 +28,7 @@
 //! 2 slots), never one over every warp slot, and nothing is done per cycle.
 
 use super::{
-    bits_after, push_bits, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
+    bits_after, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
     SmState, MAX_WARP_SLOTS,
 };
 use warpsim_core::exec::warp::WarpState;
@@ -63,22 +63,33 @@ fn memory_then_round_robin(
     first: u64,
     out: &mut Vec<u16>,
 ) {
-    let (occupied, memory) = masks(me, v);
-    out.reserve(MAX_WARP_SLOTS);
-    if memory != 0 {
-        out.extend(
-            v.age_order[me as usize]
-                .iter()
-                .copied()
-                .filter(|&s| memory >> s & 1 != 0),
-        );
+    // One pass over the age order (this scheduler's occupied slots) gives the memory warps
+    // in age order and the occupied set; the order is built in a fixed array and copied out
+    // once (pushes check the capacity each time).
+    let heads = v.warps.memory_heads;
+    let mut order = [0u16; MAX_WARP_SLOTS];
+    let (mut n, mut occupied) = (0, 0u64);
+    for &s in &v.age_order[me as usize] {
+        let bit = 1u64 << (s as usize % MAX_WARP_SLOTS);
+        occupied |= bit;
+        if heads & bit != 0 {
+            order[n % MAX_WARP_SLOTS] = s;
+            n += 1;
+        }
     }
-    let compute = occupied & !memory;
+    debug_assert_eq!((occupied, occupied & heads), masks(me, v));
+    let compute = occupied & !heads;
     let after = bits_after(last);
     for group in [compute & first, compute & !first] {
-        push_bits(group & after, out);
-        push_bits(group & !after, out);
+        for mut set in [group & after, group & !after] {
+            while set != 0 {
+                order[n % MAX_WARP_SLOTS] = set.trailing_zeros() as u16;
+                n += 1;
+                set &= set - 1;
+            }
+        }
     }
+    out.extend_from_slice(&order[..n.min(MAX_WARP_SLOTS)]);
 }
 
 /// The warp this scheduler issued last (its own warps only, as GPGPU-Sim's LRR pointer).
@@ -120,11 +131,25 @@ impl IssuePolicy for Mto {
     type Shared = ();
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        // One pass over the age order: memory warps straight out, the others kept aside and
+        // appended. (The age order holds only this scheduler's occupied slots, so the SM's
+        // memory-class bits need no mask of them.)
         out.clear();
-        let (_, m) = masks(self.me, v);
         let ages = &v.age_order[self.me as usize];
-        out.extend(ages.iter().copied().filter(|&s| m >> s & 1 != 0));
-        out.extend(ages.iter().copied().filter(|&s| m >> s & 1 == 0));
+        debug_assert_eq!(masks(self.me, v).1, slot_bits(ages) & v.warps.memory_heads);
+        let heads = v.warps.memory_heads;
+        let mut compute = [0u16; MAX_WARP_SLOTS];
+        let mut n = 0;
+        out.reserve(ages.len());
+        for &s in ages {
+            if heads >> (s as usize % MAX_WARP_SLOTS) & 1 != 0 {
+                out.push(s);
+            } else {
+                compute[n % MAX_WARP_SLOTS] = s;
+                n += 1;
+            }
+        }
+        out.extend_from_slice(&compute[..n.min(MAX_WARP_SLOTS)]);
     }
 }
 
