@@ -35,7 +35,9 @@ use warpsim_core::exec::warp::WarpState;
 
 /// Scheduler `me`'s occupied slots and, of those, its memory-class warps (next instruction
 /// for the load/store unit, not waiting), as bit sets over the SM's warp slots. The classes
-/// come from `WarpSlots::memory_heads`, kept by the SM as I-buffer heads change.
+/// come from `WarpSlots::memory_heads`, kept by the SM as I-buffer heads change. The orders
+/// get both from their one pass over the age order; debug builds check them against this
+/// (and this against the per-warp definition).
 #[inline]
 fn masks(me: u16, v: &PolicyView) -> (u64, u64) {
     let occupied = slot_bits(&v.slot_order[me as usize]);
