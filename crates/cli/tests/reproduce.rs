@@ -34,7 +34,7 @@ fn a_sweep_runs_caches_and_reports() {
     let r = warpsim(&["sweep", "mini.toml", "--out", "res", "--jobs", "2"], &dir);
     assert_code(&r, 0);
     assert_contains(&r, "4 runs: 4 simulated, 0 from the cache, 0 failed");
-    assert_contains(&r, "mini: res/mini/report.md (2 claims: 1 agree, 0 disagree, 0 flat)");
+    assert_contains(&r, "mini: res/mini/report.md (2 claims: 1 agree, 0 agree in sign only, 0 flat, 0 disagree, 1 without a verdict)");
 
     let out = dir.join("res");
     let speedup = read(&out, "mini/speedup.csv");

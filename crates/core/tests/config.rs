@@ -90,6 +90,23 @@ fn unknown_key_in_a_file_is_rejected() {
     assert!(matches!(&e, ConfigError::UnknownKey { key, .. } if key == "l1d.size_kb"), "{e}");
 }
 
+/// `policy.cff.partial` became `policy.cff.eligibility`: an old override or an old resolved
+/// `config.toml` is refused with the new key's name, never read with another meaning.
+#[test]
+fn the_replaced_cff_partial_key_names_its_successor() {
+    for e in [
+        GpuConfig::load_with("gtx480", &["policy.cff.partial=false".into()]).unwrap_err(),
+        GpuConfig::from_toml("old.toml", &GpuConfig::load("gtx480").unwrap().to_toml().replace("[policy.cff]\n", "[policy.cff]\npartial = true\n"), &[]).unwrap_err(),
+    ] {
+        let text = e.to_string();
+        assert!(text.contains("policy.cff.partial") && text.contains("policy.cff.eligibility") && text.contains("\"empty\""), "{text}");
+    }
+    let c = GpuConfig::load_with("gtx480", &["policy.cff.eligibility=block".into()]).unwrap();
+    assert_eq!(c.policy.cff.eligibility, warpsim_core::config::FetchEligibility::Block);
+    let e = GpuConfig::load_with("gtx480", &["policy.cff.eligibility=some".into()]).unwrap_err();
+    assert!(e.to_string().contains("eligibility"), "{e}");
+}
+
 #[test]
 fn wrong_value_type_names_the_key() {
     let e = GpuConfig::load_with("gtx480", &["sm.schedulers=\"two\"".into()]).unwrap_err();

@@ -409,6 +409,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         issued_lanes: env.lanes,
         icache_hits: sms.iter().map(|s| s.icache.hits).sum(),
         icache_misses: sms.iter().map(|s| s.icache.misses).sum(),
+        icache_reservation_fails: sms.iter().map(|s| s.icache.reservation_fails).sum(),
         shared_issues: env.shared_issues,
         dual_issues: env.dual_issues,
         bank_conflict_cycles: env.bank_conflict_cycles,

@@ -145,8 +145,13 @@ pub const STATS: &[StatDef] = &[
     ),
     count!(
         "icache_misses",
-        "L1 I-cache fetches that missed (a line allocated)",
+        "L1 I-cache fetches that missed (a line allocated, or merged into one in flight)",
         |s| s.icache_misses
+    ),
+    count!(
+        "icache_reservation_fails",
+        "L1 I-cache fetches refused: no MSHR entry, merge room, miss-queue slot or free way",
+        |s| s.icache_reservation_fails
     ),
     count!(
         "bank_conflict_cycles",
@@ -379,6 +384,7 @@ pub fn totals(stats: &[TimingStats]) -> TimingStats {
         issued_lanes,
         icache_hits: sum.icache_hits,
         icache_misses: sum.icache_misses,
+        icache_reservation_fails: sum.icache_reservation_fails,
         shared_issues: sum.shared_issues,
         dual_issues: sum.dual_issues,
         bank_conflict_cycles: sum.bank_conflict_cycles,

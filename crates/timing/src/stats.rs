@@ -207,9 +207,11 @@ pub struct TimingStats {
     pub issued_lanes: Vec<u64>,
     /// L1 I-cache fetches that found their line (all SMs).
     pub icache_hits: u64,
-    /// L1 I-cache fetches that allocated a line (a fetch of a line still in flight counts in
-    /// neither: the warp retries when it arrives).
+    /// L1 I-cache fetches that missed: allocated a line, or merged into a line in flight.
     pub icache_misses: u64,
+    /// L1 I-cache fetches refused for want of an MSHR entry, merge room, a miss-queue slot or
+    /// an unreserved way (the fetch slot is spent).
+    pub icache_reservation_fails: u64,
     /// Instructions issued by a scheduler other than the warp's own (warp sharing), by unit
     /// class.
     pub shared_issues: SharedIssues,

@@ -68,8 +68,10 @@ fn work_after_the_copy_overlaps_it_and_the_wait_stalls_until_it_lands() {
         all, last,
         "wait_all after one committed group waits as wait_group 0"
     );
+    // The wait is one more instruction: through a 2-entry I-buffer whose refills take a fetch
+    // and a decode cycle, one instruction of a lone warp may cost up to 2 cycles.
     assert!(
-        last <= none + 1,
+        last <= none + 2,
         "a wait after the chain costs (almost) nothing: {last} vs {none}"
     );
     assert!(first_data > last_data, "the wait is charged as data stall");

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use std::cell::RefCell;
 use std::rc::Rc;
-use warpsim_core::config::GpuConfig;
+use warpsim_core::config::{FetchEligibility, GpuConfig};
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::fetch_policy::{eligible, FetchPolicy, RoundRobin};
@@ -253,7 +253,11 @@ impl FetchPolicy for FirstInOrder {
     ) {
         for k in 0..orders.schedulers() {
             orders.order(k, v, &mut self.buf);
-            if let Some(&s) = self.buf.iter().find(|&&s| eligible(v, s as usize, false)) {
+            if let Some(&s) = self
+                .buf
+                .iter()
+                .find(|&&s| eligible(v, s as usize, FetchEligibility::Empty))
+            {
                 self.seen.borrow_mut().push((v.now, self.buf.clone(), s));
                 out.push(s);
                 if out.len() == budget {

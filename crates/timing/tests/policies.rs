@@ -7,7 +7,7 @@
 mod crafted;
 
 use crafted::Crafted;
-use warpsim_core::config::{CffMerge, PolicyParams};
+use warpsim_core::config::{CffMerge, FetchEligibility, PolicyParams};
 use warpsim_timing::fetch_policy::{Cff, Fef, RoundRobin};
 use warpsim_timing::policy::{Build, Gto, IssuePolicy, MwfGto, MwfLrr, Saws, Tls};
 
@@ -128,29 +128,54 @@ fn saws_keeps_the_first_hit_cta_first_while_mwf_moves_to_more_waiters() {
 
 #[test]
 fn cff_fetches_the_warp_the_issue_stage_picks_next() {
-    // One scheduler, GTO: the greedy warp (w2) leads the issue order; CFF refills it while it
-    // still has a free I-buffer entry, where RR only looks at empty I-buffers.
+    // One scheduler, GTO: the greedy warp (w2) leads the issue order. Under the default rule
+    // (BAWS §2.2, GPGPU-Sim: only an empty I-buffer) CFF takes the first *empty* warp of the
+    // order, where RR takes the next empty warp after the last one it fetched for.
     let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
     sm.issue(2);
-    sm.w.ib_n = vec![0, 2, 1, 0];
+    sm.w.ib_n = vec![1, 2, 0, 0];
     assert_eq!(sm.order(0)[0], 2);
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [2]);
+    sm.w.ib_n = vec![0, 2, 1, 0];
+    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [0, 3]);
     assert_eq!(sm.fetch(&mut RoundRobin::default(), 1), [0]);
-    // With `policy.cff.partial = false` CFF keeps RR's rule: the first *empty* warp in order.
-    assert_eq!(
-        sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, false), 2),
-        [0, 3]
-    );
+    // With the `partial` rule CFF refills the greedy warp while it has a free entry.
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [2]);
     // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
     sm.w.ib_n[2] = 2;
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [0]);
     sm.w.ib_n[2] = 1;
     sm.w.fetch_wait[2] = 99;
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [0, 3]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 2), [0, 3]);
     // Finished warps are never fetched.
     sm.w.fetch_wait[2] = 0;
     sm.finish(2);
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [0]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [0]);
+}
+
+#[test]
+fn cff_block_rule_needs_room_for_a_whole_fetch_block() {
+    // 4-entry I-buffers, fetches of 2 instructions: `block` makes a warp eligible with 0, 1 or
+    // 2 valid entries, `empty` only with 0, `partial` with up to 3.
+    let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
+    sm.w.ib_depth = 4;
+    sm.w.fetch_block_size = 2;
+    sm.issue(2);
+    sm.issue(3);
+    sm.w.ib_n = vec![4, 1, 2, 3];
+    assert_eq!(sm.order(0)[0], 3);
+    let pick =
+        |sm: &mut Crafted<Gto>, rule| sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, rule), 4);
+    assert_eq!(pick(&mut sm, FetchEligibility::Block), [1, 2]);
+    assert_eq!(pick(&mut sm, FetchEligibility::Partial), [3, 1, 2]);
+    assert_eq!(pick(&mut sm, FetchEligibility::Empty), Vec::<u16>::new());
+    sm.w.ib_n[0] = 0;
+    assert_eq!(pick(&mut sm, FetchEligibility::Empty), [0]);
+}
+
+/// CFF choosing among warps with a free I-buffer entry (the `partial` sensitivity rule).
+fn cff_partial(merge: CffMerge) -> Cff {
+    Cff::with_rule(merge, FetchEligibility::Partial)
 }
 
 #[test]
@@ -158,14 +183,14 @@ fn cff_follows_mwf_to_the_critical_cta() {
     let mut sm = figure7::<MwfLrr>(&params());
     sm.w.ib_n = vec![1; 12];
     // The first runnable warp of the CTA with the most waiters.
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [8]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [8]);
     sm.w.ib_n[8] = 2;
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [4]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [4]);
     // Only when no runnable warp can take an instruction do the waiting ones get a turn.
     for s in [0, 1, 3, 4, 6] {
         sm.w.ib_n[s] = 2;
     }
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [9]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [9]);
 }
 
 #[test]
@@ -174,14 +199,14 @@ fn cff_merges_the_schedulers_orders_round_robin_or_by_rank() {
     let mut sm = Crafted::<MwfGto>::new(2, 4, 2, &params());
     sm.arrive(5);
     sm.w.ib_n = vec![0; 8];
-    let mut rr = Cff::new(CffMerge::RoundRobin);
+    let mut rr = cff_partial(CffMerge::RoundRobin);
     // Turns alternate between the schedulers' heads: 4 (scheduler 0), then 7 (scheduler 1).
     assert_eq!(sm.fetch(&mut rr, 1), [4]);
     assert_eq!(sm.fetch(&mut rr, 1), [7]);
     assert_eq!(sm.fetch(&mut rr, 1), [4]);
     assert_eq!(sm.fetch(&mut rr, 3), [7, 4, 1]);
     // By rank: the heads of both orders, then the second warps, scheduler 0 first.
-    let mut rank = Cff::new(CffMerge::Rank);
+    let mut rank = cff_partial(CffMerge::Rank);
     assert_eq!(sm.fetch(&mut rank, 4), [4, 7, 6, 1]);
     assert_eq!(sm.fetch(&mut rank, 1), [4]);
 }
@@ -194,7 +219,7 @@ fn cff_reads_two_level_pending_warps_after_the_active_set() {
     assert_eq!(sm.order(0), [0, 1]);
     sm.w.ib_n = vec![2, 2, 0, 0, 0, 0];
     // The active set is full up; the pending FIFO's front is next.
-    assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [2, 3]);
+    assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 2), [2, 3]);
 }
 
 #[test]

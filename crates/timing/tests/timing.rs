@@ -186,7 +186,7 @@ struct V {
 
 impl V {
     fn new(n: usize) -> V {
-        let mut w = WarpSlots::new(n, 2);
+        let mut w = WarpSlots::new(n, 2, 2);
         w.occupied = vec![true; n];
         w.age = (0..n as u64).collect();
         w.wake = vec![0; n];
@@ -374,7 +374,11 @@ fn tls_replays_the_rotations_it_slept_through() {
                 awake.order(&(), &slots, &v.view_at(t), &mut out);
                 asleep.order(&(), &slots, &v.view_at(t), &mut out);
             }
-            assert_eq!(asleep.settled(&v.view_at(11)), sleeps, "{long:?} {waiting:?} {kept_data}");
+            assert_eq!(
+                asleep.settled(&v.view_at(11)),
+                sleeps,
+                "{long:?} {waiting:?} {kept_data}"
+            );
             if !sleeps {
                 break;
             }
@@ -755,9 +759,10 @@ fn contested_ldst_finish(order: &str) -> (u64, u64) {
 #[test]
 fn fixed_scheduler_order_lets_scheduler_0_win_shared_units_and_rotate_shares_them() {
     // Fixed (GPGPU-Sim 3.x): scheduler 0 takes the LD/ST unit whenever its warp is ready, so
-    // warp 0 streams its loads first and warp 1 finishes far behind.
+    // warp 0 streams its loads first and warp 1 finishes far behind (warp 1 gets the unit only
+    // in the cycles warp 0's I-buffer refills: fetch, then decode, every two loads).
     let (w0, w1) = contested_ldst_finish("fixed");
-    assert!(w1 > w0 + 40, "fixed: warp 0 done at {w0}, warp 1 at {w1}");
+    assert!(w1 > w0 + 30, "fixed: warp 0 done at {w0}, warp 1 at {w1}");
     println!("fixed: {w0} / {w1}");
     // Rotate: the schedulers take turns at the unit, so both warps finish together.
     let (r0, r1) = contested_ldst_finish("rotate");
@@ -794,11 +799,18 @@ fn ldst_unit_accepts_one_line_accesses_back_to_back() {
         .unwrap();
     TRACE.with(|t| t.set(false));
     PERFECT_ICACHE.with(|p| p.set(false));
-    // The loads are the instructions after the 7-instruction prologue.
+    // The loads are the instructions after the 7-instruction prologue. Between I-buffer
+    // refills (8 instructions each, fetched when the buffer is empty, decoded a cycle later)
+    // they issue on consecutive cycles; each refill costs one bubble.
     let cycles: Vec<u64> = s.issue_trace.iter().map(|e| e.cycle).collect();
     let loads = &cycles[7..7 + 24];
+    let gaps: Vec<u64> = loads.windows(2).map(|w| w[1] - w[0]).collect();
     assert!(
-        loads.windows(2).all(|w| w[1] - w[0] == 1),
+        gaps.iter().all(|&g| g == 1 || g == 2),
         "load issue cycles {loads:?}"
+    );
+    assert!(
+        gaps.iter().filter(|&&g| g == 2).count() <= 24 / 8,
+        "one bubble per refill at most: {loads:?}"
     );
 }

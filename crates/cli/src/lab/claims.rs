@@ -1,6 +1,13 @@
-//! The paper's claims beside our numbers: each claim's measure evaluated on the grid, and
-//! whether our direction (above or below the claim's neutral value, e.g. 1.0 for a speedup)
-//! agrees with the paper's.
+//! The paper's claims beside our numbers: each claim's measure evaluated on the grid, and a
+//! verdict that weighs size as well as direction (above or below the claim's neutral value,
+//! e.g. 1.0 for a speedup):
+//! - **agrees**: the same direction as the paper and at least a third of the paper's effect
+//!   (distance from neutral); a claim whose paper value is itself flat agrees when ours is flat;
+//! - **agrees in sign only**: the same direction, less than a third of the effect;
+//! - **flat**: ours within ±[`FLAT`] of neutral;
+//! - **disagrees**: the other direction.
+
+use std::fmt;
 
 use super::grid::{geomean, max, mean, Grid};
 use super::spec::{Claim, Measure};
@@ -9,9 +16,14 @@ use super::table::{mean_stat, stat_cell};
 /// Closer than this to the neutral value counts as neither direction (±0.5% of a speedup).
 pub const FLAT: f64 = 0.005;
 
-#[derive(Clone, Debug, PartialEq)]
+/// "Agrees" needs at least this share of the paper's effect.
+pub const SIZE_SHARE: f64 = 1.0 / 3.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     Agrees,
+    /// Same direction, less than [`SIZE_SHARE`] of the paper's effect.
+    SignOnly,
     Disagrees,
     /// Ours is within [`FLAT`] of neutral.
     Flat,
@@ -23,10 +35,75 @@ impl Direction {
     pub fn word(&self) -> &'static str {
         match self {
             Direction::Agrees => "agrees",
+            Direction::SignOnly => "agrees in sign only",
             Direction::Disagrees => "**disagrees**",
             Direction::Flat => "flat (within ±0.5%)",
             Direction::NotApplicable => "–",
         }
+    }
+
+    /// The verdict on `ours` against the paper's `paper`, both measured from `neutral`.
+    pub fn of(ours: f64, paper: f64, neutral: f64) -> Direction {
+        let (o, p) = (ours - neutral, paper - neutral);
+        if o.abs() < FLAT {
+            if p.abs() < FLAT {
+                Direction::Agrees
+            } else {
+                Direction::Flat
+            }
+        } else if (o > 0.0) != (p > 0.0) {
+            Direction::Disagrees
+        } else if o.abs() >= SIZE_SHARE * p.abs() {
+            Direction::Agrees
+        } else {
+            Direction::SignOnly
+        }
+    }
+}
+
+/// How many claims got each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub agrees: usize,
+    pub sign_only: usize,
+    pub flat: usize,
+    pub disagrees: usize,
+    /// No direction or no number.
+    pub other: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, d: Direction) {
+        match d {
+            Direction::Agrees => self.agrees += 1,
+            Direction::SignOnly => self.sign_only += 1,
+            Direction::Flat => self.flat += 1,
+            Direction::Disagrees => self.disagrees += 1,
+            Direction::NotApplicable => self.other += 1,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.agrees + self.sign_only + self.flat + self.disagrees + self.other
+    }
+
+    /// The verdicts on an experiment's claims.
+    pub fn of_claims(g: &Grid, claims: &[Claim]) -> Tally {
+        let mut t = Tally::default();
+        for c in claims {
+            t.add(judge(g, c).direction);
+        }
+        t
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} claims: {} agree, {} agree in sign only, {} flat, {} disagree", self.total(), self.agrees, self.sign_only, self.flat, self.disagrees)?;
+        if self.other > 0 {
+            write!(f, ", {} without a verdict", self.other)?;
+        }
+        Ok(())
     }
 }
 
@@ -45,7 +122,7 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
         }
         Measure::GeomeanRatio { a, b } => {
             let (a, b) = (g.series_index(a)?, g.series_index(b)?);
-            geomean(&programs.map(|p| Some(g.stat(p, b, "cycles")? / g.stat(p, a, "cycles")?)).collect::<Vec<_>>())
+            geomean(&programs.map(|p| g.speedup_over(p, a, b)).collect::<Vec<_>>())
         }
         Measure::Mean { series, stat } => {
             let s = g.series_index(series)?;
@@ -74,9 +151,7 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
 pub fn judge(g: &Grid, c: &Claim) -> Verdict {
     let ours = measure(g, &c.ours);
     let direction = match (ours, c.neutral) {
-        (Some(o), Some(n)) if (o - n).abs() < FLAT => Direction::Flat,
-        (Some(o), Some(n)) if (o > n) == (c.paper > n) => Direction::Agrees,
-        (Some(_), Some(_)) => Direction::Disagrees,
+        (Some(o), Some(n)) => Direction::of(o, c.paper, n),
         _ => Direction::NotApplicable,
     };
     Verdict { ours, direction }
@@ -129,6 +204,26 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
         Claim { label: String::new(), ours, paper, neutral }
     }
 
+    /// The verdicts' boundaries: flat within ±0.5%, agreement needs a third of the effect.
+    #[test]
+    fn verdicts_weigh_size_and_sign() {
+        let of = |o, p| Direction::of(o, p, 1.0);
+        assert_eq!(of(1.008, 1.199), Direction::SignOnly, "KAWS on RN: +0.8% against +19.9%");
+        assert_eq!(of(1.07, 1.199), Direction::Agrees);
+        assert_eq!(of(1.067, 1.199), Direction::Agrees, "just over a third");
+        assert_eq!(of(1.0664, 1.2), Direction::SignOnly);
+        assert_eq!(of(0.996, 1.169), Direction::Flat);
+        assert_eq!(of(1.004, 1.003), Direction::Agrees, "both flat");
+        assert_eq!(of(0.91, 1.169), Direction::Disagrees);
+        assert_eq!(of(0.9, 0.8), Direction::Agrees, "below neutral on both sides");
+        assert_eq!(Direction::of(0.30, 0.45, 0.0), Direction::Agrees, "a difference claim");
+        let mut t = Tally::default();
+        for d in [Direction::Agrees, Direction::SignOnly, Direction::SignOnly, Direction::Flat, Direction::Disagrees, Direction::NotApplicable] {
+            t.add(d);
+        }
+        assert_eq!(t.to_string(), "6 claims: 1 agree, 2 agree in sign only, 1 flat, 1 disagree, 1 without a verdict");
+    }
+
     /// sp: LRR 1000, GTO 800 (1.25×), SAWS 1000; bt: LRR 1000, GTO 1250 (0.8×), SAWS failed.
     #[test]
     fn measures_and_directions_on_a_crafted_grid() {
@@ -147,6 +242,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
         let up = |v| judge(&g, &claim(Measure::Program { program: "baws_sp".into(), series: "gto".into() }, v, Some(1.0))).direction;
         assert_eq!(up(1.1), Direction::Agrees);
         assert_eq!(up(0.9), Direction::Disagrees);
+        assert_eq!(up(2.0), Direction::SignOnly, "+25% against +100%: under a third");
         assert_eq!(judge(&g, &claim(Measure::Geomean { series: "gto".into() }, 1.1, Some(1.0))).direction, Direction::Flat);
         assert_eq!(judge(&g, &claim(Measure::Geomean { series: "saws".into() }, 1.1, Some(1.0))).direction, Direction::NotApplicable);
         assert_eq!(judge(&g, &claim(Measure::Max { series: "gto".into(), stat: "barrier".into() }, 0.6, None)).direction, Direction::NotApplicable);

@@ -7,7 +7,7 @@ use std::time::Instant;
 use warpsim_suite::Size;
 
 use super::cache::Cache;
-use super::claims::{judge, Direction};
+use super::claims::Tally;
 use super::grid::Grid;
 use super::runner::{execute, plan, size_of, RunOptions};
 use super::shard::{sbatch_script, SbatchPlan, Shard};
@@ -119,9 +119,8 @@ fn run(experiments: &[Experiment], o: &Options) -> u8 {
         let dir = o.out.join(&e.name);
         match output::write(&grid, &dir, size) {
             Ok(_) => {
-                let verdicts: Vec<Direction> = e.claims.iter().map(|c| judge(&grid, c).direction).collect();
-                let count = |d: Direction| verdicts.iter().filter(|v| **v == d).count();
-                let claims = if verdicts.is_empty() { String::new() } else { format!(" ({} claims: {} agree, {} disagree, {} flat)", verdicts.len(), count(Direction::Agrees), count(Direction::Disagrees), count(Direction::Flat)) };
+                let tally = Tally::of_claims(&grid, &e.claims);
+                let claims = if tally.total() == 0 { String::new() } else { format!(" ({tally})") };
                 println!("{}: {}{claims}", e.name, dir.join("report.md").display());
             }
             Err(m) => return exit::fail(exit::BAD_INPUT, m),

@@ -73,14 +73,33 @@ impl<'a> Grid<'a> {
         self.experiment.baseline.as_deref().and_then(|b| self.series_index(b))
     }
 
-    /// Baseline cycles / series `s` cycles for program `p`.
+    /// Series `s`'s speedup over the baseline for program `p` (see [`Grid::speedup_over`]).
     pub fn speedup(&self, p: usize, s: usize) -> Option<f64> {
         self.speedup_over(p, s, self.baseline()?)
     }
 
-    /// Series `b`'s cycles / series `s`'s for program `p`.
+    /// Series `s`'s speedup over series `b` for program `p`: `b`'s cycles / `s`'s when both ran
+    /// the same thread instructions, else `s`'s IPC / `b`'s (a policy that changes how often a
+    /// spin loop or an atomic retry runs changes the work, and cycles alone would count the
+    /// extra instructions as slowness; [`Grid::ipc_programs`] names such programs).
     pub fn speedup_over(&self, p: usize, s: usize, b: usize) -> Option<f64> {
-        Some(self.stat(p, b, "cycles")? / self.stat(p, s, "cycles")?)
+        let (cb, cs) = (self.stat(p, b, "cycles")?, self.stat(p, s, "cycles")?);
+        match (self.stat(p, b, "thread_instructions"), self.stat(p, s, "thread_instructions")) {
+            (Some(ib), Some(is)) if ib != is => Some((is / cs) / (ib / cb)),
+            _ => Some(cb / cs),
+        }
+    }
+
+    /// The programs whose thread instruction count differs between series (their speedups
+    /// are by IPC).
+    pub fn ipc_programs(&self) -> Vec<&'static str> {
+        (0..self.programs.len())
+            .filter(|&p| {
+                let counts: Vec<f64> = (0..self.series.len()).filter_map(|s| self.stat(p, s, "thread_instructions")).collect();
+                counts.windows(2).any(|w| w[0] != w[1])
+            })
+            .map(|p| self.programs[p])
+            .collect()
     }
 
     /// The baseline of a speedup view: its own, else the experiment's.

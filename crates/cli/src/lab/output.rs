@@ -1,12 +1,12 @@
 //! An experiment's outputs, in one folder: `runs.csv` (tidy: one row per run × statistic),
 //! one CSV and one SVG figure per view, the resolved configuration of each variant, and
-//! `report.md` — our tables beside the paper's claims, with a verdict on each direction.
+//! `report.md` — our tables beside the paper's claims, with a verdict on each claim.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::claims::{judge, Direction};
+use super::claims::{judge, Direction, Tally};
 use super::figures;
 use super::grid::Grid;
 use super::key::simulator_id;
@@ -147,6 +147,9 @@ fn view_markdown(t: &Table, v: &View) -> String {
     markdown_table(&header, &rows)
 }
 
+/// How the verdicts are given, said once in every report that has claims.
+pub const VERDICT_RULE: &str = "agrees: same direction and at least a third of the paper's effect; agrees in sign only: less; flat: within ±0.5% of neutral";
+
 /// The Markdown report.
 pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> String {
     let e = g.experiment;
@@ -159,6 +162,10 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     let _ = writeln!(s, "Config `{}`, size `{size}`, {} programs × {} series = {runs} runs, simulator `{}`.", e.config, g.programs.len(), g.series.len(), simulator_id());
     if let Some(b) = &e.baseline {
         let _ = writeln!(s, "Baseline: `{b}`.");
+        let ipc = g.ipc_programs();
+        if !ipc.is_empty() {
+            let _ = writeln!(s, "Speedups of {} are by IPC: their thread instruction counts differ between schedulers (spin loops or atomic retries), so cycles alone would count the extra work as slowness.", ipc.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "));
+        }
     }
     s += "\n";
     if !e.claims.is_empty() {
@@ -174,7 +181,8 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
                 vec![c.label.clone(), fmt(c.paper), v.ours.map_or("– (a run failed or is missing)".into(), fmt), v.direction.word().to_string()]
             })
             .collect();
-        s += &markdown_table(&["claim".into(), "paper".into(), "ours".into(), "direction".into()], &rows);
+        s += &markdown_table(&["claim".into(), "paper".into(), "ours".into(), "verdict".into()], &rows);
+        let _ = writeln!(s, "\nVerdicts ({}): {}.", VERDICT_RULE, Tally::of_claims(g, &e.claims));
         let disagree: Vec<&str> = e.claims.iter().filter(|c| judge(g, c).direction == Direction::Disagrees).map(|c| c.label.as_str()).collect();
         if !disagree.is_empty() {
             let _ = writeln!(s, "\nOur direction disagrees with the paper's on {} of {} claims: {}.", disagree.len(), e.claims.len(), disagree.join("; "));

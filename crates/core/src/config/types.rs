@@ -70,24 +70,41 @@ impl Default for MwfParams {
 }
 
 /// `[policy.cff]`: critical-fetch-first (BAWS).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CffParams {
     /// How the schedulers' issue orders merge into one fetch order.
     pub merge: CffMerge,
-    /// A warp may be fetched for when its I-buffer has a free entry (`true`, the design
-    /// note's rule) or only when it is empty (`false`, the baseline `rr`'s rule).
-    #[serde(default = "yes")]
-    pub partial: bool,
+    /// Which warps may be fetched for: CFF only chooses among them.
+    pub eligibility: FetchEligibility,
 }
 
-fn yes() -> bool {
-    true
+/// Which warps the fetch stage may fetch for (besides being resident, not finished and not
+/// waiting on an I-cache miss). The BAWS paper (§2.2) states one rule, "if it does not have any
+/// valid instructions within its I-Buffer slots", and GPGPU-Sim fetches only when
+/// `ibuffer_empty()`: that is `empty`. The others are readings kept for sensitivity studies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FetchEligibility {
+    /// The I-buffer is empty (§2.2, GPGPU-Sim).
+    #[default]
+    Empty,
+    /// The I-buffer's free entries take a whole fetch block (`sm.fetch_bytes / 8`
+    /// instructions): with a 2-entry buffer the same as `empty`; with 4 entries fetch may run
+    /// one block ahead (our reading of the paper's §6.4 4-entry result).
+    Block,
+    /// Any free entry (a top-up fetch may bring one instruction). Not the paper's rule.
+    Partial,
 }
 
-impl Default for CffParams {
-    fn default() -> Self {
-        CffParams { merge: CffMerge::default(), partial: true }
+impl FetchEligibility {
+    /// The name a config file uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            FetchEligibility::Empty => "empty",
+            FetchEligibility::Block => "block",
+            FetchEligibility::Partial => "partial",
+        }
     }
 }
 
@@ -295,6 +312,14 @@ pub struct InstCache {
     pub size: u32,
     pub assoc: u32,
     pub line: u32,
+    /// Lines in flight at once (GPGPU-Sim `-gpgpu_cache:il1`'s MSHR entries); a miss on a new
+    /// line past them is a reservation failure.
+    pub mshrs: u32,
+    /// Fetches merged into one line's MSHR entry at most (`-gpgpu_cache:il1`'s max merge).
+    pub mshr_merge: u32,
+    /// Misses not yet sent to L2 at most (`-gpgpu_cache:il1`'s miss queue; `miss_path =
+    /// "memory"` only).
+    pub miss_queue: u32,
     /// Where a miss gets its line.
     #[serde(default)]
     pub miss_path: InstMissPath,

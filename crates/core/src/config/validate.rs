@@ -7,6 +7,7 @@ pub fn check_keys(t: &toml::Table, reference: &toml::Table, prefix: &str) -> Res
     for (k, v) in t {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         let Some(r) = reference.get(k) else {
+            replaced(&key)?;
             return Err(ConfigError::UnknownKey { key, valid: reference.keys().map(|k| qualify(prefix, k)).collect() });
         };
         if let (toml::Value::Table(sub), toml::Value::Table(rsub)) = (v, r) {
@@ -37,6 +38,21 @@ pub fn flatten(t: &toml::Table, prefix: &str) -> Vec<String> {
     out
 }
 
+/// Keys that once existed and were replaced: refused with a message naming the new key, so an
+/// old config file or command line is never read with a silently different meaning.
+const REPLACED: &[(&str, &str)] = &[(
+    "policy.cff.partial",
+    "was replaced by `policy.cff.eligibility`: \"empty\" (the default: BAWS §2.2's and GPGPU-Sim's rule, what `false` meant), \"partial\" (what `true` meant; not the paper's rule) or \"block\"",
+)];
+
+/// An error for `key` when it is a replaced key.
+fn replaced(key: &str) -> Result<(), ConfigError> {
+    match REPLACED.iter().find(|(old, _)| *old == key) {
+        Some((_, why)) => Err(ConfigError::Invalid { key: key.to_string(), why: why.to_string() }),
+        None => Ok(()),
+    }
+}
+
 /// Applies one `a.b.c=value` override; the key must exist in the reference preset.
 pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) -> Result<(), ConfigError> {
     let (key, value) = text.split_once('=').ok_or_else(|| ConfigError::BadOverride { text: text.to_string() })?;
@@ -54,6 +70,7 @@ pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) 
     for (i, p) in parts.iter().enumerate() {
         let prefix = parts[..i].join(".");
         let Some(r) = rcur.get(*p) else {
+            replaced(key)?;
             return Err(ConfigError::UnknownKey { key: key.to_string(), valid: rcur.keys().map(|k| qualify(&prefix, k)).collect() });
         };
         if i + 1 == parts.len() {

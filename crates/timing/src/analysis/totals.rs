@@ -25,6 +25,7 @@ pub struct Totals {
     pub issued_lanes: Vec<u64>,
     pub icache_hits: u64,
     pub icache_misses: u64,
+    pub icache_reservation_fails: u64,
     pub shared_issues: SharedIssues,
     pub dual_issues: u64,
     pub bank_conflict_cycles: u64,
@@ -59,6 +60,7 @@ impl Totals {
         }
         self.icache_hits += s.icache_hits;
         self.icache_misses += s.icache_misses;
+        self.icache_reservation_fails += s.icache_reservation_fails;
         self.shared_issues.add(&s.shared_issues);
         self.dual_issues += s.dual_issues;
         self.bank_conflict_cycles += s.bank_conflict_cycles;

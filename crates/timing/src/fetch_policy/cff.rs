@@ -1,12 +1,16 @@
 //! `cff`: critical fetch first (BAWS §4.2). Fetch for the warp the issue stage will want next:
 //! the most urgent warp of the issue policy's current order ([`IssuePolicy::fetch_order`])
-//! that is eligible under the partial rule (a free I-buffer entry, so the critical warp's
-//! buffer is kept topped up). For GTO that is the greedy warp, else the oldest; for MWF the
-//! first runnable warp of the CTA with the most waiters. Works with every issue policy; for
+//! that is eligible. For GTO that is the greedy warp, else the oldest; for MWF the first
+//! runnable warp of the CTA with the most waiters. Works with every issue policy; for
 //! two-level the order continues past the active set into the pending warps.
 //!
-//! `policy.cff.partial = false` applies `rr`'s rule instead (fetch only into an empty
-//! I-buffer, so every fetch brings a full fetch block), for studying that choice.
+//! CFF changes *which* eligible warp is fetched, not who is eligible: the paper's §2.2 makes a
+//! warp eligible "if it does not have any valid instructions within its I-Buffer slots" and
+//! says CFF "does not incur additional hardware storage cost"; GPGPU-Sim fetches only into an
+//! empty I-buffer. So `policy.cff.eligibility = "empty"` is the default. `"block"` (free
+//! entries for a whole fetch block) and `"partial"` (any free entry: a top-up fetch brings one
+//! instruction, so the SM's one fetch port delivers less) are sensitivity options, not the
+//! paper's rule.
 //!
 //! An SM has one fetch port and S schedulers, each with its own order; `policy.cff.merge`
 //! decides how they share it:
@@ -18,14 +22,14 @@
 //! Orders are built lazily: with `round-robin` and one warp per fetch, usually only one
 //! scheduler's order is built per fetch cycle.
 
-use super::{eligible, eligible_now, FetchPolicy};
+use super::{eligible, eligible_now, eligible_set, FetchPolicy};
 use crate::policy::{slot_bits, IssueOrders, IssuePolicy, PolicyView};
-use warpsim_core::config::CffMerge;
+use warpsim_core::config::{CffMerge, FetchEligibility};
 
 pub struct Cff {
     merge: CffMerge,
-    /// Eligible with a free I-buffer entry (else only with an empty one).
-    partial: bool,
+    /// Which warps may be fetched for.
+    rule: FetchEligibility,
     /// The scheduler whose turn it is (`round-robin`).
     next: usize,
     /// Per scheduler: its order this fetch cycle, built on first use.
@@ -38,15 +42,16 @@ pub struct Cff {
 }
 
 impl Cff {
+    /// CFF with the default (§2.2, empty I-buffer) eligibility rule.
     pub fn new(merge: CffMerge) -> Cff {
-        Cff::with_rule(merge, true)
+        Cff::with_rule(merge, FetchEligibility::Empty)
     }
 
-    /// CFF with the partial (`true`) or the empty-I-buffer eligibility rule.
-    pub fn with_rule(merge: CffMerge, partial: bool) -> Cff {
+    /// CFF choosing among the warps `rule` makes eligible.
+    pub fn with_rule(merge: CffMerge, rule: FetchEligibility) -> Cff {
         Cff {
             merge,
-            partial,
+            rule,
             next: 0,
             orders: Vec::new(),
             built: Vec::new(),
@@ -65,12 +70,7 @@ impl Cff {
     ) -> Option<u16> {
         if !self.built[k] {
             self.built[k] = true;
-            let fetchable = if self.partial {
-                v.warps.fetch_room
-            } else {
-                v.warps.fetch_empty
-            };
-            if fetchable & self.slot_bits[k] == 0 {
+            if eligible_set(v, self.rule) & self.slot_bits[k] == 0 {
                 // None of its warps is eligible (the usual case while they wait on memory with
                 // full I-buffers): its order is not needed.
                 self.orders[k].clear();
@@ -82,7 +82,7 @@ impl Cff {
         while self.pos[k] < o.len() {
             let s = o[self.pos[k]];
             self.pos[k] += 1;
-            if eligible_now(v, s as usize, self.partial) && !picked.contains(&s) {
+            if eligible_now(v, s as usize, self.rule) && !picked.contains(&s) {
                 return Some(s);
             }
         }
@@ -136,7 +136,7 @@ impl FetchPolicy for Cff {
                         let Some(&s) = self.orders[k].get(r) else {
                             continue;
                         };
-                        if eligible(v, s as usize, self.partial) && !out[start..].contains(&s) {
+                        if eligible(v, s as usize, self.rule) && !out[start..].contains(&s) {
                             out.push(s);
                             if out.len() - start == budget {
                                 break 'ranks;

@@ -1,6 +1,8 @@
 //! `fef`: fewest entries first (BAWS §6.2, the critical-warp-unaware comparison for CFF). The
-//! eligible warp (partial rule: a free I-buffer entry) with the fewest valid I-buffer entries;
-//! ties go to the oldest warp.
+//! eligible warp with the fewest valid I-buffer entries; ties go to the oldest warp. "Fewest
+//! entries" only means something when partly full I-buffers may be fetched for, so FEF always
+//! uses the `partial` eligibility rule (any free entry), not the §2.2 empty-buffer rule that
+//! `rr` and `cff` use by default; its reports say so.
 //!
 //! Speed: with the partial rule some warp is eligible almost every cycle, so this runs every
 //! SM-cycle. It visits only the slots whose `fetch_room` bit is set (see `WarpSlots`), the
@@ -8,6 +10,7 @@
 
 use super::{eligible, FetchPolicy};
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, MAX_WARP_SLOTS};
+use warpsim_core::config::FetchEligibility;
 
 #[derive(Clone, Debug, Default)]
 pub struct Fef;
@@ -33,14 +36,18 @@ impl Fef {
             }
         }
         let best = (best.0 != u64::MAX).then_some(best.1);
-        debug_assert_eq!(best, Fef::best_by_definition(v, taken), "fetch bit sets out of date");
+        debug_assert_eq!(
+            best,
+            Fef::best_by_definition(v, taken),
+            "fetch bit sets out of date"
+        );
         best
     }
 
     /// [`Fef::best`] by the definition: every slot, its eligibility from the slot arrays.
     fn best_by_definition(v: &PolicyView, taken: &[u16]) -> Option<usize> {
         (0..v.warps.len().min(MAX_WARP_SLOTS))
-            .filter(|&s| eligible(v, s, true) && !taken.contains(&(s as u16)))
+            .filter(|&s| eligible(v, s, FetchEligibility::Partial) && !taken.contains(&(s as u16)))
             .min_by_key(|&s| (v.warps.ib_n[s] as u64) << 56 | v.warps.age[s])
     }
 }

@@ -15,7 +15,7 @@ pub use fef::Fef;
 pub use rr::RoundRobin;
 
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, FETCH, MAX_WARP_SLOTS};
-use warpsim_core::config::PolicyParams;
+use warpsim_core::config::{FetchEligibility, PolicyParams};
 use warpsim_core::exec::warp::WarpState;
 
 /// The interface every fetch policy implements.
@@ -31,33 +31,48 @@ pub trait FetchPolicy {
     );
 }
 
-/// Whether slot `s` may be fetched for: resident, not finished, no I-cache miss pending, and
-/// an empty I-buffer (GPGPU-Sim's baseline rule) or, with `partial` (the BAWS paper's rule
-/// for CFF and FEF), one with a free entry.
+/// Whether slot `s` may be fetched for under `rule`: resident, not finished, no I-cache miss
+/// pending, and an I-buffer that is empty (`Empty`: the BAWS paper's §2.2 rule and
+/// GPGPU-Sim's, what `rr` and by default `cff` use), has room for a whole fetch block
+/// (`Block`), or has a free entry (`Partial`, what `fef` needs).
 #[inline]
-pub fn eligible(v: &PolicyView, s: usize, partial: bool) -> bool {
+pub fn eligible(v: &PolicyView, s: usize, rule: FetchEligibility) -> bool {
     let w = v.warps;
+    let n = w.ib_n[s] as u16;
     w.occupied[s]
         && w.state[s] != WarpState::Done
         && w.fetch_wait[s] <= v.now
-        && (w.ib_n[s] == 0 || (partial && w.ib_n[s] < v.ib_depth))
+        && match rule {
+            FetchEligibility::Empty => n == 0,
+            FetchEligibility::Block => n + w.fetch_block_size as u16 <= w.ib_depth as u16,
+            FetchEligibility::Partial => n < w.ib_depth as u16,
+        }
+}
+
+/// The bit set of `WarpSlots` that holds `rule`'s I-buffer condition for every slot.
+#[inline]
+pub fn eligible_set(v: &PolicyView, rule: FetchEligibility) -> u64 {
+    match rule {
+        FetchEligibility::Empty => v.warps.fetch_empty,
+        FetchEligibility::Block => v.warps.fetch_block,
+        FetchEligibility::Partial => v.warps.fetch_room,
+    }
 }
 
 /// [`eligible`] from `WarpSlots`' derived bit sets: one bit test and the I-cache wait (what
 /// the per-cycle picks use; `eligible` stays the definition, checked against in debug builds).
 #[inline]
-pub fn eligible_now(v: &PolicyView, s: usize, partial: bool) -> bool {
-    let w = v.warps;
-    let set = if partial { w.fetch_room } else { w.fetch_empty };
-    let ok = s < MAX_WARP_SLOTS && set >> s & 1 != 0 && w.fetch_wait[s] <= v.now;
-    debug_assert_eq!(ok, eligible(v, s, partial), "fetch bit sets out of date");
+pub fn eligible_now(v: &PolicyView, s: usize, rule: FetchEligibility) -> bool {
+    let ok =
+        s < MAX_WARP_SLOTS && eligible_set(v, rule) >> s & 1 != 0 && v.warps.fetch_wait[s] <= v.now;
+    debug_assert_eq!(ok, eligible(v, s, rule), "fetch bit sets out of date");
     ok
 }
 
 /// The registered fetch policies, by name (see [`FETCH`] for the names and summaries).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum FetchKind {
-    /// Round robin over warps with an empty I-buffer.
+    /// Round robin over warps with an empty I-buffer (GPGPU-Sim's fetch).
     #[default]
     Rr,
     /// Critical fetch first.
@@ -99,7 +114,9 @@ impl AnyFetch {
     pub fn new(kind: FetchKind, params: &PolicyParams) -> AnyFetch {
         match kind {
             FetchKind::Rr => AnyFetch::Rr(RoundRobin::default()),
-            FetchKind::Cff => AnyFetch::Cff(Cff::with_rule(params.cff.merge, params.cff.partial)),
+            FetchKind::Cff => {
+                AnyFetch::Cff(Cff::with_rule(params.cff.merge, params.cff.eligibility))
+            }
             FetchKind::Fef => AnyFetch::Fef(Fef),
         }
     }

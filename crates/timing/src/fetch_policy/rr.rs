@@ -3,6 +3,7 @@
 
 use super::{eligible_now, FetchPolicy};
 use crate::policy::{bits_from, IssueOrders, IssuePolicy, PolicyView};
+use warpsim_core::config::FetchEligibility;
 
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
@@ -28,7 +29,7 @@ impl FetchPolicy for RoundRobin {
             while set != 0 && left > 0 {
                 let s = set.trailing_zeros() as usize;
                 set &= set - 1;
-                if eligible_now(v, s, false) {
+                if eligible_now(v, s, FetchEligibility::Empty) {
                     out.push(s as u16);
                     left -= 1;
                     self.next = (s + 1) % n;

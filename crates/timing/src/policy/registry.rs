@@ -160,13 +160,13 @@ pub const FETCH: &[FetchEntry] = &[
     },
     FetchEntry {
         name: "cff",
-        summary: "BAWS critical-fetch-first: the first warp with a free I-buffer entry in the issue policy's order",
-        params: &["policy.cff.merge", "policy.cff.partial"],
+        summary: "BAWS critical-fetch-first: the first eligible warp (empty I-buffer, as rr) in the issue policy's order",
+        params: &["policy.cff.merge", "policy.cff.eligibility"],
         kind: FetchKind::Cff,
     },
     FetchEntry {
         name: "fef",
-        summary: "fewest-entries-first: the warp with the fewest valid I-buffer entries (free entry needed), ties oldest",
+        summary: "fewest-entries-first: the warp with the fewest valid I-buffer entries (partial rule: any free entry), ties oldest",
         params: &[],
         kind: FetchKind::Fef,
     },

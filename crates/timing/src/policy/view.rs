@@ -65,6 +65,9 @@ pub struct WarpSlots {
     pub version: u64,
     /// I-buffer depth (`sm.ibuffer_entries`), for [`WarpSlots::fetch_room`].
     pub ib_depth: u8,
+    /// Instructions one fetch brings (`sm.fetch_bytes / 8`, at most `ib_depth`), for
+    /// [`WarpSlots::fetch_block`].
+    pub fetch_block_size: u8,
     /// Bit sets over the slots (`sm.max_warps ≤ 64`), derived from the fields above so that
     /// policies test a bit instead of several arrays. Kept by the setters (each refreshes the
     /// bits its field feeds) and by the SM after each change of an I-buffer head
@@ -75,17 +78,20 @@ pub struct WarpSlots {
     pub memory_heads: u64,
     /// Bit `s`: `waiting[s]`.
     pub waiting_bits: u64,
-    /// Bit `s`: occupied, not finished, a free I-buffer entry (fetch's partial rule, less the
+    /// Bit `s`: occupied, not finished, a free I-buffer entry (fetch's `partial` rule, less the
     /// I-cache wait).
     pub fetch_room: u64,
+    /// Bit `s`: occupied, not finished, free entries for a whole fetch block (fetch's `block`
+    /// rule, less the I-cache wait).
+    pub fetch_block: u64,
     /// Bit `s`: occupied, not finished, an empty I-buffer (fetch's baseline rule, less the
     /// I-cache wait).
     pub fetch_empty: u64,
 }
 
 impl WarpSlots {
-    /// `n` empty slots, I-buffers `ib_depth` deep.
-    pub fn new(n: usize, ib_depth: u8) -> WarpSlots {
+    /// `n` empty slots, I-buffers `ib_depth` deep, fetches of `fetch_block_size` instructions.
+    pub fn new(n: usize, ib_depth: u8, fetch_block_size: u8) -> WarpSlots {
         WarpSlots {
             occupied: vec![false; n],
             age: vec![0; n],
@@ -101,9 +107,11 @@ impl WarpSlots {
             fetch_wait: vec![0; n],
             version: 0,
             ib_depth,
+            fetch_block_size: fetch_block_size.clamp(1, ib_depth.max(1)),
             memory_heads: 0,
             waiting_bits: 0,
             fetch_room: 0,
+            fetch_block: 0,
             fetch_empty: 0,
         }
     }
@@ -164,6 +172,11 @@ impl WarpSlots {
         let live = self.occupied[s] && self.state[s] != WarpState::Done;
         let n = self.ib_n[s];
         self.fetch_room = with_bit(self.fetch_room, s, live && n < self.ib_depth);
+        self.fetch_block = with_bit(
+            self.fetch_block,
+            s,
+            live && n as u16 + self.fetch_block_size as u16 <= self.ib_depth as u16,
+        );
         self.fetch_empty = with_bit(self.fetch_empty, s, live && n == 0);
     }
 

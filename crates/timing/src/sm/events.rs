@@ -120,7 +120,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.w.set_waiting(s, true);
                 self.c.finished[c] += 1;
                 self.done_at[s] = now;
-                self.icache.release(s);
                 self.pending_exit = true;
                 self.block(s, Block::Exit, now + 1, u64::MAX);
                 if self.c.finished[c] == self.c.warps[c] {

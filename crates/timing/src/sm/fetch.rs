@@ -1,12 +1,22 @@
-//! Fetch + decode: each cycle the fetch policy picks up to `sm.fetch_warps_per_cycle` eligible
-//! warps (baseline `rr`: round robin over warps whose I-buffer is empty). Each looks the L1
-//! I-cache up (`sm/icache.rs`): on a hit, decode appends `min(sm.ibuffer_entries,
-//! sm.fetch_bytes / 8)` sequential instructions (at most the free entries, not past the
-//! line) from the warp's current PC, usable by issue from the next cycle; on a miss the warp
-//! waits for the line (`fetch_wait`).
+//! Fetch + decode, as GPGPU-Sim's `shader_core_ctx::fetch` and `decode`. The SM has
+//! `sm.fetch_warps_per_cycle` fetch slots a cycle (GPGPU-Sim's `-gpgpu_inst_fetch_throughput`:
+//! that many decode-then-fetch steps a cycle). Each slot either
+//! - hands an I-cache miss whose line has arrived back to its warp (these go first, one a
+//!   slot, oldest line first, as `access_ready()` does), or
+//! - fetches for the next warp the fetch policy picks (baseline `rr`: round robin over warps
+//!   whose I-buffer is empty and that wait on no miss): an I-cache hit brings `min(free
+//!   entries, sm.fetch_bytes / 8)` sequential instructions from the warp's next PC (GPGPU-Sim
+//!   decodes two whatever the line boundary), a miss leaves the warp waiting for its line
+//!   (`fetch_wait`), and a reservation failure (no MSHR entry, merge room, miss-queue slot or
+//!   free way) spends the slot.
+//!
+//! Fetched instructions pass through the one fetch buffer: they are decoded at the next slot's
+//! decode step, which is in the same cycle unless the fetch used the cycle's last slot. Since
+//! issue comes before decode in a cycle, an instruction fetched in the last slot of cycle t is
+//! decoded in t+1 and can issue in t+2; one fetched in an earlier slot issues from t+1.
 
+use super::icache::{Lookup, Waiter, AWAITING_REPLY};
 use super::{Env, Sm};
-use crate::classify::INST_BYTES;
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::{IssueOrders, IssuePolicy};
 use warpsim_core::exec::warp::WarpState;
@@ -19,58 +29,108 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let per_fetch = (env.cfg.sm.fetch_bytes / 8)
             .max(1)
             .min(self.ib_depth as u32) as u8;
-        let budget = env.cfg.sm.fetch_warps_per_cycle.max(1) as usize;
+        let slots = env.cfg.sm.fetch_warps_per_cycle.max(1) as usize;
+        let mut used = 0;
+        // Misses whose lines have arrived go first.
+        while used < slots {
+            let Some(w) = self.icache.next_ready(now) else {
+                break;
+            };
+            let usable = decoded_at(now, used, slots);
+            self.deliver(env, w, per_fetch, usable);
+            used += 1;
+        }
         let mut pick = std::mem::take(&mut self.fetch_pick);
         pick.clear();
-        {
+        if used < slots {
             let v = view!(self, now, env.all_dispatched);
             let mut orders = IssueOrders::new(&mut self.policies, &self.shared, &self.sched_slots);
-            self.fetch.pick(&v, &mut orders, budget, &mut pick);
+            self.fetch.pick(&v, &mut orders, slots - used, &mut pick);
         }
-        self.fetch_idle = pick.is_empty();
-        if self.fetch_idle {
-            // Sleep until the earliest outstanding I-cache miss returns (or an event).
-            self.fetch_wake = self
-                .w
-                .fetch_wait
-                .iter()
-                .copied()
-                .filter(|&t| t > now)
-                .min()
-                .unwrap_or(u64::MAX);
-        }
+        self.fetch_idle = used == 0 && pick.is_empty();
         for &s in &pick {
-            self.fill(env, s as usize, per_fetch, now);
+            let usable = decoded_at(now, used, slots);
+            self.fill(env, s as usize, per_fetch, now, usable);
+            used += 1;
         }
         self.fetch_pick = pick;
+        if self.fetch_idle {
+            // Sleep until the I-cache hands a line back (a reply wakes it earlier) or an event.
+            self.fetch_wake = self.icache.next_ready_at();
+        }
     }
 
-    /// Decodes up to `n` instructions (not past the end of their I-cache line) into warp `s`'s
-    /// I-buffer in cycle `now`; on an I-cache miss the warp waits for the line instead.
-    fn fill(&mut self, env: &Env, s: usize, n: u8, now: u64) {
-        let was_empty = self.w.ib_n[s] == 0;
-        let (func, pc) = if was_empty {
+    /// Warp `s`'s next fetch address: after its I-buffer's entries, or its PC when empty.
+    fn fetch_pc(&self, s: usize) -> (u32, u32) {
+        if self.w.ib_n[s] == 0 {
             (self.cur_func[s], self.cur_pc[s])
         } else {
             (self.ib_func[s], self.ib_pc[s] + self.w.ib_n[s] as u32)
-        };
+        }
+    }
+
+    /// Fetches for warp `s` in cycle `now`: on a hit up to `n` instructions join its I-buffer,
+    /// usable by issue from cycle `usable`; on a miss the warp waits for the I-cache to hand
+    /// the line back; on a reservation failure nothing happens.
+    fn fill(&mut self, env: &Env, s: usize, n: u8, now: u64, usable: u64) {
+        let (func, pc) = self.fetch_pc(s);
         let addr = env.table.inst_addr(func, pc);
-        if let Err(ready) = self.icache.access(addr, now, s) {
-            self.w.fetch_wait[s] = ready;
+        let w = Waiter {
+            slot: s as u16,
+            age: self.w.age[s],
+            func,
+            pc,
+        };
+        match self.icache.access(addr, now, w) {
+            Lookup::Hit => self.decode(env, s, func, pc, n, usable),
+            Lookup::Miss => self.w.fetch_wait[s] = AWAITING_REPLY,
+            Lookup::ReservationFail => {}
+        }
+    }
+
+    /// An I-cache miss came back for `w`: decode its instructions if its warp still wants them
+    /// (the slot holds the same warp, unfinished, fetching from the same place; a warp that
+    /// took a branch meanwhile fetches again).
+    fn deliver(&mut self, env: &Env, w: Waiter, n: u8, usable: u64) {
+        let s = w.slot as usize;
+        if !self.w.occupied[s] || self.w.age[s] != w.age {
             return;
         }
+        self.w.fetch_wait[s] = 0;
+        if self.w.state[s] == WarpState::Done
+            || self.fetch_pc(s) != (w.func, w.pc)
+            || self.w.ib_n[s] >= self.ib_depth
+        {
+            return;
+        }
+        self.decode(env, s, w.func, w.pc, n, usable);
+    }
+
+    /// Up to `n` instructions from (`func`, `pc`) join warp `s`'s I-buffer (as many as it has
+    /// room for), usable by issue from cycle `usable`.
+    fn decode(&mut self, env: &Env, s: usize, func: u32, pc: u32, n: u8, usable: u64) {
+        let was_empty = self.w.ib_n[s] == 0;
         if was_empty {
             self.ib_func[s] = func;
             self.ib_pc[s] = pc;
+            self.ib_ready[s] = usable;
             self.flushed[s] = false;
         }
-        let line = self.icache.line();
-        let in_line = ((line - addr % line) / INST_BYTES).clamp(1, 255) as u8;
         let room = self.ib_depth.saturating_sub(self.w.ib_n[s]);
-        self.w
-            .set_ib_n(s, self.w.ib_n[s] + n.min(room).min(in_line));
+        self.w.set_ib_n(s, self.w.ib_n[s] + n.min(room));
         if was_empty && self.w.state[s] == WarpState::Ready {
-            self.set_head(env, s, now + 1);
+            self.set_head(env, s, usable);
         }
+    }
+}
+
+/// The cycle from which an instruction fetched in slot `slot` (of `slots`) of cycle `now` can
+/// issue: decoded by the next slot's decode step, which is next cycle's first for the last slot.
+#[inline]
+fn decoded_at(now: u64, slot: usize, slots: usize) -> u64 {
+    if slot + 1 < slots {
+        now + 1
+    } else {
+        now + 2
     }
 }

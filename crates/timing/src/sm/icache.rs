@@ -1,35 +1,62 @@
-//! L1 instruction cache: `[l1i]` sets × ways of `line`-byte lines, LRU replacement. A miss
-//! allocates the line at once; the line arrives either after a fixed latency
-//! (`l1i.miss_path = "fixed"`: an L2 hit across the interconnect, `l2.latency + 2 ×
-//! icnt.latency`, no contention) or when the read request the miss queues (`requests`, sent
-//! by the SM's memory stage ahead of its data misses) comes back from L2
-//! (`"memory"`, GPGPU-Sim's path: a cold line costs a DRAM access). A lookup of a line still
-//! in flight waits for the same arrival (merged, like an MSHR hit); a line on the memory path
-//! is due at `u64::MAX` until its reply, which wakes the warps waiting for it.
+//! L1 instruction cache, as GPGPU-Sim's `read_only_cache` behind `shader_core_ctx::fetch`:
+//! `[l1i]` sets × ways of `line`-byte lines, LRU replacement, and a miss status holding table
+//! of `l1i.mshrs` lines with up to `l1i.mshr_merge` fetches each.
 //!
-//! A line is *pinned* from its miss until its first hit: replacement never evicts a line in
-//! flight or one that arrived but no warp has fetched from yet. Without that, warps whose
-//! lines share a set could evict each other's lines between fill and fetch forever (a
-//! livelock seen with 16 warps of `rod_heartwall` under GTO with rotating schedulers). When
-//! every way of the set is pinned the miss allocates nothing and the warp retries when the
-//! earliest of those still in flight arrives, or, when all have arrived and only wait for
-//! their warps, after a miss latency (a priority fetch policy would otherwise pick the
-//! retrying warp every cycle and never the warps that would unpin the set).
+//! A lookup ([`ICache::access`]) is one of:
+//! - **hit**: the line is valid; decode takes the instructions next;
+//! - **miss**: the line is not there (a way is reserved for it and a request queued, when an
+//!   MSHR entry, a miss-queue slot and an unreserved way are free), or it is already on its way
+//!   (merged into its MSHR entry while the entry has room). The fetch is remembered as a
+//!   [`Waiter`]; when the line arrives the waiters are handed back one per fetch slot, oldest
+//!   line first ([`ICache::next_ready`]), without a second lookup — GPGPU-Sim's
+//!   `access_ready()` / `next_access()`. The MSHR entry stays taken until its last waiter is
+//!   handed back;
+//! - **reservation failure**: no MSHR entry (or merge room), no miss-queue slot, or every way
+//!   of the set reserved for a line in flight. Nothing is allocated; the fetch slot is spent
+//!   and the warp tries again on a later turn.
 //!
-//! A pin belongs to the warp whose miss allocated the line and lasts only while that warp
-//! still wants it: when the warp next looks up a different line (a branch flushed its
-//! I-buffer before it used the line it fetched ahead for, as a fetch policy that tops up
-//! partly full I-buffers does) or finishes, the pin is released. Otherwise lines fetched
-//! ahead and never used would stay pinned for good and, set by set, block every miss (seen
-//! with critical-fetch-first on `rod_heartwall` and `rod_particlefilter`). Under the baseline
-//! rule (fetch only into an empty I-buffer) a warp always fetches from the line it missed
-//! on next, so this never triggers there.
+//! The line arrives either after a fixed latency (`l1i.miss_path = "fixed"`: `l2.latency + 2 ×
+//! icnt.latency`, no contention) or when the read request the miss queued (`requests`, sent
+//! by the SM's memory stage ahead of its data misses, at most `l1i.miss_queue` unsent) comes
+//! back from L2 (`"memory"`, GPGPU-Sim's path: a cold line costs a DRAM access).
 
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, InstMissPath};
 
-/// [`ICache::access`]'s answer for a line whose reply from L2 is still to come.
+/// An MSHR entry's ready cycle while its reply from L2 is still to come.
 pub const AWAITING_REPLY: u64 = u64::MAX;
+
+/// A fetch that missed: handed back when its line arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waiter {
+    /// The warp slot.
+    pub slot: u16,
+    /// The warp's dynamic id (a slot is reused by later CTAs).
+    pub age: u64,
+    /// Where the fetch started.
+    pub func: u32,
+    pub pc: u32,
+}
+
+/// [`ICache::access`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Hit,
+    /// The fetch waits for its line (handed back by [`ICache::next_ready`]).
+    Miss,
+    /// Nothing allocated: no MSHR entry or merge room, no miss-queue slot, or no unreserved way.
+    ReservationFail,
+}
+
+/// One line in flight and the fetches waiting for it.
+struct Entry {
+    tag: u64,
+    /// Cycle from which its waiters can be handed back ([`AWAITING_REPLY`] until the reply).
+    ready: u64,
+    /// Order of arrival, for handing back oldest line first.
+    arrived: u64,
+    waiters: VecDeque<Waiter>,
+}
 
 pub struct ICache {
     sets: u64,
@@ -37,51 +64,56 @@ pub struct ICache {
     line: u64,
     /// `tags[set * ways + way]`: line address, `u64::MAX` when invalid.
     tags: Vec<u64>,
-    /// Cycle the line's data arrives.
-    ready: Vec<u64>,
+    /// Reserved for a line in flight (not replaceable, not a hit).
+    reserved: Vec<bool>,
     /// Last use, for LRU.
     used: Vec<u64>,
-    /// Allocated by a miss and not hit since: not replaceable.
-    pinned: Vec<bool>,
-    /// The warp slot whose miss pinned the line.
-    owner: Vec<u16>,
-    /// Per warp slot: the way it pinned last (valid while that way is pinned by it).
-    held: Vec<Option<u32>>,
+    /// Lines in flight, or arrived with waiters not yet handed back (`l1i.mshrs` at most).
+    entries: Vec<Entry>,
+    mshrs: usize,
+    merge: usize,
     miss_latency: u64,
     /// Misses read their line from L2 (`l1i.miss_path = "memory"`).
     through_memory: bool,
-    /// Line addresses of misses not yet sent to L2, oldest first.
+    /// Line addresses of misses not yet sent to L2, oldest first (`l1i.miss_queue` at most).
     requests: VecDeque<u64>,
+    miss_queue: usize,
+    /// Counts arrivals, for [`Entry::arrived`].
+    arrivals: u64,
     /// Every lookup hits (`l1i.perfect` or `TimingOptions::perfect_icache`).
     perfect: bool,
     pub hits: u64,
     pub misses: u64,
+    pub reservation_fails: u64,
 }
 
 impl ICache {
-    /// An I-cache for an SM of `warps` warp slots.
-    pub fn new(cfg: &GpuConfig, perfect: bool, warps: usize) -> ICache {
+    pub fn new(cfg: &GpuConfig, perfect: bool) -> ICache {
         let c = &cfg.l1i;
         let line = c.line.max(1) as u64;
         let ways = c.assoc.max(1) as usize;
         let sets = (c.size as u64 / (line * ways as u64)).max(1);
         let n = sets as usize * ways;
+        let mshrs = c.mshrs.max(1) as usize;
         ICache {
             sets,
             ways,
             line,
             tags: vec![u64::MAX; n],
-            ready: vec![0; n],
+            reserved: vec![false; n],
             used: vec![0; n],
-            pinned: vec![false; n],
-            owner: vec![0; n],
-            held: vec![None; warps],
+            entries: Vec::with_capacity(mshrs),
+            mshrs,
+            merge: c.mshr_merge.max(1) as usize,
             miss_latency: cfg.l2.latency as u64 + 2 * cfg.icnt.latency as u64,
             through_memory: c.miss_path == InstMissPath::Memory,
-            requests: VecDeque::with_capacity(8),
+            requests: VecDeque::with_capacity(c.miss_queue.max(1) as usize),
+            miss_queue: c.miss_queue.max(1) as usize,
+            arrivals: 0,
             perfect: perfect || c.perfect,
             hits: 0,
             misses: 0,
+            reservation_fails: 0,
         }
     }
 
@@ -90,64 +122,96 @@ impl ICache {
         self.line
     }
 
-    /// Releases warp slot `warp`'s pin, if it still holds one.
-    pub fn release(&mut self, warp: usize) {
-        if let Some(w) = self.held[warp].take() {
-            let w = w as usize;
-            if self.pinned[w] && self.owner[w] as usize == warp {
-                self.pinned[w] = false;
-            }
-        }
-    }
-
-    /// Warp slot `warp` looks up the line holding `addr` at cycle `now`: `Ok` when its data is
-    /// there, else `Err(cycle)` when to look again: when the line arrives (a miss allocates it
-    /// now, evicting the LRU unpinned way), or, with every way pinned, when the first pinned
-    /// line is due (at least the next cycle).
-    pub fn access(&mut self, addr: u64, now: u64, warp: usize) -> Result<(), u64> {
+    /// Fetch `w` looks up the line holding `addr` at cycle `now`.
+    pub fn access(&mut self, addr: u64, now: u64, w: Waiter) -> Lookup {
         if self.perfect {
-            return Ok(());
+            return Lookup::Hit;
         }
         let tag = addr / self.line;
-        if let Some(w) = self.held[warp] {
-            if self.tags[w as usize] != tag {
-                self.release(warp);
-            }
-        }
         let ways = self.ways_of(tag);
         if let Some(i) = ways.clone().find(|&i| self.tags[i] == tag) {
-            self.used[i] = now;
-            if self.ready[i] <= now {
+            if !self.reserved[i] {
+                self.used[i] = now;
                 self.hits += 1;
-                self.pinned[i] = false;
-                return Ok(());
+                return Lookup::Hit;
             }
-            return Err(self.ready[i]);
+            // In flight: merge into its entry while it has room.
+            let e = self
+                .entries
+                .iter_mut()
+                .find(|e| e.tag == tag)
+                .expect("a reserved line has its MSHR entry");
+            if e.waiters.len() >= self.merge {
+                self.reservation_fails += 1;
+                return Lookup::ReservationFail;
+            }
+            e.waiters.push_back(w);
+            self.used[i] = now;
+            self.misses += 1;
+            return Lookup::Miss;
         }
-        let Some(victim) = ways
-            .clone()
-            .filter(|&i| !self.pinned[i])
-            .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]))
+        let victim = ways
+            .filter(|&i| !self.reserved[i])
+            .min_by_key(|&i| (self.tags[i] != u64::MAX, self.used[i]));
+        let queue_full = self.through_memory && self.requests.len() >= self.miss_queue;
+        let (Some(victim), false, false) = (victim, self.entries.len() >= self.mshrs, queue_full)
         else {
-            // Retry when the first pinned line arrives; when every one has arrived and waits
-            // for its warp, that warp must get a fetch turn first: back off a miss latency, so
-            // a fetch policy that always prefers this warp (CFF, FEF) lets the others through.
-            let in_flight = ways.map(|i| self.ready[i]).filter(|&t| t > now).min();
-            return Err(in_flight.unwrap_or(now + self.miss_latency));
+            self.reservation_fails += 1;
+            return Lookup::ReservationFail;
         };
         self.misses += 1;
         self.tags[victim] = tag;
         self.used[victim] = now;
-        self.pinned[victim] = true;
-        self.owner[victim] = warp as u16;
-        self.held[warp] = Some(victim as u32);
-        self.ready[victim] = if self.through_memory {
+        self.reserved[victim] = true;
+        let ready = if self.through_memory {
             self.requests.push_back(tag * self.line);
             AWAITING_REPLY
         } else {
             now + self.miss_latency
         };
-        Err(self.ready[victim])
+        self.entries.push(Entry {
+            tag,
+            ready,
+            arrived: 0,
+            waiters: VecDeque::from([w]),
+        });
+        Lookup::Miss
+    }
+
+    /// The earliest cycle a waiter can be handed back (`u64::MAX`: none due, or only replies
+    /// still to come).
+    pub fn next_ready_at(&self) -> u64 {
+        self.entries
+            .iter()
+            .map(|e| e.ready)
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Whether a fetch is waiting on a line (an MSHR entry is taken).
+    pub fn busy(&self) -> bool {
+        !self.entries.is_empty()
+    }
+
+    /// Hands back the next fetch whose line has arrived by `now`: of the line that arrived
+    /// first (fixed-latency lines by their due cycle), its oldest waiter. A line becomes valid
+    /// when its wait is over; its entry is freed with its last waiter.
+    pub fn next_ready(&mut self, now: u64) -> Option<Waiter> {
+        let i = (0..self.entries.len())
+            .filter(|&i| self.entries[i].ready <= now)
+            .min_by_key(|&i| (self.entries[i].ready, self.entries[i].arrived))?;
+        let tag = self.entries[i].tag;
+        if let Some(way) = self
+            .ways_of(tag)
+            .find(|&k| self.tags[k] == tag && self.reserved[k])
+        {
+            self.reserved[way] = false;
+        }
+        let w = self.entries[i].waiters.pop_front();
+        if self.entries[i].waiters.is_empty() {
+            self.entries.remove(i);
+        }
+        w
     }
 
     /// The oldest miss's line address not yet sent to L2.
@@ -160,15 +224,19 @@ impl ICache {
         self.requests.pop_front();
     }
 
-    /// The line at `addr` came back from L2 in cycle `now`; it can be fetched from `now + 1`.
-    /// A reply for a line no longer awaited (sent by an earlier launch) is ignored.
+    /// The line at `addr` came back from L2 in cycle `now`: its waiters are handed back from
+    /// this cycle's fetch on (GPGPU-Sim fills the I-cache in the cycle's interconnect step,
+    /// before the cores' fetch). A reply no entry awaits (an earlier launch's) is ignored.
     pub fn fill(&mut self, addr: u64, now: u64) {
         let tag = addr / self.line;
-        if let Some(i) = self
-            .ways_of(tag)
-            .find(|&i| self.tags[i] == tag && self.ready[i] == AWAITING_REPLY)
+        if let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| e.tag == tag && e.ready == AWAITING_REPLY)
         {
-            self.ready[i] = now + 1;
+            e.ready = now;
+            e.arrived = self.arrivals;
+            self.arrivals += 1;
         }
     }
 
@@ -183,68 +251,104 @@ impl ICache {
 mod tests {
     use super::*;
 
-    fn one_set(ways: u32) -> ICache {
+    fn one_set(ways: u32, mshrs: u32, merge: u32) -> ICache {
         let mut cfg = GpuConfig::load_with("gtx480", &[]).unwrap();
         cfg.l1i.size = 128 * ways;
         cfg.l1i.assoc = ways;
         cfg.l1i.line = 128;
+        cfg.l1i.mshrs = mshrs;
+        cfg.l1i.mshr_merge = merge;
         cfg.l1i.miss_path = InstMissPath::Fixed;
-        ICache::new(&cfg, false, 4)
+        ICache::new(&cfg, false)
+    }
+
+    fn warp(slot: u16) -> Waiter {
+        Waiter {
+            slot,
+            age: slot as u64,
+            func: 0,
+            pc: 0,
+        }
     }
 
     #[test]
     fn misses_through_memory_wait_for_their_reply() {
-        let mut c = one_set(2);
+        let mut c = one_set(2, 2, 8);
         c.through_memory = true;
-        assert_eq!(c.access(0, 10, 0), Err(AWAITING_REPLY));
-        assert_eq!(c.access(0, 11, 1), Err(AWAITING_REPLY), "merged: no second request");
-        assert_eq!((c.misses, c.next_request()), (1, Some(0)));
+        assert_eq!(c.access(0, 10, warp(0)), Lookup::Miss);
+        assert_eq!(
+            c.access(0, 11, warp(1)),
+            Lookup::Miss,
+            "merged: no second request"
+        );
+        assert_eq!((c.misses, c.next_request()), (2, Some(0)));
         c.request_sent();
         assert_eq!(c.next_request(), None);
+        assert_eq!(c.next_ready_at(), AWAITING_REPLY);
         c.fill(256, 300); // not awaited (an earlier launch's): ignored
-        assert_eq!(c.access(0, 300, 0), Err(AWAITING_REPLY));
+        assert_eq!(c.next_ready(300), None);
         c.fill(0, 300);
-        assert_eq!(c.access(0, 300, 0), Err(301), "usable from the next cycle");
-        assert_eq!(c.access(0, 301, 0), Ok(()));
+        assert_eq!(c.next_ready_at(), 300);
+        // Handed back one per call, in miss order; the line is valid from its arrival.
+        assert_eq!(c.next_ready(300), Some(warp(0)));
+        assert_eq!(c.access(0, 300, warp(2)), Lookup::Hit);
+        assert_eq!(c.next_ready(300), Some(warp(1)));
+        assert_eq!((c.next_ready(300), c.busy()), (None, false));
         // A second miss queues behind any unsent one, oldest first.
-        assert_eq!(c.access(128, 302, 1), Err(AWAITING_REPLY));
-        assert_eq!(c.access(512, 302, 2), Err(AWAITING_REPLY));
+        assert_eq!(c.access(128, 302, warp(1)), Lookup::Miss);
+        assert_eq!(c.access(512, 302, warp(2)), Lookup::Miss);
         assert_eq!(c.next_request(), Some(128));
         c.request_sent();
         assert_eq!(c.next_request(), Some(512));
     }
 
     #[test]
-    fn lines_stay_until_first_fetched() {
-        let mut c = one_set(2);
-        let lat = c.miss_latency;
-        // Two misses fill both ways; a third finds them pinned (in flight) and allocates nothing.
-        assert_eq!(c.access(0, 0, 0), Err(lat));
-        assert_eq!(c.access(128, 1, 1), Err(1 + lat));
-        assert_eq!(c.access(256, 2, 2), Err(lat));
-        assert_eq!(c.misses, 2);
-        // Arrived but not yet fetched from: still pinned; with none in flight the warp backs off.
-        assert_eq!(c.access(256, lat + 5, 2), Err(2 * lat + 5));
-        // The first fetch of line 0 unpins it; the waiting miss may now replace it.
-        assert_eq!(c.access(0, lat + 6, 0), Ok(()));
-        assert_eq!(c.access(256, lat + 7, 2), Err(2 * lat + 7));
-        // Line 1 (pinned) survived, and hits.
-        assert_eq!(c.access(128, lat + 8, 1), Ok(()));
+    fn mshrs_merges_and_reserved_ways_bound_the_misses() {
+        let lat = one_set(2, 1, 2).miss_latency;
+        // One MSHR entry: a second line cannot miss until the first line's waiters are back.
+        let mut c = one_set(4, 1, 2);
+        assert_eq!(c.access(0, 0, warp(0)), Lookup::Miss);
+        assert_eq!(c.access(128, 0, warp(1)), Lookup::ReservationFail);
+        // Merges up to `mshr_merge` waiters.
+        assert_eq!(c.access(0, 1, warp(2)), Lookup::Miss);
+        assert_eq!(c.access(0, 1, warp(3)), Lookup::ReservationFail);
+        assert_eq!(c.reservation_fails, 2);
+        assert_eq!(c.next_ready(lat - 1), None);
+        assert_eq!(c.next_ready(lat), Some(warp(0)));
+        assert_eq!(
+            c.access(128, lat, warp(1)),
+            Lookup::ReservationFail,
+            "the entry holds until its last waiter"
+        );
+        assert_eq!(c.next_ready(lat), Some(warp(2)));
+        assert_eq!(c.access(128, lat, warp(1)), Lookup::Miss);
+        // Every way of the set reserved: no line can be allocated.
+        let mut c = one_set(2, 4, 4);
+        assert_eq!(c.access(0, 0, warp(0)), Lookup::Miss);
+        assert_eq!(c.access(128, 0, warp(1)), Lookup::Miss);
+        assert_eq!(c.access(256, 0, warp(2)), Lookup::ReservationFail);
+        assert_eq!(c.next_ready(lat), Some(warp(0)));
+        assert_eq!(
+            c.access(256, lat, warp(2)),
+            Lookup::Miss,
+            "line 0 is valid again, so replaceable"
+        );
+        assert_eq!(
+            c.access(0, lat, warp(0)),
+            Lookup::ReservationFail,
+            "line 0 was replaced; both ways are reserved again"
+        );
     }
 
     #[test]
-    fn a_warp_that_changes_course_releases_its_pin() {
-        let mut c = one_set(2);
-        let lat = c.miss_latency;
-        // Warps 0 and 1 pin both ways (fetching ahead); warp 2 finds no way to allocate.
-        assert_eq!(c.access(0, 0, 0), Err(lat));
-        assert_eq!(c.access(128, 0, 1), Err(lat));
-        assert_eq!(c.access(256, 1, 2), Err(lat));
-        // Warp 0 asks for line 2 instead: its own pin on line 0 goes, so line 2 allocates.
-        assert_eq!(c.access(256, lat + 1, 0), Err(2 * lat + 1));
-        // Warp 1's pin is untouched by that; a finished warp releases its pin.
-        assert_eq!(c.access(384, lat + 2, 3), Err(2 * lat + 1));
-        c.release(1);
-        assert_eq!(c.access(384, lat + 3, 3), Err(2 * lat + 3));
+    fn lines_are_handed_back_in_arrival_order() {
+        let mut c = one_set(4, 4, 4);
+        c.through_memory = true;
+        assert_eq!(c.access(0, 0, warp(0)), Lookup::Miss);
+        assert_eq!(c.access(128, 0, warp(1)), Lookup::Miss);
+        c.fill(128, 50);
+        c.fill(0, 50);
+        assert_eq!(c.next_ready(50), Some(warp(1)));
+        assert_eq!(c.next_ready(50), Some(warp(0)));
     }
 }

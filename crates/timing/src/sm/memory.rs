@@ -26,7 +26,6 @@
 //! SM's miss queue to L2 like L1 misses. Unlike GPGPU-Sim's, its fetches do not return in
 //! order through a fragment FIFO: each completes when its own lines are back.
 
-use super::icache::AWAITING_REPLY;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::cache::TagArray;
@@ -590,14 +589,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Dest::ICache => {
                 m.waiters = w;
                 self.icache.fill(r.addr - CODE_BASE, now);
-                // Warps waiting for a reply look again next cycle (those waiting for another
-                // line find it still due and wait on).
-                for t in self.w.fetch_wait.iter_mut() {
-                    if *t == AWAITING_REPLY {
-                        *t = now + 1;
-                    }
-                }
-                self.fetch_wake = self.fetch_wake.min(now + 1);
+                // This cycle's fetch hands the line back to the warps waiting for it.
+                self.fetch_wake = self.fetch_wake.min(now);
                 return;
             }
             Dest::L1 => {

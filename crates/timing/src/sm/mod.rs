@@ -151,6 +151,8 @@ pub struct Sm<P: IssuePolicy, F> {
     /// sequential.
     pub(crate) ib_func: Vec<u32>,
     pub(crate) ib_pc: Vec<u32>,
+    /// Cycle from which the I-buffer's first entry is decoded and can issue (`fetch.rs`).
+    pub(crate) ib_ready: Vec<u64>,
     /// The I-buffer was emptied by a control hazard and not refilled yet.
     pub(crate) flushed: Vec<bool>,
     /// Start of the current blocked interval (see `warps.rs`).
@@ -264,7 +266,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             wpc,
             resident: 0,
             pending_exit: false,
-            w: WarpSlots::new(n, cfg.sm.ibuffer_entries.clamp(1, 255) as u8),
+            w: WarpSlots::new(
+                n,
+                cfg.sm.ibuffer_entries.clamp(1, 255) as u8,
+                (cfg.sm.fetch_bytes / 8).clamp(1, 255) as u8,
+            ),
             c: CtaSlots::new(ctas_per_sm),
             age_order: sched_slots
                 .iter()
@@ -281,6 +287,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             pred_base: vec![0; n],
             ib_func: vec![0; n],
             ib_pc: vec![0; n],
+            ib_ready: vec![0; n],
             flushed: vec![false; n],
             since: vec![0; n],
             sb: vec![Scoreboard::default(); n],
@@ -315,7 +322,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             fetch,
             fetch_idle: false,
             fetch_wake: 0,
-            icache: icache::ICache::new(cfg, perfect_icache, n),
+            icache: icache::ICache::new(cfg, perfect_icache),
             fetch_pick: Vec::with_capacity(n),
             completions: BinaryHeap::with_capacity(4 * n),
             mem: memory::SmMem::new(cfg, n),

@@ -75,6 +75,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Re-derives warp `s`'s blocking state from cycle `t` from its I-buffer head and
     /// scoreboard (the warp is `Ready`). Call after anything that can unblock it.
     pub(crate) fn set_head(&mut self, env: &Env, s: usize, t: u64) {
+        // A head still in decode cannot issue before it leaves decode.
+        let t = if self.w.ib_n[s] == 0 {
+            t
+        } else {
+            t.max(self.ib_ready[s])
+        };
         if self.w.ib_n[s] == 0 {
             let why = if self.flushed[s] {
                 Block::Control
@@ -176,6 +182,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.w.insts[s] = 0;
             self.w.thread_insts[s] = 0;
             self.flushed[s] = false;
+            self.ib_ready[s] = 0;
             self.sb[s].clear();
             self.cp.reset(s);
             self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());

@@ -48,7 +48,7 @@ pub struct Crafted<P: IssuePolicy> {
 impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn new(ctas: usize, wpc: usize, scheds: usize, params: &PolicyParams) -> Self {
         let n = ctas * wpc;
-        let mut w = WarpSlots::new(n, 2);
+        let mut w = WarpSlots::new(n, 2, 2);
         w.occupied = vec![true; n];
         w.age = (0..n as u64).collect();
         w.state = vec![WarpState::Ready; n];
