@@ -101,11 +101,12 @@ pub fn resident_ctas(r: &SmResources, d: &CtaDemand) -> (u32, Limiter) {
     };
     bound(r.max_warps as u64 / warps, Limiter::Warps);
     bound(r.max_threads as u64 / padded, Limiter::Threads);
-    if regs > 0 {
-        bound(r.registers as u64 / regs, Limiter::Registers);
+    // Registers and shared memory bound only when the CTA uses some.
+    if let Some(n) = (r.registers as u64).checked_div(regs) {
+        bound(n, Limiter::Registers);
     }
-    if shared > 0 {
-        bound(r.shared_memory as u64 / shared, Limiter::SharedMemory);
+    if let Some(n) = (r.shared_memory as u64).checked_div(shared) {
+        bound(n, Limiter::SharedMemory);
     }
     (best.0.min(u32::MAX as u64) as u32, best.1)
 }
