@@ -148,11 +148,13 @@ impl Model {
         }
     }
 
-    /// A fresh device running launches in this model's mode.
+    /// A fresh device running launches in this model's mode. Both modes model the configured
+    /// GPU (`device_options_for`: its SM count, shared memory, and the occupancy every launch
+    /// is checked against), so a launch is accepted or refused alike in either.
     pub fn device(&self, base: DeviceOptions) -> Device {
         let base = DeviceOptions { synccheck: self.synccheck || base.synccheck, ..base };
         match self.mode {
-            Mode::Functional => Device::with_options(base),
+            Mode::Functional => Device::with_options(device_options_for(&self.config, base)),
             Mode::Timing => {
                 let mut engine = TimingEngine::new(self.config.clone(), self.policy);
                 engine.set_max_cycles(self.max_cycles);

@@ -13,7 +13,7 @@
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
 //! | `WARPSIM_DUMP_PTX` | a folder: each module's embedded PTX is written there at registration as `module<N>.compute_<SM>.ptx` (`warpsim exec --dump-ptx DIR`) |
-//! | `WARPSIM_REGISTERS` | timing mode: `KERNEL=N[,KERNEL=N…]`, registers per thread for the occupancy of each named kernel (mangled name) instead of its cubin's `REGCOUNT` (`warpsim exec --registers`; `scripts/correlate.sh` gives GPGPU-Sim's counts) |
+//! | `WARPSIM_REGISTERS` | both modes: `KERNEL=N[,KERNEL=N…]`, registers per thread for the occupancy of each named kernel (mangled name) instead of its cubin's `REGCOUNT` (`warpsim exec --registers`; `scripts/correlate.sh` gives GPGPU-Sim's counts) |
 //! | `WARPSIM_SYNCCHECK` | `1`: a barrier that completes although threads of the CTA exited before reaching it fails the launch (`warpsim exec --synccheck`; both modes) |
 //!
 //! A bad value gives one `warpsim:` line on stderr naming the variable, and the default.

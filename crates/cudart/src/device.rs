@@ -67,20 +67,20 @@ unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: 
         }
         let k = crate::launch::kernel_of(rt, func as usize)?;
         let regs = occupancy::regs_of(rt, func as usize).unwrap_or(0);
+        // Threads per block: 1024, the kernel's .maxntid/.reqntid, and what one SM holds of a
+        // CTA with its registers and static shared memory (the occupancy rule launches are
+        // checked with).
+        let info = rt.device.kernel_info(k);
+        let mut limit = props::MAX_THREADS_PER_BLOCK as u64;
+        if let Some(m) = info.maxntid.or(info.reqntid) {
+            limit = limit.min(m.iter().map(|&d| d as u64).product());
+        }
+        let max_threads = occupancy::max_threads_per_block(rt, func as usize, limit as u32)?;
         let f = &rt.functions[&(func as usize)];
         let images = &rt.modules[f.module].images;
         let ptx_sm = images.ptx.as_ref().map(|(sm, _)| *sm as i32).unwrap_or(0);
         let binary = images.elf_targets.iter().copied().max().map(|s| s as i32).unwrap_or(ptx_sm);
         let info = rt.device.kernel_info(k);
-        // Threads per block: 1024, the kernel's .maxntid/.reqntid, and what the registers allow.
-        let mut max_threads = props::MAX_THREADS_PER_BLOCK as u64;
-        if let Some(m) = info.maxntid.or(info.reqntid) {
-            max_threads = max_threads.min(m.iter().map(|&d| d as u64).product());
-        }
-        if regs > 0 {
-            let per_warp = (regs as u64 * 32).div_ceil(64) * 64;
-            max_threads = max_threads.min(rt.limits_of_gpu().regs_per_block as u64 / per_warp * 32);
-        }
         let static_shared = info.shared_bytes as usize;
         let max_dyn = f.max_dynamic_shared.map(|v| v as usize).unwrap_or(rt.limits_of_gpu().shared_per_block.saturating_sub(static_shared));
         let a = cudaFuncAttributes {
@@ -204,10 +204,13 @@ unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize,
             return Err(cudaErrorInvalidValue);
         }
         let k = crate::launch::kernel_of(rt, func as usize)?;
-        let static_shared = rt.device.kernel_info(k).shared_bytes as usize;
-        let l = rt.limits_of_gpu();
-        let per_block = (l.shared_per_sm / num_blocks as usize).min(l.shared_per_block);
-        put(size, per_block.saturating_sub(static_shared) / 128 * 128)
+        let static_shared = rt.device.kernel_info(k).shared_bytes;
+        let max_dynamic = match rt.functions[&(func as usize)].max_dynamic_shared {
+            Some(v) => v,
+            None => (rt.limits_of_gpu().shared_per_block as u32).saturating_sub(static_shared),
+        };
+        let n = occupancy::available_dynamic_shared(rt, func as usize, num_blocks as u32, block_size as u32, max_dynamic)?;
+        put(size, n as usize)
     })
 }
 

@@ -109,7 +109,9 @@ unsafe extern "C" fn cudaLaunchKernel_ptsz(
     api("cudaLaunchKernel_ptsz", |rt| launch(rt, func as usize, grid, block, args, shared, stream, false))
 }
 
-/// A cooperative launch: its CTAs must all fit on the GPU at once, and it gets the grid-sync
+/// A cooperative launch: its CTAs must all fit on the GPU at once (by the occupancy rule the
+/// timing model's dispatcher uses, `Device::check_cooperative`; checked here, before a stream
+/// capture records it, and again by the Device in either mode), and it gets the grid-sync
 /// workspace cooperative groups' `grid.sync()` reads from `%envreg1/2`
 /// (`Device::launch_cooperative`).
 unsafe extern "C" fn cudaLaunchCooperativeKernel(
@@ -124,18 +126,10 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
         // An invalid configuration is that, not a grid too large (nothing fits then).
         let k = kernel_of(rt, func as usize)?;
         let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared: u32::try_from(shared).map_err(|_| cudaErrorInvalidValue)? };
-        if let Err(e) = rt.device.check_launch(k, &cfg) {
+        if let Err(e) = rt.device.check_cooperative(k, &cfg) {
             let code = error_code(&e);
             diag(&format!("{}: {e}", crate::errors::name(code).unwrap_or("error")));
             return Err(code);
-        }
-        let threads = block.x as u64 * block.y as u64 * block.z as u64;
-        let per_sm = crate::occupancy::blocks_per_sm(rt, func as usize, threads, shared)?;
-        let fits = per_sm as u64 * rt.limits_of_gpu().sms as u64;
-        let ctas = grid.x as u64 * grid.y as u64 * grid.z as u64;
-        if ctas > fits {
-            diag(&format!("cooperative launch of {ctas} CTAs, but only {fits} fit on the GPU at once"));
-            return Err(cudaErrorCooperativeLaunchTooLarge);
         }
         launch(rt, func as usize, grid, block, args, shared, stream, true)
     })
@@ -210,6 +204,7 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         // cudaLaunchKernel); warpsim's other configuration errors (shared memory, grid size,
         // .reqntid/.maxntid) follow the same rule.
         DeviceError::InvalidLaunch { .. } => cudaErrorInvalidValue,
+        DeviceError::CooperativeLaunchTooLarge { .. } => cudaErrorCooperativeLaunchTooLarge,
         DeviceError::MemoryFault { misaligned: true, .. } => cudaErrorMisalignedAddress,
         DeviceError::MemoryFault { .. } => cudaErrorIllegalAddress,
         DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } | DeviceError::CycleLimit { .. } => cudaErrorLaunchTimeout,

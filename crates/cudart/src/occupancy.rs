@@ -1,36 +1,14 @@
-//! A small occupancy calculator with the configured GPU's limits (gtx480: 8 CTA slots, 48
-//! warp slots, 32768 registers, 48 KB shared memory per SM): CTAs per SM is the minimum over
-//! CTA slots, warp slots, registers (from the cubin's `REGCOUNT` when the fatbinary has one)
-//! and shared memory (static + dynamic), with CUDA's allocation granularities.
+//! The runtime's occupancy API answers from the modelled GPU's one occupancy rule,
+//! `warpsim_core::occupancy` through [`Device::occupancy`](warpsim_core::device::Device::occupancy):
+//! the CTAs per SM the timing model's dispatcher gives a launch of that shape, and the bound
+//! the Device checks every launch (and every cooperative grid) against, in both modes. Both
+//! presets follow GPGPU-Sim's rule (registers per thread rounded up to a multiple of 4 for the
+//! warp-padded CTA, shared memory unrounded), not CUDA's calculator, so a program that sizes its
+//! grid with `cudaOccupancyMaxActiveBlocksPerMultiprocessor` gets exactly what the model runs.
 
-use crate::props::Limits;
-use crate::runtime::Runtime;
+use crate::runtime::{diag, Runtime};
 use crate::types::*;
-
-/// Registers are allocated per warp in units of this many.
-const REG_UNIT: u64 = 64;
-/// Shared memory is allocated per CTA in units of this many bytes.
-const SHARED_UNIT: u64 = 128;
-
-/// CTAs of `threads` threads using `regs` registers per thread (0: unknown) and `shared`
-/// bytes of shared memory that fit on one SM.
-pub fn ctas_per_sm(l: &Limits, threads: u64, regs: u32, shared: u64) -> u32 {
-    if threads == 0 {
-        return 0;
-    }
-    let warp = l.warp_size.max(1) as u64;
-    let warps = threads.div_ceil(warp);
-    let mut n = (l.ctas_per_sm as u64).min(l.warps_per_sm as u64 / warps).min(l.threads_per_sm as u64 / (warps * warp));
-    if regs > 0 {
-        let per_warp = (regs as u64 * warp).div_ceil(REG_UNIT) * REG_UNIT;
-        n = n.min(l.regs_per_sm as u64 / (per_warp * warps));
-    }
-    if shared > 0 {
-        let s = shared.div_ceil(SHARED_UNIT) * SHARED_UNIT;
-        n = n.min(l.shared_per_sm as u64 / s);
-    }
-    n as u32
-}
+use warpsim_core::occupancy;
 
 /// Registers per thread of a kernel: `WARPSIM_REGISTERS`' count for it, else its cubin's
 /// when the fatbinary had one.
@@ -42,35 +20,81 @@ pub fn regs_of(rt: &Runtime, stub: usize) -> Option<u32> {
     rt.modules[f.module].images.regcounts.get(&f.name).copied()
 }
 
-/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` for a registered kernel.
-pub fn blocks_per_sm(rt: &mut Runtime, stub: usize, threads: u64, dynamic_shared: usize) -> Result<u32, cudaError_t> {
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` for a registered kernel: CTAs of
+/// `threads` threads with `dynamic_shared` bytes of dynamic shared memory resident on one SM.
+pub fn blocks_per_sm(
+    rt: &mut Runtime,
+    stub: usize,
+    threads: u64,
+    dynamic_shared: usize,
+) -> Result<u32, cudaError_t> {
+    // Resolving the kernel declares its registers to the Device (launch::kernel_of).
     let k = crate::launch::kernel_of(rt, stub)?;
-    let static_shared = rt.device.kernel_info(k).shared_bytes as u64;
-    let regs = regs_of(rt, stub).unwrap_or(0);
-    Ok(ctas_per_sm(&rt.limits_of_gpu(), threads, regs, static_shared + dynamic_shared as u64))
+    let threads = u32::try_from(threads).unwrap_or(u32::MAX);
+    let dynamic_shared = u32::try_from(dynamic_shared).unwrap_or(u32::MAX);
+    rt.device
+        .occupancy(k, threads, dynamic_shared)
+        .map(|(n, _)| n)
+        .ok_or_else(no_gpu)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// `cudaFuncAttributes::maxThreadsPerBlock`: the largest block of at most `limit` threads
+/// (1024, or the kernel's `.maxntid`/`.reqntid`) one CTA of which fits on an SM with the
+/// kernel's registers and static shared memory.
+pub fn max_threads_per_block(
+    rt: &mut Runtime,
+    stub: usize,
+    limit: u32,
+) -> Result<u32, cudaError_t> {
+    let k = crate::launch::kernel_of(rt, stub)?;
+    let r = rt.device.options().sm.ok_or_else(no_gpu)?;
+    let d = rt.device.demand(k, limit, 0);
+    Ok(occupancy::max_threads_per_cta(
+        &r,
+        limit,
+        d.registers,
+        d.shared_bytes,
+    ))
+}
 
-    #[test]
-    fn each_limit_binds() {
-        let l = Limits::of(&warpsim_core::config::GpuConfig::load("gtx480").unwrap());
-        let ctas_per_sm = |t, r, s| ctas_per_sm(&l, t, r, s);
-        // CTA slots: 64-thread CTAs, 2 warps each → 8 (not 24).
-        assert_eq!(ctas_per_sm(64, 0, 0), 8);
-        // Warp slots: 512 threads = 16 warps → 3.
-        assert_eq!(ctas_per_sm(512, 0, 0), 3);
-        // Registers: 256 threads × 32 regs = 8192 → 4.
-        assert_eq!(ctas_per_sm(256, 32, 0), 4);
-        // Registers with allocation granularity: 21 regs → 704 per warp → 8 warps → 5.
-        assert_eq!(ctas_per_sm(256, 21, 0), 5);
-        // Shared memory: 20 KB per CTA → 2.
-        assert_eq!(ctas_per_sm(128, 0, 20 * 1024), 2);
-        // Too much of anything → 0.
-        assert_eq!(ctas_per_sm(1024, 64, 0), 0);
-        assert_eq!(ctas_per_sm(32, 0, 64 * 1024), 0);
-        assert_eq!(ctas_per_sm(0, 0, 0), 0);
+/// `cudaOccupancyAvailableDynamicSMemPerBlock`: the most dynamic shared memory a CTA of
+/// `threads` threads may ask for so that `ctas` of them are still resident on one SM (and the
+/// launch still valid: at most `max_dynamic` bytes, the per-block limit less the static
+/// part, or the kernel's `cudaFuncAttributeMaxDynamicSharedMemorySize`).
+/// `cudaErrorInvalidValue` when `ctas` do not fit even without dynamic shared memory, as
+/// CUDA's calculator (`cudaOccAvailableDynamicSMemPerBlock`) refuses them.
+pub fn available_dynamic_shared(
+    rt: &mut Runtime,
+    stub: usize,
+    ctas: u32,
+    threads: u32,
+    max_dynamic: u32,
+) -> Result<u32, cudaError_t> {
+    let k = crate::launch::kernel_of(rt, stub)?;
+    let fits = |rt: &Runtime, dynamic: u32| {
+        rt.device
+            .occupancy(k, threads, dynamic)
+            .map(|(n, _)| n >= ctas)
+            .ok_or_else(no_gpu)
+    };
+    if !fits(rt, 0)? {
+        return Err(cudaErrorInvalidValue);
     }
+    // The CTA count falls as the dynamic part grows: the largest that fits, by bisection.
+    let (mut lo, mut hi) = (0u32, max_dynamic);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(rt, mid)? {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Ok(lo)
+}
+
+/// The runtime's device always models a GPU (`DeviceOptions::sm`); this is its absence.
+fn no_gpu() -> cudaError_t {
+    diag("the device models no GPU: occupancy is unknown");
+    cudaErrorUnknown
 }

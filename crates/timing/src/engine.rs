@@ -24,6 +24,7 @@ use warpsim_core::config::GpuConfig;
 use warpsim_core::device::{
     DeviceError, DeviceOptions, EngineLaunch, EngineStats, LaunchEngine, LaunchStats,
 };
+use warpsim_core::occupancy::SmResources;
 
 use crate::{run_timed_on, MemSystem, PolicyKind, TimingError, TimingOptions, TimingStats};
 
@@ -127,12 +128,15 @@ impl TimingEngine {
     }
 }
 
-/// `base` with the SM count and the per-block shared-memory limit of `config` (the limit
-/// stays at most `base`'s: 48 KB without the opt-in CUDA programs must ask for).
+/// `base` with the SM count, the per-block shared-memory limit (at most `base`'s: 48 KB
+/// without the opt-in CUDA programs must ask for) and the SM resources of `config`, so that
+/// the Device checks every launch against the occupancy the dispatcher will give it
+/// (`DeviceOptions::sm`), whichever engine runs it.
 pub fn device_options_for(config: &GpuConfig, base: DeviceOptions) -> DeviceOptions {
     DeviceOptions {
         num_sms: config.gpu.num_sms,
         max_shared_per_block: base.max_shared_per_block.min(config.sm.shared_memory),
+        sm: Some(SmResources::of(&config.sm)),
         ..base
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Dispatcher: CTAs in linear grid order; each cycle, round robin over SMs starting after the
 //! SM that last received one, every SM with a free CTA slot receives at most one CTA. CTAs per
-//! SM come from `occupancy::ctas_per_sm`. Dispatch starts at `gpu.kernel_launch_latency`.
+//! SM come from `occupancy::resident_ctas`, the rule the Device checks launches with. Dispatch
+//! starts at `gpu.kernel_launch_latency`.
 //!
 //! The policy is chosen once ([`run_timed`] calls the issue policy's registry entry, whose
 //! run function is the cycle loop [`run_timed_with_on`] monomorphised for it) and the cycle
@@ -21,7 +22,7 @@ use warpsim_core::device::DeviceError;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::grid::make_cta;
 use warpsim_core::exec::memory::GlobalMemory;
-use warpsim_core::occupancy::{ctas_per_sm, CtaDemand};
+use warpsim_core::occupancy::{does_not_fit, resident_ctas, CtaDemand, SmResources};
 
 /// What a timed launch needs besides the launch itself.
 #[derive(Clone, Copy, Debug)]
@@ -182,26 +183,38 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     mem.begin_launch();
     let threads = k.block[0] * k.block[1] * k.block[2];
     let wpc = threads.div_ceil(cfg.sm.warp_size.max(1)).max(1) as usize;
-    let (per_sm, _) = ctas_per_sm(
-        &cfg.sm,
-        &CtaDemand {
-            threads,
-            registers: opts.registers_per_thread,
-            shared_bytes,
-        },
-    );
+    let demand = CtaDemand {
+        threads,
+        registers: opts.registers_per_thread,
+        shared_bytes,
+    };
+    let resources = SmResources::of(&cfg.sm);
+    let (per_sm, limiter) = resident_ctas(&resources, &demand);
+    // The Device refuses both before a launch gets here (`DeviceOptions::sm`, the same rule and
+    // messages); these guard a launch that reaches the engine another way.
     if per_sm == 0 {
         return Err(DeviceError::InvalidLaunch {
             kernel: kernel_name(k),
-            reason: format!(
-                "one CTA ({threads} threads, {} registers/thread, {shared_bytes} B shared) does not fit on an SM of `{}`",
-                opts.registers_per_thread, cfg.name
-            ),
+            reason: does_not_fit(&resources, &demand),
+        }
+        .into());
+    }
+    let num_sms = cfg.gpu.num_sms.max(1);
+    let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
+    // A cooperative launch (it has a grid-sync workspace) whose CTAs cannot all be resident
+    // would hang in its first `grid.sync()`: the resident CTAs spin until the others arrive,
+    // and those wait for slots the spinning CTAs never free.
+    if k.grid_workspace != 0 && total > per_sm as u64 * num_sms as u64 {
+        return Err(DeviceError::CooperativeLaunchTooLarge {
+            kernel: kernel_name(k),
+            ctas: total,
+            per_sm,
+            sms: num_sms,
+            limiter: limiter.describe(),
         }
         .into());
     }
     let table = TimingTable::new(k.module, cfg);
-    let num_sms = cfg.gpu.num_sms.max(1);
     let mut sms: Vec<Sm<P, F>> = (0..num_sms)
         .map(|i| {
             Sm::new(
@@ -223,7 +236,6 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             ..k.clone()
         })
         .collect();
-    let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
     let mut env = Env {
         k,
         mem,

@@ -82,6 +82,16 @@ pub enum DeviceError {
     InvalidPointer { address: u64, bytes: u64 },
     #[error("invalid launch of `{}`: {reason}", demangle(.kernel))]
     InvalidLaunch { kernel: String, reason: String },
+    /// A cooperative launch of more CTAs than can be resident on the GPU at once (CUDA's
+    /// `cudaErrorCooperativeLaunchTooLarge`): its `grid.sync()` would wait forever for CTAs
+    /// that never get an SM, so it is refused before it runs, in both modes.
+    #[error(
+        "cooperative launch of `{}` too large: {ctas} CTAs, but at most {} can be resident at once ({per_sm} per SM, limited by {limiter}, × {sms} SMs); \
+         grid.sync() would wait forever for the CTAs left waiting for a slot",
+        demangle(.kernel),
+        *per_sm as u64 * *sms as u64
+    )]
+    CooperativeLaunchTooLarge { kernel: String, ctas: u64, per_sm: u32, sms: u32, limiter: &'static str },
     /// An access outside every allocation, misaligned, or to freed memory. `why` says where
     /// the address lies (the nearest allocation and the distance, who freed it); `threads` of
     /// the warp's `active` threads executing the access fault, the first at `location`.

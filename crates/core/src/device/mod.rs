@@ -20,6 +20,7 @@ use crate::exec::context::LaunchCtx;
 use crate::exec::grid::RunLimits;
 use crate::exec::memory::{GlobalMemory, Origin};
 use crate::ir::{self, layout, FuncId, Reloc};
+use crate::occupancy::{self, CtaDemand, Limiter, SmResources};
 
 /// A device pointer (an address in the simulated GPU's global memory).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -59,6 +60,12 @@ pub struct DeviceOptions {
     /// `--synccheck`: a barrier that completes although threads of the CTA exited before
     /// reaching it fails the launch ([`DeviceError::BarrierAfterExit`]).
     pub synccheck: bool,
+    /// The modelled GPU's SM resources (its preset's `[sm]`), when the device models one:
+    /// every launch is then checked against [`occupancy::resident_ctas`] — a CTA that does not
+    /// fit on an SM is refused, and so is a cooperative launch larger than the CTAs that can
+    /// be resident at once ([`Device::check_cooperative`]) — in whichever engine runs it.
+    /// `None` (a bare functional device): no occupancy checks.
+    pub sm: Option<SmResources>,
 }
 
 impl Default for DeviceOptions {
@@ -71,6 +78,7 @@ impl Default for DeviceOptions {
             num_sms: 15,
             global_memory_bytes: 4 << 30,
             synccheck: false,
+            sm: None,
         }
     }
 }
@@ -445,7 +453,54 @@ impl Device {
                 f.shared_bytes, cfg.dynamic_shared, self.options.max_shared_per_block
             )));
         }
+        if let Some(r) = &self.options.sm {
+            let demand = self.demand(k, threads as u32, cfg.dynamic_shared);
+            if occupancy::resident_ctas(r, &demand).0 == 0 {
+                return Err(bad(occupancy::does_not_fit(r, &demand)));
+            }
+        }
         Ok((dyn_base, shared as u32))
+    }
+
+    /// CTAs of kernel `k` with `threads` threads and `dynamic_shared` bytes of dynamic shared
+    /// memory that fit on one SM at once, and what limits them: the modelled GPU's occupancy
+    /// rule ([`occupancy::resident_ctas`]) with the kernel's declared registers per thread
+    /// ([`Device::set_kernel_registers`]; undeclared: registers do not limit) and its static
+    /// shared memory (padded to the dynamic array's alignment, as a launch lays it out).
+    /// `None` when the device models no GPU ([`DeviceOptions::sm`]). This is what the timing
+    /// model's dispatcher gives a launch of that shape, and what the CUDA runtime's occupancy
+    /// API answers.
+    pub fn occupancy(&self, k: KernelHandle, threads: u32, dynamic_shared: u32) -> Option<(u32, Limiter)> {
+        let r = self.options.sm.as_ref()?;
+        Some(occupancy::resident_ctas(r, &self.demand(k, threads, dynamic_shared)))
+    }
+
+    /// The per-CTA demand of a launch of `k` (see [`Device::occupancy`]); shared bytes
+    /// saturate rather than wrap.
+    pub fn demand(&self, k: KernelHandle, threads: u32, dynamic_shared: u32) -> CtaDemand {
+        let f = self.kernel_info(k);
+        let align = f.dyn_shared_align.max(1);
+        let dyn_base = if dynamic_shared > 0 { f.shared_bytes.div_ceil(align) as u64 * align as u64 } else { f.shared_bytes as u64 };
+        let shared = (dyn_base + dynamic_shared as u64).min(u32::MAX as u64) as u32;
+        CtaDemand { threads, registers: self.registers.get(&f.name).copied().unwrap_or(0), shared_bytes: shared }
+    }
+
+    /// Checks a cooperative launch as CUDA does: the configuration first
+    /// ([`Device::check_launch`]), then that every CTA of the grid can be resident at once
+    /// (CTAs per SM × SMs), else [`DeviceError::CooperativeLaunchTooLarge`]. A device that
+    /// models no GPU admits every grid.
+    pub fn check_cooperative(&self, k: KernelHandle, cfg: &LaunchConfig) -> Result<(), DeviceError> {
+        self.check_launch(k, cfg)?;
+        let threads = cfg.block.x * cfg.block.y * cfg.block.z;
+        let Some((per_sm, limiter)) = self.occupancy(k, threads, cfg.dynamic_shared) else {
+            return Ok(());
+        };
+        let ctas = cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64;
+        let sms = self.options.num_sms.max(1);
+        if ctas > per_sm as u64 * sms as u64 {
+            return Err(DeviceError::CooperativeLaunchTooLarge { kernel: self.kernel_info(k).name.clone(), ctas, per_sm, sms, limiter: limiter.describe() });
+        }
+        Ok(())
     }
 
     /// Checks a launch configuration and lays out the parameter buffer.
@@ -473,11 +528,12 @@ impl Device {
     }
 
     /// A cooperative launch (`cudaLaunchCooperativeKernel`): every CTA is resident at once
-    /// (the caller checked that the grid fits the GPU), and `%envreg1/2` point at a zeroed
-    /// grid-barrier workspace, so cooperative groups' `grid.sync()` runs as nvcc compiled it
-    /// (an atomic arrival per CTA, then a spin on the counter's flip bit).
+    /// (a grid larger than that is refused, [`Device::check_cooperative`]), and `%envreg1/2`
+    /// point at a zeroed grid-barrier workspace, so cooperative groups' `grid.sync()` runs as
+    /// nvcc compiled it (an atomic arrival per CTA, then a spin on the counter's flip bit).
     pub fn launch_cooperative(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
         const WORKSPACE_BYTES: u64 = 16;
+        self.check_cooperative(k, &cfg)?;
         let ws = self.memory.alloc_from(WORKSPACE_BYTES, Origin::Workspace).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
         let ctas = (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
         let out = self.launch_with(k, cfg, args, ws, self.options.max_resident_ctas.max(ctas));
