@@ -12,8 +12,9 @@
 #   scripts/policies-correlate.sh --sides both --gpgpusim WORKDIR [--jobs 2] [--presets gtx480,titanx-pascal]
 #        WORKDIR: built by ../shared/tools/gpgpusim-build.sh and patched by
 #        scripts/gpgpusim-policies.sh WORKDIR/gpgpu-sim; programs are compiled with WORKDIR/nvcc11
-#   --out DIR      run folders (default target/policies); GPGPU-Sim runs whose binary source
-#                  and config are unchanged are reused (--fresh re-runs them)
+#   --out DIR      run folders (default target/policies); GPGPU-Sim runs whose program source
+#                  and config are unchanged are reused (--fresh re-runs them: do after
+#                  rebuilding GPGPU-Sim with a changed patch)
 #   --warpsim BIN  default target/release/warpsim (built with cargo build --release -p warpsim)
 #
 # warpsim runs cff with policy.cff.partial=false (GPGPU-Sim's empty-I-buffer rule, which the
@@ -86,8 +87,9 @@ def gpgpusim_run(prog, preset, policy):
                                   '-gpgpu_scheduler', '-gpgpu_fetch_policy'))]
     lines += ['-power_simulation_enabled 0', f'-gpgpu_scheduler {sched}', f'-gpgpu_fetch_policy {fetch}']
     config = '\n'.join(lines) + '\n'
-    stamp = hashlib.sha256((open(os.path.join(pol_dir, prog + '.cu')).read() + config +
-                            open(os.path.join(repo, 'correlation/gpgpusim/policies.patch')).read()).encode()).hexdigest()
+    # The program's source and the config (not the simulator: after rebuilding GPGPU-Sim with
+    # a changed patch, run with --fresh).
+    stamp = hashlib.sha256((open(os.path.join(pol_dir, prog + '.cu')).read() + config).encode()).hexdigest()
     log = os.path.join(d, 'gpgpusim.log')
     if not (not opt['fresh'] and os.path.exists(log) and open(os.path.join(d, 'stamp')).read() == stamp
             and open(os.path.join(d, 'rc')).read() == '0'):

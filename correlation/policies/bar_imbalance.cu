@@ -1,4 +1,4 @@
-// Policies set (correlation/policies/README.md), BAWS kind "imbalanced work between barriers":
+// Policies set (correlation/README.md, "Policies in GPGPU-Sim"), BAWS kind "imbalanced work between barriers":
 // 180 CTAs x 256 threads (two waves on gtx480); in each of 4 rounds warp w adds a word loaded
 // from global memory and runs (w + 1) * 8 dependent integer steps, then the CTA meets at
 // __syncthreads() and exchanges through shared memory, so the faster warps wait for warp 7.
