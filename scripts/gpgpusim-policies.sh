@@ -9,9 +9,8 @@
 # `-gpgpu_scheduler mwf_lrr|mwf_gto|saws|pro|kaws_ka|mto|motrr|motrr_recency` and
 # `-gpgpu_fetch_policy rr|cff|fef` (default rr: GPGPU-Sim's behaviour unchanged).
 #
-# Idempotent: an already patched tree is left as it is (a tree patched with an older version of
-# the patch is reverted to it first only if that older version is what `patch -R` can undo:
-# otherwise start again from a fresh copy). `make -j${JOBS:-2}` is incremental (~2-4 min on a
+# Idempotent: a tree already patched with this version is left as it is; one patched with an
+# older version gets the touched files back from its git HEAD first, then this version. `make -j${JOBS:-2}` is incremental (~2-4 min on a
 # loaded 2-core machine after the patch: shader.h is included by most of src/gpgpu-sim).
 # Also points WORKDIR/env.sh at this WORKDIR (after `cp -a` of a vanilla WORKDIR).
 set -euo pipefail
@@ -29,6 +28,14 @@ log() { echo "[gpgpusim-policies $(date +%H:%M:%S)] $*"; }
 if patch -d "$src" -p1 -R --dry-run -s -f <"$patch_file" >/dev/null 2>&1; then
     log "already patched: $src"
 else
+    # A tree patched with an older version of the patch: the files the patch touches are
+    # restored from the checkout's git HEAD (gpgpusim-build.sh clones the repository and
+    # modifies none of them) before applying this version.
+    files=$(sed -n 's#^+++ b/##p' "$patch_file")
+    if git -C "$src" rev-parse --git-dir >/dev/null 2>&1 && ! git -C "$src" diff --quiet -- $files; then
+        log "restoring $files from git HEAD (an older patch)"
+        git -C "$src" checkout -- $files
+    fi
     log "patching $src"
     patch -d "$src" -p1 -N -s <"$patch_file"
 fi
