@@ -34,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 
 stale=()
 shopt -s nullglob
-for cu in "$repo"/crates/timing/tests/micro/*.cu "$repo"/correlation/programs/*.cu; do
+for cu in "$repo"/crates/timing/tests/micro/*.cu "$repo"/correlation/programs/*.cu "$repo"/correlation/policies/*.cu; do
     name="$(basename "$cu" .cu)"
     micro="$(dirname "$cu")"
     rel="${micro#"$repo"/}"
