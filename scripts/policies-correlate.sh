@@ -17,9 +17,9 @@
 #                  rebuilding GPGPU-Sim with a changed patch)
 #   --warpsim BIN  default target/release/warpsim (built with cargo build --release -p warpsim)
 #
-# warpsim runs cff with policy.cff.partial=false (GPGPU-Sim's empty-I-buffer rule, which the
-# patch keeps for cff) and fef with the partial rule (the patch's fef fetches into partly
-# full buffers too).
+# warpsim runs cff with its default eligibility (`policy.cff.eligibility = "empty"`: the BAWS
+# paper's §2.2 rule and GPGPU-Sim's, which the patch keeps for cff) and fef with the partial
+# rule (the patch's fef fetches into partly full buffers too).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 exec python3 - "$repo" "$@" <<'PY'
@@ -60,8 +60,6 @@ def warpsim_run(prog, preset, policy):
     stats = os.path.join(out, prog + '.json')
     cmd = [opt['warpsim'], 'run', '--config', f'../configs/{preset}.toml', '--policy', policy,
            '--stats', stats, prog + '.toml']
-    if '+cff' in policy:
-        cmd[2:2] = ['-c', 'policy.cff.partial=false']
     r = subprocess.run(cmd, cwd=pol_dir, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f'warpsim failed: {" ".join(cmd)}\n{r.stdout}{r.stderr}')

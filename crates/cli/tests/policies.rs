@@ -79,9 +79,6 @@ fn replay(program: &str, preset: &str, policy: &str, dir: &Path) -> Result<(u64,
         "--stats",
         stats.to_str().unwrap(),
     ];
-    if policy.contains("+cff") {
-        args.extend(["-c", "policy.cff.partial=false"]);
-    }
     args.push(&manifest);
     let run = warpsim(&args, &repo().join("correlation/policies"));
     if run.code != 0 {

@@ -134,6 +134,10 @@ pub struct WarpRecord {
     pub start: u64,
     /// Cycle its last instruction issued (its exit).
     pub done: u64,
+    /// Cycles in which it had an issued instruction not yet completed (its result written
+    /// back, its memory access done): the MOTRR paper's "in flight" ("이슈된 후 완료 전까지",
+    /// from issue until completion).
+    pub issued_cycles: u64,
     pub stalls: StallCounts,
     /// Barrier stall cycles / resident cycles (CTA start to CTA end).
     pub barrier_fraction: f64,

@@ -22,6 +22,7 @@ const BUILTIN: &[(&str, &str)] = builtin!(
     "baws-fig11",
     "baws-fig12",
     "baws-fig14",
+    "baws-exit-ablation",
     "pro-fig4",
     "pro-table3",
     "pro-table4",
@@ -34,15 +35,16 @@ const BUILTIN: &[(&str, &str)] = builtin!(
     "kaws-fig5",
     "kaws-table2",
     "kaws-fig6",
+    "kaws-ws-ldst",
 );
 
 /// Named groups of experiments.
 const GROUPS: &[(&str, &str, &[&str])] = &[
-    ("baws", "every experiment of the BAWS paper", &["baws-fig1", "baws-fig3-6", "baws-fig5", "baws-fig8", "baws-fig9", "baws-fig10", "baws-ibuffer", "baws-fig11", "baws-fig12", "baws-fig14"]),
+    ("baws", "every experiment of the BAWS paper", &["baws-fig1", "baws-fig3-6", "baws-fig5", "baws-fig8", "baws-fig9", "baws-fig10", "baws-ibuffer", "baws-fig11", "baws-fig12", "baws-fig14", "baws-exit-ablation"]),
     ("baws-fig12-14", "BAWS vs SAWS vs SAWS+CFF over GTO on both sets", &["baws-fig12", "baws-fig14"]),
     ("pro", "every experiment of the PRO paper", &["pro-fig4", "pro-table3", "pro-table4", "pro-fig2"]),
     ("motrr", "every experiment of the MOTRR paper", &["motrr-fig8", "motrr-fig5", "motrr-fig6", "motrr-fig7", "motrr-fig2"]),
-    ("kaws", "every experiment of the KAWS paper", &["kaws-fig5", "kaws-table2", "kaws-fig6"]),
+    ("kaws", "every experiment of the KAWS paper", &["kaws-fig5", "kaws-table2", "kaws-fig6", "kaws-ws-ldst"]),
 ];
 
 /// Every built-in experiment, parsed.

@@ -174,8 +174,11 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     for s in &timed {
         in_flight.add(&analysis::InFlightTotals::of(s));
     }
-    if let Some(w) = in_flight.per_sm() {
+    if let Some(w) = in_flight.issued_per_sm() {
         put("warps_in_flight", w);
+    }
+    if let Some(w) = in_flight.per_sm() {
+        put("warps_resident", w);
     }
     if let Some(last) = longest_launch(&run.rows).and_then(|r| r.timing.as_ref()).and_then(analysis::last_cta_time) {
         put("last_cta_cycles", last as f64);

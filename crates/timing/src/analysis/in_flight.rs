@@ -78,6 +78,9 @@ pub struct InFlightTotals {
     pub warp_cycles: u64,
     /// The launch's cycles × the SMs that ran a warp.
     pub sm_cycles: u64,
+    /// Σ over warps of the cycles with an issued, not yet completed instruction (the MOTRR
+    /// paper's definition of a warp in flight: from issue until completion).
+    pub issued_warp_cycles: u64,
 }
 
 impl InFlightTotals {
@@ -93,16 +96,24 @@ impl InFlightTotals {
                 .map(|w| (w.done + 1).saturating_sub(w.start))
                 .sum(),
             sm_cycles: s.cycles * sms.len() as u64,
+            issued_warp_cycles: s.warps.iter().map(|w| w.issued_cycles).sum(),
         }
     }
 
     pub fn add(&mut self, o: &InFlightTotals) {
         self.warp_cycles += o.warp_cycles;
         self.sm_cycles += o.sm_cycles;
+        self.issued_warp_cycles += o.issued_warp_cycles;
     }
 
-    /// Mean warps in flight per SM (over the SMs that ran warps) and cycle; `None` without
-    /// cycles.
+    /// Mean warps with an instruction in flight (issued, not completed) per SM (over the SMs
+    /// that ran warps) and cycle: MOTRR Fig. 2's measure; `None` without cycles.
+    pub fn issued_per_sm(&self) -> Option<f64> {
+        (self.sm_cycles > 0).then(|| self.issued_warp_cycles as f64 / self.sm_cycles as f64)
+    }
+
+    /// Mean resident, unfinished warps per SM (over the SMs that ran warps) and cycle; `None`
+    /// without cycles.
     pub fn per_sm(&self) -> Option<f64> {
         (self.sm_cycles > 0).then(|| self.warp_cycles as f64 / self.sm_cycles as f64)
     }

@@ -85,6 +85,7 @@ pub(crate) mod test_util {
             dual_issue_cycles: 0,
             start: 0,
             done: 0,
+            issued_cycles: 0,
             stalls,
             barrier_fraction: 0.0,
         }

@@ -183,6 +183,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         shared: bool,
     ) -> Result<(), crate::TimingError> {
+        if self.mem.outstanding[s] == 0 && now >= self.last_complete[s] {
+            // Nothing of the warp's is in flight: its previous run of in-flight cycles ended
+            // at its last completion, and a new one starts with this instruction.
+            self.busy_cycles[s] += self.last_complete[s].saturating_sub(self.busy_from[s]);
+            self.busy_from[s] = now;
+        }
         let (c, wi) = self.cta_and_warp(s);
         let pc = self.cur_pc[s];
         let t = env.table.get(self.cur_func[s], pc);

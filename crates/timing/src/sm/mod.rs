@@ -160,6 +160,11 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) sb: Vec<Scoreboard>,
     /// Cycle the warp's last in-flight result completes.
     pub(crate) last_complete: Vec<u64>,
+    /// Start of the warp's current run of cycles with an instruction in flight (issued, not
+    /// completed: up to `last_complete`, or later while memory accesses are outstanding),
+    /// and the cycles of its earlier runs (`issue.rs`, `WarpRecord::issued_cycles`).
+    pub(crate) busy_from: Vec<u64>,
+    pub(crate) busy_cycles: Vec<u64>,
     pub(crate) start: Vec<u64>,
     pub(crate) done_at: Vec<u64>,
     pub(crate) stalls: Vec<StallCounts>,
@@ -292,6 +297,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             since: vec![0; n],
             sb: vec![Scoreboard::default(); n],
             last_complete: vec![0; n],
+            busy_from: vec![0; n],
+            busy_cycles: vec![0; n],
             start: vec![0; n],
             done_at: vec![0; n],
             stalls: vec![StallCounts::default(); n],

@@ -187,6 +187,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.cp.reset(s);
             self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
             self.last_complete[s] = now;
+            self.busy_from[s] = now;
+            self.busy_cycles[s] = 0;
             self.start[s] = now;
             self.done_at[s] = now;
             self.stalls[s] = Default::default();

@@ -54,6 +54,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     dual_issue_cycles: self.dual[s],
                     start: self.start[s],
                     done: self.done_at[s],
+                    issued_cycles: self.busy_cycles[s]
+                        + self.last_complete[s].saturating_sub(self.busy_from[s]),
                     stalls: *st,
                     barrier_fraction: st.barrier as f64 / (now - rc.start).max(1) as f64,
                 });
