@@ -352,6 +352,7 @@ mod tests {
                 dual_issue_cycles: 0,
                 start: 0,
                 done: 0,
+                issued_cycles: 0,
                 stalls: *st,
                 barrier_fraction: 0.0,
             });

@@ -81,7 +81,7 @@ fn needs(r: &SmResources, d: &CtaDemand) -> (u64, u64, u64, u64) {
     let warp = r.warp_size.max(1) as u64;
     let warps = (d.threads as u64).div_ceil(warp).max(1);
     let padded = warps * warp;
-    let regs = padded * (d.registers as u64).div_ceil(4) * 4;
+    let regs = padded.saturating_mul((d.registers as u64).div_ceil(4) * 4);
     (warps, padded, regs, d.shared_bytes as u64)
 }
 

@@ -29,6 +29,7 @@ fn warp(cta: u64, warp: u32, stalls: StallCounts) -> WarpRecord {
         dual_issue_cycles: 0,
         start: 0,
         done: 0,
+        issued_cycles: 0,
         stalls,
         barrier_fraction: 0.0,
     }

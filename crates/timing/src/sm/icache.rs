@@ -55,6 +55,8 @@ struct Entry {
     ready: u64,
     /// Order of arrival, for handing back oldest line first.
     arrived: u64,
+    /// Its line has been made valid (at its first hand-back).
+    landed: bool,
     waiters: VecDeque<Waiter>,
 }
 
@@ -135,11 +137,14 @@ impl ICache {
                 self.hits += 1;
                 return Lookup::Hit;
             }
-            // In flight: merge into its entry while it has room.
+            // In flight: merge into its entry while it has room. (An older entry of the same
+            // line may still be handing back waiters after the line was replaced and missed
+            // again; the one in flight is the one due last.)
             let e = self
                 .entries
                 .iter_mut()
-                .find(|e| e.tag == tag)
+                .filter(|e| e.tag == tag)
+                .max_by_key(|e| e.ready)
                 .expect("a reserved line has its MSHR entry");
             if e.waiters.len() >= self.merge {
                 self.reservation_fails += 1;
@@ -173,6 +178,7 @@ impl ICache {
             tag,
             ready,
             arrived: 0,
+            landed: false,
             waiters: VecDeque::from([w]),
         });
         Lookup::Miss
@@ -201,11 +207,16 @@ impl ICache {
             .filter(|&i| self.entries[i].ready <= now)
             .min_by_key(|&i| (self.entries[i].ready, self.entries[i].arrived))?;
         let tag = self.entries[i].tag;
-        if let Some(way) = self
-            .ways_of(tag)
-            .find(|&k| self.tags[k] == tag && self.reserved[k])
-        {
-            self.reserved[way] = false;
+        if !self.entries[i].landed {
+            // Only the entry's own line: a later miss of the same line (after this one was
+            // valid and replaced) reserves a way of its own.
+            self.entries[i].landed = true;
+            if let Some(way) = self
+                .ways_of(tag)
+                .find(|&k| self.tags[k] == tag && self.reserved[k])
+            {
+                self.reserved[way] = false;
+            }
         }
         let w = self.entries[i].waiters.pop_front();
         if self.entries[i].waiters.is_empty() {
@@ -338,6 +349,32 @@ mod tests {
             Lookup::ReservationFail,
             "line 0 was replaced; both ways are reserved again"
         );
+    }
+
+    #[test]
+    fn a_line_missed_again_waits_for_its_own_arrival() {
+        // Line 0 arrives and hands back w0, is replaced while w1 still waits to be handed back,
+        // and misses again: later fetches of it merge into the new miss, and handing w1 back
+        // does not make the new, still missing line valid.
+        let mut c = one_set(2, 4, 4);
+        let lat = c.miss_latency;
+        assert_eq!(c.access(128, 0, warp(9)), Lookup::Miss);
+        assert_eq!(c.access(0, 1, warp(0)), Lookup::Miss);
+        assert_eq!(c.access(0, 1, warp(1)), Lookup::Miss);
+        assert_eq!(c.next_ready(lat), Some(warp(9)));
+        assert_eq!(c.next_ready(lat + 1), Some(warp(0)));
+        let t = lat + 1;
+        assert_eq!(c.access(128, t, warp(9)), Lookup::Hit, "line 0 is now the least recently used");
+        assert_eq!(c.access(256, t, warp(2)), Lookup::Miss, "replaces line 0");
+        assert_eq!(c.access(0, t, warp(3)), Lookup::Miss, "line 0 again, replacing 128");
+        assert_eq!(c.access(0, t, warp(4)), Lookup::Miss, "merged into the new miss");
+        assert_eq!(c.next_ready(t), Some(warp(1)), "the first miss's last waiter");
+        assert_eq!(c.access(0, t, warp(5)), Lookup::Miss, "still in flight");
+        assert_eq!(c.next_ready(t), None);
+        let t2 = t + lat;
+        let back: Vec<_> = std::iter::from_fn(|| c.next_ready(t2)).collect();
+        assert_eq!(back, [warp(2), warp(3), warp(4), warp(5)]);
+        assert!(!c.busy());
     }
 
     #[test]
