@@ -28,30 +28,19 @@ struct RefRow {
 }
 
 fn reference() -> Vec<RefRow> {
-    let path = repo().join("correlation/reference/gpgpusim.csv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let head = fields(lines.next().expect("a header"));
-    let col = |name: &str| head.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
-    let (prog, preset, policy, tol) = (col("program"), col("preset"), col("policy"), col("tolerance"));
-    let (gc, wi) = (col("gpgpusim_cycles"), col("warpsim_thread_insts"));
-    let mut rows = Vec::new();
-    for line in lines {
-        let f = fields(line);
+    let (head, rows) = read_csv("correlation/reference/gpgpusim.csv", fields);
+    csv_rows(&head, rows)
         // A row without both simulators' figures (a failed run) has no tolerance: nothing to hold.
-        if f[tol].is_empty() || f[gc].is_empty() || f[wi].is_empty() {
-            continue;
-        }
-        rows.push(RefRow {
-            program: f[prog].clone(),
-            preset: f[preset].clone(),
-            policy: f[policy].clone(),
-            gpgpusim_cycles: f[gc].parse().unwrap(),
-            warpsim_insts: f[wi].parse().unwrap(),
-            tolerance: f[tol].parse().unwrap(),
-        });
-    }
-    rows
+        .filter(|r| !r.get("tolerance").is_empty() && !r.get("gpgpusim_cycles").is_empty() && !r.get("warpsim_thread_insts").is_empty())
+        .map(|r| RefRow {
+            program: r.get("program").to_string(),
+            preset: r.get("preset").to_string(),
+            policy: r.get("policy").to_string(),
+            gpgpusim_cycles: r.get("gpgpusim_cycles").parse().unwrap(),
+            warpsim_insts: r.get("warpsim_thread_insts").parse().unwrap(),
+            tolerance: r.get("tolerance").parse().unwrap(),
+        })
+        .collect()
 }
 
 /// Cycles and thread instructions of the measured launches (all but `setup_*`).

@@ -31,32 +31,16 @@ struct Row {
 }
 
 fn reference() -> Vec<Row> {
-    let path = repo().join("correlation/reference/policies.csv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let head = fields(lines.next().expect("a header"));
-    let col = |name: &str| {
-        head.iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("no column {name}"))
-    };
-    let (prog, preset, policy, base) = (
-        col("program"),
-        col("preset"),
-        col("policy"),
-        col("baseline"),
-    );
-    let (metric, ws) = (col("metric"), col("warpsim_speedup"));
-    lines
-        .map(fields)
-        .filter(|f| !f[ws].is_empty())
-        .map(|f| Row {
-            program: f[prog].clone(),
-            preset: f[preset].clone(),
-            policy: f[policy].clone(),
-            baseline: f[base].clone(),
-            metric: f[metric].clone(),
-            warpsim_speedup: f[ws].parse().unwrap(),
+    let (head, rows) = read_csv("correlation/reference/policies.csv", fields);
+    csv_rows(&head, rows)
+        .filter(|r| !r.get("warpsim_speedup").is_empty())
+        .map(|r| Row {
+            program: r.get("program").to_string(),
+            preset: r.get("preset").to_string(),
+            policy: r.get("policy").to_string(),
+            baseline: r.get("baseline").to_string(),
+            metric: r.get("metric").to_string(),
+            warpsim_speedup: r.get("warpsim_speedup").parse().unwrap(),
         })
         .collect()
 }

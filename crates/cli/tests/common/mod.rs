@@ -66,3 +66,32 @@ pub fn assert_code(run: &Run, code: i32) {
 pub fn assert_contains(run: &Run, needle: &str) {
     assert!(run.all().contains(needle), "output lacks {needle:?}\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr);
 }
+
+/// One row of a committed reference CSV, by column name.
+pub struct CsvRow<'h> {
+    head: &'h [String],
+    fields: Vec<String>,
+}
+
+impl CsvRow<'_> {
+    /// The row's value in column `name` (a missing column is a broken reference: panics).
+    pub fn get(&self, name: &str) -> &str {
+        let i = self.head.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+        &self.fields[i]
+    }
+}
+
+/// A committed CSV under the repository (`rel`), split into fields by `fields` (the CLI's own
+/// splitter, which tests include by path): its header and its rows.
+pub fn read_csv(rel: &str, fields: fn(&str) -> Vec<String>) -> (Vec<String>, Vec<Vec<String>>) {
+    let path = repo().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let head = fields(lines.next().expect("a header"));
+    (head, lines.map(fields).collect())
+}
+
+/// The rows of [`read_csv`]'s result, each readable by column name.
+pub fn csv_rows<'h>(head: &'h [String], rows: Vec<Vec<String>>) -> impl Iterator<Item = CsvRow<'h>> {
+    rows.into_iter().map(move |fields| CsvRow { head, fields })
+}

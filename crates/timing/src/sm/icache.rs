@@ -72,6 +72,9 @@ pub struct ICache {
     used: Vec<u64>,
     /// Lines in flight, or arrived with waiters not yet handed back (`l1i.mshrs` at most).
     entries: Vec<Entry>,
+    /// Waiter queues of freed entries, reused by the next misses (no allocation per miss once
+    /// every MSHR entry has been used).
+    spare: Vec<VecDeque<Waiter>>,
     mshrs: usize,
     merge: usize,
     miss_latency: u64,
@@ -105,6 +108,7 @@ impl ICache {
             reserved: vec![false; n],
             used: vec![0; n],
             entries: Vec::with_capacity(mshrs),
+            spare: Vec::with_capacity(mshrs),
             mshrs,
             merge: c.mshr_merge.max(1) as usize,
             miss_latency: cfg.l2.latency as u64 + 2 * cfg.icnt.latency as u64,
@@ -179,7 +183,11 @@ impl ICache {
             ready,
             arrived: 0,
             landed: false,
-            waiters: VecDeque::from([w]),
+            waiters: {
+                let mut q = self.spare.pop().unwrap_or_default();
+                q.push_back(w);
+                q
+            },
         });
         Lookup::Miss
     }
@@ -220,7 +228,8 @@ impl ICache {
         }
         let w = self.entries[i].waiters.pop_front();
         if self.entries[i].waiters.is_empty() {
-            self.entries.remove(i);
+            let e = self.entries.remove(i);
+            self.spare.push(e.waiters);
         }
         w
     }
@@ -364,11 +373,27 @@ mod tests {
         assert_eq!(c.next_ready(lat), Some(warp(9)));
         assert_eq!(c.next_ready(lat + 1), Some(warp(0)));
         let t = lat + 1;
-        assert_eq!(c.access(128, t, warp(9)), Lookup::Hit, "line 0 is now the least recently used");
+        assert_eq!(
+            c.access(128, t, warp(9)),
+            Lookup::Hit,
+            "line 0 is now the least recently used"
+        );
         assert_eq!(c.access(256, t, warp(2)), Lookup::Miss, "replaces line 0");
-        assert_eq!(c.access(0, t, warp(3)), Lookup::Miss, "line 0 again, replacing 128");
-        assert_eq!(c.access(0, t, warp(4)), Lookup::Miss, "merged into the new miss");
-        assert_eq!(c.next_ready(t), Some(warp(1)), "the first miss's last waiter");
+        assert_eq!(
+            c.access(0, t, warp(3)),
+            Lookup::Miss,
+            "line 0 again, replacing 128"
+        );
+        assert_eq!(
+            c.access(0, t, warp(4)),
+            Lookup::Miss,
+            "merged into the new miss"
+        );
+        assert_eq!(
+            c.next_ready(t),
+            Some(warp(1)),
+            "the first miss's last waiter"
+        );
         assert_eq!(c.access(0, t, warp(5)), Lookup::Miss, "still in flight");
         assert_eq!(c.next_ready(t), None);
         let t2 = t + lat;
