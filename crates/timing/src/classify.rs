@@ -48,6 +48,8 @@ pub struct TimingTable {
     pub regs: RegUseTable,
     /// Instruction-memory address of each function's first instruction (for the I-cache).
     base: Vec<u64>,
+    /// Bytes of instruction memory from the module's first function to its last one's end.
+    end: u64,
 }
 
 /// Bytes per instruction in the modelled instruction memory (`sm.fetch_bytes / 8` instructions
@@ -73,6 +75,19 @@ impl TimingTable {
                 .collect(),
             regs: RegUseTable::new(module),
             base,
+            end: next,
+        }
+    }
+
+    /// Bytes of instruction memory the module takes (a multiple of the I-cache line).
+    pub fn code_bytes(&self) -> u64 {
+        self.end
+    }
+
+    /// Moves the module's code to start at `base` (a multiple of the I-cache line).
+    pub fn place_at(&mut self, base: u64) {
+        for b in self.base.iter_mut() {
+            *b += base;
         }
     }
 

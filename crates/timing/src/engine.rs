@@ -9,7 +9,9 @@
 //! means registers do not limit how many CTAs fit on an SM.
 //!
 //! Launches run back to back on one memory system: L2 contents and DRAM row state carry over
-//! from one launch to the next (each SM's L1 starts cold), as GPGPU-Sim does by default. With
+//! from one launch to the next, and so do each SM's instruction, constant and texture caches
+//! (its L1 D-cache starts cold) and the dispatcher's round robin, as GPGPU-Sim does by default
+//! (`sm/kept.rs`). Each module's code has instruction addresses of its own. With
 //! `l2.fill_on_copy` a host-to-device copy installs what it wrote in L2 (GPGPU-Sim's
 //! `-gpgpu_perf_sim_memcpy`).
 //!

@@ -1,7 +1,8 @@
 //! The GPU: a CTA dispatcher over the SMs and the cycle loop.
 //!
 //! Dispatcher: CTAs in linear grid order; each cycle, round robin over SMs starting after the
-//! SM that last received one, every SM with a free CTA slot receives at most one CTA. CTAs per
+//! SM that last received one (across launches on one memory system too, as GPGPU-Sim's
+//! `m_last_cluster_issue`), every SM with a free CTA slot receives at most one CTA. CTAs per
 //! SM come from `occupancy::resident_ctas`, the rule the Device checks launches with. Dispatch
 //! starts at `gpu.kernel_launch_latency`.
 //!
@@ -214,10 +215,11 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         }
         .into());
     }
-    let table = TimingTable::new(k.module, cfg);
+    let mut table = TimingTable::new(k.module, cfg);
+    table.place_at(mem.between.code.base(k.module_id, table.code_bytes()));
     let mut sms: Vec<Sm<P, F>> = (0..num_sms)
         .map(|i| {
-            Sm::new(
+            let mut sm = Sm::new(
                 i,
                 cfg,
                 per_sm as usize,
@@ -226,7 +228,12 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
                 fetch(),
                 opts.perfect_icache,
                 share,
-            )
+            );
+            // The instruction, constant and texture caches keep their lines between launches.
+            if let Some(kept) = mem.between.take(i as usize) {
+                sm.adopt(kept);
+            }
+            sm
         })
         .collect();
     let ctxs: Vec<LaunchCtx> = (0..num_sms)
@@ -259,7 +266,9 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         all_dispatched: total == 0,
     };
     let mut next_cta = 0u64;
-    let mut next_sm = 0usize;
+    // The dispatcher's round robin goes on from where the last launch left it (GPGPU-Sim's
+    // `m_last_cluster_issue` is set once, when the GPU is built).
+    let mut next_sm = env.mem.between.next_sm % sms.len();
     let start = cfg.gpu.kernel_launch_latency as u64;
     let mut now = 0u64;
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
@@ -406,7 +415,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     for c in &env.ctas {
         resident_cycles += (c.end - c.start) * per_cta.get(c.linear as usize).copied().unwrap_or(0);
     }
-    Ok(TimingStats {
+    let stats = TimingStats {
         kernel: kernel_name(k),
         config: cfg.name.clone(),
         policy: opts.policy.issue_label(),
@@ -432,5 +441,10 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         events: env.log.unwrap_or_default(),
         ctas: env.ctas,
         warps: env.warps,
-    })
+    };
+    env.mem.between.next_sm = next_sm;
+    for (i, sm) in sms.into_iter().enumerate() {
+        env.mem.between.keep(i, sm.into_kept(), now);
+    }
+    Ok(stats)
 }

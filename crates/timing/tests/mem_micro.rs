@@ -87,10 +87,12 @@ fn flits(cfg: &GpuConfig, payload: u32) -> f64 {
 /// What the preset implies for one dependent hop of the chase: the address conversion
 /// (`cvta`, an integer add), a cycle into the LD/ST unit, the level's latency, a cycle of
 /// writeback, and the pipeline stages around the units (`[pipeline]`) for both instructions.
+/// The chase's `ld.global.nc` looks L1 up, so a miss leaves for L2 only after the L1 latency
+/// queue (`l1d.latency`, GPGPU-Sim's `l1_latency_queue`).
 fn expected_hops(cfg: &GpuConfig) -> (f64, f64, f64) {
     let core = (cfg.latency.int[0] + 2 * cfg.pipeline.overhead()) as f64 + 2.0;
     let l1 = core + cfg.l1d.latency as f64;
-    let l2 = core
+    let l2 = l1
         + 2.0 * cfg.icnt.latency as f64
         + flits(cfg, 0)
         + cfg.l2.latency as f64

@@ -354,7 +354,8 @@ fn the_order_is_the_same_with_fast_forward_and_sleeping_schedulers_or_without() 
         for (f, a) in f.iter().zip(a) {
             assert_eq!((f.issued, f.pipeline), (a.issued, a.pipeline));
             assert_eq!(f.idle + f.scoreboard, a.idle + a.scoreboard);
-            assert!(f.idle.abs_diff(a.idle) <= 4, "{f:?} vs {a:?}");
+            // (7 cycles measured on 2026-11-29, after the L1 latency queue.)
+            assert!(f.idle.abs_diff(a.idle) <= 8, "{f:?} vs {a:?}");
         }
     }
     awake.issue = fast.issue;

@@ -548,6 +548,7 @@ impl Device {
         self.launches += 1;
         let ctx = LaunchCtx {
             module: &lm.ir,
+            module_id: k.module,
             kernel: k.func,
             globals_base: lm.globals_base,
             params: &params,

@@ -8,6 +8,11 @@ use crate::ir::{FuncId, Module};
 #[derive(Clone, Debug)]
 pub struct LaunchCtx<'a> {
     pub module: &'a Module,
+    /// `module`'s identity on its Device (the load order; 0 for hand-built launches): lasts
+    /// across launches, for engines that keep state per module (the timing model places each
+    /// module's code at its own instruction addresses, as GPGPU-Sim gives every loaded kernel
+    /// its own PCs, so an I-cache kept between launches tells modules apart).
+    pub module_id: u32,
     pub kernel: FuncId,
     /// Where the module's `.global`/`.const` image starts in global memory.
     pub globals_base: u64,
@@ -38,6 +43,7 @@ impl<'a> LaunchCtx<'a> {
     pub fn one_dim(module: &'a Module, kernel: FuncId, params: &'a [u8], grid: u32, block: u32, num_sms: u32) -> Self {
         LaunchCtx {
             module,
+            module_id: 0,
             kernel,
             globals_base: 0,
             params,

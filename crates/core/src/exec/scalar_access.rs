@@ -270,6 +270,7 @@ mod tests {
         let module = Module::default();
         let k = LaunchCtx {
             module: &module,
+            module_id: 0,
             kernel: 0,
             globals_base: 0,
             params: &[],

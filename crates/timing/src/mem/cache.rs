@@ -40,6 +40,9 @@ pub struct TagArray {
     /// Last-use stamp per way (larger = more recent).
     used: Vec<u64>,
     dirty: Vec<bool>,
+    /// Per way: allocated to a line whose fill is on its way ([`TagArray::reserve`]): not a
+    /// hit, not replaceable, until [`TagArray::fill`] brings it.
+    reserved: Vec<bool>,
     /// Per way: the sectors whose data the line holds (only a sectored L2 tracks less than all).
     present: Vec<u32>,
     sets: u64,
@@ -65,6 +68,7 @@ impl TagArray {
             tags: vec![0; sets as usize * ways],
             used: vec![0; sets as usize * ways],
             dirty: vec![false; sets as usize * ways],
+            reserved: vec![false; sets as usize * ways],
             present: vec![u32::MAX; sets as usize * ways],
             sets,
             ways,
@@ -122,11 +126,62 @@ impl TagArray {
         set as usize * self.ways
     }
 
+    /// The way holding `addr`'s line, reserved or not.
     #[inline]
-    fn find(&self, addr: u64) -> Option<usize> {
+    fn way_of(&self, addr: u64) -> Option<usize> {
         let base = self.set_of(addr);
         let key = self.line_of(addr) + 1;
         (base..base + self.ways).find(|&i| self.tags[i] == key)
+    }
+
+    /// The way holding `addr`'s line with its data (not merely reserved for it).
+    #[inline]
+    fn find(&self, addr: u64) -> Option<usize> {
+        self.way_of(addr).filter(|&i| !self.reserved[i])
+    }
+
+    /// The way a new line of `addr`'s set would take: an invalid one, else the least recently
+    /// used; never one reserved for a fill on its way.
+    #[inline]
+    fn victim(&self, addr: u64) -> Option<usize> {
+        let base = self.set_of(addr);
+        (base..base + self.ways)
+            .filter(|&i| !self.reserved[i])
+            .min_by_key(|&i| (self.tags[i] != 0, self.used[i]))
+    }
+
+    /// Whether [`TagArray::reserve`] would find a way for `addr` (some way of its set is not
+    /// reserved).
+    pub fn can_reserve(&self, addr: u64) -> bool {
+        self.victim(addr).is_some()
+    }
+
+    /// Allocates a way to `addr`'s line at a miss, before its data arrives (GPGPU-Sim's
+    /// allocate-on-miss, the `m` of `-gpgpu_cache:dl1`): the way is neither a hit nor
+    /// replaceable until [`TagArray::fill`]. Returns the valid line it replaced; `None` (and
+    /// nothing changes) when every way of the set is reserved: a reservation failure.
+    pub fn reserve(&mut self, addr: u64) -> Option<Option<Evicted>> {
+        let victim = self.victim(addr)?;
+        self.clock += 1;
+        self.changes += 1;
+        let out = self.replace(victim, addr, false, 0);
+        self.reserved[victim] = true;
+        Some(out)
+    }
+
+    /// Way `victim` takes `addr`'s line as the most recently used, dirty when `dirty`, with
+    /// the sectors `present`; returns the valid line it held.
+    fn replace(&mut self, victim: usize, addr: u64, dirty: bool, present: u32) -> Option<Evicted> {
+        let old = self.tags[victim];
+        let out = (old != 0).then(|| Evicted {
+            addr: old - 1,
+            dirty: self.dirty[victim],
+        });
+        self.tags[victim] = self.line_of(addr) + 1;
+        self.used[victim] = self.clock;
+        self.dirty[victim] = dirty;
+        self.present[victim] = present;
+        out
     }
 
     /// Looks `addr` up; a hit becomes the most recently used line (and dirty when `write`).
@@ -168,29 +223,22 @@ impl TagArray {
     pub fn fill_sectors(&mut self, addr: u64, dirty: bool, sectors: u32) -> Option<Evicted> {
         self.clock += 1;
         self.changes += 1;
-        if let Some(i) = self.find(addr) {
+        if let Some(i) = self.way_of(addr) {
+            // Present, or the way reserved for it at the miss.
+            self.reserved[i] = false;
             self.used[i] = self.clock;
             self.dirty[i] |= dirty;
             self.present[i] |= sectors;
             return None;
         }
-        let base = self.set_of(addr);
-        let victim = (base..base + self.ways)
-            .min_by_key(|&i| (self.tags[i] != 0, self.used[i]))
-            .expect("at least one way");
-        let old = self.tags[victim];
-        let out = (old != 0).then(|| Evicted {
-            addr: old - 1,
-            dirty: self.dirty[victim],
-        });
-        self.tags[victim] = self.line_of(addr) + 1;
-        self.used[victim] = self.clock;
-        self.dirty[victim] = dirty;
-        self.present[victim] = sectors;
-        out
+        // Every way reserved for other lines: the fill is not kept (only where lines are
+        // reserved, an L1; a cache that never reserves always finds a way).
+        let victim = self.victim(addr)?;
+        self.replace(victim, addr, dirty, sectors)
     }
 
-    /// Drops `addr`'s line if present (returns whether it was dirty).
+    /// Drops `addr`'s line if present (returns whether it was dirty); a way reserved for a
+    /// fill on its way stays reserved.
     pub fn invalidate(&mut self, addr: u64) -> Option<bool> {
         let i = self.find(addr)?;
         self.tags[i] = 0;

@@ -291,6 +291,10 @@ pub struct MemSystem {
     pub requests: u64,
     /// The last core cycle simulated (times are relative to the current launch).
     clock: u64,
+    /// What the SMs' instruction, constant and texture caches hold between launches, and
+    /// where each module's code sits (`sm/kept.rs`): the engine keeps them with the memory
+    /// system, since both outlive a launch.
+    pub(crate) between: crate::sm::kept::BetweenLaunches,
 }
 
 impl MemSystem {
@@ -343,12 +347,14 @@ impl MemSystem {
             done: Vec::with_capacity(64),
             requests: 0,
             clock: 0,
+            between: Default::default(),
         }
     }
 
     /// Prepares for a new launch whose cycles count from 0 (as GPGPU-Sim does by default, the
     /// L2 contents, dirty lines and open DRAM rows carry over from the previous launch; the
-    /// SMs' L1s start cold): drops what is still in flight (the previous launch's CTAs are
+    /// SMs' L1 D-caches start cold, their instruction and constant caches do not, `between`):
+    /// drops what is still in flight (the previous launch's CTAs are
     /// gone and its stores were acknowledged), moves every busy-until time back by the
     /// previous launch's length, and zeroes the counters.
     pub fn begin_launch(&mut self) {

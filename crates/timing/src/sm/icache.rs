@@ -85,6 +85,9 @@ pub struct ICache {
     miss_queue: usize,
     /// Counts arrivals, for [`Entry::arrived`].
     arrivals: u64,
+    /// Cycles of the earlier launches this cache lived through: LRU stamps are
+    /// `epoch + now`, so lines kept from a launch stay older than this launch's.
+    epoch: u64,
     /// Every lookup hits (`l1i.perfect` or `TimingOptions::perfect_icache`).
     perfect: bool,
     pub hits: u64,
@@ -116,11 +119,17 @@ impl ICache {
             requests: VecDeque::with_capacity(c.miss_queue.max(1) as usize),
             miss_queue: c.miss_queue.max(1) as usize,
             arrivals: 0,
+            epoch: 0,
             perfect: perfect || c.perfect,
             hits: 0,
             misses: 0,
             reservation_fails: 0,
         }
+    }
+
+    /// Every lookup hits.
+    pub fn is_perfect(&self) -> bool {
+        self.perfect
     }
 
     /// Line size in bytes.
@@ -137,7 +146,7 @@ impl ICache {
         let ways = self.ways_of(tag);
         if let Some(i) = ways.clone().find(|&i| self.tags[i] == tag) {
             if !self.reserved[i] {
-                self.used[i] = now;
+                self.used[i] = self.epoch + now;
                 self.hits += 1;
                 return Lookup::Hit;
             }
@@ -155,7 +164,7 @@ impl ICache {
                 return Lookup::ReservationFail;
             }
             e.waiters.push_back(w);
-            self.used[i] = now;
+            self.used[i] = self.epoch + now;
             self.misses += 1;
             return Lookup::Miss;
         }
@@ -170,7 +179,7 @@ impl ICache {
         };
         self.misses += 1;
         self.tags[victim] = tag;
-        self.used[victim] = now;
+        self.used[victim] = self.epoch + now;
         self.reserved[victim] = true;
         let ready = if self.through_memory {
             self.requests.push_back(tag * self.line);
@@ -258,6 +267,31 @@ impl ICache {
             e.arrived = self.arrivals;
             self.arrivals += 1;
         }
+    }
+
+    /// The launch ended after `cycles` cycles: lines still in flight are dropped (their ways
+    /// freed: the memory system drops the replies), valid lines stay for the next launch,
+    /// and the counters start again.
+    pub fn end_launch(&mut self, cycles: u64) {
+        for e in self.entries.drain(..) {
+            if !e.landed {
+                let set = (e.tag % self.sets) as usize * self.ways;
+                for k in set..set + self.ways {
+                    if self.tags[k] == e.tag && self.reserved[k] {
+                        self.reserved[k] = false;
+                        self.tags[k] = u64::MAX;
+                    }
+                }
+            }
+            let mut q = e.waiters;
+            q.clear();
+            self.spare.push(q);
+        }
+        self.requests.clear();
+        self.epoch += cycles + 1;
+        self.hits = 0;
+        self.misses = 0;
+        self.reservation_fails = 0;
     }
 
     /// The ways of the set line `tag` maps to.
@@ -400,6 +434,31 @@ mod tests {
         let back: Vec<_> = std::iter::from_fn(|| c.next_ready(t2)).collect();
         assert_eq!(back, [warp(2), warp(3), warp(4), warp(5)]);
         assert!(!c.busy());
+    }
+
+    #[test]
+    fn lines_outlive_the_launch_and_misses_in_flight_do_not() {
+        let mut c = one_set(2, 2, 4);
+        c.through_memory = true;
+        assert_eq!(c.access(0, 10, warp(0)), Lookup::Miss);
+        c.request_sent();
+        c.fill(0, 40);
+        assert_eq!(c.next_ready(40), Some(warp(0)));
+        assert_eq!(
+            c.access(128, 41, warp(1)),
+            Lookup::Miss,
+            "still in flight at the end"
+        );
+        c.end_launch(60);
+        assert_eq!(
+            (c.hits, c.misses, c.busy(), c.next_request()),
+            (0, 0, false, None)
+        );
+        // The next launch counts from 0 again: line 0 hits, line 128 misses anew, and line
+        // 0, used in this launch, is newer than anything the last launch stamped.
+        assert_eq!(c.access(0, 0, warp(0)), Lookup::Hit);
+        assert_eq!(c.access(128, 1, warp(1)), Lookup::Miss);
+        assert_eq!(c.next_request(), Some(128));
     }
 
     #[test]

@@ -7,7 +7,12 @@
 //! coalescer splits it into line accesses ([`crate::mem::coalesce`]) that wait in the LD/ST
 //! unit's staging queue; the unit serves one per cycle (`mem_stage`) and stays busy until all
 //! are served — a reservation failure (no MSHR, miss queue full) holds it, stalling the warps
-//! behind it. Destinations are reserved on the scoreboard until released; a warp's CTA cannot
+//! behind it. An access that looks the L1 D-cache up is served into the L1 latency queue
+//! (`l1_pipe`, GPGPU-Sim's `l1_latency_queue`) and looked up `l1d.latency` cycles later: a
+//! hit's data is back then, a miss only then takes its MSHR and leaves for L2, and a
+//! reservation failure there holds the queue (and, once it is full, the unit). A new miss of
+//! a load that allocates reserves a way of its set until its fill (allocate on miss): a set
+//! whose ways all wait for fills refuses further misses. Destinations are reserved on the scoreboard until released; a warp's CTA cannot
 //! retire while any of its accesses (stores included, until L2 acknowledges them) is in
 //! flight.
 //!
@@ -16,7 +21,8 @@
 //!
 //! Write policies: global stores write through (update L1 on a hit, no allocation, one write
 //! per line to L2, acknowledged); with `write-back` (local memory on both presets) a store
-//! allocates in L1 dirty and completes at L1 latency, dirty victims are written to L2.
+//! allocates in L1 dirty and completes at L1 latency, dirty victims are written to L2. Where
+//! global loads skip L1 (`l1d.cache_global_loads = false`), global stores skip it too.
 //! Global loads allocate in L1 when `l1d.cache_global_loads` (Fermi) or for `ld.global.nc`;
 //! volatile loads, `ld.cg`/`ld.cv` (cache in L2 only, as GPGPU-Sim's `CACHE_GLOBAL`) and
 //! atomics always go to L2 (atomics execute there).
@@ -59,6 +65,9 @@ pub enum AccKind {
     },
     Store {
         write_back: bool,
+        /// A global store on a preset whose global accesses skip L1 (`l1d.cache_global_loads
+        /// = false`, GPGPU-Sim's `-gpgpu_gmem_skip_L1D`): it goes to L2 without an L1 lookup.
+        bypass: bool,
     },
     Atomic,
     Const,
@@ -129,6 +138,11 @@ pub struct SmMem {
     free_tracks: Vec<u32>,
     /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
     hits: VecDeque<(u64, u32)>,
+    /// Accesses that look the L1 D-cache up, in the order they were served, each with the
+    /// cycle of its lookup: `l1d.latency` cycles after the LD/ST unit served it (GPGPU-Sim's
+    /// `l1_latency_queue`: a miss leaves for L2 only then, and a reservation failure at the
+    /// head holds the queue). At most `l1d.latency` entries.
+    l1_pipe: VecDeque<(u64, Staged)>,
     /// Per warp slot: memory instructions in flight.
     pub(crate) outstanding: Vec<u32>,
     waiters: Vec<Waiter>,
@@ -173,10 +187,12 @@ impl SmMem {
             miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
             miss_cap: d.miss_queue as usize,
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
-            failed_load: vec![None; units],
+            // One per LD/ST instance, and one for the L1 latency queue's head.
+            failed_load: vec![None; units + 1],
             tracks: Vec::with_capacity(4 * slots),
             free_tracks: Vec::with_capacity(4 * slots),
             hits: VecDeque::with_capacity(64),
+            l1_pipe: VecDeque::with_capacity(d.latency.max(1) as usize),
             outstanding: vec![0; slots],
             waiters: Vec::with_capacity(d.mshr_merge.max(1) as usize),
             lines: Vec::with_capacity(WARP_SIZE * 2),
@@ -189,6 +205,29 @@ impl SmMem {
             l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
             tex_counts: CacheCounts::default(),
+        }
+    }
+
+    /// Swaps in the constant and texture caches' tags a previous launch left (`kept.rs`).
+    pub(crate) fn swap_read_only(&mut self, constant: &mut TagArray, texture: &mut TagArray) {
+        std::mem::swap(&mut self.cc, constant);
+        std::mem::swap(&mut self.tex, texture);
+    }
+
+    /// The constant and texture caches' tags, for the next launch (`kept.rs`).
+    pub(crate) fn into_read_only(self) -> (TagArray, TagArray) {
+        (self.cc, self.tex)
+    }
+
+    /// A hit of `track` in cycle `now` whose data is back `latency` cycles later: at once
+    /// (0) for an L1 lookup at the end of `l1_pipe`, which spent the L1 latency queueing, and
+    /// for the constant cache, whose hits GPGPU-Sim writes back from the LD/ST unit without a
+    /// latency queue (in front: no queued hit is due earlier); else behind every queued hit.
+    fn hit(&mut self, now: u64, latency: u64, track: u32) {
+        if latency == 0 {
+            self.hits.push_front((now, track));
+        } else {
+            self.hits.push_back((now + latency, track));
         }
     }
 
@@ -263,6 +302,7 @@ impl SmMem {
             } else {
                 self.local_write_back
             },
+            bypass: global && !self.cache_global_loads,
         }
     }
 
@@ -270,6 +310,7 @@ impl SmMem {
     pub fn busy(&self) -> bool {
         !self.miss_queue.is_empty()
             || !self.hits.is_empty()
+            || !self.l1_pipe.is_empty()
             || self.staged.iter().any(|q| !q.is_empty())
     }
 
@@ -278,7 +319,11 @@ impl SmMem {
         if !self.miss_queue.is_empty() || self.staged.iter().any(|q| !q.is_empty()) {
             return now + 1;
         }
-        self.hits.front().map_or(u64::MAX, |&(t, _)| t)
+        let pipe = self
+            .l1_pipe
+            .front()
+            .map_or(u64::MAX, |&(t, _)| t.max(now + 1));
+        self.hits.front().map_or(u64::MAX, |&(t, _)| t).min(pipe)
     }
 
     /// Stages the lines in `self.lines` as one instruction on LD/ST instance `unit` for warp
@@ -351,6 +396,7 @@ fn cached_read(
     sectors: u32,
     sm: u16,
     now: u64,
+    hit_latency: u64,
 ) -> bool {
     let room = m.miss_queue.len() < m.miss_cap;
     let (tags, mshrs, counts, dest) = match cache {
@@ -371,8 +417,15 @@ fn cached_read(
     };
     if lookup && tags.access(addr, false) {
         count(|c| c.hits += 1);
-        m.hits.push_back((now + m.latency, w.track));
+        m.hit(now, hit_latency, w.track);
         return true;
+    }
+    // A new miss of a load that allocates in the L1 D-cache takes a way of its set now
+    // (allocate on miss): none free of fills on their way is a reservation failure.
+    let reserves = matches!(cache, ReadCache::L1) && w.alloc && !mshrs.pending(addr);
+    if reserves && !tags.can_reserve(addr) {
+        count(|c| c.reservation_fails += 1);
+        return false;
     }
     // A merge into a miss in flight, or a new miss when the miss queue has room.
     let added = mshrs.add_if(addr, w, room);
@@ -380,9 +433,13 @@ fn cached_read(
         count(|c| c.reservation_fails += 1);
         return false;
     }
+    let mut victim = None;
     if added == MshrAdd::Merged {
         count(|c| c.merged += 1);
     } else {
+        if reserves {
+            victim = tags.reserve(addr).expect("checked");
+        }
         count(|c| c.misses += 1);
         m.miss_queue.push_back(Req {
             addr,
@@ -394,6 +451,8 @@ fn cached_read(
             whole: 0,
         });
     }
+    // A dirty line it replaced (local memory is written back) goes to L2.
+    m.write_back(victim, sm);
     true
 }
 
@@ -406,6 +465,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         while let Some(r) = env.mem.pop_reply(sm, now) {
             self.mem_reply(env, r, now);
         }
+        self.l1_lookup(now);
         while let Some(&(t, track)) = self.mem.hits.front() {
             if t > now {
                 break;
@@ -454,8 +514,43 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// Serves one line access, the head of LD/ST unit `unit`'s staged queue, in cycle `now`;
-    /// false on a reservation failure (retry).
+    /// false on a reservation failure or a full L1 latency queue (retry). An access that looks
+    /// the L1 D-cache up joins `l1_pipe` (at most one a cycle): it is looked up when its
+    /// latency has passed ([`Sm::l1_lookup`]); the others are served now.
     fn serve(&mut self, a: Staged, unit: usize, now: u64) -> bool {
+        let m = &mut self.mem;
+        let through_l1 = matches!(
+            a.kind,
+            AccKind::Load { alloc: true } | AccKind::Store { bypass: false, .. }
+        );
+        if through_l1 && m.latency > 0 {
+            let full = m.l1_pipe.len() >= m.latency as usize
+                || m.l1_pipe.back().is_some_and(|&(t, _)| t >= now + m.latency);
+            if full {
+                return false;
+            }
+            m.l1_pipe.push_back((now + m.latency, a));
+            return true;
+        }
+        self.access(a, unit, now, false)
+    }
+
+    /// The L1 latency queue's head, when its latency has passed, looks the L1 D-cache up in
+    /// cycle `now` (one a cycle: GPGPU-Sim's single-bank `l1_latency_queue`); a reservation
+    /// failure keeps it at the head, holding the accesses behind it.
+    fn l1_lookup(&mut self, now: u64) {
+        let Some(&(t, a)) = self.mem.l1_pipe.front() else {
+            return;
+        };
+        if t <= now && self.access(a, self.mem.failed_load.len() - 1, now, true) {
+            self.mem.l1_pipe.pop_front();
+        }
+    }
+
+    /// Performs line access `a` in cycle `now` (`slot`: its retry record in `failed_load`);
+    /// `paid`: the L1 latency was spent in the latency queue, so a hit's data is back now.
+    /// False on a reservation failure.
+    fn access(&mut self, a: Staged, slot: usize, now: u64, paid: bool) -> bool {
         let m = &mut self.mem;
         let addr = a.line.addr;
         let sm = self.id as u16;
@@ -483,7 +578,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     mshrs: m.l1_mshrs.changes(),
                     room,
                 };
-                if m.failed_load[unit] == Some(state) {
+                if m.failed_load[slot] == Some(state) {
                     // What `cached_read` counts when it fails.
                     m.l1d_counts.reservation_fails += 1;
                     if alloc {
@@ -491,16 +586,35 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     }
                     return false;
                 }
-                let served = cached_read(m, ReadCache::L1, addr, w, alloc, bytes, sectors, sm, now);
-                m.failed_load[unit] = (!served).then_some(state);
+                let hit_latency = if paid { 0 } else { m.latency };
+                let served = cached_read(
+                    m,
+                    ReadCache::L1,
+                    addr,
+                    w,
+                    alloc,
+                    bytes,
+                    sectors,
+                    sm,
+                    now,
+                    hit_latency,
+                );
+                m.failed_load[slot] = (!served).then_some(state);
                 served
             }
-            AccKind::Store { write_back: false } => {
+            AccKind::Store {
+                write_back: false,
+                bypass,
+            } => {
                 if !room {
-                    m.l1d_counts.reservation_fails += 1;
+                    if !bypass {
+                        m.l1d_counts.reservation_fails += 1;
+                    }
                     return false;
                 }
-                if m.l1.access(addr, false) {
+                if bypass {
+                    // Straight to L2: no L1 lookup.
+                } else if m.l1.access(addr, false) {
                     m.l1d_counts.hits += 1;
                 } else {
                     m.l1d_counts.misses += 1;
@@ -517,11 +631,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 });
                 true
             }
-            AccKind::Store { write_back: true } => {
+            AccKind::Store {
+                write_back: true, ..
+            } => {
                 if m.l1.access(addr, true) {
                     m.l1d_counts.hits += 1;
                 } else {
-                    if !room {
+                    // Every way of the set waits for a fill: no line to write into.
+                    if !room || !m.l1.can_reserve(addr) {
                         m.l1d_counts.reservation_fails += 1;
                         return false;
                     }
@@ -529,7 +646,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     let victim = m.l1.fill(addr, true);
                     m.write_back(victim, sm);
                 }
-                m.hits.push_back((now + m.latency, a.track));
+                let hit_latency = if paid { 0 } else { m.latency };
+                m.hit(now, hit_latency, a.track);
                 true
             }
             AccKind::Atomic => {
@@ -551,23 +669,30 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 });
                 true
             }
-            AccKind::Const => {
-                let bytes = m.cc.line_bytes() as u16;
+            AccKind::Const | AccKind::Tex => {
+                // Constant-cache hits are back at once; texture hits after the L1 latency.
+                let (cache, bytes, hit_latency) = if a.kind == AccKind::Const {
+                    (ReadCache::Const, m.cc.line_bytes() as u16, 0)
+                } else {
+                    (ReadCache::Tex, m.tex.line_bytes() as u16, m.latency)
+                };
                 let w = Waiter {
                     track: a.track,
                     alloc: true,
                 };
                 let sectors = Req::all_sectors(bytes as u64, m.sector);
-                cached_read(m, ReadCache::Const, addr, w, true, bytes, sectors, sm, now)
-            }
-            AccKind::Tex => {
-                let bytes = m.tex.line_bytes() as u16;
-                let w = Waiter {
-                    track: a.track,
-                    alloc: true,
-                };
-                let sectors = Req::all_sectors(bytes as u64, m.sector);
-                cached_read(m, ReadCache::Tex, addr, w, true, bytes, sectors, sm, now)
+                cached_read(
+                    m,
+                    cache,
+                    addr,
+                    w,
+                    true,
+                    bytes,
+                    sectors,
+                    sm,
+                    now,
+                    hit_latency,
+                )
             }
         }
     }

@@ -48,6 +48,7 @@ pub mod events;
 pub mod fetch;
 pub mod icache;
 pub mod issue;
+pub mod kept;
 pub mod memory;
 pub mod scoreboard;
 pub mod share;
