@@ -121,6 +121,10 @@ fn impossible_values_are_explained() {
     assert_eq!(e, ConfigError::Invalid { key: "sm.schedulers".into(), why: "0 is out of range 1..=16".into() });
     let e = GpuConfig::load_with("gtx480", &["l2.slices=7".into()]).unwrap_err();
     assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"), "{e}");
+    for bad in ["l2.slice_interleave=192", "l2.slice_interleave=64"] {
+        let e = GpuConfig::load_with("gtx480", &[bad.into()]).unwrap_err();
+        assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slice_interleave"), "{bad}: {e}");
+    }
     let e = GpuConfig::load_with("gtx480", &["sm".into()]).unwrap_err();
     assert_eq!(e, ConfigError::BadOverride { text: "sm".into() });
     for bad in ["0", "1000000001"] {

@@ -119,6 +119,8 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
     k.extend(c.const_cache.mshrs.map(|v| ("const_cache.mshrs", u(v), 1, 4096)));
     k.extend(c.const_cache.mshr_merge.map(|v| ("const_cache.mshr_merge", u(v), 1, 1024)));
     k.extend(c.icnt.input_buffer_flits.map(|v| ("icnt.input_buffer_flits", u(v), 1, 1 << 16)));
+    // Absent: slices alternate line by line.
+    k.extend(c.l2.slice_interleave.map(|v| ("l2.slice_interleave", u(v), 8, 1 << 30)));
     k
 }
 

@@ -410,6 +410,14 @@ pub struct L2 {
     /// 2026-11-28).
     #[serde(default)]
     pub sector_per_cycle: bool,
+    /// Bytes of a partition's own address space one slice takes before the partition's next
+    /// slice does: GPGPU-Sim picks the sub-partition with the low bit of the DRAM bank in its
+    /// address map (`addrdec_tlx`: `chip × n + (bank & (n − 1))`). SM2_GTX480's map puts that
+    /// bit at bit 8 of the channel's own address, so both 128-byte lines of a 256-byte chunk
+    /// share a slice: 256 there. Absent, slices alternate line by line (as SM6_TITANX's map
+    /// would, bank bit at bit 7).
+    #[serde(default)]
+    pub slice_interleave: Option<u32>,
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

@@ -179,6 +179,12 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid("l2.size", "must be a multiple of l2.slices"));
     }
     cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
+    if let Some(b) = c.l2.slice_interleave {
+        power_of_two("l2.slice_interleave", b)?;
+        if b < c.l2.line {
+            return Err(invalid("l2.slice_interleave", format!("{b} is smaller than l2.line = {}", c.l2.line)));
+        }
+    }
     if c.l2.sectored && c.l2.line / c.coalescer.sector_bytes.max(1) > 32 {
         return Err(invalid("l2.sectored", format!("needs at most 32 sectors per line: l2.line = {} / coalescer.sector_bytes = {} is {}", c.l2.line, c.coalescer.sector_bytes, c.l2.line / c.coalescer.sector_bytes.max(1))));
     }

@@ -23,6 +23,9 @@ pub struct SliceLocal {
     pub chunk: u64,
     pub partitions: u64,
     pub slices: u64,
+    /// `l2.slice_interleave` when set: the bytes of the partition's address space a slice
+    /// takes before the next; `None`: slices alternate line by line.
+    pub interleave: Option<u64>,
 }
 
 impl SliceLocal {
@@ -30,7 +33,11 @@ impl SliceLocal {
     #[inline]
     fn line_in_slice(&self, addr: u64, line_shift: u32) -> u64 {
         let in_partition = (addr / self.chunk / self.partitions) * self.chunk + addr % self.chunk;
-        (in_partition >> line_shift) / self.slices
+        match self.interleave {
+            None => (in_partition >> line_shift) / self.slices,
+            // The slice-select bits removed, as GPGPU-Sim's `partition_address`.
+            Some(b) => ((in_partition / (b * self.slices)) * b + in_partition % b) >> line_shift,
+        }
     }
 }
 
@@ -298,6 +305,7 @@ mod tests {
             chunk: 256,
             partitions: 6,
             slices: 2,
+            interleave: None,
         };
         let lines: Vec<u64> = (0..512u64).map(|i| i * 6 * 256).collect();
         let fills_without_eviction = |t: &mut TagArray| {
@@ -317,6 +325,25 @@ mod tests {
         // The other slice's lines (128 bytes on) index the same way.
         assert_eq!(sliced.set_of(128), sliced.set_of(0));
         assert_ne!(sliced.set_of(1536), sliced.set_of(0));
+    }
+
+    #[test]
+    fn with_a_slice_interleave_a_slices_lines_are_numbered_without_gaps() {
+        // 256 bytes per slice in turn (gtx480): partition 0's chunks are 0, 1536, 3072, …;
+        // slice 0 takes the even ones, both lines of each, numbered 0, 1, 2, 3, …
+        let local = SliceLocal {
+            chunk: 256,
+            partitions: 6,
+            slices: 2,
+            interleave: Some(256),
+        };
+        let slice0: Vec<u64> = (0..8u64)
+            .flat_map(|c| [2 * c * 1536, 2 * c * 1536 + 128])
+            .map(|a| local.line_in_slice(a, 7))
+            .collect();
+        assert_eq!(slice0, (0..16).collect::<Vec<_>>());
+        // Slice 1 (the odd chunks) numbers its lines the same way.
+        assert_eq!(local.line_in_slice(1536 + 128, 7), 1);
     }
 
     #[test]

@@ -290,7 +290,7 @@ mod tests {
     /// The cycles at which a slice serves writes of `sectors` sectors each (writes are
     /// acknowledged when served), all waiting from cycle 0.
     fn served_at(sector_per_cycle: bool, sectors: u32) -> Vec<u64> {
-        let local = SliceLocal { chunk: 256, partitions: 1, slices: 1 };
+        let local = SliceLocal { chunk: 256, partitions: 1, slices: 1, interleave: None };
         let mut slice = L2Slice::new(0, 64 * 1024, 8, 128, 64, 4, SetIndex::Linear, local, Some(32))
             .with_sector_per_cycle(sector_per_cycle);
         for i in 0..3u64 {

@@ -9,7 +9,8 @@
 //! ejection port → L1 fill → the waiting warps' registers are released.
 //!
 //! Address map: 256-byte chunks interleave over the memory partitions; within a partition,
-//! 128-byte lines alternate over its slices, and a slice indexes its sets with the line's number
+//! its slices take `l2.slice_interleave` bytes of its address space in turn (absent: 128-byte
+//! lines alternate by their global number), and a slice indexes its sets with the line's number
 //! among its own lines (the partition and slice bits removed, as GPGPU-Sim does); a DRAM row of a channel's bank is 2 KiB per chip
 //! times the channel's chips (they work in lockstep: 4 KiB on both presets), with the bank
 //! index XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
@@ -159,6 +160,9 @@ pub struct AddrMap {
     row_bytes: u64,
     /// Consecutive channel bytes per bank (`dram.bank_interleave`; a row when 0).
     interleave: u64,
+    /// `l2.slice_interleave`: bytes of a partition's address space per slice in turn (`None`:
+    /// a line, slices alternating by the line's global number).
+    slice_interleave: Option<u64>,
 }
 
 impl AddrMap {
@@ -174,6 +178,7 @@ impl AddrMap {
                 0 => cfg.dram.row_bytes(),
                 b => b as u64,
             },
+            slice_interleave: cfg.l2.slice_interleave.map(|b| b as u64),
         }
     }
 
@@ -183,7 +188,11 @@ impl AddrMap {
 
     pub fn slice(&self, addr: u64) -> usize {
         let p = self.partition(addr);
-        (p * self.slices_per_partition + (addr / self.line) % self.slices_per_partition) as usize
+        let within = match self.slice_interleave {
+            None => addr / self.line,
+            Some(b) => ((addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES) / b,
+        };
+        (p * self.slices_per_partition + within % self.slices_per_partition) as usize
     }
 
     /// What an L2 slice indexes its sets with: its own line numbers.
@@ -192,6 +201,7 @@ impl AddrMap {
             chunk: CHUNK_BYTES,
             partitions: self.partitions,
             slices: self.slices_per_partition,
+            interleave: self.slice_interleave,
         }
     }
 
@@ -542,6 +552,20 @@ impl MemSystem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gtx480_sends_both_lines_of_a_chunk_to_one_slice() {
+        // SM2_GTX480's map: the sub-partition is the bank bit at bit 8 of the channel's own
+        // address, so a 256-byte chunk stays in one slice and a partition's chunks alternate.
+        let gtx = AddrMap::new(&GpuConfig::load("gtx480").unwrap());
+        assert_eq!(gtx.slice(0), gtx.slice(128));
+        assert_eq!(gtx.slice(0), 0);
+        assert_eq!(gtx.slice(6 * 256), 1, "partition 0's next chunk");
+        assert_eq!(gtx.slice(256), 2, "partition 1's first chunk");
+        // Without `l2.slice_interleave` (titanx-pascal) slices alternate line by line.
+        let tx = AddrMap::new(&GpuConfig::load("titanx-pascal").unwrap());
+        assert_ne!(tx.slice(0), tx.slice(128));
+    }
 
     /// `(bank, row)` of the first `n` chunks of partition 0 under `overrides` of gtx480.
     fn banks(overrides: &[&str], n: u64) -> Vec<(u16, u32)> {
