@@ -29,10 +29,16 @@ pub struct SliceLocal {
 }
 
 impl SliceLocal {
+    /// `addr` in its partition's own address space (the partition-select chunks removed).
+    #[inline]
+    pub fn in_partition(&self, addr: u64) -> u64 {
+        (addr / self.chunk / self.partitions) * self.chunk + addr % self.chunk
+    }
+
     /// The line number of `addr` among the lines of its slice (lines of `1 << line_shift` bytes).
     #[inline]
     fn line_in_slice(&self, addr: u64, line_shift: u32) -> u64 {
-        let in_partition = (addr / self.chunk / self.partitions) * self.chunk + addr % self.chunk;
+        let in_partition = self.in_partition(addr);
         match self.interleave {
             None => (in_partition >> line_shift) / self.slices,
             // The slice-select bits removed, as GPGPU-Sim's `partition_address`.

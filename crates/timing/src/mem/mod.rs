@@ -190,7 +190,7 @@ impl AddrMap {
         let p = self.partition(addr);
         let within = match self.slice_interleave {
             None => addr / self.line,
-            Some(b) => ((addr / CHUNK_BYTES / self.partitions) * CHUNK_BYTES + addr % CHUNK_BYTES) / b,
+            Some(b) => self.slice_local().in_partition(addr) / b,
         };
         (p * self.slices_per_partition + within % self.slices_per_partition) as usize
     }

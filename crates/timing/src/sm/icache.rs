@@ -273,10 +273,9 @@ impl ICache {
     /// freed: the memory system drops the replies), valid lines stay for the next launch,
     /// and the counters start again.
     pub fn end_launch(&mut self, cycles: u64) {
-        for e in self.entries.drain(..) {
+        while let Some(e) = self.entries.pop() {
             if !e.landed {
-                let set = (e.tag % self.sets) as usize * self.ways;
-                for k in set..set + self.ways {
+                for k in self.ways_of(e.tag) {
                     if self.tags[k] == e.tag && self.reserved[k] {
                         self.reserved[k] = false;
                         self.tags[k] = u64::MAX;
