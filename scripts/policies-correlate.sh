@@ -72,6 +72,10 @@ def warpsim_run(prog, preset, policy):
 
 def gs_names(policy):
     issue, _, fetch = policy.partition('+')
+    # Our `tls` is GPGPU-Sim's own two-level scheduler (6 active warps, LRR inside, the pending
+    # FIFO outside): compared with GPGPU-Sim's, not a port of ours.
+    if issue == 'tls':
+        return 'two_level_active:6:0:1', fetch or 'rr'
     return issue.replace('-', '_'), fetch or 'rr'
 
 def gpgpusim_run(prog, preset, policy):

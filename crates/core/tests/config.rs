@@ -212,7 +212,7 @@ fn pipeline_stages_are_checked_and_optional_in_a_file() {
     let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     let g = load("gtx480", &[]).unwrap().pipeline;
     assert_eq!((g.collect, g.dispatch, g.writeback, g.overhead()), (1, 3, 2, 6));
-    assert_eq!(load("titanx-pascal", &[]).unwrap().pipeline.overhead(), 3);
+    assert_eq!(load("titanx-pascal", &[]).unwrap().pipeline.overhead(), 5);
     match load("gtx480", &["pipeline.dispatch=65"]) {
         Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "pipeline.dispatch: 65 is out of range 0..=64"),
         other => panic!("{other:?}"),
@@ -257,4 +257,31 @@ fn dram_structure_keys_are_checked() {
         .join("\n");
     let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap().dram;
     assert_eq!((old.bank_groups, old.tCCDL, old.tWTR, old.request_bytes, old.bank_interleave), (1, 0, 0, 0, 0));
+}
+
+/// `latency.other` / `initiation.other` (GPGPU-Sim's `ALU_OP`: logic, moves, compares…): both
+/// presets set 1, each has a range, and a file without them keeps the int add entry for those
+/// instructions (the model it was written for). `sm.atomics_block_warp` defaults to true.
+#[test]
+fn other_instructions_latency_is_checked_and_optional_in_a_file() {
+    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    for p in ["gtx480", "titanx-pascal"] {
+        let c = load(p, &[]).unwrap();
+        assert_eq!((c.latency.other, c.initiation.other), (Some(1), Some(1)), "{p}");
+        assert!(c.sm.atomics_block_warp, "{p}");
+    }
+    match load("gtx480", &["latency.other=0"]) {
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "latency.other: 0 is out of range 1..=100000"),
+        other => panic!("{other:?}"),
+    }
+    let full = load("gtx480", &[]).unwrap().to_toml();
+    let without: String = full
+        .lines()
+        .filter(|l| !l.starts_with("other =") && !l.starts_with("atomics_block_warp ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, full);
+    let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap();
+    assert_eq!((old.latency.other, old.initiation.other), (None, None));
+    assert!(old.sm.atomics_block_warp);
 }

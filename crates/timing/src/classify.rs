@@ -146,7 +146,6 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             }
         }
     };
-    let is_float = matches!(inst.ty, Ty::F32 | Ty::F64);
     match inst.op {
         Op::Ld | Op::St | Op::Atom | Op::Red | Op::CpAsync => {
             let mem = match inst.mods.space {
@@ -168,17 +167,34 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             initiation: 1,
             mem: MemClass::Data,
         },
+        // The classes of GPGPU-Sim's `ptx_instruction::set_opcode_and_latency`: add/sub, min/max,
+        // mul, mad/fma, div/rem and shfl take the latency tables' entries; 24-bit multiplies
+        // one cycle more; div/rem and the transcendentals run on the SFU.
+        Op::IAdd | Op::IAddC | Op::ISub | Op::ISubC => int(ADD),
+        Op::FAdd | Op::FSub => fp(ADD, inst.ty),
         Op::IMin | Op::IMax => int(MAX),
-        Op::IMulLo | Op::IMulHi | Op::IMulWide | Op::IMul24 => int(MUL),
-        Op::IMadLo | Op::IMadHi | Op::IMadWide | Op::IMadC | Op::IMad24 | Op::Sad => int(MAD),
-        Op::IDiv | Op::IRem => int(DIV),
-        Op::Shfl | Op::Vote | Op::Match | Op::Redux => int(SHFL),
-        Op::FAdd | Op::FSub | Op::FAbs | Op::FNeg | Op::Testp | Op::Copysign => fp(ADD, inst.ty),
         Op::FMin | Op::FMax => fp(MAX, inst.ty),
+        Op::IMulLo | Op::IMulHi | Op::IMulWide => int(MUL),
         Op::FMul => fp(MUL, inst.ty),
+        Op::IMadLo | Op::IMadHi | Op::IMadWide | Op::IMadC => int(MAD),
         Op::FFma => fp(MAD, inst.ty),
-        Op::FDiv => fp(DIV, inst.ty),
-        Op::FRcp | Op::FSqrt | Op::FRsqrt if inst.ty == Ty::F64 => fp(DIV, Ty::F64),
+        Op::IMul24 | Op::IMad24 => {
+            let i = if inst.op == Op::IMul24 { MUL } else { MAD };
+            OpTiming {
+                latency: lat.int[i] + 1,
+                initiation: ini.int[i] + 1,
+                ..int(i)
+            }
+        }
+        Op::IDiv | Op::IRem => OpTiming {
+            unit: Unit::Sfu,
+            ..int(DIV)
+        },
+        Op::FDiv => OpTiming {
+            unit: Unit::Sfu,
+            ..fp(DIV, inst.ty)
+        },
+        Op::Shfl => int(SHFL),
         Op::FRcp
         | Op::FSqrt
         | Op::FRsqrt
@@ -192,7 +208,14 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             initiation: ini.sfu,
             mem: MemClass::None,
         },
-        Op::Setp | Op::Set | Op::Selp | Op::Slct | Op::Cvt if is_float => fp(ADD, inst.ty),
-        _ => int(ADD),
+        // Everything else — logic, shifts, bit fields, comparisons, selects, moves,
+        // conversions, abs/neg, votes, control — is GPGPU-Sim's `ALU_OP`: an SP instruction
+        // with the tables' `other` entry (absent: the int add entry).
+        _ => OpTiming {
+            unit: Unit::Sp,
+            latency: lat.other.unwrap_or(lat.int[ADD]),
+            initiation: ini.other.unwrap_or(ini.int[ADD]),
+            mem: MemClass::None,
+        },
     }
 }

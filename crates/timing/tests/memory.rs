@@ -62,3 +62,40 @@ fn ctas_beyond_occupancy_wait_for_free_slots() {
         assert_eq!(c.sm as u64, c.linear);
     }
 }
+
+/// `sm.atomics_block_warp` (GPGPU-Sim's `m_n_atomic`): after an `atom` whose result nobody
+/// reads, the warp issues nothing more until the atomic is back; without it, the independent
+/// chain after the atomic overlaps the atomic's round trip to L2.
+#[test]
+fn a_warp_waits_for_its_atomics_when_the_preset_says_so() {
+    let chain: String = (0..40).map(|_| "add.s32 %r6, %r6, 1;\n").collect();
+    let src = kernel(
+        "",
+        &format!(
+            "atom.global.add.u32 %r7, [%rd1], 1;\nmov.u32 %r6, %r2;\n{chain}\
+             mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3+4], %r6;"
+        ),
+    );
+    let reference = run(&src, 1, 32, 33, None).out;
+    for preset in ["gtx480", "titanx-pascal"] {
+        let mut cfg = warpsim_core::config::GpuConfig::load(preset).unwrap();
+        assert!(cfg.sm.atomics_block_warp, "{preset} follows GPGPU-Sim");
+        let blocked = run(&src, 1, 32, 33, Some((&cfg, PolicyKind::GTO)));
+        cfg.sm.atomics_block_warp = false;
+        let free = run(&src, 1, 32, 33, Some((&cfg, PolicyKind::GTO)));
+        assert_eq!(blocked.out, reference);
+        assert_eq!(free.out, reference);
+        let (b, f) = (blocked.stats.unwrap(), free.stats.unwrap());
+        // The chain (40 dependent adds) and the atomic's trip through the interconnect and
+        // L2 add up when the warp waits, and overlap when it does not.
+        let trip = (cfg.l2.latency + 2 * cfg.icnt.latency) as u64;
+        assert!(
+            b.cycles >= f.cycles + trip,
+            "{preset}: {} cycles waiting for the atomic, {} not waiting (trip ≥ {trip})",
+            b.cycles,
+            f.cycles
+        );
+        // The wait is an idle issue slot (no valid instruction), as in GPGPU-Sim.
+        assert!(b.issue.idle > f.issue.idle + trip);
+    }
+}

@@ -114,6 +114,8 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         k.extend(t.int.iter().map(|&v| (int, u(v), 1, CYCLES)));
         k.extend(t.fp32.iter().map(|&v| (fp32, u(v), 1, CYCLES)));
         k.extend(t.fp64.iter().map(|&v| (fp64, u(v), 1, CYCLES)));
+        let other = if key == "latency" { "latency.other" } else { "initiation.other" };
+        k.extend(t.other.map(|v| (other, u(v), 1, CYCLES)));
     }
     // Optional keys (absent: the L1's values) have their range when given.
     k.extend(c.const_cache.mshrs.map(|v| ("const_cache.mshrs", u(v), 1, 4096)));

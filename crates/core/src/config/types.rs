@@ -177,6 +177,10 @@ pub struct Gpu {
     pub kernel_launch_latency: u32,
 }
 
+fn yes() -> bool {
+    true
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sm {
@@ -194,6 +198,12 @@ pub struct Sm {
     #[serde(default)]
     pub scheduler_order: SchedulerOrder,
     pub dual_issue: bool,
+    /// A warp that issued an `atom` issues nothing more until its atomics have completed
+    /// (GPGPU-Sim's `shd_warp_t::waiting`: `m_n_atomic > 0`), not only the instructions
+    /// that read the result. Default true, as in GPGPU-Sim (files written before the key
+    /// existed load with it); false lets the warp run on until it reads the result.
+    #[serde(default = "yes")]
+    pub atomics_block_warp: bool,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
     pub sub_core: bool,
     pub ibuffer_entries: u32,
@@ -282,6 +292,12 @@ pub struct OpTimes {
     pub fp32: [u32; 5],
     pub fp64: [u32; 5],
     pub sfu: u32,
+    /// Instructions outside the arithmetic classes above — logic, shifts, bit fields,
+    /// comparisons, selects, moves, conversions, abs/neg, votes, branches (GPGPU-Sim's
+    /// `ALU_OP`, which takes latency and initiation 1 whatever its config says). Absent: the
+    /// int add entry (`int[0]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -13,6 +13,9 @@ pub enum Block {
     Ready,
     /// Its I-buffer head waits on the scoreboard until `wake`.
     Data,
+    /// Waiting for its own atomics to complete (`sm.atomics_block_warp`, GPGPU-Sim's
+    /// `m_n_atomic`): not a candidate, like a warp at a barrier, until `wake`.
+    Atomic,
     /// Waiting at a barrier (until released).
     Barrier,
     /// Finished; waiting for other warps of its CTA to finish.

@@ -354,6 +354,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
                 self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
                 self.last_complete[s] = self.last_complete[s].max(ready);
+                // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
+                if self.atomics_block_warp && inst.is_some_and(|i| i.op == Op::Atom) {
+                    self.atomics_until[s] = self.atomics_until[s].max(ready);
+                }
                 self.units
                     .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
                 if P::WANTS_MEM_EVENTS && t.unit == Unit::Ldst {
@@ -369,6 +373,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
                 let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
                 let track = self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
+                if self.atomics_block_warp && inst.op == Op::Atom {
+                    // Until the last of its atomics completes (`finish`).
+                    self.atomics_out[s] += 1;
+                    self.atomics_until[s] = u64::MAX;
+                }
                 if inst.op == Op::CpAsync {
                     let group = self.cp.issue(s);
                     self.mem.set_group(track, group);

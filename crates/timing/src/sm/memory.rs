@@ -43,7 +43,7 @@ use crate::policy::IssuePolicy;
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, WritePolicy};
 use warpsim_core::exec::warp::WARP_SIZE;
-use warpsim_core::ir::Mods;
+use warpsim_core::ir::{Mods, Op};
 
 /// Where the timing model places the non-global spaces in the flat address space its caches
 /// and partitions see (functional addresses of these spaces overlap global ones).
@@ -774,6 +774,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .get(tr.pc as usize)
             {
                 self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
+                if self.atomics_block_warp && inst.op == Op::Atom {
+                    self.atomics_out[s] -= 1;
+                    if self.atomics_out[s] == 0 {
+                        self.atomics_until[s] = done;
+                    }
+                }
             }
             // Re-derived now (the memory stage runs before issue): a head that does not read
             // these results may issue in this very cycle, before they are written back.

@@ -161,6 +161,11 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) sb: Vec<Scoreboard>,
     /// Cycle the warp's last in-flight result completes.
     pub(crate) last_complete: Vec<u64>,
+    /// `sm.atomics_block_warp`: the warp issues nothing before `atomics_until` (its last
+    /// atomic's completion; `u64::MAX` while `atomics_out` of them are in the memory system).
+    pub(crate) atomics_block_warp: bool,
+    pub(crate) atomics_until: Vec<u64>,
+    pub(crate) atomics_out: Vec<u16>,
     /// Start of the warp's current run of cycles with an instruction in flight (issued, not
     /// completed: up to `last_complete`, or later while memory accesses are outstanding),
     /// and the cycles of its earlier runs (`issue.rs`, `WarpRecord::issued_cycles`).
@@ -298,6 +303,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             since: vec![0; n],
             sb: vec![Scoreboard::default(); n],
             last_complete: vec![0; n],
+            atomics_block_warp: cfg.sm.atomics_block_warp,
+            atomics_until: vec![0; n],
+            atomics_out: vec![0; n],
             busy_from: vec![0; n],
             busy_cycles: vec![0; n],
             start: vec![0; n],

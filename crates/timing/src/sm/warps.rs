@@ -62,7 +62,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let c = &mut self.stalls[s];
         match self.w.block[s] {
             Block::Ready => {}
-            Block::Data => c.data += n,
+            // Waiting on its atomics' results is waiting on data (StallCounts::data).
+            Block::Data | Block::Atomic => c.data += n,
             Block::Barrier => c.barrier += n,
             Block::Exit => c.exit_wait += n,
             Block::Drain => c.drain += n,
@@ -97,6 +98,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.flushed[s] = true;
             self.fetch_idle = false;
             self.block(s, Block::Control, t, u64::MAX);
+            return;
+        }
+        if self.atomics_until[s] > t {
+            // GPGPU-Sim's `shd_warp_t::waiting`: no issue while its atomics are in flight. A
+            // long wait, as for a load (two-level scheduling demotes such warps).
+            let until = self.atomics_until[s];
+            self.block(s, Block::Atomic, t, until);
+            self.w.long_until[s] = until;
             return;
         }
         let timing = env.table.get(func, pc);
@@ -187,6 +196,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.cp.reset(s);
             self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
             self.last_complete[s] = now;
+            self.atomics_until[s] = 0;
+            self.atomics_out[s] = 0;
             self.busy_from[s] = now;
             self.busy_cycles[s] = 0;
             self.start[s] = now;
