@@ -261,7 +261,8 @@ fn dram_structure_keys_are_checked() {
 
 /// `latency.other` / `initiation.other` (GPGPU-Sim's `ALU_OP`: logic, moves, compares…): both
 /// presets set 1, each has a range, and a file without them keeps the int add entry for those
-/// instructions (the model it was written for). `sm.atomics_block_warp` defaults to true.
+/// instructions (the model it was written for). `sm.atomics_block_warp` defaults to true,
+/// `sm.ldst_queue` to 0 (no queue).
 #[test]
 fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
@@ -270,6 +271,12 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
         assert_eq!((c.latency.other, c.initiation.other), (Some(1), Some(1)), "{p}");
         assert!(c.sm.atomics_block_warp, "{p}");
     }
+    assert_eq!(load("gtx480", &[]).unwrap().sm.ldst_queue, 4);
+    assert_eq!(load("titanx-pascal", &[]).unwrap().sm.ldst_queue, 16);
+    match load("gtx480", &["sm.ldst_queue=65"]) {
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "sm.ldst_queue: 65 is out of range 0..=64"),
+        other => panic!("{other:?}"),
+    }
     match load("gtx480", &["latency.other=0"]) {
         Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "latency.other: 0 is out of range 1..=100000"),
         other => panic!("{other:?}"),
@@ -277,11 +284,12 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     let full = load("gtx480", &[]).unwrap().to_toml();
     let without: String = full
         .lines()
-        .filter(|l| !l.starts_with("other =") && !l.starts_with("atomics_block_warp ="))
+        .filter(|l| !["other =", "atomics_block_warp =", "ldst_queue ="].iter().any(|k| l.starts_with(k)))
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(without, full);
     let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap();
     assert_eq!((old.latency.other, old.initiation.other), (None, None));
     assert!(old.sm.atomics_block_warp);
+    assert_eq!(old.sm.ldst_queue, 0);
 }

@@ -30,6 +30,10 @@ pub struct OpTiming {
     pub latency: u32,
     pub initiation: u32,
     pub mem: MemClass,
+    /// An access that always goes to the memory system through the LD/ST unit's staged queue
+    /// (global, local, texture; constant and parameter space unless the constant cache is
+    /// perfect): it may wait behind a busy LD/ST unit (`sm.ldst_queue`).
+    pub queues: bool,
 }
 
 impl OpTiming {
@@ -38,6 +42,7 @@ impl OpTiming {
         latency: 1,
         initiation: 1,
         mem: MemClass::None,
+        queues: false,
     };
 }
 
@@ -123,6 +128,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         latency: lat.int[i],
         initiation: ini.int[i],
         mem: MemClass::None,
+        queues: false,
     };
     let fp = |i: usize, ty: Ty| {
         if ty == Ty::F64 {
@@ -136,6 +142,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
                 latency: lat.fp64[i],
                 initiation: ini.fp64[i],
                 mem: MemClass::None,
+                queues: false,
             }
         } else {
             OpTiming {
@@ -143,6 +150,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
                 latency: lat.fp32[i],
                 initiation: ini.fp32[i],
                 mem: MemClass::None,
+                queues: false,
             }
         }
     };
@@ -152,11 +160,17 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
                 Space::Const | Space::KernelParam => MemClass::Const,
                 _ => MemClass::Data,
             };
+            let queues = match inst.mods.space {
+                Space::Global | Space::Local => inst.op != Op::CpAsync,
+                Space::Const | Space::KernelParam => !cfg.const_cache.perfect,
+                _ => false,
+            };
             OpTiming {
                 unit: Unit::Ldst,
                 latency: cfg.l1d.latency,
                 initiation: 1,
                 mem,
+                queues,
             }
         }
         // Texture fetches and surface accesses read and write global memory through the
@@ -166,6 +180,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             latency: cfg.l1d.latency,
             initiation: 1,
             mem: MemClass::Data,
+            queues: true,
         },
         // The classes of GPGPU-Sim's `ptx_instruction::set_opcode_and_latency`: add/sub, min/max,
         // mul, mad/fma, div/rem and shfl take the latency tables' entries; 24-bit multiplies
@@ -194,7 +209,8 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             unit: Unit::Sfu,
             ..fp(DIV, inst.ty)
         },
-        Op::Shfl => int(SHFL),
+        // match and redux (sm_70+, which GPGPU-Sim lacks) are warp-wide like shfl.
+        Op::Shfl | Op::Match | Op::Redux => int(SHFL),
         Op::FRcp
         | Op::FSqrt
         | Op::FRsqrt
@@ -207,6 +223,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             latency: lat.sfu,
             initiation: ini.sfu,
             mem: MemClass::None,
+            queues: false,
         },
         // Everything else — logic, shifts, bit fields, comparisons, selects, moves,
         // conversions, abs/neg, votes, control — is GPGPU-Sim's `ALU_OP`: an SP instruction
@@ -216,6 +233,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             latency: lat.other.unwrap_or(lat.int[ADD]),
             initiation: ini.other.unwrap_or(ini.int[ADD]),
             mem: MemClass::None,
+            queues: false,
         },
     }
 }

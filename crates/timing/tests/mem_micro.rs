@@ -85,12 +85,13 @@ fn flits(cfg: &GpuConfig, payload: u32) -> f64 {
 }
 
 /// What the preset implies for one dependent hop of the chase: the address conversion
-/// (`cvta`, an integer add), a cycle into the LD/ST unit, the level's latency, a cycle of
+/// (`cvta`, a one-cycle `other` instruction), a cycle into the LD/ST unit, the level's latency, a cycle of
 /// writeback, and the pipeline stages around the units (`[pipeline]`) for both instructions.
 /// The chase's `ld.global.nc` looks L1 up, so a miss leaves for L2 only after the L1 latency
 /// queue (`l1d.latency`, GPGPU-Sim's `l1_latency_queue`).
 fn expected_hops(cfg: &GpuConfig) -> (f64, f64, f64) {
-    let core = (cfg.latency.int[0] + 2 * cfg.pipeline.overhead()) as f64 + 2.0;
+    let cvta = cfg.latency.other.unwrap_or(cfg.latency.int[0]);
+    let core = (cvta + 2 * cfg.pipeline.overhead()) as f64 + 2.0;
     let l1 = core + cfg.l1d.latency as f64;
     let l2 = l1
         + 2.0 * cfg.icnt.latency as f64
@@ -319,9 +320,10 @@ fn shared_bank_conflicts_serialize_by_degree() {
             read_i64s(&gmem, out, 2)[0] as f64 / hops as f64
         };
         let base = per_hop(1);
-        // Address arithmetic (shl + add) then the load, each through the pipeline stages.
-        let expected =
-            (2 * cfg.latency.int[0] + cfg.sm.shared_latency + 3 * cfg.pipeline.overhead()) as f64;
+        // Address arithmetic (shl, a one-cycle `other` instruction, and add) then the load,
+        // each through the pipeline stages.
+        let shl = cfg.latency.other.unwrap_or(cfg.latency.int[0]);
+        let expected = (shl + cfg.latency.int[0] + cfg.sm.shared_latency + 3 * cfg.pipeline.overhead()) as f64;
         within(base, expected, &format!("{p} conflict-free shared hop"));
         for (stride, degree) in [(2u64, 2.0), (4, 4.0), (8, 8.0), (32, 32.0)] {
             let extra = per_hop(stride) - base;

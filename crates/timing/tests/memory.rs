@@ -99,3 +99,37 @@ fn a_warp_waits_for_its_atomics_when_the_preset_says_so() {
         assert!(b.issue.idle > f.issue.idle + trip);
     }
 }
+
+/// `sm.ldst_queue` (GPGPU-Sim's ID_OC_MEM register and memory operand collectors): a global
+/// load may issue while the LD/ST unit still sends an earlier warp's accesses and wait behind
+/// it, so fewer issue slots are lost to a busy LD/ST unit; shared-memory accesses still need
+/// a free unit; results are the same.
+#[test]
+fn memory_instructions_queue_behind_a_busy_ldst_unit() {
+    // Every lane loads its own 128-byte line (32 accesses per warp) past the first 4 KiB,
+    // which the threads then write: a shared store and load of its own word, an add, a store.
+    let src = kernel(
+        ".shared .align 4 .b8 sh[1024];",
+        "mul.wide.u32 %rd2, %r2, 128;\nrem.u64 %rd2, %rd2, 61440;\nadd.s64 %rd3, %rd1, %rd2;\n\
+         ld.global.u32 %r7, [%rd3+4096];\nmov.u32 %r8, sh;\nshl.b32 %r9, %r5, 2;\nadd.s32 %r8, %r8, %r9;\n\
+         st.shared.u32 [%r8], %r7;\nld.shared.u32 %r10, [%r8];\nadd.s32 %r10, %r10, %r2;\n\
+         mul.wide.u32 %rd4, %r2, 4;\nadd.s64 %rd5, %rd1, %rd4;\nst.global.u32 [%rd5], %r10;",
+    );
+    let n = 16 * 1024;
+    let reference = run(&src, 4, 256, n, None).out;
+    for preset in ["gtx480", "titanx-pascal"] {
+        let mut cfg = warpsim_core::config::GpuConfig::load(preset).unwrap();
+        assert!(cfg.sm.ldst_queue > 0, "{preset} queues as GPGPU-Sim does");
+        let queued = run(&src, 4, 256, n, Some((&cfg, PolicyKind::GTO)));
+        cfg.sm.ldst_queue = 0;
+        let unqueued = run(&src, 4, 256, n, Some((&cfg, PolicyKind::GTO)));
+        assert!(queued.out == reference && unqueued.out == reference, "{preset}: results differ");
+        let (q, u) = (queued.stats.unwrap(), unqueued.stats.unwrap());
+        assert!(
+            q.issue.pipeline < u.issue.pipeline,
+            "{preset}: {} pipeline-stall slots queued, {} not",
+            q.issue.pipeline,
+            u.issue.pipeline
+        );
+    }
+}

@@ -15,7 +15,7 @@ use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::analysis::{cta_order_table, cta_order_text};
 use warpsim_timing::fetch_policy::RoundRobin;
-use warpsim_timing::policy::{Build, Events, IssuePolicy, PolicyView, Pro, ProCta, SmState};
+use warpsim_timing::policy::{Build, IssuePolicy, Pro, ProCta, SmState};
 use warpsim_timing::stats::LogKind;
 use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
 
@@ -256,25 +256,6 @@ fn pro_config() -> GpuConfig {
     .unwrap()
 }
 
-/// A policy whose schedulers never sleep (`MAY_SLEEP = false` also turns fast forward off).
-struct NoSleep<P>(P);
-
-impl<P: IssuePolicy> IssuePolicy for NoSleep<P> {
-    type Shared = P::Shared;
-    const MAY_SLEEP: bool = false;
-    fn current_order(&self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.0.current_order(sh, slots, v, out);
-    }
-    fn order(&mut self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        self.0.order(sh, slots, v, out);
-    }
-}
-
-impl<P: IssuePolicy> Events for NoSleep<P> {
-    fn on_issue(&mut self, e: &warpsim_timing::policy::Issued, v: &PolicyView) {
-        self.0.on_issue(e, v);
-    }
-}
 
 /// The launch under `NoSleep`, labelled `pro` like the registry's run.
 fn run_no_sleep<P: IssuePolicy + Build>(

@@ -28,6 +28,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("sm.shared_banks", u(c.sm.shared_banks), 1, 64),
         ("sm.shared_latency", u(c.sm.shared_latency), 1, CYCLES),
         ("sm.schedulers", u(c.sm.schedulers), 1, 16),
+        ("sm.ldst_queue", u(c.sm.ldst_queue), 0, 64),
         ("sm.ibuffer_entries", u(c.sm.ibuffer_entries), 1, 64),
         ("sm.fetch_warps_per_cycle", u(c.sm.fetch_warps_per_cycle), 1, 64),
         ("sm.fetch_bytes", u(c.sm.fetch_bytes), 8, 1024),

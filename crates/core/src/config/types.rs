@@ -204,6 +204,14 @@ pub struct Sm {
     /// existed load with it); false lets the warp run on until it reads the result.
     #[serde(default = "yes")]
     pub atomics_block_warp: bool,
+    /// Memory instructions that may issue while the LD/ST unit is still sending an earlier
+    /// one's accesses, and wait for it in order (GPGPU-Sim: the ID_OC_MEM pipeline register,
+    /// the memory operand collectors and OC_EX_MEM in front of the unit's dispatch register).
+    /// Only accesses that always go to the memory system queue (global, local, texture,
+    /// uncached constant); shared-memory ones wait for a free unit. 0 (files written before
+    /// the key existed): none, every memory instruction needs a free unit.
+    #[serde(default)]
+    pub ldst_queue: u32,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
     pub sub_core: bool,
     pub ibuffer_entries: u32,

@@ -79,12 +79,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .units
                 .free(unit, k, now)
                 .filter(|_| self.oc.free(unit, k, now).is_some())
+                .or_else(|| self.queue_behind(env, si, unit, k, now))
             {
                 Some(u) => {
                     picked = Some((si, u));
                     break;
                 }
                 None => {
+                    if unit == Unit::Ldst
+                        && !env.table.get(self.cur_func[si], self.cur_pc[si]).queues
+                    {
+                        self.ldst_waiting = true;
+                    }
                     self.stalls[si].structural += 1;
                     self.unit_stalled[k].push(s);
                     any_struct = true;
@@ -131,6 +137,22 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         Ok(())
     }
 
+    /// The LD/ST instance warp `s`'s memory instruction may queue behind while it is still
+    /// serving an earlier instruction (`sm.ldst_queue`; GPGPU-Sim's memory pipeline registers
+    /// and operand collectors in front of the unit): an access that always goes to the memory
+    /// system, a free collector, and room in that instance's queue.
+    #[inline]
+    fn queue_behind(&self, env: &Env, s: usize, unit: Unit, k: usize, now: u64) -> Option<usize> {
+        if unit != Unit::Ldst
+            || self.ldst_waiting
+            || !env.table.get(self.cur_func[s], self.cur_pc[s]).queues
+        {
+            return None;
+        }
+        self.oc.free(unit, k, now)?;
+        self.units.usable(unit, k).find(|&u| self.mem.queue_room(u))
+    }
+
     /// Every candidate of scheduler `k`'s last walk met a busy unit, each the LD/ST unit, and
     /// every LD/ST instance `k` may use is held until the memory stage frees it: the walk
     /// cannot go otherwise before that event. With warp sharing another scheduler could issue
@@ -139,7 +161,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// sharing list. (Short stalls on SP/SFU initiation intervals are cheaper walked than
     /// slept through.)
     fn waits_for_memory_stage(&self, k: usize) -> bool {
-        let held = |b: usize| self.units.next_free(Unit::Ldst, b) == u64::MAX;
+        // Held, and no room in its queue (`sm.ldst_queue`): room means a candidate waited for
+        // something else (a collector), which frees by itself.
+        let held = |b: usize| {
+            self.units.next_free(Unit::Ldst, b) == u64::MAX
+                && !self.units.usable(Unit::Ldst, b).any(|u| self.mem.queue_room(u))
+        };
         self.unit_stalled[k]
             .iter()
             .all(|&s| self.w.head_unit[s as usize] == Unit::Ldst)
@@ -192,6 +219,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let (c, wi) = self.cta_and_warp(s);
         let pc = self.cur_pc[s];
         let t = env.table.get(self.cur_func[s], pc);
+        if t.unit == Unit::Ldst && !t.queues {
+            // The waiting unqueueable access (if it was this one) has its turn now.
+            self.ldst_waiting = false;
+        }
         let rc = self.ctas[c].as_mut().expect("occupied slot has a CTA");
         let cta = &mut rc.cta;
         let k = env.k;
@@ -358,8 +389,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 if self.atomics_block_warp && inst.is_some_and(|i| i.op == Op::Atom) {
                     self.atomics_until[s] = self.atomics_until[s].max(ready);
                 }
-                self.units
-                    .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
+                // Queued behind an instruction the LD/ST unit is still serving (an access
+                // with no active lane): the unit stays held until the memory stage frees it.
+                if t.unit != Unit::Ldst || !self.mem.serving(unit) {
+                    self.units
+                        .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
+                }
                 if P::WANTS_MEM_EVENTS && t.unit == Unit::Ldst {
                     self.completions.push(Reverse((ready, s as u16)));
                 }

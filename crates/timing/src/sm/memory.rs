@@ -132,6 +132,11 @@ pub struct SmMem {
     miss_cap: usize,
     /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
     staged: Vec<VecDeque<Staged>>,
+    /// Per LD/ST unit instance: instructions in `staged` (the one being served and those
+    /// queued behind it, at most `1 + queue_cap`).
+    queued: Vec<u32>,
+    /// `sm.ldst_queue`.
+    queue_cap: u32,
     /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
     failed_load: Vec<Option<FailedLoad>>,
     tracks: Vec<Track>,
@@ -187,6 +192,8 @@ impl SmMem {
             miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
             miss_cap: d.miss_queue as usize,
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
+            queued: vec![0; units],
+            queue_cap: cfg.sm.ldst_queue,
             // One per LD/ST instance, and one for the L1 latency queue's head.
             failed_load: vec![None; units + 1],
             tracks: Vec::with_capacity(4 * slots),
@@ -229,6 +236,20 @@ impl SmMem {
         } else {
             self.hits.push_back((now + latency, track));
         }
+    }
+
+    /// LD/ST unit `unit` is sending an instruction's accesses (held until the memory stage
+    /// frees it).
+    #[inline]
+    pub fn serving(&self, unit: usize) -> bool {
+        !self.staged[unit].is_empty()
+    }
+
+    /// Another memory instruction may queue behind the one LD/ST unit `unit` is serving
+    /// (`sm.ldst_queue`).
+    #[inline]
+    pub fn queue_room(&self, unit: usize) -> bool {
+        self.serving(unit) && self.queued[unit] <= self.queue_cap
     }
 
     /// Marks track `id` (just staged) as a copy of `cp.async` group `group`.
@@ -361,6 +382,9 @@ impl SmMem {
             }
         };
         self.outstanding[slot] += 1;
+        if !self.lines.is_empty() {
+            self.queued[unit] += 1;
+        }
         let q = &mut self.staged[unit];
         for &line in &self.lines {
             q.push_back(Staged {
@@ -477,6 +501,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             if let Some(&a) = self.mem.staged[u].front() {
                 if self.serve(a, u, now) {
                     self.mem.staged[u].pop_front();
+                    let next = self.mem.staged[u].front().map(|n| n.track);
+                    if next != Some(a.track) {
+                        // The instruction has left the unit: one more may queue behind it. A
+                        // scheduler asleep on the full queue walks again.
+                        self.mem.queued[u] -= 1;
+                        if self.mem.queue_cap > 0 {
+                            self.sched_wake.iter_mut().for_each(|w| *w = (*w).min(now));
+                        }
+                    }
                     if self.mem.staged[u].is_empty() {
                         // Pipelined: the unit accepts the next instruction in the cycle its
                         // last access is served (the issue stage runs after this one), so a

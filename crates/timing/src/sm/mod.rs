@@ -191,6 +191,9 @@ pub struct Sm<P: IssuePolicy, F> {
     /// Per scheduler: the warps its last walk found ready but blocked on a busy unit or
     /// collector (charged a structural stall for every cycle it sleeps on them).
     pub(crate) unit_stalled: Vec<Vec<u16>>,
+    /// A memory instruction that cannot queue (shared memory) waits for the LD/ST unit: no
+    /// other may queue until it has issued, so it is served in its turn (`sm.ldst_queue`).
+    pub(crate) ldst_waiting: bool,
     /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
     pub(crate) outcome: Vec<Slot>,
     /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
@@ -326,6 +329,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             issue: vec![IssueSlots::default(); s],
             sched_wake: vec![0; s],
             unit_stalled: (0..s).map(|_| Vec::with_capacity(n)).collect(),
+            ldst_waiting: false,
             outcome: vec![Slot::Idle; s],
             blocked_ready: Vec::with_capacity(n),
             share_warps,

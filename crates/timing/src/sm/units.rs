@@ -42,6 +42,14 @@ impl Units {
             .unwrap_or(u64::MAX)
     }
 
+    /// The instances of `unit` scheduler `sched` may use.
+    #[inline]
+    pub fn usable(&self, unit: Unit, sched: usize) -> impl Iterator<Item = usize> + '_ {
+        let n = self.busy_until[unit as usize].len();
+        let private = self.sub_core && n >= self.schedulers;
+        (0..n).filter(move |&i| !private || i % self.schedulers == sched)
+    }
+
     #[inline]
     pub fn occupy(&mut self, unit: Unit, instance: usize, until: u64) {
         self.busy_until[unit as usize][instance] = until;

@@ -6,6 +6,7 @@ use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::grid::{run_grid, RunLimits};
 use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::policy::{Events, IssuePolicy, PolicyView};
 use warpsim_timing::{run_timed, PolicyKind, TimingOptions, TimingStats};
 
 /// A kernel `k(.u64 out, .u32 n)`: `%rd1` = out (global), `%r1` = n, `%r2` = global thread id,
@@ -142,4 +143,24 @@ pub fn run(
 
 pub fn gtx480() -> GpuConfig {
     GpuConfig::load("gtx480").unwrap()
+}
+
+/// A policy whose schedulers never sleep (`MAY_SLEEP = false` also turns fast forward off).
+pub struct NoSleep<P>(pub P);
+
+impl<P: IssuePolicy> IssuePolicy for NoSleep<P> {
+    type Shared = P::Shared;
+    const MAY_SLEEP: bool = false;
+    fn current_order(&self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.0.current_order(sh, slots, v, out);
+    }
+    fn order(&mut self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        self.0.order(sh, slots, v, out);
+    }
+}
+
+impl<P: IssuePolicy> Events for NoSleep<P> {
+    fn on_issue(&mut self, e: &warpsim_timing::policy::Issued, v: &PolicyView) {
+        self.0.on_issue(e, v);
+    }
 }

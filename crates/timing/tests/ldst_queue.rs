@@ -1,0 +1,73 @@
+//! The LD/ST queue (`sm.ldst_queue`) under sleeping schedulers: a scheduler that sleeps while
+//! its memory instructions wait for the LD/ST unit must wake whenever one of them could issue,
+//! so every statistic is the same as with schedulers that walk every cycle.
+
+mod common;
+use common::*;
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_timing::fetch_policy::RoundRobin;
+use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr};
+use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
+
+
+/// Uncoalesced global loads (32 accesses per warp), shared-memory traffic between them and a
+/// barrier: the LD/ST unit is busy, its queue fills, and shared accesses wait their turn.
+fn kernel_src() -> String {
+    kernel(
+        ".shared .align 4 .b8 sh[1024];",
+        "mul.wide.u32 %rd2, %r2, 128;\nrem.u64 %rd2, %rd2, 61440;\nadd.s64 %rd3, %rd1, %rd2;\n\
+         ld.global.u32 %r7, [%rd3+4096];\nmov.u32 %r8, sh;\nshl.b32 %r9, %r5, 2;\nadd.s32 %r8, %r8, %r9;\n\
+         st.shared.u32 [%r8], %r7;\nbar.sync 0;\nld.shared.u32 %r10, [%r8];\nld.global.u32 %r11, [%rd3+8192];\n\
+         add.s32 %r10, %r10, %r11;\nld.shared.u32 %r12, [%r8];\nadd.s32 %r10, %r10, %r12;\n\
+         mul.wide.u32 %rd4, %r2, 4;\nadd.s64 %rd5, %rd1, %rd4;\nst.global.u32 [%rd5], %r10;",
+    )
+}
+
+fn run_with<P: IssuePolicy + Build>(cfg: &GpuConfig, name: &str, sleep: bool) -> (TimingStats, Vec<u8>) {
+    let src = kernel_src();
+    let module = warpsim_core::load_ptx(&src).unwrap();
+    let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
+    let f = &module.functions[kernel as usize];
+    let n = 24 * 1024usize;
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(n as u64 * 4).unwrap();
+    gmem.write(out, &vec![0u8; n * 4]).unwrap();
+    let mut params = vec![0u8; f.param_bytes as usize];
+    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let k = LaunchCtx::one_dim(&module, kernel, &params, 8, 256, cfg.gpu.num_sms);
+    let opts = TimingOptions {
+        max_cycles: 50_000_000,
+        trace_issue: true,
+        ..TimingOptions::new(PolicyKind::from_name(name).unwrap(), 16)
+    };
+    let s = if sleep {
+        run_timed_with(&k, &mut gmem, &mut String::new(), f.shared_bytes, cfg, &opts, P::build, RoundRobin::default)
+    } else {
+        run_timed_with(&k, &mut gmem, &mut String::new(), f.shared_bytes, cfg, &opts, |b| NoSleep(P::build(b)), RoundRobin::default)
+    }
+    .unwrap();
+    let mut bytes = vec![0u8; n * 4];
+    gmem.read(out, &mut bytes).unwrap();
+    (s, bytes)
+}
+
+#[test]
+fn sleeping_schedulers_change_nothing_with_the_ldst_queue() {
+    for preset in ["gtx480", "titanx-pascal"] {
+        let cfg = GpuConfig::load_with(preset, &["gpu.num_sms=2".into()]).unwrap();
+        assert!(cfg.sm.ldst_queue > 0);
+        for (name, pair) in [
+            ("gto", (run_with::<Gto>(&cfg, "gto", true), run_with::<Gto>(&cfg, "gto", false))),
+            ("lrr", (run_with::<Lrr>(&cfg, "lrr", true), run_with::<Lrr>(&cfg, "lrr", false))),
+        ] {
+            let ((a, out_a), (b, out_b)) = pair;
+            assert!(out_a == out_b, "{preset} {name}: results differ");
+            assert_eq!(a.cycles, b.cycles, "{preset} {name}: cycles");
+            assert_eq!(a.issue_trace, b.issue_trace, "{preset} {name}: issue order");
+            assert_eq!(a.issue, b.issue, "{preset} {name}: issue slots");
+        }
+    }
+}
