@@ -6,7 +6,6 @@ mod common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
-use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::fetch_policy::RoundRobin;
 use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr};
 use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
@@ -31,12 +30,7 @@ fn run_with<P: IssuePolicy + Build>(cfg: &GpuConfig, name: &str, sleep: bool) ->
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
     let f = &module.functions[kernel as usize];
     let n = 24 * 1024usize;
-    let mut gmem = GlobalMemory::new();
-    let out = gmem.alloc(n as u64 * 4).unwrap();
-    gmem.write(out, &vec![0u8; n * 4]).unwrap();
-    let mut params = vec![0u8; f.param_bytes as usize];
-    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
-    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let (mut gmem, out, params) = zeroed_output(f, n);
     let k = LaunchCtx::one_dim(&module, kernel, &params, 8, 256, cfg.gpu.num_sms);
     let opts = TimingOptions {
         max_cycles: 50_000_000,

@@ -53,6 +53,18 @@ pub struct Outcome {
     pub error: Option<String>,
 }
 
+/// A zeroed `n`-word output buffer in a fresh global memory and the parameters of kernel
+/// `f(.u64 out, .u32 n)` that point at it: (memory, buffer address, parameter bytes).
+pub fn zeroed_output(f: &warpsim_core::ir::Function, n: usize) -> (GlobalMemory, u64, Vec<u8>) {
+    let mut gmem = GlobalMemory::new();
+    let out = gmem.alloc(n as u64 * 4).unwrap();
+    gmem.write(out, &vec![0u8; n * 4]).unwrap();
+    let mut params = vec![0u8; f.param_bytes as usize];
+    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
+    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    (gmem, out, params)
+}
+
 /// Runs `src` with an `n`-word output; `timed` = Some((config, policy)) for timing mode.
 pub fn run(
     src: &str,
@@ -64,12 +76,7 @@ pub fn run(
     let module = warpsim_core::load_ptx(src).expect("kernel loads");
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
     let f = &module.functions[kernel as usize];
-    let mut gmem = GlobalMemory::new();
-    let out = gmem.alloc(n as u64 * 4).unwrap();
-    gmem.write(out, &vec![0u8; n * 4]).unwrap();
-    let mut params = vec![0u8; f.param_bytes as usize];
-    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
-    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let (mut gmem, out, params) = zeroed_output(f, n);
     let k = LaunchCtx {
         synccheck: SYNCCHECK.with(|t| t.get()),
         ..LaunchCtx::one_dim(&module, kernel, &params, grid, block, 15)
