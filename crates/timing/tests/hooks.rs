@@ -100,12 +100,7 @@ fn run_custom_as<P: IssuePolicy, F: FetchPolicy>(
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
     let f = &module.functions[kernel as usize];
     let n = (grid * block) as usize;
-    let mut gmem = GlobalMemory::new();
-    let out = gmem.alloc(n as u64 * 4).unwrap();
-    gmem.write(out, &vec![0u8; n * 4]).unwrap();
-    let mut params = vec![0u8; f.param_bytes as usize];
-    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
-    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let (mut gmem, out, params) = zeroed_output(f, n);
     let k = LaunchCtx::one_dim(&module, kernel, &params, grid, block, cfg.gpu.num_sms);
     let mut printf = String::new();
     let opts = TimingOptions {

@@ -12,7 +12,6 @@ use common::*;
 use crafted::Crafted;
 use warpsim_core::config::{GpuConfig, PolicyParams};
 use warpsim_core::exec::context::LaunchCtx;
-use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::analysis::{cta_order_table, cta_order_text};
 use warpsim_timing::fetch_policy::RoundRobin;
 use warpsim_timing::policy::{Build, IssuePolicy, Pro, ProCta, SmState};
@@ -267,12 +266,7 @@ fn run_no_sleep<P: IssuePolicy + Build>(
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
     let f = &module.functions[kernel as usize];
     let n = (GRID * BLOCK) as usize;
-    let mut gmem = GlobalMemory::new();
-    let out = gmem.alloc(n as u64 * 4).unwrap();
-    gmem.write(out, &vec![0u8; n * 4]).unwrap();
-    let mut params = vec![0u8; f.param_bytes as usize];
-    params[f.params[0].offset as usize..][..8].copy_from_slice(&out.to_le_bytes());
-    params[f.params[1].offset as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+    let (mut gmem, out, params) = zeroed_output(f, n);
     // The same launch as `common::run` builds (15 SMs in the context; each SM reports its own).
     let k = LaunchCtx::one_dim(&module, kernel, &params, GRID, BLOCK, 15);
     let opts = TimingOptions {
