@@ -37,6 +37,8 @@ pub struct Cff {
     built: Vec<bool>,
     /// Per scheduler: how far its order has been consumed this fetch cycle.
     pos: Vec<usize>,
+    /// Per scheduler: its warps eligible this fetch cycle (bit per slot), set with its order.
+    eligible: Vec<u64>,
     /// Per scheduler: its warp slots as a bit set (an SM has at most 64).
     slot_bits: Vec<u64>,
 }
@@ -56,8 +58,24 @@ impl Cff {
             orders: Vec::new(),
             built: Vec::new(),
             pos: Vec::new(),
+            eligible: Vec::new(),
             slot_bits: Vec::new(),
         }
+    }
+
+    /// Scheduler `k`'s eligible warps now, as a bit set: usually a few, so the I-cache waits
+    /// are read for those alone and a walk of the order tests one bit per warp.
+    fn eligible_of(&self, k: usize, v: &PolicyView) -> u64 {
+        let mut eligible = 0;
+        let mut m = eligible_set(v, self.rule) & self.slot_bits[k];
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if v.warps.fetch_wait[s] <= v.now {
+                eligible |= 1 << s;
+            }
+        }
+        eligible
     }
 
     /// Scheduler `k`'s next eligible warp not picked yet this cycle.
@@ -70,19 +88,39 @@ impl Cff {
     ) -> Option<u16> {
         if !self.built[k] {
             self.built[k] = true;
-            if eligible_set(v, self.rule) & self.slot_bits[k] == 0 {
+            let eligible = self.eligible_of(k, v);
+            self.eligible[k] = eligible;
+            if eligible == 0 {
                 // None of its warps is eligible (the usual case while they wait on memory with
                 // full I-buffers): its order is not needed.
                 self.orders[k].clear();
                 return None;
             }
+            if P::FETCH_FIRST {
+                // Asked per pick (the warps before it in the order are not eligible or were
+                // picked): the same warp the walk below finds.
+                let among = eligible & !slot_bits(picked);
+                let s = orders.first(k, v, among, &mut self.orders[k]);
+                self.eligible[k] = among & !s.map_or(0, |s| 1 << s);
+                return s;
+            }
             orders.order(k, v, &mut self.orders[k]);
+        } else if P::FETCH_FIRST {
+            let among = self.eligible[k] & !slot_bits(picked);
+            if among == 0 {
+                return None;
+            }
+            let s = orders.first(k, v, among, &mut self.orders[k]);
+            self.eligible[k] = among & !s.map_or(0, |s| 1 << s);
+            return s;
         }
         let o = &self.orders[k];
+        let eligible = self.eligible[k];
         while self.pos[k] < o.len() {
             let s = o[self.pos[k]];
             self.pos[k] += 1;
-            if eligible_now(v, s as usize, self.rule) && !picked.contains(&s) {
+            if eligible >> (s & 63) & 1 != 0 && !picked.contains(&s) {
+                debug_assert!(eligible_now(v, s as usize, self.rule));
                 return Some(s);
             }
         }
@@ -103,6 +141,7 @@ impl FetchPolicy for Cff {
             self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
             self.built = vec![false; n];
             self.pos = vec![0; n];
+            self.eligible = vec![0; n];
             self.slot_bits = (0..n).map(|k| slot_bits(orders.slots(k))).collect();
         }
         self.built.iter_mut().for_each(|b| *b = false);
@@ -127,8 +166,11 @@ impl FetchPolicy for Cff {
             }
             CffMerge::Rank => {
                 for k in 0..n {
-                    self.next_of(k, v, orders, &[]);
-                    self.pos[k] = 0;
+                    // The whole orders (of the schedulers with an eligible warp).
+                    self.orders[k].clear();
+                    if self.eligible_of(k, v) != 0 {
+                        orders.order(k, v, &mut self.orders[k]);
+                    }
                 }
                 let longest = self.orders.iter().map(Vec::len).max().unwrap_or(0);
                 'ranks: for r in 0..longest {

@@ -5,10 +5,11 @@
 //! Speed: the list is re-ranked incrementally — one CTA moves (remove + binary insert over at
 //! most `sm.max_ctas` entries) when an event changes its key — never sorted per cycle. A
 //! scheduler's order is rebuilt (one pass over the ranked CTAs and that scheduler's warps of
-//! each) only when it can have changed: the list's `version` moved (an arrival, release,
-//! finished warp, launch or exit — the only events that change a rank, an occupancy or a
-//! waiting flag) or this scheduler's last-issued warp of some CTA changed; otherwise the
-//! cached order is copied.
+//! each) only when the list's `version` moved (an arrival, release, finished warp, launch or
+//! exit — the only events that change a rank, an occupancy or a waiting flag). When only this
+//! scheduler's last-issued warp of some CTA changed (every issue, under loose round robin),
+//! the lengths and places of the CTAs' runs in the cached order stand: just those CTAs' runs
+//! are rewritten in place. Otherwise the cached order is copied.
 
 use super::{
     bits_after, push_bits, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
@@ -105,47 +106,84 @@ pub struct InCta<K, const GREEDY: bool> {
     wpc: u16,
     /// Per CTA slot: the warp slot this scheduler issued last from that CTA.
     last: Vec<Option<u16>>,
-    /// The order as last built, valid while `built_at` equals the list's version and no
-    /// `last` entry changed since (`stale`).
+    /// The order as last built, valid while `built_at` equals the list's version, except for
+    /// the runs of the CTAs in `dirty`.
     cache: Vec<u16>,
     built_at: u64,
-    stale: bool,
+    /// Per CTA slot: where its runnable warps start in `cache` (valid for the CTAs ranked
+    /// when it was built).
+    run_at: Vec<u16>,
+    /// Bit `c`: CTA slot `c`'s `last` changed since its run in `cache` was written.
+    dirty: u64,
     _rule: PhantomData<K>,
 }
 
 impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
-    /// The cached order is what `build` would produce now.
-    #[inline]
-    fn fresh(&self, sh: &CtaRank<K>) -> bool {
-        !self.stale && self.built_at == sh.version
-    }
-
-    /// Appends this scheduler's order (see the type's doc) to `out`. Bit sets throughout:
-    /// within a CTA, slot order is age order and round-robin order.
-    fn build(&self, sh: &CtaRank<K>, v: &PolicyView, out: &mut Vec<u16>) {
+    /// Appends this scheduler's order (see the type's doc) to `out`, noting where each CTA's
+    /// run starts in `run_at` (when given). Bit sets throughout: within a CTA, slot order is
+    /// age order and round-robin order.
+    fn build(
+        &self,
+        sh: &CtaRank<K>,
+        v: &PolicyView,
+        out: &mut Vec<u16>,
+        mut run_at: Option<&mut [u16]>,
+    ) {
         let waiting = v.warps.waiting_bits;
         for &c in sh.order() {
             let c = c as usize;
-            let runnable = self.mine(c, v.ctas.warps[c]) & !waiting;
-            let last = self.last[c];
-            if GREEDY {
-                match last.filter(|&g| !v.waiting(g)) {
-                    Some(g) => {
-                        out.push(g);
-                        push_bits(runnable & !(1 << g), out);
-                    }
-                    None => push_bits(runnable, out),
-                }
-            } else {
-                // Rotate to start after the last issuer.
-                let after = bits_after(last);
-                push_bits(runnable & after, out);
-                push_bits(runnable & !after, out);
+            if let Some(at) = run_at.as_deref_mut() {
+                at[c] = out.len() as u16;
             }
+            self.run(c, v, |s| out.push(s));
         }
         for &c in sh.order() {
             let c = c as usize;
             push_bits(self.mine(c, v.ctas.warps[c]) & waiting, out);
+        }
+    }
+
+    /// Hands CTA slot `c`'s runnable warps of this scheduler to `put`, in this scheduler's
+    /// order. Their number depends only on occupancy and waiting flags (the list's version),
+    /// not on `last`.
+    #[inline(always)]
+    fn run(&self, c: usize, v: &PolicyView, mut put: impl FnMut(u16)) {
+        let runnable = self.mine(c, v.ctas.warps[c]) & !v.warps.waiting_bits;
+        let last = self.last[c];
+        let mut put_bits = |mut set: u64| {
+            while set != 0 {
+                put(set.trailing_zeros() as u16);
+                set &= set - 1;
+            }
+        };
+        if GREEDY {
+            match last.filter(|&g| runnable >> g & 1 != 0) {
+                Some(g) => {
+                    put_bits(1 << g);
+                    put_bits(runnable & !(1 << g));
+                }
+                None => put_bits(runnable),
+            }
+        } else {
+            // Rotate to start after the last issuer.
+            let after = bits_after(last);
+            put_bits(runnable & after);
+            put_bits(runnable & !after);
+        }
+    }
+
+    /// Rewrites, in `order` (built at the list's current version), the runs of the CTAs whose
+    /// last-issued warp changed.
+    fn rewrite_dirty(&self, v: &PolicyView, order: &mut [u16]) {
+        let mut dirty = self.dirty;
+        while dirty != 0 {
+            let c = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let mut i = self.run_at[c] as usize;
+            self.run(c, v, |s| {
+                order[i] = s;
+                i += 1;
+            });
         }
     }
 
@@ -166,8 +204,10 @@ impl<K: CtaKey, const GREEDY: bool> Build for InCta<K, GREEDY> {
             wpc: b.warps_per_cta.max(1) as u16,
             last: vec![None; b.cta_slots],
             cache: Vec::with_capacity(b.slots.len()),
-            built_at: 0,
-            stale: true,
+            // Never equal to the list's version before the first build.
+            built_at: u64::MAX,
+            run_at: vec![0; b.cta_slots],
+            dirty: 0,
             _rule: PhantomData,
         }
     }
@@ -178,22 +218,32 @@ impl<K: CtaKey, const GREEDY: bool> IssuePolicy for InCta<K, GREEDY> {
 
     fn current_order(&self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        if self.fresh(sh) {
+        if self.built_at == sh.version {
             out.extend_from_slice(&self.cache);
+            self.rewrite_dirty(v, out);
         } else {
-            self.build(sh, v, out);
+            self.build(sh, v, out, None);
         }
     }
 
     fn order(&mut self, sh: &CtaRank<K>, _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        if !self.fresh(sh) {
-            let mut cache = std::mem::take(&mut self.cache);
+        let mut cache = std::mem::take(&mut self.cache);
+        if self.built_at != sh.version {
+            let mut run_at = std::mem::take(&mut self.run_at);
             cache.clear();
-            self.build(sh, v, &mut cache);
-            self.cache = cache;
+            self.build(sh, v, &mut cache, Some(&mut run_at));
+            self.run_at = run_at;
             self.built_at = sh.version;
-            self.stale = false;
+        } else if self.dirty != 0 {
+            self.rewrite_dirty(v, &mut cache);
         }
+        self.dirty = 0;
+        self.cache = cache;
+        debug_assert_eq!(self.cache, {
+            let mut fresh = Vec::new();
+            self.build(sh, v, &mut fresh, None);
+            fresh
+        });
         out.clear();
         out.extend_from_slice(&self.cache);
     }
@@ -210,15 +260,15 @@ impl<K, const GREEDY: bool> Events for InCta<K, GREEDY> {
         // Only this scheduler's own issues move its pointers (not a warp it issued for another
         // scheduler under warp sharing).
         if e.scheduler == self.me && !e.shared {
-            let last = &mut self.last[v.cta_of(e.slot)];
-            if *last != Some(e.slot) {
-                *last = Some(e.slot);
-                self.stale = true;
+            let c = v.cta_of(e.slot);
+            if self.last[c] != Some(e.slot) {
+                self.last[c] = Some(e.slot);
+                self.dirty |= 1 << c;
             }
         }
     }
     fn on_cta_launch(&mut self, cta: u16, _v: &PolicyView) {
         self.last[cta as usize] = None;
-        self.stale = true;
+        self.dirty |= 1 << cta;
     }
 }

@@ -157,6 +157,9 @@ pub trait IssuePolicy: Events {
     const MAY_SLEEP: bool = true;
     /// Deliver [`Events::on_mem_complete`] (costs a completion queue per SM).
     const WANTS_MEM_EVENTS: bool = false;
+    /// [`IssuePolicy::fetch_first`] finds its warp without building the whole fetch order:
+    /// a fetch policy asks it for each pick rather than keeping the order.
+    const FETCH_FIRST: bool = false;
 
     /// The priority order this scheduler would use now, without changing any state.
     fn current_order(&self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>);
@@ -201,6 +204,23 @@ pub trait IssuePolicy: Events {
         self.current_order(sh, slots, v, out);
     }
 
+    /// The first warp of [`IssuePolicy::fetch_order`] in the bit set `among` (a subset of the
+    /// occupied warps), with the same effect on the policy as that call. `scratch` is a
+    /// buffer the default fills with the whole order; a policy that can find the warp
+    /// without building the order (two-level: its active set, then its FIFO) overrides it.
+    fn fetch_first(
+        &mut self,
+        sh: &Self::Shared,
+        slots: &[u16],
+        v: &PolicyView,
+        among: u64,
+        scratch: &mut Vec<u16>,
+    ) -> Option<u16> {
+        scratch.clear();
+        self.fetch_order(sh, slots, v, scratch);
+        scratch.iter().copied().find(|&s| among >> (s & 63) & 1 != 0)
+    }
+
     /// Warp sharing (on with `+ws`, see [`registry`]): of `candidates` (other schedulers'
     /// ready warps whose port was busy, for which this scheduler has a free collector and unit
     /// of their class), the one this scheduler issues. Default: the oldest (KAWS).
@@ -243,6 +263,18 @@ impl<P: IssuePolicy> IssueOrders<'_, P> {
     pub fn order(&mut self, sched: usize, v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
         self.policies[sched].fetch_order(self.shared, &self.slots[sched], v, out);
+    }
+
+    /// The first warp of scheduler `sched`'s fetch order in `among`
+    /// ([`IssuePolicy::fetch_first`]; `scratch` may be overwritten).
+    pub fn first(
+        &mut self,
+        sched: usize,
+        v: &PolicyView,
+        among: u64,
+        scratch: &mut Vec<u16>,
+    ) -> Option<u16> {
+        self.policies[sched].fetch_first(self.shared, &self.slots[sched], v, among, scratch)
     }
 }
 

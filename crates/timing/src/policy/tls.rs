@@ -31,6 +31,12 @@ use super::{rotate_after, Block, Build, BuildCtx, Events, IssuePolicy, Issued, P
 /// that size and a bit set (no allocation, indices masked).
 const MAX_SLOTS: usize = super::MAX_WARP_SLOTS;
 
+/// The warps of `slots` as a bit set.
+#[inline]
+fn slot_set(slots: &[u16]) -> u64 {
+    slots.iter().fold(0, |m, &s| m | 1 << (s & 63))
+}
+
 /// The pending FIFO: a ring over `MAX_SLOTS` entries (each warp is in it at most once).
 struct Ring {
     buf: [u16; MAX_SLOTS],
@@ -55,6 +61,13 @@ impl Ring {
         self.head = (self.head + 1) % MAX_SLOTS;
         self.len -= 1;
         Some(s)
+    }
+
+    /// The FIFO front to back, as the two pieces of the ring.
+    fn slices(&self) -> (&[u16], &[u16]) {
+        let head = self.head % MAX_SLOTS;
+        let first = self.len.min(MAX_SLOTS - head);
+        (&self.buf[head..head + first], &self.buf[..self.len - first])
     }
 
     fn iter(&self) -> impl Iterator<Item = u16> + '_ {
@@ -210,19 +223,17 @@ impl Tls {
         if shift == 0 {
             return;
         }
+        // The sequence, contiguous: the FIFO (in at most two pieces of its ring), then the
+        // due active warps; rotated left by `shift`, and written back in the same places.
         let mut cycle = [0u16; MAX_SLOTS];
-        let due_active = self.active[n_active - d..n_active].iter().copied();
-        for (i, s) in self.pending.iter().chain(due_active).enumerate() {
-            cycle[i] = s;
-        }
-        let moved = |i: usize| cycle[(i + shift) % l];
+        let (front, back) = self.pending.slices();
+        cycle[..front.len()].copy_from_slice(front);
+        cycle[front.len()..r].copy_from_slice(back);
+        cycle[r..l].copy_from_slice(&self.active[n_active - d..n_active]);
+        cycle[..l].rotate_left(shift);
         self.pending.head = 0;
-        for i in 0..r {
-            self.pending.buf[i] = moved(i);
-        }
-        for j in 0..d {
-            self.active[n_active - d + j] = moved(r + j);
-        }
+        self.pending.buf[..r].copy_from_slice(&cycle[..r]);
+        self.active[n_active - d..n_active].copy_from_slice(&cycle[r..l]);
     }
 
     /// Brings membership up to date with occupancy: newly resident warps join the back of the
@@ -254,6 +265,7 @@ impl Build for Tls {
 
 impl IssuePolicy for Tls {
     type Shared = ();
+    const FETCH_FIRST: bool = true;
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
@@ -325,7 +337,9 @@ impl IssuePolicy for Tls {
             // member is resident and every resident warp a member.
             out.clear();
             self.resident_round_robin(out);
-            out.extend(self.pending.iter());
+            let (front, back) = self.pending.slices();
+            out.extend_from_slice(front);
+            out.extend_from_slice(back);
             return;
         }
         self.current_order(sh, slots, v, out);
@@ -336,6 +350,41 @@ impl IssuePolicy for Tls {
                 .copied()
                 .filter(|&s| v.occupied(s) && !self.joined(s)),
         );
+    }
+
+    fn fetch_first(
+        &mut self,
+        sh: &(),
+        slots: &[u16],
+        v: &PolicyView,
+        among: u64,
+        scratch: &mut Vec<u16>,
+    ) -> Option<u16> {
+        self.catch_up(v.now + 1);
+        if self.seen != v.warps.version {
+            // Membership is behind occupancy (rare): the whole order, as `fetch_order`.
+            scratch.clear();
+            self.fetch_order(sh, slots, v, scratch);
+            return scratch.iter().copied().find(|&s| among >> (s & 63) & 1 != 0);
+        }
+        // `fetch_order`'s order without building it: the active set round robin after the
+        // last issued warp, then the FIFO front to back.
+        let is = |s: &u16| among >> (s & 63) & 1 != 0;
+        let active = self.active();
+        let start = self
+            .last
+            .and_then(|l| active.iter().position(|&s| s == l))
+            .map_or(0, |i| i + 1);
+        let (before, after) = active.split_at(start);
+        if let Some(&s) = after.iter().chain(before).find(|s| is(s)) {
+            return Some(s);
+        }
+        // Every resident warp is a member: the rest of `among` is in the FIFO.
+        if among & !slot_set(active) == 0 {
+            return None;
+        }
+        let (front, back) = self.pending.slices();
+        front.iter().chain(back).copied().find(|s| is(s))
     }
 
     fn order(&mut self, _: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
