@@ -16,6 +16,7 @@
 #                  and config are unchanged are reused (--fresh re-runs them: do after
 #                  rebuilding GPGPU-Sim with a changed patch)
 #   --warpsim BIN  default target/release/warpsim (built with cargo build --release -p warpsim)
+#   --programs A,B only these programs' comparisons run; the other rows keep their committed values
 #
 # warpsim runs cff with its default eligibility (`policy.cff.eligibility = "empty"`: the BAWS
 # paper's §2.2 rule and GPGPU-Sim's, which the patch keeps for cff) and fef with the partial
@@ -30,7 +31,7 @@ repo = sys.argv[1]
 args = sys.argv[2:]
 opt = {'sides': 'warpsim', 'gpgpusim': None, 'jobs': '1', 'presets': None,
        'out': os.path.join(repo, 'target/policies'), 'warpsim': os.path.join(repo, 'target/release/warpsim'),
-       'fresh': False}
+       'fresh': False, 'programs': None}
 i = 0
 while i < len(args):
     a = args[i]
@@ -121,13 +122,20 @@ def gpgpusim_run(prog, preset, policy):
             ins += int(line.split('=')[1])
     return cyc, ins
 
-jobs = sorted({(p['program'], pre, pol) for p in pairs for pre in presets for pol in (p['policy'], p['baseline'])})
+only = set(opt['programs'].split(',')) if opt['programs'] else {p['program'] for p in pairs}
+unknown = only - {p['program'] for p in pairs}
+if unknown:
+    sys.exit(f'policies-correlate.sh: --programs: not in pairs.csv: {", ".join(sorted(unknown))}')
+def on(p, pre):
+    return not p.get('presets') or pre in p['presets'].split(';')
+jobs = sorted({(p['program'], pre, pol) for p in pairs if p['program'] in only
+               for pre in presets if on(p, pre) for pol in (p['policy'], p['baseline'])})
 res = {'warpsim': {}, 'gpgpusim': {}}
 if 'gpgpusim' in sides:
     if not opt['gpgpusim']:
         sys.exit('--gpgpusim WORKDIR is needed for the GPGPU-Sim side')
     os.makedirs(os.path.join(opt['out'], 'bin11'), exist_ok=True)
-    for prog in sorted({p['program'] for p in pairs}):
+    for prog in sorted(only):
         subprocess.run([os.path.join(opt['gpgpusim'], 'nvcc11'), '-O3', '-cudart', 'shared', '-cudadevrt', 'none',
                         '-Wno-deprecated-gpu-targets', '-gencode', 'arch=compute_35,code=compute_35',
                         '-o', os.path.join(opt['out'], 'bin11', prog), prog + '.cu'], cwd=pol_dir, check=True)
@@ -151,8 +159,13 @@ def speedup(pol, base):
 cols = ['program', 'preset', 'policy', 'baseline', 'gpgpusim_speedup', 'warpsim_speedup', 'paper', 'metric',
         'gpgpusim_policy_cycles', 'gpgpusim_baseline_cycles', 'warpsim_policy_cycles', 'warpsim_baseline_cycles']
 rows = []
+# Rows for the presets run and for those the committed CSV holds (a run on one preset keeps
+# the others' rows).
+row_presets = sorted(set(presets) | {k[1] for k in old})
 for p in pairs:
-    for pre in presets:
+    for pre in row_presets:
+        if not on(p, pre):
+            continue
         key = (p['program'], pre, p['policy'], p['baseline'])
         row = dict(old.get(key, {}))
         row.update(program=p['program'], preset=pre, policy=p['policy'], baseline=p['baseline'], paper=p['paper'])

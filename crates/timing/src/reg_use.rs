@@ -18,6 +18,12 @@ pub struct RegUse<'a> {
     pub sources: usize,
     /// The guard, then predicate sources and destinations.
     pub preds: &'a [PredId],
+    /// The register-file reads as GPGPU-Sim makes them: per source operand (register,
+    /// vector element, address base, predicate; repeats kept, the guard and `_` left out),
+    /// the number in its PTX name (`%f5`, `%rd5` and `%p5` are all 5; `%sp` is 0). A register
+    /// whose name has no digits is not read through the banks. Register banks are chosen by
+    /// this number (GPGPU-Sim's `arch_reg` and `register_bank`), not by the frame's slots.
+    pub bank_regs: &'a [u16],
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -27,13 +33,32 @@ struct Span {
     sources: u8,
     preds: u32,
     n_preds: u8,
+    bank_regs: u32,
+    n_bank_regs: u8,
 }
 
-/// Per function and PC, its [`RegUse`]; all lists in two flat vectors.
+/// Per function and PC, its [`RegUse`]; all lists in three flat vectors.
 pub struct RegUseTable {
     funcs: Vec<Vec<Span>>,
     regs: Vec<RegId>,
     preds: Vec<PredId>,
+    bank_regs: Vec<u16>,
+}
+
+/// GPGPU-Sim's architectural number of a register named `name`: its first run of digits
+/// (`ptx_parser.cc`, `add_identifier`), 0 for `%sp`, none without digits.
+fn arch_number(name: &str) -> Option<u16> {
+    if name == "%sp" {
+        return Some(0);
+    }
+    let mut digits = name
+        .bytes()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(|c| c.is_ascii_digit())
+        .peekable();
+    digits.peek()?;
+    // Modulo 2^16: the bank (a power-of-two count up to 256) is the same.
+    Some(digits.fold(0u16, |n, d| n.wrapping_mul(10).wrapping_add((d - b'0') as u16)))
 }
 
 impl RegUseTable {
@@ -42,16 +67,35 @@ impl RegUseTable {
             funcs: Vec::with_capacity(module.functions.len()),
             regs: Vec::new(),
             preds: Vec::new(),
+            bank_regs: Vec::new(),
         };
         for f in &module.functions {
-            let spans = f.insts.iter().map(|i| t.push(i)).collect();
+            let numbers = |names: &[String]| names.iter().map(|n| arch_number(n)).collect::<Vec<_>>();
+            let (reg_arch, pred_arch) = (numbers(&f.reg_names), numbers(&f.pred_names));
+            let spans = f
+                .insts
+                .iter()
+                .map(|i| t.push(i, &reg_arch, &pred_arch))
+                .collect();
             t.funcs.push(spans);
         }
         t
     }
 
-    fn push(&mut self, inst: &Inst) -> Span {
-        let (r0, p0) = (self.regs.len(), self.preds.len());
+    fn push(&mut self, inst: &Inst, reg_arch: &[Option<u16>], pred_arch: &[Option<u16>]) -> Span {
+        let (r0, p0, b0) = (self.regs.len(), self.preds.len(), self.bank_regs.len());
+        for o in &inst.src {
+            for_each_reg(o, |r| {
+                if let Some(&Some(n)) = reg_arch.get(r as usize) {
+                    self.bank_regs.push(n);
+                }
+            });
+            if let Opnd::Pred { id, .. } = *o {
+                if let Some(&Some(n)) = pred_arch.get(id as usize) {
+                    self.bank_regs.push(n);
+                }
+            }
+        }
         self.preds.extend(inst.guard.pred);
         for o in &inst.src {
             for_each_reg(o, |r| {
@@ -76,6 +120,8 @@ impl RegUseTable {
             sources: sources as u8,
             preds: p0 as u32,
             n_preds: (self.preds.len() - p0) as u8,
+            bank_regs: b0 as u32,
+            n_bank_regs: (self.bank_regs.len() - b0).min(u8::MAX as usize) as u8,
         }
     }
 
@@ -90,10 +136,12 @@ impl RegUseTable {
             .unwrap_or_default();
         let r = s.regs as usize;
         let p = s.preds as usize;
+        let b = s.bank_regs as usize;
         RegUse {
             regs: &self.regs[r..r + s.n_regs as usize],
             sources: s.sources as usize,
             preds: &self.preds[p..p + s.n_preds as usize],
+            bank_regs: &self.bank_regs[b..b + s.n_bank_regs as usize],
         }
     }
 }
@@ -111,6 +159,16 @@ fn for_each_reg(o: &Opnd, mut f: impl FnMut(RegId)) {
 mod tests {
     use super::*;
     use warpsim_core::ir::{AddrRel, Guard};
+
+    #[test]
+    fn gpgpusim_numbers_registers_by_the_digits_in_their_names() {
+        assert_eq!(arch_number("%f5"), Some(5));
+        assert_eq!(arch_number("%rd12"), Some(12));
+        assert_eq!(arch_number("%r2x7"), Some(2));
+        assert_eq!(arch_number("%sp"), Some(0));
+        assert_eq!(arch_number("%acc"), None);
+        assert_eq!(arch_number("%r65541"), Some(5));
+    }
 
     #[test]
     fn sources_are_distinct_then_destinations_and_predicates_follow_the_guard() {
@@ -147,9 +205,13 @@ mod tests {
             ],
             ..Inst::default()
         };
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let module = Module {
             functions: vec![warpsim_core::ir::Function {
                 insts: vec![inst, Inst::default()],
+                // Register 6 has no digits; register 9 is %sp.
+                reg_names: names(&["%r0", "%r1", "%r2", "%r3", "%r4", "%rd15", "%tmp", "%f7", "%f8", "%sp"]),
+                pred_names: names(&["%p0", "%p1", "%p12", "%p3"]),
                 ..Default::default()
             }],
             ..Default::default()
@@ -157,8 +219,11 @@ mod tests {
         let t = RegUseTable::new(&module);
         let u = t.get(0, 0);
         assert_eq!((u.regs, u.sources, u.preds), (&[5, 6, 9, 7, 8][..], 3, &[3, 2, 1][..]));
+        // Every source operand's number, repeats kept: %rd15, the address base %rd15, the
+        // vector's %rd15 and %sp (not %tmp), the predicate %p12; not the guard or destinations.
+        assert_eq!(u.bank_regs, &[15, 15, 15, 0, 12][..]);
         let nop = t.get(0, 1);
-        assert!(nop.regs.is_empty() && nop.preds.is_empty());
+        assert!(nop.regs.is_empty() && nop.preds.is_empty() && nop.bank_regs.is_empty());
         let past_end = t.get(0, 2);
         assert!(past_end.regs.is_empty() && past_end.sources == 0);
         assert!(t.get(1, 0).regs.is_empty());

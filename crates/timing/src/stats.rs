@@ -222,7 +222,8 @@ pub struct TimingStats {
     /// Second instructions issued in the same cycle by the same scheduler (`sm.dual_issue`):
     /// `issue.issued + dual_issues == warp_instructions`.
     pub dual_issues: u64,
-    /// Extra operand-read cycles caused by register-bank conflicts (summed over instructions).
+    /// Extra operand-read cycles caused by register-bank conflicts: sources sharing a bank, or
+    /// reads queued behind earlier instructions' in it (summed over instructions).
     pub bank_conflict_cycles: u64,
     /// Sum over all warps.
     pub stalls: StallCounts,

@@ -41,6 +41,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("operand_collectors.generic", u(c.operand_collectors.generic), 0, 256),
         ("operand_collectors.register_banks", u(c.operand_collectors.register_banks), 1, 256),
         ("operand_collectors.per_scheduler", u(c.operand_collectors.per_scheduler), 0, 16),
+        ("operand_collectors.bank_reads_per_cycle", u(c.operand_collectors.bank_reads_per_cycle), 1, 8),
         ("pipeline.collect", u(c.pipeline.collect), 0, 64),
         ("pipeline.dispatch", u(c.pipeline.dispatch), 0, 64),
         ("pipeline.writeback", u(c.pipeline.writeback), 0, 64),

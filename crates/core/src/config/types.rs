@@ -244,6 +244,15 @@ pub struct OperandCollectors {
     /// files written before the key existed load unchanged): the SM-wide pool.
     #[serde(default)]
     pub per_scheduler: u32,
+    /// The register banks are divided evenly among the schedulers, each scheduler's warps
+    /// reading and writing only its own `register_banks / sm.schedulers` (GPGPU-Sim's
+    /// `-gpgpu_sub_core_model`). False (the default): every warp uses all of the SM's banks.
+    #[serde(default)]
+    pub split_banks: bool,
+    /// Reads a register bank serves per cycle (GPGPU-Sim's `-gpgpu_reg_file_port_throughput`,
+    /// which steps the operand collectors that many times a cycle). Default 1.
+    #[serde(default = "one")]
+    pub bank_reads_per_cycle: u32,
 }
 
 /// `[tex]`: GPGPU-Sim's `-gpgpu_tex_cache:l1` (`N:sets:line:assoc,L:R:m:N:L,T:fifo:req,rob:res`):

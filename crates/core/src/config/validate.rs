@@ -155,6 +155,16 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
             "needs at least one collector unit: a pool (sp / sfu / mem / generic > 0) or per_scheduler > 0",
         ));
     }
+    let schedulers = c.sm.schedulers.max(1);
+    if oc.split_banks && !oc.register_banks.is_multiple_of(schedulers) {
+        return Err(invalid(
+            "operand_collectors.split_banks",
+            format!(
+                "divides the banks evenly among the schedulers: operand_collectors.register_banks = {} is not a multiple of sm.schedulers = {}",
+                oc.register_banks, schedulers
+            ),
+        ));
+    }
     if c.policy.tls.active > c.sm.max_warps {
         return Err(invalid(
             "policy.tls.active",

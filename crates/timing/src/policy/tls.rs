@@ -99,8 +99,11 @@ pub struct Tls {
     last: Option<u16>,
     /// `WarpSlots::version` when membership was last brought up to date.
     seen: u64,
-    /// The last `order` promoted a warp already due for demotion (see `settled`).
-    rotating: bool,
+    /// The warps the last rotation promoted that were already due for demotion (bit per
+    /// slot; non-zero: rotating, see `settled`).
+    promoted_due: u64,
+    /// The active set the last rotation left (bit per slot).
+    active_bits: u64,
     /// The cycle of the last rotation applied (by `order`, or replayed).
     ordered_at: u64,
     /// Asleep while rotating: the warps due for demotion when it fell asleep (bit per slot),
@@ -124,7 +127,8 @@ impl Tls {
             joined: 0,
             last: None,
             seen: u64::MAX,
-            rotating: false,
+            promoted_due: 0,
+            active_bits: 0,
             ordered_at: 0,
             replay_due: 0,
         }
@@ -162,13 +166,13 @@ impl Tls {
 
     /// One cycle's rotation with `due` telling which warps are due for demotion: the due
     /// active warps go to the back of the pending FIFO (the others keep their order), then
-    /// the active set is refilled from the FIFO's front. Sets `rotating` when a promoted warp
-    /// is itself due.
+    /// the active set is refilled from the FIFO's front. Notes the promoted warps that are
+    /// themselves due (`promoted_due`) and the new active set (`active_bits`).
     #[inline(always)]
     fn rotate(&mut self, due: impl Fn(u16) -> bool) {
         // Both counts are at most `MAX_SLOTS`; saying so lets the indexing go unchecked.
         let (n_active, n) = (self.n_active.min(MAX_SLOTS), self.n.min(MAX_SLOTS));
-        let mut kept = 0;
+        let (mut kept, mut bits) = (0, 0u64);
         for i in 0..n_active {
             let s = self.active[i];
             if due(s) {
@@ -176,18 +180,25 @@ impl Tls {
             } else {
                 self.active[kept] = s;
                 kept += 1;
+                bits |= 1 << (s & 63);
             }
         }
-        self.rotating = false;
+        let mut promoted_due = 0;
         while kept < n {
             let Some(s) = self.pending.pop_front() else {
                 break;
             };
             self.active[kept] = s;
             kept += 1;
-            self.rotating |= due(s);
+            let bit = 1 << (s & 63);
+            bits |= bit;
+            if due(s) {
+                promoted_due |= bit;
+            }
         }
         self.n_active = kept;
+        self.promoted_due = promoted_due;
+        self.active_bits = bits;
     }
 
     /// Applies the rotations of the cycles before `until` that a sleep skipped (see the
@@ -275,7 +286,7 @@ impl IssuePolicy for Tls {
     fn settled(&mut self, v: &PolicyView) -> bool {
         // The warps `order` kept were checked not due; only a promoted one can be (the walk
         // that followed changed no warp's state, or something issued and nobody asks).
-        if !self.rotating {
+        if self.promoted_due == 0 {
             return true;
         }
         // Rotating. Replayable when every pending warp is due (then only due warps rotate).
@@ -283,15 +294,18 @@ impl IssuePolicy for Tls {
         // never candidates (waiting, or blocked on a load until their wake cycle), so they
         // only add `Block::Data` to it — the same whichever are active when all due warps
         // agree on it, or when a non-due active warp is already blocked on data.
-        let (mut active, mut due, mut kept_data) = (0u64, 0u64, false);
-        for &s in self.active() {
-            active |= 1 << s;
-            if Tls::due_for_demotion(s, v) {
-                debug_assert!(!v.candidate(s), "a due warp is never a candidate");
-                due |= 1 << s;
-            } else {
-                kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
-            }
+        let (active, mut due) = (self.active_bits, self.promoted_due);
+        debug_assert!(self.active().iter().all(|&s| active >> s & 1 != 0));
+        debug_assert!(self
+            .active()
+            .iter()
+            .all(|&s| Tls::due_for_demotion(s, v) == (due >> s & 1 != 0)));
+        let mut kept_data = false;
+        let mut m = active & !due;
+        while m != 0 {
+            let s = m.trailing_zeros() as u16;
+            m &= m - 1;
+            kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
         }
         // The members are the active warps and the pending ones; a pending warp that is not
         // waiting must be blocked on a load.

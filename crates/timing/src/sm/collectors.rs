@@ -10,12 +10,24 @@
 //!   through warp sharing (`share.rs`). Single-ported: a unit takes one instruction at a time
 //!   and is busy while it gathers that instruction's operands.
 //!
-//! Either way no free collector is a structural hazard at issue, and gathering takes one cycle
-//! per register the busiest bank must supply: bank of register `r` of warp slot `w` =
-//! `(r + w) mod register_banks` (GPGPU-Sim's warp-skewed mapping; `r` is the frame's virtual
-//! register number). The read cycles beyond the first delay the result (and hold the
-//! collector). Simplification: banks are not arbitrated *between* collectors — only conflicts
-//! within one instruction's sources are modelled.
+//! Either way no free collector is a structural hazard at issue. Register reads go through the
+//! SM's register banks, as GPGPU-Sim's do:
+//! - every source operand is one read (a register named twice is read twice:
+//!   `collector_unit_t::allocate`);
+//! - bank of register `r` of warp slot `w` = `(r + w) mod register_banks`, where `r` is
+//!   GPGPU-Sim's number of the register, the digits of its PTX name (`register_bank`;
+//!   `RegUse::bank_regs`); with `split_banks` (GPGPU-Sim's sub-core model) `(r + w) mod B +
+//!   k·B` for the warp's scheduler `k` and its `B = register_banks / schedulers` banks;
+//! - a bank serves `bank_reads_per_cycle` reads a cycle (`-gpgpu_reg_file_port_throughput`,
+//!   2 on SM6_TITANX, steps the collectors that many times a cycle), in the order the
+//!   instructions were issued (one read queue per bank for the whole SM; a collector may read
+//!   several banks in one cycle).
+//!
+//! So an instruction's reads are booked one by one, each in the first cycle its bank is free:
+//! sources that share a bank — its own, or those of an instruction issued before it that are
+//! still queued — take turns. The read cycles beyond the first delay the result and hold the
+//! collector. Simplification: writes do not take bank cycles from reads (GPGPU-Sim gives a
+//! write its bank first and stalls a writeback whose bank is taken).
 
 use crate::classify::Unit;
 use warpsim_core::config::GpuConfig;
@@ -32,7 +44,15 @@ pub struct Collectors {
     busy: [Vec<u64>; 4],
     /// N collectors per (scheduler, class); 0 = the pool model.
     per_scheduler: usize,
+    /// Banks a warp's registers spread over: all of the SM's, or its scheduler's share.
     banks: u64,
+    /// `split_banks`: scheduler `k`'s banks start at `k · banks`.
+    split: bool,
+    schedulers: u64,
+    /// Reads a bank serves per cycle (`bank_reads_per_cycle`).
+    ports: u64,
+    /// Per bank of the SM: its next free read slot, in units of `1 / ports` cycle.
+    bank_free: Vec<u64>,
 }
 
 impl Collectors {
@@ -46,10 +66,19 @@ impl Collectors {
         } else {
             [n(o.sp), n(o.sfu), n(o.mem), n(o.generic)]
         };
+        let all = o.register_banks.max(1) as u64;
+        let schedulers = cfg.sm.schedulers.max(1) as u64;
+        // Validation makes the split even; `max(1)` keeps a hand-built config from dividing by
+        // zero.
+        let banks = if o.split_banks { (all / schedulers).max(1) } else { all };
         Collectors {
             busy,
             per_scheduler: per,
-            banks: o.register_banks.max(1) as u64,
+            banks,
+            split: o.split_banks,
+            schedulers,
+            ports: o.bank_reads_per_cycle.max(1) as u64,
+            bank_free: vec![0; all.max(banks * schedulers) as usize],
         }
     }
 
@@ -95,24 +124,38 @@ impl Collectors {
         }
     }
 
-    /// Cycles to read an instruction's source registers (`uses`) for warp slot `slot` whose
-    /// frame's registers start at register slot `rb`: the most of its first 16 distinct
-    /// source registers in one bank (at least 1).
-    pub fn read_cycles(&self, uses: RegUse, rb: usize, slot: usize) -> u32 {
-        // A handful of registers: counting each one's bank among the earlier ones is cheaper
-        // than clearing a counter per bank.
-        let mut bank_of = [0u64; 16];
-        let mut worst = 1;
-        for (i, &r) in uses.regs[..uses.sources.min(16)].iter().enumerate() {
-            let reg = (rb + r as usize) as u64 + slot as u64;
-            // A mask when the bank count is a power of two (every preset): no division per
-            // source register.
-            let b = if self.banks.is_power_of_two() { reg & (self.banks - 1) } else { reg % self.banks };
-            let same = bank_of[..i].iter().filter(|&&x| x == b).count() as u32;
-            worst = worst.max(same + 1);
-            bank_of[i] = b;
+    /// The bank of register number `reg` (GPGPU-Sim's) of warp slot `slot`.
+    #[inline]
+    fn bank(&self, reg: u64, slot: usize) -> usize {
+        let skewed = reg + slot as u64;
+        // A mask when the bank count is a power of two (every preset): no division per source
+        // register.
+        let b = if self.banks.is_power_of_two() {
+            skewed & (self.banks - 1)
+        } else {
+            skewed % self.banks
+        };
+        if self.split {
+            (b + (slot as u64 % self.schedulers) * self.banks) as usize
+        } else {
+            b as usize
         }
-        worst
+    }
+
+    /// Books the register-file reads of an instruction (`uses.bank_regs`: GPGPU-Sim's
+    /// numbers of its source operands) for warp slot `slot`, issued at `now`: each read takes
+    /// the first cycle from `now` on in which its bank is free. Returns the cycles from `now`
+    /// to the last read, inclusive (at least 1).
+    pub fn book_reads(&mut self, uses: RegUse, slot: usize, now: u64) -> u32 {
+        let first = now * self.ports;
+        let mut last = first;
+        for &r in uses.bank_regs {
+            let b = self.bank(r as u64, slot);
+            let at = self.bank_free[b].max(first);
+            self.bank_free[b] = at + 1;
+            last = last.max(at);
+        }
+        (last / self.ports - now + 1) as u32
     }
 }
 
@@ -173,30 +216,101 @@ mod tests {
         assert_eq!(oc.free(Unit::Sfu, 3, 3), Some(c));
     }
 
+    /// An instruction whose source operands have GPGPU-Sim's register numbers `regs`.
+    fn reads(regs: &'static [u16]) -> RegUse<'static> {
+        RegUse {
+            regs: &[],
+            sources: 0,
+            preds: &[],
+            bank_regs: regs,
+        }
+    }
+
     #[test]
-    fn read_cycles_count_the_busiest_banks_source_registers() {
-        let oc = Collectors::new(&cfg(&["operand_collectors.register_banks=4"]));
-        let sources = |regs: &'static [u32]| RegUse {
-            regs,
-            sources: regs.len(),
-            preds: &[],
+    fn reads_of_one_instruction_take_turns_in_a_shared_bank() {
+        // Each case on idle banks (a fresh set).
+        let fresh = || {
+            Collectors::new(&cfg(&[
+                "operand_collectors.register_banks=4",
+                "operand_collectors.split_banks=false",
+                "operand_collectors.bank_reads_per_cycle=1",
+            ]))
         };
-        // r1, r5 and r9 share bank 1 (frame base 0, warp slot 0); r2 has bank 2 to itself.
-        assert_eq!(oc.read_cycles(sources(&[1, 5, 2, 9]), 0, 0), 3);
-        // The frame base and the warp slot both skew the banks: 2 + 1 + 1 and 6 + 1 + 1 still
-        // meet in bank 0, 3 + 1 + 1 does not.
-        assert_eq!(oc.read_cycles(sources(&[2, 6, 3]), 1, 1), 2);
-        assert_eq!(oc.read_cycles(sources(&[]), 0, 0), 1);
-        // Destinations are not read.
-        let one_source = RegUse {
-            regs: &[1, 5, 9],
-            sources: 1,
-            preds: &[],
-        };
-        assert_eq!(oc.read_cycles(one_source, 0, 0), 1);
+        // r1, r5 and r9 share bank 1 (warp slot 0); r2 has bank 2 to itself.
+        assert_eq!(fresh().book_reads(reads(&[1, 5, 2, 9]), 0, 10), 3);
+        // The warp slot skews the banks: 2 + 1 and 6 + 1 meet in bank 3, 4 + 1 does not.
+        assert_eq!(fresh().book_reads(reads(&[2, 6, 4]), 1, 10), 2);
+        assert_eq!(fresh().book_reads(reads(&[]), 0, 10), 1);
+        // A register named twice is read twice (GPGPU-Sim reads every source operand).
+        assert_eq!(fresh().book_reads(reads(&[3, 3]), 0, 10), 2);
         // More than 64 banks: registers 64 apart are in different banks.
-        let wide = Collectors::new(&cfg(&["operand_collectors.register_banks=128"]));
-        assert_eq!(wide.read_cycles(sources(&[1, 65]), 0, 0), 1);
-        assert_eq!(wide.read_cycles(sources(&[1, 129]), 0, 0), 2);
+        let wide = || {
+            Collectors::new(&cfg(&[
+                "operand_collectors.register_banks=128",
+                "operand_collectors.split_banks=false",
+                "operand_collectors.bank_reads_per_cycle=1",
+            ]))
+        };
+        assert_eq!(wide().book_reads(reads(&[1, 65]), 0, 10), 1);
+        assert_eq!(wide().book_reads(reads(&[1, 129]), 0, 10), 2);
+    }
+
+    #[test]
+    fn a_bank_serves_the_instructions_in_issue_order() {
+        let mut oc = Collectors::new(&cfg(&[
+            "operand_collectors.register_banks=4",
+            "operand_collectors.split_banks=false",
+            "operand_collectors.bank_reads_per_cycle=1",
+        ]));
+        // Warp 0 reads r1 and r5 (bank 1) from cycle 10: cycles 10 and 11.
+        assert_eq!(oc.book_reads(reads(&[1, 5]), 0, 10), 2);
+        // Warp 1's r0 is in bank 1 too, issued the same cycle: it waits for cycle 12 (its r1,
+        // in bank 2, is read at 10).
+        assert_eq!(oc.book_reads(reads(&[0, 1]), 1, 10), 3);
+        // Issued at 13, the bank is free again.
+        assert_eq!(oc.book_reads(reads(&[0]), 1, 13), 1);
+        // Bank 3 was never taken.
+        assert_eq!(oc.book_reads(reads(&[3]), 0, 10), 1);
+    }
+
+    #[test]
+    fn a_bank_with_two_read_ports_serves_two_reads_a_cycle() {
+        let mut oc = Collectors::new(&cfg(&[
+            "operand_collectors.register_banks=4",
+            "operand_collectors.split_banks=false",
+            "operand_collectors.bank_reads_per_cycle=2",
+        ]));
+        // r0, r4, r8 share bank 0: two reads in cycle 10, the third in 11.
+        assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 1);
+        assert_eq!(oc.book_reads(reads(&[8]), 0, 10), 2);
+        // From cycle 12 the bank is free again; reads booked from an earlier cycle wait.
+        assert_eq!(oc.book_reads(reads(&[0, 0, 0]), 0, 12), 2);
+    }
+
+    #[test]
+    fn split_banks_give_each_scheduler_its_own() {
+        // titanx-pascal: 4 schedulers; 16 banks split, 4 each.
+        let mut oc = Collectors::new(&cfg(&[
+            "operand_collectors.register_banks=16",
+            "operand_collectors.split_banks=true",
+            "operand_collectors.bank_reads_per_cycle=1",
+        ]));
+        // Warp slot 0 (scheduler 0): r0 and r4 meet in its bank 0 (4 banks, not 16).
+        assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 2);
+        // Warp slot 4 (scheduler 0 too): r0 + 4 is in scheduler 0's bank 0, taken until 12.
+        assert_eq!(oc.book_reads(reads(&[0]), 4, 10), 3);
+        // Warp slot 1 (scheduler 1) reads scheduler 1's banks: none taken.
+        assert_eq!(oc.book_reads(reads(&[3]), 1, 10), 1);
+        // An uneven split is refused, naming the key.
+        let err = GpuConfig::load_with(
+            "titanx-pascal",
+            &[
+                "operand_collectors.register_banks=6".to_string(),
+                "operand_collectors.split_banks=true".to_string(),
+            ],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("operand_collectors.split_banks"), "{err}");
     }
 }

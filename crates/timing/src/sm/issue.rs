@@ -352,9 +352,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             _ => sync(t.latency, t.initiation),
         };
-        // Operand collection: a collector (checked free by the caller) for the read cycles.
+        // Operand collection: a collector (checked free by the caller) for the read cycles,
+        // the register banks' turns booked.
         let uses = env.table.regs.get(f.func, pc);
-        let read = self.oc.read_cycles(uses, f.reg_base / WARP_SIZE, s);
+        let read = self.oc.book_reads(uses, s, now);
         if let Some(c) = self.oc.free(t.unit, sched, now) {
             self.oc.occupy(c, now + read as u64);
         }
