@@ -118,8 +118,20 @@ impl TagArray {
         };
         let set = match self.index {
             SetIndex::Linear => l % self.sets,
-            // GPGPU-Sim's Fermi L1 hash: XOR the set bits with the next bits up, so
-            // power-of-two strides spread over the sets.
+            // GPGPU-Sim's Fermi L1 hash (`FERMI_HASH_SET_FUNCTION`, after Nugteren et al.,
+            // HPCA 2014), defined for 32 and 64 sets: the line-address bits 7-11 XOR the
+            // address bits 13, 14, 15, 17 and 19 (bits 12, 16 and 18 are left out: 32 lines
+            // 4 KiB apart share 8 sets); 64 sets take bit 12 as the top set bit.
+            SetIndex::Fermi if self.sets == 32 || self.sets == 64 => {
+                let upper = (addr >> 13 & 0x7) | (addr >> 14 & 0x8) | (addr >> 15 & 0x10);
+                let set = (l & 0x1f) ^ upper;
+                if self.sets == 64 {
+                    set | (addr >> 7 & 0x20)
+                } else {
+                    set
+                }
+            }
+            // Other set counts (GPGPU-Sim refuses them): the set bits XOR the next bits up.
             SetIndex::Fermi => {
                 let bits = self.sets.trailing_zeros();
                 (l ^ (l >> bits)) % self.sets
@@ -298,8 +310,26 @@ mod tests {
             s.len()
         };
         assert_eq!(sets_hit(SetIndex::Linear), 1);
-        assert!(sets_hit(SetIndex::Fermi) > 4);
+        // GPGPU-Sim's Fermi hash leaves address bits 12 and 16 out: 32 lines 4 KiB apart fill
+        // 8 sets, four lines each.
+        assert_eq!(sets_hit(SetIndex::Fermi), 8);
         assert!(sets_hit(SetIndex::Ipoly) > 4);
+    }
+
+    #[test]
+    fn the_fermi_hash_is_gpgpusims() {
+        // FERMI_HASH_SET_FUNCTION for 32 sets: (addr >> 7 & 31) ^ bits 13, 14, 15, 17, 19.
+        let t = TagArray::new(16384, 4, 128, SetIndex::Fermi);
+        let gpgpusim = |addr: u64| {
+            let upper = ((addr & 0xE000) >> 13) | ((addr & 0x20000) >> 14) | ((addr & 0x80000) >> 15);
+            (((addr >> 7) & 0x1F) ^ upper) as usize
+        };
+        for addr in [0u64, 0x80, 0x1000, 0x2000, 0x3F80, 0x12345680, 0xC000_0000, 0xC00A_3F00] {
+            assert_eq!(t.set_of(addr), gpgpusim(addr) * 4, "{addr:#x}");
+        }
+        // 64 sets (48 KiB, 6 ways in GPGPU-Sim's 48 KiB L1) add bit 12 as the top set bit.
+        let t64 = TagArray::new(49152, 6, 128, SetIndex::Fermi);
+        assert_eq!(t64.set_of(0x1000), (gpgpusim(0x1000) | 32) * 6);
     }
 
     #[test]

@@ -181,15 +181,6 @@ pub trait IssuePolicy: Events {
         true
     }
 
-    /// While asleep, wake in the cycle one of its warps' state changes rather than the cycle
-    /// the change takes effect (a barrier release or a load's result seen by the issue stage
-    /// from the next cycle): for a policy whose skipped `order` calls depend on the warps'
-    /// flags as a call in that cycle would have read them (two-level replaying its rotations).
-    /// Waking earlier walks once more: only policies that need it ask.
-    fn wakes_on_change(&self) -> bool {
-        false
-    }
-
     /// The order a fetch policy (critical-fetch-first) reads: [`IssuePolicy::current_order`]
     /// extended by every occupied warp the issue stage may not pick now (two-level's pending
     /// warps), most urgent first. May bring the policy's caches up to date (it runs every

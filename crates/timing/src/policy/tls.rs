@@ -17,8 +17,8 @@
 //! next `order` (or `fetch_order`) first replays the rotations of the cycles slept through
 //! from the due set saved at sleep: one step, after which the due warps form a cyclic
 //! sequence that each further step moves on by the number of free active places, so the rest
-//! is one rotation of it. Such a sleeper wakes in the cycle a warp's flags change
-//! (`wakes_on_change`), so the saved set is never stale. Membership is re-scanned only when
+//! is one rotation of it. Every sleeping scheduler wakes in the cycle a warp's flags change
+//! (`Sm::block`), so the saved set is never stale. Membership is re-scanned only when
 //! the SM's `WarpSlots::version` (occupancy and waiting flags) moved.
 //!
 //! For critical-fetch-first the order goes on past the active set: the pending FIFO front to
@@ -334,13 +334,6 @@ impl IssuePolicy for Tls {
         }
         self.replay_due = due;
         true
-    }
-
-    fn wakes_on_change(&self) -> bool {
-        // A flag that changes in a cycle after another scheduler's issue (a barrier release)
-        // is seen by this scheduler's `order` in that cycle if it comes later: the replay must
-        // stop before it.
-        self.replay_due != 0
     }
 
     fn fetch_order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {

@@ -39,15 +39,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // Every change of the I-buffer head is followed by a new interval.
         self.w.refresh_memory_head(s);
         let k = self.place[s].scheduler as usize;
-        // The scheduler's outcome may change from `from` on: it must walk again. (`from` is
-        // this cycle or the next; the flags above changed now, which some policies' sleep
-        // must see: `wakes_on_change`.)
-        let at = if self.policies[k].wakes_on_change() {
-            from.saturating_sub(1)
-        } else {
-            from
-        };
-        self.sched_wake[k] = self.sched_wake[k].min(at);
+        // The scheduler must walk again in the first cycle that can see the flags above: they
+        // changed now, and `from` is at most two cycles on (decode after this cycle's issue
+        // opens an interval from the cycle after next), so one cycle before `from`. A
+        // scheduler woken at `from` would charge its old outcome for a cycle in which a
+        // walking one already reads the new flags (and two-level's replay must stop there).
+        self.sched_wake[k] = self.sched_wake[k].min(from.saturating_sub(1));
     }
 
     /// Credits the blocked part of the current interval up to cycle `t`.
