@@ -23,7 +23,9 @@ const MODEL_SOURCES: &[&str] = &[
 
 fn files(p: &Path, out: &mut Vec<PathBuf>) {
     if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
         entries.sort();
         for e in entries {
             files(&e, out);

@@ -16,7 +16,11 @@ use crate::workload::{error_code, find, print_table, run_program};
 const DEFAULT_WORKLOADS: [&str; 2] = ["matmul", "scalar_prod"];
 
 pub fn run(repeat: u32, workloads: &[String], size: Size, model: &Model, json: bool) -> u8 {
-    let names: Vec<&str> = if workloads.is_empty() { DEFAULT_WORKLOADS.to_vec() } else { workloads.iter().map(String::as_str).collect() };
+    let names: Vec<&str> = if workloads.is_empty() {
+        DEFAULT_WORKLOADS.to_vec()
+    } else {
+        workloads.iter().map(String::as_str).collect()
+    };
     let mut programs = Vec::new();
     for n in &names {
         match find(n) {
@@ -47,7 +51,10 @@ pub fn run(repeat: u32, workloads: &[String], size: Size, model: &Model, json: b
                     if progress {
                         eprintln!();
                     }
-                    return exit::fail(error_code(&e), format_args!("workload {} ({size}) failed: {e}", p.name));
+                    return exit::fail(
+                        error_code(&e),
+                        format_args!("workload {} ({size}) failed: {e}", p.name),
+                    );
                 }
             }
         }
@@ -69,8 +76,16 @@ pub fn run(repeat: u32, workloads: &[String], size: Size, model: &Model, json: b
             fmt_duration(*times.last().unwrap()),
             format!("{:.2}", warp as f64 / secs / 1e6),
             format!("{:.2}", thread as f64 / secs / 1e6),
-            if cycles > 0 { cycles.to_string() } else { "-".into() },
-            if cycles > 0 { format!("{:.1}", cycles as f64 / secs / 1e3) } else { "-".into() },
+            if cycles > 0 {
+                cycles.to_string()
+            } else {
+                "-".into()
+            },
+            if cycles > 0 {
+                format!("{:.1}", cycles as f64 / secs / 1e3)
+            } else {
+                "-".into()
+            },
         ]);
         json_rows.push(json!({"workload": p.name, "size": size.name(), "repeat": repeat,
             "warp_instructions": warp, "thread_instructions": thread,
@@ -91,10 +106,25 @@ pub fn run(repeat: u32, workloads: &[String], size: Size, model: &Model, json: b
         model.describe(),
         if repeat == 1 { "" } else { "s" }
     );
-    let header = ["workload", "warp insts", "thread insts", "median", "min", "max", "M warp/s", "M thread/s", "cycles", "K cycles/s"].map(String::from);
+    let header = [
+        "workload",
+        "warp insts",
+        "thread insts",
+        "median",
+        "min",
+        "max",
+        "M warp/s",
+        "M thread/s",
+        "cycles",
+        "K cycles/s",
+    ]
+    .map(String::from);
     print_table(&header, &rows);
     if rows.len() > 1 {
-        println!("overall: {}", fmt_rate(total_warp, total_thread, total_time));
+        println!(
+            "overall: {}",
+            fmt_rate(total_warp, total_thread, total_time)
+        );
     }
     exit::OK
 }
@@ -125,7 +155,11 @@ pub fn fmt_duration(d: Duration) -> String {
 /// `1.23 M warp inst/s, 39.4 M thread inst/s`.
 pub fn fmt_rate(warp: u64, thread: u64, wall: Duration) -> String {
     let secs = wall.as_secs_f64().max(1e-9);
-    format!("{:.2} M warp inst/s, {:.2} M thread inst/s", warp as f64 / secs / 1e6, thread as f64 / secs / 1e6)
+    format!(
+        "{:.2} M warp inst/s, {:.2} M thread inst/s",
+        warp as f64 / secs / 1e6,
+        thread as f64 / secs / 1e6
+    )
 }
 
 #[cfg(test)]
@@ -136,6 +170,9 @@ mod tests {
     fn median_odd_and_even() {
         let ms = Duration::from_millis;
         assert_eq!(median(&mut [ms(5), ms(1), ms(3)]), ms(3));
-        assert_eq!(median(&mut [ms(4), ms(1), ms(3), ms(2)]), Duration::from_micros(2500));
+        assert_eq!(
+            median(&mut [ms(4), ms(1), ms(3), ms(2)]),
+            Duration::from_micros(2500)
+        );
     }
 }

@@ -50,7 +50,11 @@ pub fn run(files: &[impl AsRef<Path>], quiet: bool) -> u8 {
 /// `N kernels: a, b, M functions, K instructions`.
 pub fn module_summary(module: &Module) -> String {
     let kernels: Vec<&str> = module.kernels().map(|(_, f)| f.name.as_str()).collect();
-    let functions = module.functions.iter().filter(|f| !f.is_kernel && f.has_body).count();
+    let functions = module
+        .functions
+        .iter()
+        .filter(|f| !f.is_kernel && f.has_body)
+        .count();
     let insts: usize = module.functions.iter().map(|f| f.insts.len()).sum();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut s = plural(kernels.len(), "kernel");
@@ -58,7 +62,11 @@ pub fn module_summary(module: &Module) -> String {
         s.push_str(": ");
         s.push_str(&kernels.join(", "));
     }
-    format!("{s}, {}, {}", plural(functions, "function"), plural(insts, "instruction"))
+    format!(
+        "{s}, {}, {}",
+        plural(functions, "function"),
+        plural(insts, "instruction")
+    )
 }
 
 /// [`format_load_error`], with the column of an unsupported instruction found in `text` (the
@@ -80,20 +88,32 @@ fn column_of(text: &str, line: u32, what: &str) -> Option<usize> {
     let l = text.lines().nth((line as usize).checked_sub(1)?)?;
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$' || c == '%';
     l.match_indices(what)
-        .find(|&(i, _)| !l[..i].chars().next_back().is_some_and(ident) && !l[i + what.len()..].chars().next().is_some_and(ident))
+        .find(|&(i, _)| {
+            !l[..i].chars().next_back().is_some_and(ident)
+                && !l[i + what.len()..].chars().next().is_some_and(ident)
+        })
         .map(|(i, _)| l[..i].chars().count() + 1)
 }
 
 /// One `FILE:LINE[:COL]: message` line per error.
 pub fn format_load_errors(file: &str, errors: &LoadErrors) -> Vec<String> {
-    errors.0.iter().map(|e| format_load_error(file, e)).collect()
+    errors
+        .0
+        .iter()
+        .map(|e| format_load_error(file, e))
+        .collect()
 }
 
 pub fn format_load_error(file: &str, e: &LoadError) -> String {
     match e {
-        LoadError::Parse(p) => format!("{file}:{}:{}: syntax error: {} (found `{}`)", p.line, p.col, p.message, p.found),
+        LoadError::Parse(p) => format!(
+            "{file}:{}:{}: syntax error: {} (found `{}`)",
+            p.line, p.col, p.message, p.found
+        ),
         LoadError::Unsupported { what, line } => format!("{file}:{line}: unsupported {what}"),
-        LoadError::Undefined { kind, name, line } => format!("{file}:{line}: undefined {kind} `{name}`"),
+        LoadError::Undefined { kind, name, line } => {
+            format!("{file}:{line}: undefined {kind} `{name}`")
+        }
         LoadError::Invalid { message, line } => format!("{file}:{line}: {message}"),
     }
 }
@@ -105,12 +125,27 @@ mod tests {
     #[test]
     fn unsupported_instruction_gets_its_column() {
         let text = "\n    mov.u32 %r1, 0;\n\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n";
-        let e = LoadError::Unsupported { what: "tex.1d.v4.f32.s32".into(), line: 3 };
-        assert_eq!(format_in_source("a.ptx", text, &e), "a.ptx:3:2: unsupported tex.1d.v4.f32.s32");
+        let e = LoadError::Unsupported {
+            what: "tex.1d.v4.f32.s32".into(),
+            line: 3,
+        };
+        assert_eq!(
+            format_in_source("a.ptx", text, &e),
+            "a.ptx:3:2: unsupported tex.1d.v4.f32.s32"
+        );
         // A prefix of a longer opcode is not it; a construct not on the line keeps no column.
-        assert_eq!(column_of("  wmma.load.x; wmma.load", 1, "wmma.load"), Some(16));
-        let e = LoadError::Unsupported { what: ".surfref declaration".into(), line: 2 };
-        assert_eq!(format_in_source("a.ptx", text, &e), "a.ptx:2: unsupported .surfref declaration");
+        assert_eq!(
+            column_of("  wmma.load.x; wmma.load", 1, "wmma.load"),
+            Some(16)
+        );
+        let e = LoadError::Unsupported {
+            what: ".surfref declaration".into(),
+            line: 2,
+        };
+        assert_eq!(
+            format_in_source("a.ptx", text, &e),
+            "a.ptx:2: unsupported .surfref declaration"
+        );
         assert_eq!(column_of(text, 99, "x"), None);
     }
 }

@@ -25,7 +25,8 @@ pub fn cuda_runtime(path: &Path) -> Result<Runtime, String> {
     if data.starts_with(b"#!") {
         return Ok(Runtime::Script);
     }
-    let elf = goblin::elf::Elf::parse(&data).map_err(|e| format!("{} is not an ELF executable ({e})", path.display()))?;
+    let elf = goblin::elf::Elf::parse(&data)
+        .map_err(|e| format!("{} is not an ELF executable ({e})", path.display()))?;
     let libs = &elf.libraries;
     if libs.contains(&"libcudart.so.13") {
         return Ok(Runtime::Shared);
@@ -57,7 +58,9 @@ mod tests {
         let script = dir.join("run.sh");
         std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
         assert_eq!(cuda_runtime(&script).unwrap(), Runtime::Script);
-        assert!(cuda_runtime(&dir.join("missing")).unwrap_err().contains("cannot read"));
+        assert!(cuda_runtime(&dir.join("missing"))
+            .unwrap_err()
+            .contains("cannot read"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -63,7 +63,9 @@ pub fn shim_candidates(env: Option<&Path>, exe_dir: Option<&Path>) -> Vec<PathBu
 /// The folder to put on `LD_LIBRARY_PATH`: the shim's own folder when the file is named
 /// `libcudart.so.13`, else a private folder with a `libcudart.so.13` link to it.
 fn library_dir(shim: &Path, scratch: &Path) -> Result<PathBuf, String> {
-    let shim = shim.canonicalize().map_err(|e| format!("{}: {e}", shim.display()))?;
+    let shim = shim
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", shim.display()))?;
     if shim.file_name().is_some_and(|n| n == SONAME) {
         return Ok(shim.parent().expect("a file has a parent").to_path_buf());
     }
@@ -71,7 +73,8 @@ fn library_dir(shim: &Path, scratch: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let link = dir.join(SONAME);
     let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&shim, &link).map_err(|e| format!("cannot link {}: {e}", link.display()))?;
+    std::os::unix::fs::symlink(&shim, &link)
+        .map_err(|e| format!("cannot link {}: {e}", link.display()))?;
     Ok(dir)
 }
 
@@ -80,7 +83,9 @@ fn find_program(name: &Path) -> Option<PathBuf> {
     if name.to_string_lossy().contains('/') {
         return name.is_file().then(|| name.to_path_buf());
     }
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Why a program that does not import `libcudart.so.13` cannot run, and how to fix it.
@@ -116,11 +121,16 @@ fn exec(args: &ModelArgs, opts: &Options, command: &[OsString]) -> Result<u8, St
         return Err("--event-log needs timing mode (events are timed)".into());
     }
     if model.event_log && model.stats.is_none() {
-        return Err("--event-log writes the events into the --stats file: give --stats FILE.jsonl too".into());
+        return Err(
+            "--event-log writes the events into the --stats file: give --stats FILE.jsonl too"
+                .into(),
+        );
     }
     // The shim records the event log itself when it is to write a trace.
     crate::trace_out::enable(model.clone(), trace)?;
-    let (name, rest) = command.split_first().ok_or("no program to run (warpsim exec -- ./program args…)")?;
+    let (name, rest) = command
+        .split_first()
+        .ok_or("no program to run (warpsim exec -- ./program args…)")?;
     if name.to_string_lossy().starts_with('-') && name != "-" {
         return Err(format!(
             "unknown option `{}` for exec: its options come before the program (`warpsim exec --help` lists them); \
@@ -128,20 +138,28 @@ fn exec(args: &ModelArgs, opts: &Options, command: &[OsString]) -> Result<u8, St
             name.to_string_lossy()
         ));
     }
-    let program = find_program(Path::new(name)).ok_or_else(|| format!("program {} not found", Path::new(name).display()))?;
+    let program = find_program(Path::new(name))
+        .ok_or_else(|| format!("program {} not found", Path::new(name).display()))?;
     let runtime = elf::cuda_runtime(&program)?;
     if let Some(why) = explain(&program, &runtime) {
         return Err(why);
     }
 
     let env_shim = std::env::var_os("WARPSIM_CUDART").map(PathBuf::from);
-    let exe_dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf));
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf));
     let shim = match &env_shim {
         // An explicit choice must work; no silent fallback to another build.
         Some(e) => shim_candidates(Some(e), None)
             .into_iter()
             .find(|p| p.is_file())
-            .ok_or_else(|| format!("WARPSIM_CUDART={} is neither the shim library nor a folder holding {SONAME}", e.display()))?,
+            .ok_or_else(|| {
+                format!(
+                    "WARPSIM_CUDART={} is neither the shim library nor a folder holding {SONAME}",
+                    e.display()
+                )
+            })?,
         None => {
             let candidates = shim_candidates(None, exe_dir.as_deref());
             candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
@@ -159,7 +177,15 @@ fn exec(args: &ModelArgs, opts: &Options, command: &[OsString]) -> Result<u8, St
     result
 }
 
-fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: &[OsString], shim: &Path, scratch: &Path) -> Result<u8, String> {
+fn spawn(
+    model: &Model,
+    args: &ModelArgs,
+    opts: &Options,
+    program: &Path,
+    rest: &[OsString],
+    shim: &Path,
+    scratch: &Path,
+) -> Result<u8, String> {
     let trace = opts.trace;
     let libdir = library_dir(shim, scratch)?;
     let mut ld = OsString::from(libdir.as_os_str());
@@ -171,9 +197,11 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     let config = if args.cfg.is_empty() {
         args.config.clone()
     } else {
-        std::fs::create_dir_all(scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+        std::fs::create_dir_all(scratch)
+            .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
         let p = scratch.join("config.toml");
-        std::fs::write(&p, model.config.to_toml()).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        std::fs::write(&p, model.config.to_toml())
+            .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         p.display().to_string()
     };
     let mut cmd = Command::new(program);
@@ -199,15 +227,20 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     }
     if !opts.registers.is_empty() {
         for r in opts.registers {
-            let ok = r.split_once('=').is_some_and(|(k, n)| !k.is_empty() && n.parse::<u32>().is_ok_and(|n| (1..=255).contains(&n)));
+            let ok = r.split_once('=').is_some_and(|(k, n)| {
+                !k.is_empty() && n.parse::<u32>().is_ok_and(|n| (1..=255).contains(&n))
+            });
             if !ok {
-                return Err(format!("--registers `{r}`: expected KERNEL=N with N from 1 to 255"));
+                return Err(format!(
+                    "--registers `{r}`: expected KERNEL=N with N from 1 to 255"
+                ));
             }
         }
         cmd.env("WARPSIM_REGISTERS", opts.registers.join(","));
     }
     if let Some(dir) = opts.dump_ptx {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--dump-ptx: cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--dump-ptx: cannot create {}: {e}", dir.display()))?;
         cmd.env("WARPSIM_DUMP_PTX", dir);
     }
     // The summary reads the shim's statistics: the user's --stats file, else a scratch one.
@@ -215,11 +248,13 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
         Some(stats) => {
             let file = stats_file(stats)?;
             let toml = file.with_extension("config.toml");
-            std::fs::write(&toml, model.config.to_toml()).map_err(|e| format!("--stats: cannot write {}: {e}", toml.display()))?;
+            std::fs::write(&toml, model.config.to_toml())
+                .map_err(|e| format!("--stats: cannot write {}: {e}", toml.display()))?;
             Some(file)
         }
         None if !opts.quiet => {
-            std::fs::create_dir_all(scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+            std::fs::create_dir_all(scratch)
+                .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
             Some(scratch.join("stats.jsonl"))
         }
         None => None,
@@ -231,7 +266,8 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     }
     if let Some(trace) = trace {
         if let Some(dir) = trace.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("--trace: cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("--trace: cannot create {}: {e}", dir.display()))?;
         }
         // The shim rewrites the file after every launch; a run without launches leaves none.
         let _ = std::fs::remove_file(trace);
@@ -240,15 +276,22 @@ fn spawn(model: &Model, args: &ModelArgs, opts: &Options, program: &Path, rest: 
     // Ctrl-C reaches the program too (one process group): exec outlives it to sum up.
     crate::interrupt::install(true);
     let start = std::time::Instant::now();
-    let status = cmd.status().map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     let wall = start.elapsed();
     use std::os::unix::process::ExitStatusExt;
     if status.signal() == Some(2) {
-        eprintln!("warpsim exec: interrupted (SIGINT); partial statistics: the launches that completed");
+        eprintln!(
+            "warpsim exec: interrupted (SIGINT); partial statistics: the launches that completed"
+        );
     }
     if let (false, Some(file)) = (opts.quiet, &stats_path) {
         let lines = std::fs::read_to_string(file).unwrap_or_default();
-        eprint!("{}", exec_summary::render(&exec_summary::per_kernel(&lines), &model.describe(), wall));
+        eprint!(
+            "{}",
+            exec_summary::render(&exec_summary::per_kernel(&lines), &model.describe(), wall)
+        );
     }
     if let Some(c) = status.code() {
         return Ok(c.clamp(0, 255) as u8);
@@ -264,7 +307,8 @@ fn stats_file(p: &Path) -> Result<PathBuf, String> {
         _ => p.join("stats.jsonl"),
     };
     if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--stats: cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--stats: cannot create {}: {e}", dir.display()))?;
     }
     Ok(file)
 }
@@ -275,7 +319,10 @@ mod tests {
 
     #[test]
     fn candidates_order() {
-        let c = shim_candidates(Some(Path::new("/opt/shim.so")), Some(Path::new("/t/release")));
+        let c = shim_candidates(
+            Some(Path::new("/opt/shim.so")),
+            Some(Path::new("/t/release")),
+        );
         assert_eq!(c[0], Path::new("/opt/shim.so"));
         assert_eq!(c[1], Path::new("/t/release/cudart-lib/libcudart.so.13"));
         assert!(c.contains(&PathBuf::from("/t/debug/cudart-lib/libcudart.so.13")));
@@ -286,6 +333,11 @@ mod tests {
         let why = explain(Path::new("./a.out"), &Runtime::NotImported).unwrap();
         assert!(why.contains("-cudart shared"), "{why}");
         assert!(explain(Path::new("x"), &Runtime::Shared).is_none());
-        assert!(explain(Path::new("x"), &Runtime::OtherVersion("libcudart.so.12".into())).unwrap().contains("libcudart.so.12"));
+        assert!(explain(
+            Path::new("x"),
+            &Runtime::OtherVersion("libcudart.so.12".into())
+        )
+        .unwrap()
+        .contains("libcudart.so.12"));
     }
 }

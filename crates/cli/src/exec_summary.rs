@@ -36,24 +36,37 @@ impl KernelTotals {
 pub fn per_kernel(jsonl: &str) -> Vec<KernelTotals> {
     let mut out: Vec<KernelTotals> = Vec::new();
     for line in jsonl.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        let Some(kernel) = v["kernel"].as_str() else { continue };
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(kernel) = v["kernel"].as_str() else {
+            continue;
+        };
         let name = demangle(kernel);
         let i = match out.iter().position(|k| k.name == name) {
             Some(i) => i,
             None => {
-                out.push(KernelTotals { name, ..Default::default() });
+                out.push(KernelTotals {
+                    name,
+                    ..Default::default()
+                });
                 out.len() - 1
             }
         };
-        let (warp, thread) = (v["warp_instructions"].as_u64().unwrap_or(0), v["thread_instructions"].as_u64().unwrap_or(0));
+        let (warp, thread) = (
+            v["warp_instructions"].as_u64().unwrap_or(0),
+            v["thread_instructions"].as_u64().unwrap_or(0),
+        );
         out[i].add(v["cycles"].as_u64(), warp, thread);
     }
     out
 }
 
 fn total(kernels: &[KernelTotals]) -> KernelTotals {
-    let mut t = KernelTotals { name: "total".into(), ..Default::default() };
+    let mut t = KernelTotals {
+        name: "total".into(),
+        ..Default::default()
+    };
     for k in kernels {
         t.launches += k.launches;
         t.warp_instructions += k.warp_instructions;
@@ -83,10 +96,21 @@ fn per_second(n: u64, wall: Duration) -> u64 {
 /// program's whole run (host code included, as GPGPU-Sim's `gpu_tot_sim_rate` counts it).
 pub fn render(kernels: &[KernelTotals], model: &str, wall: Duration) -> String {
     if kernels.is_empty() {
-        return format!("warpsim exec: the program completed no kernel launch ({model}, {:.2} s)\n", wall.as_secs_f64());
+        return format!(
+            "warpsim exec: the program completed no kernel launch ({model}, {:.2} s)\n",
+            wall.as_secs_f64()
+        );
     }
     let t = total(kernels);
-    let header = ["kernel", "launches", "cycles", "warp instr", "thread instr", "IPC", "thread IPC"];
+    let header = [
+        "kernel",
+        "launches",
+        "cycles",
+        "warp instr",
+        "thread instr",
+        "IPC",
+        "thread IPC",
+    ];
     let row = |k: &KernelTotals| {
         [
             k.name.clone(),
@@ -98,8 +122,20 @@ pub fn render(kernels: &[KernelTotals], model: &str, wall: Duration) -> String {
             ratio(k.thread_instructions, k.cycles),
         ]
     };
-    let rows: Vec<[String; 7]> = kernels.iter().map(row).chain(std::iter::once(row(&t))).collect();
-    let width: Vec<usize> = (0..7).map(|c| rows.iter().map(|r| r[c].len()).chain([header[c].len()]).max().unwrap_or(0)).collect();
+    let rows: Vec<[String; 7]> = kernels
+        .iter()
+        .map(row)
+        .chain(std::iter::once(row(&t)))
+        .collect();
+    let width: Vec<usize> = (0..7)
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     let line = |cells: &[&str]| -> String {
         let mut s = format!("  {:<w$}", cells[0], w = width[0]);
         for (c, cell) in cells.iter().enumerate().skip(1) {
@@ -145,31 +181,84 @@ mod tests {
     fn launches_add_up_per_kernel_in_first_launch_order() {
         let k = per_kernel(TIMING);
         assert_eq!(k.len(), 2, "the cut last line is skipped");
-        assert_eq!(k[0], KernelTotals { name: "scale(float*, int, float)".into(), launches: 2, cycles: Some(200), warp_instructions: 200, thread_instructions: 6400 });
+        assert_eq!(
+            k[0],
+            KernelTotals {
+                name: "scale(float*, int, float)".into(),
+                launches: 2,
+                cycles: Some(200),
+                warp_instructions: 200,
+                thread_instructions: 6400
+            }
+        );
         assert_eq!(k[1].name, "reduce(float const*, float*, int)");
         let t = total(&k);
-        assert_eq!((t.launches, t.cycles, t.warp_instructions, t.thread_instructions), (3, Some(260), 230, 7000));
+        assert_eq!(
+            (
+                t.launches,
+                t.cycles,
+                t.warp_instructions,
+                t.thread_instructions
+            ),
+            (3, Some(260), 230, 7000)
+        );
     }
 
     #[test]
     fn rendered_table_and_rate() {
-        let text = render(&per_kernel(TIMING), "timing gtx480/gto", Duration::from_secs(2));
+        let text = render(
+            &per_kernel(TIMING),
+            "timing gtx480/gto",
+            Duration::from_secs(2),
+        );
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "warpsim exec: 3 launches of 2 kernels (timing gtx480/gto) in 2.00 s");
-        assert!(lines[1].starts_with("  kernel") && lines[1].ends_with("IPC  thread IPC"), "{text}");
+        assert_eq!(
+            lines[0],
+            "warpsim exec: 3 launches of 2 kernels (timing gtx480/gto) in 2.00 s"
+        );
+        assert!(
+            lines[1].starts_with("  kernel") && lines[1].ends_with("IPC  thread IPC"),
+            "{text}"
+        );
         let scale: Vec<&str> = lines[2].split_whitespace().collect();
-        assert_eq!(&scale[scale.len() - 6..], ["2", "200", "200", "6400", "1.00", "32.00"], "{text}");
+        assert_eq!(
+            &scale[scale.len() - 6..],
+            ["2", "200", "200", "6400", "1.00", "32.00"],
+            "{text}"
+        );
         let total: Vec<&str> = lines[4].split_whitespace().collect();
-        assert_eq!(total, ["total", "3", "260", "230", "7000", "0.88", "26.92"], "{text}");
-        assert_eq!(lines[5], "  simulation rate: 115 warp instr/s, 3500 thread instr/s, 130 cycles/s");
+        assert_eq!(
+            total,
+            ["total", "3", "260", "230", "7000", "0.88", "26.92"],
+            "{text}"
+        );
+        assert_eq!(
+            lines[5],
+            "  simulation rate: 115 warp instr/s, 3500 thread instr/s, 130 cycles/s"
+        );
     }
 
     #[test]
     fn functional_mode_has_no_cycles_and_no_launch_is_said() {
-        let k = per_kernel(r#"{"kernel":"saxpy","warp_instructions":8,"thread_instructions":256,"mode":"functional"}"#);
+        let k = per_kernel(
+            r#"{"kernel":"saxpy","warp_instructions":8,"thread_instructions":256,"mode":"functional"}"#,
+        );
         let text = render(&k, "functional", Duration::from_millis(500));
-        assert!(text.lines().nth(2).unwrap().split_whitespace().eq(["saxpy", "1", "-", "8", "256", "-", "-"]), "{text}");
-        assert!(text.ends_with("  simulation rate: 16 warp instr/s, 512 thread instr/s\n"), "{text}");
-        assert_eq!(render(&[], "functional", Duration::from_secs(1)), "warpsim exec: the program completed no kernel launch (functional, 1.00 s)\n");
+        assert!(
+            text.lines()
+                .nth(2)
+                .unwrap()
+                .split_whitespace()
+                .eq(["saxpy", "1", "-", "8", "256", "-", "-"]),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("  simulation rate: 16 warp instr/s, 512 thread instr/s\n"),
+            "{text}"
+        );
+        assert_eq!(
+            render(&[], "functional", Duration::from_secs(1)),
+            "warpsim exec: the program completed no kernel launch (functional, 1.00 s)\n"
+        );
     }
 }

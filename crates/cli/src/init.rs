@@ -17,10 +17,17 @@ pub enum Init {
     /// Every element equal (already encoded as one element's bytes).
     Value(Num),
     /// `start + i * step`.
-    Iota { start: Num, step: Num },
+    Iota {
+        start: Num,
+        step: Num,
+    },
     /// Uniform in `[min, max]` (integers) or `[min, max)` (floats, before rounding to f32),
     /// from a ChaCha8 stream seeded with `seed`.
-    Random { seed: u64, min: Num, max: Num },
+    Random {
+        seed: u64,
+        min: Num,
+        max: Num,
+    },
     /// Raw little-endian contents of a file.
     File(PathBuf),
 }
@@ -32,7 +39,12 @@ pub type Problems = Vec<(&'static str, String)>;
 impl Init {
     /// Validates `raw` for a buffer of `ty`. `len` is the buffer's length if it is given;
     /// returns the initializer and the length the file implies (`file` only).
-    pub fn from_raw(raw: &RawInit, ty: ScalarType, len: Option<usize>, dir: &Path) -> Result<(Init, Option<usize>), Problems> {
+    pub fn from_raw(
+        raw: &RawInit,
+        ty: ScalarType,
+        len: Option<usize>,
+        dir: &Path,
+    ) -> Result<(Init, Option<usize>), Problems> {
         let mut p: Problems = Vec::new();
         let allowed: &[&str] = match raw.kind.as_str() {
             "zeros" => &[],
@@ -40,7 +52,12 @@ impl Init {
             "iota" => &["start", "step"],
             "random" => &["seed", "min", "max"],
             "file" => &["path"],
-            other => return Err(vec![("kind", format!("unknown initializer {other:?}; expected one of {KINDS}"))]),
+            other => {
+                return Err(vec![(
+                    "kind",
+                    format!("unknown initializer {other:?}; expected one of {KINDS}"),
+                )])
+            }
         };
         let present = [
             ("value", raw.value.is_some()),
@@ -53,8 +70,15 @@ impl Init {
         ];
         for (key, is_present) in present {
             if is_present && !allowed.contains(&key) {
-                let takes = if allowed.is_empty() { "no other keys".to_string() } else { allowed.join(", ") };
-                p.push((key, format!("not used by initializer {:?} (it takes {takes})", raw.kind)));
+                let takes = if allowed.is_empty() {
+                    "no other keys".to_string()
+                } else {
+                    allowed.join(", ")
+                };
+                p.push((
+                    key,
+                    format!("not used by initializer {:?} (it takes {takes})", raw.kind),
+                ));
             }
         }
         let mut file_len = None;
@@ -62,7 +86,10 @@ impl Init {
             "zeros" => Init::Zeros,
             "value" => match raw.value {
                 None => {
-                    p.push(("value", "missing required key (initializer \"value\")".into()));
+                    p.push((
+                        "value",
+                        "missing required key (initializer \"value\")".into(),
+                    ));
                     Init::Zeros
                 }
                 Some(v) => {
@@ -78,11 +105,16 @@ impl Init {
                 if !ty.is_float() {
                     match (ty.checked_int(start), step.as_int()) {
                         (Err(e), _) => p.push(("start", e)),
-                        (_, None) => p.push(("step", format!("{step} is not an integer (type {ty})"))),
+                        (_, None) => {
+                            p.push(("step", format!("{step} is not an integer (type {ty})")))
+                        }
                         (Ok(s), Some(st)) => {
                             let last = s + st * (len.unwrap_or(1).max(1) as i128 - 1);
                             if ty.checked_int(Num::Int(last)).is_err() {
-                                p.push(("step", format!("the last element, {last}, is out of range for {ty}")));
+                                p.push((
+                                    "step",
+                                    format!("the last element, {last}, is out of range for {ty}"),
+                                ));
                             }
                         }
                     }
@@ -163,7 +195,8 @@ impl Init {
                     if ty.is_float() {
                         ty.push_float(start.as_f64() + i as f64 * step.as_f64(), &mut out);
                     } else {
-                        let v = start.as_int().expect("validated") + i as i128 * step.as_int().expect("validated");
+                        let v = start.as_int().expect("validated")
+                            + i as i128 * step.as_int().expect("validated");
                         ty.push_int(v, &mut out);
                     }
                 }
@@ -177,10 +210,17 @@ impl Init {
                         ty.push_float(v, &mut out);
                     }
                 } else {
-                    let (lo, hi) = (min.as_int().expect("validated"), max.as_int().expect("validated"));
+                    let (lo, hi) = (
+                        min.as_int().expect("validated"),
+                        max.as_int().expect("validated"),
+                    );
                     let span = (hi - lo) as u128 + 1;
                     for _ in 0..len {
-                        let off = if span > u64::MAX as u128 { rng.gen::<u64>() as i128 } else { rng.gen_range(0..span as u64) as i128 };
+                        let off = if span > u64::MAX as u128 {
+                            rng.gen::<u64>() as i128
+                        } else {
+                            rng.gen_range(0..span as u64) as i128
+                        };
                         ty.push_int(lo + off, &mut out);
                     }
                 }
@@ -202,19 +242,31 @@ impl Init {
 }
 
 /// Checks that a data file exists and fits a buffer of `ty`; returns its length in elements.
-pub fn check_file(path: &Path, written: &str, ty: ScalarType, len: Option<usize>) -> Result<usize, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read file {:?} ({}): {e}", written, path.display()))?;
+pub fn check_file(
+    path: &Path,
+    written: &str,
+    ty: ScalarType,
+    len: Option<usize>,
+) -> Result<usize, String> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read file {:?} ({}): {e}", written, path.display()))?;
     if !meta.is_file() {
         return Err(format!("{written:?} ({}) is not a file", path.display()));
     }
     let bytes = meta.len() as usize;
     let partial = bytes % ty.size();
     if partial > 0 {
-        return Err(format!("file {written:?} has {bytes} bytes, not a multiple of the {}-byte {ty}", ty.size()));
+        return Err(format!(
+            "file {written:?} has {bytes} bytes, not a multiple of the {}-byte {ty}",
+            ty.size()
+        ));
     }
     if let Some(len) = len {
         if bytes != len * ty.size() {
-            return Err(format!("file {written:?} has {bytes} bytes; {len} {ty} elements need {}", len * ty.size()));
+            return Err(format!(
+                "file {written:?} has {bytes} bytes; {len} {ty} elements need {}",
+                len * ty.size()
+            ));
         }
     }
     if bytes == 0 {
@@ -229,31 +281,65 @@ mod tests {
     use crate::scalar::Elem;
 
     fn raw(kind: &str) -> RawInit {
-        RawInit { kind: kind.into(), ..Default::default() }
+        RawInit {
+            kind: kind.into(),
+            ..Default::default()
+        }
     }
 
     #[test]
     fn iota_and_value() {
         let dir = Path::new(".");
-        let (init, _) = Init::from_raw(&RawInit { start: Some(Num::Int(5)), step: Some(Num::Int(-2)), ..raw("iota") }, ScalarType::I16, Some(4), dir).unwrap();
+        let (init, _) = Init::from_raw(
+            &RawInit {
+                start: Some(Num::Int(5)),
+                step: Some(Num::Int(-2)),
+                ..raw("iota")
+            },
+            ScalarType::I16,
+            Some(4),
+            dir,
+        )
+        .unwrap();
         let bytes = init.generate(ScalarType::I16, 4).unwrap();
         let got: Vec<_> = (0..4).map(|i| ScalarType::I16.read(&bytes, i)).collect();
         assert_eq!(got, [5, 3, 1, -1].map(Elem::Int));
-        let (init, _) = Init::from_raw(&RawInit { value: Some(Num::Float(0.5)), ..raw("value") }, ScalarType::F64, Some(2), dir).unwrap();
-        assert_eq!(init.generate(ScalarType::F64, 2).unwrap(), [0.5f64.to_le_bytes(), 0.5f64.to_le_bytes()].concat());
+        let (init, _) = Init::from_raw(
+            &RawInit {
+                value: Some(Num::Float(0.5)),
+                ..raw("value")
+            },
+            ScalarType::F64,
+            Some(2),
+            dir,
+        )
+        .unwrap();
+        assert_eq!(
+            init.generate(ScalarType::F64, 2).unwrap(),
+            [0.5f64.to_le_bytes(), 0.5f64.to_le_bytes()].concat()
+        );
     }
 
     #[test]
     fn random_is_seeded_and_in_range() {
         let dir = Path::new(".");
-        let r = RawInit { seed: Some(Num::Int(7)), min: Some(Num::Int(-3)), max: Some(Num::Int(3)), ..raw("random") };
+        let r = RawInit {
+            seed: Some(Num::Int(7)),
+            min: Some(Num::Int(-3)),
+            max: Some(Num::Int(3)),
+            ..raw("random")
+        };
         let (init, _) = Init::from_raw(&r, ScalarType::I8, Some(1000), dir).unwrap();
         let a = init.generate(ScalarType::I8, 1000).unwrap();
         assert_eq!(a, init.generate(ScalarType::I8, 1000).unwrap());
         assert!(a.iter().all(|&b| (-3..=3).contains(&(b as i8))));
         let (init, _) = Init::from_raw(&raw("random"), ScalarType::U64, Some(10), dir).unwrap();
         assert_eq!(init.generate(ScalarType::U64, 10).unwrap().len(), 80);
-        let f = RawInit { min: Some(Num::Float(-1.0)), max: Some(Num::Float(1.0)), ..raw("random") };
+        let f = RawInit {
+            min: Some(Num::Float(-1.0)),
+            max: Some(Num::Float(1.0)),
+            ..raw("random")
+        };
         let (init, _) = Init::from_raw(&f, ScalarType::F32, Some(100), dir).unwrap();
         let bytes = init.generate(ScalarType::F32, 100).unwrap();
         assert!((0..100).all(|i| matches!(ScalarType::F32.read(&bytes, i), Elem::Float(v) if (-1.0..1.0).contains(&v))));
@@ -265,15 +351,47 @@ mod tests {
         let e = Init::from_raw(&raw("rand"), ScalarType::F32, Some(1), dir).unwrap_err();
         assert_eq!(e[0].0, "kind");
         assert!(e[0].1.contains("unknown initializer \"rand\""), "{e:?}");
-        let r = RawInit { min: Some(Num::Int(5)), max: Some(Num::Int(1)), ..raw("random") };
-        assert_eq!(Init::from_raw(&r, ScalarType::I32, Some(1), dir).unwrap_err()[0].0, "min");
-        let r = RawInit { value: Some(Num::Int(300)), ..raw("value") };
-        assert_eq!(Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0, "value");
-        let r = RawInit { seed: Some(Num::Int(1)), ..raw("zeros") };
-        assert_eq!(Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0, "seed");
-        let r = RawInit { start: Some(Num::Int(100)), step: Some(Num::Int(10)), ..raw("iota") };
-        assert_eq!(Init::from_raw(&r, ScalarType::I8, Some(10), dir).unwrap_err()[0].0, "step");
-        let r = RawInit { path: Some("does-not-exist.bin".into()), ..raw("file") };
-        assert_eq!(Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0, "path");
+        let r = RawInit {
+            min: Some(Num::Int(5)),
+            max: Some(Num::Int(1)),
+            ..raw("random")
+        };
+        assert_eq!(
+            Init::from_raw(&r, ScalarType::I32, Some(1), dir).unwrap_err()[0].0,
+            "min"
+        );
+        let r = RawInit {
+            value: Some(Num::Int(300)),
+            ..raw("value")
+        };
+        assert_eq!(
+            Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0,
+            "value"
+        );
+        let r = RawInit {
+            seed: Some(Num::Int(1)),
+            ..raw("zeros")
+        };
+        assert_eq!(
+            Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0,
+            "seed"
+        );
+        let r = RawInit {
+            start: Some(Num::Int(100)),
+            step: Some(Num::Int(10)),
+            ..raw("iota")
+        };
+        assert_eq!(
+            Init::from_raw(&r, ScalarType::I8, Some(10), dir).unwrap_err()[0].0,
+            "step"
+        );
+        let r = RawInit {
+            path: Some("does-not-exist.bin".into()),
+            ..raw("file")
+        };
+        assert_eq!(
+            Init::from_raw(&r, ScalarType::U8, Some(1), dir).unwrap_err()[0].0,
+            "path"
+        );
     }
 }

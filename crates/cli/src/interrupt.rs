@@ -29,5 +29,8 @@ pub fn install(watched: bool) {
 
 /// The watch a timed run installs: the stop flag, and progress lines when `progress`.
 pub fn watch(progress: bool) -> Watch {
-    Watch { stop: Some(&STOP), report: progress.then_some(watch::report_to_stderr as fn(&watch::Progress)) }
+    Watch {
+        stop: Some(&STOP),
+        report: progress.then_some(watch::report_to_stderr as fn(&watch::Progress)),
+    }
 }

@@ -8,7 +8,12 @@ use crate::exit;
 pub fn kernels(file: &Path) -> u8 {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
-        Err(e) => return exit::fail(exit::BAD_INPUT, format_args!("{}: cannot read: {e}", file.display())),
+        Err(e) => {
+            return exit::fail(
+                exit::BAD_INPUT,
+                format_args!("{}: cannot read: {e}", file.display()),
+            )
+        }
     };
     let module = match warpsim_core::load_ptx(&text) {
         Ok(m) => m,
@@ -22,7 +27,10 @@ pub fn kernels(file: &Path) -> u8 {
     for (_, f) in module.kernels() {
         println!("{}", f.name);
         for (i, p) in f.params.iter().enumerate() {
-            println!("  param {i}: {} ({} bytes, align {}, offset {})", p.name, p.size, p.align, p.offset);
+            println!(
+                "  param {i}: {} ({} bytes, align {}, offset {})",
+                p.name, p.size, p.align, p.offset
+            );
         }
         let mut extra = vec![format!("{} instructions", f.insts.len())];
         if f.shared_bytes > 0 {
@@ -58,10 +66,17 @@ pub fn workloads() -> u8 {
     }
     println!();
     println!("sets (warpsim suite --set NAME):");
-    let set_width = warpsim_suite::SETS.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let set_width = warpsim_suite::SETS
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(0);
     for s in warpsim_suite::SETS {
         let n = warpsim_suite::set(s.name).map_or(0, |v| v.len());
-        println!("  {:set_width$}  {n:>2} programs  {}", s.name, s.description);
+        println!(
+            "  {:set_width$}  {n:>2} programs  {}",
+            s.name, s.description
+        );
     }
     exit::OK
 }
@@ -80,14 +95,22 @@ fn kernel_list(p: &warpsim_suite::Program) -> String {
                 None => out.push((name, vec![k.shape()])),
             }
         }
-        return out.iter().map(|(n, s)| format!("{n} ({})", s.join(" or "))).collect::<Vec<_>>().join(", ");
+        return out
+            .iter()
+            .map(|(n, s)| format!("{n} ({})", s.join(" or ")))
+            .collect::<Vec<_>>()
+            .join(", ");
     }
-    let main = warpsim_suite::occupancy::BAWS_TABLE2.iter().find(|r| r.program == p.name);
+    let main = warpsim_suite::occupancy::BAWS_TABLE2
+        .iter()
+        .find(|r| r.program == p.name);
     match p.resources() {
         Ok(res) => res
             .iter()
             .map(|k| match main {
-                Some(row) if row.kernel == k.name => format!("{} ({})", short_name(&k.name), row.threads_per_cta),
+                Some(row) if row.kernel == k.name => {
+                    format!("{} ({})", short_name(&k.name), row.threads_per_cta)
+                }
                 _ => short_name(&k.name).to_string(),
             })
             .collect::<Vec<_>>()

@@ -24,7 +24,12 @@ fn value_of(table: &toml::Table, key: &str) -> Option<String> {
 pub fn policies() -> u8 {
     let defaults: toml::Table = match GpuConfig::load(PRESETS[0].0).map(|c| c.to_toml().parse()) {
         Ok(Ok(t)) => t,
-        _ => return exit::fail(exit::SIM_ERROR, format_args!("the built-in preset {} does not load", PRESETS[0].0)),
+        _ => {
+            return exit::fail(
+                exit::SIM_ERROR,
+                format_args!("the built-in preset {} does not load", PRESETS[0].0),
+            )
+        }
     };
     let show = |name: &str, summary: &str, params: &[&str]| {
         println!("  {name:8}  {summary}");

@@ -38,7 +38,11 @@ use model::{Model, ModelArgs};
 use warpsim_suite::Size;
 
 #[derive(Parser)]
-#[command(name = "warpsim", version, about = "Cycle-level GPU simulator: check PTX, run kernels and built-in workloads")]
+#[command(
+    name = "warpsim",
+    version,
+    about = "Cycle-level GPU simulator: check PTX, run kernels and built-in workloads"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,7 +60,11 @@ enum Command {
     },
     /// Run the kernel launches described by a TOML manifest, or a built-in workload.
     Run {
-        #[arg(value_name = "MANIFEST.toml", required_unless_present = "workload", conflicts_with = "workload")]
+        #[arg(
+            value_name = "MANIFEST.toml",
+            required_unless_present = "workload",
+            conflicts_with = "workload"
+        )]
         manifest: Option<PathBuf>,
         /// Run the built-in program NAME instead of a manifest (see `warpsim list workloads`).
         #[arg(long, value_name = "NAME")]
@@ -221,7 +229,12 @@ enum Command {
         #[command(flatten)]
         model: ModelArgs,
         /// The program and its arguments (after `--`).
-        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM ARGS")]
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "PROGRAM ARGS"
+        )]
         command: Vec<std::ffi::OsString>,
     },
 }
@@ -305,7 +318,8 @@ fn model_or_exit(a: &ModelArgs) -> Result<Model, u8> {
 /// [`model_or_exit`] with `--trace` applied (the event log on, timing mode required).
 fn traced_model_or_exit(a: &ModelArgs, trace: Option<PathBuf>) -> Result<Model, u8> {
     let model = model_or_exit(a)?;
-    let mut model = trace_out::enable(model, trace.as_deref()).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
+    let mut model =
+        trace_out::enable(model, trace.as_deref()).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
     model.trace = trace;
     Ok(model)
 }
@@ -332,35 +346,133 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<u8, u8> {
     Ok(match command {
         Command::Check { files, quiet } => check::run(&files, quiet),
-        Command::Run { manifest: Some(path), max_warp_instructions, json, trace, progress, model, .. } => {
-            run::run_manifest(&path, max_warp_instructions, &watched(traced_model_or_exit(&model, trace)?, progress), json)
-        }
-        Command::Run { workload: Some(name), size, max_warp_instructions, json, trace, progress, model, .. } => {
-            workload::run_one(&name, size, max_warp_instructions, &watched(traced_model_or_exit(&model, trace)?, progress), json)
-        }
+        Command::Run {
+            manifest: Some(path),
+            max_warp_instructions,
+            json,
+            trace,
+            progress,
+            model,
+            ..
+        } => run::run_manifest(
+            &path,
+            max_warp_instructions,
+            &watched(traced_model_or_exit(&model, trace)?, progress),
+            json,
+        ),
+        Command::Run {
+            workload: Some(name),
+            size,
+            max_warp_instructions,
+            json,
+            trace,
+            progress,
+            model,
+            ..
+        } => workload::run_one(
+            &name,
+            size,
+            max_warp_instructions,
+            &watched(traced_model_or_exit(&model, trace)?, progress),
+            json,
+        ),
         Command::Run { .. } => unreachable!("clap requires a manifest or --workload"),
-        Command::List { what: ListWhat::Kernels { file } } => list::kernels(&file),
-        Command::List { what: ListWhat::Workloads } => list::workloads(),
-        Command::List { what: ListWhat::Policies } => list_model::policies(),
-        Command::List { what: ListWhat::Configs } => list_model::configs(),
-        Command::Suite { set, size, jobs, json, model } => suite::suite(set.as_deref(), size, &model_or_exit(&model)?, jobs.map(|n| n as usize), json),
-        Command::Intensity { sets, workloads, size, config, cfg, max_cycles, jobs, csv, json, markdown } => {
-            intensity::run(&intensity::Options { sets, workloads, size, config, cfg, max_cycles, jobs: jobs.map(|n| n as usize), csv, json, markdown })
-        }
+        Command::List {
+            what: ListWhat::Kernels { file },
+        } => list::kernels(&file),
+        Command::List {
+            what: ListWhat::Workloads,
+        } => list::workloads(),
+        Command::List {
+            what: ListWhat::Policies,
+        } => list_model::policies(),
+        Command::List {
+            what: ListWhat::Configs,
+        } => list_model::configs(),
+        Command::Suite {
+            set,
+            size,
+            jobs,
+            json,
+            model,
+        } => suite::suite(
+            set.as_deref(),
+            size,
+            &model_or_exit(&model)?,
+            jobs.map(|n| n as usize),
+            json,
+        ),
+        Command::Intensity {
+            sets,
+            workloads,
+            size,
+            config,
+            cfg,
+            max_cycles,
+            jobs,
+            csv,
+            json,
+            markdown,
+        } => intensity::run(&intensity::Options {
+            sets,
+            workloads,
+            size,
+            config,
+            cfg,
+            max_cycles,
+            jobs: jobs.map(|n| n as usize),
+            csv,
+            json,
+            markdown,
+        }),
         Command::Reproduce { names, list, sweep } => {
-            let what = std::iter::once("reproduce".to_string()).chain(names.iter().cloned()).collect();
+            let what = std::iter::once("reproduce".to_string())
+                .chain(names.iter().cloned())
+                .collect();
             lab::command::reproduce(&names, list, &sweep.options(what))
         }
         Command::Sweep { file, sweep } => {
             let what = vec!["sweep".to_string(), file.display().to_string()];
             lab::command::sweep(&file, &sweep.options(what))
         }
-        Command::Bench { repeat, workloads, size, json, model } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
-        Command::Correlate { runs, out, reference, gpgpusim_from } => correlate::run(&correlate::Options { runs, out, reference, gpgpusim_from }),
-        Command::Exec { trace, max_warp_instructions, quiet, progress, dump_ptx, registers, model, command } => {
+        Command::Bench {
+            repeat,
+            workloads,
+            size,
+            json,
+            model,
+        } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
+        Command::Correlate {
+            runs,
+            out,
+            reference,
+            gpgpusim_from,
+        } => correlate::run(&correlate::Options {
+            runs,
+            out,
+            reference,
+            gpgpusim_from,
+        }),
+        Command::Exec {
+            trace,
+            max_warp_instructions,
+            quiet,
+            progress,
+            dump_ptx,
+            registers,
+            model,
+            command,
+        } => {
             use std::io::IsTerminal;
             let progress = progress || std::io::stderr().is_terminal();
-            let opts = exec::Options { trace: trace.as_deref(), max_warp_instructions, quiet, progress, dump_ptx: dump_ptx.as_deref(), registers: &registers };
+            let opts = exec::Options {
+                trace: trace.as_deref(),
+                max_warp_instructions,
+                quiet,
+                progress,
+                dump_ptx: dump_ptx.as_deref(),
+                registers: &registers,
+            };
             exec::run(&model, &opts, &command)
         }
     })

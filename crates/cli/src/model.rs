@@ -97,7 +97,17 @@ impl ModelArgs {
         if self.event_log {
             ignored.push("--event-log");
         }
-        (!ignored.is_empty()).then(|| format!("warpsim: warning: functional mode ignores the timing-only {}: {}", if ignored.len() == 1 { "option" } else { "options" }, ignored.join(", ")))
+        (!ignored.is_empty()).then(|| {
+            format!(
+                "warpsim: warning: functional mode ignores the timing-only {}: {}",
+                if ignored.len() == 1 {
+                    "option"
+                } else {
+                    "options"
+                },
+                ignored.join(", ")
+            )
+        })
     }
 }
 
@@ -123,21 +133,42 @@ pub struct Model {
 impl Model {
     /// Loads the configuration (with overrides) and the policy; the error explains the fix.
     pub fn resolve(a: &ModelArgs) -> Result<Model, String> {
-        let (mut policy, shorthand) = PolicyKind::parse(&a.policy).map_err(|e| format!("--policy: {e}"))?;
+        let (mut policy, shorthand) =
+            PolicyKind::parse(&a.policy).map_err(|e| format!("--policy: {e}"))?;
         if let Some(f) = &a.fetch {
-            policy = policy.with_fetch(f, PolicyKind::names_fetch(&a.policy)).map_err(|e| format!("--fetch: {e}"))?;
+            policy = policy
+                .with_fetch(f, PolicyKind::names_fetch(&a.policy))
+                .map_err(|e| format!("--fetch: {e}"))?;
         }
         // `tls:N` is the config key `policy.tls.active=N`; giving both would lose one of them.
         let mut overrides: Vec<String> = shorthand.into_iter().collect();
         if let Some(o) = overrides.first() {
             let key = o.split('=').next().unwrap_or_default();
-            if a.cfg.iter().any(|c| c.split('=').next().map(str::trim) == Some(key)) {
-                return Err(format!("--policy {} sets `{key}`, and so does a -c override: give it once", a.policy));
+            if a.cfg
+                .iter()
+                .any(|c| c.split('=').next().map(str::trim) == Some(key))
+            {
+                return Err(format!(
+                    "--policy {} sets `{key}`, and so does a -c override: give it once",
+                    a.policy
+                ));
             }
         }
         overrides.extend(a.cfg.iter().cloned());
-        let config = GpuConfig::load_with(&a.config, &overrides).map_err(|e| format!("--config {}: {e}", a.config))?;
-        Ok(Model { mode: a.mode, config, policy, max_cycles: a.max_cycles, event_log: a.event_log, cta_order_log: a.cta_order_log, stats: a.stats.clone(), synccheck: a.synccheck, trace: None, watch: None })
+        let config = GpuConfig::load_with(&a.config, &overrides)
+            .map_err(|e| format!("--config {}: {e}", a.config))?;
+        Ok(Model {
+            mode: a.mode,
+            config,
+            policy,
+            max_cycles: a.max_cycles,
+            event_log: a.event_log,
+            cta_order_log: a.cta_order_log,
+            stats: a.stats.clone(),
+            synccheck: a.synccheck,
+            trace: None,
+            watch: None,
+        })
     }
 
     /// `gtx480/gto` in timing mode, `functional` otherwise.
@@ -152,7 +183,10 @@ impl Model {
     /// GPU (`device_options_for`: its SM count, shared memory, and the occupancy every launch
     /// is checked against), so a launch is accepted or refused alike in either.
     pub fn device(&self, base: DeviceOptions) -> Device {
-        let base = DeviceOptions { synccheck: self.synccheck || base.synccheck, ..base };
+        let base = DeviceOptions {
+            synccheck: self.synccheck || base.synccheck,
+            ..base
+        };
         match self.mode {
             Mode::Functional => Device::with_options(device_options_for(&self.config, base)),
             Mode::Timing => {
@@ -171,5 +205,7 @@ impl Model {
 
 /// Takes the timing statistics the device's engine accumulated (empty in functional mode).
 pub fn take_timing_stats(dev: &mut Device) -> Vec<TimingStats> {
-    dev.engine_as_mut::<TimingEngine>().map(TimingEngine::take_records).unwrap_or_default()
+    dev.engine_as_mut::<TimingEngine>()
+        .map(TimingEngine::take_records)
+        .unwrap_or_default()
 }

@@ -33,7 +33,12 @@ struct LaunchReport {
     wall: Duration,
 }
 
-pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Model, json: bool) -> u8 {
+pub fn run_manifest(
+    path: &Path,
+    max_warp_instructions: Option<u64>,
+    model: &Model,
+    json: bool,
+) -> u8 {
     let manifest = match manifest::load(path) {
         Ok(m) => m,
         Err(diags) => {
@@ -46,7 +51,12 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
     let ptx_name = manifest.ptx.display().to_string();
     let text = match std::fs::read_to_string(&manifest.ptx) {
         Ok(t) => t,
-        Err(e) => return exit::fail(exit::BAD_INPUT, format_args!("{ptx_name}: cannot read: {e}")),
+        Err(e) => {
+            return exit::fail(
+                exit::BAD_INPUT,
+                format_args!("{ptx_name}: cannot read: {e}"),
+            )
+        }
     };
 
     // Resolve kernels and check every launch's arguments against the PTX before running.
@@ -65,7 +75,11 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
     for launch in &manifest.launches {
         match manifest::resolve_kernel(&manifest, launch, &names) {
             Ok(name) => {
-                let f = module.functions.iter().find(|f| f.is_kernel && f.name == name).expect("listed kernel");
+                let f = module
+                    .functions
+                    .iter()
+                    .find(|f| f.is_kernel && f.name == name)
+                    .expect("listed kernel");
                 diags.extend(manifest::check_args(&manifest, launch, f));
                 kernels.push(name);
             }
@@ -74,7 +88,11 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
     }
     for (kernel, _) in &manifest.registers {
         if !names.contains(kernel) {
-            diags.push(format!("{}: registers.{kernel}: no kernel `{kernel}` in the PTX (kernels: {})", manifest.source.path.display(), names.join(", ")));
+            diags.push(format!(
+                "{}: registers.{kernel}: no kernel `{kernel}` in the PTX (kernels: {})",
+                manifest.source.path.display(),
+                names.join(", ")
+            ));
         }
     }
     if !diags.is_empty() {
@@ -96,9 +114,19 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
     warpsim_timing::watch::end_progress();
     let rows = stats_out::collect(&mut dev, &manifest.source.path.display().to_string());
     if let Some(stats_path) = &model.stats {
-        let wall = result.as_ref().map(|(r, _)| r.iter().map(|r| r.wall).sum()).unwrap_or_default();
+        let wall = result
+            .as_ref()
+            .map(|(r, _)| r.iter().map(|r| r.wall).sum())
+            .unwrap_or_default();
         match stats_out::write(stats_path, model, &rows, wall) {
-            Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            Ok(files) if !json => eprintln!(
+                "statistics: {}",
+                files
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Ok(_) => {}
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
@@ -111,7 +139,9 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
         }
     }
     match result {
-        Ok((reports, buffers)) => finish(&mut dev, &manifest, &reports, &buffers, model, &rows, json),
+        Ok((reports, buffers)) => {
+            finish(&mut dev, &manifest, &reports, &buffers, model, &rows, json)
+        }
         Err((code, message)) => {
             let printf = dev.take_printf();
             if !printf.is_empty() {
@@ -128,22 +158,43 @@ pub fn run_manifest(path: &Path, max_warp_instructions: Option<u64>, model: &Mod
 type Failure = (u8, String);
 
 /// Loads the module, fills the buffers and runs every launch.
-fn execute(dev: &mut Device, m: &Manifest, text: &str, kernels: &[String]) -> Result<(Vec<LaunchReport>, Vec<DevPtr>), Failure> {
-    let dev_err = |what: String| move |e: warpsim_core::device::DeviceError| (exit::device_error_code(&e), format!("{what}: {e}"));
-    let module = dev.load_ptx(text).map_err(dev_err(m.ptx.display().to_string()))?;
+fn execute(
+    dev: &mut Device,
+    m: &Manifest,
+    text: &str,
+    kernels: &[String],
+) -> Result<(Vec<LaunchReport>, Vec<DevPtr>), Failure> {
+    let dev_err = |what: String| {
+        move |e: warpsim_core::device::DeviceError| {
+            (exit::device_error_code(&e), format!("{what}: {e}"))
+        }
+    };
+    let module = dev
+        .load_ptx(text)
+        .map_err(dev_err(m.ptx.display().to_string()))?;
     let mut ptrs = Vec::new();
     for b in &m.buffers {
-        let p = dev.malloc(b.bytes() as u64).map_err(dev_err(format!("allocating buffer {:?} ({} bytes)", b.name, b.bytes())))?;
+        let p = dev.malloc(b.bytes() as u64).map_err(dev_err(format!(
+            "allocating buffer {:?} ({} bytes)",
+            b.name,
+            b.bytes()
+        )))?;
         // `Device::malloc` returns zeroed memory.
         if b.init != Init::Zeros {
-            let data = b.init.generate(b.ty, b.len).map_err(|e| (exit::BAD_INPUT, format!("buffer {:?}: {e}", b.name)))?;
-            dev.write(p, &data).map_err(dev_err(format!("writing buffer {:?}", b.name)))?;
+            let data = b
+                .init
+                .generate(b.ty, b.len)
+                .map_err(|e| (exit::BAD_INPUT, format!("buffer {:?}: {e}", b.name)))?;
+            dev.write(p, &data)
+                .map_err(dev_err(format!("writing buffer {:?}", b.name)))?;
         }
         ptrs.push(p);
     }
     let mut reports = Vec::new();
     for (launch, kernel) in m.launches.iter().zip(kernels) {
-        let k = dev.kernel(module, kernel).map_err(dev_err(kernel.clone()))?;
+        let k = dev
+            .kernel(module, kernel)
+            .map_err(dev_err(kernel.clone()))?;
         let args: Vec<Arg> = launch
             .args
             .iter()
@@ -155,12 +206,26 @@ fn execute(dev: &mut Device, m: &Manifest, text: &str, kernels: &[String]) -> Re
             .collect();
         let [gx, gy, gz] = launch.grid;
         let [bx, by, bz] = launch.block;
-        let config = LaunchConfig { grid: Dim3::new(gx, gy, gz), block: Dim3::new(bx, by, bz), dynamic_shared: launch.dynamic_shared };
+        let config = LaunchConfig {
+            grid: Dim3::new(gx, gy, gz),
+            block: Dim3::new(bx, by, bz),
+            dynamic_shared: launch.dynamic_shared,
+        };
         for rep in 0..launch.repeat {
             let start = Instant::now();
-            let where_ = if launch.key.is_empty() { String::from("launch") } else { launch.key.clone() };
-            let rep_note = if launch.repeat > 1 { format!(" (repetition {})", rep + 1) } else { String::new() };
-            let stats = dev.launch(k, config, &args).map_err(dev_err(format!("{where_} of {kernel}{rep_note}")))?;
+            let where_ = if launch.key.is_empty() {
+                String::from("launch")
+            } else {
+                launch.key.clone()
+            };
+            let rep_note = if launch.repeat > 1 {
+                format!(" (repetition {})", rep + 1)
+            } else {
+                String::new()
+            };
+            let stats = dev
+                .launch(k, config, &args)
+                .map_err(dev_err(format!("{where_} of {kernel}{rep_note}")))?;
             reports.push(LaunchReport {
                 kernel: kernel.clone(),
                 grid: launch.grid,
@@ -187,18 +252,29 @@ fn scalar_arg(ty: ScalarType, bytes: &[u8]) -> Arg {
         ScalarType::U64 => Arg::U64(u64::from_le_bytes(b8())),
         ScalarType::I64 => Arg::I64(i64::from_le_bytes(b8())),
         ScalarType::F64 => Arg::F64(f64::from_le_bytes(b8())),
-        ScalarType::U8 | ScalarType::I8 | ScalarType::U16 | ScalarType::I16 => Arg::Bytes(bytes.to_vec()),
+        ScalarType::U8 | ScalarType::I8 | ScalarType::U16 | ScalarType::I16 => {
+            Arg::Bytes(bytes.to_vec())
+        }
     }
 }
 
 /// Reads results back, writes the dumps, runs the checks and prints the summary.
-fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevPtr], model: &Model, rows: &[KernelRow], json: bool) -> u8 {
+fn finish(
+    dev: &mut Device,
+    m: &Manifest,
+    reports: &[LaunchReport],
+    ptrs: &[DevPtr],
+    model: &Model,
+    rows: &[KernelRow],
+    json: bool,
+) -> u8 {
     let printf = dev.take_printf();
     let mut contents: Vec<Option<Vec<u8>>> = vec![None; m.buffers.len()];
     let mut read = |dev: &mut Device, i: usize| -> Result<Vec<u8>, String> {
         if contents[i].is_none() {
             let mut buf = vec![0u8; m.buffers[i].bytes()];
-            dev.read(ptrs[i], &mut buf).map_err(|e| format!("reading buffer {:?}: {e}", m.buffers[i].name))?;
+            dev.read(ptrs[i], &mut buf)
+                .map_err(|e| format!("reading buffer {:?}: {e}", m.buffers[i].name))?;
             contents[i] = Some(buf);
         }
         Ok(contents[i].clone().unwrap())
@@ -208,7 +284,10 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
     let mut notes = Vec::new();
     for d in &m.dumps {
         let b = &m.buffers[d.buffer];
-        let result = read(dev, d.buffer).and_then(|data| write_dump(&d.path, d.format, b.ty, &data).map_err(|e| format!("{}: {e}", d.path.display())));
+        let result = read(dev, d.buffer).and_then(|data| {
+            write_dump(&d.path, d.format, b.ty, &data)
+                .map_err(|e| format!("{}: {e}", d.path.display()))
+        });
         match result {
             Ok(()) => notes.push(format!("dumped {:?} to {}", b.name, d.path.display())),
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
@@ -230,20 +309,48 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
         };
         let expected = match expected {
             Ok(e) if e.len() == got.len() => e,
-            Ok(e) => return exit::fail(exit::BAD_INPUT, format_args!("{}: expected data has {} bytes, buffer {:?} has {}", c.key, e.len(), b.name, got.len())),
+            Ok(e) => {
+                return exit::fail(
+                    exit::BAD_INPUT,
+                    format_args!(
+                        "{}: expected data has {} bytes, buffer {:?} has {}",
+                        c.key,
+                        e.len(),
+                        b.name,
+                        got.len()
+                    ),
+                )
+            }
             Err(e) => return exit::fail(exit::BAD_INPUT, format_args!("{}: {e}", c.key)),
         };
         let cmp = verify::compare(b.ty, &got, &expected, c.tolerance, SHOW_MISMATCHES);
         if cmp.differing == 0 {
-            check_lines.push(format!("{} {:?}: ok ({} values)", c.key, b.name, cmp.checked));
+            check_lines.push(format!(
+                "{} {:?}: ok ({} values)",
+                c.key, b.name, cmp.checked
+            ));
         } else {
             code = exit::MISMATCH;
-            let mut s = format!("{} {:?}: MISMATCH in {} of {} values", c.key, b.name, cmp.differing, cmp.checked);
+            let mut s = format!(
+                "{} {:?}: MISMATCH in {} of {} values",
+                c.key, b.name, cmp.differing, cmp.checked
+            );
             if c.tolerance != Default::default() {
-                let _ = write!(s, " (tolerance rel {} abs {})", c.tolerance.rel, c.tolerance.abs);
+                let _ = write!(
+                    s,
+                    " (tolerance rel {} abs {})",
+                    c.tolerance.rel, c.tolerance.abs
+                );
             }
             for mm in &cmp.first {
-                let _ = write!(s, "\n    {}[{}]: expected {}, got {}", b.name, mm.index, b.ty.show(mm.expected), b.ty.show(mm.got));
+                let _ = write!(
+                    s,
+                    "\n    {}[{}]: expected {}, got {}",
+                    b.name,
+                    mm.index,
+                    b.ty.show(mm.expected),
+                    b.ty.show(mm.got)
+                );
             }
             if cmp.differing > cmp.first.len() {
                 let _ = write!(s, "\n    … {} more", cmp.differing - cmp.first.len());
@@ -258,7 +365,9 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
             check_lines.push("expect_printf: ok".to_string());
         } else {
             code = exit::MISMATCH;
-            check_lines.push(format!("expect_printf: MISMATCH\n    expected {expected:?}\n    got      {printf:?}"));
+            check_lines.push(format!(
+                "expect_printf: MISMATCH\n    expected {expected:?}\n    got      {printf:?}"
+            ));
         }
     }
 
@@ -281,7 +390,11 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
         println!("{}", serde_json::to_string_pretty(&out).unwrap());
         return code;
     }
-    println!("manifest {} ({})", m.source.path.display(), model.describe());
+    println!(
+        "manifest {} ({})",
+        m.source.path.display(),
+        model.describe()
+    );
     for (i, r) in reports.iter().enumerate() {
         let dims = |d: [u32; 3]| format!("[{}, {}, {}]", d[0], d[1], d[2]);
         println!(
@@ -291,10 +404,17 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
             warpsim_core::demangle(&r.kernel),
             dims(r.grid),
             dims(r.block),
-            if r.dynamic_shared > 0 { format!(" dynamic_shared {}", r.dynamic_shared) } else { String::new() }
+            if r.dynamic_shared > 0 {
+                format!(" dynamic_shared {}", r.dynamic_shared)
+            } else {
+                String::new()
+            }
         );
         let timing = match r.cycles {
-            Some(c) => format!(", {c} cycles, IPC {:.3}", r.warp_instructions as f64 / c.max(1) as f64),
+            Some(c) => format!(
+                ", {c} cycles, IPC {:.3}",
+                r.warp_instructions as f64 / c.max(1) as f64
+            ),
             None => String::new(),
         };
         println!(
@@ -306,7 +426,10 @@ fn finish(dev: &mut Device, m: &Manifest, reports: &[LaunchReport], ptrs: &[DevP
         );
     }
     if reports.len() > 1 {
-        println!("total: {warp} warp instructions, {thread} thread instructions, {}", crate::bench::fmt_duration(wall));
+        println!(
+            "total: {warp} warp instructions, {thread} thread instructions, {}",
+            crate::bench::fmt_duration(wall)
+        );
     }
     let totals = Totals::of(rows);
     for line in stats_out::timing_summary(&totals) {

@@ -98,10 +98,15 @@ impl ScalarType {
 
     /// `n` as an integer of this type: integral and in range.
     pub fn checked_int(self, n: Num) -> Result<i128, String> {
-        let v = n.as_int().ok_or_else(|| format!("{n} is not an integer (type {})", self.name()))?;
+        let v = n
+            .as_int()
+            .ok_or_else(|| format!("{n} is not an integer (type {})", self.name()))?;
         let (lo, hi) = self.int_range();
         if v < lo || v > hi {
-            return Err(format!("{n} is out of range for {} ({lo}..={hi})", self.name()));
+            return Err(format!(
+                "{n} is out of range for {} ({lo}..={hi})",
+                self.name()
+            ));
         }
         Ok(v)
     }
@@ -143,8 +148,12 @@ impl fmt::Display for ScalarType {
 impl<'de> Deserialize<'de> for ScalarType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        ScalarType::parse(&s)
-            .ok_or_else(|| de::Error::custom(format!("unknown type {s:?}; expected one of {}", ScalarType::names())))
+        ScalarType::parse(&s).ok_or_else(|| {
+            de::Error::custom(format!(
+                "unknown type {s:?}; expected one of {}",
+                ScalarType::names()
+            ))
+        })
     }
 }
 
@@ -185,7 +194,9 @@ impl Num {
     pub fn as_int(self) -> Option<i128> {
         match self {
             Num::Int(v) => Some(v),
-            Num::Float(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 1.7e38 => Some(v as i128),
+            Num::Float(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 1.7e38 => {
+                Some(v as i128)
+            }
             Num::Float(_) => None,
         }
     }
@@ -196,7 +207,10 @@ impl Num {
             Some(rest) => (true, rest),
             None => (false, t.strip_prefix('+').unwrap_or(&t)),
         };
-        let int = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        let int = if let Some(hex) = digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
             i128::from_str_radix(hex, 16).ok()
         } else if let Some(bin) = digits.strip_prefix("0b") {
             i128::from_str_radix(bin, 2).ok()
@@ -252,7 +266,10 @@ mod tests {
     fn parse_numbers() {
         assert_eq!(Num::parse("0xff"), Some(Num::Int(255)));
         assert_eq!(Num::parse("-0x10"), Some(Num::Int(-16)));
-        assert_eq!(Num::parse("18446744073709551615"), Some(Num::Int(u64::MAX as i128)));
+        assert_eq!(
+            Num::parse("18446744073709551615"),
+            Some(Num::Int(u64::MAX as i128))
+        );
         assert_eq!(Num::parse("1.5"), Some(Num::Float(1.5)));
         assert!(matches!(Num::parse("nan"), Some(Num::Float(v)) if v.is_nan()));
         assert_eq!(Num::parse("-inf"), Some(Num::Float(f64::NEG_INFINITY)));

@@ -10,9 +10,9 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::json;
 use warpsim_core::device::{Device, LaunchRecord};
-use warpsim_timing::{analysis, report};
 use warpsim_timing::stats::{IssueSlots, SharedIssues, StallCounts};
 use warpsim_timing::TimingStats;
+use warpsim_timing::{analysis, report};
 
 use crate::model::{take_timing_stats, Mode, Model};
 
@@ -94,7 +94,11 @@ impl Totals {
             warp_instructions,
             thread_instructions: rows.iter().map(|r| r.thread_instructions).sum(),
             cycles: timing.cycles,
-            ipc: if timing.cycles > 0 { warp_instructions as f64 / timing.cycles as f64 } else { 0.0 },
+            ipc: if timing.cycles > 0 {
+                warp_instructions as f64 / timing.cycles as f64
+            } else {
+                0.0
+            },
             issue: timing.issue,
             stalls: timing.stalls,
             shared_issues: timing.shared_issues,
@@ -196,7 +200,10 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
 /// What every statistic of `stats.csv`/`stats.json` means: the timing model's table, plus the
 /// issued-by-active-lanes histogram columns.
 fn descriptions() -> std::collections::BTreeMap<String, String> {
-    let mut d: std::collections::BTreeMap<String, String> = report::STATS.iter().map(|d| (d.name.to_string(), d.description.to_string())).collect();
+    let mut d: std::collections::BTreeMap<String, String> = report::STATS
+        .iter()
+        .map(|d| (d.name.to_string(), d.description.to_string()))
+        .collect();
     for n in 0..=32 {
         d.insert(
             format!("issued_w{n}"),
@@ -219,7 +226,11 @@ pub fn print_partial(rows: &[KernelRow]) {
 /// GPGPU-Sim's closing line: simulation rate in instructions and cycles per wall second.
 pub fn rate_line(t: &Totals, wall: Duration) -> String {
     let secs = wall.as_secs_f64().max(1e-9);
-    let mut s = format!("simulation rate: {} warp inst/s, {} thread inst/s", si(t.warp_instructions as f64 / secs), si(t.thread_instructions as f64 / secs));
+    let mut s = format!(
+        "simulation rate: {} warp inst/s, {} thread inst/s",
+        si(t.warp_instructions as f64 / secs),
+        si(t.thread_instructions as f64 / secs)
+    );
     if t.cycles > 0 {
         let _ = write!(s, ", {} cycles/s", si(t.cycles as f64 / secs));
     }
@@ -240,7 +251,11 @@ pub fn stats_paths(p: &Path) -> [PathBuf; 3] {
             };
             [with(".json"), with(".csv"), with(".config.toml")]
         }
-        _ => [p.join("stats.json"), p.join("stats.csv"), p.join("config.toml")],
+        _ => [
+            p.join("stats.json"),
+            p.join("stats.csv"),
+            p.join("config.toml"),
+        ],
     }
 }
 
@@ -262,14 +277,24 @@ pub fn csv_field(s: &str) -> String {
 /// programs, an `all` one (totals leave grid, block, registers and CTAs empty).
 pub fn csv(rows: &[KernelRow]) -> String {
     let timed = rows.iter().any(|r| r.timing.is_some());
-    let mut out = format!("{CSV_PREFIX},{}\n", if timed { report::csv_header() } else { CSV_FUNCTIONAL.to_string() });
+    let mut out = format!(
+        "{CSV_PREFIX},{}\n",
+        if timed {
+            report::csv_header()
+        } else {
+            CSV_FUNCTIONAL.to_string()
+        }
+    );
     let dims = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
     let body = |kernel: &str, warp: u64, thread: u64, timing: Option<&TimingStats>| match timing {
         Some(t) => report::csv_row(t),
         None => format!("{},{warp},{thread}", csv_field(kernel)),
     };
     for r in rows {
-        let regs = r.registers_per_thread.map(|n| n.to_string()).unwrap_or_default();
+        let regs = r
+            .registers_per_thread
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "{},{},{},{},{regs},{},{}",
@@ -278,7 +303,12 @@ pub fn csv(rows: &[KernelRow]) -> String {
             dims(r.grid),
             dims(r.block),
             r.ctas,
-            body(&r.kernel, r.warp_instructions, r.thread_instructions, r.timing.as_ref())
+            body(
+                &r.kernel,
+                r.warp_instructions,
+                r.thread_instructions,
+                r.timing.as_ref()
+            )
         );
     }
     let mut programs: Vec<&str> = Vec::new();
@@ -291,7 +321,17 @@ pub fn csv(rows: &[KernelRow]) -> String {
         let t = Totals::of(of.iter().copied());
         let stats: Vec<TimingStats> = of.iter().filter_map(|r| r.timing.clone()).collect();
         let timing = timed.then(|| report::totals(&stats));
-        let _ = writeln!(out, "{},total,,,,,{}", csv_field(name), body("total", t.warp_instructions, t.thread_instructions, timing.as_ref()));
+        let _ = writeln!(
+            out,
+            "{},total,,,,,{}",
+            csv_field(name),
+            body(
+                "total",
+                t.warp_instructions,
+                t.thread_instructions,
+                timing.as_ref()
+            )
+        );
     };
     for p in &programs {
         let of: Vec<&KernelRow> = rows.iter().filter(|r| r.program == *p).collect();
@@ -305,10 +345,16 @@ pub fn csv(rows: &[KernelRow]) -> String {
 }
 
 /// Writes `--stats` output; returns the files written.
-pub fn write(path: &Path, model: &Model, rows: &[KernelRow], wall: Duration) -> Result<Vec<PathBuf>, String> {
+pub fn write(
+    path: &Path,
+    model: &Model,
+    rows: &[KernelRow],
+    wall: Duration,
+) -> Result<Vec<PathBuf>, String> {
     let [json_path, csv_path, toml_path] = stats_paths(path);
     if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--stats: cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--stats: cannot create {}: {e}", dir.display()))?;
     }
     let totals = Totals::of(rows);
     let timed = model.mode == Mode::Timing;
@@ -321,11 +367,18 @@ pub fn write(path: &Path, model: &Model, rows: &[KernelRow], wall: Duration) -> 
         "total": totals,
         "descriptions": descriptions(),
     });
-    let files =
-        [(json_path, serde_json::to_string_pretty(&doc).expect("statistics serialize") + "\n"), (csv_path, csv(rows)), (toml_path, model.config.to_toml())];
+    let files = [
+        (
+            json_path,
+            serde_json::to_string_pretty(&doc).expect("statistics serialize") + "\n",
+        ),
+        (csv_path, csv(rows)),
+        (toml_path, model.config.to_toml()),
+    ];
     let mut written = Vec::new();
     for (p, text) in files {
-        std::fs::write(&p, text).map_err(|e| format!("--stats: cannot write {}: {e}", p.display()))?;
+        std::fs::write(&p, text)
+            .map_err(|e| format!("--stats: cannot write {}: {e}", p.display()))?;
         written.push(p);
     }
     Ok(written)
@@ -338,7 +391,17 @@ mod tests {
 
     /// A launch of one CTA resident `cycles` cycles whose warps stalled as given.
     fn launch(cycles: u64, warps: &[StallCounts]) -> KernelRow {
-        let mut s = TimingStats { cycles, ctas: vec![CtaRecord { linear: 0, id: [0; 3], sm: 0, start: 0, end: cycles }], ..report::totals(&[]) };
+        let mut s = TimingStats {
+            cycles,
+            ctas: vec![CtaRecord {
+                linear: 0,
+                id: [0; 3],
+                sm: 0,
+                start: 0,
+                end: cycles,
+            }],
+            ..report::totals(&[])
+        };
         for (i, st) in warps.iter().enumerate() {
             s.stalls.add(st);
             s.warps.push(WarpRecord {
@@ -375,10 +438,32 @@ mod tests {
     #[test]
     fn program_intensity_weighs_launches_by_warp_cycles() {
         // 1 warp × 100 cycles, half at a barrier: 50%.
-        let a = launch(100, &[StallCounts { barrier: 50, data: 10, ..Default::default() }]);
+        let a = launch(
+            100,
+            &[StallCounts {
+                barrier: 50,
+                data: 10,
+                ..Default::default()
+            }],
+        );
         // 4 warps × 100 cycles, 40 exit-wait cycles (drain does not count): 10%.
-        let quiet = StallCounts { fetch: 5, ..Default::default() };
-        let b = launch(100, &[StallCounts { exit_wait: 40, drain: 30, ..Default::default() }, quiet, quiet, quiet]);
+        let quiet = StallCounts {
+            fetch: 5,
+            ..Default::default()
+        };
+        let b = launch(
+            100,
+            &[
+                StallCounts {
+                    exit_wait: 40,
+                    drain: 30,
+                    ..Default::default()
+                },
+                quiet,
+                quiet,
+                quiet,
+            ],
+        );
         for r in [&a, &b] {
             let one = Totals::of([r]).barrier_exit_fraction().unwrap();
             assert_eq!(one, r.timing.as_ref().unwrap().barrier_exit_fraction());

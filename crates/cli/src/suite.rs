@@ -31,7 +31,12 @@ pub fn select(set: Option<&str>) -> Result<Vec<&'static Program>, String> {
 
 /// Maps `f` over `items` on `jobs` threads (rayon's default when `None`), ticking `progress`
 /// once per item. Results come back in `items`' order, whatever the thread count.
-pub fn par_map<T: Sync, R: Send>(items: &[T], jobs: Option<usize>, progress: &ProgressBar, f: impl Fn(&T) -> R + Sync) -> Result<Vec<R>, String> {
+pub fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: Option<usize>,
+    progress: &ProgressBar,
+    f: impl Fn(&T) -> R + Sync,
+) -> Result<Vec<R>, String> {
     let work = || {
         items
             .par_iter()
@@ -45,7 +50,10 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], jobs: Option<usize>, progress: &Pr
     match jobs {
         None => Ok(work()),
         Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| format!("--jobs {n}: {e}"))?;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| format!("--jobs {n}: {e}"))?;
             Ok(pool.install(work))
         }
     }
@@ -58,7 +66,12 @@ pub fn progress_bar(len: usize, what: &str, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         progress.set_draw_target(ProgressDrawTarget::hidden());
     } else {
-        progress.set_style(ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}} (ETA {{eta}})")).expect("valid template"));
+        progress.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{bar:30}} {{pos}}/{{len}} {what}, {{elapsed}} (ETA {{eta}})"
+            ))
+            .expect("valid template"),
+        );
     }
     progress
 }
@@ -75,7 +88,9 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
     };
     let progress = progress_bar(programs.len(), "programs", json);
     let start = Instant::now();
-    let runs = match par_map(&programs, jobs, &progress, |p| run_program(p, size, model, DeviceOptions::default())) {
+    let runs = match par_map(&programs, jobs, &progress, |p| {
+        run_program(p, size, model, DeviceOptions::default())
+    }) {
         Ok(r) => r,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
@@ -89,7 +104,11 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
     for (p, run) in programs.iter().zip(&runs) {
         let t = Totals::of(&run.rows);
         let timed = t.cycles > 0;
-        let (cycles, ipc) = if timed { (t.cycles.to_string(), format!("{:.3}", t.ipc)) } else { ("-".into(), "-".into()) };
+        let (cycles, ipc) = if timed {
+            (t.cycles.to_string(), format!("{:.3}", t.ipc))
+        } else {
+            ("-".into(), "-".into())
+        };
         match &run.result {
             Ok(o) => {
                 rows.push([
@@ -111,7 +130,11 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
             Err(e) => {
                 let c = error_code(e);
                 code = code.max(c);
-                let status = if c == exit::MISMATCH { "MISMATCH" } else { "ERROR" };
+                let status = if c == exit::MISMATCH {
+                    "MISMATCH"
+                } else {
+                    "ERROR"
+                };
                 rows.push([
                     p.name.to_string(),
                     p.sets.join(","),
@@ -131,19 +154,44 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
     let all_rows: Vec<_> = runs.iter().flat_map(|r| r.rows.iter().cloned()).collect();
     if let Some(path) = &model.stats {
         match stats_out::write(path, model, &all_rows, wall) {
-            Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            Ok(files) if !json => eprintln!(
+                "statistics: {}",
+                files
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Ok(_) => {}
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&json!(json_rows)).unwrap());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!(json_rows)).unwrap()
+        );
     } else {
-        let header = ["program", "set", "launches", "cycles", "IPC", "bar+exit %", "warp insts", "verified", "wall"].map(String::from);
+        let header = [
+            "program",
+            "set",
+            "launches",
+            "cycles",
+            "IPC",
+            "bar+exit %",
+            "warp insts",
+            "verified",
+            "wall",
+        ]
+        .map(String::from);
         print_table(&header, &rows);
         let ok = runs.iter().filter(|r| r.result.is_ok()).count();
         let threads = jobs.unwrap_or_else(rayon::current_num_threads);
-        println!("{ok} of {} programs verified ({size}, {}, {threads} threads)", rows.len(), model.describe());
+        println!(
+            "{ok} of {} programs verified ({size}, {}, {threads} threads)",
+            rows.len(),
+            model.describe()
+        );
         let totals = Totals::of(&all_rows);
         for line in stats_out::timing_summary(&totals) {
             println!("total {line}");

@@ -14,7 +14,10 @@ use crate::stats_out::KernelRow;
 pub fn enable(mut model: Model, trace: Option<&Path>) -> Result<Model, String> {
     if let Some(p) = trace {
         if model.mode != Mode::Timing {
-            return Err(format!("--trace {}: needs timing mode (the trace is in cycles)", p.display()));
+            return Err(format!(
+                "--trace {}: needs timing mode (the trace is in cycles)",
+                p.display()
+            ));
         }
         model.event_log = true;
     }
@@ -25,8 +28,10 @@ pub fn enable(mut model: Model, trace: Option<&Path>) -> Result<Model, String> {
 pub fn write(path: &Path, rows: &[KernelRow]) -> Result<(), String> {
     let stats: Vec<TimingStats> = rows.iter().filter_map(|r| r.timing.clone()).collect();
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--trace: cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--trace: cannot create {}: {e}", dir.display()))?;
     }
-    let text = serde_json::to_string(&warpsim_timing::trace::chrome_trace(&stats)).expect("a trace serializes");
+    let text = serde_json::to_string(&warpsim_timing::trace::chrome_trace(&stats))
+        .expect("a trace serializes");
     std::fs::write(path, text).map_err(|e| format!("--trace: cannot write {}: {e}", path.display()))
 }

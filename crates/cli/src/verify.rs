@@ -20,10 +20,19 @@ pub struct Comparison {
 }
 
 /// Compares two buffers of `ty` element by element, keeping the first `keep` mismatches.
-pub fn compare(ty: ScalarType, got: &[u8], expected: &[u8], tol: Tolerance, keep: usize) -> Comparison {
+pub fn compare(
+    ty: ScalarType,
+    got: &[u8],
+    expected: &[u8],
+    tol: Tolerance,
+    keep: usize,
+) -> Comparison {
     assert_eq!(got.len(), expected.len(), "compare: lengths differ");
     let n = got.len() / ty.size();
-    let mut c = Comparison { checked: n, ..Default::default() };
+    let mut c = Comparison {
+        checked: n,
+        ..Default::default()
+    };
     if got == expected {
         return c;
     }
@@ -32,7 +41,11 @@ pub fn compare(ty: ScalarType, got: &[u8], expected: &[u8], tol: Tolerance, keep
         if !matches(g, e, tol) {
             c.differing += 1;
             if c.first.len() < keep {
-                c.first.push(Mismatch { index: i, expected: e, got: g });
+                c.first.push(Mismatch {
+                    index: i,
+                    expected: e,
+                    got: g,
+                });
             }
         }
     }
@@ -65,13 +78,28 @@ mod tests {
 
     #[test]
     fn float_tolerance() {
-        let t = Tolerance { rel: 1e-3, abs: 0.0 };
+        let t = Tolerance {
+            rel: 1e-3,
+            abs: 0.0,
+        };
         assert!(matches(Elem::Float(1.0005), Elem::Float(1.0), t));
         assert!(!matches(Elem::Float(1.01), Elem::Float(1.0), t));
-        assert!(matches(Elem::Float(f64::NAN), Elem::Float(f64::NAN), Tolerance::default()));
+        assert!(matches(
+            Elem::Float(f64::NAN),
+            Elem::Float(f64::NAN),
+            Tolerance::default()
+        ));
         assert!(!matches(Elem::Float(f64::NAN), Elem::Float(1.0), t));
-        assert!(matches(Elem::Float(-0.0), Elem::Float(0.0), Tolerance::default()));
-        assert!(!matches(Elem::Float(f64::INFINITY), Elem::Float(1e308), Tolerance { rel: 1.0, abs: 1.0 }));
+        assert!(matches(
+            Elem::Float(-0.0),
+            Elem::Float(0.0),
+            Tolerance::default()
+        ));
+        assert!(!matches(
+            Elem::Float(f64::INFINITY),
+            Elem::Float(1e308),
+            Tolerance { rel: 1.0, abs: 1.0 }
+        ));
     }
 
     #[test]

@@ -30,7 +30,12 @@ pub struct ProgramRun {
 
 /// Runs `program` on a fresh device of `model`, with the registers per thread of its kernels
 /// from its committed `ptxas -v` report.
-pub fn run_program(program: &Program, size: Size, model: &Model, options: DeviceOptions) -> ProgramRun {
+pub fn run_program(
+    program: &Program,
+    size: Size,
+    model: &Model,
+    options: DeviceOptions,
+) -> ProgramRun {
     let mut dev = model.device(options);
     let start = Instant::now();
     let result = match program.resources() {
@@ -40,10 +45,17 @@ pub fn run_program(program: &Program, size: Size, model: &Model, options: Device
             }
             (program.run)(&mut dev, size)
         }
-        Err(e) => Err(SuiteError::Invalid { program: program.name, message: format!("its .ptxas report: {e}") }),
+        Err(e) => Err(SuiteError::Invalid {
+            program: program.name,
+            message: format!("its .ptxas report: {e}"),
+        }),
     };
     let wall = start.elapsed();
-    ProgramRun { result, wall, rows: stats_out::collect(&mut dev, program.name) }
+    ProgramRun {
+        result,
+        wall,
+        rows: stats_out::collect(&mut dev, program.name),
+    }
 }
 
 /// The exit code for a failed program run.
@@ -54,7 +66,13 @@ pub fn error_code(e: &SuiteError) -> u8 {
     }
 }
 
-pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model: &Model, json: bool) -> u8 {
+pub fn run_one(
+    name: &str,
+    size: Size,
+    max_warp_instructions: Option<u64>,
+    model: &Model,
+    json: bool,
+) -> u8 {
     let program = match find(name) {
         Ok(p) => p,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
@@ -67,7 +85,14 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
     warpsim_timing::watch::end_progress();
     if let Some(path) = &model.stats {
         match stats_out::write(path, model, &run.rows, run.wall) {
-            Ok(files) if !json => eprintln!("statistics: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")),
+            Ok(files) if !json => eprintln!(
+                "statistics: {}",
+                files
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Ok(_) => {}
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
@@ -88,7 +113,12 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
                 println!("{}", serde_json::to_string_pretty(&v).unwrap());
                 return exit::OK;
             }
-            println!("workload {} ({size}, {}): verified, {} values checked", program.name, model.describe(), o.values_checked);
+            println!(
+                "workload {} ({size}, {}): verified, {} values checked",
+                program.name,
+                model.describe(),
+                o.values_checked
+            );
             println!(
                 "    {} launches, {} warp instructions, {} thread instructions, {}",
                 o.launches,
@@ -99,7 +129,10 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
             for line in stats_out::timing_summary(&totals) {
                 println!("{line}");
             }
-            println!("{} (host reference and checks included)", stats_out::rate_line(&totals, run.wall));
+            println!(
+                "{} (host reference and checks included)",
+                stats_out::rate_line(&totals, run.wall)
+            );
             if !o.printf.is_empty() {
                 println!("printf output:");
                 print!("{}", o.printf);
@@ -113,7 +146,14 @@ pub fn run_one(name: &str, size: Size, max_warp_instructions: Option<u64>, model
             if error_code(&e) == exit::INTERRUPTED {
                 stats_out::print_partial(&run.rows);
             }
-            exit::fail(error_code(&e), format_args!("workload {} ({size}, {}) failed: {e}", program.name, model.describe()))
+            exit::fail(
+                error_code(&e),
+                format_args!(
+                    "workload {} ({size}, {}) failed: {e}",
+                    program.name,
+                    model.describe()
+                ),
+            )
         }
     }
 }
@@ -147,8 +187,17 @@ pub fn print_table<const N: usize>(header: &[String; N], rows: &[[String; N]]) {
         }
     }
     let line = |r: &[String; N]| {
-        let cells: Vec<String> =
-            r.iter().enumerate().map(|(i, c)| if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) }).collect();
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("{c:<w$}", w = width[i])
+                } else {
+                    format!("{c:>w$}", w = width[i])
+                }
+            })
+            .collect();
         println!("{}", cells.join("  ").trim_end());
     };
     line(header);

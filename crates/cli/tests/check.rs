@@ -18,20 +18,35 @@ fn good_ptx_is_ok() {
 fn syntax_error_has_file_line_col() {
     let r = warpsim(&["check", "syntax_error.ptx"], &data());
     assert_code(&r, 1);
-    assert_contains(&r, "syntax_error.ptx:11:2: syntax error: expected `;` after instruction (found `add`)");
+    assert_contains(
+        &r,
+        "syntax_error.ptx:11:2: syntax error: expected `;` after instruction (found `add`)",
+    );
     // The parser stops at its first error, and says so.
-    assert_contains(&r, "syntax_error.ptx: stopped at the first syntax error (the parser does not recover)");
+    assert_contains(
+        &r,
+        "syntax_error.ptx: stopped at the first syntax error (the parser does not recover)",
+    );
 }
 
 #[test]
 fn a_file_without_kernels_is_ok_with_a_warning() {
     let dir = scratch("check-no-kernels");
-    std::fs::write(dir.join("lib.ptx"), ".version 7.5\n.target sm_75\n.address_size 64\n.visible .func f()\n{\n\tret;\n}\n").unwrap();
+    std::fs::write(
+        dir.join("lib.ptx"),
+        ".version 7.5\n.target sm_75\n.address_size 64\n.visible .func f()\n{\n\tret;\n}\n",
+    )
+    .unwrap();
     let r = warpsim(&["check", "lib.ptx"], &dir);
     assert_code(&r, 0);
-    assert_eq!(r.stderr, "lib.ptx: warning: no kernels (no `.entry`) in this file\n");
+    assert_eq!(
+        r.stderr,
+        "lib.ptx: warning: no kernels (no `.entry`) in this file\n"
+    );
     assert_contains(&r, "lib.ptx: ok (0 kernels, 1 function,");
-    assert!(!warpsim(&["check", "faults.ptx"], &data()).stderr.contains("warning"));
+    assert!(!warpsim(&["check", "faults.ptx"], &data())
+        .stderr
+        .contains("warning"));
 }
 
 #[test]
@@ -77,9 +92,15 @@ fn example_ptx_checks() {
 
 #[test]
 fn list_kernels_shows_parameters() {
-    let r = warpsim(&["list", "kernels", "examples/manifests/saxpy/saxpy.ptx"], &repo());
+    let r = warpsim(
+        &["list", "kernels", "examples/manifests/saxpy/saxpy.ptx"],
+        &repo(),
+    );
     assert_code(&r, 0);
-    assert_contains(&r, "_Z5saxpyifPKfPf\n  param 0: _Z5saxpyifPKfPf_param_0 (4 bytes");
+    assert_contains(
+        &r,
+        "_Z5saxpyifPKfPf\n  param 0: _Z5saxpyifPKfPf_param_0 (4 bytes",
+    );
     assert_contains(&r, "param 3: _Z5saxpyifPKfPf_param_3 (8 bytes");
     let r = warpsim(&["list", "kernels", "syntax_error.ptx"], &data());
     assert_code(&r, 2);

@@ -31,7 +31,11 @@ fn reference() -> Vec<RefRow> {
     let (head, rows) = read_csv("correlation/reference/gpgpusim.csv", fields);
     csv_rows(&head, rows)
         // A row without both simulators' figures (a failed run) has no tolerance: nothing to hold.
-        .filter(|r| !r.get("tolerance").is_empty() && !r.get("gpgpusim_cycles").is_empty() && !r.get("warpsim_thread_insts").is_empty())
+        .filter(|r| {
+            !r.get("tolerance").is_empty()
+                && !r.get("gpgpusim_cycles").is_empty()
+                && !r.get("warpsim_thread_insts").is_empty()
+        })
         .map(|r| RefRow {
             program: r.get("program").to_string(),
             preset: r.get("preset").to_string(),
@@ -49,17 +53,30 @@ fn replay(r: &RefRow, dir: &Path) -> Result<(u64, u64), String> {
     let manifest = format!("{}.toml", r.program);
     // The preset as GPGPU-Sim's tested config has it (correlation/configs).
     let config = format!("../configs/{}.toml", r.preset);
-    let args = ["run", "--config", &config, "--policy", &r.policy, "--stats", stats.to_str().unwrap(), &manifest];
+    let args = [
+        "run",
+        "--config",
+        &config,
+        "--policy",
+        &r.policy,
+        "--stats",
+        stats.to_str().unwrap(),
+        &manifest,
+    ];
     let run = warpsim(&args, &repo().join("correlation/programs"));
     if run.code != 0 {
         return Err(format!("exit {}: {}", run.code, run.all()));
     }
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
     let (mut cycles, mut insts) = (0, 0);
     for k in v["kernels"].as_array().ok_or("no kernels")? {
         if !k["kernel"].as_str().unwrap_or("").starts_with("setup_") {
             cycles += k["timing"]["cycles"].as_u64().ok_or("no cycles")?;
-            insts += k["thread_instructions"].as_u64().ok_or("no thread_instructions")?;
+            insts += k["thread_instructions"]
+                .as_u64()
+                .ok_or("no thread_instructions")?;
         }
     }
     Ok((cycles, insts))
@@ -71,9 +88,15 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
     let mut programs: Vec<&str> = rows.iter().map(|r| r.program.as_str()).collect();
     programs.sort();
     programs.dedup();
-    assert!(programs.len() >= 12, "the reference covers {} programs: {programs:?}", programs.len());
+    assert!(
+        programs.len() >= 12,
+        "the reference covers {} programs: {programs:?}",
+        programs.len()
+    );
     let dir = scratch("correlation");
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: BTreeMap<usize, Result<(u64, u64), String>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
@@ -89,7 +112,10 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
                 })
             })
             .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
     });
     let mut failures = Vec::new();
     for (i, r) in rows.iter().enumerate() {
@@ -98,7 +124,10 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
             Err(e) => failures.push(format!("{what}: {e}")),
             Ok((cycles, insts)) => {
                 if *insts != r.warpsim_insts {
-                    failures.push(format!("{what}: {insts} thread instructions, the reference ran {}", r.warpsim_insts));
+                    failures.push(format!(
+                        "{what}: {insts} thread instructions, the reference ran {}",
+                        r.warpsim_insts
+                    ));
                 }
                 let ratio = *cycles as f64 / r.gpgpusim_cycles as f64;
                 if (ratio - 1.0).abs() > r.tolerance {
@@ -110,7 +139,13 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} rows:\n{}", failures.len(), rows.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -31,17 +31,41 @@ fn sigint_stops_a_spinning_kernel_with_partial_statistics() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut first = String::new();
     stderr.read_line(&mut first).unwrap();
-    assert!(first.starts_with("warpsim: spin(int volatile*): cycle ") && first.contains("CTAs 0/120") && first.contains("warp instr/s"), "{first}");
-    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(
+        first.starts_with("warpsim: spin(int volatile*): cycle ")
+            && first.contains("CTAs 0/120")
+            && first.contains("warp instr/s"),
+        "{first}"
+    );
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(kill.success());
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     let mut stdout = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "stdout:\n{stdout}\nstderr:\n{first}{rest}");
-    assert!(stdout.starts_with("partial statistics (interrupted): 0 completed launches"), "{stdout}");
-    assert!(rest.contains("kernel `spin(int volatile*)` interrupted at cycle ") && rest.contains("of 120 CTAs done"), "{rest}");
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "stdout:\n{stdout}\nstderr:\n{first}{rest}"
+    );
+    assert!(
+        stdout.starts_with("partial statistics (interrupted): 0 completed launches"),
+        "{stdout}"
+    );
+    assert!(
+        rest.contains("kernel `spin(int volatile*)` interrupted at cycle ")
+            && rest.contains("of 120 CTAs done"),
+        "{rest}"
+    );
 }
 
 #[test]

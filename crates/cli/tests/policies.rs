@@ -30,6 +30,9 @@ struct Row {
     warpsim_speedup: f64,
 }
 
+/// A replay: (program, preset, policy).
+type Run = (String, String, String);
+
 fn reference() -> Vec<Row> {
     let (head, rows) = read_csv("correlation/reference/policies.csv", fields);
     csv_rows(&head, rows)
@@ -102,26 +105,25 @@ fn policy_speedups_stay_as_recorded_beside_gpgpusim() {
         .map(|n| n.get())
         .unwrap_or(2);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: BTreeMap<(String, String, String), Result<(u64, u64), String>> =
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut mine = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(k) = runs.get(i) else { break };
-                            mine.push((k.clone(), replay(&k.0, &k.1, &k.2, &dir)));
-                        }
-                        mine
-                    })
+    let results: BTreeMap<Run, Result<(u64, u64), String>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(k) = runs.get(i) else { break };
+                        mine.push((k.clone(), replay(&k.0, &k.1, &k.2, &dir)));
+                    }
+                    mine
                 })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap())
-                .collect()
-        });
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
     let mut failures = Vec::new();
     for r in &rows {
         let what = format!("{} {} {} vs {}", r.program, r.preset, r.policy, r.baseline);

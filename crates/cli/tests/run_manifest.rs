@@ -14,7 +14,10 @@ fn saxpy_example_passes() {
     let dir = saxpy("saxpy_example");
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 0);
-    assert_contains(&r, "launch 1/1: saxpy(int, float, float const*, float*) grid [40, 1, 1] block [256, 1, 1]");
+    assert_contains(
+        &r,
+        "launch 1/1: saxpy(int, float, float const*, float*) grid [40, 1, 1] block [256, 1, 1]",
+    );
     assert_contains(&r, "40 CTAs,");
     assert_contains(&r, "warp instructions");
     assert_contains(&r, "check[0] \"y\": ok (10000 values)");
@@ -22,16 +25,25 @@ fn saxpy_example_passes() {
     let dump = std::fs::read_to_string(dir.join("out/y.txt")).unwrap();
     let values: Vec<f64> = dump.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(values.len(), 10000);
-    assert!(values.iter().enumerate().all(|(i, &v)| v == 2.0 * i as f64 + 1.0));
+    assert!(values
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 2.0 * i as f64 + 1.0));
 }
 
 #[test]
 fn example_runs_from_another_directory() {
-    let r = warpsim(&["run", "--json", "saxpy_elsewhere/saxpy.toml"], saxpy("saxpy_elsewhere").parent().unwrap());
+    let r = warpsim(
+        &["run", "--json", "saxpy_elsewhere/saxpy.toml"],
+        saxpy("saxpy_elsewhere").parent().unwrap(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON summary");
     assert_eq!(v["ok"], true);
-    assert_eq!(v["launches"][0]["kernel"], "saxpy(int, float, float const*, float*)");
+    assert_eq!(
+        v["launches"][0]["kernel"],
+        "saxpy(int, float, float const*, float*)"
+    );
     assert_eq!(v["launches"][0]["kernel_mangled"], "_Z5saxpyifPKfPf");
     assert_eq!(v["launches"][0]["ctas"], 40);
     assert!(v["warp_instructions"].as_u64().unwrap() > 40 * 8);
@@ -42,15 +54,23 @@ fn example_runs_from_another_directory() {
 fn mismatch_exits_1_and_shows_first_values() {
     let dir = saxpy("saxpy_mismatch");
     let text = std::fs::read_to_string(dir.join("saxpy.toml")).unwrap();
-    let text =
-        text.replace("expect = { kind = \"iota\", start = 1, step = 2 }", "expect = { kind = \"iota\", start = 1, step = 2.0001 }\ntolerance = { rel = 1e-6 }");
+    let text = text.replace(
+        "expect = { kind = \"iota\", start = 1, step = 2 }",
+        "expect = { kind = \"iota\", start = 1, step = 2.0001 }\ntolerance = { rel = 1e-6 }",
+    );
     std::fs::write(dir.join("saxpy.toml"), text).unwrap();
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 1);
     assert_contains(&r, "check[0] \"y\": MISMATCH in");
     // Index 0 (1.0) and small indices are within the tolerance; far ones are not.
     assert_contains(&r, "of 10000 values (tolerance rel 0.000001 abs 0)");
-    assert!(r.stdout.lines().any(|l| l.trim_start().starts_with("y[") && l.contains(": expected ") && l.contains(", got ")), "{}", r.stdout);
+    assert!(
+        r.stdout.lines().any(|l| l.trim_start().starts_with("y[")
+            && l.contains(": expected ")
+            && l.contains(", got ")),
+        "{}",
+        r.stdout
+    );
     assert_contains(&r, "check[1] \"noise\": ok");
 }
 
@@ -91,7 +111,9 @@ fn files_buffers_dumps_and_launch_sequences() {
     // x from a binary file, y = 2x + y applied three times: 1 + 6i.
     let x: Vec<u8> = (0..1000).flat_map(|i| (i as f32).to_le_bytes()).collect();
     std::fs::write(dir.join("x.bin"), &x).unwrap();
-    let expected: Vec<u8> = (0..1000).flat_map(|i| (1.0 + 6.0 * i as f32).to_le_bytes()).collect();
+    let expected: Vec<u8> = (0..1000)
+        .flat_map(|i| (1.0 + 6.0 * i as f32).to_le_bytes())
+        .collect();
     std::fs::write(dir.join("expected.bin"), &expected).unwrap();
     std::fs::write(
         dir.join("seq.toml"),
@@ -146,8 +168,14 @@ path = "dumps/y.bin"
     .unwrap();
     let r = warpsim(&["run", "seq.toml"], &dir);
     assert_code(&r, 0);
-    assert_contains(&r, "launch 1/3: saxpy(int, float, float const*, float*) grid [4, 1, 1] block [256, 1, 1]");
-    assert_contains(&r, "launch 3/3: saxpy(int, float, float const*, float*) grid [8, 1, 1] block [128, 1, 1]");
+    assert_contains(
+        &r,
+        "launch 1/3: saxpy(int, float, float const*, float*) grid [4, 1, 1] block [256, 1, 1]",
+    );
+    assert_contains(
+        &r,
+        "launch 3/3: saxpy(int, float, float const*, float*) grid [8, 1, 1] block [128, 1, 1]",
+    );
     assert_contains(&r, "total: ");
     assert_contains(&r, "check[0] \"y\": ok (1000 values)");
     assert_contains(&r, "check[1] \"y\": ok (1000 values)");
@@ -188,7 +216,10 @@ fn synccheck_reports_the_barrier_exited_warps_skipped() {
     // The same launch under --synccheck: a simulation error in both modes, naming the CTA,
     // the barrier's PC and PTX line, and the exited warp.
     for mode in ["timing", "functional"] {
-        let r = warpsim(&["run", "--synccheck", "--mode", mode, "half_barrier.toml"], &data());
+        let r = warpsim(
+            &["run", "--synccheck", "--mode", mode, "half_barrier.toml"],
+            &data(),
+        );
         assert_code(&r, 3);
         assert_contains(&r, "synccheck: barrier 0 at pc ");
         assert_contains(&r, "of kernel `half_barrier(int*)`, CTA (0,0,0), completed although 32 threads that should reach it had exited: warp 1 lanes 0-31");
@@ -203,22 +234,40 @@ fn runaway_kernel_hits_the_instruction_limit() {
     assert_contains(&r, "_Z4spinPVi");
     assert_contains(&r, "exceeded the limit of 10000 warp instructions");
     // The command line overrides the manifest.
-    let r = warpsim(&["run", "--mode", "functional", "--max-warp-instructions", "500", "spin.toml"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--mode",
+            "functional",
+            "--max-warp-instructions",
+            "500",
+            "spin.toml",
+        ],
+        &data(),
+    );
     assert_code(&r, 3);
     assert_contains(&r, "limit of 500 warp instructions");
     let r = warpsim(&["run", "--max-cycles", "20000", "spin.toml"], &data());
     assert_code(&r, 3);
-    assert_contains(&r, "kernel `spin(int volatile*)` did not finish within 20000 simulated cycles");
+    assert_contains(
+        &r,
+        "kernel `spin(int volatile*)` did not finish within 20000 simulated cycles",
+    );
 }
 
 #[test]
 fn too_much_shared_memory_is_bad_input() {
     let dir = saxpy("saxpy_shared");
-    let text = std::fs::read_to_string(dir.join("saxpy.toml")).unwrap().replace("block = [256]", "block = [256]\ndynamic_shared = 1_000_000");
+    let text = std::fs::read_to_string(dir.join("saxpy.toml"))
+        .unwrap()
+        .replace("block = [256]", "block = [256]\ndynamic_shared = 1_000_000");
     std::fs::write(dir.join("saxpy.toml"), text).unwrap();
     let r = warpsim(&["run", "saxpy.toml"], &dir);
     assert_code(&r, 2);
-    assert_contains(&r, "invalid launch of `saxpy(int, float, float const*, float*)`");
+    assert_contains(
+        &r,
+        "invalid launch of `saxpy(int, float, float const*, float*)`",
+    );
     assert_contains(&r, "shared memory");
 }
 
@@ -226,11 +275,16 @@ fn too_much_shared_memory_is_bad_input() {
 fn printf_output_is_shown_and_checked() {
     let r = warpsim(&["run", "hello.toml"], &data());
     assert_code(&r, 0);
-    assert_contains(&r, "printf output:\ntag 7: block 0 thread 0\ntag 7: block 0 thread 1\n");
+    assert_contains(
+        &r,
+        "printf output:\ntag 7: block 0 thread 0\ntag 7: block 0 thread 1\n",
+    );
     assert_contains(&r, "expect_printf: ok");
 
     let dir = scratch_copy("printf_mismatch", &data());
-    let text = std::fs::read_to_string(dir.join("hello.toml")).unwrap().replace("value = 7", "value = 8");
+    let text = std::fs::read_to_string(dir.join("hello.toml"))
+        .unwrap()
+        .replace("value = 7", "value = 8");
     std::fs::write(dir.join("hello.toml"), text).unwrap();
     let r = warpsim(&["run", "hello.toml"], &dir);
     assert_code(&r, 1);
@@ -252,7 +306,8 @@ fn manifest_registers_limit_occupancy_in_timing_mode() {
     let (r, stats) = run("registers = { _Z5saxpyifPKfPf = 64 }", "regs.toml");
     assert_code(&r, 0);
     assert_contains(&r, " cycles, IPC ");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(stats).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stats).unwrap()).unwrap();
     assert_eq!(v["kernels"][0]["registers_per_thread"], 64);
     assert_eq!(v["kernels"][0]["timing"]["ctas_per_sm"], 2);
     // 256 threads × 200 registers = 51200 > gtx480's 32768: one CTA does not fit.
@@ -271,9 +326,22 @@ fn manifest_registers_limit_occupancy_in_timing_mode() {
 /// runaway guard stops it (it used to abort allocating per-CTA records up front).
 #[test]
 fn a_huge_grid_runs_until_a_limit_stops_it() {
-    let r = warpsim(&["run", "--max-cycles", "5000", "--max-warp-instructions", "100000000", "spin_huge.toml"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--max-cycles",
+            "5000",
+            "--max-warp-instructions",
+            "100000000",
+            "spin_huge.toml",
+        ],
+        &data(),
+    );
     assert_code(&r, 3);
-    assert_contains(&r, "kernel `spin(int volatile*)` did not finish within 5000 simulated cycles");
+    assert_contains(
+        &r,
+        "kernel `spin(int volatile*)` did not finish within 5000 simulated cycles",
+    );
     let r = warpsim(&["run", "--mode", "functional", "spin_huge.toml"], &data());
     assert_code(&r, 3);
     assert_contains(&r, "exceeded the limit of 10000 warp instructions");
@@ -282,12 +350,32 @@ fn a_huge_grid_runs_until_a_limit_stops_it() {
 /// Functional mode says which timing-only options it ignores instead of ignoring them silently.
 #[test]
 fn functional_mode_warns_about_timing_only_options() {
-    let r = warpsim(&["run", "--mode", "functional", "--policy", "lrr", "-c", "sm.schedulers=4", "--max-cycles", "5", "hello.toml"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--mode",
+            "functional",
+            "--policy",
+            "lrr",
+            "-c",
+            "sm.schedulers=4",
+            "--max-cycles",
+            "5",
+            "hello.toml",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     assert_contains(&r, "warpsim: warning: functional mode ignores the timing-only options: --policy, -c, --max-cycles");
-    let r = warpsim(&["run", "--mode", "functional", "--event-log", "hello.toml"], &data());
+    let r = warpsim(
+        &["run", "--mode", "functional", "--event-log", "hello.toml"],
+        &data(),
+    );
     assert_contains(&r, "ignores the timing-only option: --event-log");
-    for args in [&["run", "--mode", "functional", "hello.toml"][..], &["run", "--policy", "lrr", "hello.toml"]] {
+    for args in [
+        &["run", "--mode", "functional", "hello.toml"][..],
+        &["run", "--policy", "lrr", "hello.toml"],
+    ] {
         let r = warpsim(args, &data());
         assert_code(&r, 0);
         assert!(!r.stderr.contains("warning"), "{args:?}: {}", r.stderr);

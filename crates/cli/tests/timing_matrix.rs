@@ -51,7 +51,11 @@ const INTERLEAVING_DEPENDENT: [&str; 4] = ["bfs", "baws_pvc", "baws_pvr", "baws_
 /// What must equal functional mode's outcome.
 fn comparable(p: &Program, o: &Outcome) -> Outcome {
     if INTERLEAVING_DEPENDENT.contains(&p.name) {
-        Outcome { warp_instructions: 0, thread_instructions: 0, ..o.clone() }
+        Outcome {
+            warp_instructions: 0,
+            thread_instructions: 0,
+            ..o.clone()
+        }
     } else {
         o.clone()
     }
@@ -76,17 +80,24 @@ fn functional(p: &Program) -> Outcome {
 /// Runs `p` in timing mode; returns the outcome and the per-launch statistics.
 fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<TimingStats>), String> {
     let (policy, shorthand) = PolicyKind::parse(policy).map_err(|e| e.to_string())?;
-    let cfg = GpuConfig::load_with(preset, &shorthand.into_iter().collect::<Vec<_>>()).map_err(|e| e.to_string())?;
+    let cfg = GpuConfig::load_with(preset, &shorthand.into_iter().collect::<Vec<_>>())
+        .map_err(|e| e.to_string())?;
     let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
     dev.set_engine(Box::new(TimingEngine::new(cfg, policy)));
     declare_registers(&mut dev, p);
     let outcome = (p.run)(&mut dev, Size::Small).map_err(|e| e.to_string())?;
     let records = dev.launch_records().to_vec();
-    let stats = dev.engine_as_mut::<TimingEngine>().expect("timing engine").take_records();
+    let stats = dev
+        .engine_as_mut::<TimingEngine>()
+        .expect("timing engine")
+        .take_records();
     // The Device's records and the engine's agree launch by launch.
     assert_eq!(records.len(), stats.len());
     for (r, s) in records.iter().zip(&stats) {
-        assert_eq!((r.cycles, r.stats.warp_instructions, &r.kernel), (Some(s.cycles), s.warp_instructions, &s.kernel));
+        assert_eq!(
+            (r.cycles, r.stats.warp_instructions, &r.kernel),
+            (Some(s.cycles), s.warp_instructions, &s.kernel)
+        );
     }
     Ok((outcome, stats))
 }
@@ -96,15 +107,23 @@ type Cell = (&'static Program, &'static str, String);
 /// The committed statistics of the default matrix's cells (`program,preset,scheduler,
 /// launches,cycles,warp_instructions,digest`).
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/timing_golden.csv");
-const GOLDEN_HEADER: &str = "program,preset,scheduler,launches,cycles,warp_instructions,stats_sha256";
+const GOLDEN_HEADER: &str =
+    "program,preset,scheduler,launches,cycles,warp_instructions,stats_sha256";
 
 /// One cell's row of [`GOLDEN`]: the key and the rest of the line.
 fn golden_row(p: &Program, preset: &str, policy: &str, stats: &[TimingStats]) -> (String, String) {
     let json = serde_json::to_vec(stats).expect("statistics serialise");
-    let digest: String = Sha256::digest(&json).iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let digest: String = Sha256::digest(&json)
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     let cycles: u64 = stats.iter().map(|s| s.cycles).sum();
     let warp: u64 = stats.iter().map(|s| s.warp_instructions).sum();
-    (format!("{},{preset},{policy}", p.name), format!("{},{cycles},{warp},{digest}", stats.len()))
+    (
+        format!("{},{preset},{policy}", p.name),
+        format!("{},{cycles},{warp},{digest}", stats.len()),
+    )
 }
 
 /// Compares the cells' rows with [`GOLDEN`] (or rewrites it under `WARPSIM_BLESS`); returns
@@ -137,7 +156,11 @@ fn check_golden(rows: &BTreeMap<String, String>, subset: bool) -> Vec<String> {
         }
     }
     if !subset {
-        diffs.extend(want.keys().filter(|k| !rows.contains_key(*k)).map(|k| format!("{k}: in {GOLDEN} but no longer a cell")));
+        diffs.extend(
+            want.keys()
+                .filter(|k| !rows.contains_key(*k))
+                .map(|k| format!("{k}: in {GOLDEN} but no longer a cell")),
+        );
     }
     if !diffs.is_empty() {
         diffs.push("(a deliberate model change: WARPSIM_BLESS=1 cargo test -p warpsim --test timing_matrix)".into());
@@ -219,7 +242,10 @@ fn check_matrix(full: bool) {
             }
         })
         .collect();
-    let mut failures: Vec<String> = results.iter().filter_map(|r| r.as_ref().err().cloned()).collect();
+    let mut failures: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().err().cloned())
+        .collect();
     let rows: BTreeMap<String, String> = results.into_iter().filter_map(Result::ok).collect();
     if failures.is_empty() {
         failures.extend(check_golden(&rows, full));
@@ -229,32 +255,56 @@ fn check_matrix(full: bool) {
     let big = |preset: &str, keep: &dyn Fn(PolicyKind) -> bool| {
         cells
             .iter()
-            .filter(|(p, pr, po)| !p.sets.contains(&"basic") && *pr == preset && keep(PolicyKind::parse(po).unwrap().0))
+            .filter(|(p, pr, po)| {
+                !p.sets.contains(&"basic")
+                    && *pr == preset
+                    && keep(PolicyKind::parse(po).unwrap().0)
+            })
             .count()
     };
     for preset in PRESETS {
         for i in ISSUE {
             let n = big(preset, &|k| k.issue_name() == i.name);
-            assert!(full || n >= 2, "{preset}/{} covers only {n} non-basic programs", i.name);
+            assert!(
+                full || n >= 2,
+                "{preset}/{} covers only {n} non-basic programs",
+                i.name
+            );
         }
         for f in FETCH {
             let n = big(preset, &|k| k.fetch.name() == f.name);
-            assert!(full || n >= 2, "{preset}/fetch {} covers only {n} non-basic programs", f.name);
+            assert!(
+                full || n >= 2,
+                "{preset}/fetch {} covers only {n} non-basic programs",
+                f.name
+            );
         }
     }
     // The smoke test: every program of every set runs, and verifies, under gtx480 / GTO.
     for set in warpsim_suite::SETS {
         for p in warpsim_suite::set(set.name).unwrap() {
             assert!(
-                cells.iter().any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == SMOKE),
+                cells
+                    .iter()
+                    .any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == SMOKE),
                 "{} ({}) has no {SMOKE:?} cell",
                 p.name,
                 set.name
             );
         }
     }
-    eprintln!("timing matrix: {} cells in {:.1} s", cells.len(), start.elapsed().as_secs_f64());
-    assert!(failures.is_empty(), "{} of {} cells failed:\n{}", failures.len(), cells.len(), failures.join("\n"));
+    eprintln!(
+        "timing matrix: {} cells in {:.1} s",
+        cells.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cells failed:\n{}",
+        failures.len(),
+        cells.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -265,7 +315,10 @@ fn timed_runs_are_deterministic() {
             let a = timed(p, "gtx480", policy).unwrap();
             let b = timed(p, "gtx480", policy).unwrap();
             assert_eq!(a.0, b.0, "{name}/{policy}: outcomes differ");
-            assert_eq!(a.1, b.1, "{name}/{policy}: statistics differ between two runs");
+            assert_eq!(
+                a.1, b.1,
+                "{name}/{policy}: statistics differ between two runs"
+            );
         }
     }
 }
@@ -285,7 +338,10 @@ fn registers_limit_occupancy() {
         }
         (p.run)(&mut dev, Size::Small).unwrap();
         let regs = dev.launch_records()[0].registers_per_thread;
-        (regs, dev.engine_as::<TimingEngine>().unwrap().records()[0].ctas_per_sm)
+        (
+            regs,
+            dev.engine_as::<TimingEngine>().unwrap().records()[0].ctas_per_sm,
+        )
     };
     // 256-thread CTAs on gtx480: 6 by warps/threads; 63 registers → 32768 / (256 × 64) = 2.
     assert_eq!(run(None), (None, 6));

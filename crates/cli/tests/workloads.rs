@@ -10,15 +10,28 @@ fn list_workloads_names_every_program() {
     let r = warpsim(&["list", "workloads"], &data());
     assert_code(&r, 0);
     for p in warpsim_suite::programs() {
-        assert!(r.stdout.lines().any(|l| l.starts_with(p.name) && l.ends_with(p.summary)), "{}: {}", p.name, r.stdout);
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with(p.name) && l.ends_with(p.summary)),
+            "{}: {}",
+            p.name,
+            r.stdout
+        );
     }
 }
 
 #[test]
 fn run_workload_verifies() {
-    let r = warpsim(&["run", "--workload", "scalar_prod", "--size", "small"], &data());
+    let r = warpsim(
+        &["run", "--workload", "scalar_prod", "--size", "small"],
+        &data(),
+    );
     assert_code(&r, 0);
-    assert_contains(&r, "workload scalar_prod (small, timing gtx480/gto): verified,");
+    assert_contains(
+        &r,
+        "workload scalar_prod (small, timing gtx480/gto): verified,",
+    );
     assert_contains(&r, "warp instructions");
     assert_contains(&r, "\ncycles: ");
     assert_contains(&r, "issue slots: issued ");
@@ -26,14 +39,32 @@ fn run_workload_verifies() {
     assert_contains(&r, "memory: L1D miss rate ");
     // Thread IPC beside warp IPC, equal to thread instructions over cycles as printed.
     let number_after = |key: &str| -> f64 {
-        let rest = &r.stdout[r.stdout.find(key).unwrap_or_else(|| panic!("{key} in {}", r.stdout)) + key.len()..];
-        rest.split(|c: char| !(c.is_ascii_digit() || c == '.')).next().unwrap().parse().unwrap()
+        let rest = &r.stdout[r
+            .stdout
+            .find(key)
+            .unwrap_or_else(|| panic!("{key} in {}", r.stdout))
+            + key.len()..];
+        rest.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     };
-    let (cycles, threads) = (number_after("\ncycles: "), number_after("warp instructions, "));
-    assert!((number_after("thread IPC ") - threads / cycles).abs() < 0.01, "{}", r.stdout);
+    let (cycles, threads) = (
+        number_after("\ncycles: "),
+        number_after("warp instructions, "),
+    );
+    assert!(
+        (number_after("thread IPC ") - threads / cycles).abs() < 0.01,
+        "{}",
+        r.stdout
+    );
     assert_contains(&r, "simulation rate: ");
     assert_contains(&r, " cycles/s");
-    let r = warpsim(&["run", "--workload", "scalar_prod", "--mode", "functional"], &data());
+    let r = warpsim(
+        &["run", "--workload", "scalar_prod", "--mode", "functional"],
+        &data(),
+    );
     assert_code(&r, 0);
     assert_contains(&r, "workload scalar_prod (small, functional): verified,");
     assert!(!r.stdout.contains("cycles"), "{}", r.stdout);
@@ -44,71 +75,220 @@ fn run_workload_verifies() {
 /// now pinned until first fetched (`sm/icache.rs`).
 #[test]
 fn heartwall_with_rotating_schedulers_finishes() {
-    let args = ["run", "--workload", "rod_heartwall", "--policy", "gto", "-c", "sm.scheduler_order=rotate"];
+    let args = [
+        "run",
+        "--workload",
+        "rod_heartwall",
+        "--policy",
+        "gto",
+        "-c",
+        "sm.scheduler_order=rotate",
+    ];
     let r = warpsim(&args, &data());
     assert_code(&r, 0);
     // The override labels the configuration.
-    assert_contains(&r, "workload rod_heartwall (small, timing gtx480 + sm.scheduler_order=rotate/gto): verified,");
+    assert_contains(
+        &r,
+        "workload rod_heartwall (small, timing gtx480 + sm.scheduler_order=rotate/gto): verified,",
+    );
 }
 
 #[test]
 fn model_options_select_preset_policy_and_overrides() {
-    let r = warpsim(&["run", "--workload", "matmul", "--config", "titanx-pascal", "--policy", "tls", "-c", "sm.schedulers=2", "--json"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--config",
+            "titanx-pascal",
+            "--policy",
+            "tls",
+            "-c",
+            "sm.schedulers=2",
+            "--json",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!((v["mode"].as_str(), v["config"].as_str(), v["policy"].as_str()), (Some("timing"), Some("titanx-pascal + sm.schedulers=2"), Some("tls")));
+    assert_eq!(
+        (
+            v["mode"].as_str(),
+            v["config"].as_str(),
+            v["policy"].as_str()
+        ),
+        (
+            Some("timing"),
+            Some("titanx-pascal + sm.schedulers=2"),
+            Some("tls")
+        )
+    );
     assert!(v["cycles"].as_u64().unwrap() > 0);
     // The label reaches the statistics files too (JSON, CSV, the resolved config).
     let dir = scratch("labelled-stats");
-    let r = warpsim(&["run", "--workload", "matmul", "-c", "sm.schedulers=4", "--stats", dir.join("s").to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "-c",
+            "sm.schedulers=4",
+            "--stats",
+            dir.join("s").to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     let json = std::fs::read_to_string(dir.join("s/stats.json")).unwrap();
-    assert!(json.contains("\"config\": \"gtx480 + sm.schedulers=4\""), "{json}");
+    assert!(
+        json.contains("\"config\": \"gtx480 + sm.schedulers=4\""),
+        "{json}"
+    );
     let csv = std::fs::read_to_string(dir.join("s/stats.csv")).unwrap();
-    assert!(csv.lines().nth(1).unwrap().contains(",gtx480 + sm.schedulers=4,gto,"), "{csv}");
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .contains(",gtx480 + sm.schedulers=4,gto,"),
+        "{csv}"
+    );
     let toml = std::fs::read_to_string(dir.join("s/config.toml")).unwrap();
-    assert!(toml.starts_with("name = \"gtx480 + sm.schedulers=4\""), "{toml}");
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "fifo"], &data());
+    assert!(
+        toml.starts_with("name = \"gtx480 + sm.schedulers=4\""),
+        "{toml}"
+    );
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--policy", "fifo"],
+        &data(),
+    );
     assert_code(&r, 2);
-    let names: Vec<&str> = warpsim_timing::policy::ISSUE.iter().map(|e| e.name).collect();
-    assert_contains(&r, &format!("unknown issue policy `fifo` (issue policies: {}; fetch policies", names.join(", ")));
+    let names: Vec<&str> = warpsim_timing::policy::ISSUE
+        .iter()
+        .map(|e| e.name)
+        .collect();
+    assert_contains(
+        &r,
+        &format!(
+            "unknown issue policy `fifo` (issue policies: {}; fetch policies",
+            names.join(", ")
+        ),
+    );
     // `+ws` (warp sharing) goes with any issue policy and with --fetch; timed runs print the
     // shared issues by unit class.
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "gto+ws", "--fetch", "cff", "--json"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--policy",
+            "gto+ws",
+            "--fetch",
+            "cff",
+            "--json",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["policy"].as_str(), Some("gto+cff+ws"));
-    let r = warpsim(&["run", "--workload", "baws_bt", "--config", "titanx-pascal", "--policy", "kaws"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "baws_bt",
+            "--config",
+            "titanx-pascal",
+            "--policy",
+            "kaws",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     assert_contains(&r, "shared issues (warp sharing): ");
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "gto+ws+ws"], &data());
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--policy", "gto+ws+ws"],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "given twice");
     // Combined names, --fetch, and a contradiction between them.
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto", "--fetch", "cff", "--json"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--policy",
+            "mwf-gto",
+            "--fetch",
+            "cff",
+            "--json",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["policy"].as_str(), Some("mwf-gto+cff"));
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "mwf-gto+cff", "--fetch", "fef"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--policy",
+            "mwf-gto+cff",
+            "--fetch",
+            "fef",
+        ],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "contradicts");
     let r = warpsim(&["run", "--workload", "matmul", "--fetch", "lrr"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown fetch policy `lrr` (fetch policies: rr, cff, fef)");
+    assert_contains(
+        &r,
+        "unknown fetch policy `lrr` (fetch policies: rr, cff, fef)",
+    );
     // `tls:N` is a config key; giving it twice is refused, out-of-range values name the bounds.
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:4", "-c", "policy.tls.active=5"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--policy",
+            "tls:4",
+            "-c",
+            "policy.tls.active=5",
+        ],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "give it once");
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:60"], &data());
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--policy", "tls:60"],
+        &data(),
+    );
     assert_code(&r, 2);
-    assert_contains(&r, "`policy.tls.active`: must be between 1 and sm.max_warps = 48, got 60");
-    let r = warpsim(&["run", "--workload", "matmul", "--policy", "tls:99"], &data());
+    assert_contains(
+        &r,
+        "`policy.tls.active`: must be between 1 and sm.max_warps = 48, got 60",
+    );
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--policy", "tls:99"],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "`policy.tls.active`: 99 is out of range 1..=64");
-    let r = warpsim(&["run", "--workload", "matmul", "--config", "gtx999"], &data());
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--config", "gtx999"],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "unknown preset `gtx999`");
-    let r = warpsim(&["run", "--workload", "matmul", "-c", "sm.nonsense=1"], &data());
+    let r = warpsim(
+        &["run", "--workload", "matmul", "-c", "sm.nonsense=1"],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "unknown key");
 }
@@ -116,12 +296,25 @@ fn model_options_select_preset_policy_and_overrides() {
 #[test]
 fn stats_files_per_kernel_and_total() {
     let dir = scratch("stats-dir");
-    let r = warpsim(&["run", "--workload", "stencil2d", "--stats", dir.join("s").to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "stencil2d",
+            "--stats",
+            dir.join("s").to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("s/stats.json")).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("s/stats.json")).unwrap()).unwrap();
     let kernels = json["kernels"].as_array().unwrap();
     assert!(kernels.len() > 1);
-    let cycles: u64 = kernels.iter().map(|k| k["timing"]["cycles"].as_u64().unwrap()).sum();
+    let cycles: u64 = kernels
+        .iter()
+        .map(|k| k["timing"]["cycles"].as_u64().unwrap())
+        .sum();
     assert_eq!(json["total"]["cycles"].as_u64(), Some(cycles));
     assert_eq!(json["config"], "gtx480");
     let csv = std::fs::read_to_string(dir.join("s/stats.csv")).unwrap();
@@ -142,31 +335,79 @@ fn stats_files_per_kernel_and_total() {
         }
         out
     };
-    assert!(lines.iter().all(|l| fields(l).len() == fields(lines[0]).len()), "{csv}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| fields(l).len() == fields(lines[0]).len()),
+        "{csv}"
+    );
     let toml = std::fs::read_to_string(dir.join("s/config.toml")).unwrap();
     let resolved = warpsim_core::config::GpuConfig::from_toml("stats", &toml, &[]).unwrap();
-    assert_eq!(resolved, warpsim_core::config::GpuConfig::load("gtx480").unwrap());
+    assert_eq!(
+        resolved,
+        warpsim_core::config::GpuConfig::load("gtx480").unwrap()
+    );
 
     let total = fields(lines.last().unwrap());
     assert_eq!(total[10].parse::<u64>().unwrap(), cycles, "{csv}");
-    assert!(json["descriptions"]["cycles"].as_str().unwrap().contains("cycles"));
+    assert!(json["descriptions"]["cycles"]
+        .as_str()
+        .unwrap()
+        .contains("cycles"));
     // Every CSV column after the identifying ones has a description, the histogram included.
     let header = fields(lines[0]);
     let first_stat = header.iter().position(|h| h == "cycles").unwrap();
     for h in &header[first_stat..] {
-        assert!(json["descriptions"][h.as_str()].as_str().is_some_and(|d| !d.is_empty()), "{h} has no description");
+        assert!(
+            json["descriptions"][h.as_str()]
+                .as_str()
+                .is_some_and(|d| !d.is_empty()),
+            "{h} has no description"
+        );
     }
-    assert!(json["total"]["memory"]["l1d"]["misses"].is_u64(), "{}", json["total"]);
+    assert!(
+        json["total"]["memory"]["l1d"]["misses"].is_u64(),
+        "{}",
+        json["total"]
+    );
 
     // The event log, on request.
-    let r = warpsim(&["run", "--workload", "matmul", "--event-log", "--stats", dir.join("ev").to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--event-log",
+            "--stats",
+            dir.join("ev").to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
-    let ev: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("ev/stats.json")).unwrap()).unwrap();
-    assert!(!ev["kernels"][0]["timing"]["events"].as_array().unwrap().is_empty());
-    assert!(json["kernels"][0]["timing"]["events"].as_array().unwrap().is_empty());
+    let ev: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ev/stats.json")).unwrap()).unwrap();
+    assert!(!ev["kernels"][0]["timing"]["events"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(json["kernels"][0]["timing"]["events"]
+        .as_array()
+        .unwrap()
+        .is_empty());
 
     // FILE.json form.
-    let r = warpsim(&["run", "--workload", "scalar_prod", "--mode", "functional", "--stats", dir.join("f.json").to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "scalar_prod",
+            "--mode",
+            "functional",
+            "--stats",
+            dir.join("f.json").to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     for f in ["f.json", "f.csv", "f.config.toml"] {
         assert!(dir.join(f).is_file(), "{f}");
@@ -179,11 +420,24 @@ fn stats_files_per_kernel_and_total() {
 fn trace_is_nested_trace_event_json() {
     let dir = scratch("trace");
     let file = dir.join("sub/t.json");
-    let r = warpsim(&["run", "--workload", "matmul", "--trace", file.to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--trace",
+            file.to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     assert_contains(&r, "trace: ");
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    assert!(v["otherData"]["time_unit"].as_str().unwrap().starts_with("cycles"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(v["otherData"]["time_unit"]
+        .as_str()
+        .unwrap()
+        .starts_with("cycles"));
     let events = v["traceEvents"].as_array().unwrap();
     let mut tracks: std::collections::BTreeMap<(u64, u64), Vec<(u64, u64)>> = Default::default();
     let mut names = std::collections::BTreeSet::new();
@@ -191,14 +445,28 @@ fn trace_is_nested_trace_event_json() {
         match e["ph"].as_str().unwrap() {
             "X" => {
                 let (ts, dur) = (e["ts"].as_u64().unwrap(), e["dur"].as_u64().unwrap());
-                tracks.entry((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap())).or_default().push((ts, ts + dur));
-                names.insert(e["name"].as_str().unwrap().split(' ').next().unwrap().to_string());
+                tracks
+                    .entry((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap()))
+                    .or_default()
+                    .push((ts, ts + dur));
+                names.insert(
+                    e["name"]
+                        .as_str()
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                        .to_string(),
+                );
             }
             "M" | "C" => assert!(e["name"].is_string() && e["pid"].is_u64(), "{e}"),
             other => panic!("unexpected ph {other}"),
         }
     }
-    assert_eq!(names.into_iter().collect::<Vec<_>>(), ["CTA", "barrier", "exit", "phase"]);
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        ["CTA", "barrier", "exit", "phase"]
+    );
     for (track, mut slices) in tracks {
         slices.sort_by_key(|&(from, to)| (from, std::cmp::Reverse(to)));
         let mut open: Vec<(u64, u64)> = Vec::new();
@@ -212,7 +480,18 @@ fn trace_is_nested_trace_event_json() {
             open.push(s);
         }
     }
-    let r = warpsim(&["run", "--workload", "matmul", "--mode", "functional", "--trace", file.to_str().unwrap()], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--mode",
+            "functional",
+            "--trace",
+            file.to_str().unwrap(),
+        ],
+        &data(),
+    );
     assert_code(&r, 2);
     assert_contains(&r, "--trace");
 }
@@ -221,8 +500,18 @@ fn trace_is_nested_trace_event_json() {
 fn list_policies_and_configs() {
     let r = warpsim(&["list", "policies"], &data());
     assert_code(&r, 0);
-    for p in warpsim_timing::policy::ISSUE.iter().map(|e| e.name).chain(warpsim_timing::policy::FETCH.iter().map(|e| e.name)) {
-        assert!(r.stdout.lines().any(|l| l.trim_start().starts_with(&format!("{p} "))), "{p}: {}", r.stdout);
+    for p in warpsim_timing::policy::ISSUE
+        .iter()
+        .map(|e| e.name)
+        .chain(warpsim_timing::policy::FETCH.iter().map(|e| e.name))
+    {
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{p} "))),
+            "{p}: {}",
+            r.stdout
+        );
     }
     assert_contains(&r, "-c policy.mwf.count_exited_warps=true");
     let r = warpsim(&["list", "configs"], &data());
@@ -244,10 +533,24 @@ fn run_workload_json() {
 
 #[test]
 fn workload_instruction_limit_is_a_simulation_error() {
-    let r = warpsim(&["run", "--workload", "matmul", "--mode", "functional", "--max-warp-instructions", "100"], &data());
+    let r = warpsim(
+        &[
+            "run",
+            "--workload",
+            "matmul",
+            "--mode",
+            "functional",
+            "--max-warp-instructions",
+            "100",
+        ],
+        &data(),
+    );
     assert_code(&r, 3);
     assert_contains(&r, "exceeded the limit of 100 warp instructions");
-    let r = warpsim(&["run", "--workload", "matmul", "--max-cycles", "100"], &data());
+    let r = warpsim(
+        &["run", "--workload", "matmul", "--max-cycles", "100"],
+        &data(),
+    );
     assert_code(&r, 3);
     assert_contains(&r, "did not finish within 100 simulated cycles");
 }
@@ -256,7 +559,10 @@ fn workload_instruction_limit_is_a_simulation_error() {
 fn unknown_workload_is_bad_input() {
     let r = warpsim(&["run", "--workload", "matmull"], &data());
     assert_code(&r, 2);
-    assert_contains(&r, "unknown workload \"matmull\"; available: scalar_prod, matmul,");
+    assert_contains(
+        &r,
+        "unknown workload \"matmull\"; available: scalar_prod, matmul,",
+    );
     let r = warpsim(&["bench", "--repeat", "1", "--workload", "nope"], &data());
     assert_code(&r, 2);
 }
@@ -264,8 +570,14 @@ fn unknown_workload_is_bad_input() {
 #[test]
 fn bad_command_lines_exit_2() {
     assert_code(&warpsim(&["run"], &data()), 2);
-    assert_code(&warpsim(&["run", "x.toml", "--workload", "matmul"], &data()), 2);
-    assert_code(&warpsim(&["run", "--workload", "matmul", "--size", "huge"], &data()), 2);
+    assert_code(
+        &warpsim(&["run", "x.toml", "--workload", "matmul"], &data()),
+        2,
+    );
+    assert_code(
+        &warpsim(&["run", "--workload", "matmul", "--size", "huge"], &data()),
+        2,
+    );
     assert_code(&warpsim(&["bench", "--repeat", "0"], &data()), 2);
     assert_code(&warpsim(&["frobnicate"], &data()), 2);
 }
@@ -273,12 +585,25 @@ fn bad_command_lines_exit_2() {
 /// Every program, functionally (tests/timing_matrix.rs covers timing mode).
 #[test]
 fn suite_runs_every_program() {
-    let r = warpsim(&["suite", "--size", "small", "--mode", "functional"], &data());
+    let r = warpsim(
+        &["suite", "--size", "small", "--mode", "functional"],
+        &data(),
+    );
     assert_code(&r, 0);
     let n = warpsim_suite::programs().len();
-    assert_contains(&r, &format!("{n} of {n} programs verified (small, functional"));
+    assert_contains(
+        &r,
+        &format!("{n} of {n} programs verified (small, functional"),
+    );
     for p in warpsim_suite::programs() {
-        assert!(r.stdout.lines().any(|l| l.starts_with(p.name) && l.contains(" yes (")), "{}: {}", p.name, r.stdout);
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with(p.name) && l.contains(" yes (")),
+            "{}: {}",
+            p.name,
+            r.stdout
+        );
     }
 }
 
@@ -286,7 +611,10 @@ fn suite_runs_every_program() {
 #[test]
 fn suite_set_is_deterministic_across_thread_counts() {
     let run = |jobs: &str| {
-        let r = warpsim(&["suite", "--set", "basic", "--json", "--jobs", jobs], &data());
+        let r = warpsim(
+            &["suite", "--set", "basic", "--json", "--jobs", jobs],
+            &data(),
+        );
         assert_code(&r, 0);
         let mut v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
         for row in v.as_array_mut().unwrap() {
@@ -298,19 +626,44 @@ fn suite_set_is_deterministic_across_thread_counts() {
     assert_eq!(one, run("2"));
     let rows = one.as_array().unwrap();
     assert_eq!(rows.len(), warpsim_suite::set("basic").unwrap().len());
-    assert!(rows.iter().all(|r| r["ok"] == true && r["cycles"].as_u64().unwrap() > 0 && r["mode"] == "timing"));
+    assert!(rows
+        .iter()
+        .all(|r| r["ok"] == true && r["cycles"].as_u64().unwrap() > 0 && r["mode"] == "timing"));
     // The barrier intensity column: barrier + exit-wait warp cycles over resident warp cycles.
     for r in rows {
         let f = r["barrier_exit_fraction"].as_f64().unwrap();
-        let stalled = r["stalls"]["barrier"].as_u64().unwrap() + r["stalls"]["exit_wait"].as_u64().unwrap();
+        let stalled =
+            r["stalls"]["barrier"].as_u64().unwrap() + r["stalls"]["exit_wait"].as_u64().unwrap();
         assert!(f > 0.0 && f < 1.0 && stalled > 0, "{r}");
     }
 
-    let r = warpsim(&["suite", "--set", "basic", "--policy", "lrr", "--config", "titanx-pascal"], &data());
+    let r = warpsim(
+        &[
+            "suite",
+            "--set",
+            "basic",
+            "--policy",
+            "lrr",
+            "--config",
+            "titanx-pascal",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     assert!(r.stdout.starts_with("program "), "{}", r.stdout);
-    for col in ["set", "cycles", "IPC", "bar+exit %", "warp insts", "verified"] {
-        assert!(r.stdout.lines().next().unwrap().contains(col), "{col}: {}", r.stdout);
+    for col in [
+        "set",
+        "cycles",
+        "IPC",
+        "bar+exit %",
+        "warp insts",
+        "verified",
+    ] {
+        assert!(
+            r.stdout.lines().next().unwrap().contains(col),
+            "{col}: {}",
+            r.stdout
+        );
     }
     assert_contains(&r, "programs verified (small, timing titanx-pascal/lrr,");
     assert_contains(&r, "simulation rate: ");
@@ -322,22 +675,72 @@ fn suite_set_is_deterministic_across_thread_counts() {
 
 #[test]
 fn bench_reports_rates() {
-    let r = warpsim(&["bench", "--repeat", "3", "--size", "small", "--mode", "functional", "--workload", "scalar_prod", "histogram"], &data());
+    let r = warpsim(
+        &[
+            "bench",
+            "--repeat",
+            "3",
+            "--size",
+            "small",
+            "--mode",
+            "functional",
+            "--workload",
+            "scalar_prod",
+            "histogram",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     assert_contains(&r, "median of 3 runs");
     assert_contains(&r, "M warp/s");
-    assert!(r.stdout.lines().any(|l| l.starts_with("scalar_prod")), "{}", r.stdout);
-    assert!(r.stdout.lines().any(|l| l.starts_with("histogram")), "{}", r.stdout);
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("scalar_prod")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("histogram")),
+        "{}",
+        r.stdout
+    );
     assert_contains(&r, "overall: ");
 
-    let r = warpsim(&["bench", "--repeat", "1", "--size", "small", "--json"], &data());
+    let r = warpsim(
+        &["bench", "--repeat", "1", "--size", "small", "--json"],
+        &data(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert!(v["workloads"][0]["cycles_per_second"].as_f64().unwrap() > 0.0, "timing mode by default: {v}");
-    let r = warpsim(&["bench", "--repeat", "1", "--size", "small", "--mode", "functional", "--json"], &data());
+    assert!(
+        v["workloads"][0]["cycles_per_second"].as_f64().unwrap() > 0.0,
+        "timing mode by default: {v}"
+    );
+    let r = warpsim(
+        &[
+            "bench",
+            "--repeat",
+            "1",
+            "--size",
+            "small",
+            "--mode",
+            "functional",
+            "--json",
+        ],
+        &data(),
+    );
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let names: Vec<&str> = v["workloads"].as_array().unwrap().iter().map(|w| w["workload"].as_str().unwrap()).collect();
+    let names: Vec<&str> = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["workload"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["matmul", "scalar_prod"]);
-    assert!(v["workloads"][0]["warp_instructions_per_second"].as_f64().unwrap() > 0.0);
+    assert!(
+        v["workloads"][0]["warp_instructions_per_second"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
 }

@@ -6,7 +6,9 @@
 /// (an `extern "C"` kernel, a PTX file's own name).
 pub fn demangle(symbol: &str) -> String {
     match cpp_demangle::Symbol::new(symbol) {
-        Ok(s) => s.demangle(&cpp_demangle::DemangleOptions::default()).unwrap_or_else(|_| symbol.to_string()),
+        Ok(s) => s
+            .demangle(&cpp_demangle::DemangleOptions::default())
+            .unwrap_or_else(|_| symbol.to_string()),
         Err(_) => symbol.to_string(),
     }
 }
@@ -18,8 +20,14 @@ mod tests {
     #[test]
     fn cuda_kernel_names() {
         assert_eq!(demangle("_Z5scalePfif"), "scale(float*, int, float)");
-        assert_eq!(demangle("_Z6reducePKfPfi"), "reduce(float const*, float*, int)");
-        assert_eq!(demangle("_Z3addIiEvPT_S1_i"), "void add<int>(int*, int*, int)");
+        assert_eq!(
+            demangle("_Z6reducePKfPfi"),
+            "reduce(float const*, float*, int)"
+        );
+        assert_eq!(
+            demangle("_Z3addIiEvPT_S1_i"),
+            "void add<int>(int*, int*, int)"
+        );
         assert_eq!(demangle("saxpy"), "saxpy");
         assert_eq!(demangle("_Z"), "_Z");
     }

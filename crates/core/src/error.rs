@@ -11,7 +11,11 @@ pub enum LoadError {
     Unsupported { what: String, line: u32 },
     /// A register, label, variable or function that is used but never declared.
     #[error("line {line}: undefined {kind} `{name}`")]
-    Undefined { kind: &'static str, name: String, line: u32 },
+    Undefined {
+        kind: &'static str,
+        name: String,
+        line: u32,
+    },
     /// Well-formed syntax that is not valid PTX (wrong operand count, a type that does not fit
     /// the instruction, a duplicate label…).
     #[error("line {line}: {message}")]

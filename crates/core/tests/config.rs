@@ -11,64 +11,141 @@ fn presets_load_and_round_trip() {
         assert_eq!(again, c, "{name}");
     }
     let g = GpuConfig::load("gtx480").unwrap();
-    assert_eq!((g.gpu.num_sms, g.sm.schedulers, g.sm.max_warps, g.l1d.size, g.l2.slices), (15, 2, 48, 16384, 12));
+    assert_eq!(
+        (
+            g.gpu.num_sms,
+            g.sm.schedulers,
+            g.sm.max_warps,
+            g.l1d.size,
+            g.l2.slices
+        ),
+        (15, 2, 48, 16384, 12)
+    );
     let p = GpuConfig::load("titanx-pascal").unwrap();
-    assert_eq!((p.gpu.num_sms, p.sm.schedulers, p.sm.sub_core, p.l2.index), (28, 4, true, SetIndex::Ipoly));
+    assert_eq!(
+        (p.gpu.num_sms, p.sm.schedulers, p.sm.sub_core, p.l2.index),
+        (28, 4, true, SetIndex::Ipoly)
+    );
 }
 
 #[test]
 fn overrides_change_only_their_key() {
     let base = GpuConfig::load("gtx480").unwrap();
-    let c = GpuConfig::load_with("gtx480", &["gpu.num_sms=14".into(), "sm.ibuffer_entries = 4".into(), "l1d.set_hash=linear".into()]).unwrap();
-    assert_eq!((c.gpu.num_sms, c.sm.ibuffer_entries, c.l1d.set_hash), (14, 4, SetIndex::Linear));
+    let c = GpuConfig::load_with(
+        "gtx480",
+        &[
+            "gpu.num_sms=14".into(),
+            "sm.ibuffer_entries = 4".into(),
+            "l1d.set_hash=linear".into(),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        (c.gpu.num_sms, c.sm.ibuffer_entries, c.l1d.set_hash),
+        (14, 4, SetIndex::Linear)
+    );
     assert_eq!(c.l2, base.l2);
 }
 
 #[test]
 fn overrides_that_change_the_config_label_it() {
-    let load = |o: &[&str]| GpuConfig::load_with("gtx480", &o.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap();
-    assert_eq!(load(&["sm.schedulers = 4"]).name, "gtx480 + sm.schedulers=4");
-    assert_eq!(load(&["sm.schedulers=4", "l1d.set_hash=linear"]).name, "gtx480 + sm.schedulers=4 + l1d.set_hash=linear");
+    let load = |o: &[&str]| {
+        GpuConfig::load_with(
+            "gtx480",
+            &o.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        load(&["sm.schedulers = 4"]).name,
+        "gtx480 + sm.schedulers=4"
+    );
+    assert_eq!(
+        load(&["sm.schedulers=4", "l1d.set_hash=linear"]).name,
+        "gtx480 + sm.schedulers=4 + l1d.set_hash=linear"
+    );
     // gtx480's own values change nothing, so neither the results nor the label.
-    assert_eq!(load(&["sm.ibuffer_entries=2", "gpu.core_clock_mhz=700"]).name, "gtx480");
-    assert_eq!(load(&["name=mine", "sm.schedulers=4"]).name, "mine + sm.schedulers=4");
+    assert_eq!(
+        load(&["sm.ibuffer_entries=2", "gpu.core_clock_mhz=700"]).name,
+        "gtx480"
+    );
+    assert_eq!(
+        load(&["name=mine", "sm.schedulers=4"]).name,
+        "mine + sm.schedulers=4"
+    );
     // A resolved config keeps its label; further overrides add to it.
     let c = load(&["sm.schedulers=4"]);
     let again = GpuConfig::from_toml("resolved", &c.to_toml(), &[]).unwrap();
     assert_eq!(again, c);
-    assert_eq!(c.with_overrides(&["l1d.mshrs=32".into()]).unwrap().name, "gtx480 + sm.schedulers=4 + l1d.mshrs=32");
+    assert_eq!(
+        c.with_overrides(&["l1d.mshrs=32".into()]).unwrap().name,
+        "gtx480 + sm.schedulers=4 + l1d.mshrs=32"
+    );
 }
 
 #[test]
 fn a_file_may_start_from_a_preset() {
-    let text = "base = \"gtx480\"\n[sm]\nschedulers = 4\n[l1d]\nset_hash = \"linear\"\nmshrs = 64\n";
+    let text =
+        "base = \"gtx480\"\n[sm]\nschedulers = 4\n[l1d]\nset_hash = \"linear\"\nmshrs = 64\n";
     let c = GpuConfig::from_toml("mine.toml", text, &[]).unwrap();
     let g = GpuConfig::load("gtx480").unwrap();
-    assert_eq!((c.sm.schedulers, c.l1d.set_hash, c.l1d.size, c.l2), (4, SetIndex::Linear, g.l1d.size, g.l2.clone()));
+    assert_eq!(
+        (c.sm.schedulers, c.l1d.set_hash, c.l1d.size, c.l2),
+        (4, SetIndex::Linear, g.l1d.size, g.l2.clone())
+    );
     // The changed keys label it (mshrs = 64 is gtx480's own value); -c overrides follow.
     assert_eq!(c.name, "gtx480 + l1d.set_hash=\"linear\" + sm.schedulers=4");
     let c = GpuConfig::from_toml("mine.toml", text, &["gpu.num_sms=14".into()]).unwrap();
-    assert_eq!(c.name, "gtx480 + l1d.set_hash=\"linear\" + sm.schedulers=4 + gpu.num_sms=14");
+    assert_eq!(
+        c.name,
+        "gtx480 + l1d.set_hash=\"linear\" + sm.schedulers=4 + gpu.num_sms=14"
+    );
     // A name of the file's own is its label.
-    let named = GpuConfig::from_toml("mine.toml", &format!("name = \"fermi4\"\n{text}"), &[]).unwrap();
+    let named =
+        GpuConfig::from_toml("mine.toml", &format!("name = \"fermi4\"\n{text}"), &[]).unwrap();
     assert_eq!((named.name.as_str(), named.sm.schedulers), ("fermi4", 4));
     let p = GpuConfig::from_toml("p.toml", "base = \"titanx-pascal\"\n", &[]).unwrap();
     assert_eq!(p, GpuConfig::load("titanx-pascal").unwrap());
     // Bad bases and keys are named.
     let e = GpuConfig::from_toml("mine.toml", "base = \"gtx580\"\n", &[]).unwrap_err();
-    assert_eq!(e.to_string(), "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal)");
+    assert_eq!(
+        e.to_string(),
+        "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal)"
+    );
     let e = GpuConfig::from_toml("mine.toml", "base = 4\n", &[]).unwrap_err();
-    assert!(e.to_string().starts_with("`base`: 4 is not a preset"), "{e}");
-    let e = GpuConfig::from_toml("mine.toml", "base = \"gtx480\"\n[sm]\nschedulerz = 4\n", &[]).unwrap_err();
-    assert!(matches!(&e, ConfigError::UnknownKey { key, .. } if key == "sm.schedulerz"), "{e}");
-    let e = GpuConfig::from_toml("mine.toml", "base = \"gtx480\"\n[sm]\nschedulers = 0\n", &[]).unwrap_err();
+    assert!(
+        e.to_string().starts_with("`base`: 4 is not a preset"),
+        "{e}"
+    );
+    let e = GpuConfig::from_toml(
+        "mine.toml",
+        "base = \"gtx480\"\n[sm]\nschedulerz = 4\n",
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::UnknownKey { key, .. } if key == "sm.schedulerz"),
+        "{e}"
+    );
+    let e = GpuConfig::from_toml(
+        "mine.toml",
+        "base = \"gtx480\"\n[sm]\nschedulers = 0\n",
+        &[],
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("sm.schedulers"), "{e}");
 }
 
 #[test]
 fn unknown_preset_lists_the_presets() {
     let e = GpuConfig::load("gtx580").unwrap_err();
-    assert_eq!(e, ConfigError::UnknownPreset { name: "gtx580".into(), available: vec!["gtx480".into(), "titanx-pascal".into()] });
+    assert_eq!(
+        e,
+        ConfigError::UnknownPreset {
+            name: "gtx580".into(),
+            available: vec!["gtx480".into(), "titanx-pascal".into()]
+        }
+    );
 }
 
 #[test]
@@ -85,9 +162,15 @@ fn unknown_override_key_lists_valid_keys() {
 
 #[test]
 fn unknown_key_in_a_file_is_rejected() {
-    let text = GpuConfig::load("gtx480").unwrap().to_toml().replace("[l1d]\n", "[l1d]\nsize_kb = 16\n");
+    let text = GpuConfig::load("gtx480")
+        .unwrap()
+        .to_toml()
+        .replace("[l1d]\n", "[l1d]\nsize_kb = 16\n");
     let e = GpuConfig::from_toml("mine.toml", &text, &[]).unwrap_err();
-    assert!(matches!(&e, ConfigError::UnknownKey { key, .. } if key == "l1d.size_kb"), "{e}");
+    assert!(
+        matches!(&e, ConfigError::UnknownKey { key, .. } if key == "l1d.size_kb"),
+        "{e}"
+    );
 }
 
 /// `policy.cff.partial` became `policy.cff.eligibility`: an old override or an old resolved
@@ -96,13 +179,29 @@ fn unknown_key_in_a_file_is_rejected() {
 fn the_replaced_cff_partial_key_names_its_successor() {
     for e in [
         GpuConfig::load_with("gtx480", &["policy.cff.partial=false".into()]).unwrap_err(),
-        GpuConfig::from_toml("old.toml", &GpuConfig::load("gtx480").unwrap().to_toml().replace("[policy.cff]\n", "[policy.cff]\npartial = true\n"), &[]).unwrap_err(),
+        GpuConfig::from_toml(
+            "old.toml",
+            &GpuConfig::load("gtx480")
+                .unwrap()
+                .to_toml()
+                .replace("[policy.cff]\n", "[policy.cff]\npartial = true\n"),
+            &[],
+        )
+        .unwrap_err(),
     ] {
         let text = e.to_string();
-        assert!(text.contains("policy.cff.partial") && text.contains("policy.cff.eligibility") && text.contains("\"empty\""), "{text}");
+        assert!(
+            text.contains("policy.cff.partial")
+                && text.contains("policy.cff.eligibility")
+                && text.contains("\"empty\""),
+            "{text}"
+        );
     }
     let c = GpuConfig::load_with("gtx480", &["policy.cff.eligibility=block".into()]).unwrap();
-    assert_eq!(c.policy.cff.eligibility, warpsim_core::config::FetchEligibility::Block);
+    assert_eq!(
+        c.policy.cff.eligibility,
+        warpsim_core::config::FetchEligibility::Block
+    );
     let e = GpuConfig::load_with("gtx480", &["policy.cff.eligibility=some".into()]).unwrap_err();
     assert!(e.to_string().contains("eligibility"), "{e}");
 }
@@ -116,24 +215,53 @@ fn wrong_value_type_names_the_key() {
 #[test]
 fn impossible_values_are_explained() {
     let e = GpuConfig::load_with("gtx480", &["l1d.assoc=3".into()]).unwrap_err();
-    assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l1d.size"), "{e}");
+    assert!(
+        matches!(&e, ConfigError::Invalid { key, .. } if key == "l1d.size"),
+        "{e}"
+    );
     let e = GpuConfig::load_with("gtx480", &["sm.schedulers=0".into()]).unwrap_err();
-    assert_eq!(e, ConfigError::Invalid { key: "sm.schedulers".into(), why: "0 is out of range 1..=16".into() });
+    assert_eq!(
+        e,
+        ConfigError::Invalid {
+            key: "sm.schedulers".into(),
+            why: "0 is out of range 1..=16".into()
+        }
+    );
     let e = GpuConfig::load_with("gtx480", &["l2.slices=7".into()]).unwrap_err();
-    assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"), "{e}");
+    assert!(
+        matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slices"),
+        "{e}"
+    );
     for bad in ["l2.slice_interleave=192", "l2.slice_interleave=64"] {
         let e = GpuConfig::load_with("gtx480", &[bad.into()]).unwrap_err();
-        assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slice_interleave"), "{bad}: {e}");
+        assert!(
+            matches!(&e, ConfigError::Invalid { key, .. } if key == "l2.slice_interleave"),
+            "{bad}: {e}"
+        );
     }
     let e = GpuConfig::load_with("gtx480", &["sm".into()]).unwrap_err();
     assert_eq!(e, ConfigError::BadOverride { text: "sm".into() });
     for bad in ["0", "1000000001"] {
-        let e = GpuConfig::load_with("titanx-pascal", &[format!("policy.pro.threshold={bad}")]).unwrap_err();
+        let e = GpuConfig::load_with("titanx-pascal", &[format!("policy.pro.threshold={bad}")])
+            .unwrap_err();
         let why = format!("{bad} is out of range 1..=1000000000");
-        assert_eq!(e, ConfigError::Invalid { key: "policy.pro.threshold".into(), why }, "{bad}");
+        assert_eq!(
+            e,
+            ConfigError::Invalid {
+                key: "policy.pro.threshold".into(),
+                why
+            },
+            "{bad}"
+        );
     }
     let ok = GpuConfig::load_with("gtx480", &["policy.pro.threshold=1".into()]).unwrap();
-    assert_eq!((ok.policy.pro.threshold, GpuConfig::load("gtx480").unwrap().policy.pro.threshold), (1, 1000));
+    assert_eq!(
+        (
+            ok.policy.pro.threshold,
+            GpuConfig::load("gtx480").unwrap().policy.pro.threshold
+        ),
+        (1, 1000)
+    );
 }
 
 /// Keys the timing model does not read are not accepted as if they did something: the
@@ -142,9 +270,15 @@ fn impossible_values_are_explained() {
 #[test]
 fn unmodelled_settings_are_rejected_not_ignored() {
     let e = GpuConfig::load_with("gtx480", &["gpu.l2_clock_mhz=900".into()]).unwrap_err();
-    assert!(matches!(&e, ConfigError::Invalid { key, why } if key == "gpu.l2_clock_mhz" && why.contains("core clock")), "{e}");
+    assert!(
+        matches!(&e, ConfigError::Invalid { key, why } if key == "gpu.l2_clock_mhz" && why.contains("core clock")),
+        "{e}"
+    );
     let e = GpuConfig::load_with("gtx480", &["gpu.icnt_clock_mhz=1400".into()]).unwrap_err();
-    assert!(matches!(&e, ConfigError::Invalid { key, .. } if key == "gpu.icnt_clock_mhz"), "{e}");
+    assert!(
+        matches!(&e, ConfigError::Invalid { key, .. } if key == "gpu.icnt_clock_mhz"),
+        "{e}"
+    );
     for key in ["units.id_oc_width.mem=2", "coalescer.segment_bytes=64"] {
         let e = GpuConfig::load_with("gtx480", &[key.into()]).unwrap_err();
         assert!(e.to_string().contains("unknown key"), "{key}: {e}");
@@ -154,11 +288,26 @@ fn unmodelled_settings_are_rejected_not_ignored() {
 #[test]
 fn a_sectored_l2_needs_at_most_32_sectors_per_line() {
     let o = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let e = GpuConfig::load_with("gtx480", &o(&["coalescer.sector_bytes=4", "l2.line=256"])).unwrap_err();
+    let e = GpuConfig::load_with("gtx480", &o(&["coalescer.sector_bytes=4", "l2.line=256"]))
+        .unwrap_err();
     assert_eq!(e.to_string(), "`l2.sectored`: needs at most 32 sectors per line: l2.line = 256 / coalescer.sector_bytes = 4 is 64");
-    assert!(GpuConfig::load_with("gtx480", &o(&["coalescer.sector_bytes=4", "l2.line=256", "l2.sectored=false"])).is_ok());
-    let e = GpuConfig::load_with("gtx480", &o(&["l1i.miss_path=sometimes"])).unwrap_err().to_string();
-    assert!(e.contains("unknown variant `sometimes`, expected `fixed` or `memory`") && e.contains("l1i.miss_path"), "{e}");
+    assert!(GpuConfig::load_with(
+        "gtx480",
+        &o(&[
+            "coalescer.sector_bytes=4",
+            "l2.line=256",
+            "l2.sectored=false"
+        ])
+    )
+    .is_ok());
+    let e = GpuConfig::load_with("gtx480", &o(&["l1i.miss_path=sometimes"]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("unknown variant `sometimes`, expected `fixed` or `memory`")
+            && e.contains("l1i.miss_path"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -174,13 +323,35 @@ fn nothing_is_clamped_or_misattributed() {
         Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
         other => panic!("{o}: {other:?}"),
     };
-    assert_eq!(err("l1d.miss_queue=0"), "l1d.miss_queue: 0 is out of range 1..=4096");
-    assert_eq!(err("coalescer.sector_bytes=0"), "coalescer.sector_bytes: 0 is out of range 4..=4096");
-    assert_eq!(err("coalescer.sector_bytes=7"), "coalescer.sector_bytes: must be a power of two, got 7");
-    assert_eq!(err("coalescer.sector_bytes=256"), "coalescer.sector_bytes: 256 is larger than l1d.line = 128");
+    assert_eq!(
+        err("l1d.miss_queue=0"),
+        "l1d.miss_queue: 0 is out of range 1..=4096"
+    );
+    assert_eq!(
+        err("coalescer.sector_bytes=0"),
+        "coalescer.sector_bytes: 0 is out of range 4..=4096"
+    );
+    assert_eq!(
+        err("coalescer.sector_bytes=7"),
+        "coalescer.sector_bytes: must be a power of two, got 7"
+    );
+    assert_eq!(
+        err("coalescer.sector_bytes=256"),
+        "coalescer.sector_bytes: 256 is larger than l1d.line = 128"
+    );
     assert_eq!(err("l1d.line=1"), "l1d.line: 1 is out of range 8..=4096");
-    for key in ["dram.queue", "dram.banks", "l1d.mshrs", "operand_collectors.sp", "gpu.num_sms"] {
-        assert!(err(&format!("{key}=4000000000")).starts_with(&format!("{key}: 4000000000 is out of range ")), "{key}");
+    for key in [
+        "dram.queue",
+        "dram.banks",
+        "l1d.mshrs",
+        "operand_collectors.sp",
+        "gpu.num_sms",
+    ] {
+        assert!(
+            err(&format!("{key}=4000000000"))
+                .starts_with(&format!("{key}: 4000000000 is out of range ")),
+            "{key}"
+        );
     }
 }
 
@@ -188,14 +359,31 @@ fn nothing_is_clamped_or_misattributed() {
 /// has a range, and a model with no collector at all is refused with the way out named.
 #[test]
 fn operand_collector_models_are_checked() {
-    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    assert_eq!(load("titanx-pascal", &[]).unwrap().operand_collectors.per_scheduler, 1);
-    assert_eq!(load("gtx480", &[]).unwrap().operand_collectors.per_scheduler, 0);
+    let load = |p: &str, o: &[&str]| {
+        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(
+        load("titanx-pascal", &[])
+            .unwrap()
+            .operand_collectors
+            .per_scheduler,
+        1
+    );
+    assert_eq!(
+        load("gtx480", &[])
+            .unwrap()
+            .operand_collectors
+            .per_scheduler,
+        0
+    );
     let err = |p: &str, o: &[&str]| match load(p, o) {
         Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
         other => panic!("{o:?}: {other:?}"),
     };
-    assert_eq!(err("titanx-pascal", &["operand_collectors.per_scheduler=17"]), "operand_collectors.per_scheduler: 17 is out of range 0..=16");
+    assert_eq!(
+        err("titanx-pascal", &["operand_collectors.per_scheduler=17"]),
+        "operand_collectors.per_scheduler: 17 is out of range 0..=16"
+    );
     assert_eq!(
         err("titanx-pascal", &["operand_collectors.per_scheduler=0", "operand_collectors.generic=0"]),
         "operand_collectors: needs at least one collector unit: a pool (sp / sfu / mem / generic > 0) or per_scheduler > 0"
@@ -209,16 +397,26 @@ fn operand_collector_models_are_checked() {
 /// the section existed loads with none (the model it was written for).
 #[test]
 fn pipeline_stages_are_checked_and_optional_in_a_file() {
-    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let load = |p: &str, o: &[&str]| {
+        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
     let g = load("gtx480", &[]).unwrap().pipeline;
-    assert_eq!((g.collect, g.dispatch, g.writeback, g.overhead()), (1, 3, 2, 6));
+    assert_eq!(
+        (g.collect, g.dispatch, g.writeback, g.overhead()),
+        (1, 3, 2, 6)
+    );
     assert_eq!(load("titanx-pascal", &[]).unwrap().pipeline.overhead(), 5);
     match load("gtx480", &["pipeline.dispatch=65"]) {
-        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "pipeline.dispatch: 65 is out of range 0..=64"),
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(
+            format!("{key}: {why}"),
+            "pipeline.dispatch: 65 is out of range 0..=64"
+        ),
         other => panic!("{other:?}"),
     }
     let full = load("gtx480", &[]).unwrap().to_toml();
-    let start = full.find("[pipeline]").expect("the resolved config has the section");
+    let start = full
+        .find("[pipeline]")
+        .expect("the resolved config has the section");
     let end = start + full[start..].find("\n\n").unwrap_or(full.len() - start);
     let without = format!("{}{}", &full[..start], &full[end..]);
     let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap();
@@ -229,34 +427,72 @@ fn pipeline_stages_are_checked_and_optional_in_a_file() {
 /// shapes that cannot work are errors naming the key.
 #[test]
 fn dram_structure_keys_are_checked() {
-    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let load = |p: &str, o: &[&str]| {
+        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
     let g = load("gtx480", &[]).unwrap().dram;
     assert_eq!((g.bank_groups, g.tCCDL, g.request_bytes), (4, 3, 32));
     let t = load("titanx-pascal", &[]).unwrap().dram;
-    assert_eq!((t.bank_groups, t.bank_group_index, t.bank_interleave), (4, BankGroupIndex::Low, 128));
+    assert_eq!(
+        (t.bank_groups, t.bank_group_index, t.bank_interleave),
+        (4, BankGroupIndex::Low, 128)
+    );
     let err = |o: &[&str]| match load("gtx480", o) {
         Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
         other => panic!("{other:?}"),
     };
-    assert_eq!(err(&["dram.bank_groups=3"]), "dram.bank_groups: 3 groups cannot split dram.banks = 16 evenly");
-    assert_eq!(err(&["dram.request_bytes=48"]), "dram.request_bytes: must be a power of two, got 48");
-    assert_eq!(err(&["dram.request_bytes=256"]), "dram.request_bytes: 256 is larger than l2.line = 128 (0 = one request per line)");
+    assert_eq!(
+        err(&["dram.bank_groups=3"]),
+        "dram.bank_groups: 3 groups cannot split dram.banks = 16 evenly"
+    );
+    assert_eq!(
+        err(&["dram.request_bytes=48"]),
+        "dram.request_bytes: must be a power of two, got 48"
+    );
+    assert_eq!(
+        err(&["dram.request_bytes=256"]),
+        "dram.request_bytes: 256 is larger than l2.line = 128 (0 = one request per line)"
+    );
     assert_eq!(err(&["dram.bank_interleave=8192"]), "dram.bank_interleave: 8192 is larger than a row (4096 bytes = 2048 × dram.chips; 0 = a row)");
-    assert_eq!(err(&["dram.tCCDL=10001"]), "dram.tCCDL: 10001 is out of range 0..=10000");
+    assert_eq!(
+        err(&["dram.tCCDL=10001"]),
+        "dram.tCCDL: 10001 is out of range 0..=10000"
+    );
     // A file written before the keys existed loads with the old model: no groups, no turnaround,
     // one command per line.
     let full = load("gtx480", &[]).unwrap().to_toml();
     let without: String = full
         .lines()
         .filter(|l| {
-            !["bank_groups", "bank_group_index", "tCCDL", "tRTPL", "tWTR", "tRTW", "tWR", "request_bytes", "bank_interleave"]
-                .iter()
-                .any(|k| l.starts_with(&format!("{k} =")))
+            ![
+                "bank_groups",
+                "bank_group_index",
+                "tCCDL",
+                "tRTPL",
+                "tWTR",
+                "tRTW",
+                "tWR",
+                "request_bytes",
+                "bank_interleave",
+            ]
+            .iter()
+            .any(|k| l.starts_with(&format!("{k} =")))
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let old = GpuConfig::from_toml("old.toml", &without, &[]).unwrap().dram;
-    assert_eq!((old.bank_groups, old.tCCDL, old.tWTR, old.request_bytes, old.bank_interleave), (1, 0, 0, 0, 0));
+    let old = GpuConfig::from_toml("old.toml", &without, &[])
+        .unwrap()
+        .dram;
+    assert_eq!(
+        (
+            old.bank_groups,
+            old.tCCDL,
+            old.tWTR,
+            old.request_bytes,
+            old.bank_interleave
+        ),
+        (1, 0, 0, 0, 0)
+    );
 }
 
 /// `latency.other` / `initiation.other` (GPGPU-Sim's `ALU_OP`: logic, moves, compares…): both
@@ -265,26 +501,42 @@ fn dram_structure_keys_are_checked() {
 /// `sm.ldst_queue` to 0 (no queue).
 #[test]
 fn other_instructions_latency_is_checked_and_optional_in_a_file() {
-    let load = |p: &str, o: &[&str]| GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let load = |p: &str, o: &[&str]| {
+        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
     for p in ["gtx480", "titanx-pascal"] {
         let c = load(p, &[]).unwrap();
-        assert_eq!((c.latency.other, c.initiation.other), (Some(1), Some(1)), "{p}");
+        assert_eq!(
+            (c.latency.other, c.initiation.other),
+            (Some(1), Some(1)),
+            "{p}"
+        );
         assert!(c.sm.atomics_block_warp, "{p}");
     }
     assert_eq!(load("gtx480", &[]).unwrap().sm.ldst_queue, 4);
     assert_eq!(load("titanx-pascal", &[]).unwrap().sm.ldst_queue, 16);
     match load("gtx480", &["sm.ldst_queue=65"]) {
-        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "sm.ldst_queue: 65 is out of range 0..=64"),
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(
+            format!("{key}: {why}"),
+            "sm.ldst_queue: 65 is out of range 0..=64"
+        ),
         other => panic!("{other:?}"),
     }
     match load("gtx480", &["latency.other=0"]) {
-        Err(ConfigError::Invalid { key, why }) => assert_eq!(format!("{key}: {why}"), "latency.other: 0 is out of range 1..=100000"),
+        Err(ConfigError::Invalid { key, why }) => assert_eq!(
+            format!("{key}: {why}"),
+            "latency.other: 0 is out of range 1..=100000"
+        ),
         other => panic!("{other:?}"),
     }
     let full = load("gtx480", &[]).unwrap().to_toml();
     let without: String = full
         .lines()
-        .filter(|l| !["other =", "atomics_block_warp =", "ldst_queue ="].iter().any(|k| l.starts_with(k)))
+        .filter(|l| {
+            !["other =", "atomics_block_warp =", "ldst_queue ="]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(without, full);

@@ -8,7 +8,8 @@ use warpsim_core::device::DeviceError;
 use warpsim_core::ir::Space;
 
 /// Stores `%r10` to out[tid].
-const STORE: &str = "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;";
+const STORE: &str =
+    "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;";
 
 #[test]
 fn shared_address_below_zero_plus_offset_wraps_into_the_array() {
@@ -45,7 +46,12 @@ fn wrapped_shared_address_outside_the_array_is_still_out_of_bounds() {
     let decls = ".shared .align 4 .b8 buf[256];";
     let body = "mov.u32 %r6, buf;\nadd.s32 %r8, %r6, -16;\nst.shared.u32 [%r8+12], %r2;";
     match run(&kernel(decls, body), 1, 32, 1).unwrap_err() {
-        DeviceError::MemoryFault { space: Space::Shared, write: true, address, .. } => {
+        DeviceError::MemoryFault {
+            space: Space::Shared,
+            write: true,
+            address,
+            ..
+        } => {
             assert_eq!(address, 0xFFFF_FFFC)
         }
         e => panic!("{e}"),
@@ -57,7 +63,11 @@ fn global_addresses_do_not_wrap_at_32_bits() {
     // out + 2³² is far past the buffer: 64-bit addresses are never taken modulo 2³².
     let body = "ld.global.u32 %r7, [%rd1+4294967296];";
     match run(&kernel("", body), 1, 32, 16).unwrap_err() {
-        DeviceError::MemoryFault { space: Space::Global, write: false, .. } => {}
+        DeviceError::MemoryFault {
+            space: Space::Global,
+            write: false,
+            ..
+        } => {}
         e => panic!("{e}"),
     }
     // A generic address built from a 32-bit-wrapped shared offset still reaches shared memory.
@@ -66,5 +76,8 @@ fn global_addresses_do_not_wrap_at_32_bits() {
         "mov.u32 %r6, buf;\nadd.s32 %r7, %r6, -4;\nst.shared.u32 [%r7+4], 41;\nbar.sync 0;\n\
          cvt.u64.u32 %rd5, %r6;\ncvta.shared.u64 %rd6, %rd5;\nld.u32 %r10, [%rd6];\nadd.s32 %r10, %r10, 1;\n{STORE}"
     );
-    assert!(run(&kernel(decls, &body), 1, 32, 32).unwrap().iter().all(|&v| v == 42));
+    assert!(run(&kernel(decls, &body), 1, 32, 32)
+        .unwrap()
+        .iter()
+        .all(|&v| v == 42));
 }

@@ -50,8 +50,17 @@ fn sixteen_and_eight_byte_copies() {
         // Words 0..32 from the 16-byte copies; words 32..48 (not read here) from the 8-byte ones.
         assert_eq!(out[32 + t as usize], 7 * t + 1, "thread {t}");
     }
-    let body8 = body.replace("ld.shared.u32 %r10, [%r8];", "ld.shared.u32 %r10, [%r8+128];");
-    let out = run(&kernel(".shared .align 16 .b8 buf[256];", &body8), 1, 32, 64).unwrap();
+    let body8 = body.replace(
+        "ld.shared.u32 %r10, [%r8];",
+        "ld.shared.u32 %r10, [%r8+128];",
+    );
+    let out = run(
+        &kernel(".shared .align 16 .b8 buf[256];", &body8),
+        1,
+        32,
+        64,
+    )
+    .unwrap();
     for t in 0..16u32 {
         assert_eq!(out[32 + t as usize], 7 * t + 1, "thread {t}");
     }
@@ -60,17 +69,57 @@ fn sixteen_and_eight_byte_copies() {
 #[test]
 fn misaligned_and_out_of_bounds_sources_fault() {
     let misaligned = format!("{SETUP}\ncp.async.ca.shared.global [%r8], [%rd3+2], 4;");
-    let err = run(&kernel(".shared .align 16 .b8 buf[128];", &misaligned), 1, 32, 64).unwrap_err();
+    let err = run(
+        &kernel(".shared .align 16 .b8 buf[128];", &misaligned),
+        1,
+        32,
+        64,
+    )
+    .unwrap_err();
     assert!(
-        matches!(err, DeviceError::MemoryFault { misaligned: true, space: Space::Global, size: 4, .. }),
+        matches!(
+            err,
+            DeviceError::MemoryFault {
+                misaligned: true,
+                space: Space::Global,
+                size: 4,
+                ..
+            }
+        ),
         "{err}"
     );
     // A full copy from past the end of `out` (64 words) reads out of bounds.
     let past = format!("{SETUP}\ncp.async.ca.shared.global [%r8], [%rd3+4096], 4, 4;");
     let err = run(&kernel(".shared .align 16 .b8 buf[128];", &past), 1, 32, 64).unwrap_err();
-    assert!(matches!(err, DeviceError::MemoryFault { misaligned: false, write: false, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            DeviceError::MemoryFault {
+                misaligned: false,
+                write: false,
+                ..
+            }
+        ),
+        "{err}"
+    );
     // A shared destination past the array.
     let shared = format!("{SETUP}\ncp.async.ca.shared.global [%r8+4096], [%rd3], 4;");
-    let err = run(&kernel(".shared .align 16 .b8 buf[128];", &shared), 1, 32, 64).unwrap_err();
-    assert!(matches!(err, DeviceError::MemoryFault { space: Space::Shared, write: true, .. }), "{err}");
+    let err = run(
+        &kernel(".shared .align 16 .b8 buf[128];", &shared),
+        1,
+        32,
+        64,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DeviceError::MemoryFault {
+                space: Space::Shared,
+                write: true,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }

@@ -7,7 +7,8 @@ use exec_util::*;
 use warpsim_core::device::{DeviceError, DeviceOptions};
 use warpsim_core::ir::layout::HEAP_BASE;
 
-const DECLS: &str = ".extern .func (.param .b64 func_retval0) malloc\n(\n.param .b64 malloc_param_0\n);\n\
+const DECLS: &str =
+    ".extern .func (.param .b64 func_retval0) malloc\n(\n.param .b64 malloc_param_0\n);\n\
                      .extern .func free\n(\n.param .b64 free_param_0\n);";
 
 /// `%rd5 = malloc(size)`.
@@ -37,7 +38,11 @@ fn lanes_get_distinct_aligned_blocks_in_lane_order() {
     // Warp 0 frees its blocks before warp 1 runs (functional slices), so warp 1 reuses them.
     let base = HEAP_BASE as u32;
     for (t, v) in out.iter().enumerate() {
-        assert_eq!(v.wrapping_sub(base), 32 * (t as u32 % 32) + t as u32, "thread {t}");
+        assert_eq!(
+            v.wrapping_sub(base),
+            32 * (t as u32 % 32) + t as u32,
+            "thread {t}"
+        );
     }
 }
 
@@ -45,7 +50,11 @@ fn lanes_get_distinct_aligned_blocks_in_lane_order() {
 fn one_byte_past_a_block_is_out_of_bounds() {
     let body = format!("{}\nst.u8 [%rd5+24], 1;", malloc("24"));
     match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
-        e @ DeviceError::MemoryFault { address, write: true, .. } => {
+        e @ DeviceError::MemoryFault {
+            address,
+            write: true,
+            ..
+        } => {
             assert_eq!(address, HEAP_BASE + 24);
             assert!(e.to_string().contains(&format!("0 bytes after the end of a 24-byte block at 0x{HEAP_BASE:x} (device malloc call 1)")), "{e}");
         }
@@ -57,7 +66,17 @@ fn one_byte_past_a_block_is_out_of_bounds() {
 fn use_after_free_and_double_free_are_reported() {
     let body = format!("{}\n{}\nld.u32 %r6, [%rd5+4];", malloc("16"), free("%rd5"));
     let err = run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err();
-    assert!(matches!(err, DeviceError::MemoryFault { write: false, after_free: true, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            DeviceError::MemoryFault {
+                write: false,
+                after_free: true,
+                ..
+            }
+        ),
+        "{err}"
+    );
     let text = err.to_string();
     let want = format!(
         "read after free of 4 bytes at 0x{:x} (Global space): inside a 16-byte block at 0x{HEAP_BASE:x} (device malloc call 1), freed by device free call 1; \
@@ -69,7 +88,11 @@ fn use_after_free_and_double_free_are_reported() {
     match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
         e @ DeviceError::BadFree { address, .. } => {
             assert_eq!(address, HEAP_BASE);
-            assert!(e.to_string().contains("not a live block of the device heap"), "{e}");
+            assert!(
+                e.to_string()
+                    .contains("not a live block of the device heap"),
+                "{e}"
+            );
         }
         e => panic!("{e}"),
     }
@@ -95,16 +118,44 @@ fn the_heap_size_is_fixed_once_a_kernel_using_it_has_run() {
     // the malloc() or free() device system calls" (measured too: an H200 refuses it after such
     // a launch, every block freed). A module without malloc/free leaves it settable.
     let mut dev = warpsim_core::device::Device::with_options(DeviceOptions::default());
-    let m = dev.load_ptx(&kernel("", "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;")).unwrap();
+    let m = dev
+        .load_ptx(&kernel(
+            "",
+            "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r2;",
+        ))
+        .unwrap();
     let k = dev.kernel(m, "k").unwrap();
     let out = dev.alloc_zeroed::<u32>(1).unwrap();
-    let cfg = warpsim_core::device::LaunchConfig { grid: 1u32.into(), block: 1u32.into(), dynamic_shared: 0 };
-    dev.launch(k, cfg, &[warpsim_core::device::Arg::Ptr(out), warpsim_core::device::Arg::U32(1)]).unwrap();
+    let cfg = warpsim_core::device::LaunchConfig {
+        grid: 1u32.into(),
+        block: 1u32.into(),
+        dynamic_shared: 0,
+    };
+    dev.launch(
+        k,
+        cfg,
+        &[
+            warpsim_core::device::Arg::Ptr(out),
+            warpsim_core::device::Arg::U32(1),
+        ],
+    )
+    .unwrap();
     dev.set_heap_size(4096).unwrap();
     let body = format!("{}\n{}", malloc("16"), free("%rd5"));
     let m = dev.load_ptx(&kernel(DECLS, &body)).unwrap();
     let k = dev.kernel(m, "k").unwrap();
-    dev.launch(k, cfg, &[warpsim_core::device::Arg::Ptr(out), warpsim_core::device::Arg::U32(1)]).unwrap();
-    assert!(matches!(dev.set_heap_size(8192), Err(DeviceError::HeapFixed { bytes: 8192 })));
+    dev.launch(
+        k,
+        cfg,
+        &[
+            warpsim_core::device::Arg::Ptr(out),
+            warpsim_core::device::Arg::U32(1),
+        ],
+    )
+    .unwrap();
+    assert!(matches!(
+        dev.set_heap_size(8192),
+        Err(DeviceError::HeapFixed { bytes: 8192 })
+    ));
     assert_eq!(dev.heap_size(), 4096);
 }

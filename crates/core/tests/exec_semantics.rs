@@ -6,7 +6,8 @@ use exec_util::*;
 use warpsim_core::device::{Arg, Device, Dim3, LaunchConfig};
 
 /// Stores `%r10` to out[tid].
-const STORE: &str = "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;";
+const STORE: &str =
+    "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;";
 
 #[test]
 fn divergent_if_else_reconverges() {
@@ -15,7 +16,11 @@ fn divergent_if_else_reconverges() {
     );
     let out = run(&kernel("", &body), 2, 48, 96).unwrap();
     for (i, v) in out.iter().enumerate() {
-        assert_eq!(*v, if i % 2 == 0 { 200 } else { 100 } + i as u32, "thread {i}");
+        assert_eq!(
+            *v,
+            if i % 2 == 0 { 200 } else { 100 } + i as u32,
+            "thread {i}"
+        );
     }
 }
 
@@ -85,7 +90,11 @@ fn predefined_identifiers() {
     let out = run(&kernel("", &body), 3, 40, 120).unwrap();
     for (i, v) in out.iter().enumerate() {
         let (cta, tid) = (i as u32 / 40, i as u32 % 40);
-        assert_eq!(*v, 32 * 1_000_000 + (tid + 32) + 100_000 + cta * 10_000, "thread {i}");
+        assert_eq!(
+            *v,
+            32 * 1_000_000 + (tid + 32) + 100_000 + cta * 10_000,
+            "thread {i}"
+        );
     }
 }
 
@@ -138,7 +147,16 @@ fn printf_output_is_in_thread_order() {
     let m = dev.load_ptx(src).unwrap();
     let k = dev.kernel(m, "k").unwrap();
     let out = dev.alloc_zeroed::<u32>(1).unwrap();
-    dev.launch(k, LaunchConfig { grid: Dim3::from(1), block: Dim3::from(3), dynamic_shared: 0 }, &[Arg::Ptr(out), Arg::U32(1)]).unwrap();
+    dev.launch(
+        k,
+        LaunchConfig {
+            grid: Dim3::from(1),
+            block: Dim3::from(3),
+            dynamic_shared: 0,
+        },
+        &[Arg::Ptr(out), Arg::U32(1)],
+    )
+    .unwrap();
     assert_eq!(dev.take_printf(), "t=0 hit=1 hit=2 hi");
 }
 
@@ -161,12 +179,20 @@ fn cooperative_launch_passes_the_grid_sync_workspace() {
     let k = dev.kernel(m, "k").unwrap();
     let out = dev.alloc_zeroed::<u32>(64).unwrap();
     let before = dev.memory_in_use();
-    let cfg = LaunchConfig { grid: Dim3::from(2), block: Dim3::from(32), dynamic_shared: 0 };
-    dev.launch_cooperative(k, cfg, &[Arg::Ptr(out), Arg::U32(64)]).unwrap();
+    let cfg = LaunchConfig {
+        grid: Dim3::from(2),
+        block: Dim3::from(32),
+        dynamic_shared: 0,
+    };
+    dev.launch_cooperative(k, cfg, &[Arg::Ptr(out), Arg::U32(64)])
+        .unwrap();
     let got = dev.read_vec::<u32>(out, 64).unwrap();
     // Each CTA saw its own arrival and possibly the other's: 1 or 2 arrivals, never 0.
     assert!(got.iter().all(|&v| v == 11 || v == 21), "{got:?}");
-    assert!(got[32..].iter().all(|&v| v == 21), "CTA 1 arrives after CTA 0: {got:?}");
+    assert!(
+        got[32..].iter().all(|&v| v == 21),
+        "CTA 1 arrives after CTA 0: {got:?}"
+    );
     // The workspace is freed after the launch.
     assert_eq!(dev.memory_in_use(), before);
 }

@@ -1,6 +1,8 @@
 //! Texture and surface instructions through the Device API, on hand-computed values: linear
 //! filtering with 8-bit weights under clamp and border addressing, a surface store outside
 //! its surface, and handles that name nothing.
+// `DeviceError` is the API's error type: the helper returns it as the API does.
+#![allow(clippy::result_large_err)]
 
 use warpsim_core::device::{Arg, DevPtr, Device, DeviceError, Dim3, LaunchConfig};
 use warpsim_core::exec::texture::{AddressMode, ChannelKind, Format, Layout, SurfDesc, TexDesc};
@@ -21,14 +23,29 @@ fn sampler(handle: u64) -> String {
 fn launch(dev: &mut Device, src: &str, data: DevPtr, threads: u32) -> Result<(), DeviceError> {
     let m = dev.load_ptx(src)?;
     let k = dev.kernel(m, "k")?;
-    let cfg = LaunchConfig { grid: Dim3::from(1), block: Dim3::from(threads), dynamic_shared: 0 };
+    let cfg = LaunchConfig {
+        grid: Dim3::from(1),
+        block: Dim3::from(threads),
+        dynamic_shared: 0,
+    };
     dev.launch(k, cfg, &[Arg::Ptr(data)]).map(|_| ())
 }
 
 fn texture(texels: DevPtr, mode: AddressMode) -> TexDesc {
     TexDesc {
-        layout: Layout { base: texels.0, dims: 1, width: 4, height: 1, depth: 1, pitch: 16, slice: 16 },
-        format: Format { kind: ChannelKind::Float, bits: [32, 0, 0, 0] },
+        layout: Layout {
+            base: texels.0,
+            dims: 1,
+            width: 4,
+            height: 1,
+            depth: 1,
+            pitch: 16,
+            slice: 16,
+        },
+        format: Format {
+            kind: ChannelKind::Float,
+            bits: [32, 0, 0, 0],
+        },
         address: [mode; 3],
         linear: true,
         normalized_read: false,
@@ -45,14 +62,30 @@ fn linear_filtering_with_eight_bit_weights() {
     for (mode, want) in [
         // x = 1.0: halfway between texels 0 and 1. x = 2.6: texels 2 and 3, α = 26/256.
         // x = 0.25: texels -1 (clamped to 0) and 0. x = 3.9: texels 3 and 4, α = 102/256.
-        (AddressMode::Clamp, [5.0f32, 20.0 + 20.0 * 26.0 / 256.0, 0.0, 40.0, 20.0]),
+        (
+            AddressMode::Clamp,
+            [5.0f32, 20.0 + 20.0 * 26.0 / 256.0, 0.0, 40.0, 20.0],
+        ),
         // With a border, texel 4 is 0: 40 · 154/256.
-        (AddressMode::Border, [5.0, 20.0 + 20.0 * 26.0 / 256.0, 0.0, 40.0 * 154.0 / 256.0, 20.0]),
+        (
+            AddressMode::Border,
+            [
+                5.0,
+                20.0 + 20.0 * 26.0 / 256.0,
+                0.0,
+                40.0 * 154.0 / 256.0,
+                20.0,
+            ],
+        ),
     ] {
         let h = dev.textures_mut().create_texture(texture(texels, mode));
         let data = dev.alloc_slice(&coords).unwrap();
         launch(&mut dev, &sampler(h), data, coords.len() as u32).unwrap();
-        assert_eq!(dev.read_vec::<f32>(data, coords.len()).unwrap(), want, "{mode:?}");
+        assert_eq!(
+            dev.read_vec::<f32>(data, coords.len()).unwrap(),
+            want,
+            "{mode:?}"
+        );
     }
 }
 
@@ -61,11 +94,16 @@ fn extreme_coordinates_read_edge_texels() {
     // ±∞ and ±1e30 saturate to the first or last index; NaN reads texel 0 (weight 1).
     let mut dev = Device::new();
     let texels = dev.alloc_slice(&[0.0f32, 10.0, 20.0, 40.0]).unwrap();
-    let h = dev.textures_mut().create_texture(texture(texels, AddressMode::Clamp));
+    let h = dev
+        .textures_mut()
+        .create_texture(texture(texels, AddressMode::Clamp));
     let coords = [f32::INFINITY, -1e30, f32::NAN, 1e30, f32::NEG_INFINITY];
     let data = dev.alloc_slice(&coords).unwrap();
     launch(&mut dev, &sampler(h), data, coords.len() as u32).unwrap();
-    assert_eq!(dev.read_vec::<f32>(data, coords.len()).unwrap(), [40.0, 0.0, 0.0, 40.0, 0.0]);
+    assert_eq!(
+        dev.read_vec::<f32>(data, coords.len()).unwrap(),
+        [40.0, 0.0, 0.0, 40.0, 0.0]
+    );
 }
 
 #[test]
@@ -73,8 +111,18 @@ fn a_handle_that_names_nothing_faults() {
     let mut dev = Device::new();
     let data = dev.alloc_slice(&[0.0f32; 4]).unwrap();
     match launch(&mut dev, &sampler(7), data, 4) {
-        Err(e @ DeviceError::BadTextureHandle { surface: false, handle: 7, .. }) => {
-            assert!(e.to_string().starts_with("texture handle 7 is not a live texture object"), "{e}")
+        Err(
+            e @ DeviceError::BadTextureHandle {
+                surface: false,
+                handle: 7,
+                ..
+            },
+        ) => {
+            assert!(
+                e.to_string()
+                    .starts_with("texture handle 7 is not a live texture object"),
+                "{e}"
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -84,8 +132,22 @@ fn a_handle_that_names_nothing_faults() {
 fn a_surface_store_outside_traps_and_zero_drops_it() {
     let mut dev = Device::new();
     let cells = dev.alloc_zeroed::<u32>(8).unwrap();
-    let layout = Layout { base: cells.0, dims: 2, width: 4, height: 2, depth: 1, pitch: 16, slice: 32 };
-    let h = dev.textures_mut().create_surface(SurfDesc { layout, format: Format { kind: ChannelKind::Unsigned, bits: [32, 0, 0, 0] } });
+    let layout = Layout {
+        base: cells.0,
+        dims: 2,
+        width: 4,
+        height: 2,
+        depth: 1,
+        pitch: 16,
+        slice: 32,
+    };
+    let h = dev.textures_mut().create_surface(SurfDesc {
+        layout,
+        format: Format {
+            kind: ChannelKind::Unsigned,
+            bits: [32, 0, 0, 0],
+        },
+    });
     // Thread t stores t+1 at x = 4t bytes, row 1: threads 0..3 inside, 4 and 5 outside.
     let src = |clamp: &str| {
         format!(
@@ -95,10 +157,25 @@ fn a_surface_store_outside_traps_and_zero_drops_it() {
         )
     };
     launch(&mut dev, &src("zero"), cells, 6).unwrap();
-    assert_eq!(dev.read_vec::<u32>(cells, 8).unwrap(), [0, 0, 0, 0, 1, 2, 3, 4]);
+    assert_eq!(
+        dev.read_vec::<u32>(cells, 8).unwrap(),
+        [0, 0, 0, 0, 1, 2, 3, 4]
+    );
     match launch(&mut dev, &src("trap"), cells, 6) {
-        Err(e @ DeviceError::SurfaceOutOfBounds { coords: [16, 1, 0], size: 4, write: true, .. }) => {
-            assert!(e.to_string().starts_with("surface write outside surface 1 (4 bytes at x = 16 bytes, y = 1, z = 0)"), "{e}")
+        Err(
+            e @ DeviceError::SurfaceOutOfBounds {
+                coords: [16, 1, 0],
+                size: 4,
+                write: true,
+                ..
+            },
+        ) => {
+            assert!(
+                e.to_string().starts_with(
+                    "surface write outside surface 1 (4 bytes at x = 16 bytes, y = 1, z = 0)"
+                ),
+                "{e}"
+            )
         }
         other => panic!("{other:?}"),
     }

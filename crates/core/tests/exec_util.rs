@@ -1,5 +1,7 @@
 //! Shared helpers for executor tests: wrap a kernel body in a module and run it.
 #![allow(dead_code)]
+// `DeviceError` is the API's error type: the helpers return it as the API does.
+#![allow(clippy::result_large_err)]
 
 use warpsim_core::device::{Arg, DevPtr, Device, DeviceError, DeviceOptions, Dim3, LaunchConfig};
 
@@ -20,14 +22,31 @@ pub fn run(src: &str, grid: u32, block: u32, n: usize) -> Result<Vec<u32>, Devic
     run_with(Device::new(), src, grid, block, n)
 }
 
-pub fn run_with(mut dev: Device, src: &str, grid: u32, block: u32, n: usize) -> Result<Vec<u32>, DeviceError> {
+pub fn run_with(
+    mut dev: Device,
+    src: &str,
+    grid: u32,
+    block: u32,
+    n: usize,
+) -> Result<Vec<u32>, DeviceError> {
     let m = dev.load_ptx(src)?;
     let k = dev.kernel(m, "k")?;
     let out: DevPtr = dev.alloc_zeroed::<u32>(n)?;
-    dev.launch(k, LaunchConfig { grid: Dim3::from(grid), block: Dim3::from(block), dynamic_shared: 0 }, &[Arg::Ptr(out), Arg::U32(n as u32)])?;
+    dev.launch(
+        k,
+        LaunchConfig {
+            grid: Dim3::from(grid),
+            block: Dim3::from(block),
+            dynamic_shared: 0,
+        },
+        &[Arg::Ptr(out), Arg::U32(n as u32)],
+    )?;
     dev.read_vec::<u32>(out, n)
 }
 
 pub fn limited(max_warp_instructions: u64) -> Device {
-    Device::with_options(DeviceOptions { max_warp_instructions, ..Default::default() })
+    Device::with_options(DeviceOptions {
+        max_warp_instructions,
+        ..Default::default()
+    })
 }

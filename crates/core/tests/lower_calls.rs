@@ -35,7 +35,15 @@ fn direct_call_through_param_variables() {
 "
     );
     let c = func(&m, "callee");
-    assert_eq!((c.returns[0].offset, c.params[0].offset, c.params[1].offset, c.frame_bytes), (0, 4, 8, 16));
+    assert_eq!(
+        (
+            c.returns[0].offset,
+            c.params[0].offset,
+            c.params[1].offset,
+            c.frame_bytes
+        ),
+        (0, 4, 8, 16)
+    );
 }
 
 #[test]
@@ -65,8 +73,14 @@ fn indirect_call_through_a_prototype() {
     let k = func(&m, "k");
     let rd2 = k.reg_names.iter().position(|n| n == "%rd2").unwrap() as u32;
     assert_eq!(k.call_sites[0].callee, Callee::Indirect(rd2));
-    assert_eq!((k.call_sites[0].args.clone(), k.call_sites[0].rets.clone()), (vec![(32, 4), (40, 8)], vec![(48, 4)]));
-    assert_eq!(listing(k), "  0: Mov.U64 %rd2 <- 0xe0000000000\n  1: Call.B32 site0\n");
+    assert_eq!(
+        (k.call_sites[0].args.clone(), k.call_sites[0].rets.clone()),
+        (vec![(32, 4), (40, 8)], vec![(48, 4)])
+    );
+    assert_eq!(
+        listing(k),
+        "  0: Mov.U64 %rd2 <- 0xe0000000000\n  1: Call.B32 site0\n"
+    );
 }
 
 #[test]
@@ -79,7 +93,10 @@ fn recursion_is_a_direct_call_to_itself() {
         $done:\nst.param.b32 [func_retval0], %r1;\nret;\n}\n";
     let m = lower(src);
     let fib = func(&m, "fib");
-    assert_eq!(fib.call_sites[0].callee, Callee::Direct(m.function("fib").unwrap()));
+    assert_eq!(
+        fib.call_sites[0].callee,
+        Callee::Direct(m.function("fib").unwrap())
+    );
     assert_eq!(fib.call_sites[0].args, vec![(8, 4)]);
     assert_eq!(fib.call_sites[0].rets, vec![(12, 4)]);
     assert_eq!(fib.frame_bytes, 16);
@@ -110,7 +127,10 @@ fn reg_parameters_are_loaded_on_entry_and_stored_before_ret() {
     );
     let k = func(&m, "k");
     assert_eq!(k.call_sites[0].ret_values, vec![Some(Opnd::Reg(1))]);
-    assert_eq!(k.call_sites[0].arg_values, vec![Some(Opnd::Reg(2)), Some(Opnd::Reg(3))]);
+    assert_eq!(
+        k.call_sites[0].arg_values,
+        vec![Some(Opnd::Reg(2)), Some(Opnd::Reg(3))]
+    );
 }
 
 #[test]

@@ -8,15 +8,25 @@ use util::{first_body_line, kernel, lower_errors, HEADER};
 use warpsim_core::LoadError;
 
 fn unsupported(what: &str, line: u32) -> LoadError {
-    LoadError::Unsupported { what: what.to_string(), line }
+    LoadError::Unsupported {
+        what: what.to_string(),
+        line,
+    }
 }
 
 fn invalid(message: &str, line: u32) -> LoadError {
-    LoadError::Invalid { message: message.to_string(), line }
+    LoadError::Invalid {
+        message: message.to_string(),
+        line,
+    }
 }
 
 fn undefined(kind: &'static str, name: &str, line: u32) -> LoadError {
-    LoadError::Undefined { kind, name: name.to_string(), line }
+    LoadError::Undefined {
+        kind,
+        name: name.to_string(),
+        line,
+    }
 }
 
 /// Lowers the standard kernel with `body` (its first line is `first_body_line()`) and expects
@@ -26,9 +36,19 @@ fn check(body: &str, want: &[LoadError]) {
     let want: Vec<LoadError> = want
         .iter()
         .map(|e| match e.clone() {
-            LoadError::Unsupported { what, line } => LoadError::Unsupported { what, line: line + base },
-            LoadError::Invalid { message, line } => LoadError::Invalid { message, line: line + base },
-            LoadError::Undefined { kind, name, line } => LoadError::Undefined { kind, name, line: line + base },
+            LoadError::Unsupported { what, line } => LoadError::Unsupported {
+                what,
+                line: line + base,
+            },
+            LoadError::Invalid { message, line } => LoadError::Invalid {
+                message,
+                line: line + base,
+            },
+            LoadError::Undefined { kind, name, line } => LoadError::Undefined {
+                kind,
+                name,
+                line: line + base,
+            },
             other => other,
         })
         .collect();
@@ -96,12 +116,21 @@ fn other_unsupported_opcodes() {
 
 #[test]
 fn unknown_modifier_is_named() {
-    check("add.foo.s32 %r1, %r2, %r3;", &[unsupported("modifier .foo in add.foo.s32", 0)]);
+    check(
+        "add.foo.s32 %r1, %r2, %r3;",
+        &[unsupported("modifier .foo in add.foo.s32", 0)],
+    );
     check(
         "ld.shared::cluster.u32 %r1, [%r2];",
-        &[unsupported("modifier .shared::cluster in ld.shared::cluster.u32", 0)],
+        &[unsupported(
+            "modifier .shared::cluster in ld.shared::cluster.u32",
+            0,
+        )],
     );
-    check("max.NaN.f32 %f1, %f2, %f3;", &[unsupported("modifier .NaN in max.NaN.f32", 0)]);
+    check(
+        "max.NaN.f32 %f1, %f2, %f3;",
+        &[unsupported("modifier .NaN in max.NaN.f32", 0)],
+    );
 }
 
 #[test]
@@ -117,46 +146,112 @@ fn undefined_label() {
 
 #[test]
 fn duplicate_label() {
-    check("$L1:\nadd.s32 %r1, %r1, 1;\n$L1:\nbra $L1;", &[invalid("label `$L1` is defined twice", 2)]);
+    check(
+        "$L1:\nadd.s32 %r1, %r1, 1;\n$L1:\nbra $L1;",
+        &[invalid("label `$L1` is defined twice", 2)],
+    );
 }
 
 #[test]
 fn labels_in_nested_blocks_are_function_scoped() {
-    check("{\n$L1:\nadd.s32 %r1, %r1, 1;\n}\n{\n$L1:\n}", &[invalid("label `$L1` is defined twice", 5)]);
+    check(
+        "{\n$L1:\nadd.s32 %r1, %r1, 1;\n}\n{\n$L1:\n}",
+        &[invalid("label `$L1` is defined twice", 5)],
+    );
 }
 
 #[test]
 fn wrong_operand_count() {
-    check("add.s32 %r1, %r2;", &[invalid("`add.s32` takes 3 operands, found 2", 0)]);
-    check("bar.sync 0, 1, 2;", &[invalid("`bar.sync` takes 1 to 2 operands, found 3", 0)]);
+    check(
+        "add.s32 %r1, %r2;",
+        &[invalid("`add.s32` takes 3 operands, found 2", 0)],
+    );
+    check(
+        "bar.sync 0, 1, 2;",
+        &[invalid("`bar.sync` takes 1 to 2 operands, found 3", 0)],
+    );
     check("bra;", &[invalid("`bra` takes 1 operand, found 0", 0)]);
 }
 
 #[test]
 fn wrong_operand_kinds() {
-    check("add.s32 %r1, %p1, 1;", &[invalid("predicate `%p1` used as a value", 0)]);
-    check("setp.eq.s32 %r1, %r2, 1;", &[invalid("`%r1` is not a predicate", 0)]);
-    check("ld.global.u32 %r1, %rd1;", &[invalid("expected an address in brackets", 0)]);
-    check("add.f32 %f1, %f2, 1;", &[invalid("integer literal where a floating-point value is expected", 0)]);
-    check("add.s32 %r1, %r2, 1.5;", &[invalid("floating-point literal where a .s32 value is expected", 0)]);
-    check("ld.global.v4.f32 {%f1, %f2}, [%rd1];", &[invalid("expected a vector of 4 elements, found 2", 0)]);
-    check("st.global.v2.u32 [%rd1], {%r1, 0};", &[unsupported("immediate inside a vector operand", 0)]);
-    check("mov.u32 %tid.x, %r1;", &[invalid("special register `%tid` cannot be written", 0)]);
-    check("add.s32 %r1.x, %r2, 1;", &[invalid("`%r1` has no component .x", 0)]);
+    check(
+        "add.s32 %r1, %p1, 1;",
+        &[invalid("predicate `%p1` used as a value", 0)],
+    );
+    check(
+        "setp.eq.s32 %r1, %r2, 1;",
+        &[invalid("`%r1` is not a predicate", 0)],
+    );
+    check(
+        "ld.global.u32 %r1, %rd1;",
+        &[invalid("expected an address in brackets", 0)],
+    );
+    check(
+        "add.f32 %f1, %f2, 1;",
+        &[invalid(
+            "integer literal where a floating-point value is expected",
+            0,
+        )],
+    );
+    check(
+        "add.s32 %r1, %r2, 1.5;",
+        &[invalid(
+            "floating-point literal where a .s32 value is expected",
+            0,
+        )],
+    );
+    check(
+        "ld.global.v4.f32 {%f1, %f2}, [%rd1];",
+        &[invalid("expected a vector of 4 elements, found 2", 0)],
+    );
+    check(
+        "st.global.v2.u32 [%rd1], {%r1, 0};",
+        &[unsupported("immediate inside a vector operand", 0)],
+    );
+    check(
+        "mov.u32 %tid.x, %r1;",
+        &[invalid("special register `%tid` cannot be written", 0)],
+    );
+    check(
+        "add.s32 %r1.x, %r2, 1;",
+        &[invalid("`%r1` has no component .x", 0)],
+    );
 }
 
 #[test]
 fn missing_required_modifiers() {
-    check("mul.s32 %r1, %r2, %r3;", &[invalid("`mul.s32` needs .lo, .hi or .wide", 0)]);
-    check("setp.s32 %p1, %r2, %r3;", &[invalid("`setp.s32` needs a comparison such as .lt", 0)]);
-    check("add %r1, %r2, %r3;", &[invalid("`add` is missing its type", 0)]);
-    check("sin.f32 %f1, %f2;", &[invalid("`sin.f32` needs .approx", 0)]);
+    check(
+        "mul.s32 %r1, %r2, %r3;",
+        &[invalid("`mul.s32` needs .lo, .hi or .wide", 0)],
+    );
+    check(
+        "setp.s32 %p1, %r2, %r3;",
+        &[invalid("`setp.s32` needs a comparison such as .lt", 0)],
+    );
+    check(
+        "add %r1, %r2, %r3;",
+        &[invalid("`add` is missing its type", 0)],
+    );
+    check(
+        "sin.f32 %f1, %f2;",
+        &[invalid("`sin.f32` needs .approx", 0)],
+    );
 }
 
 #[test]
 fn wrong_state_space_for_a_variable() {
-    check("ld.shared.u32 %r1, [gbuf];", &[invalid("`gbuf` is not in the state space the instruction names", 0)]);
-    check("ld.global.u32 %r1, [nowhere];", &[undefined("symbol", "nowhere", 0)]);
+    check(
+        "ld.shared.u32 %r1, [gbuf];",
+        &[invalid(
+            "`gbuf` is not in the state space the instruction names",
+            0,
+        )],
+    );
+    check(
+        "ld.global.u32 %r1, [nowhere];",
+        &[undefined("symbol", "nowhere", 0)],
+    );
 }
 
 #[test]
@@ -167,7 +262,13 @@ fn call_to_an_unknown_external_function_is_unsupported() {
          .param .b64 retval0;\ncall.uni (retval0), aligned_alloc, (param0);\nld.param.b64 %rd1, [retval0];\n}}\nret;\n}}\n"
     );
     let line = HEADER.lines().count() as u32 + 9;
-    assert_eq!(lower_errors(&src), vec![unsupported("call to external function `aligned_alloc`", line)]);
+    assert_eq!(
+        lower_errors(&src),
+        vec![unsupported(
+            "call to external function `aligned_alloc`",
+            line
+        )]
+    );
 }
 
 #[test]
@@ -184,7 +285,10 @@ fn malloc_with_the_wrong_arity_is_rejected() {
 fn call_arity_mismatch() {
     check(
         "{\n.param .b32 param0;\n.param .b32 retval0;\ncall.uni (retval0), callee, (param0);\n}",
-        &[invalid("call to `callee` passes 1 argument(s) and 1 return value(s); it takes 2 and 1", 3)],
+        &[invalid(
+            "call to `callee` passes 1 argument(s) and 1 return value(s); it takes 2 and 1",
+            3,
+        )],
     );
 }
 
@@ -203,19 +307,29 @@ fn bad_calls() {
 
 #[test]
 fn declarations() {
-    check(".reg .b32 %x;\n.reg .b32 %x;", &[invalid("`%x` is declared twice in the same scope", 1)]);
+    check(
+        ".reg .b32 %x;\n.reg .b32 %x;",
+        &[invalid("`%x` is declared twice in the same scope", 1)],
+    );
     check(".reg .b128 %q;", &[unsupported(".reg .b128", 0)]);
-    check(".global .b32 g;", &[unsupported(".global variable `g` inside a function", 0)]);
+    check(
+        ".global .b32 g;",
+        &[unsupported(".global variable `g` inside a function", 0)],
+    );
 }
 
 #[test]
 fn bad_initializers() {
-    let src = format!("{HEADER}.global .align 4 .f32 fx = 1;\n.global .align 4 .u32 ux[1] = {{1, 2}};\n");
+    let src =
+        format!("{HEADER}.global .align 4 .f32 fx = 1;\n.global .align 4 .u32 ux[1] = {{1, 2}};\n");
     let line = HEADER.lines().count() as u32 + 1;
     assert_eq!(
         lower_errors(&src),
         vec![
-            invalid("initializer of `fx`: integer literal where a floating-point value is expected", line),
+            invalid(
+                "initializer of `fx`: integer literal where a floating-point value is expected",
+                line
+            ),
             invalid("`ux` has 2 initial values but room for 1", line + 1),
         ]
     );

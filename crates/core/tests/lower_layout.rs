@@ -10,7 +10,12 @@ use warpsim_core::ir::{GlobalVar, Opnd, ParamSlot, Reloc};
 const HEAD: &str = ".version 9.5\n.target sm_75\n.address_size 64\n";
 
 fn slot(name: &str, offset: u32, size: u32, align: u32) -> ParamSlot {
-    ParamSlot { name: name.to_string(), offset, size, align }
+    ParamSlot {
+        name: name.to_string(),
+        offset,
+        size,
+        align,
+    }
 }
 
 #[test]
@@ -23,7 +28,13 @@ fn kernel_parameters_at_natural_or_written_alignment() {
     assert!(k.is_kernel);
     assert_eq!(
         k.params,
-        vec![slot("a", 0, 4, 4), slot("b", 8, 8, 8), slot("s", 16, 12, 8), slot("c", 28, 1, 1), slot("d", 32, 4, 4)]
+        vec![
+            slot("a", 0, 4, 4),
+            slot("b", 8, 8, 8),
+            slot("s", 16, 12, 8),
+            slot("c", 28, 1, 1),
+            slot("d", 32, 4, 4)
+        ]
     );
     assert_eq!(k.param_bytes, 36);
     assert_eq!(
@@ -48,7 +59,10 @@ fn device_function_frame() {
     let f = func(&m, "f");
     assert!(!f.is_kernel && f.has_body);
     assert_eq!(f.returns, vec![slot("func_retval0", 0, 4, 4)]);
-    assert_eq!(f.params, vec![slot("f_p0", 8, 8, 8), slot("f_p1", 16, 32, 16)]);
+    assert_eq!(
+        f.params,
+        vec![slot("f_p0", 8, 8, 8), slot("f_p1", 16, 32, 16)]
+    );
     assert_eq!((f.frame_bytes, f.frame_align), (96, 16));
     assert_eq!(
         listing(f),
@@ -92,7 +106,10 @@ fn shared_memory_layout() {
     ));
     assert_eq!(m.module_shared_bytes, 120);
     let (g, k1, k2) = (func(&m, "g"), func(&m, "k1"), func(&m, "k2"));
-    assert_eq!(listing(g), "  0: Mov.U32 %r1 <- &Absolute+104\n  1: Ret.B32\n");
+    assert_eq!(
+        listing(g),
+        "  0: Mov.U32 %r1 <- &Absolute+104\n  1: Ret.B32\n"
+    );
     assert_eq!(
         listing(k1),
         "  0: Mov.U32 %r1 <- &Absolute+128\n  1: Mov.U32 %r2 <- &Absolute+0\n  2: Ld.U32 Shared %r2 <- [Absolute+136]\n  3: Ret.B32\n"
@@ -105,7 +122,13 @@ fn shared_memory_layout() {
     assert_eq!((k2.shared_bytes, k2.dyn_shared_align), (120, 16));
 
     let plain = lower(&format!("{HEAD}.entry k()\n{{\nret;\n}}\n"));
-    assert_eq!((func(&plain, "k").shared_bytes, func(&plain, "k").dyn_shared_align), (0, 1));
+    assert_eq!(
+        (
+            func(&plain, "k").shared_bytes,
+            func(&plain, "k").dyn_shared_align
+        ),
+        (0, 1)
+    );
 }
 
 #[test]
@@ -120,7 +143,12 @@ fn global_image_and_relocations() {
          .global .align 4 .b32 zero[2];\n\
          .func fa()\n{{\nret;\n}}\n.func fb()\n{{\nret;\n}}\n"
     ));
-    let var = |name: &str, offset, size, is_const| GlobalVar { name: name.to_string(), offset, size, is_const };
+    let var = |name: &str, offset, size, is_const| GlobalVar {
+        name: name.to_string(),
+        offset,
+        size,
+        is_const,
+    };
     assert_eq!(
         m.globals,
         vec![
@@ -152,7 +180,10 @@ fn global_image_and_relocations() {
         vec![
             Reloc::Func { at: 8, func: fa },
             Reloc::Func { at: 16, func: fb },
-            Reloc::Global { at: 24, target_offset: 36 }
+            Reloc::Global {
+                at: 24,
+                target_offset: 36
+            }
         ]
     );
 }
@@ -166,7 +197,10 @@ fn nested_blocks_shadow_registers() {
     let k = func(&m, "k");
     assert_eq!(k.reg_names, vec!["%r0", "%r1", "%r0"]);
     let dsts: Vec<Opnd> = k.insts.iter().map(|i| i.dst[0]).collect();
-    assert_eq!(dsts[..4], [Opnd::Reg(0), Opnd::Reg(2), Opnd::Reg(1), Opnd::Reg(0)]);
+    assert_eq!(
+        dsts[..4],
+        [Opnd::Reg(0), Opnd::Reg(2), Opnd::Reg(1), Opnd::Reg(0)]
+    );
     assert_eq!(k.insts[2].src[0], Opnd::Reg(2));
 }
 
@@ -177,7 +211,10 @@ fn register_files_and_vector_registers() {
          mov.f32 %v.y, 0f3F800000;\nld.global.v4.f32 %v, [%rd1];\nst.global.v2.f32 [%rd1], {{%v.r, %v.a}};\nret;\n}}\n"
     ));
     let k = func(&m, "k");
-    assert_eq!(k.reg_names, vec!["%h", "%d", "%v.x", "%v.y", "%v.z", "%v.w", "%rd1"]);
+    assert_eq!(
+        k.reg_names,
+        vec!["%h", "%d", "%v.x", "%v.y", "%v.z", "%v.w", "%rd1"]
+    );
     assert_eq!(k.reg_bits, vec![16, 64, 32, 32, 32, 32, 64]);
     assert_eq!((k.num_regs, k.num_preds), (7, 2));
     assert_eq!(k.pred_names, vec!["%q0", "%q1"]);
@@ -204,7 +241,10 @@ fn function_metadata() {
     let (f, ext, k, r) = (func(&m, "f"), func(&m, "ext"), func(&m, "k"), func(&m, "r"));
     assert!(f.has_body && !ext.has_body && k.has_body);
     assert_eq!((f.line, ext.line, k.line, r.line), (14, 5, 6, 10));
-    assert_eq!((k.maxntid, k.minnctapersm, k.reqntid, k.maxnreg), (Some([256, 1, 1]), Some(4), None, None));
+    assert_eq!(
+        (k.maxntid, k.minnctapersm, k.reqntid, k.maxnreg),
+        (Some([256, 1, 1]), Some(4), None, None)
+    );
     assert_eq!((r.reqntid, r.maxnreg), (Some([32, 2, 1]), Some(64)));
     assert_eq!(m.target, vec!["sm_75"]);
 }

@@ -59,7 +59,9 @@ fn loop_with_break_and_continue() {
 
 #[test]
 fn early_return_reconverges_at_the_exit_sentinel() {
-    let got = body_listing("setp.eq.s32 %p1, %r1, 0;\n@%p1 bra $ret;\nadd.s32 %r1, %r1, 1;\nexit;\n$ret:\nret;");
+    let got = body_listing(
+        "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra $ret;\nadd.s32 %r1, %r1, 1;\nexit;\n$ret:\nret;",
+    );
     assert_eq!(
         got,
         "  0: Setp.S32 Eq %p1 <- %r1, 0

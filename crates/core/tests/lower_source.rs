@@ -31,7 +31,13 @@ ret;
 #[test]
 fn loc_directives_give_each_instruction_its_source_line() {
     let m = warpsim_core::load_ptx(PTX).unwrap();
-    assert_eq!(m.files, vec![(1, "/src/kernels/scale.cu".to_string()), (2, "/usr/include/helper.h".to_string())]);
+    assert_eq!(
+        m.files,
+        vec![
+            (1, "/src/kernels/scale.cu".to_string()),
+            (2, "/usr/include/helper.h".to_string())
+        ]
+    );
     let k = m.function("k").unwrap();
     let f = &m.functions[k as usize];
     let at = |pc| m.source_of(k, pc);
@@ -49,7 +55,11 @@ fn loc_directives_give_each_instruction_its_source_line() {
 
 #[test]
 fn ptx_without_loc_keeps_no_table() {
-    let plain: String = PTX.lines().filter(|l| !l.starts_with(".loc") && !l.starts_with(".file")).collect::<Vec<_>>().join("\n");
+    let plain: String = PTX
+        .lines()
+        .filter(|l| !l.starts_with(".loc") && !l.starts_with(".file"))
+        .collect::<Vec<_>>()
+        .join("\n");
     let m = warpsim_core::load_ptx(&plain).unwrap();
     assert!(m.files.is_empty());
     assert!(m.functions.iter().all(|f| f.source.is_empty()));
@@ -62,7 +72,11 @@ fn a_fault_report_names_the_cuda_source_line() {
     let module = dev.load_ptx(PTX).unwrap();
     let k = dev.kernel(module, "k").unwrap();
     let out: DevPtr = dev.alloc_zeroed::<u32>(4).unwrap();
-    let cfg = LaunchConfig { grid: Dim3::from(1), block: Dim3::from(32), dynamic_shared: 0 };
+    let cfg = LaunchConfig {
+        grid: Dim3::from(1),
+        block: Dim3::from(32),
+        dynamic_shared: 0,
+    };
     let err = dev.launch(k, cfg, &[Arg::Ptr(out)]).unwrap_err();
     match &err {
         DeviceError::MemoryFault { location, .. } => {
@@ -72,5 +86,8 @@ fn a_fault_report_names_the_cuda_source_line() {
         other => panic!("expected a memory fault, got {other}"),
     }
     let text = err.to_string();
-    assert!(text.contains("(PTX line 21, /src/kernels/scale.cu:12)"), "{text}");
+    assert!(
+        text.contains("(PTX line 21, /src/kernels/scale.cu:12)"),
+        "{text}"
+    );
 }

@@ -57,14 +57,21 @@ pub fn lower_errors(src: &str) -> Vec<LoadError> {
 }
 
 pub fn func<'m>(m: &'m Module, name: &str) -> &'m Function {
-    &m.functions[m.function(name).unwrap_or_else(|| panic!("no function {name}")) as usize]
+    &m.functions[m
+        .function(name)
+        .unwrap_or_else(|| panic!("no function {name}")) as usize]
 }
 
 /// Lowers one instruction inside the standard kernel and renders it.
 pub fn render_one(line: &str) -> String {
     let m = lower(&kernel(line));
     let k = func(&m, "k");
-    assert_eq!(k.insts.len(), 1, "`{line}` became {} instructions", k.insts.len());
+    assert_eq!(
+        k.insts.len(),
+        1,
+        "`{line}` became {} instructions",
+        k.insts.len()
+    );
     render(&k.insts[0], k)
 }
 
@@ -82,10 +89,24 @@ pub fn render(i: &Inst, f: &Function) -> String {
         s += &m;
     }
     if let Some(p) = i.guard.pred {
-        s = format!("@{}{} {s}", if i.guard.negated { "!" } else { "" }, f.pred_names[p as usize]);
+        s = format!(
+            "@{}{} {s}",
+            if i.guard.negated { "!" } else { "" },
+            f.pred_names[p as usize]
+        );
     }
-    let dst: Vec<String> = i.dst.iter().filter(|o| **o != Opnd::None).map(|o| opnd(o, f)).collect();
-    let src: Vec<String> = i.src.iter().filter(|o| **o != Opnd::None).map(|o| opnd(o, f)).collect();
+    let dst: Vec<String> = i
+        .dst
+        .iter()
+        .filter(|o| **o != Opnd::None)
+        .map(|o| opnd(o, f))
+        .collect();
+    let src: Vec<String> = i
+        .src
+        .iter()
+        .filter(|o| **o != Opnd::None)
+        .map(|o| opnd(o, f))
+        .collect();
     if !dst.is_empty() {
         s += &format!(" {}", dst.join("|"));
     }
@@ -128,7 +149,10 @@ fn mods(m: &Mods) -> Vec<String> {
         }
     };
     val(m.rounding != d.rounding, format!("{:?}", m.rounding));
-    val(m.boolop.is_some(), format!("{:?}", m.boolop.unwrap_or(warpsim_core::ir::BoolOp::And)));
+    val(
+        m.boolop.is_some(),
+        format!("{:?}", m.boolop.unwrap_or(warpsim_core::ir::BoolOp::And)),
+    );
     val(m.space != d.space, format!("{:?}", m.space));
     val(m.vec > 1, format!("v{}", m.vec));
     val(m.atom != d.atom, format!("{:?}", m.atom));
@@ -154,15 +178,34 @@ pub fn opnd(o: &Opnd, f: &Function) -> String {
     match *o {
         Opnd::None => String::new(),
         Opnd::Reg(r) => reg(r),
-        Opnd::Pred { id, negated } => format!("{}{}", if negated { "!" } else { "" }, f.pred_names[id as usize]),
+        Opnd::Pred { id, negated } => format!(
+            "{}{}",
+            if negated { "!" } else { "" },
+            f.pred_names[id as usize]
+        ),
         Opnd::Imm(v) if (v as i64).unsigned_abs() < 1 << 20 => format!("{}", v as i64),
         Opnd::Imm(v) => format!("{v:#x}"),
         Opnd::Sreg(s) => format!("%{s:?}"),
         Opnd::SymAddr { rel, offset } => format!("&{rel:?}+{offset}"),
-        Opnd::Addr { base: Some(b), rel, offset } => format!("[{}{}+{offset}]", reg(b), rel_suffix(rel)),
-        Opnd::Addr { base: None, rel, offset } => format!("[{rel:?}+{offset}]"),
+        Opnd::Addr {
+            base: Some(b),
+            rel,
+            offset,
+        } => format!("[{}{}+{offset}]", reg(b), rel_suffix(rel)),
+        Opnd::Addr {
+            base: None,
+            rel,
+            offset,
+        } => format!("[{rel:?}+{offset}]"),
         Opnd::Vec { regs, n } => {
-            format!("{{{}}}", regs[..n as usize].iter().map(|&r| reg(r)).collect::<Vec<_>>().join(","))
+            format!(
+                "{{{}}}",
+                regs[..n as usize]
+                    .iter()
+                    .map(|&r| reg(r))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
         }
         Opnd::Sink => "_".to_string(),
     }
@@ -177,7 +220,11 @@ fn rel_suffix(rel: warpsim_core::ir::AddrRel) -> String {
 
 /// Every instruction of `f`, rendered, one per line with its PC.
 pub fn listing(f: &Function) -> String {
-    f.insts.iter().enumerate().map(|(pc, i)| format!("{pc:3}: {}\n", render(i, f))).collect()
+    f.insts
+        .iter()
+        .enumerate()
+        .map(|(pc, i)| format!("{pc:3}: {}\n", render(i, f)))
+        .collect()
 }
 
 /// Checks a table of (instruction, expected rendering) cases and reports every mismatch.
@@ -189,5 +236,11 @@ pub fn check_table(cases: &[(&str, &str)]) {
             bad.push(format!("  {ptx}\n    want: {want}\n    got:  {got}"));
         }
     }
-    assert!(bad.is_empty(), "{} of {} cases differ:\n{}", bad.len(), cases.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {} cases differ:\n{}",
+        bad.len(),
+        cases.len(),
+        bad.join("\n")
+    );
 }

@@ -41,11 +41,18 @@ pub fn format_of(d: &cudaChannelFormatDesc) -> Result<Format, String> {
         cudaChannelFormatKindSigned => ChannelKind::Signed,
         cudaChannelFormatKindUnsigned => ChannelKind::Unsigned,
         cudaChannelFormatKindFloat => ChannelKind::Float,
-        f => return Err(format!("channel format kind {f} is not supported (signed, unsigned and float are)")),
+        f => {
+            return Err(format!(
+                "channel format kind {f} is not supported (signed, unsigned and float are)"
+            ))
+        }
     };
     let mut bits = [0u8; 4];
     for (b, v) in bits.iter_mut().zip([d.x, d.y, d.z, d.w]) {
-        *b = u8::try_from(v).ok().filter(|b| b % 8 == 0).ok_or(format!("channel width {v} bits is not supported"))?;
+        *b = u8::try_from(v)
+            .ok()
+            .filter(|b| b % 8 == 0)
+            .ok_or(format!("channel width {v} bits is not supported"))?;
     }
     let f = Format { kind, bits };
     f.validate()?;
@@ -54,17 +61,31 @@ pub fn format_of(d: &cudaChannelFormatDesc) -> Result<Format, String> {
 
 /// The array behind a handle.
 pub fn array(rt: &Runtime, what: &str, a: *const c_void) -> Result<Array, cudaError_t> {
-    rt.objects.arrays.get(&(a as usize)).copied().ok_or_else(|| {
-        diag(&format!("{what}: {a:p} is not a live CUDA array"));
-        cudaErrorInvalidResourceHandle
-    })
+    rt.objects
+        .arrays
+        .get(&(a as usize))
+        .copied()
+        .ok_or_else(|| {
+            diag(&format!("{what}: {a:p} is not a live CUDA array"));
+            cudaErrorInvalidResourceHandle
+        })
 }
 
-unsafe fn malloc_array(rt: &mut Runtime, what: &str, out: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, e: cudaExtent, flags: c_uint) -> Result<(), cudaError_t> {
+unsafe fn malloc_array(
+    rt: &mut Runtime,
+    what: &str,
+    out: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    e: cudaExtent,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
     if out.is_null() || desc.is_null() {
         return Err(cudaErrorInvalidValue);
     }
-    for (flag, name) in [(cudaArrayLayered, "cudaArrayLayered"), (cudaArrayCubemap, "cudaArrayCubemap")] {
+    for (flag, name) in [
+        (cudaArrayLayered, "cudaArrayLayered"),
+        (cudaArrayCubemap, "cudaArrayCubemap"),
+    ] {
         if flags & flag != 0 {
             diag(&format!("{what}: {name} arrays are not supported"));
             return Err(cudaErrorNotSupported);
@@ -80,30 +101,89 @@ unsafe fn malloc_array(rt: &mut Runtime, what: &str, out: *mut cudaArray_t, desc
         cudaErrorInvalidChannelDescriptor
     })?;
     if e.width == 0 || (e.height == 0 && e.depth != 0) {
-        diag(&format!("{what}: extent {}×{}×{} is not an array shape", e.width, e.height, e.depth));
+        diag(&format!(
+            "{what}: extent {}×{}×{} is not an array shape",
+            e.width, e.height, e.depth
+        ));
         return Err(cudaErrorInvalidValue);
     }
-    let dims = if e.height == 0 { 1 } else if e.depth == 0 { 2 } else { 3 };
+    let dims = if e.height == 0 {
+        1
+    } else if e.depth == 0 {
+        2
+    } else {
+        3
+    };
     let (h, dp) = (e.height.max(1) as u64, e.depth.max(1) as u64);
-    let pitch = (e.width as u64).checked_mul(format.bytes() as u64).ok_or(cudaErrorMemoryAllocation)?;
-    let bytes = pitch.checked_mul(h).and_then(|s| s.checked_mul(dp)).ok_or(cudaErrorMemoryAllocation)?;
+    let pitch = (e.width as u64)
+        .checked_mul(format.bytes() as u64)
+        .ok_or(cudaErrorMemoryAllocation)?;
+    let bytes = pitch
+        .checked_mul(h)
+        .and_then(|s| s.checked_mul(dp))
+        .ok_or(cudaErrorMemoryAllocation)?;
     if rt.device.memory_in_use().saturating_add(bytes) > TOTAL_MEMORY {
         return Err(cudaErrorMemoryAllocation);
     }
-    let base = rt.device.malloc(bytes).map_err(|_| cudaErrorMemoryAllocation)?.0;
-    let layout = Layout { base, dims, width: e.width as u64, height: h, depth: dp, pitch, slice: pitch * h };
-    rt.objects.arrays.insert(base as usize, Array { desc: d, format, extent: e, flags, layout });
+    let base = rt
+        .device
+        .malloc(bytes)
+        .map_err(|_| cudaErrorMemoryAllocation)?
+        .0;
+    let layout = Layout {
+        base,
+        dims,
+        width: e.width as u64,
+        height: h,
+        depth: dp,
+        pitch,
+        slice: pitch * h,
+    };
+    rt.objects.arrays.insert(
+        base as usize,
+        Array {
+            desc: d,
+            format,
+            extent: e,
+            flags,
+            layout,
+        },
+    );
     put(out, base as cudaArray_t)
 }
 
-unsafe extern "C" fn cudaMallocArray(out: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaMallocArray(
+    out: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    width: usize,
+    height: usize,
+    flags: c_uint,
+) -> cudaError_t {
     api("cudaMallocArray", |rt| {
-        malloc_array(rt, "cudaMallocArray", out, desc, cudaExtent { width, height, depth: 0 }, flags)
+        malloc_array(
+            rt,
+            "cudaMallocArray",
+            out,
+            desc,
+            cudaExtent {
+                width,
+                height,
+                depth: 0,
+            },
+            flags,
+        )
     })
 }
 
-unsafe extern "C" fn cudaMalloc3DArray(out: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> cudaError_t {
-    api("cudaMalloc3DArray", |rt| malloc_array(rt, "cudaMalloc3DArray", out, desc, extent, flags))
+unsafe extern "C" fn cudaMalloc3DArray(
+    out: *mut cudaArray_t,
+    desc: *const cudaChannelFormatDesc,
+    extent: cudaExtent,
+    flags: c_uint,
+) -> cudaError_t {
+    api("cudaMalloc3DArray", |rt| {
+        malloc_array(rt, "cudaMalloc3DArray", out, desc, extent, flags)
+    })
 }
 
 unsafe extern "C" fn cudaFreeArray(a: cudaArray_t) -> cudaError_t {
@@ -113,11 +193,18 @@ unsafe extern "C" fn cudaFreeArray(a: cudaArray_t) -> cudaError_t {
         }
         let arr = array(rt, "cudaFreeArray", a)?;
         rt.objects.arrays.remove(&(a as usize));
-        rt.device.free(warpsim_core::device::DevPtr(arr.layout.base)).map_err(|_| cudaErrorInvalidResourceHandle)
+        rt.device
+            .free(warpsim_core::device::DevPtr(arr.layout.base))
+            .map_err(|_| cudaErrorInvalidResourceHandle)
     })
 }
 
-unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, a: cudaArray_t) -> cudaError_t {
+unsafe extern "C" fn cudaArrayGetInfo(
+    desc: *mut cudaChannelFormatDesc,
+    extent: *mut cudaExtent,
+    flags: *mut c_uint,
+    a: cudaArray_t,
+) -> cudaError_t {
     api("cudaArrayGetInfo", |rt| {
         let arr = array(rt, "cudaArrayGetInfo", a)?;
         if !desc.is_null() {
@@ -133,7 +220,10 @@ unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: 
     })
 }
 
-unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, a: cudaArray_t) -> cudaError_t {
+unsafe extern "C" fn cudaGetChannelDesc(
+    desc: *mut cudaChannelFormatDesc,
+    a: cudaArray_t,
+) -> cudaError_t {
     api("cudaGetChannelDesc", |rt| {
         let arr = array(rt, "cudaGetChannelDesc", a)?;
         put(desc, arr.desc)
@@ -183,16 +273,54 @@ fn past(end: Option<usize>, limit: usize) -> bool {
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DToArray(dst: cudaArray_t, w_off: usize, h_off: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpy2DToArray(
+    dst: cudaArray_t,
+    w_off: usize,
+    h_off: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> cudaError_t {
     api("cudaMemcpy2DToArray", |rt| {
-        array_2d(rt, "cudaMemcpy2DToArray", dst, (w_off, h_off), src as *mut c_void, spitch, (width, height), kind, true)
+        array_2d(
+            rt,
+            "cudaMemcpy2DToArray",
+            dst,
+            (w_off, h_off),
+            src as *mut c_void,
+            spitch,
+            (width, height),
+            kind,
+            true,
+        )
     })
 }
 
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: cudaArray_t, w_off: usize, h_off: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpy2DFromArray(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: cudaArray_t,
+    w_off: usize,
+    h_off: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> cudaError_t {
     api("cudaMemcpy2DFromArray", |rt| {
-        array_2d(rt, "cudaMemcpy2DFromArray", src, (w_off, h_off), dst, dpitch, (width, height), kind, false)
+        array_2d(
+            rt,
+            "cudaMemcpy2DFromArray",
+            src,
+            (w_off, h_off),
+            dst,
+            dpitch,
+            (width, height),
+            kind,
+            false,
+        )
     })
 }
 
@@ -210,7 +338,17 @@ unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
 ) -> cudaError_t {
     api("cudaMemcpy2DToArrayAsync", |rt| {
         check_stream(rt, stream)?;
-        array_2d(rt, "cudaMemcpy2DToArrayAsync", dst, (w_off, h_off), src as *mut c_void, spitch, (width, height), kind, true)
+        array_2d(
+            rt,
+            "cudaMemcpy2DToArrayAsync",
+            dst,
+            (w_off, h_off),
+            src as *mut c_void,
+            spitch,
+            (width, height),
+            kind,
+            true,
+        )
     })
 }
 
@@ -228,7 +366,17 @@ unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(
 ) -> cudaError_t {
     api("cudaMemcpy2DFromArrayAsync", |rt| {
         check_stream(rt, stream)?;
-        array_2d(rt, "cudaMemcpy2DFromArrayAsync", src, (w_off, h_off), dst, dpitch, (width, height), kind, false)
+        array_2d(
+            rt,
+            "cudaMemcpy2DFromArrayAsync",
+            src,
+            (w_off, h_off),
+            dst,
+            dpitch,
+            (width, height),
+            kind,
+            false,
+        )
     })
 }
 
@@ -242,13 +390,31 @@ fn check_stream(rt: &Runtime, s: cudaStream_t) -> Result<(), cudaError_t> {
 
 /// `cudaMemcpyToArray`/`FromArray` (deprecated, still exported): `count` bytes from byte
 /// `x` of row `y`, running on across rows (the array has no padding).
-unsafe fn array_linear(rt: &mut Runtime, what: &str, a: *const c_void, x: usize, y: usize, other: *mut c_void, count: usize, kind: c_int, to_array: bool) -> Result<(), cudaError_t> {
+// The CUDA entry points' own arguments, passed through.
+#[allow(clippy::too_many_arguments)]
+unsafe fn array_linear(
+    rt: &mut Runtime,
+    what: &str,
+    a: *const c_void,
+    x: usize,
+    y: usize,
+    other: *mut c_void,
+    count: usize,
+    kind: c_int,
+    to_array: bool,
+) -> Result<(), cudaError_t> {
     let arr = array(rt, what, a)?;
     let l = arr.layout;
     let total = l.slice * l.depth;
-    let start = (y as u64).checked_mul(l.pitch).and_then(|s| s.checked_add(x as u64));
-    if x as u64 >= l.pitch.max(1) || !matches!(start.and_then(|s| s.checked_add(count as u64)), Some(end) if end <= total) {
-        diag(&format!("{what}: {count} bytes at byte {x} of row {y} overrun the {total}-byte array"));
+    let start = (y as u64)
+        .checked_mul(l.pitch)
+        .and_then(|s| s.checked_add(x as u64));
+    if x as u64 >= l.pitch.max(1)
+        || !matches!(start.and_then(|s| s.checked_add(count as u64)), Some(end) if end <= total)
+    {
+        diag(&format!(
+            "{what}: {count} bytes at byte {x} of row {y} overrun the {total}-byte array"
+        ));
         return Err(cudaErrorInvalidValue);
     }
     let dev = (l.base + start.unwrap_or(0)) as *mut c_void;
@@ -259,12 +425,50 @@ unsafe fn array_linear(rt: &mut Runtime, what: &str, a: *const c_void, x: usize,
     }
 }
 
-unsafe extern "C" fn cudaMemcpyToArray(dst: cudaArray_t, w_off: usize, h_off: usize, src: *const c_void, count: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpyToArray", |rt| array_linear(rt, "cudaMemcpyToArray", dst, w_off, h_off, src as *mut c_void, count, kind, true))
+unsafe extern "C" fn cudaMemcpyToArray(
+    dst: cudaArray_t,
+    w_off: usize,
+    h_off: usize,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpyToArray", |rt| {
+        array_linear(
+            rt,
+            "cudaMemcpyToArray",
+            dst,
+            w_off,
+            h_off,
+            src as *mut c_void,
+            count,
+            kind,
+            true,
+        )
+    })
 }
 
-unsafe extern "C" fn cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_t, w_off: usize, h_off: usize, count: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpyFromArray", |rt| array_linear(rt, "cudaMemcpyFromArray", src, w_off, h_off, dst, count, kind, false))
+unsafe extern "C" fn cudaMemcpyFromArray(
+    dst: *mut c_void,
+    src: cudaArray_t,
+    w_off: usize,
+    h_off: usize,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpyFromArray", |rt| {
+        array_linear(
+            rt,
+            "cudaMemcpyFromArray",
+            src,
+            w_off,
+            h_off,
+            dst,
+            count,
+            kind,
+            false,
+        )
+    })
 }
 
 /// One side of a 3-D copy: where byte x of row y of slice z is.
@@ -277,10 +481,17 @@ struct Side3 {
     limit: Option<[usize; 3]>,
 }
 
-unsafe fn side3(rt: &Runtime, what: &str, a: cudaArray_t, p: cudaPitchedPtr) -> Result<Side3, cudaError_t> {
+unsafe fn side3(
+    rt: &Runtime,
+    what: &str,
+    a: cudaArray_t,
+    p: cudaPitchedPtr,
+) -> Result<Side3, cudaError_t> {
     if !a.is_null() {
         if !p.ptr.is_null() {
-            diag(&format!("{what}: both an array and a pointer given for one side"));
+            diag(&format!(
+                "{what}: both an array and a pointer given for one side"
+            ));
             return Err(cudaErrorInvalidValue);
         }
         let arr = array(rt, what, a)?;
@@ -294,13 +505,25 @@ unsafe fn side3(rt: &Runtime, what: &str, a: cudaArray_t, p: cudaPitchedPtr) -> 
         });
     }
     if p.ptr.is_null() {
-        diag(&format!("{what}: a side has neither an array nor a pointer"));
+        diag(&format!(
+            "{what}: a side has neither an array nor a pointer"
+        ));
         return Err(cudaErrorInvalidValue);
     }
-    Ok(Side3 { base: p.ptr, pitch: p.pitch, rows: p.ysize.max(1), elem: None, limit: None })
+    Ok(Side3 {
+        base: p.ptr,
+        pitch: p.pitch,
+        rows: p.ysize.max(1),
+        elem: None,
+        limit: None,
+    })
 }
 
-unsafe fn memcpy_3d(rt: &mut Runtime, what: &str, p: *const cudaMemcpy3DParms) -> Result<(), cudaError_t> {
+unsafe fn memcpy_3d(
+    rt: &mut Runtime,
+    what: &str,
+    p: *const cudaMemcpy3DParms,
+) -> Result<(), cudaError_t> {
     if p.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -313,7 +536,9 @@ unsafe fn memcpy_3d(rt: &mut Runtime, what: &str, p: *const cudaMemcpy3DParms) -
     }
     let elem = match (s.elem, d.elem) {
         (Some(a), Some(b)) if a != b => {
-            diag(&format!("{what}: the arrays' element sizes differ ({a} and {b} bytes)"));
+            diag(&format!(
+                "{what}: the arrays' element sizes differ ({a} and {b} bytes)"
+            ));
             return Err(cudaErrorInvalidValue);
         }
         (Some(a), _) | (_, Some(a)) => a,
@@ -323,12 +548,21 @@ unsafe fn memcpy_3d(rt: &mut Runtime, what: &str, p: *const cudaMemcpy3DParms) -
     for (side, pos) in [(&s, p.srcPos), (&d, p.dstPos)] {
         if let Some(lim) = side.limit {
             let fits = |o: usize, n: usize, l: usize| o.checked_add(n).is_some_and(|end| end <= l);
-            if !(fits(pos.x, e.width, lim[0]) && fits(pos.y, e.height, lim[1]) && fits(pos.z, e.depth, lim[2])) {
-                diag(&format!("{what}: {}×{}×{} elements at ({}, {}, {}) overrun the {}×{}×{} array", e.width, e.height, e.depth, pos.x, pos.y, pos.z, lim[0], lim[1], lim[2]));
+            if !(fits(pos.x, e.width, lim[0])
+                && fits(pos.y, e.height, lim[1])
+                && fits(pos.z, e.depth, lim[2]))
+            {
+                diag(&format!(
+                    "{what}: {}×{}×{} elements at ({}, {}, {}) overrun the {}×{}×{} array",
+                    e.width, e.height, e.depth, pos.x, pos.y, pos.z, lim[0], lim[1], lim[2]
+                ));
                 return Err(cudaErrorInvalidValue);
             }
         } else if width > side.pitch {
-            diag(&format!("{what}: width {width} bytes exceeds the pitch {}", side.pitch));
+            diag(&format!(
+                "{what}: width {width} bytes exceeds the pitch {}",
+                side.pitch
+            ));
             return Err(cudaErrorInvalidValue);
         }
     }
@@ -339,7 +573,14 @@ unsafe fn memcpy_3d(rt: &mut Runtime, what: &str, p: *const cudaMemcpy3DParms) -
     };
     for z in 0..e.depth {
         for y in 0..e.height {
-            copy(rt, what, at(&d, p.dstPos, y, z), at(&s, p.srcPos, y, z), width, p.kind)?;
+            copy(
+                rt,
+                what,
+                at(&d, p.dstPos, y, z),
+                at(&s, p.srcPos, y, z),
+                width,
+                p.kind,
+            )?;
         }
     }
     Ok(())
@@ -349,7 +590,10 @@ unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
     api("cudaMemcpy3D", |rt| memcpy_3d(rt, "cudaMemcpy3D", p))
 }
 
-unsafe extern "C" fn cudaMemcpy3DAsync(p: *const cudaMemcpy3DParms, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpy3DAsync(
+    p: *const cudaMemcpy3DParms,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemcpy3DAsync", |rt| {
         check_stream(rt, stream)?;
         memcpy_3d(rt, "cudaMemcpy3DAsync", p)
@@ -363,12 +607,30 @@ unsafe extern "C" fn cudaMalloc3D(out: *mut cudaPitchedPtr, e: cudaExtent) -> cu
             return Err(cudaErrorInvalidValue);
         }
         let pitch = e.width.max(1).div_ceil(PITCH_ALIGN) * PITCH_ALIGN;
-        let bytes = pitch.checked_mul(e.height).and_then(|b| b.checked_mul(e.depth)).ok_or(cudaErrorMemoryAllocation)?;
+        let bytes = pitch
+            .checked_mul(e.height)
+            .and_then(|b| b.checked_mul(e.depth))
+            .ok_or(cudaErrorMemoryAllocation)?;
         if rt.device.memory_in_use().saturating_add(bytes as u64) > TOTAL_MEMORY {
             return Err(cudaErrorMemoryAllocation);
         }
-        let d = if bytes == 0 { 0 } else { rt.device.malloc(bytes as u64).map_err(|_| cudaErrorMemoryAllocation)?.0 };
-        put(out, cudaPitchedPtr { ptr: d as *mut c_void, pitch, xsize: e.width, ysize: e.height })
+        let d = if bytes == 0 {
+            0
+        } else {
+            rt.device
+                .malloc(bytes as u64)
+                .map_err(|_| cudaErrorMemoryAllocation)?
+                .0
+        };
+        put(
+            out,
+            cudaPitchedPtr {
+                ptr: d as *mut c_void,
+                pitch,
+                xsize: e.width,
+                ysize: e.height,
+            },
+        )
     })
 }
 

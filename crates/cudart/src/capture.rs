@@ -81,7 +81,10 @@ pub fn capturing(rt: &Runtime, stream: cudaStream_t) -> bool {
 /// Records `node` on a capturing stream, after the stream's tail.
 pub fn capture(rt: &mut Runtime, stream: cudaStream_t, node: NodeKind) -> Result<(), cudaError_t> {
     let c = &mut rt.graphs.capture;
-    let m = c.streams.get_mut(&(stream as usize)).expect("a capturing stream");
+    let m = c
+        .streams
+        .get_mut(&(stream as usize))
+        .expect("a capturing stream");
     let seq = &c.seqs[&m.seq];
     if seq.invalidated {
         return Err(cudaErrorStreamCaptureInvalidated);
@@ -89,7 +92,12 @@ pub fn capture(rt: &mut Runtime, stream: cudaStream_t, node: NodeKind) -> Result
     let graph = seq.graph;
     let tail = std::mem::take(&mut m.tail);
     let n = rt.graphs.insert(graph, tail, node);
-    let m = rt.graphs.capture.streams.get_mut(&(stream as usize)).expect("a capturing stream");
+    let m = rt
+        .graphs
+        .capture
+        .streams
+        .get_mut(&(stream as usize))
+        .expect("a capturing stream");
     m.tail = vec![n];
     m.edges = vec![[0; 8]];
     Ok(())
@@ -98,11 +106,25 @@ pub fn capture(rt: &mut Runtime, stream: cudaStream_t, node: NodeKind) -> Result
 /// `what` would wait for `stream` (or, with `None`, the whole device): refused while that
 /// stream captures (or, for the device, while a capture that is not relaxed is under way),
 /// and the capture is invalidated.
-pub fn refuse_sync(rt: &mut Runtime, what: &str, stream: Option<cudaStream_t>) -> Result<(), cudaError_t> {
+pub fn refuse_sync(
+    rt: &mut Runtime,
+    what: &str,
+    stream: Option<cudaStream_t>,
+) -> Result<(), cudaError_t> {
     let c = &mut rt.graphs.capture;
     let hit: Vec<u64> = match stream {
-        Some(s) => c.streams.get(&(s as usize)).map(|m| m.seq).into_iter().collect(),
-        None => c.seqs.iter().filter(|(_, s)| s.mode != MODE_RELAXED).map(|(&id, _)| id).collect(),
+        Some(s) => c
+            .streams
+            .get(&(s as usize))
+            .map(|m| m.seq)
+            .into_iter()
+            .collect(),
+        None => c
+            .seqs
+            .iter()
+            .filter(|(_, s)| s.mode != MODE_RELAXED)
+            .map(|(&id, _)| id)
+            .collect(),
     };
     if hit.is_empty() {
         return Ok(());
@@ -110,21 +132,28 @@ pub fn refuse_sync(rt: &mut Runtime, what: &str, stream: Option<cudaStream_t>) -
     for id in &hit {
         c.seqs.get_mut(id).expect("a live sequence").invalidated = true;
     }
-    diag(&format!("{what} while a stream is capturing a graph: not permitted (the capture is invalidated)"));
+    diag(&format!(
+        "{what} while a stream is capturing a graph: not permitted (the capture is invalidated)"
+    ));
     Err(cudaErrorStreamCaptureUnsupported)
 }
 
 /// Whether `event` was last recorded in a capture still under way.
 pub fn event_captured(rt: &Runtime, event: cudaEvent_t) -> bool {
     let c = &rt.graphs.capture;
-    c.events.get(&(event as usize)).is_some_and(|(id, _)| c.seqs.contains_key(id))
+    c.events
+        .get(&(event as usize))
+        .is_some_and(|(id, _)| c.seqs.contains_key(id))
 }
 
 /// Whether `event` was last recorded in a capture that has been invalidated (under way or
 /// ended since).
 fn event_invalidated(c: &Captures, event: cudaEvent_t) -> bool {
     let e = event as usize;
-    c.stale_events.contains(&e) || c.events.get(&e).is_some_and(|(id, _)| c.seqs.get(id).is_some_and(|s| s.invalidated))
+    c.stale_events.contains(&e)
+        || c.events
+            .get(&e)
+            .is_some_and(|(id, _)| c.seqs.get(id).is_some_and(|s| s.invalidated))
 }
 
 /// `what` (`cudaEventQuery`, `cudaEventSynchronize`, `cudaEventElapsedTime`) waits for or
@@ -134,10 +163,17 @@ fn event_invalidated(c: &Captures, event: cudaEvent_t) -> bool {
 pub fn use_event(rt: &mut Runtime, what: &str, event: cudaEvent_t) -> Result<(), cudaError_t> {
     let c = &mut rt.graphs.capture;
     if event_invalidated(c, event) {
-        diag(&format!("{what}: the event was last recorded in a stream capture that was invalidated"));
+        diag(&format!(
+            "{what}: the event was last recorded in a stream capture that was invalidated"
+        ));
         return Err(cudaErrorInvalidValue);
     }
-    let Some(id) = c.events.get(&(event as usize)).map(|(id, _)| *id).filter(|id| c.seqs.contains_key(id)) else {
+    let Some(id) = c
+        .events
+        .get(&(event as usize))
+        .map(|(id, _)| *id)
+        .filter(|id| c.seqs.contains_key(id))
+    else {
         return Ok(());
     };
     c.seqs.get_mut(&id).expect("a live sequence").invalidated = true;
@@ -154,7 +190,12 @@ pub fn forget_event(rt: &mut Runtime, event: cudaEvent_t) {
 
 /// `cudaEventRecord` on `stream`: `Ok(true)` when the stream captures and the record was
 /// captured (the event remembers the stream's tail), `Ok(false)` to record it as usual.
-pub fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> Result<bool, cudaError_t> {
+pub fn record_event(
+    rt: &mut Runtime,
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+) -> Result<bool, cudaError_t> {
     if !capturing(rt, stream) {
         rt.graphs.capture.events.remove(&(event as usize));
         rt.graphs.capture.stale_events.remove(&(event as usize));
@@ -166,7 +207,13 @@ pub fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, 
     }
     rt.graphs.capture.stale_events.remove(&(event as usize));
     if flags & EVENT_RECORD_EXTERNAL != 0 {
-        capture(rt, stream, NodeKind::EventRecord { event: event as usize })?;
+        capture(
+            rt,
+            stream,
+            NodeKind::EventRecord {
+                event: event as usize,
+            },
+        )?;
     }
     let c = &mut rt.graphs.capture;
     let m = &c.streams[&(stream as usize)];
@@ -177,7 +224,11 @@ pub fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, 
 /// `cudaStreamWaitEvent(stream, event)`: an event recorded in a capture brings `stream` into
 /// that capture (or adds the event's nodes to its tail). `Ok(false)` when capture is not
 /// involved.
-pub fn wait_event(rt: &mut Runtime, stream: cudaStream_t, event: cudaEvent_t) -> Result<bool, cudaError_t> {
+pub fn wait_event(
+    rt: &mut Runtime,
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+) -> Result<bool, cudaError_t> {
     if event_invalidated(&rt.graphs.capture, event) {
         diag("cudaStreamWaitEvent: the event was last recorded in a stream capture that was invalidated");
         return Err(cudaErrorInvalidValue);
@@ -209,7 +260,14 @@ pub fn wait_event(rt: &mut Runtime, stream: cudaStream_t, event: cudaEvent_t) ->
         }
         None => {
             let edges = vec![[0; 8]; nodes.len()];
-            c.streams.insert(s, Member { seq: id, tail: nodes, edges });
+            c.streams.insert(
+                s,
+                Member {
+                    seq: id,
+                    tail: nodes,
+                    edges,
+                },
+            );
         }
     }
     Ok(true)
@@ -234,8 +292,23 @@ unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: c_int) -
         let graph = rt.graphs.new_graph();
         let c = &mut rt.graphs.capture;
         c.last_id += 1;
-        c.seqs.insert(c.last_id, Sequence { graph, mode, origin: s, invalidated: false });
-        c.streams.insert(s, Member { seq: c.last_id, tail: Vec::new(), edges: Vec::new() });
+        c.seqs.insert(
+            c.last_id,
+            Sequence {
+                graph,
+                mode,
+                origin: s,
+                invalidated: false,
+            },
+        );
+        c.streams.insert(
+            s,
+            Member {
+                seq: c.last_id,
+                tail: Vec::new(),
+                edges: Vec::new(),
+            },
+        );
         Ok(())
     })
 }
@@ -254,7 +327,11 @@ fn ancestors(rt: &Runtime, tail: &[usize]) -> HashSet<usize> {
     seen
 }
 
-fn end_capture(rt: &mut Runtime, stream: cudaStream_t, out: *mut cudaGraph_t) -> Result<(), cudaError_t> {
+fn end_capture(
+    rt: &mut Runtime,
+    stream: cudaStream_t,
+    out: *mut cudaGraph_t,
+) -> Result<(), cudaError_t> {
     if out.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -268,14 +345,22 @@ fn end_capture(rt: &mut Runtime, stream: cudaStream_t, out: *mut cudaGraph_t) ->
         return Err(cudaErrorStreamCaptureUnmatched);
     }
     let joined = ancestors(rt, &c.streams[&s].tail);
-    let unjoined = c.streams.values().any(|m| m.seq == id && !m.tail.iter().all(|n| joined.contains(n)));
+    let unjoined = c
+        .streams
+        .values()
+        .any(|m| m.seq == id && !m.tail.iter().all(|n| joined.contains(n)));
     // The capture ends either way.
     let c = &mut rt.graphs.capture;
     let seq = c.seqs.remove(&id).expect("a live sequence");
     c.streams.retain(|_, m| m.seq != id);
     // Events recorded in an invalidated capture stay unusable after it (measured, see the
     // module docs); those of a capture that ended well are as if never recorded.
-    let ended: Vec<usize> = c.events.iter().filter(|(_, (e, _))| *e == id).map(|(&ev, _)| ev).collect();
+    let ended: Vec<usize> = c
+        .events
+        .iter()
+        .filter(|(_, (e, _))| *e == id)
+        .map(|(&ev, _)| ev)
+        .collect();
     for ev in ended {
         c.events.remove(&ev);
         if seq.invalidated {
@@ -298,7 +383,10 @@ fn end_capture(rt: &mut Runtime, stream: cudaStream_t, out: *mut cudaGraph_t) ->
     unsafe { put(out, seq.graph as cudaGraph_t) }
 }
 
-unsafe extern "C" fn cudaStreamEndCapture(stream: cudaStream_t, out: *mut cudaGraph_t) -> cudaError_t {
+unsafe extern "C" fn cudaStreamEndCapture(
+    stream: cudaStream_t,
+    out: *mut cudaGraph_t,
+) -> cudaError_t {
     api("cudaStreamEndCapture", |rt| end_capture(rt, stream, out))
 }
 
@@ -382,10 +470,16 @@ unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> cu
 unsafe extern "C" fn cudaStreamBeginCapture_ptsz(stream: cudaStream_t, mode: c_int) -> cudaError_t {
     cudaStreamBeginCapture(stream, mode)
 }
-unsafe extern "C" fn cudaStreamEndCapture_ptsz(stream: cudaStream_t, out: *mut cudaGraph_t) -> cudaError_t {
+unsafe extern "C" fn cudaStreamEndCapture_ptsz(
+    stream: cudaStream_t,
+    out: *mut cudaGraph_t,
+) -> cudaError_t {
     cudaStreamEndCapture(stream, out)
 }
-unsafe extern "C" fn cudaStreamIsCapturing_ptsz(stream: cudaStream_t, out: *mut c_int) -> cudaError_t {
+unsafe extern "C" fn cudaStreamIsCapturing_ptsz(
+    stream: cudaStream_t,
+    out: *mut c_int,
+) -> cudaError_t {
     cudaStreamIsCapturing(stream, out)
 }
 #[allow(clippy::too_many_arguments)]
@@ -398,7 +492,9 @@ unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(
     edges_out: *mut *const [u8; 8],
     count_out: *mut usize,
 ) -> cudaError_t {
-    cudaStreamGetCaptureInfo(stream, status_out, id_out, graph_out, deps_out, edges_out, count_out)
+    cudaStreamGetCaptureInfo(
+        stream, status_out, id_out, graph_out, deps_out, edges_out, count_out,
+    )
 }
 
 export!(

@@ -79,7 +79,9 @@ impl Default for Config {
 fn positive(var: &str, v: &str, what: &str) -> Result<u64, String> {
     match v.trim().replace('_', "").parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("{var}=`{v}` is not a positive integer; using the default {what}")),
+        _ => Err(format!(
+            "{var}=`{v}` is not a positive integer; using the default {what}"
+        )),
     }
 }
 
@@ -101,24 +103,36 @@ impl Config {
                     c.gpu = g;
                     c.config_name = v;
                 }
-                Err(e) => warn.push(format!("WARPSIM_CONFIG=`{v}`: {e}; using `{}`", c.config_name)),
+                Err(e) => warn.push(format!(
+                    "WARPSIM_CONFIG=`{v}`: {e}; using `{}`",
+                    c.config_name
+                )),
             }
         }
         if let Some(v) = get("WARPSIM_MODE") {
             match v.trim() {
                 "timing" | "" => {}
                 "functional" => c.mode = Mode::Functional,
-                other => warn.push(format!("WARPSIM_MODE=`{other}` is not `timing` or `functional`; using `timing`")),
+                other => warn.push(format!(
+                    "WARPSIM_MODE=`{other}` is not `timing` or `functional`; using `timing`"
+                )),
             }
         }
         let mut named_fetch = false;
         if let Some(v) = get("WARPSIM_POLICY") {
             let v = v.trim();
             // `tls:N` stands for the config key `policy.tls.active=N`.
-            let resolved = PolicyKind::parse(v).map_err(|e| e.to_string()).and_then(|(p, o)| match o {
-                Some(o) => c.gpu.with_overrides(&[o]).map(|g| (p, Some(g))).map_err(|e| e.to_string()),
-                None => Ok((p, None)),
-            });
+            let resolved =
+                PolicyKind::parse(v)
+                    .map_err(|e| e.to_string())
+                    .and_then(|(p, o)| match o {
+                        Some(o) => c
+                            .gpu
+                            .with_overrides(&[o])
+                            .map(|g| (p, Some(g)))
+                            .map_err(|e| e.to_string()),
+                        None => Ok((p, None)),
+                    });
             match resolved {
                 Ok((p, gpu)) => {
                     if let Some(g) = gpu {
@@ -127,26 +141,37 @@ impl Config {
                     c.policy = p;
                     named_fetch = PolicyKind::names_fetch(v);
                 }
-                Err(e) => warn.push(format!("WARPSIM_POLICY=`{v}`: {e}; using `{}`", c.policy.name())),
+                Err(e) => warn.push(format!(
+                    "WARPSIM_POLICY=`{v}`: {e}; using `{}`",
+                    c.policy.name()
+                )),
             }
         }
         if let Some(v) = get("WARPSIM_FETCH") {
             let v = v.trim();
             match c.policy.with_fetch(v, named_fetch) {
                 Ok(p) => c.policy = p,
-                Err(e) => warn.push(format!("WARPSIM_FETCH=`{v}`: {e}; using `{}`", c.policy.fetch.name())),
+                Err(e) => warn.push(format!(
+                    "WARPSIM_FETCH=`{v}`: {e}; using `{}`",
+                    c.policy.fetch.name()
+                )),
             }
         }
         if let Some(v) = get("WARPSIM_STATS") {
             if v.trim().is_empty() {
-                warn.push("WARPSIM_STATS is empty (expected a file path); no statistics are written".into());
+                warn.push(
+                    "WARPSIM_STATS is empty (expected a file path); no statistics are written"
+                        .into(),
+                );
             } else {
                 c.stats = Some(PathBuf::from(v));
             }
         }
         if let Some(v) = get("WARPSIM_TRACE") {
             if v.trim().is_empty() {
-                warn.push("WARPSIM_TRACE is empty (expected a file path); no trace is written".into());
+                warn.push(
+                    "WARPSIM_TRACE is empty (expected a file path); no trace is written".into(),
+                );
             } else if c.mode != Mode::Timing {
                 warn.push(format!("WARPSIM_TRACE=`{v}` needs WARPSIM_MODE=timing (the trace is in cycles); no trace is written"));
             } else {
@@ -155,7 +180,9 @@ impl Config {
         }
         if let Some(v) = get("WARPSIM_DUMP_PTX") {
             if v.trim().is_empty() {
-                warn.push("WARPSIM_DUMP_PTX is empty (expected a folder); no PTX is written".into());
+                warn.push(
+                    "WARPSIM_DUMP_PTX is empty (expected a folder); no PTX is written".into(),
+                );
             } else {
                 c.dump_ptx = Some(PathBuf::from(v));
             }
@@ -184,21 +211,32 @@ impl Config {
             match v.trim() {
                 "1" => c.progress = c.mode == Mode::Timing,
                 "0" | "" => {}
-                other => warn.push(format!("WARPSIM_PROGRESS=`{other}` is not 1 or 0; no progress lines")),
+                other => warn.push(format!(
+                    "WARPSIM_PROGRESS=`{other}` is not 1 or 0; no progress lines"
+                )),
             }
         }
         if let Some(v) = get("WARPSIM_SYNCCHECK") {
             match v.trim() {
                 "1" => c.synccheck = true,
                 "0" | "" => {}
-                other => warn.push(format!("WARPSIM_SYNCCHECK=`{other}` is not 1 or 0; no synccheck")),
+                other => warn.push(format!(
+                    "WARPSIM_SYNCCHECK=`{other}` is not 1 or 0; no synccheck"
+                )),
             }
         }
         if let Some(v) = get("WARPSIM_REGISTERS") {
             for item in v.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-                match item.split_once('=').map(|(k, n)| (k.trim(), n.trim().parse::<u32>())) {
-                    Some((k, Ok(n))) if !k.is_empty() && (1..=255).contains(&n) => c.registers.push((k.to_string(), n)),
-                    _ => warn.push(format!("WARPSIM_REGISTERS: `{item}` is not KERNEL=N with N from 1 to 255; ignored")),
+                match item
+                    .split_once('=')
+                    .map(|(k, n)| (k.trim(), n.trim().parse::<u32>()))
+                {
+                    Some((k, Ok(n))) if !k.is_empty() && (1..=255).contains(&n) => {
+                        c.registers.push((k.to_string(), n))
+                    }
+                    _ => warn.push(format!(
+                        "WARPSIM_REGISTERS: `{item}` is not KERNEL=N with N from 1 to 255; ignored"
+                    )),
                 }
             }
         }
@@ -212,7 +250,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn parse(vars: &[(&str, &str)]) -> (Config, Vec<String>) {
-        let m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let m: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::parse(|k| m.get(k).cloned())
     }
 
@@ -243,11 +284,18 @@ mod tests {
     fn event_log_needs_timing_mode() {
         assert!(parse(&[("WARPSIM_EVENT_LOG", "1")]).0.event_log);
         let (c, w) = parse(&[("WARPSIM_EVENT_LOG", "1"), ("WARPSIM_MODE", "functional")]);
-        assert!(!c.event_log && w[0].contains("needs WARPSIM_MODE=timing"), "{w:?}");
+        assert!(
+            !c.event_log && w[0].contains("needs WARPSIM_MODE=timing"),
+            "{w:?}"
+        );
         let (c, w) = parse(&[("WARPSIM_EVENT_LOG", "yes")]);
         assert!(!c.event_log && w[0].contains("not 1 or 0"), "{w:?}");
         assert!(parse(&[("WARPSIM_PROGRESS", "1")]).0.progress);
-        assert!(!parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")]).0.progress);
+        assert!(
+            !parse(&[("WARPSIM_PROGRESS", "1"), ("WARPSIM_MODE", "functional")])
+                .0
+                .progress
+        );
         assert!(parse(&[("WARPSIM_PROGRESS", "x")]).1[0].contains("WARPSIM_PROGRESS=`x`"));
     }
 
@@ -255,7 +303,10 @@ mod tests {
     fn registers_by_kernel() {
         let (c, w) = parse(&[("WARPSIM_REGISTERS", "sgemm=23, _Z1kv = 8,")]);
         assert!(w.is_empty(), "{w:?}");
-        assert_eq!(c.registers, vec![("sgemm".to_string(), 23), ("_Z1kv".to_string(), 8)]);
+        assert_eq!(
+            c.registers,
+            vec![("sgemm".to_string(), 23), ("_Z1kv".to_string(), 8)]
+        );
         let (c, w) = parse(&[("WARPSIM_REGISTERS", "a=0,b,c=x,=4,d=12")]);
         assert_eq!(c.registers, vec![("d".to_string(), 12)]);
         assert_eq!(w.len(), 4, "{w:?}");
@@ -268,7 +319,10 @@ mod tests {
         let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "1"), ("WARPSIM_MODE", "functional")]);
         assert!(c.synccheck && w.is_empty(), "{w:?}");
         let (c, w) = parse(&[("WARPSIM_SYNCCHECK", "on")]);
-        assert!(!c.synccheck && w[0].contains("WARPSIM_SYNCCHECK=`on`"), "{w:?}");
+        assert!(
+            !c.synccheck && w[0].contains("WARPSIM_SYNCCHECK=`on`"),
+            "{w:?}"
+        );
     }
 
     #[test]
@@ -276,7 +330,10 @@ mod tests {
         let (c, w) = parse(&[("WARPSIM_TRACE", "/tmp/t.json")]);
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(c.trace, Some(PathBuf::from("/tmp/t.json")));
-        let (c, w) = parse(&[("WARPSIM_TRACE", "/tmp/t.json"), ("WARPSIM_MODE", "functional")]);
+        let (c, w) = parse(&[
+            ("WARPSIM_TRACE", "/tmp/t.json"),
+            ("WARPSIM_MODE", "functional"),
+        ]);
         assert!(w.len() == 1 && w[0].starts_with("WARPSIM_TRACE"), "{w:?}");
         assert_eq!(c.trace, None);
     }
@@ -284,9 +341,16 @@ mod tests {
     #[test]
     fn timing_is_the_default_mode() {
         assert_eq!(parse(&[]).0.mode, Mode::Timing);
-        let (c, w) = parse(&[("WARPSIM_MODE", "timing"), ("WARPSIM_POLICY", "tls:4"), ("WARPSIM_MAX_CYCLES", "5_000")]);
+        let (c, w) = parse(&[
+            ("WARPSIM_MODE", "timing"),
+            ("WARPSIM_POLICY", "tls:4"),
+            ("WARPSIM_MAX_CYCLES", "5_000"),
+        ]);
         assert!(w.is_empty(), "{w:?}");
-        assert_eq!((c.mode, c.policy.name().as_str(), c.max_cycles), (Mode::Timing, "tls", Some(5000)));
+        assert_eq!(
+            (c.mode, c.policy.name().as_str(), c.max_cycles),
+            (Mode::Timing, "tls", Some(5000))
+        );
         assert_eq!(c.gpu.policy.tls.active, 4);
     }
 

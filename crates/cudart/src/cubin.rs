@@ -51,24 +51,54 @@ fn sections(elf: &[u8]) -> Option<Vec<Section<'_>>> {
         let h = shoff.checked_add(i.checked_mul(shentsize)?)?;
         // Checked: a section-header offset near 2^64 (a corrupt cubin) must not overflow.
         let at = |off: usize| h.checked_add(off);
-        Some((u32_(elf, h)?, u32_(elf, at(4)?)?, u64_(elf, at(0x18)?)?, u64_(elf, at(0x20)?)?, u32_(elf, at(0x28)?)?, u32_(elf, at(0x2c)?)?))
+        Some((
+            u32_(elf, h)?,
+            u32_(elf, at(4)?)?,
+            u64_(elf, at(0x18)?)?,
+            u64_(elf, at(0x20)?)?,
+            u32_(elf, at(0x28)?)?,
+            u32_(elf, at(0x2c)?)?,
+        ))
     };
     let (_, _, str_off, str_size, _, _) = header(shstrndx)?;
-    let strtab = elf.get(usize::try_from(str_off).ok()?..usize::try_from(str_off.checked_add(str_size)?).ok()?)?;
+    let strtab = elf.get(
+        usize::try_from(str_off).ok()?..usize::try_from(str_off.checked_add(str_size)?).ok()?,
+    )?;
     let mut out = Vec::with_capacity(shnum);
     for i in 0..shnum {
         let (name, kind, off, size, link, info) = header(i)?;
         // NOBITS sections have no bytes in the file.
-        let data = if kind == 8 { &[][..] } else { elf.get(usize::try_from(off).ok()?..usize::try_from(off.checked_add(size)?).ok()?)? };
-        out.push(Section { name: cstr(strtab, name as usize).unwrap_or(""), kind, link, info, data });
+        let data = if kind == 8 {
+            &[][..]
+        } else {
+            elf.get(usize::try_from(off).ok()?..usize::try_from(off.checked_add(size)?).ok()?)?
+        };
+        out.push(Section {
+            name: cstr(strtab, name as usize).unwrap_or(""),
+            kind,
+            link,
+            info,
+            data,
+        });
     }
     Some(out)
 }
 
 /// Names of the symbols of the symbol table `symtab` (its `sh_link` names the string table).
 fn symbol_names<'a>(secs: &[Section<'a>], symtab: &Section<'a>) -> Vec<&'a str> {
-    let strtab = secs.get(symtab.link as usize).map(|s| s.data).unwrap_or(&[]);
-    symtab.data.chunks_exact(24).map(|sym| u32_(sym, 0).and_then(|n| cstr(strtab, n as usize)).unwrap_or("")).collect()
+    let strtab = secs
+        .get(symtab.link as usize)
+        .map(|s| s.data)
+        .unwrap_or(&[]);
+    symtab
+        .data
+        .chunks_exact(24)
+        .map(|sym| {
+            u32_(sym, 0)
+                .and_then(|n| cstr(strtab, n as usize))
+                .unwrap_or("")
+        })
+        .collect()
 }
 
 /// The `(attribute, value)` pairs of an `.nv.info` section.
@@ -79,7 +109,9 @@ pub fn nv_info_attributes(data: &[u8]) -> Vec<(u8, &[u8])> {
         let (fmt, attr) = (data[at], data[at + 1]);
         if fmt == EIFMT_SVAL {
             let n = u16_(data, at + 2).unwrap_or(0) as usize;
-            let Some(v) = data.get(at + 4..at + 4 + n) else { break };
+            let Some(v) = data.get(at + 4..at + 4 + n) else {
+                break;
+            };
             out.push((attr, v));
             at += 4 + n;
         } else {
@@ -98,7 +130,10 @@ pub fn regcounts(elf: &[u8]) -> Option<HashMap<String, u32>> {
     let mut out = HashMap::new();
     let symtab = secs.iter().find(|s| s.kind == 2);
     let names = symtab.map(|t| symbol_names(&secs, t)).unwrap_or_default();
-    for s in secs.iter().filter(|s| s.name == ".nv.info" || s.name.starts_with(".nv.info.")) {
+    for s in secs
+        .iter()
+        .filter(|s| s.name == ".nv.info" || s.name.starts_with(".nv.info."))
+    {
         for (attr, v) in nv_info_attributes(s.data) {
             if attr != EIATTR_REGCOUNT {
                 continue;
@@ -136,7 +171,10 @@ mod tests {
 
     fn cubin() -> Vec<u8> {
         let e = parse_containers(include_bytes!("../tests/data/two_kernels.nv_fatbin")).unwrap();
-        e.into_iter().find(|e| e.kind == EntryKind::Elf).unwrap().data
+        e.into_iter()
+            .find(|e| e.kind == EntryKind::Elf)
+            .unwrap()
+            .data
     }
 
     #[test]
@@ -154,12 +192,24 @@ mod tests {
         let mut elf = cubin();
         let secs: Vec<(usize, usize)> = {
             let s = sections(&elf).unwrap();
-            s.iter().filter(|s| s.name == ".nv.info").map(|s| (s.data.as_ptr() as usize - elf.as_ptr() as usize, s.data.len())).collect()
+            s.iter()
+                .filter(|s| s.name == ".nv.info")
+                .map(|s| {
+                    (
+                        s.data.as_ptr() as usize - elf.as_ptr() as usize,
+                        s.data.len(),
+                    )
+                })
+                .collect()
         };
         for (off, len) in secs {
             let mut at = off;
             while at + 4 <= off + len {
-                let n = if elf[at] == EIFMT_SVAL { 4 + u16_(&elf, at + 2).unwrap() as usize } else { 4 };
+                let n = if elf[at] == EIFMT_SVAL {
+                    4 + u16_(&elf, at + 2).unwrap() as usize
+                } else {
+                    4
+                };
                 if elf[at + 1] == EIATTR_REGCOUNT {
                     elf[at + 1] = 0x7e;
                 }

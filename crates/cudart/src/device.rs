@@ -34,23 +34,35 @@ unsafe extern "C" fn cudaInitDevice(device: c_int, _flags: c_uint, _flags2: c_ui
     query("cudaInitDevice", |_| check_device(device))
 }
 
-unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut props::cudaDeviceProp, device: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaGetDeviceProperties(
+    prop: *mut props::cudaDeviceProp,
+    device: c_int,
+) -> cudaError_t {
     query("cudaGetDeviceProperties", |rt| {
         check_device(device)?;
         put(prop, props::properties(&rt.limits_of_gpu()))
     })
 }
 
-unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, device: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaDeviceGetAttribute(
+    value: *mut c_int,
+    attr: c_int,
+    device: c_int,
+) -> cudaError_t {
     query("cudaDeviceGetAttribute", |rt| {
         check_device(device)?;
-        put(value, props::attribute(&rt.limits_of_gpu(), attr).ok_or(cudaErrorInvalidValue)?)
+        put(
+            value,
+            props::attribute(&rt.limits_of_gpu(), attr).ok_or(cudaErrorInvalidValue)?,
+        )
     })
 }
 
 /// Everything ran when it was called: only a sticky error is left to report.
 unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    api("cudaDeviceSynchronize", |rt| crate::capture::refuse_sync(rt, "cudaDeviceSynchronize", None))
+    api("cudaDeviceSynchronize", |rt| {
+        crate::capture::refuse_sync(rt, "cudaDeviceSynchronize", None)
+    })
 }
 
 unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
@@ -60,7 +72,10 @@ unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
     })
 }
 
-unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const c_void) -> cudaError_t {
+unsafe extern "C" fn cudaFuncGetAttributes(
+    attr: *mut cudaFuncAttributes,
+    func: *const c_void,
+) -> cudaError_t {
     query("cudaFuncGetAttributes", |rt| {
         if attr.is_null() {
             return Err(cudaErrorInvalidValue);
@@ -79,10 +94,20 @@ unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: 
         let f = &rt.functions[&(func as usize)];
         let images = &rt.modules[f.module].images;
         let ptx_sm = images.ptx.as_ref().map(|(sm, _)| *sm as i32).unwrap_or(0);
-        let binary = images.elf_targets.iter().copied().max().map(|s| s as i32).unwrap_or(ptx_sm);
+        let binary = images
+            .elf_targets
+            .iter()
+            .copied()
+            .max()
+            .map(|s| s as i32)
+            .unwrap_or(ptx_sm);
         let info = rt.device.kernel_info(k);
         let static_shared = info.shared_bytes as usize;
-        let max_dyn = f.max_dynamic_shared.map(|v| v as usize).unwrap_or(rt.limits_of_gpu().shared_per_block.saturating_sub(static_shared));
+        let max_dyn = f.max_dynamic_shared.map(|v| v as usize).unwrap_or(
+            rt.limits_of_gpu()
+                .shared_per_block
+                .saturating_sub(static_shared),
+        );
         let a = cudaFuncAttributes {
             sharedSizeBytes: static_shared,
             constSizeBytes: 0,
@@ -110,16 +135,25 @@ unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: 
 
 /// `cudaFuncAttributeMaxDynamicSharedMemorySize` (8) is checked against the 48 KB a CTA may
 /// use and applied; the carveout (9) is a hint and accepted; the rest are not supported.
-unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaFuncSetAttribute(
+    func: *const c_void,
+    attr: c_int,
+    value: c_int,
+) -> cudaError_t {
     query("cudaFuncSetAttribute", |rt| {
         let k = crate::launch::kernel_of(rt, func as usize)?;
         let static_shared = rt.device.kernel_info(k).shared_bytes as i64;
         match attr {
             8 => {
-                if value < 0 || value as i64 + static_shared > rt.limits_of_gpu().shared_per_block as i64 {
+                if value < 0
+                    || value as i64 + static_shared > rt.limits_of_gpu().shared_per_block as i64
+                {
                     return Err(cudaErrorInvalidValue);
                 }
-                rt.functions.get_mut(&(func as usize)).expect("resolved above").max_dynamic_shared = Some(value as u32);
+                rt.functions
+                    .get_mut(&(func as usize))
+                    .expect("resolved above")
+                    .max_dynamic_shared = Some(value as u32);
                 Ok(())
             }
             9 => {
@@ -136,11 +170,16 @@ unsafe extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, valu
 
 /// Cache configuration is a hint with no functional effect.
 unsafe extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, _config: c_int) -> cudaError_t {
-    query("cudaFuncSetCacheConfig", |rt| crate::launch::kernel_of(rt, func as usize).map(|_| ()))
+    query("cudaFuncSetCacheConfig", |rt| {
+        crate::launch::kernel_of(rt, func as usize).map(|_| ())
+    })
 }
 
 /// There is one device, whatever the wish list.
-unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, _prop: *const props::cudaDeviceProp) -> cudaError_t {
+unsafe extern "C" fn cudaChooseDevice(
+    device: *mut c_int,
+    _prop: *const props::cudaDeviceProp,
+) -> cudaError_t {
     query("cudaChooseDevice", |_| put(device, 0))
 }
 
@@ -153,14 +192,25 @@ unsafe extern "C" fn cudaDeviceGetSharedMemConfig(config: *mut c_int) -> cudaErr
     query("cudaDeviceGetSharedMemConfig", |_| put(config, 1)) // cudaSharedMemBankSizeFourByte
 }
 
-unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, _config: c_int) -> cudaError_t {
-    query("cudaFuncSetSharedMemConfig", |rt| crate::launch::kernel_of(rt, func as usize).map(|_| ()))
+unsafe extern "C" fn cudaFuncSetSharedMemConfig(
+    func: *const c_void,
+    _config: c_int,
+) -> cudaError_t {
+    query("cudaFuncSetSharedMemConfig", |rt| {
+        crate::launch::kernel_of(rt, func as usize).map(|_| ())
+    })
 }
 
 /// The (mangled) device name of a kernel, as registered.
-unsafe extern "C" fn cudaFuncGetName(name: *mut *const std::ffi::c_char, func: *const c_void) -> cudaError_t {
+unsafe extern "C" fn cudaFuncGetName(
+    name: *mut *const std::ffi::c_char,
+    func: *const c_void,
+) -> cudaError_t {
     query("cudaFuncGetName", |rt| {
-        let f = rt.functions.get(&(func as usize)).ok_or(cudaErrorInvalidDeviceFunction)?;
+        let f = rt
+            .functions
+            .get(&(func as usize))
+            .ok_or(cudaErrorInvalidDeviceFunction)?;
         put(name, f.c_name.as_ptr())
     })
 }
@@ -195,10 +245,21 @@ unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     block_size: c_int,
     dynamic_shared: usize,
 ) -> cudaError_t {
-    cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, block_size, dynamic_shared, 0)
+    cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        blocks,
+        func,
+        block_size,
+        dynamic_shared,
+        0,
+    )
 }
 
-unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize, func: *const c_void, num_blocks: c_int, block_size: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
+    size: *mut usize,
+    func: *const c_void,
+    num_blocks: c_int,
+    block_size: c_int,
+) -> cudaError_t {
     query("cudaOccupancyAvailableDynamicSMemPerBlock", |rt| {
         if num_blocks <= 0 || block_size <= 0 {
             return Err(cudaErrorInvalidValue);
@@ -209,7 +270,13 @@ unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(size: *mut usize,
             Some(v) => v,
             None => (rt.limits_of_gpu().shared_per_block as u32).saturating_sub(static_shared),
         };
-        let n = occupancy::available_dynamic_shared(rt, func as usize, num_blocks as u32, block_size as u32, max_dynamic)?;
+        let n = occupancy::available_dynamic_shared(
+            rt,
+            func as usize,
+            num_blocks as u32,
+            block_size as u32,
+            max_dynamic,
+        )?;
         put(size, n as usize)
     })
 }
@@ -249,7 +316,11 @@ unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cuda
             2 => rt.device.heap_size() as usize,
             3 => rt.limits.get(&3).copied().unwrap_or(2),
             4 => rt.limits.get(&4).copied().unwrap_or(2048),
-            0x0A => rt.limits.get(&0x0A).copied().unwrap_or(rt.limits_of_gpu().shared_per_block),
+            0x0A => rt
+                .limits
+                .get(&0x0A)
+                .copied()
+                .unwrap_or(rt.limits_of_gpu().shared_per_block),
             _ => return Err(cudaErrorUnsupportedLimit),
         };
         put(value, v)
@@ -275,7 +346,10 @@ unsafe extern "C" fn cudaDriverGetVersion(version: *mut c_int) -> cudaError_t {
     query("cudaDriverGetVersion", |_| put(version, VERSION))
 }
 
-unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> cudaError_t {
+unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> cudaError_t {
     query("cudaDeviceGetStreamPriorityRange", |_| {
         if !least.is_null() {
             *least = 0;
@@ -287,7 +361,11 @@ unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(least: *mut c_int, greates
     })
 }
 
-unsafe extern "C" fn cudaDeviceCanAccessPeer(can: *mut c_int, _device: c_int, _peer: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaDeviceCanAccessPeer(
+    can: *mut c_int,
+    _device: c_int,
+    _peer: c_int,
+) -> cudaError_t {
     query("cudaDeviceCanAccessPeer", |_| put(can, 0))
 }
 

@@ -39,7 +39,11 @@ pub fn message(e: cudaError_t) -> Option<&'static str> {
 unsafe extern "C" fn cudaGetLastError() -> cudaError_t {
     guard("cudaGetLastError", cudaErrorUnknown, || {
         let mut rt = lock();
-        let e = if rt.last_error != cudaSuccess { rt.last_error } else { rt.sticky };
+        let e = if rt.last_error != cudaSuccess {
+            rt.last_error
+        } else {
+            rt.sticky
+        };
         rt.last_error = cudaSuccess;
         e
     })
@@ -57,18 +61,39 @@ unsafe extern "C" fn cudaPeekAtLastError() -> cudaError_t {
 }
 
 unsafe extern "C" fn cudaGetErrorString(e: cudaError_t) -> *const c_char {
-    guard("cudaGetErrorString", UNRECOGNIZED.as_ptr() as *const c_char, || {
-        c_strings().iter().find(|(c, ..)| *c == e).map(|(.., m)| m.as_ptr()).unwrap_or(UNRECOGNIZED.as_ptr()) as *const c_char
-    })
+    guard(
+        "cudaGetErrorString",
+        UNRECOGNIZED.as_ptr() as *const c_char,
+        || {
+            c_strings()
+                .iter()
+                .find(|(c, ..)| *c == e)
+                .map(|(.., m)| m.as_ptr())
+                .unwrap_or(UNRECOGNIZED.as_ptr()) as *const c_char
+        },
+    )
 }
 
 unsafe extern "C" fn cudaGetErrorName(e: cudaError_t) -> *const c_char {
-    guard("cudaGetErrorName", UNRECOGNIZED.as_ptr() as *const c_char, || {
-        c_strings().iter().find(|(c, ..)| *c == e).map(|(_, n, _)| n.as_ptr()).unwrap_or(UNRECOGNIZED.as_ptr()) as *const c_char
-    })
+    guard(
+        "cudaGetErrorName",
+        UNRECOGNIZED.as_ptr() as *const c_char,
+        || {
+            c_strings()
+                .iter()
+                .find(|(c, ..)| *c == e)
+                .map(|(_, n, _)| n.as_ptr())
+                .unwrap_or(UNRECOGNIZED.as_ptr()) as *const c_char
+        },
+    )
 }
 
-export!(cudaGetLastError, cudaPeekAtLastError, cudaGetErrorString, cudaGetErrorName);
+export!(
+    cudaGetLastError,
+    cudaPeekAtLastError,
+    cudaGetErrorString,
+    cudaGetErrorName
+);
 
 #[cfg(test)]
 mod tests {
@@ -81,16 +106,30 @@ mod tests {
         assert_eq!(message(9), Some("invalid configuration argument"));
         assert_eq!(name(12345), None);
         unsafe {
-            assert_eq!(CStr::from_ptr(cudaGetErrorString(801)).to_str().unwrap(), "operation not supported");
-            assert_eq!(CStr::from_ptr(cudaGetErrorName(0)).to_str().unwrap(), "cudaSuccess");
-            assert_eq!(CStr::from_ptr(cudaGetErrorName(-3)).to_str().unwrap(), "unrecognized error code");
+            assert_eq!(
+                CStr::from_ptr(cudaGetErrorString(801)).to_str().unwrap(),
+                "operation not supported"
+            );
+            assert_eq!(
+                CStr::from_ptr(cudaGetErrorName(0)).to_str().unwrap(),
+                "cudaSuccess"
+            );
+            assert_eq!(
+                CStr::from_ptr(cudaGetErrorName(-3)).to_str().unwrap(),
+                "unrecognized error code"
+            );
         }
     }
 
     #[test]
     fn table_is_sorted_and_unique() {
         assert!(ERRORS.windows(2).all(|w| w[0].0 < w[1].0));
-        for code in [cudaErrorInvalidPtx, cudaErrorNoKernelImageForDevice, cudaErrorAssert, cudaErrorLaunchTimeout] {
+        for code in [
+            cudaErrorInvalidPtx,
+            cudaErrorNoKernelImageForDevice,
+            cudaErrorAssert,
+            cudaErrorLaunchTimeout,
+        ] {
             assert!(name(code).is_some(), "{code}");
         }
     }

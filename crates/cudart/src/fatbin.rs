@@ -44,12 +44,27 @@ pub struct Entry {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FatbinError {
-    BadMagic { what: &'static str, found: u32 },
-    Truncated { what: &'static str, offset: usize },
+    BadMagic {
+        what: &'static str,
+        found: u32,
+    },
+    Truncated {
+        what: &'static str,
+        offset: usize,
+    },
     /// A size field that cannot be right (zero where bytes must follow, or past the limits).
-    BadSize { what: &'static str, offset: usize, value: u64 },
-    Decompress { sm: u32, reason: String },
-    NotUtf8 { sm: u32 },
+    BadSize {
+        what: &'static str,
+        offset: usize,
+        value: u64,
+    },
+    Decompress {
+        sm: u32,
+        reason: String,
+    },
+    NotUtf8 {
+        sm: u32,
+    },
     /// A `-rdc=true` build: the device code comes as relocatable fatbinaries to be linked.
     Relocatable,
 }
@@ -72,7 +87,10 @@ impl std::fmt::Display for FatbinError {
 }
 
 fn field<const N: usize>(b: &[u8], at: usize, what: &'static str) -> Result<[u8; N], FatbinError> {
-    at.checked_add(N).and_then(|end| b.get(at..end)).map(|s| s.try_into().expect("N bytes")).ok_or(FatbinError::Truncated { what, offset: at })
+    at.checked_add(N)
+        .and_then(|end| b.get(at..end))
+        .map(|s| s.try_into().expect("N bytes"))
+        .ok_or(FatbinError::Truncated { what, offset: at })
 }
 fn u16_at(b: &[u8], at: usize, what: &'static str) -> Result<u16, FatbinError> {
     field::<2>(b, at, what).map(u16::from_le_bytes)
@@ -88,7 +106,10 @@ fn u64_at(b: &[u8], at: usize, what: &'static str) -> Result<u64, FatbinError> {
 pub fn container_len(header: &[u8]) -> Result<usize, FatbinError> {
     let magic = u32_at(header, 0, "container header")?;
     if magic != CONTAINER_MAGIC {
-        return Err(FatbinError::BadMagic { what: "fatbinary container", found: magic });
+        return Err(FatbinError::BadMagic {
+            what: "fatbinary container",
+            found: magic,
+        });
     }
     let hsize = (u16_at(header, 6, "container header")? as usize).max(CONTAINER_HEADER);
     let body = u64_at(header, 8, "container header")?;
@@ -97,7 +118,11 @@ pub fn container_len(header: &[u8]) -> Result<usize, FatbinError> {
         .ok()
         .and_then(|b| b.checked_add(hsize))
         .filter(|&len| len <= MAX_CONTAINER)
-        .ok_or(FatbinError::BadSize { what: "container body", offset: 8, value: body })
+        .ok_or(FatbinError::BadSize {
+            what: "container body",
+            offset: 8,
+            value: body,
+        })
 }
 
 /// Parses one or more back-to-back containers (8-byte padding between them is skipped).
@@ -109,10 +134,19 @@ pub fn parse_containers(bytes: &[u8]) -> Result<Vec<Entry>, FatbinError> {
             if at > 0 && bytes[at..].iter().all(|&b| b == 0) {
                 break;
             }
-            return Err(FatbinError::BadMagic { what: "fatbinary container", found: u32_at(bytes, at, "container")? });
+            return Err(FatbinError::BadMagic {
+                what: "fatbinary container",
+                found: u32_at(bytes, at, "container")?,
+            });
         }
         let len = container_len(&bytes[at..]).map_err(|e| at_offset(e, at))?;
-        let end = at.checked_add(len).filter(|&e| e <= bytes.len()).ok_or(FatbinError::Truncated { what: "container", offset: at })?;
+        let end =
+            at.checked_add(len)
+                .filter(|&e| e <= bytes.len())
+                .ok_or(FatbinError::Truncated {
+                    what: "container",
+                    offset: at,
+                })?;
         let hsize = (u16_at(bytes, at + 6, "container header")? as usize).max(CONTAINER_HEADER);
         // container_len checked hsize + body = len, so the body lies inside [at, end).
         let body_start = at + hsize;
@@ -125,8 +159,19 @@ pub fn parse_containers(bytes: &[u8]) -> Result<Vec<Entry>, FatbinError> {
 /// Moves a header-relative error offset to where the header sits in the whole fatbinary.
 fn at_offset(e: FatbinError, base: usize) -> FatbinError {
     match e {
-        FatbinError::Truncated { what, offset } => FatbinError::Truncated { what, offset: offset.saturating_add(base) },
-        FatbinError::BadSize { what, offset, value } => FatbinError::BadSize { what, offset: offset.saturating_add(base), value },
+        FatbinError::Truncated { what, offset } => FatbinError::Truncated {
+            what,
+            offset: offset.saturating_add(base),
+        },
+        FatbinError::BadSize {
+            what,
+            offset,
+            value,
+        } => FatbinError::BadSize {
+            what,
+            offset: offset.saturating_add(base),
+            value,
+        },
         e => e,
     }
 }
@@ -143,7 +188,11 @@ fn parse_entries(mut b: &[u8], mut base: usize, out: &mut Vec<Entry>) -> Result<
         let header = |at, what| u32_at(b, at, what).map_err(|e| at_offset(e, base));
         let hsize = header(4, "entry header")? as usize;
         if hsize < ENTRY_HEADER_MIN {
-            return Err(FatbinError::BadSize { what: "entry header", offset: base + 4, value: hsize as u64 });
+            return Err(FatbinError::BadSize {
+                what: "entry header",
+                offset: base + 4,
+                value: hsize as u64,
+            });
         }
         let padded_raw = u64_at(b, 8, "entry header").map_err(|e| at_offset(e, base))?;
         let compressed = header(0x10, "entry header")? as usize;
@@ -154,18 +203,35 @@ fn parse_entries(mut b: &[u8], mut base: usize, out: &mut Vec<Entry>) -> Result<
             .ok()
             .and_then(|p| p.checked_add(hsize))
             .filter(|&s| s <= b.len())
-            .ok_or(FatbinError::BadSize { what: "entry payload", offset: base + 8, value: padded_raw })?;
+            .ok_or(FatbinError::BadSize {
+                what: "entry payload",
+                offset: base + 8,
+                value: padded_raw,
+            })?;
         let payload = &b[hsize..stride];
         let mut data = if flags & FLAG_ZSTD != 0 {
-            let frame = if compressed > 0 && compressed <= payload.len() { &payload[..compressed] } else { payload };
+            let frame = if compressed > 0 && compressed <= payload.len() {
+                &payload[..compressed]
+            } else {
+                payload
+            };
             // The header's size bounds the work a hostile frame can cause (0: not given).
-            let declared = usize::try_from(uncompressed).ok().filter(|&n| n <= MAX_IMAGE);
+            let declared = usize::try_from(uncompressed)
+                .ok()
+                .filter(|&n| n <= MAX_IMAGE);
             let limit = match (uncompressed, declared) {
                 (0, _) => MAX_IMAGE,
                 (_, Some(n)) => n,
-                (_, None) => return Err(FatbinError::BadSize { what: "uncompressed image", offset: base + 0x38, value: uncompressed }),
+                (_, None) => {
+                    return Err(FatbinError::BadSize {
+                        what: "uncompressed image",
+                        offset: base + 0x38,
+                        value: uncompressed,
+                    })
+                }
             };
-            decompress(frame, limit, limit).map_err(|reason| FatbinError::Decompress { sm, reason })?
+            decompress(frame, limit, limit)
+                .map_err(|reason| FatbinError::Decompress { sm, reason })?
         } else {
             payload.to_vec()
         };
@@ -175,7 +241,12 @@ fn parse_entries(mut b: &[u8], mut base: usize, out: &mut Vec<Entry>) -> Result<
                 data.truncate(nul);
             }
         }
-        out.push(Entry { kind, sm, flags, data });
+        out.push(Entry {
+            kind,
+            sm,
+            flags,
+            data,
+        });
         b = &b[stride..];
         base += stride;
     }
@@ -188,7 +259,9 @@ fn decompress(frame: &[u8], size_hint: usize, limit: usize) -> Result<Vec<u8>, S
     let mut out = Vec::with_capacity(size_hint.min(64 << 20).min(limit));
     let s = ruzstd::StreamingDecoder::new(frame).map_err(|e| e.to_string())?;
     // One byte past the limit tells "too big" from "exactly the limit".
-    s.take(limit as u64 + 1).read_to_end(&mut out).map_err(|e| e.to_string())?;
+    s.take(limit as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| e.to_string())?;
     if out.len() > limit {
         return Err(format!("the image decompresses to more than {limit} bytes"));
     }
@@ -211,23 +284,38 @@ pub struct Images {
 /// The PTX to run: the highest target ≤ [`PREFERRED_MAX_SM`], else the lowest of the rest.
 pub fn choose_ptx(entries: &[Entry]) -> Option<&Entry> {
     let ptx = entries.iter().filter(|e| e.kind == EntryKind::Ptx);
-    ptx.clone().filter(|e| e.sm <= PREFERRED_MAX_SM).max_by_key(|e| e.sm).or_else(|| ptx.min_by_key(|e| e.sm))
+    ptx.clone()
+        .filter(|e| e.sm <= PREFERRED_MAX_SM)
+        .max_by_key(|e| e.sm)
+        .or_else(|| ptx.min_by_key(|e| e.sm))
 }
 
 /// Reduces a container's entries to what the runtime uses. Register counts come from the
 /// cubin closest to the chosen PTX's target (the same kernels, compiled by ptxas).
 pub fn images(entries: &[Entry]) -> Result<Images, FatbinError> {
     let mut out = Images {
-        ptx_targets: entries.iter().filter(|e| e.kind == EntryKind::Ptx).map(|e| e.sm).collect(),
-        elf_targets: entries.iter().filter(|e| e.kind == EntryKind::Elf).map(|e| e.sm).collect(),
+        ptx_targets: entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Ptx)
+            .map(|e| e.sm)
+            .collect(),
+        elf_targets: entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Elf)
+            .map(|e| e.sm)
+            .collect(),
         ..Default::default()
     };
     if let Some(e) = choose_ptx(entries) {
-        let text = String::from_utf8(e.data.clone()).map_err(|_| FatbinError::NotUtf8 { sm: e.sm })?;
+        let text =
+            String::from_utf8(e.data.clone()).map_err(|_| FatbinError::NotUtf8 { sm: e.sm })?;
         out.ptx = Some((e.sm, text));
     }
     let want = out.ptx.as_ref().map(|(sm, _)| *sm).unwrap_or(75);
-    let elf = entries.iter().filter(|e| e.kind == EntryKind::Elf).min_by_key(|e| (e.sm as i64 - want as i64).abs());
+    let elf = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Elf)
+        .min_by_key(|e| (e.sm as i64 - want as i64).abs());
     if let Some(e) = elf {
         // A malformed cubin only costs the register counts.
         out.regcounts = cubin::regcounts(&e.data).unwrap_or_default();
@@ -261,10 +349,16 @@ pub unsafe fn read_wrapper<'a>(p: *const u8) -> Result<(Option<Wrapper>, &'a [u8
     } else if magic == CONTAINER_MAGIC {
         (None, p)
     } else {
-        return Err(FatbinError::BadMagic { what: "fatbinary wrapper", found: magic });
+        return Err(FatbinError::BadMagic {
+            what: "fatbinary wrapper",
+            found: magic,
+        });
     };
     if data.is_null() {
-        return Err(FatbinError::Truncated { what: "wrapper (null data)", offset: 0 });
+        return Err(FatbinError::Truncated {
+            what: "wrapper (null data)",
+            offset: 0,
+        });
     }
     let len = container_len(std::slice::from_raw_parts(data, CONTAINER_HEADER))?;
     Ok((wrapper, std::slice::from_raw_parts(data, len)))
@@ -298,7 +392,10 @@ mod tests {
         assert!(kinds.contains(&(EntryKind::Elf, 75)), "{kinds:?}");
         assert!(kinds.contains(&(EntryKind::Ptx, 75)), "{kinds:?}");
         let ptx = e.iter().find(|e| e.kind == EntryKind::Ptx).unwrap();
-        assert!(ptx.flags & FLAG_ZSTD != 0, "nvcc 13 compresses PTX by default");
+        assert!(
+            ptx.flags & FLAG_ZSTD != 0,
+            "nvcc 13 compresses PTX by default"
+        );
         let text = std::str::from_utf8(&ptx.data).unwrap();
         assert!(text.contains(".target sm_75"), "{text}");
         assert!(text.contains(".visible .entry _Z5scalePfif"), "{text}");
@@ -310,7 +407,11 @@ mod tests {
     #[test]
     fn uncompressed_entries_and_the_ptx_choice() {
         let e = parse_containers(TWO_PTX).unwrap();
-        let ptx: Vec<_> = e.iter().filter(|e| e.kind == EntryKind::Ptx).map(|e| e.sm).collect();
+        let ptx: Vec<_> = e
+            .iter()
+            .filter(|e| e.kind == EntryKind::Ptx)
+            .map(|e| e.sm)
+            .collect();
         assert_eq!(ptx, vec![75, 80]);
         assert!(e.iter().all(|e| e.flags & FLAG_ZSTD == 0));
         assert_eq!(choose_ptx(&e).unwrap().sm, 80);
@@ -322,8 +423,18 @@ mod tests {
 
     #[test]
     fn ptx_choice_prefers_highest_up_to_90_else_lowest() {
-        let mk = |sm| Entry { kind: EntryKind::Ptx, sm, flags: 0, data: vec![] };
-        let elf = Entry { kind: EntryKind::Elf, sm: 75, flags: 0, data: vec![] };
+        let mk = |sm| Entry {
+            kind: EntryKind::Ptx,
+            sm,
+            flags: 0,
+            data: vec![],
+        };
+        let elf = Entry {
+            kind: EntryKind::Elf,
+            sm: 75,
+            flags: 0,
+            data: vec![],
+        };
         assert_eq!(choose_ptx(&[mk(52), mk(90), mk(75)]).unwrap().sm, 90);
         assert_eq!(choose_ptx(&[mk(100), mk(120), mk(75)]).unwrap().sm, 75);
         assert_eq!(choose_ptx(&[mk(120), mk(100)]).unwrap().sm, 100);
@@ -335,8 +446,16 @@ mod tests {
         let img = images(&parse_containers(DEFAULT_BUILD).unwrap()).unwrap();
         let scale = img.regcounts.get("_Z5scalePfif").copied();
         let sum = img.regcounts.get("_Z6reducePKfPfi").copied();
-        assert!(matches!(scale, Some(n) if (4..=32).contains(&n)), "{:?}", img.regcounts);
-        assert!(matches!(sum, Some(n) if (4..=64).contains(&n)), "{:?}", img.regcounts);
+        assert!(
+            matches!(scale, Some(n) if (4..=32).contains(&n)),
+            "{:?}",
+            img.regcounts
+        );
+        assert!(
+            matches!(sum, Some(n) if (4..=64).contains(&n)),
+            "{:?}",
+            img.regcounts
+        );
     }
 
     #[test]
@@ -358,17 +477,27 @@ mod tests {
         empty.extend_from_slice(&1u16.to_le_bytes());
         empty.extend_from_slice(&16u16.to_le_bytes());
         empty.extend_from_slice(&0u64.to_le_bytes());
-        let stub = Wrapper { version: 2, data: empty.as_ptr(), filename_or_fatbins: std::ptr::null() };
+        let stub = Wrapper {
+            version: 2,
+            data: empty.as_ptr(),
+            filename_or_fatbins: std::ptr::null(),
+        };
         assert!(!unsafe { has_prelinked(&stub) });
         assert!(parse_containers(&empty).unwrap().is_empty());
         let list: [*const u8; 2] = [empty.as_ptr(), std::ptr::null()];
-        let rdc = Wrapper { filename_or_fatbins: list.as_ptr() as *const u8, ..stub };
+        let rdc = Wrapper {
+            filename_or_fatbins: list.as_ptr() as *const u8,
+            ..stub
+        };
         assert!(unsafe { has_prelinked(&rdc) });
     }
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        assert!(matches!(parse_containers(b"\x01\x02\x03\x04garbage garbage"), Err(FatbinError::BadMagic { .. })));
+        assert!(matches!(
+            parse_containers(b"\x01\x02\x03\x04garbage garbage"),
+            Err(FatbinError::BadMagic { .. })
+        ));
         let mut cut = DEFAULT_BUILD[..64].to_vec();
         cut.truncate(40);
         assert!(parse_containers(&cut).is_err() || parse_containers(&cut).unwrap().is_empty());
@@ -406,11 +535,21 @@ mod tests {
         // Header and padded sizes both zero used to leave the entry loop where it was forever.
         let body = entry_header(1, 0, 0, 0);
         let err = parse_containers(&container(&body, body.len() as u64)).unwrap_err();
-        assert_eq!(err, FatbinError::BadSize { what: "entry header", offset: 20, value: 0 });
+        assert_eq!(
+            err,
+            FatbinError::BadSize {
+                what: "entry header",
+                offset: 20,
+                value: 0
+            }
+        );
         assert!(err.to_string().contains("corrupt fatbinary"), "{err}");
         // A header shorter than the fields read is as bad.
         let body = entry_header(1, 8, 0, 0);
-        assert!(matches!(parse_containers(&container(&body, 0x50)), Err(FatbinError::BadSize { value: 8, .. })));
+        assert!(matches!(
+            parse_containers(&container(&body, 0x50)),
+            Err(FatbinError::BadSize { value: 8, .. })
+        ));
     }
 
     #[test]
@@ -418,14 +557,26 @@ mod tests {
         for body_len in [u64::MAX, u64::MAX - 8, u64::MAX - 15, 1 << 40] {
             let c = container(&[], body_len);
             let err = parse_containers(&c).unwrap_err();
-            assert!(matches!(err, FatbinError::BadSize { what: "container body", .. }), "{body_len}: {err:?}");
+            assert!(
+                matches!(
+                    err,
+                    FatbinError::BadSize {
+                        what: "container body",
+                        ..
+                    }
+                ),
+                "{body_len}: {err:?}"
+            );
             assert!(container_len(&c).is_err());
         }
         // An entry's padded size near 2^64 overflows hsize + padded.
         for padded in [u64::MAX, u64::MAX - 0x4f, 1 << 33] {
             let body = entry_header(2, 0x50, padded, 0);
             let err = parse_containers(&container(&body, 0x50)).unwrap_err();
-            assert!(matches!(err, FatbinError::BadSize { what: "entry payload", value, .. } if value == padded), "{err:?}");
+            assert!(
+                matches!(err, FatbinError::BadSize { what: "entry payload", value, .. } if value == padded),
+                "{err:?}"
+            );
         }
     }
 
@@ -435,7 +586,15 @@ mod tests {
         let mut body = entry_header(1, 0x50, 16, 0);
         body.extend_from_slice(b".version 9.5\0\0\0\0");
         let e = parse_containers(&container(&body, body.len() as u64)).unwrap();
-        assert_eq!(e, vec![Entry { kind: EntryKind::Ptx, sm: 75, flags: 0, data: b".version 9.5".to_vec() }]);
+        assert_eq!(
+            e,
+            vec![Entry {
+                kind: EntryKind::Ptx,
+                sm: 75,
+                flags: 0,
+                data: b".version 9.5".to_vec()
+            }]
+        );
     }
 
     /// A zstd frame of `blocks` RLE blocks of 128 KiB each (a tiny frame, a big image).
@@ -471,6 +630,16 @@ mod tests {
         }
         assert!(matches!(entry(1000), Err(FatbinError::Decompress { .. })));
         let err = entry(u64::MAX).unwrap_err();
-        assert!(matches!(err, FatbinError::BadSize { what: "uncompressed image", value: u64::MAX, .. }), "{err:?}");
+        assert!(
+            matches!(
+                err,
+                FatbinError::BadSize {
+                    what: "uncompressed image",
+                    value: u64::MAX,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
     }
 }

@@ -98,18 +98,48 @@ pub struct Copy3d {
 
 impl Copy3d {
     pub fn linear(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> Copy3d {
-        Copy3d { dst: dst as usize, dpitch: count, dslice: count, src: src as usize, spitch: count, sslice: count, width: count, height: 1, depth: 1, kind }
+        Copy3d {
+            dst: dst as usize,
+            dpitch: count,
+            dslice: count,
+            src: src as usize,
+            spitch: count,
+            sslice: count,
+            width: count,
+            height: 1,
+            depth: 1,
+            kind,
+        }
     }
 }
 
 /// What a node does when the graph runs.
 #[derive(Clone, Debug)]
 pub enum NodeKind {
-    Kernel { stub: usize, grid: dim3, block: dim3, shared: usize, args: Vec<Vec<u8>>, cooperative: bool },
+    Kernel {
+        stub: usize,
+        grid: dim3,
+        block: dim3,
+        shared: usize,
+        args: Vec<Vec<u8>>,
+        cooperative: bool,
+    },
     Copy(Copy3d),
-    Memset { dst: usize, pitch: usize, value: u32, element_size: u32, width: usize, height: usize },
-    Host { f: HostFn, data: usize },
-    EventRecord { event: usize },
+    Memset {
+        dst: usize,
+        pitch: usize,
+        value: u32,
+        element_size: u32,
+        width: usize,
+        height: usize,
+    },
+    Host {
+        f: HostFn,
+        data: usize,
+    },
+    EventRecord {
+        event: usize,
+    },
     Empty,
 }
 
@@ -169,7 +199,8 @@ impl Graphs {
         let index: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
         let mut order = Vec::with_capacity(nodes.len());
         while order.len() < nodes.len() {
-            let next = (0..nodes.len()).find(|&i| !done[i] && self.nodes[&nodes[i]].deps.iter().all(|d| done[index[d]]))?;
+            let next = (0..nodes.len())
+                .find(|&i| !done[i] && self.nodes[&nodes[i]].deps.iter().all(|d| done[index[d]]))?;
             done[next] = true;
             order.push(nodes[next]);
         }
@@ -187,9 +218,17 @@ fn graph_of(rt: &Runtime, graph: cudaGraph_t) -> Result<usize, cudaError_t> {
 }
 
 /// The dependency list a program passed, checked to be nodes of `graph`.
-unsafe fn dependencies(rt: &Runtime, what: &str, graph: usize, deps: *const cudaGraphNode_t, n: usize) -> Result<Vec<usize>, cudaError_t> {
+unsafe fn dependencies(
+    rt: &Runtime,
+    what: &str,
+    graph: usize,
+    deps: *const cudaGraphNode_t,
+    n: usize,
+) -> Result<Vec<usize>, cudaError_t> {
     if n > 0 && deps.is_null() {
-        diag(&format!("{what}: {n} dependencies but a null dependency array"));
+        diag(&format!(
+            "{what}: {n} dependencies but a null dependency array"
+        ));
         return Err(cudaErrorInvalidValue);
     }
     let mut out = Vec::with_capacity(n);
@@ -198,7 +237,9 @@ unsafe fn dependencies(rt: &Runtime, what: &str, graph: usize, deps: *const cuda
         match rt.graphs.nodes.get(&d) {
             Some(node) if node.graph == graph => out.push(d),
             _ => {
-                diag(&format!("{what}: dependency {i} ({d:#x}) is not a node of this graph"));
+                diag(&format!(
+                    "{what}: dependency {i} ({d:#x}) is not a node of this graph"
+                ));
                 return Err(cudaErrorInvalidValue);
             }
         }
@@ -207,7 +248,15 @@ unsafe fn dependencies(rt: &Runtime, what: &str, graph: usize, deps: *const cuda
 }
 
 /// The shared part of every `cudaGraphAdd*Node`.
-unsafe fn add(rt: &mut Runtime, what: &str, out: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, kind: NodeKind) -> Result<(), cudaError_t> {
+unsafe fn add(
+    rt: &mut Runtime,
+    what: &str,
+    out: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    n: usize,
+    kind: NodeKind,
+) -> Result<(), cudaError_t> {
     if out.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -220,19 +269,26 @@ unsafe fn add(rt: &mut Runtime, what: &str, out: *mut cudaGraphNode_t, graph: cu
 /// A `cudaMemcpy3DParms` on linear memory as a copy.
 pub fn copy_3d(what: &str, p: &cudaMemcpy3DParms) -> Result<Copy3d, cudaError_t> {
     if !p.src_array.is_null() || !p.dst_array.is_null() {
-        diag(&format!("{what}: copies to or from a cudaArray are not supported in graphs"));
+        diag(&format!(
+            "{what}: copies to or from a cudaArray are not supported in graphs"
+        ));
         return Err(cudaErrorNotSupported);
     }
     let (w, h, d) = (p.extent.x, p.extent.y.max(1), p.extent.z.max(1));
     let pitch = |pp: &cudaPitchedPtr| if pp.pitch == 0 { w } else { pp.pitch };
     let (dp, sp) = (pitch(&p.dst_ptr), pitch(&p.src_ptr));
     if w > dp || w > sp {
-        diag(&format!("{what}: width {w} exceeds a pitch (dst {dp}, src {sp})"));
+        diag(&format!(
+            "{what}: width {w} exceeds a pitch (dst {dp}, src {sp})"
+        ));
         return Err(cudaErrorInvalidValue);
     }
-    let slice = |pp: &cudaPitchedPtr, pitch: usize| pitch * if pp.ysize == 0 { h } else { pp.ysize };
+    let slice =
+        |pp: &cudaPitchedPtr, pitch: usize| pitch * if pp.ysize == 0 { h } else { pp.ysize };
     let (ds, ss) = (slice(&p.dst_ptr, dp), slice(&p.src_ptr, sp));
-    let at = |pp: &cudaPitchedPtr, pos: &cudaPos, pitch: usize, sl: usize| pp.ptr as usize + pos.z * sl + pos.y * pitch + pos.x;
+    let at = |pp: &cudaPitchedPtr, pos: &cudaPos, pitch: usize, sl: usize| {
+        pp.ptr as usize + pos.z * sl + pos.y * pitch + pos.x
+    };
     Ok(Copy3d {
         dst: at(&p.dst_ptr, &p.dst_pos, dp, ds),
         dpitch: dp,
@@ -251,7 +307,22 @@ pub fn copy_3d(what: &str, p: &cudaMemcpy3DParms) -> Result<Copy3d, cudaError_t>
 pub fn run_node(rt: &mut Runtime, node: &NodeKind) -> Result<(), cudaError_t> {
     const WHAT: &str = "cudaGraphLaunch";
     match node {
-        NodeKind::Kernel { stub, grid, block, shared, args, cooperative } => crate::launch::launch_bytes(rt, *stub, *grid, *block, args.clone(), *shared, *cooperative),
+        NodeKind::Kernel {
+            stub,
+            grid,
+            block,
+            shared,
+            args,
+            cooperative,
+        } => crate::launch::launch_bytes(
+            rt,
+            *stub,
+            *grid,
+            *block,
+            args.clone(),
+            *shared,
+            *cooperative,
+        ),
         NodeKind::Copy(c) => {
             for z in 0..c.depth {
                 for y in 0..c.height {
@@ -262,17 +333,38 @@ pub fn run_node(rt: &mut Runtime, node: &NodeKind) -> Result<(), cudaError_t> {
             }
             Ok(())
         }
-        NodeKind::Memset { dst, pitch, value, element_size, width, height } => {
-            let row: Vec<u8> = (0..*width).flat_map(|_| value.to_le_bytes().into_iter().take(*element_size as usize)).collect();
+        NodeKind::Memset {
+            dst,
+            pitch,
+            value,
+            element_size,
+            width,
+            height,
+        } => {
+            let row: Vec<u8> = (0..*width)
+                .flat_map(|_| value.to_le_bytes().into_iter().take(*element_size as usize))
+                .collect();
             for y in 0..*height {
                 let d = (dst + y * pitch) as *mut c_void;
-                unsafe { crate::memory::copy(rt, WHAT, d, row.as_ptr() as *const c_void, row.len(), cudaMemcpyDefault)? };
+                unsafe {
+                    crate::memory::copy(
+                        rt,
+                        WHAT,
+                        d,
+                        row.as_ptr() as *const c_void,
+                        row.len(),
+                        cudaMemcpyDefault,
+                    )?
+                };
             }
             Ok(())
         }
         NodeKind::EventRecord { event } => {
             let clock = rt.clock;
-            let e = rt.events.get_mut(event).ok_or(cudaErrorInvalidResourceHandle)?;
+            let e = rt
+                .events
+                .get_mut(event)
+                .ok_or(cudaErrorInvalidResourceHandle)?;
             e.recorded = Some(clock);
             Ok(())
         }
@@ -291,7 +383,13 @@ unsafe extern "C" fn cudaGraphCreate(graph: *mut cudaGraph_t, flags: c_uint) -> 
 }
 
 unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
-    api("cudaGraphDestroy", |rt| if rt.graphs.destroy_graph(graph as usize) { Ok(()) } else { Err(cudaErrorInvalidValue) })
+    api("cudaGraphDestroy", |rt| {
+        if rt.graphs.destroy_graph(graph as usize) {
+            Ok(())
+        } else {
+            Err(cudaErrorInvalidValue)
+        }
+    })
 }
 
 unsafe extern "C" fn cudaGraphAddKernelNode(
@@ -310,7 +408,14 @@ unsafe extern "C" fn cudaGraphAddKernelNode(
         }
         let stub = p.func as usize;
         let args = crate::launch::argument_bytes(rt, stub, p.args)?;
-        let kind = NodeKind::Kernel { stub, grid: p.grid, block: p.block, shared: p.shared as usize, args, cooperative: false };
+        let kind = NodeKind::Kernel {
+            stub,
+            grid: p.grid,
+            block: p.block,
+            shared: p.shared as usize,
+            args,
+            cooperative: false,
+        };
         add(rt, WHAT, out, graph, deps, n, kind)
     })
 }
@@ -345,7 +450,15 @@ unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
         if !(cudaMemcpyHostToHost..=cudaMemcpyDefault).contains(&kind) {
             return Err(cudaErrorInvalidMemcpyDirection);
         }
-        add(rt, WHAT, out, graph, deps, n, NodeKind::Copy(Copy3d::linear(dst, src, count, kind)))
+        add(
+            rt,
+            WHAT,
+            out,
+            graph,
+            deps,
+            n,
+            NodeKind::Copy(Copy3d::linear(dst, src, count, kind)),
+        )
     })
 }
 
@@ -360,44 +473,111 @@ unsafe extern "C" fn cudaGraphAddMemsetNode(
     api(WHAT, |rt| {
         let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
         if !matches!(p.element_size, 1 | 2 | 4) {
-            diag(&format!("{WHAT}: elementSize {} (must be 1, 2 or 4)", p.element_size));
+            diag(&format!(
+                "{WHAT}: elementSize {} (must be 1, 2 or 4)",
+                p.element_size
+            ));
             return Err(cudaErrorInvalidValue);
         }
         let row = p.width * p.element_size as usize;
         if p.height > 1 && p.pitch < row {
-            diag(&format!("{WHAT}: pitch {} is less than a row of {row} bytes", p.pitch));
+            diag(&format!(
+                "{WHAT}: pitch {} is less than a row of {row} bytes",
+                p.pitch
+            ));
             return Err(cudaErrorInvalidValue);
         }
-        let kind = NodeKind::Memset { dst: p.dst as usize, pitch: p.pitch, value: p.value, element_size: p.element_size, width: p.width, height: p.height.max(1) };
+        let kind = NodeKind::Memset {
+            dst: p.dst as usize,
+            pitch: p.pitch,
+            value: p.value,
+            element_size: p.element_size,
+            width: p.width,
+            height: p.height.max(1),
+        };
         add(rt, WHAT, out, graph, deps, n, kind)
     })
 }
 
-unsafe extern "C" fn cudaGraphAddHostNode(out: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, p: *const cudaHostNodeParams) -> cudaError_t {
+unsafe extern "C" fn cudaGraphAddHostNode(
+    out: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    n: usize,
+    p: *const cudaHostNodeParams,
+) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddHostNode";
     api(WHAT, |rt| {
         let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
         let f = p.f.ok_or(cudaErrorInvalidValue)?;
-        add(rt, WHAT, out, graph, deps, n, NodeKind::Host { f, data: p.data as usize })
+        add(
+            rt,
+            WHAT,
+            out,
+            graph,
+            deps,
+            n,
+            NodeKind::Host {
+                f,
+                data: p.data as usize,
+            },
+        )
     })
 }
 
-unsafe extern "C" fn cudaGraphAddEmptyNode(out: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> cudaError_t {
-    api("cudaGraphAddEmptyNode", |rt| add(rt, "cudaGraphAddEmptyNode", out, graph, deps, n, NodeKind::Empty))
+unsafe extern "C" fn cudaGraphAddEmptyNode(
+    out: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    n: usize,
+) -> cudaError_t {
+    api("cudaGraphAddEmptyNode", |rt| {
+        add(
+            rt,
+            "cudaGraphAddEmptyNode",
+            out,
+            graph,
+            deps,
+            n,
+            NodeKind::Empty,
+        )
+    })
 }
 
-unsafe extern "C" fn cudaGraphAddEventRecordNode(out: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, event: cudaEvent_t) -> cudaError_t {
+unsafe extern "C" fn cudaGraphAddEventRecordNode(
+    out: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    n: usize,
+    event: cudaEvent_t,
+) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddEventRecordNode";
     api(WHAT, |rt| {
         if !rt.events.contains_key(&(event as usize)) {
             return Err(cudaErrorInvalidResourceHandle);
         }
-        add(rt, WHAT, out, graph, deps, n, NodeKind::EventRecord { event: event as usize })
+        add(
+            rt,
+            WHAT,
+            out,
+            graph,
+            deps,
+            n,
+            NodeKind::EventRecord {
+                event: event as usize,
+            },
+        )
     })
 }
 
 /// `cudaGraphAddDependencies(graph, from, to, edgeData, n)` (CUDA 13): `to[i]` waits for `from[i]`.
-unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, _edges: *const c_void, n: usize) -> cudaError_t {
+unsafe extern "C" fn cudaGraphAddDependencies(
+    graph: cudaGraph_t,
+    from: *const cudaGraphNode_t,
+    to: *const cudaGraphNode_t,
+    _edges: *const c_void,
+    n: usize,
+) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddDependencies";
     api(WHAT, |rt| {
         let g = graph_of(rt, graph)?;
@@ -413,7 +593,11 @@ unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const c
     })
 }
 
-unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, count: *mut usize) -> cudaError_t {
+unsafe extern "C" fn cudaGraphGetNodes(
+    graph: cudaGraph_t,
+    nodes: *mut cudaGraphNode_t,
+    count: *mut usize,
+) -> cudaError_t {
     api("cudaGraphGetNodes", |rt| {
         let g = graph_of(rt, graph)?;
         let all = &rt.graphs.graphs[&g];
@@ -425,11 +609,23 @@ unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraph
                 *nodes.add(i) = *n as cudaGraphNode_t;
             }
         }
-        put(count, if nodes.is_null() { all.len() } else { all.len().min(*count) })
+        put(
+            count,
+            if nodes.is_null() {
+                all.len()
+            } else {
+                all.len().min(*count)
+            },
+        )
     })
 }
 
-fn instantiate(rt: &mut Runtime, what: &str, out: *mut cudaGraphExec_t, graph: cudaGraph_t) -> Result<(), cudaError_t> {
+fn instantiate(
+    rt: &mut Runtime,
+    what: &str,
+    out: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+) -> Result<(), cudaError_t> {
     if out.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -438,24 +634,42 @@ fn instantiate(rt: &mut Runtime, what: &str, out: *mut cudaGraphExec_t, graph: c
         diag(&format!("{what}: the graph's dependencies form a cycle"));
         return Err(cudaErrorInvalidValue);
     };
-    let nodes = order.iter().map(|n| rt.graphs.nodes[n].kind.clone()).collect();
+    let nodes = order
+        .iter()
+        .map(|n| rt.graphs.nodes[n].kind.clone())
+        .collect();
     let exec = new_handle();
     rt.graphs.execs.insert(exec, nodes);
     unsafe { put(out, exec as cudaGraphExec_t) }
 }
 
 /// CUDA 13: `cudaGraphInstantiate(exec, graph, unsigned long long flags)`.
-unsafe extern "C" fn cudaGraphInstantiate(out: *mut cudaGraphExec_t, graph: cudaGraph_t, _flags: u64) -> cudaError_t {
-    api("cudaGraphInstantiate", |rt| instantiate(rt, "cudaGraphInstantiate", out, graph))
+unsafe extern "C" fn cudaGraphInstantiate(
+    out: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    _flags: u64,
+) -> cudaError_t {
+    api("cudaGraphInstantiate", |rt| {
+        instantiate(rt, "cudaGraphInstantiate", out, graph)
+    })
 }
 
-unsafe extern "C" fn cudaGraphInstantiateWithFlags(out: *mut cudaGraphExec_t, graph: cudaGraph_t, _flags: u64) -> cudaError_t {
-    api("cudaGraphInstantiateWithFlags", |rt| instantiate(rt, "cudaGraphInstantiateWithFlags", out, graph))
+unsafe extern "C" fn cudaGraphInstantiateWithFlags(
+    out: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    _flags: u64,
+) -> cudaError_t {
+    api("cudaGraphInstantiateWithFlags", |rt| {
+        instantiate(rt, "cudaGraphInstantiateWithFlags", out, graph)
+    })
 }
 
 unsafe extern "C" fn cudaGraphExecDestroy(exec: cudaGraphExec_t) -> cudaError_t {
     api("cudaGraphExecDestroy", |rt| {
-        rt.graphs.execs.remove(&(exec as usize)).ok_or(cudaErrorInvalidValue)?;
+        rt.graphs
+            .execs
+            .remove(&(exec as usize))
+            .ok_or(cudaErrorInvalidValue)?;
         free_handle(exec as usize);
         Ok(())
     })
@@ -466,7 +680,11 @@ unsafe extern "C" fn cudaGraphUpload(exec: cudaGraphExec_t, stream: cudaStream_t
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
         }
-        rt.graphs.execs.get(&(exec as usize)).map(|_| ()).ok_or(cudaErrorInvalidValue)
+        rt.graphs
+            .execs
+            .get(&(exec as usize))
+            .map(|_| ())
+            .ok_or(cudaErrorInvalidValue)
     })
 }
 
@@ -479,7 +697,12 @@ unsafe extern "C" fn cudaGraphLaunch(exec: cudaGraphExec_t, stream: cudaStream_t
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
         }
-        nodes = rt.graphs.execs.get(&(exec as usize)).ok_or(cudaErrorInvalidValue)?.clone();
+        nodes = rt
+            .graphs
+            .execs
+            .get(&(exec as usize))
+            .ok_or(cudaErrorInvalidValue)?
+            .clone();
         if crate::capture::capturing(rt, stream) {
             for n in std::mem::take(&mut nodes) {
                 crate::capture::capture(rt, stream, n)?;
@@ -506,10 +729,16 @@ unsafe extern "C" fn cudaGraphLaunch(exec: cudaGraphExec_t, stream: cudaStream_t
     cudaSuccess
 }
 
-unsafe extern "C" fn cudaGraphLaunch_ptsz(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaGraphLaunch_ptsz(
+    exec: cudaGraphExec_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaGraphLaunch(exec, stream)
 }
-unsafe extern "C" fn cudaGraphUpload_ptsz(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaGraphUpload_ptsz(
+    exec: cudaGraphExec_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaGraphUpload(exec, stream)
 }
 
@@ -557,7 +786,11 @@ mod tests {
         let graph = g.new_graph();
         let mut nodes: Vec<usize> = Vec::new();
         for d in deps {
-            let n = g.insert(graph, d.iter().map(|&i| nodes[i]).collect(), NodeKind::Empty);
+            let n = g.insert(
+                graph,
+                d.iter().map(|&i| nodes[i]).collect(),
+                NodeKind::Empty,
+            );
             nodes.push(n);
         }
         (g, graph, nodes)
@@ -589,10 +822,20 @@ mod tests {
         let p = cudaMemcpy3DParms {
             src_array: null,
             src_pos: cudaPos { x: 4, y: 1, z: 0 },
-            src_ptr: cudaPitchedPtr { ptr: 0x1000 as *mut c_void, pitch: 64, xsize: 16, ysize: 8 },
+            src_ptr: cudaPitchedPtr {
+                ptr: 0x1000 as *mut c_void,
+                pitch: 64,
+                xsize: 16,
+                ysize: 8,
+            },
             dst_array: null,
             dst_pos: cudaPos { x: 0, y: 0, z: 1 },
-            dst_ptr: cudaPitchedPtr { ptr: 0x8000 as *mut c_void, pitch: 32, xsize: 8, ysize: 4 },
+            dst_ptr: cudaPitchedPtr {
+                ptr: 0x8000 as *mut c_void,
+                pitch: 32,
+                xsize: 8,
+                ysize: 4,
+            },
             extent: cudaPos { x: 16, y: 2, z: 1 },
             kind: cudaMemcpyDeviceToDevice,
         };
@@ -600,7 +843,10 @@ mod tests {
         assert_eq!((c.src, c.spitch, c.sslice), (0x1000 + 64 + 4, 64, 512));
         assert_eq!((c.dst, c.dpitch, c.dslice), (0x8000 + 128, 32, 128));
         assert_eq!((c.width, c.height, c.depth), (16, 2, 1));
-        let wide = cudaMemcpy3DParms { extent: cudaPos { x: 40, y: 1, z: 1 }, ..p };
+        let wide = cudaMemcpy3DParms {
+            extent: cudaPos { x: 40, y: 1, z: 1 },
+            ..p
+        };
         assert_eq!(copy_3d("t", &wide).err(), Some(cudaErrorInvalidValue));
     }
 }

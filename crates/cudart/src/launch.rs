@@ -28,14 +28,31 @@ thread_local! {
     static CONFIGS: RefCell<Vec<CallConfig>> = const { RefCell::new(Vec::new()) };
 }
 
-unsafe extern "C" fn __cudaPushCallConfiguration(grid: dim3, block: dim3, shared: usize, stream: cudaStream_t) -> u32 {
+unsafe extern "C" fn __cudaPushCallConfiguration(
+    grid: dim3,
+    block: dim3,
+    shared: usize,
+    stream: cudaStream_t,
+) -> u32 {
     guard("__cudaPushCallConfiguration", 1, || {
-        CONFIGS.with(|c| c.borrow_mut().push(CallConfig { grid, block, shared, stream }));
+        CONFIGS.with(|c| {
+            c.borrow_mut().push(CallConfig {
+                grid,
+                block,
+                shared,
+                stream,
+            })
+        });
         0
     })
 }
 
-unsafe extern "C" fn __cudaPopCallConfiguration(grid: *mut dim3, block: *mut dim3, shared: *mut usize, stream: *mut c_void) -> cudaError_t {
+unsafe extern "C" fn __cudaPopCallConfiguration(
+    grid: *mut dim3,
+    block: *mut dim3,
+    shared: *mut usize,
+    stream: *mut c_void,
+) -> cudaError_t {
     guard("__cudaPopCallConfiguration", cudaErrorUnknown, || {
         let Some(c) = CONFIGS.with(|c| c.borrow_mut().pop()) else {
             return cudaErrorMissingConfiguration;
@@ -52,7 +69,10 @@ unsafe extern "C" fn __cudaPopCallConfiguration(grid: *mut dim3, block: *mut dim
 }
 
 /// `cudaKernel_t` handles are the host stub addresses themselves.
-unsafe extern "C" fn __cudaGetKernel(kernel: *mut cudaKernel_t, host_stub: *const c_void) -> cudaError_t {
+unsafe extern "C" fn __cudaGetKernel(
+    kernel: *mut cudaKernel_t,
+    host_stub: *const c_void,
+) -> cudaError_t {
     crate::runtime::query("__cudaGetKernel", |rt| {
         if !rt.functions.contains_key(&(host_stub as usize)) {
             return Err(cudaErrorInvalidDeviceFunction);
@@ -73,7 +93,18 @@ unsafe extern "C" fn __cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("__cudaLaunchKernel", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream, false))
+    api("__cudaLaunchKernel", |rt| {
+        launch(
+            rt,
+            kernel as usize,
+            grid,
+            block,
+            args,
+            shared,
+            stream,
+            false,
+        )
+    })
 }
 
 unsafe extern "C" fn __cudaLaunchKernel_ptsz(
@@ -84,7 +115,18 @@ unsafe extern "C" fn __cudaLaunchKernel_ptsz(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("__cudaLaunchKernel_ptsz", |rt| launch(rt, kernel as usize, grid, block, args, shared, stream, false))
+    api("__cudaLaunchKernel_ptsz", |rt| {
+        launch(
+            rt,
+            kernel as usize,
+            grid,
+            block,
+            args,
+            shared,
+            stream,
+            false,
+        )
+    })
 }
 
 unsafe extern "C" fn cudaLaunchKernel(
@@ -95,7 +137,9 @@ unsafe extern "C" fn cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("cudaLaunchKernel", |rt| launch(rt, func as usize, grid, block, args, shared, stream, false))
+    api("cudaLaunchKernel", |rt| {
+        launch(rt, func as usize, grid, block, args, shared, stream, false)
+    })
 }
 
 unsafe extern "C" fn cudaLaunchKernel_ptsz(
@@ -106,7 +150,9 @@ unsafe extern "C" fn cudaLaunchKernel_ptsz(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api("cudaLaunchKernel_ptsz", |rt| launch(rt, func as usize, grid, block, args, shared, stream, false))
+    api("cudaLaunchKernel_ptsz", |rt| {
+        launch(rt, func as usize, grid, block, args, shared, stream, false)
+    })
 }
 
 /// A cooperative launch: its CTAs must all fit on the GPU at once (by the occupancy rule the
@@ -125,10 +171,17 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
     api("cudaLaunchCooperativeKernel", |rt| {
         // An invalid configuration is that, not a grid too large (nothing fits then).
         let k = kernel_of(rt, func as usize)?;
-        let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared: u32::try_from(shared).map_err(|_| cudaErrorInvalidValue)? };
+        let cfg = LaunchConfig {
+            grid: grid.into(),
+            block: block.into(),
+            dynamic_shared: u32::try_from(shared).map_err(|_| cudaErrorInvalidValue)?,
+        };
         if let Err(e) = rt.device.check_cooperative(k, &cfg) {
             let code = error_code(&e);
-            diag(&format!("{}: {e}", crate::errors::name(code).unwrap_or("error")));
+            diag(&format!(
+                "{}: {e}",
+                crate::errors::name(code).unwrap_or("error")
+            ));
             return Err(code);
         }
         launch(rt, func as usize, grid, block, args, shared, stream, true)
@@ -149,7 +202,9 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(
 /// The kernel behind a host stub, resolved on first use.
 pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaError_t> {
     let Some(f) = rt.functions.get(&stub) else {
-        diag(&format!("no kernel is registered for host function 0x{stub:x}"));
+        diag(&format!(
+            "no kernel is registered for host function 0x{stub:x}"
+        ));
         return Err(cudaErrorInvalidDeviceFunction);
     };
     if let Some(h) = f.handle {
@@ -157,13 +212,26 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
     }
     let (module, name) = (f.module, f.name.clone());
     let result = match &rt.modules[module].state {
-        ModuleState::Loaded(m) => rt.device.kernel(*m, &name).map_err(|e| (cudaErrorInvalidDeviceFunction, e.to_string())),
+        ModuleState::Loaded(m) => rt
+            .device
+            .kernel(*m, &name)
+            .map_err(|e| (cudaErrorInvalidDeviceFunction, e.to_string())),
         ModuleState::Failed { code, message } => {
             // The first problem the loader named (`line N: unsupported …`), else the summary.
-            let first = message.lines().find(|l| l.trim_start().starts_with("line ")).or(message.lines().next()).unwrap_or("");
-            Err((*code, format!("its module could not be loaded: {}", first.trim())))
+            let first = message
+                .lines()
+                .find(|l| l.trim_start().starts_with("line "))
+                .or(message.lines().next())
+                .unwrap_or("");
+            Err((
+                *code,
+                format!("its module could not be loaded: {}", first.trim()),
+            ))
         }
-        ModuleState::Empty => Err((cudaErrorInvalidDeviceFunction, "its module holds no code".into())),
+        ModuleState::Empty => Err((
+            cudaErrorInvalidDeviceFunction,
+            "its module holds no code".into(),
+        )),
     };
     if let Ok(h) = result {
         // The timing model's occupancy uses what ptxas allocated (the cubin's REGCOUNT);
@@ -181,7 +249,11 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
         Err((code, why)) => {
             if !f.reported {
                 f.reported = true;
-                diag(&format!("cannot launch `{}` ({}): {why}", demangle(&name), crate::errors::name(code).unwrap_or("error")));
+                diag(&format!(
+                    "cannot launch `{}` ({}): {why}",
+                    demangle(&name),
+                    crate::errors::name(code).unwrap_or("error")
+                ));
             }
             Err(code)
         }
@@ -205,15 +277,21 @@ pub fn error_code(e: &DeviceError) -> cudaError_t {
         // .reqntid/.maxntid) follow the same rule.
         DeviceError::InvalidLaunch { .. } => cudaErrorInvalidValue,
         DeviceError::CooperativeLaunchTooLarge { .. } => cudaErrorCooperativeLaunchTooLarge,
-        DeviceError::MemoryFault { misaligned: true, .. } => cudaErrorMisalignedAddress,
+        DeviceError::MemoryFault {
+            misaligned: true, ..
+        } => cudaErrorMisalignedAddress,
         DeviceError::MemoryFault { .. } => cudaErrorIllegalAddress,
-        DeviceError::Deadlock { .. } | DeviceError::InstructionLimit { .. } | DeviceError::CycleLimit { .. } => cudaErrorLaunchTimeout,
+        DeviceError::Deadlock { .. }
+        | DeviceError::InstructionLimit { .. }
+        | DeviceError::CycleLimit { .. } => cudaErrorLaunchTimeout,
         DeviceError::Trap(_) => cudaErrorLaunchFailure,
         DeviceError::AssertFailed { .. } => cudaErrorAssert,
         DeviceError::StackOverflow { .. } => cudaErrorHardwareStackError,
         DeviceError::BadCallTarget { .. } => cudaErrorInvalidPc,
         DeviceError::BadFree { .. } => cudaErrorIllegalAddress,
-        DeviceError::BadTextureHandle { .. } | DeviceError::SurfaceOutOfBounds { .. } => cudaErrorIllegalAddress,
+        DeviceError::BadTextureHandle { .. } | DeviceError::SurfaceOutOfBounds { .. } => {
+            cudaErrorIllegalAddress
+        }
         _ => cudaErrorLaunchFailure,
     }
 }
@@ -252,7 +330,14 @@ unsafe fn launch(
     }
     let argv = argument_bytes(rt, stub, args)?;
     if crate::capture::capturing(rt, stream) {
-        let node = crate::graphs::NodeKind::Kernel { stub, grid, block, shared, args: argv, cooperative };
+        let node = crate::graphs::NodeKind::Kernel {
+            stub,
+            grid,
+            block,
+            shared,
+            args: argv,
+            cooperative,
+        };
         return crate::capture::capture(rt, stream, node);
     }
     launch_bytes(rt, stub, grid, block, argv, shared, cooperative)
@@ -260,19 +345,29 @@ unsafe fn launch(
 
 /// The kernel's arguments copied out of the program's `void* args[]` (one pointer per
 /// parameter, each to that parameter's bytes).
-pub unsafe fn argument_bytes(rt: &mut Runtime, stub: usize, args: *mut *mut c_void) -> Result<Vec<Vec<u8>>, cudaError_t> {
+pub unsafe fn argument_bytes(
+    rt: &mut Runtime,
+    stub: usize,
+    args: *mut *mut c_void,
+) -> Result<Vec<Vec<u8>>, cudaError_t> {
     let k = kernel_of(rt, stub)?;
     let info = rt.device.kernel_info(k);
     let name = demangle(&info.name);
     if !info.params.is_empty() && args.is_null() {
-        diag(&format!("launch of `{name}`: null argument array for {} parameters", info.params.len()));
+        diag(&format!(
+            "launch of `{name}`: null argument array for {} parameters",
+            info.params.len()
+        ));
         return Err(cudaErrorInvalidValue);
     }
     let mut argv = Vec::with_capacity(info.params.len());
     for (i, p) in info.params.iter().enumerate() {
         let a = *args.add(i);
         if a.is_null() {
-            diag(&format!("launch of `{name}`: argument {i} (`{}`) is a null pointer", p.name));
+            diag(&format!(
+                "launch of `{name}`: argument {i} (`{}`) is a null pointer",
+                p.name
+            ));
             return Err(cudaErrorInvalidValue);
         }
         argv.push(std::slice::from_raw_parts(a as *const u8, p.size as usize).to_vec());
@@ -282,29 +377,61 @@ pub unsafe fn argument_bytes(rt: &mut Runtime, stub: usize, args: *mut *mut c_vo
 
 /// Runs one launch to completion with its arguments already copied (a `<<<…>>>` launch or a
 /// graph's kernel node), and reports its statistics.
-pub fn launch_bytes(rt: &mut Runtime, stub: usize, grid: dim3, block: dim3, argv: Vec<Vec<u8>>, shared: usize, cooperative: bool) -> Result<(), cudaError_t> {
+pub fn launch_bytes(
+    rt: &mut Runtime,
+    stub: usize,
+    grid: dim3,
+    block: dim3,
+    argv: Vec<Vec<u8>>,
+    shared: usize,
+    cooperative: bool,
+) -> Result<(), cudaError_t> {
     let k = kernel_of(rt, stub)?;
     let name = rt.device.kernel_info(k).name.clone();
     let argv: Vec<Arg> = argv.into_iter().map(Arg::Bytes).collect();
     let Ok(dynamic_shared) = u32::try_from(shared) else {
         return Err(cudaErrorInvalidValue);
     };
-    let cfg = LaunchConfig { grid: grid.into(), block: block.into(), dynamic_shared };
-    let result = if cooperative { rt.device.launch_cooperative(k, cfg, &argv) } else { rt.device.launch(k, cfg, &argv) };
+    let cfg = LaunchConfig {
+        grid: grid.into(),
+        block: block.into(),
+        dynamic_shared,
+    };
+    let result = if cooperative {
+        rt.device.launch_cooperative(k, cfg, &argv)
+    } else {
+        rt.device.launch(k, cfg, &argv)
+    };
     // A progress line (WARPSIM_PROGRESS) is cleared before the program prints again.
     warpsim_timing::watch::end_progress();
     emit_printf(&rt.device.take_printf());
     rt.launches += 1;
     let record = rt.device.take_launch_records().pop();
-    let timing = rt.device.engine_as_mut::<TimingEngine>().and_then(|e| e.take_records().pop());
+    let timing = rt
+        .device
+        .engine_as_mut::<TimingEngine>()
+        .and_then(|e| e.take_records().pop());
     match result {
         Ok(stats) => {
             // Events measure cycles in timing mode, warp instructions in functional mode.
-            rt.clock += record.as_ref().and_then(|r| r.cycles).unwrap_or(stats.warp_instructions);
+            rt.clock += record
+                .as_ref()
+                .and_then(|r| r.cycles)
+                .unwrap_or(stats.warp_instructions);
             if let Some(path) = rt.config.stats.clone() {
-                let mut line = stats_line(&name, grid, block, stats.warp_instructions, stats.thread_instructions);
+                let mut line = stats_line(
+                    &name,
+                    grid,
+                    block,
+                    stats.warp_instructions,
+                    stats.thread_instructions,
+                );
                 line.pop();
-                line.push_str(&timing_fields(rt, record.as_ref().and_then(|r| r.registers_per_thread), timing.as_ref()));
+                line.push_str(&timing_fields(
+                    rt,
+                    record.as_ref().and_then(|r| r.registers_per_thread),
+                    timing.as_ref(),
+                ));
                 line.push('}');
                 write_stats(&path, &line);
             }
@@ -317,11 +444,17 @@ pub fn launch_bytes(rt: &mut Runtime, stub: usize, grid: dim3, block: dim3, argv
         Err(e) => {
             let code = error_code(&e);
             let hint = match e {
-                DeviceError::InstructionLimit { .. } => " (WARPSIM_MAX_INSTRUCTIONS sets the limit)",
+                DeviceError::InstructionLimit { .. } => {
+                    " (WARPSIM_MAX_INSTRUCTIONS sets the limit)"
+                }
                 DeviceError::CycleLimit { .. } => " (WARPSIM_MAX_CYCLES sets the limit)",
                 _ => "",
             };
-            diag(&format!("{} in kernel `{}`: {e}{hint}", crate::errors::name(code).unwrap_or("error"), demangle(&name)));
+            diag(&format!(
+                "{} in kernel `{}`: {e}{hint}",
+                crate::errors::name(code).unwrap_or("error"),
+                demangle(&name)
+            ));
             if e.to_string().contains("PTX line") {
                 if let Some(m) = rt.functions.get(&stub).map(|f| f.module) {
                     diag(&crate::register::ptx_hint(rt, m, &rt.modules[m]));
@@ -370,7 +503,9 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
     let Some(t) = t else {
         return ",\"mode\":\"functional\"".into();
     };
-    let regs = registers.map(|r| r.to_string()).unwrap_or_else(|| "null".into());
+    let regs = registers
+        .map(|r| r.to_string())
+        .unwrap_or_else(|| "null".into());
     format!(
         ",\"mode\":\"timing\",\"config\":{},\"policy\":{},\"registers\":{regs},\"cycles\":{},\"ipc\":{},\"ctas_per_sm\":{},\"issue\":{},\"stalls\":{},\"memory\":{}",
         json_string(&rt.config.gpu.name),
@@ -389,36 +524,53 @@ fn events_field(rt: &Runtime, t: &TimingStats) -> String {
     if !rt.config.event_log {
         return String::new();
     }
-    format!(",\"events\":{}", serde_json::to_string(&t.events).expect("events serialize"))
+    format!(
+        ",\"events\":{}",
+        serde_json::to_string(&t.events).expect("events serialize")
+    )
 }
 
 /// Rewrites `WARPSIM_TRACE` with the Chrome trace of every timed launch so far (the program
 /// may end at any launch, so the file is whole after each).
 fn write_trace(path: &std::path::Path, launches: &[TimingStats]) {
-    let text = serde_json::to_string(&warpsim_timing::trace::chrome_trace(launches)).expect("a trace serializes");
+    let text = serde_json::to_string(&warpsim_timing::trace::chrome_trace(launches))
+        .expect("a trace serializes");
     if let Err(e) = std::fs::write(path, text) {
         let mut rt_reported = lock_free_reported();
         if rt_reported.insert(path.display().to_string()) {
-            diag(&format!("WARPSIM_TRACE: cannot write {}: {e}", path.display()));
+            diag(&format!(
+                "WARPSIM_TRACE: cannot write {}: {e}",
+                path.display()
+            ));
         }
     }
 }
 
 fn write_stats(path: &std::path::Path, line: &str) {
     use std::io::Write;
-    let r = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| writeln!(f, "{line}"));
+    let r = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| writeln!(f, "{line}"));
     if let Err(e) = r {
         let mut rt_reported = lock_free_reported();
         if rt_reported.insert(path.display().to_string()) {
-            diag(&format!("WARPSIM_STATS: cannot append to {}: {e}", path.display()));
+            diag(&format!(
+                "WARPSIM_STATS: cannot append to {}: {e}",
+                path.display()
+            ));
         }
     }
 }
 
 /// Paths whose write failure was reported (kept apart from the runtime, which is locked here).
 fn lock_free_reported() -> std::sync::MutexGuard<'static, std::collections::HashSet<String>> {
-    static R: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<String>>> = std::sync::OnceLock::new();
-    R.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner())
+    static R: std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+        std::sync::OnceLock::new();
+    R.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
 }
 
 /// Launch-configuration stack depth (for tests).
@@ -449,20 +601,40 @@ mod tests {
         unsafe {
             let g = dim3 { x: 4, y: 2, z: 1 };
             let b = dim3 { x: 128, y: 1, z: 1 };
-            assert_eq!(__cudaPushCallConfiguration(g, b, 256, std::ptr::null_mut()), 0);
+            assert_eq!(
+                __cudaPushCallConfiguration(g, b, 256, std::ptr::null_mut()),
+                0
+            );
             assert_eq!(depth(), 1);
-            let (mut g2, mut b2, mut s, mut st) = (dim3::default(), dim3::default(), 0usize, 1 as cudaStream_t);
-            let r = __cudaPopCallConfiguration(&mut g2, &mut b2, &mut s, &mut st as *mut cudaStream_t as *mut c_void);
+            let (mut g2, mut b2, mut s, mut st) =
+                (dim3::default(), dim3::default(), 0usize, 1 as cudaStream_t);
+            let r = __cudaPopCallConfiguration(
+                &mut g2,
+                &mut b2,
+                &mut s,
+                &mut st as *mut cudaStream_t as *mut c_void,
+            );
             assert_eq!(r, cudaSuccess);
             assert_eq!((g2, b2, s, st), (g, b, 256, std::ptr::null_mut()));
-            let r = __cudaPopCallConfiguration(&mut g2, &mut b2, &mut s, &mut st as *mut cudaStream_t as *mut c_void);
+            let r = __cudaPopCallConfiguration(
+                &mut g2,
+                &mut b2,
+                &mut s,
+                &mut st as *mut cudaStream_t as *mut c_void,
+            );
             assert_eq!(r, cudaErrorMissingConfiguration);
         }
     }
 
     #[test]
     fn stats_lines_are_json() {
-        let l = stats_line("_Z3addPfi", dim3 { x: 2, y: 1, z: 1 }, dim3 { x: 64, y: 1, z: 1 }, 10, 320);
+        let l = stats_line(
+            "_Z3addPfi",
+            dim3 { x: 2, y: 1, z: 1 },
+            dim3 { x: 64, y: 1, z: 1 },
+            10,
+            320,
+        );
         assert_eq!(
             l,
             r#"{"kernel":"add(float*, int)","kernel_mangled":"_Z3addPfi","grid":[2,1,1],"block":[64,1,1],"warp_instructions":10,"thread_instructions":320}"#
@@ -472,8 +644,23 @@ mod tests {
 
     #[test]
     fn device_errors_map_to_cuda_codes() {
-        assert_eq!(error_code(&DeviceError::InstructionLimit { kernel: "k".into(), limit: 1 }), cudaErrorLaunchTimeout);
-        assert_eq!(error_code(&DeviceError::InvalidLaunch { kernel: "k".into(), reason: "x".into() }), cudaErrorInvalidValue);
-        assert_eq!(error_code(&DeviceError::OutOfMemory { bytes: 1 }), cudaErrorMemoryAllocation);
+        assert_eq!(
+            error_code(&DeviceError::InstructionLimit {
+                kernel: "k".into(),
+                limit: 1
+            }),
+            cudaErrorLaunchTimeout
+        );
+        assert_eq!(
+            error_code(&DeviceError::InvalidLaunch {
+                kernel: "k".into(),
+                reason: "x".into()
+            }),
+            cudaErrorInvalidValue
+        );
+        assert_eq!(
+            error_code(&DeviceError::OutOfMemory { bytes: 1 }),
+            cudaErrorMemoryAllocation
+        );
     }
 }

@@ -46,9 +46,14 @@ pub struct ManagedVar {
 /// host-visible memory first. Called at registration and again after `cudaDeviceReset`.
 pub fn bind(rt: &mut Runtime, v: &ManagedVar) -> Result<(), String> {
     let ModuleState::Loaded(m) = rt.modules[v.module].state else {
-        return Err(format!("the module of __managed__ variable `{}` is not loaded", v.name));
+        return Err(format!(
+            "the module of __managed__ variable `{}` is not loaded",
+            v.name
+        ));
     };
-    rt.device.make_globals_host_visible(m).map_err(|e| e.to_string())?;
+    rt.device
+        .make_globals_host_visible(m)
+        .map_err(|e| e.to_string())?;
     let (p, _) = rt.device.symbol(m, &v.name).map_err(|e| e.to_string())?;
     // SAFETY: `host_ptr` is the address of the program's `void *` shadow of the variable,
     // handed to `__cudaRegisterManagedVar` for exactly this store.
@@ -60,30 +65,47 @@ pub fn bind(rt: &mut Runtime, v: &ManagedVar) -> Result<(), String> {
 fn managed_range(rt: &Runtime, p: *const c_void, count: usize) -> bool {
     match rt.device.allocation_of(DevPtr(p as u64)) {
         Some((base, size)) => {
-            rt.device.is_host_visible(base) && (p as u64 - base.0).checked_add(count as u64).is_some_and(|e| e <= size)
+            rt.device.is_host_visible(base)
+                && (p as u64 - base.0)
+                    .checked_add(count as u64)
+                    .is_some_and(|e| e <= size)
         }
         None => false,
     }
 }
 
-unsafe extern "C" fn cudaMallocManaged(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaMallocManaged(
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> cudaError_t {
     api("cudaMallocManaged", |rt| {
         if ptr.is_null() || size == 0 || !matches!(flags, cudaMemAttachGlobal | cudaMemAttachHost) {
             return Err(cudaErrorInvalidValue);
         }
-        let p = rt.device.malloc_host_visible(size as u64).map_err(|_| cudaErrorMemoryAllocation)?;
+        let p = rt
+            .device
+            .malloc_host_visible(size as u64)
+            .map_err(|_| cudaErrorMemoryAllocation)?;
         rt.managed_allocs.insert(p.0 as usize);
         put(ptr, p.0 as *mut c_void)
     })
 }
 
 /// The device address of mapped pinned memory: the host address itself (unified addressing).
-unsafe extern "C" fn cudaHostGetDevicePointer(dev: *mut *mut c_void, host: *mut c_void, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaHostGetDevicePointer(
+    dev: *mut *mut c_void,
+    host: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
     api("cudaHostGetDevicePointer", |rt| {
         if flags != 0 || host.is_null() {
             return Err(cudaErrorInvalidValue);
         }
-        let pinned = rt.device.allocation_of(DevPtr(host as u64)).is_some_and(|(b, _)| rt.host_allocs.contains_key(&(b.0 as usize)));
+        let pinned = rt
+            .device
+            .allocation_of(DevPtr(host as u64))
+            .is_some_and(|(b, _)| rt.host_allocs.contains_key(&(b.0 as usize)));
         if !pinned {
             diag(&format!(
                 "cudaHostGetDevicePointer: {host:p} is not memory from cudaHostAlloc/cudaMallocHost (memory registered with cudaHostRegister is not device-accessible in warpsim)"
@@ -94,20 +116,34 @@ unsafe extern "C" fn cudaHostGetDevicePointer(dev: *mut *mut c_void, host: *mut 
     })
 }
 
-fn hint(rt: &mut Runtime, what: &str, p: *const c_void, count: usize, stream: Option<cudaStream_t>) -> Result<(), cudaError_t> {
+fn hint(
+    rt: &mut Runtime,
+    what: &str,
+    p: *const c_void,
+    count: usize,
+    stream: Option<cudaStream_t>,
+) -> Result<(), cudaError_t> {
     if let Some(s) = stream {
         if !rt.valid_stream(s) {
             return Err(cudaErrorInvalidResourceHandle);
         }
     }
     if count == 0 || !managed_range(rt, p, count) {
-        diag(&format!("{what}: [{p:p}, +{count}) is not inside one managed allocation"));
+        diag(&format!(
+            "{what}: [{p:p}, +{count}) is not inside one managed allocation"
+        ));
         return Err(cudaErrorInvalidValue);
     }
     Ok(())
 }
 
-unsafe extern "C" fn cudaMemPrefetchAsync(p: *const c_void, count: usize, _to: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemPrefetchAsync(
+    p: *const c_void,
+    count: usize,
+    _to: cudaMemLocation,
+    flags: c_uint,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemPrefetchAsync", |rt| {
         if flags != 0 {
             return Err(cudaErrorInvalidValue);
@@ -116,11 +152,22 @@ unsafe extern "C" fn cudaMemPrefetchAsync(p: *const c_void, count: usize, _to: c
     })
 }
 
-unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(p: *const c_void, count: usize, to: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(
+    p: *const c_void,
+    count: usize,
+    to: cudaMemLocation,
+    flags: c_uint,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaMemPrefetchAsync(p, count, to, flags, stream)
 }
 
-unsafe extern "C" fn cudaMemAdvise(p: *const c_void, count: usize, advice: c_int, _location: cudaMemLocation) -> cudaError_t {
+unsafe extern "C" fn cudaMemAdvise(
+    p: *const c_void,
+    count: usize,
+    advice: c_int,
+    _location: cudaMemLocation,
+) -> cudaError_t {
     api("cudaMemAdvise", |rt| {
         if !ADVICE.contains(&advice) {
             return Err(cudaErrorInvalidValue);
@@ -129,9 +176,17 @@ unsafe extern "C" fn cudaMemAdvise(p: *const c_void, count: usize, advice: c_int
     })
 }
 
-unsafe extern "C" fn cudaStreamAttachMemAsync(stream: cudaStream_t, p: *mut c_void, length: usize, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamAttachMemAsync(
+    stream: cudaStream_t,
+    p: *mut c_void,
+    length: usize,
+    flags: c_uint,
+) -> cudaError_t {
     api("cudaStreamAttachMemAsync", |rt| {
-        if !matches!(flags, cudaMemAttachGlobal | cudaMemAttachHost | cudaMemAttachSingle) {
+        if !matches!(
+            flags,
+            cudaMemAttachGlobal | cudaMemAttachHost | cudaMemAttachSingle
+        ) {
             return Err(cudaErrorInvalidValue);
         }
         // Length 0 means the whole allocation, which must start at `p`.
@@ -147,7 +202,12 @@ unsafe extern "C" fn cudaStreamAttachMemAsync(stream: cudaStream_t, p: *mut c_vo
     })
 }
 
-unsafe extern "C" fn cudaStreamAttachMemAsync_ptsz(stream: cudaStream_t, p: *mut c_void, length: usize, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamAttachMemAsync_ptsz(
+    stream: cudaStream_t,
+    p: *mut c_void,
+    length: usize,
+    flags: c_uint,
+) -> cudaError_t {
     cudaStreamAttachMemAsync(stream, p, length, flags)
 }
 

@@ -60,7 +60,14 @@ fn bad_pointer(what: &str, e: DeviceError) -> cudaError_t {
 }
 
 /// A copy of `count` bytes in the direction `kind` implies, checked against the pointers.
-pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> Result<(), cudaError_t> {
+pub unsafe fn copy(
+    rt: &mut Runtime,
+    what: &str,
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> Result<(), cudaError_t> {
     if !(cudaMemcpyHostToHost..=cudaMemcpyDefault).contains(&kind) {
         diag(&format!("{what}: {kind} is not a cudaMemcpyKind"));
         return Err(cudaErrorInvalidMemcpyDirection);
@@ -69,7 +76,14 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
         return Ok(());
     }
     if dst.is_null() || src.is_null() {
-        diag(&format!("{what}: null {} pointer", if dst.is_null() { "destination" } else { "source" }));
+        diag(&format!(
+            "{what}: null {} pointer",
+            if dst.is_null() {
+                "destination"
+            } else {
+                "source"
+            }
+        ));
         return Err(cudaErrorInvalidValue);
     }
     let (ds, ss) = (side(rt, dst), side(rt, src));
@@ -81,13 +95,27 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
         _ => None,
     };
     if let Some((ed, es)) = expected {
-        let side_name = |s: Side| if s == Side::Device { "a device" } else { "a host" };
+        let side_name = |s: Side| {
+            if s == Side::Device {
+                "a device"
+            } else {
+                "a host"
+            }
+        };
         if ds != Side::Both && ed != (ds == Side::Device) {
-            diag(&format!("{what}: {} but the destination {dst:p} is {} pointer", kind_name(kind), side_name(ds)));
+            diag(&format!(
+                "{what}: {} but the destination {dst:p} is {} pointer",
+                kind_name(kind),
+                side_name(ds)
+            ));
             return Err(cudaErrorInvalidValue);
         }
         if ss != Side::Both && es != (ss == Side::Device) {
-            diag(&format!("{what}: {} but the source {src:p} is {} pointer", kind_name(kind), side_name(ss)));
+            diag(&format!(
+                "{what}: {} but the source {src:p} is {} pointer",
+                kind_name(kind),
+                side_name(ss)
+            ));
             return Err(cudaErrorInvalidValue);
         }
     }
@@ -98,13 +126,17 @@ pub unsafe fn copy(rt: &mut Runtime, what: &str, dst: *mut c_void, src: *const c
         (false, false) => std::ptr::copy(src as *const u8, dst as *mut u8, count),
         (true, false) => {
             let data = std::slice::from_raw_parts(src as *const u8, count);
-            dev.write(DevPtr(dst as u64), data).map_err(|e| bad_pointer(what, e))?
+            dev.write(DevPtr(dst as u64), data)
+                .map_err(|e| bad_pointer(what, e))?
         }
         (false, true) => {
             let out = std::slice::from_raw_parts_mut(dst as *mut u8, count);
-            dev.read(DevPtr(src as u64), out).map_err(|e| bad_pointer(what, e))?
+            dev.read(DevPtr(src as u64), out)
+                .map_err(|e| bad_pointer(what, e))?
         }
-        (true, true) => dev.copy(DevPtr(dst as u64), DevPtr(src as u64), count as u64).map_err(|e| bad_pointer(what, e))?,
+        (true, true) => dev
+            .copy(DevPtr(dst as u64), DevPtr(src as u64), count as u64)
+            .map_err(|e| bad_pointer(what, e))?,
     }
     Ok(())
 }
@@ -126,9 +158,15 @@ fn check_stream(rt: &Runtime, s: cudaStream_t) -> Result<(), cudaError_t> {
 }
 
 /// Address and size of a registered `__device__`/`__constant__` variable.
-pub fn symbol(rt: &Runtime, what: &str, sym: *const c_void) -> Result<(DevPtr, usize), cudaError_t> {
+pub fn symbol(
+    rt: &Runtime,
+    what: &str,
+    sym: *const c_void,
+) -> Result<(DevPtr, usize), cudaError_t> {
     let Some(v) = rt.vars.get(&(sym as usize)) else {
-        diag(&format!("{what}: {sym:p} is not a registered __device__ or __constant__ variable"));
+        diag(&format!(
+            "{what}: {sym:p} is not a registered __device__ or __constant__ variable"
+        ));
         return Err(cudaErrorInvalidSymbol);
     };
     let ModuleState::Loaded(m) = rt.modules[v.module].state else {
@@ -144,10 +182,18 @@ pub fn symbol(rt: &Runtime, what: &str, sym: *const c_void) -> Result<(DevPtr, u
     }
 }
 
-pub fn symbol_range(rt: &Runtime, what: &str, sym: *const c_void, count: usize, offset: usize) -> Result<*mut c_void, cudaError_t> {
+pub fn symbol_range(
+    rt: &Runtime,
+    what: &str,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+) -> Result<*mut c_void, cudaError_t> {
     let (p, size) = symbol(rt, what, sym)?;
     if !matches!(offset.checked_add(count), Some(end) if end <= size) {
-        diag(&format!("{what}: {count} bytes at offset {offset} overrun the {size}-byte variable"));
+        diag(&format!(
+            "{what}: {count} bytes at offset {offset} overrun the {size}-byte variable"
+        ));
         return Err(cudaErrorInvalidValue);
     }
     Ok(p.offset(offset as u64).0 as *mut c_void)
@@ -164,7 +210,10 @@ unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError
         if rt.device.memory_in_use().saturating_add(size as u64) > TOTAL_MEMORY {
             return Err(cudaErrorMemoryAllocation);
         }
-        let p = rt.device.malloc(size as u64).map_err(|_| cudaErrorMemoryAllocation)?;
+        let p = rt
+            .device
+            .malloc(size as u64)
+            .map_err(|_| cudaErrorMemoryAllocation)?;
         put(ptr, p.0 as *mut c_void)
     })
 }
@@ -175,7 +224,9 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             return Ok(());
         }
         if rt.objects.arrays.contains_key(&(ptr as usize)) {
-            diag(&format!("cudaFree: {ptr:p} is a CUDA array (free it with cudaFreeArray)"));
+            diag(&format!(
+                "cudaFree: {ptr:p} is a CUDA array (free it with cudaFreeArray)"
+            ));
             return Err(cudaErrorInvalidValue);
         }
         let managed = rt.managed_allocs.remove(&(ptr as usize));
@@ -184,7 +235,9 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             return Err(cudaErrorInvalidValue);
         }
         rt.device.free(DevPtr(ptr as u64)).map_err(|_| {
-            diag(&format!("cudaFree: {ptr:p} is not the start of a live allocation"));
+            diag(&format!(
+                "cudaFree: {ptr:p} is not the start of a live allocation"
+            ));
             cudaErrorInvalidValue
         })
     })
@@ -192,21 +245,38 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
 
 /// Pinned host memory is device-accessible (mapped) whatever the flags, as every pinned
 /// allocation is on a system with unified addressing; the device pointer is the host pointer.
-unsafe fn host_alloc(rt: &mut Runtime, ptr: *mut *mut c_void, size: usize, flags: c_uint, call: &'static str) -> Result<(), cudaError_t> {
+unsafe fn host_alloc(
+    rt: &mut Runtime,
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+    call: &'static str,
+) -> Result<(), cudaError_t> {
     if ptr.is_null() || flags & !HOST_ALLOC_FLAGS != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    let p = rt.device.malloc_host_visible_by(size as u64, call).map_err(|_| cudaErrorMemoryAllocation)?;
+    let p = rt
+        .device
+        .malloc_host_visible_by(size as u64, call)
+        .map_err(|_| cudaErrorMemoryAllocation)?;
     rt.host_allocs.insert(p.0 as usize, flags);
     put(ptr, p.0 as *mut c_void)
 }
 
 unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    api("cudaMallocHost", |rt| host_alloc(rt, ptr, size, 0, "cudaMallocHost"))
+    api("cudaMallocHost", |rt| {
+        host_alloc(rt, ptr, size, 0, "cudaMallocHost")
+    })
 }
 
-unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    api("cudaHostAlloc", |rt| host_alloc(rt, ptr, size, flags, "cudaHostAlloc"))
+unsafe extern "C" fn cudaHostAlloc(
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api("cudaHostAlloc", |rt| {
+        host_alloc(rt, ptr, size, flags, "cudaHostAlloc")
+    })
 }
 
 unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
@@ -215,20 +285,40 @@ unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
             return Ok(());
         }
         if rt.host_allocs.remove(&(ptr as usize)).is_none() {
-            diag(&format!("cudaFreeHost: {ptr:p} was not allocated by cudaMallocHost/cudaHostAlloc"));
+            diag(&format!(
+                "cudaFreeHost: {ptr:p} was not allocated by cudaMallocHost/cudaHostAlloc"
+            ));
             return Err(cudaErrorInvalidValue);
         }
-        rt.device.free_by(DevPtr(ptr as u64), "cudaFreeHost").map_err(|_| cudaErrorInvalidValue)
+        rt.device
+            .free_by(DevPtr(ptr as u64), "cudaFreeHost")
+            .map_err(|_| cudaErrorInvalidValue)
     })
 }
 
 /// Page-locking is meaningless here: registration succeeds and changes nothing.
-unsafe extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, _flags: c_uint) -> cudaError_t {
-    api("cudaHostRegister", |_| if ptr.is_null() || size == 0 { Err(cudaErrorInvalidValue) } else { Ok(()) })
+unsafe extern "C" fn cudaHostRegister(
+    ptr: *mut c_void,
+    size: usize,
+    _flags: c_uint,
+) -> cudaError_t {
+    api("cudaHostRegister", |_| {
+        if ptr.is_null() || size == 0 {
+            Err(cudaErrorInvalidValue)
+        } else {
+            Ok(())
+        }
+    })
 }
 
 unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
-    api("cudaHostUnregister", |_| if ptr.is_null() { Err(cudaErrorInvalidValue) } else { Ok(()) })
+    api("cudaHostUnregister", |_| {
+        if ptr.is_null() {
+            Err(cudaErrorInvalidValue)
+        } else {
+            Ok(())
+        }
+    })
 }
 
 unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> cudaError_t {
@@ -240,11 +330,24 @@ unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> 
     })
 }
 
-unsafe extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpy", |rt| copy(rt, "cudaMemcpy", dst, src, count, kind))
+unsafe extern "C" fn cudaMemcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpy", |rt| {
+        copy(rt, "cudaMemcpy", dst, src, count, kind)
+    })
 }
 
-unsafe extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemcpyAsync", |rt| {
         check_stream(rt, stream)?;
         if capturing(rt, stream) {
@@ -254,7 +357,13 @@ unsafe extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, count
     })
 }
 
-pub unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_int, count: usize) -> Result<(), cudaError_t> {
+pub unsafe fn memset(
+    rt: &mut Runtime,
+    what: &str,
+    ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+) -> Result<(), cudaError_t> {
     if count == 0 {
         return Ok(());
     }
@@ -262,49 +371,110 @@ pub unsafe fn memset(rt: &mut Runtime, what: &str, ptr: *mut c_void, value: c_in
         diag(&format!("{what}: {ptr:p} is not a device pointer"));
         return Err(cudaErrorInvalidValue);
     }
-    rt.device.memset(DevPtr(ptr as u64), value as u8, count as u64).map_err(|e| bad_pointer(what, e))
+    rt.device
+        .memset(DevPtr(ptr as u64), value as u8, count as u64)
+        .map_err(|e| bad_pointer(what, e))
 }
 
 unsafe extern "C" fn cudaMemset(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
-    api("cudaMemset", |rt| memset(rt, "cudaMemset", ptr, value, count))
+    api("cudaMemset", |rt| {
+        memset(rt, "cudaMemset", ptr, value, count)
+    })
 }
 
-unsafe extern "C" fn cudaMemsetAsync(ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemsetAsync(
+    ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemsetAsync", |rt| {
         check_stream(rt, stream)?;
         if capturing(rt, stream) {
-            let node = NodeKind::Memset { dst: ptr as usize, pitch: count, value: value as u8 as u32, element_size: 1, width: count, height: 1 };
+            let node = NodeKind::Memset {
+                dst: ptr as usize,
+                pitch: count,
+                value: value as u8 as u32,
+                element_size: 1,
+                width: count,
+                height: 1,
+            };
             return crate::capture::capture(rt, stream, node);
         }
         memset(rt, "cudaMemsetAsync", ptr, value, count)
     })
 }
 
-unsafe fn to_symbol(rt: &mut Runtime, what: &str, sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> Result<(), cudaError_t> {
-    if !matches!(kind, cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault) {
+unsafe fn to_symbol(
+    rt: &mut Runtime,
+    what: &str,
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> Result<(), cudaError_t> {
+    if !matches!(
+        kind,
+        cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
+    ) {
         return Err(cudaErrorInvalidMemcpyDirection);
     }
     let dst = symbol_range(rt, what, sym, count, offset)?;
     copy(rt, what, dst, src, count, kind)
 }
 
-unsafe fn from_symbol(rt: &mut Runtime, what: &str, dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> Result<(), cudaError_t> {
-    if !matches!(kind, cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault) {
+unsafe fn from_symbol(
+    rt: &mut Runtime,
+    what: &str,
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> Result<(), cudaError_t> {
+    if !matches!(
+        kind,
+        cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
+    ) {
         return Err(cudaErrorInvalidMemcpyDirection);
     }
     let src = symbol_range(rt, what, sym, count, offset)?;
     copy(rt, what, dst, src, count, kind)
 }
 
-unsafe extern "C" fn cudaMemcpyToSymbol(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpyToSymbol", |rt| to_symbol(rt, "cudaMemcpyToSymbol", sym, src, count, offset, kind))
+unsafe extern "C" fn cudaMemcpyToSymbol(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpyToSymbol", |rt| {
+        to_symbol(rt, "cudaMemcpyToSymbol", sym, src, count, offset, kind)
+    })
 }
 
-unsafe extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpyFromSymbol", |rt| from_symbol(rt, "cudaMemcpyFromSymbol", dst, sym, count, offset, kind))
+unsafe extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpyFromSymbol", |rt| {
+        from_symbol(rt, "cudaMemcpyFromSymbol", dst, sym, count, offset, kind)
+    })
 }
 
-unsafe extern "C" fn cudaMemcpyToSymbolAsync(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyToSymbolAsync(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemcpyToSymbolAsync", |rt| {
         check_stream(rt, stream)?;
         if capturing(rt, stream) {
@@ -315,18 +485,36 @@ unsafe extern "C" fn cudaMemcpyToSymbolAsync(sym: *const c_void, src: *const c_v
     })
 }
 
-unsafe extern "C" fn cudaMemcpyFromSymbolAsync(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaMemcpyFromSymbolAsync", |rt| {
         check_stream(rt, stream)?;
         if capturing(rt, stream) {
             let src = symbol_range(rt, "cudaMemcpyFromSymbolAsync", sym, count, offset)?;
             return capture_copy(rt, stream, Copy3d::linear(dst, src, count, kind));
         }
-        from_symbol(rt, "cudaMemcpyFromSymbolAsync", dst, sym, count, offset, kind)
+        from_symbol(
+            rt,
+            "cudaMemcpyFromSymbolAsync",
+            dst,
+            sym,
+            count,
+            offset,
+            kind,
+        )
     })
 }
 
-unsafe extern "C" fn cudaGetSymbolAddress(dev_ptr: *mut *mut c_void, sym: *const c_void) -> cudaError_t {
+unsafe extern "C" fn cudaGetSymbolAddress(
+    dev_ptr: *mut *mut c_void,
+    sym: *const c_void,
+) -> cudaError_t {
     api("cudaGetSymbolAddress", |rt| {
         let (p, _) = symbol(rt, "cudaGetSymbolAddress", sym)?;
         put(dev_ptr, p.0 as *mut c_void)
@@ -348,7 +536,12 @@ unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cuda
     })
 }
 
-unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) -> cudaError_t {
+unsafe extern "C" fn cudaMallocPitch(
+    ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
     api("cudaMallocPitch", |rt| {
         if ptr.is_null() || pitch.is_null() {
             return Err(cudaErrorInvalidValue);
@@ -358,7 +551,14 @@ unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, w
         if rt.device.memory_in_use().saturating_add(bytes as u64) > TOTAL_MEMORY {
             return Err(cudaErrorMemoryAllocation);
         }
-        let d = if bytes == 0 { 0 } else { rt.device.malloc_by(bytes as u64, "cudaMallocPitch").map_err(|_| cudaErrorMemoryAllocation)?.0 };
+        let d = if bytes == 0 {
+            0
+        } else {
+            rt.device
+                .malloc_by(bytes as u64, "cudaMallocPitch")
+                .map_err(|_| cudaErrorMemoryAllocation)?
+                .0
+        };
         put(pitch, p)?;
         put(ptr, d as *mut c_void)
     })
@@ -381,7 +581,9 @@ pub unsafe fn copy_2d(
     kind: c_int,
 ) -> Result<(), cudaError_t> {
     if width > dpitch || width > spitch {
-        diag(&format!("{what}: width {width} exceeds a pitch (dst {dpitch}, src {spitch})"));
+        diag(&format!(
+            "{what}: width {width} exceeds a pitch (dst {dpitch}, src {spitch})"
+        ));
         return Err(cudaErrorInvalidValue);
     }
     for row in 0..height {
@@ -392,8 +594,28 @@ pub unsafe fn copy_2d(
     Ok(())
 }
 
-unsafe extern "C" fn cudaMemcpy2D(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
-    api("cudaMemcpy2D", |rt| copy_2d(rt, "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind))
+unsafe extern "C" fn cudaMemcpy2D(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api("cudaMemcpy2D", |rt| {
+        copy_2d(
+            rt,
+            "cudaMemcpy2D",
+            dst,
+            dpitch,
+            src,
+            spitch,
+            width,
+            height,
+            kind,
+        )
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -414,26 +636,62 @@ unsafe extern "C" fn cudaMemcpy2DAsync(
                 return Err(cudaErrorInvalidValue);
             }
             let (dst, src) = (dst as usize, src as usize);
-            let c = Copy3d { dst, dpitch, dslice: dpitch * height, src, spitch, sslice: spitch * height, width, height, depth: 1, kind };
+            let c = Copy3d {
+                dst,
+                dpitch,
+                dslice: dpitch * height,
+                src,
+                spitch,
+                sslice: spitch * height,
+                width,
+                height,
+                depth: 1,
+                kind,
+            };
             return capture_copy(rt, stream, c);
         }
-        copy_2d(rt, "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind)
+        copy_2d(
+            rt,
+            "cudaMemcpy2DAsync",
+            dst,
+            dpitch,
+            src,
+            spitch,
+            width,
+            height,
+            kind,
+        )
     })
 }
 
-unsafe extern "C" fn cudaMemset2D(ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
+unsafe extern "C" fn cudaMemset2D(
+    ptr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
     api("cudaMemset2D", |rt| {
         if width > pitch {
             return Err(cudaErrorInvalidValue);
         }
         for row in 0..height {
-            memset(rt, "cudaMemset2D", (ptr as *mut u8).wrapping_add(row * pitch) as *mut c_void, value, width)?;
+            memset(
+                rt,
+                "cudaMemset2D",
+                (ptr as *mut u8).wrapping_add(row * pitch) as *mut c_void,
+                value,
+                width,
+            )?;
         }
         Ok(())
     })
 }
 
-unsafe extern "C" fn cudaPointerGetAttributes(attrs: *mut cudaPointerAttributes, ptr: *const c_void) -> cudaError_t {
+unsafe extern "C" fn cudaPointerGetAttributes(
+    attrs: *mut cudaPointerAttributes,
+    ptr: *const c_void,
+) -> cudaError_t {
     query("cudaPointerGetAttributes", |rt| {
         let mut a = cudaPointerAttributes {
             type_: cudaMemoryTypeUnregistered,
@@ -449,9 +707,17 @@ unsafe extern "C" fn cudaPointerGetAttributes(attrs: *mut cudaPointerAttributes,
             }
             a.type_ = cudaMemoryTypeDevice;
             a.devicePointer = ptr as *mut c_void;
-        } else if let Some((base, _)) = rt.device.allocation_of(DevPtr(ptr as u64)).filter(|(b, _)| rt.device.is_host_visible(*b)) {
+        } else if let Some((base, _)) = rt
+            .device
+            .allocation_of(DevPtr(ptr as u64))
+            .filter(|(b, _)| rt.device.is_host_visible(*b))
+        {
             let managed = rt.managed_allocs.contains(&(base.0 as usize));
-            a.type_ = if managed { cudaMemoryTypeManaged } else { cudaMemoryTypeHost };
+            a.type_ = if managed {
+                cudaMemoryTypeManaged
+            } else {
+                cudaMemoryTypeHost
+            };
             a.hostPointer = ptr as *mut c_void;
             a.devicePointer = ptr as *mut c_void;
         }
@@ -460,28 +726,70 @@ unsafe extern "C" fn cudaPointerGetAttributes(attrs: *mut cudaPointerAttributes,
 }
 
 // Per-thread-default-stream spellings (`nvcc --default-stream per-thread`): the same calls.
-unsafe extern "C" fn cudaMemcpy_ptds(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpy_ptds(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
     cudaMemcpy(dst, src, count, kind)
 }
-unsafe extern "C" fn cudaMemcpyAsync_ptsz(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyAsync_ptsz(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaMemcpyAsync(dst, src, count, kind, stream)
 }
 unsafe extern "C" fn cudaMemset_ptds(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
     cudaMemset(ptr, value, count)
 }
-unsafe extern "C" fn cudaMemsetAsync_ptsz(ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemsetAsync_ptsz(
+    ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaMemsetAsync(ptr, value, count, stream)
 }
-unsafe extern "C" fn cudaMemcpyToSymbol_ptds(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyToSymbol_ptds(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
     cudaMemcpyToSymbol(sym, src, count, offset, kind)
 }
-unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
     cudaMemcpyFromSymbol(dst, sym, count, offset, kind)
 }
-unsafe extern "C" fn cudaMemcpyToSymbolAsync_ptsz(sym: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyToSymbolAsync_ptsz(
+    sym: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaMemcpyToSymbolAsync(sym, src, count, offset, kind, stream)
 }
-unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(dst: *mut c_void, sym: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(
+    dst: *mut c_void,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
     cudaMemcpyFromSymbolAsync(dst, sym, count, offset, kind, stream)
 }
 #[allow(clippy::too_many_arguments)]
@@ -497,10 +805,24 @@ unsafe extern "C" fn cudaMemcpy2DAsync_ptsz(
 ) -> cudaError_t {
     cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)
 }
-unsafe extern "C" fn cudaMemset2D_ptds(ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> cudaError_t {
+unsafe extern "C" fn cudaMemset2D_ptds(
+    ptr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
     cudaMemset2D(ptr, pitch, value, width, height)
 }
-unsafe extern "C" fn cudaMemcpy2D_ptds(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int) -> cudaError_t {
+unsafe extern "C" fn cudaMemcpy2D_ptds(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> cudaError_t {
     cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind)
 }
 

@@ -172,7 +172,11 @@ pub fn properties(l: &Limits) -> cudaDeviceProp {
     for (d, s) in p.name.iter_mut().take(255).zip(l.name.bytes()) {
         *d = s as c_char;
     }
-    for (d, s) in p.uuid.iter_mut().zip(l.name.bytes().filter(|b| b.is_ascii_alphanumeric() || *b == b'-')) {
+    for (d, s) in p.uuid.iter_mut().zip(
+        l.name
+            .bytes()
+            .filter(|b| b.is_ascii_alphanumeric() || *b == b'-'),
+    ) {
         *d = s;
     }
     p.totalGlobalMem = crate::runtime::TOTAL_MEMORY as usize;
@@ -326,9 +330,15 @@ mod tests {
             (offset_of!(cudaDeviceProp, maxBlocksPerMultiProcessor), 688),
             (offset_of!(cudaDeviceProp, reservedSharedMemPerBlock), 696),
             (offset_of!(cudaDeviceProp, hostRegisterSupported), 704),
-            (offset_of!(cudaDeviceProp, gpuDirectRDMAFlushWritesOptions), 728),
+            (
+                offset_of!(cudaDeviceProp, gpuDirectRDMAFlushWritesOptions),
+                728,
+            ),
             (offset_of!(cudaDeviceProp, hostNumaId), 768),
-            (offset_of!(cudaDeviceProp, hostNumaMultinodeIpcSupported), 780),
+            (
+                offset_of!(cudaDeviceProp, hostNumaMultinodeIpcSupported),
+                780,
+            ),
             (offset_of!(cudaDeviceProp, reserved), 784),
         ];
         for (i, (got, want)) in expect.iter().enumerate() {
@@ -340,7 +350,12 @@ mod tests {
     fn describes_the_gtx480_preset() {
         let l = Limits::of(&GpuConfig::load("gtx480").unwrap());
         let p = properties(&l);
-        let name: Vec<u8> = p.name.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+        let name: Vec<u8> = p
+            .name
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
         assert_eq!(name, b"warpsim (gtx480)");
         assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 5, 15));
         assert_eq!(attribute(&l, 13), Some(700_000));
@@ -353,8 +368,22 @@ mod tests {
     fn describes_the_titanx_pascal_preset() {
         let l = Limits::of(&GpuConfig::load("titanx-pascal").unwrap());
         let p = properties(&l);
-        assert_eq!((p.multiProcessorCount, p.maxThreadsPerMultiProcessor, p.maxBlocksPerMultiProcessor), (28, 2048, 32));
-        assert_eq!((p.regsPerMultiprocessor, p.sharedMemPerMultiprocessor, p.sharedMemPerBlock), (65536, 96 * 1024, 48 * 1024));
+        assert_eq!(
+            (
+                p.multiProcessorCount,
+                p.maxThreadsPerMultiProcessor,
+                p.maxBlocksPerMultiProcessor
+            ),
+            (28, 2048, 32)
+        );
+        assert_eq!(
+            (
+                p.regsPerMultiprocessor,
+                p.sharedMemPerMultiprocessor,
+                p.sharedMemPerBlock
+            ),
+            (65536, 96 * 1024, 48 * 1024)
+        );
         assert_eq!(attribute(&l, 13), Some(1_417_000));
         assert_eq!(attribute(&l, 38), Some(3 << 20));
     }

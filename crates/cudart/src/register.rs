@@ -14,7 +14,11 @@ unsafe fn name_of(p: *const c_char) -> Option<String> {
 
 /// Reads and loads one fatbinary; never fails (a broken module is recorded as `Failed`).
 unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
-    let failed = |code, message: String| Module { state: ModuleState::Failed { code, message }, ptx: None, images: Default::default() };
+    let failed = |code, message: String| Module {
+        state: ModuleState::Failed { code, message },
+        ptx: None,
+        images: Default::default(),
+    };
     if fat.is_null() {
         return failed(cudaErrorInvalidKernelImage, "null fatbinary".into());
     }
@@ -38,7 +42,11 @@ unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
         // The device-link stub: empty in a whole-program build; with -rdc it carries the linked
         // cubin plus a list of relocatable fatbinaries whose PTX would need linking.
         if entries.is_empty() && !fatbin::has_prelinked(&w) {
-            return Module { state: ModuleState::Empty, ptx: None, images: Default::default() };
+            return Module {
+                state: ModuleState::Empty,
+                ptx: None,
+                images: Default::default(),
+            };
         }
         let m = fatbin::FatbinError::Relocatable.to_string();
         diag(&m);
@@ -54,25 +62,51 @@ unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
     };
     let Some((sm, ptx)) = images.ptx.clone() else {
         if entries.is_empty() {
-            return Module { state: ModuleState::Empty, ptx: None, images };
+            return Module {
+                state: ModuleState::Empty,
+                ptx: None,
+                images,
+            };
         }
-        let sms: Vec<String> = entries.iter().filter(|e| e.kind == EntryKind::Elf).map(|e| format!("sm_{}", e.sm)).collect();
+        let sms: Vec<String> = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Elf)
+            .map(|e| format!("sm_{}", e.sm))
+            .collect();
         let m = format!(
             "the program embeds no PTX (only {}); warpsim runs PTX: rebuild with -arch=sm_75 or add -gencode arch=compute_75,code=compute_75",
             if sms.is_empty() { "unknown images".into() } else { sms.join(", ") }
         );
         diag(&m);
-        return Module { state: ModuleState::Failed { code: cudaErrorNoKernelImageForDevice, message: m }, ptx: None, images };
+        return Module {
+            state: ModuleState::Failed {
+                code: cudaErrorNoKernelImageForDevice,
+                message: m,
+            },
+            ptx: None,
+            images,
+        };
     };
     match rt.device.load_ptx(&ptx) {
-        Ok(h) => Module { state: ModuleState::Loaded(h), ptx: Some(ptx), images },
+        Ok(h) => Module {
+            state: ModuleState::Loaded(h),
+            ptx: Some(ptx),
+            images,
+        },
         Err(e) => {
             let mut m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
             if tensor_core(&m) {
                 m.push_str("\nwarpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)");
             }
             diag(&m);
-            Module { state: ModuleState::Failed { code: cudaErrorInvalidPtx, message: m }, ptx: Some(ptx), images }
+            Module {
+                state: ModuleState::Failed {
+                    code: cudaErrorInvalidPtx,
+                    message: m,
+                },
+                ptx: Some(ptx),
+                images,
+            }
         }
     }
 }
@@ -86,11 +120,17 @@ pub fn ptx_path(rt: &Runtime, index: usize, module: &Module) -> Option<std::path
 
 /// Writes module `index`'s PTX to the `WARPSIM_DUMP_PTX` folder (once, at registration).
 fn dump_ptx(rt: &Runtime, index: usize, module: &Module) {
-    let (Some(path), Some((_, ptx))) = (ptx_path(rt, index, module), module.images.ptx.as_ref()) else {
+    let (Some(path), Some((_, ptx))) = (ptx_path(rt, index, module), module.images.ptx.as_ref())
+    else {
         return;
     };
-    if let Err(e) = std::fs::create_dir_all(path.parent().expect("a file in a folder")).and_then(|_| std::fs::write(&path, ptx)) {
-        diag(&format!("WARPSIM_DUMP_PTX: cannot write {}: {e}", path.display()));
+    if let Err(e) = std::fs::create_dir_all(path.parent().expect("a file in a folder"))
+        .and_then(|_| std::fs::write(&path, ptx))
+    {
+        diag(&format!(
+            "WARPSIM_DUMP_PTX: cannot write {}: {e}",
+            path.display()
+        ));
     }
 }
 
@@ -106,7 +146,9 @@ pub fn ptx_hint(rt: &Runtime, index: usize, module: &Module) -> String {
 fn tensor_core(message: &str) -> bool {
     message.lines().any(|l| {
         let what = l.split("unsupported ").nth(1).unwrap_or("");
-        ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."].iter().any(|p| what.starts_with(p))
+        ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."]
+            .iter()
+            .any(|p| what.starts_with(p))
     })
 }
 
@@ -116,7 +158,11 @@ unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mu
         let module = load(&mut rt, fat_cubin);
         let index = rt.modules.len();
         dump_ptx(&rt, index, &module);
-        if let ModuleState::Failed { code: cudaErrorInvalidPtx, .. } = module.state {
+        if let ModuleState::Failed {
+            code: cudaErrorInvalidPtx,
+            ..
+        } = module.state
+        {
             diag(&ptx_hint(&rt, index, &module));
         }
         rt.modules.push(module);
@@ -151,12 +197,21 @@ unsafe extern "C" fn __cudaRegisterFunction(
 ) {
     guard("__cudaRegisterFunction", (), || {
         let mut rt = lock();
-        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+        let (Some(&module), Some(name)) =
+            (rt.handles.get(&(handle as usize)), name_of(device_name))
+        else {
             diag("__cudaRegisterFunction: unknown module handle or null name; kernel ignored");
             return;
         };
         let c_name = std::ffi::CString::new(name.clone()).unwrap_or_default();
-        let f = Function { module, name, c_name, handle: None, max_dynamic_shared: None, reported: false };
+        let f = Function {
+            module,
+            name,
+            c_name,
+            handle: None,
+            max_dynamic_shared: None,
+            reported: false,
+        };
         rt.functions.insert(host_fun as usize, f);
     })
 }
@@ -173,7 +228,9 @@ unsafe extern "C" fn __cudaRegisterVar(
 ) {
     guard("__cudaRegisterVar", (), || {
         let mut rt = lock();
-        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+        let (Some(&module), Some(name)) =
+            (rt.handles.get(&(handle as usize)), name_of(device_name))
+        else {
             diag("__cudaRegisterVar: unknown module handle or null name; variable ignored");
             return;
         };
@@ -196,15 +253,23 @@ unsafe extern "C" fn __cudaRegisterManagedVar(
 ) {
     guard("__cudaRegisterManagedVar", (), || {
         let mut rt = lock();
-        let (Some(&module), Some(name)) = (rt.handles.get(&(handle as usize)), name_of(device_name)) else {
+        let (Some(&module), Some(name)) =
+            (rt.handles.get(&(handle as usize)), name_of(device_name))
+        else {
             diag("__cudaRegisterManagedVar: unknown module handle or null name; variable ignored");
             return;
         };
         if host_var_ptr.is_null() {
-            diag(&format!("__cudaRegisterManagedVar: null shadow pointer for `{name}`; variable ignored"));
+            diag(&format!(
+                "__cudaRegisterManagedVar: null shadow pointer for `{name}`; variable ignored"
+            ));
             return;
         }
-        let v = crate::managed::ManagedVar { module, name: name.clone(), host_ptr: host_var_ptr as usize };
+        let v = crate::managed::ManagedVar {
+            module,
+            name: name.clone(),
+            host_ptr: host_var_ptr as usize,
+        };
         match crate::managed::bind(&mut rt, &v) {
             Ok(()) => {
                 rt.vars.insert(host_var_ptr as usize, Var { module, name });
@@ -267,9 +332,15 @@ mod tests {
     #[test]
     fn tensor_core_instructions_are_recognised() {
         assert!(tensor_core("cannot load PTX:\n  line 33: unsupported wmma.load.a.sync.aligned.row.m16n16k16.global.f16"));
-        assert!(tensor_core("line 9: unsupported mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
-        assert!(tensor_core("line 9: unsupported ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+        assert!(tensor_core(
+            "line 9: unsupported mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+        ));
+        assert!(tensor_core(
+            "line 9: unsupported ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+        ));
         assert!(!tensor_core("line 9: unsupported tex.1d.v4.f32.s32"));
-        assert!(!tensor_core("line 9: unsupported cp.async.bulk.shared::cluster.global"));
+        assert!(!tensor_core(
+            "line 9: unsupported cp.async.bulk.shared::cluster.global"
+        ));
     }
 }

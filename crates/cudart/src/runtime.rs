@@ -154,7 +154,10 @@ impl Runtime {
             if let (ModuleState::Loaded(_), Some(ptx)) = (&m.state, &m.ptx) {
                 m.state = match self.device.load_ptx(ptx) {
                     Ok(h) => ModuleState::Loaded(h),
-                    Err(e) => ModuleState::Failed { code: cudaErrorInvalidPtx, message: e.to_string() },
+                    Err(e) => ModuleState::Failed {
+                        code: cudaErrorInvalidPtx,
+                        message: e.to_string(),
+                    },
                 };
             }
         }
@@ -204,7 +207,11 @@ impl Runtime {
 /// A fresh device for the configuration: the configured GPU's SM count and limits, and in
 /// timing mode the timing model as its launch engine.
 fn new_device(c: &Config) -> Device {
-    let mut o = DeviceOptions { global_memory_bytes: TOTAL_MEMORY, synccheck: c.synccheck, ..DeviceOptions::default() };
+    let mut o = DeviceOptions {
+        global_memory_bytes: TOTAL_MEMORY,
+        synccheck: c.synccheck,
+        ..DeviceOptions::default()
+    };
     if let Some(n) = c.max_instructions {
         o.max_warp_instructions = n;
     }
@@ -218,8 +225,12 @@ fn new_device(c: &Config) -> Device {
         // WARPSIM_TRACE is built from the event log.
         engine.set_event_log(c.trace.is_some() || c.event_log);
         if c.progress {
-            let report = warpsim_timing::watch::report_to_stderr as fn(&warpsim_timing::watch::Progress);
-            engine.set_watch(Some(warpsim_timing::watch::Watch { stop: None, report: Some(report) }));
+            let report =
+                warpsim_timing::watch::report_to_stderr as fn(&warpsim_timing::watch::Progress);
+            engine.set_watch(Some(warpsim_timing::watch::Watch {
+                stop: None,
+                report: Some(report),
+            }));
         }
         dev.set_engine(Box::new(engine));
     }
@@ -231,7 +242,11 @@ pub fn diag(msg: &str) {
     use std::io::Write;
     let mut e = std::io::stderr().lock();
     for (i, line) in msg.lines().enumerate() {
-        let _ = writeln!(e, "{}{line}", if i == 0 { "warpsim: " } else { "warpsim:   " });
+        let _ = writeln!(
+            e,
+            "{}{line}",
+            if i == 0 { "warpsim: " } else { "warpsim:   " }
+        );
     }
 }
 
@@ -239,7 +254,10 @@ static RUNTIME: OnceLock<Mutex<Runtime>> = OnceLock::new();
 
 /// The runtime, created on first use (usually by `__cudaRegisterFatBinary`, before `main`).
 pub fn lock() -> MutexGuard<'static, Runtime> {
-    RUNTIME.get_or_init(|| Mutex::new(Runtime::new())).lock().unwrap_or_else(|p| p.into_inner())
+    RUNTIME
+        .get_or_init(|| Mutex::new(Runtime::new()))
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
 }
 
 /// Runs an entry point's body, turning a panic into `on_panic` (no unwinding across FFI).
@@ -247,7 +265,9 @@ pub fn guard<T>(name: &str, on_panic: T, f: impl FnOnce() -> T) -> T {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,
         Err(_) => {
-            diag(&format!("internal error in {name} (a bug in warpsim; please report it)"));
+            diag(&format!(
+                "internal error in {name} (a bug in warpsim; please report it)"
+            ));
             on_panic
         }
     }

@@ -9,8 +9,8 @@
 //! issuing one warp instruction per cycle at 1400 MHz). Host work and copies take no
 //! simulated time; launches run back to back.
 
-use crate::config::Mode;
 use crate::capture;
+use crate::config::Mode;
 use crate::graphs::NodeKind;
 use crate::runtime::{api, diag, guard, put, Event, Runtime};
 use crate::types::*;
@@ -49,12 +49,21 @@ unsafe extern "C" fn cudaStreamCreate(stream: *mut cudaStream_t) -> cudaError_t 
     api("cudaStreamCreate", |rt| create_stream(rt, stream))
 }
 
-unsafe extern "C" fn cudaStreamCreateWithFlags(stream: *mut cudaStream_t, _flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamCreateWithFlags(
+    stream: *mut cudaStream_t,
+    _flags: c_uint,
+) -> cudaError_t {
     api("cudaStreamCreateWithFlags", |rt| create_stream(rt, stream))
 }
 
-unsafe extern "C" fn cudaStreamCreateWithPriority(stream: *mut cudaStream_t, _flags: c_uint, _priority: c_int) -> cudaError_t {
-    api("cudaStreamCreateWithPriority", |rt| create_stream(rt, stream))
+unsafe extern "C" fn cudaStreamCreateWithPriority(
+    stream: *mut cudaStream_t,
+    _flags: c_uint,
+    _priority: c_int,
+) -> cudaError_t {
+    api("cudaStreamCreateWithPriority", |rt| {
+        create_stream(rt, stream)
+    })
 }
 
 unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
@@ -82,7 +91,11 @@ unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
     })
 }
 
-unsafe extern "C" fn cudaStreamWaitEvent(stream: cudaStream_t, event: cudaEvent_t, _flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamWaitEvent(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    _flags: c_uint,
+) -> cudaError_t {
     api("cudaStreamWaitEvent", |rt| {
         check_stream(rt, stream)?;
         if !rt.events.contains_key(&(event as usize)) {
@@ -99,7 +112,10 @@ unsafe extern "C" fn cudaStreamGetFlags(stream: cudaStream_t, flags: *mut c_uint
     })
 }
 
-unsafe extern "C" fn cudaStreamGetPriority(stream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
+unsafe extern "C" fn cudaStreamGetPriority(
+    stream: cudaStream_t,
+    priority: *mut c_int,
+) -> cudaError_t {
     api("cudaStreamGetPriority", |rt| {
         check_stream(rt, stream)?;
         put(priority, 0)
@@ -110,7 +126,12 @@ type StreamCallback = unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_voi
 type HostFn = unsafe extern "C" fn(*mut c_void);
 
 /// Host callbacks run at once, outside the runtime lock (they may call the runtime).
-unsafe extern "C" fn cudaStreamAddCallback(stream: cudaStream_t, callback: Option<StreamCallback>, data: *mut c_void, _flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamAddCallback(
+    stream: cudaStream_t,
+    callback: Option<StreamCallback>,
+    data: *mut c_void,
+    _flags: c_uint,
+) -> cudaError_t {
     let e = api("cudaStreamAddCallback", |rt| {
         check_stream(rt, stream)?;
         if capture::capturing(rt, stream) {
@@ -120,19 +141,32 @@ unsafe extern "C" fn cudaStreamAddCallback(stream: cudaStream_t, callback: Optio
         callback.map(|_| ()).ok_or(cudaErrorInvalidValue)
     });
     if let (cudaSuccess, Some(cb)) = (e, callback) {
-        guard("cudaStreamAddCallback", (), || cb(stream, cudaSuccess, data));
+        guard("cudaStreamAddCallback", (), || {
+            cb(stream, cudaSuccess, data)
+        });
     }
     e
 }
 
-unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
+unsafe extern "C" fn cudaLaunchHostFunc(
+    stream: cudaStream_t,
+    f: Option<HostFn>,
+    data: *mut c_void,
+) -> cudaError_t {
     let mut captured = false;
     let e = api("cudaLaunchHostFunc", |rt| {
         check_stream(rt, stream)?;
         let f = f.ok_or(cudaErrorInvalidValue)?;
         captured = capture::capturing(rt, stream);
         if captured {
-            capture::capture(rt, stream, NodeKind::Host { f, data: data as usize })?;
+            capture::capture(
+                rt,
+                stream,
+                NodeKind::Host {
+                    f,
+                    data: data as usize,
+                },
+            )?;
         }
         Ok(())
     });
@@ -147,7 +181,13 @@ fn create_event(rt: &mut Runtime, event: *mut cudaEvent_t, flags: u32) -> Result
         return Err(cudaErrorInvalidValue);
     }
     let h = new_handle();
-    rt.events.insert(h, Event { flags, recorded: None });
+    rt.events.insert(
+        h,
+        Event {
+            flags,
+            recorded: None,
+        },
+    );
     unsafe { put(event, h as cudaEvent_t) }
 }
 
@@ -155,11 +195,21 @@ unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
     api("cudaEventCreate", |rt| create_event(rt, event, 0))
 }
 
-unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
-    api("cudaEventCreateWithFlags", |rt| create_event(rt, event, flags))
+unsafe extern "C" fn cudaEventCreateWithFlags(
+    event: *mut cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api("cudaEventCreateWithFlags", |rt| {
+        create_event(rt, event, flags)
+    })
 }
 
-fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> Result<(), cudaError_t> {
+fn record_event(
+    rt: &mut Runtime,
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+) -> Result<(), cudaError_t> {
     check_stream(rt, stream)?;
     if !rt.events.contains_key(&(event as usize)) {
         return Err(cudaErrorInvalidResourceHandle);
@@ -168,7 +218,10 @@ fn record_event(rt: &mut Runtime, event: cudaEvent_t, stream: cudaStream_t, flag
         return Ok(());
     }
     let clock = rt.clock;
-    let e = rt.events.get_mut(&(event as usize)).ok_or(cudaErrorInvalidResourceHandle)?;
+    let e = rt
+        .events
+        .get_mut(&(event as usize))
+        .ok_or(cudaErrorInvalidResourceHandle)?;
     e.recorded = Some(clock);
     Ok(())
 }
@@ -177,8 +230,14 @@ unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -
     api("cudaEventRecord", |rt| record_event(rt, event, stream, 0))
 }
 
-unsafe extern "C" fn cudaEventRecordWithFlags(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
-    api("cudaEventRecordWithFlags", |rt| record_event(rt, event, stream, flags))
+unsafe extern "C" fn cudaEventRecordWithFlags(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api("cudaEventRecordWithFlags", |rt| {
+        record_event(rt, event, stream, flags)
+    })
 }
 
 /// A live event that was not last recorded in a capture (`capture::use_event`).
@@ -190,11 +249,15 @@ fn completed_event(rt: &mut Runtime, what: &str, event: cudaEvent_t) -> Result<(
 }
 
 unsafe extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventSynchronize", |rt| completed_event(rt, "cudaEventSynchronize", event))
+    api("cudaEventSynchronize", |rt| {
+        completed_event(rt, "cudaEventSynchronize", event)
+    })
 }
 
 unsafe extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
-    api("cudaEventQuery", |rt| completed_event(rt, "cudaEventQuery", event))
+    api("cudaEventQuery", |rt| {
+        completed_event(rt, "cudaEventQuery", event)
+    })
 }
 
 /// Milliseconds between two recorded clock values at `per_ms` clock ticks per millisecond.
@@ -210,11 +273,18 @@ pub fn ticks_per_ms(rt: &Runtime) -> f64 {
     }
 }
 
-unsafe extern "C" fn cudaEventElapsedTime(ms: *mut c_float, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+unsafe extern "C" fn cudaEventElapsedTime(
+    ms: *mut c_float,
+    start: cudaEvent_t,
+    end: cudaEvent_t,
+) -> cudaError_t {
     api("cudaEventElapsedTime", |rt| {
         completed_event(rt, "cudaEventElapsedTime", start)?;
         completed_event(rt, "cudaEventElapsedTime", end)?;
-        let (Some(s), Some(e)) = (rt.events.get(&(start as usize)), rt.events.get(&(end as usize))) else {
+        let (Some(s), Some(e)) = (
+            rt.events.get(&(start as usize)),
+            rt.events.get(&(end as usize)),
+        ) else {
             return Err(cudaErrorInvalidResourceHandle);
         };
         if (s.flags | e.flags) & cudaEventDisableTiming != 0 {
@@ -246,19 +316,36 @@ unsafe extern "C" fn cudaStreamSynchronize_ptsz(stream: cudaStream_t) -> cudaErr
 unsafe extern "C" fn cudaStreamQuery_ptsz(stream: cudaStream_t) -> cudaError_t {
     cudaStreamQuery(stream)
 }
-unsafe extern "C" fn cudaStreamWaitEvent_ptsz(stream: cudaStream_t, event: cudaEvent_t, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamWaitEvent_ptsz(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
     cudaStreamWaitEvent(stream, event, flags)
 }
 unsafe extern "C" fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
     cudaEventRecord(event, stream)
 }
-unsafe extern "C" fn cudaEventRecordWithFlags_ptsz(event: cudaEvent_t, stream: cudaStream_t, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaEventRecordWithFlags_ptsz(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+) -> cudaError_t {
     cudaEventRecordWithFlags(event, stream, flags)
 }
-unsafe extern "C" fn cudaLaunchHostFunc_ptsz(stream: cudaStream_t, f: Option<HostFn>, data: *mut c_void) -> cudaError_t {
+unsafe extern "C" fn cudaLaunchHostFunc_ptsz(
+    stream: cudaStream_t,
+    f: Option<HostFn>,
+    data: *mut c_void,
+) -> cudaError_t {
     cudaLaunchHostFunc(stream, f, data)
 }
-unsafe extern "C" fn cudaStreamAddCallback_ptsz(stream: cudaStream_t, callback: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> cudaError_t {
+unsafe extern "C" fn cudaStreamAddCallback_ptsz(
+    stream: cudaStream_t,
+    callback: Option<StreamCallback>,
+    data: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
     cudaStreamAddCallback(stream, callback, data, flags)
 }
 

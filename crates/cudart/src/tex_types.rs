@@ -101,7 +101,11 @@ impl cudaResourceDesc {
     }
 
     pub fn zeroed() -> cudaResourceDesc {
-        cudaResourceDesc { resType: 0, res: [0; 16], flags: 0 }
+        cudaResourceDesc {
+            resType: 0,
+            res: [0; 16],
+            flags: 0,
+        }
     }
 }
 
@@ -141,9 +145,21 @@ mod tests {
     /// `driver_types.h`/`texture_types.h` (`offsetof`, `sizeof`, `_Alignof`).
     #[test]
     fn layouts_match_the_cuda_13_headers() {
-        assert_eq!((size_of::<cudaChannelFormatDesc>(), align_of::<cudaChannelFormatDesc>()), (20, 4));
+        assert_eq!(
+            (
+                size_of::<cudaChannelFormatDesc>(),
+                align_of::<cudaChannelFormatDesc>()
+            ),
+            (20, 4)
+        );
         assert_eq!(offset_of!(cudaChannelFormatDesc, f), 16);
-        assert_eq!((size_of::<cudaResourceDesc>(), align_of::<cudaResourceDesc>()), (144, 8));
+        assert_eq!(
+            (
+                size_of::<cudaResourceDesc>(),
+                align_of::<cudaResourceDesc>()
+            ),
+            (144, 8)
+        );
         assert_eq!(offset_of!(cudaResourceDesc, res), 8);
         assert_eq!(offset_of!(cudaResourceDesc, flags), 136);
         // res.linear.desc 16, sizeInBytes / pitch2D.width 40, pitch2D.height 48, pitchInBytes 56.
@@ -151,7 +167,10 @@ mod tests {
         assert_eq!(8 + offset_of!(cudaResourceMemory, size_or_width), 40);
         assert_eq!(8 + offset_of!(cudaResourceMemory, height), 48);
         assert_eq!(8 + offset_of!(cudaResourceMemory, pitch), 56);
-        assert_eq!((size_of::<cudaTextureDesc>(), align_of::<cudaTextureDesc>()), (72, 4));
+        assert_eq!(
+            (size_of::<cudaTextureDesc>(), align_of::<cudaTextureDesc>()),
+            (72, 4)
+        );
         assert_eq!(offset_of!(cudaTextureDesc, filterMode), 12);
         assert_eq!(offset_of!(cudaTextureDesc, readMode), 16);
         assert_eq!(offset_of!(cudaTextureDesc, sRGB), 20);
@@ -164,7 +183,13 @@ mod tests {
         assert_eq!(size_of::<cudaExtent>(), 24);
         assert_eq!(size_of::<cudaPos>(), 24);
         assert_eq!(size_of::<cudaPitchedPtr>(), 32);
-        assert_eq!((size_of::<cudaMemcpy3DParms>(), align_of::<cudaMemcpy3DParms>()), (160, 8));
+        assert_eq!(
+            (
+                size_of::<cudaMemcpy3DParms>(),
+                align_of::<cudaMemcpy3DParms>()
+            ),
+            (160, 8)
+        );
         assert_eq!(offset_of!(cudaMemcpy3DParms, srcPos), 8);
         assert_eq!(offset_of!(cudaMemcpy3DParms, srcPtr), 32);
         assert_eq!(offset_of!(cudaMemcpy3DParms, dstArray), 64);

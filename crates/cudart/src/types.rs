@@ -131,7 +131,10 @@ mod tests {
         assert_eq!(size_of::<cudaFuncAttributes>(), 144);
         assert_eq!(offset_of!(cudaFuncAttributes, maxThreadsPerBlock), 24);
         assert_eq!(offset_of!(cudaFuncAttributes, numRegs), 28);
-        assert_eq!(offset_of!(cudaFuncAttributes, maxDynamicSharedSizeBytes), 44);
+        assert_eq!(
+            offset_of!(cudaFuncAttributes, maxDynamicSharedSizeBytes),
+            44
+        );
         assert_eq!(size_of::<cudaPointerAttributes>(), 88);
         assert_eq!(offset_of!(cudaPointerAttributes, devicePointer), 8);
     }

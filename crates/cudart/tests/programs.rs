@@ -11,7 +11,10 @@ use std::process::Command;
 /// uplifted to `target/<profile>/` is only refreshed by `cargo build`.
 fn shim() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    let lib = exe.parent().expect("target/<profile>/deps").join("libwarpsim_cudart.so");
+    let lib = exe
+        .parent()
+        .expect("target/<profile>/deps")
+        .join("libwarpsim_cudart.so");
     assert!(lib.is_file(), "cargo did not build {}", lib.display());
     lib
 }
@@ -27,7 +30,10 @@ fn run_script(mode: &str) {
         .env("WARPSIM_MODE", mode)
         .status()
         .expect("cannot run scripts/test-cudart.sh");
-    assert!(status.success(), "scripts/test-cudart.sh ({mode} mode) failed (its output above names the programs)");
+    assert!(
+        status.success(),
+        "scripts/test-cudart.sh ({mode} mode) failed (its output above names the programs)"
+    );
 }
 
 /// Both modes in one test: the script's builds are shared and its output folder is not

@@ -204,7 +204,11 @@ pub enum Statement {
     /// `name: .callprototype (.param .b32 _) _ (.param .b32 _, …);`
     CallPrototype(CallPrototype),
     /// `name: .branchtargets L1, L2, …;`
-    BranchTargets { name: String, labels: Vec<String>, span: Span },
+    BranchTargets {
+        name: String,
+        labels: Vec<String>,
+        span: Span,
+    },
 }
 
 /// `.reg .b32 %r<98>;` or `.reg .u32 %r0, %alo;` or `.reg .v2 .f32 %v;`
@@ -260,7 +264,11 @@ pub enum InitValue {
     /// Decimal float literal such as `1.5` or `1e-3`.
     Float(f64),
     /// A symbol's address, optionally plus an offset: `f`, `generic(arr)+8`.
-    Symbol { name: String, offset: i64, generic: bool },
+    Symbol {
+        name: String,
+        offset: i64,
+        generic: bool,
+    },
 }
 
 /// `.loc file line col[, function_name …, inlined_at …]`; only the first three are kept.
@@ -308,7 +316,10 @@ pub enum Operand {
     Imm(Immediate),
     /// A name that is not a register: a label, a function, a variable; with an optional
     /// `+imm` offset (`sym+8`, `sym+-8`).
-    Symbol { name: String, offset: i64 },
+    Symbol {
+        name: String,
+        offset: i64,
+    },
     /// `[base+offset]`.
     Address(Address),
     /// `{%f1, %f2}`: vector operand for ld/st/mov pack/unpack; `_` may appear inside as Sink.

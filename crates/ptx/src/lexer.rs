@@ -115,9 +115,17 @@ pub fn tokenize(source: &str) -> Vec<Token> {
     while let Some(res) = lex.next() {
         let span = lex.span();
         let kind = res.unwrap_or(Tok::Error);
-        out.push(Token { kind, start: span.start, end: span.end });
+        out.push(Token {
+            kind,
+            start: span.start,
+            end: span.end,
+        });
     }
-    out.push(Token { kind: Tok::Eof, start: source.len(), end: source.len() });
+    out.push(Token {
+        kind: Tok::Eof,
+        start: source.len(),
+        end: source.len(),
+    });
     out
 }
 
@@ -133,12 +141,17 @@ impl LineIndex {
         let mut starts = Vec::with_capacity(source.len() / 32 + 1);
         starts.push(0);
         starts.extend(line_breaks(source.as_bytes()));
-        LineIndex { starts, hint: std::cell::Cell::new(0) }
+        LineIndex {
+            starts,
+            hint: std::cell::Cell::new(0),
+        }
     }
 
     /// 1-based line and column of byte offset `off` (which must be a char boundary).
     pub fn position(&self, source: &str, off: usize) -> (u32, u32) {
-        let contains = |l: usize| self.starts[l] <= off && off < self.starts.get(l + 1).copied().unwrap_or(usize::MAX);
+        let contains = |l: usize| {
+            self.starts[l] <= off && off < self.starts.get(l + 1).copied().unwrap_or(usize::MAX)
+        };
         let h = self.hint.get();
         let line = if contains(h) {
             h
@@ -152,13 +165,23 @@ impl LineIndex {
         };
         self.hint.set(line);
         let start = self.starts[line];
-        let col = source.get(start..off).map_or(0, |s| if s.is_ascii() { s.len() } else { s.chars().count() });
+        let col = source.get(start..off).map_or(0, |s| {
+            if s.is_ascii() {
+                s.len()
+            } else {
+                s.chars().count()
+            }
+        });
         (line as u32 + 1, col as u32 + 1)
     }
 }
 
 fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i + 1)
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
 }
 
 #[cfg(test)]
@@ -166,7 +189,10 @@ mod tests {
     use super::*;
 
     fn kinds(s: &str) -> Vec<(Tok, &str)> {
-        tokenize(s).into_iter().map(|t| (t.kind, &s[t.start..t.end])).collect()
+        tokenize(s)
+            .into_iter()
+            .map(|t| (t.kind, &s[t.start..t.end]))
+            .collect()
     }
 
     #[test]
@@ -209,9 +235,18 @@ mod tests {
         );
         assert_eq!(
             kinds("/* a\n * b **/ \"x\\\"y\" \"open\n.L2::128B #"),
-            vec![(Str, "\"x\\\"y\""), (UnterminatedStr, "\"open"), (Dotted, ".L2::128B"), (Error, "#"), (Eof, ""),]
+            vec![
+                (Str, "\"x\\\"y\""),
+                (UnterminatedStr, "\"open"),
+                (Dotted, ".L2::128B"),
+                (Error, "#"),
+                (Eof, ""),
+            ]
         );
-        assert_eq!(kinds("a /* open"), vec![(Ident, "a"), (UnterminatedComment, "/* open"), (Eof, "")]);
+        assert_eq!(
+            kinds("a /* open"),
+            vec![(Ident, "a"), (UnterminatedComment, "/* open"), (Eof, "")]
+        );
     }
 
     #[test]

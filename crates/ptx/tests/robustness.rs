@@ -115,10 +115,17 @@ const VOCAB: &[&str] = &[
 fn check(src: &str) {
     if let Err(e) = ptx::parse(src) {
         let lines = src.split('\n').count() as u32;
-        assert!(e.line >= 1 && e.line <= lines, "line {} out of 1..={lines}: {e}", e.line);
+        assert!(
+            e.line >= 1 && e.line <= lines,
+            "line {} out of 1..={lines}: {e}",
+            e.line
+        );
         assert!(e.col >= 1, "{e}");
         assert!(!e.message.is_empty());
-        assert!(!e.found.is_empty() || e.message.contains("character"), "{e}");
+        assert!(
+            !e.found.is_empty() || e.message.contains("character"),
+            "{e}"
+        );
     }
 }
 
@@ -191,7 +198,11 @@ fn every_prefix_of_a_real_file_is_handled() {
 fn large_input_is_fast() {
     let mut src = String::from(".version 9.5\n.target sm_75\n.address_size 64\n.visible .entry big(.param .u64 p)\n{\n.reg .b32 %r<100>;\n.reg .pred %p<4>;\n");
     for i in 0..10_000 {
-        src.push_str(&format!("$L__BB0_{i}:\n\tadd.s32 %r{}, %r{}, {i};\n", i % 100, (i + 7) % 100));
+        src.push_str(&format!(
+            "$L__BB0_{i}:\n\tadd.s32 %r{}, %r{}, {i};\n",
+            i % 100,
+            (i + 7) % 100
+        ));
         src.push_str(&format!("\t@%p1 bra $L__BB0_{};\n", i / 2));
     }
     src.push_str("\tret;\n}\n");
@@ -199,7 +210,9 @@ fn large_input_is_fast() {
     let t = std::time::Instant::now();
     let m = ptx::parse(&src).unwrap();
     let elapsed = t.elapsed();
-    let ptx::ast::Item::Function(f) = &m.items[0] else { panic!() };
+    let ptx::ast::Item::Function(f) = &m.items[0] else {
+        panic!()
+    };
     assert_eq!(f.body.as_ref().unwrap().statements.len(), 2 + 30_000 + 1);
     assert!(elapsed.as_millis() < 2_000, "30k lines took {elapsed:?}");
 }

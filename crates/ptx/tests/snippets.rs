@@ -52,25 +52,40 @@ fn only_var(src: &str) -> VarDecl {
 }
 
 fn rr(name: &str) -> RegRef {
-    RegRef { name: name.into(), component: None }
+    RegRef {
+        name: name.into(),
+        component: None,
+    }
 }
 fn reg(name: &str) -> Operand {
     Operand::Reg(rr(name))
 }
 fn regc(name: &str, c: char) -> Operand {
-    Operand::Reg(RegRef { name: name.into(), component: Some(c) })
+    Operand::Reg(RegRef {
+        name: name.into(),
+        component: Some(c),
+    })
 }
 fn int(v: i64) -> Operand {
     Operand::Imm(Immediate::Int(v))
 }
 fn sym(name: &str, offset: i64) -> Operand {
-    Operand::Symbol { name: name.into(), offset }
+    Operand::Symbol {
+        name: name.into(),
+        offset,
+    }
 }
 fn at_reg(name: &str, offset: i64) -> Operand {
-    Operand::Address(Address { base: AddressBase::Reg(rr(name)), offset })
+    Operand::Address(Address {
+        base: AddressBase::Reg(rr(name)),
+        offset,
+    })
 }
 fn at_sym(name: &str, offset: i64) -> Operand {
-    Operand::Address(Address { base: AddressBase::Symbol(name.into()), offset })
+    Operand::Address(Address {
+        base: AddressBase::Symbol(name.into()),
+        offset,
+    })
 }
 fn list(ops: Vec<Operand>) -> Operand {
     Operand::List(ops)
@@ -161,7 +176,11 @@ fn instruction_table() {
     for (src, opcode, mods, operands) in cases {
         let i = one_instr(src);
         assert_eq!(i.opcode, opcode, "{src}");
-        assert_eq!(i.modifiers, mods.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "{src}");
+        assert_eq!(
+            i.modifiers,
+            mods.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "{src}"
+        );
         assert_eq!(i.operands, operands, "{src}");
         assert_eq!(i.guard, None, "{src}");
     }
@@ -170,13 +189,29 @@ fn instruction_table() {
 #[test]
 fn guards_and_spans() {
     let st = body("@%p1 bra $L__BB0_2;\n  @!%p2 bra.uni $L__BB0_3;");
-    let Statement::Instruction(a) = &st[0] else { panic!() };
-    assert_eq!(a.guard, Some(Guard { negated: false, pred: "%p1".into() }));
+    let Statement::Instruction(a) = &st[0] else {
+        panic!()
+    };
+    assert_eq!(
+        a.guard,
+        Some(Guard {
+            negated: false,
+            pred: "%p1".into()
+        })
+    );
     assert_eq!(a.opcode, "bra");
     assert_eq!(a.operands, vec![sym("$L__BB0_2", 0)]);
     assert_eq!(a.span, sp(6, 1));
-    let Statement::Instruction(b) = &st[1] else { panic!() };
-    assert_eq!(b.guard, Some(Guard { negated: true, pred: "%p2".into() }));
+    let Statement::Instruction(b) = &st[1] else {
+        panic!()
+    };
+    assert_eq!(
+        b.guard,
+        Some(Guard {
+            negated: true,
+            pred: "%p2".into()
+        })
+    );
     assert_eq!(b.modifiers, vec!["uni".to_string()]);
     assert_eq!(b.span, sp(7, 3));
 }
@@ -186,7 +221,10 @@ fn guards_and_spans() {
 #[test]
 fn statement_table() {
     let cases: Vec<(&str, Vec<Statement>)> = vec![
-        ("$L__BB0_2:", vec![Statement::Label("$L__BB0_2".into(), sp(6, 1))]),
+        (
+            "$L__BB0_2:",
+            vec![Statement::Label("$L__BB0_2".into(), sp(6, 1))],
+        ),
         (
             "a: b:\nc: ret;",
             vec![
@@ -208,7 +246,10 @@ fn statement_table() {
                 span: sp(6, 1),
                 ty: ScalarType::Pred,
                 vector: None,
-                names: vec![RegName::Range { prefix: "%p".into(), count: 32 }],
+                names: vec![RegName::Range {
+                    prefix: "%p".into(),
+                    count: 32,
+                }],
             })],
         ),
         (
@@ -217,7 +258,10 @@ fn statement_table() {
                 span: sp(6, 2),
                 ty: ScalarType::B32,
                 vector: None,
-                names: vec![RegName::Range { prefix: "%r".into(), count: 98 }],
+                names: vec![RegName::Range {
+                    prefix: "%r".into(),
+                    count: 98,
+                }],
             })],
         ),
         (
@@ -226,7 +270,10 @@ fn statement_table() {
                 span: sp(6, 1),
                 ty: ScalarType::U32,
                 vector: None,
-                names: vec![RegName::Single("%r0".into()), RegName::Single("%alo".into())],
+                names: vec![
+                    RegName::Single("%r0".into()),
+                    RegName::Single("%alo".into()),
+                ],
             })],
         ),
         (
@@ -244,7 +291,13 @@ fn statement_table() {
                 span: sp(6, 1),
                 ty: ScalarType::F16x2,
                 vector: None,
-                names: vec![RegName::Range { prefix: "%h".into(), count: 3 }, RegName::Single("%q".into())],
+                names: vec![
+                    RegName::Range {
+                        prefix: "%h".into(),
+                        count: 3,
+                    },
+                    RegName::Single("%q".into()),
+                ],
             })],
         ),
         (
@@ -260,31 +313,89 @@ fn statement_table() {
         ),
         (
             ".shared .align 4 .b8 tile[4096];",
-            vec![Statement::Var(var(sp(6, 1), StateSpace::Shared, Some(4), ScalarType::B8, "tile", vec![Some(4096)]))],
+            vec![Statement::Var(var(
+                sp(6, 1),
+                StateSpace::Shared,
+                Some(4),
+                ScalarType::B8,
+                "tile",
+                vec![Some(4096)],
+            ))],
         ),
         (
             ".param .b64 param0;",
-            vec![Statement::Var(var(sp(6, 1), StateSpace::Param, None, ScalarType::B64, "param0", vec![]))],
+            vec![Statement::Var(var(
+                sp(6, 1),
+                StateSpace::Param,
+                None,
+                ScalarType::B64,
+                "param0",
+                vec![],
+            ))],
         ),
         (
             ".param .align 8 .b8 retval0[16];",
-            vec![Statement::Var(var(sp(6, 1), StateSpace::Param, Some(8), ScalarType::B8, "retval0", vec![Some(16)]))],
+            vec![Statement::Var(var(
+                sp(6, 1),
+                StateSpace::Param,
+                Some(8),
+                ScalarType::B8,
+                "retval0",
+                vec![Some(16)],
+            ))],
         ),
-        (".loc 1 3 5", vec![Statement::Loc(Loc { span: sp(6, 1), file: 1, line: 3, col: 5 })]),
+        (
+            ".loc 1 3 5",
+            vec![Statement::Loc(Loc {
+                span: sp(6, 1),
+                file: 1,
+                line: 3,
+                col: 5,
+            })],
+        ),
         (
             ".loc\t2 112 3, function_name $L__info_string0, inlined_at 1 9 9",
-            vec![Statement::Loc(Loc { span: sp(6, 1), file: 2, line: 112, col: 3 })],
+            vec![Statement::Loc(Loc {
+                span: sp(6, 1),
+                file: 2,
+                line: 112,
+                col: 3,
+            })],
         ),
-        (".pragma \"nounroll\";", vec![Statement::Pragma("nounroll".into(), sp(6, 1))]),
+        (
+            ".pragma \"nounroll\";",
+            vec![Statement::Pragma("nounroll".into(), sp(6, 1))],
+        ),
         (
             "prototype_2 : .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);",
             vec![Statement::CallPrototype(CallPrototype {
                 span: sp(6, 1),
                 name: "prototype_2".into(),
-                returns: vec![param(sp(6, 31), StateSpace::Param, ScalarType::B32, None, None, "_")],
+                returns: vec![param(
+                    sp(6, 31),
+                    StateSpace::Param,
+                    ScalarType::B32,
+                    None,
+                    None,
+                    "_",
+                )],
                 params: vec![
-                    param(sp(6, 49), StateSpace::Param, ScalarType::B32, None, None, "_"),
-                    param(sp(6, 64), StateSpace::Param, ScalarType::B32, None, None, "_"),
+                    param(
+                        sp(6, 49),
+                        StateSpace::Param,
+                        ScalarType::B32,
+                        None,
+                        None,
+                        "_",
+                    ),
+                    param(
+                        sp(6, 64),
+                        StateSpace::Param,
+                        ScalarType::B32,
+                        None,
+                        None,
+                        "_",
+                    ),
                 ],
             })],
         ),
@@ -295,8 +406,22 @@ fn statement_table() {
                 name: "prototype_1".into(),
                 returns: vec![],
                 params: vec![
-                    param(sp(6, 35), StateSpace::Param, ScalarType::B64, None, None, "_"),
-                    param(sp(6, 50), StateSpace::Param, ScalarType::B8, Some(8), Some(16), "_"),
+                    param(
+                        sp(6, 35),
+                        StateSpace::Param,
+                        ScalarType::B64,
+                        None,
+                        None,
+                        "_",
+                    ),
+                    param(
+                        sp(6, 50),
+                        StateSpace::Param,
+                        ScalarType::B8,
+                        Some(8),
+                        Some(16),
+                        "_",
+                    ),
                 ],
             })],
         ),
@@ -323,7 +448,17 @@ fn var(
     name: &str,
     dims: Vec<Option<u32>>,
 ) -> VarDecl {
-    VarDecl { span, linkage: Linkage::None, space, align, ty, vector: None, name: name.into(), dims, init: None }
+    VarDecl {
+        span,
+        linkage: Linkage::None,
+        space,
+        align,
+        ty,
+        vector: None,
+        name: name.into(),
+        dims,
+        init: None,
+    }
 }
 
 fn param(
@@ -334,7 +469,15 @@ fn param(
     array: Option<u32>,
     name: &str,
 ) -> ParamDecl {
-    ParamDecl { span, space, ty, align, array, name: name.into(), ptr_attrs: vec![] }
+    ParamDecl {
+        span,
+        space,
+        ty,
+        align,
+        array,
+        name: name.into(),
+        ptr_attrs: vec![],
+    }
 }
 
 #[test]
@@ -343,12 +486,20 @@ fn nested_blocks() {
         "{ // callseq 0, 0\n\t.reg .b32 temp_param_reg;\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd4;\n\t{ ret; }\n\t} // callseq 0\n$L__BB0_2:",
     );
     assert_eq!(st.len(), 2);
-    let Statement::Block(b) = &st[0] else { panic!("{st:?}") };
+    let Statement::Block(b) = &st[0] else {
+        panic!("{st:?}")
+    };
     assert_eq!(b.span, sp(6, 1));
     assert_eq!(b.statements.len(), 4);
-    assert!(matches!(&b.statements[0], Statement::Reg(r) if r.names == vec![RegName::Single("temp_param_reg".into())]));
-    assert!(matches!(&b.statements[1], Statement::Var(v) if v.space == StateSpace::Param && v.name == "param0"));
-    let Statement::Block(inner) = &b.statements[3] else { panic!() };
+    assert!(
+        matches!(&b.statements[0], Statement::Reg(r) if r.names == vec![RegName::Single("temp_param_reg".into())])
+    );
+    assert!(
+        matches!(&b.statements[1], Statement::Var(v) if v.space == StateSpace::Param && v.name == "param0")
+    );
+    let Statement::Block(inner) = &b.statements[3] else {
+        panic!()
+    };
     assert!(matches!(&inner.statements[0], Statement::Instruction(i) if i.opcode == "ret"));
     assert_eq!(st[1], Statement::Label("$L__BB0_2".into(), sp(12, 1)));
 }
@@ -363,13 +514,22 @@ fn module_header_and_files() {
     assert_eq!(m.version, (9, 5));
     assert_eq!(m.target, vec!["sm_75".to_string(), "debug".to_string()]);
     assert_eq!(m.address_size, 64);
-    assert_eq!(m.files, vec![(1, "/tmp/a b.cu".to_string()), (2, "C:\\x\"q\".h".to_string())]);
+    assert_eq!(
+        m.files,
+        vec![
+            (1, "/tmp/a b.cu".to_string()),
+            (2, "C:\\x\"q\".h".to_string())
+        ]
+    );
     assert_eq!(m.items, vec![Item::Pragma("nounroll".into(), sp(6, 1))]);
 
     let m = module(".version 7.0\n.target sm_80\n");
     assert_eq!((m.version, m.address_size), ((7, 0), 64));
     let m = module(".version 8.10 .target sm_90a, texmode_independent .address_size 32");
-    assert_eq!((m.version, m.target.len(), m.address_size), ((8, 10), 2, 32));
+    assert_eq!(
+        (m.version, m.target.len(), m.address_size),
+        ((8, 10), 2, 32)
+    );
 }
 
 #[test]
@@ -382,11 +542,24 @@ fn functions() {
     assert_eq!(f.linkage, Linkage::Visible);
     assert_eq!(f.span, sp(4, 1));
     assert_eq!(f.params.len(), 2);
-    assert_eq!(f.params[0].ptr_attrs, vec!["global".to_string(), "align 8".to_string()]);
+    assert_eq!(
+        f.params[0].ptr_attrs,
+        vec!["global".to_string(), "align 8".to_string()]
+    );
     assert_eq!(f.params[0].align, None);
     assert_eq!(f.params[0].ty, ScalarType::U64);
     assert_eq!(f.params[0].span, sp(5, 2));
-    assert_eq!(f.params[1], param(sp(6, 2), StateSpace::Param, ScalarType::U32, None, None, "_Z6kernelPfi_param_1"));
+    assert_eq!(
+        f.params[1],
+        param(
+            sp(6, 2),
+            StateSpace::Param,
+            ScalarType::U32,
+            None,
+            None,
+            "_Z6kernelPfi_param_1"
+        )
+    );
     assert_eq!(f.perf.maxntid, Some([256, 1, 1]));
     assert_eq!(f.perf.minnctapersm, Some(2));
     assert_eq!(f.body.as_ref().unwrap().statements.len(), 1);
@@ -395,25 +568,69 @@ fn functions() {
     assert!(f.params.is_empty());
     assert_eq!(f.perf.reqntid, Some([32, 1, 1]));
     assert_eq!((f.perf.maxnctapersm, f.perf.maxnreg), (Some(4), Some(64)));
-    assert_eq!(f.body, Some(Block { span: sp(4, 50), statements: vec![] }));
+    assert_eq!(
+        f.body,
+        Some(Block {
+            span: sp(4, 50),
+            statements: vec![]
+        })
+    );
 
     let f = only_function(".weak .func (.param .align 8 .b8 func_retval0[16]) _Z3mixv(.param .align 8 .b8 p[16], .reg .b32 %x)\n.noreturn\n{\nret;\n}");
     assert_eq!(f.kind, FunctionKind::Func);
     assert_eq!(f.linkage, Linkage::Weak);
-    assert_eq!(f.returns, vec![param(sp(4, 14), StateSpace::Param, ScalarType::B8, Some(8), Some(16), "func_retval0")]);
-    assert_eq!(f.params[0], param(sp(4, 60), StateSpace::Param, ScalarType::B8, Some(8), Some(16), "p"));
-    assert_eq!(f.params[1], param(sp(4, 87), StateSpace::Reg, ScalarType::B32, None, None, "%x"));
+    assert_eq!(
+        f.returns,
+        vec![param(
+            sp(4, 14),
+            StateSpace::Param,
+            ScalarType::B8,
+            Some(8),
+            Some(16),
+            "func_retval0"
+        )]
+    );
+    assert_eq!(
+        f.params[0],
+        param(
+            sp(4, 60),
+            StateSpace::Param,
+            ScalarType::B8,
+            Some(8),
+            Some(16),
+            "p"
+        )
+    );
+    assert_eq!(
+        f.params[1],
+        param(
+            sp(4, 87),
+            StateSpace::Reg,
+            ScalarType::B32,
+            None,
+            None,
+            "%x"
+        )
+    );
     assert!(f.perf.noreturn);
 
     let f = only_function(".extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;");
-    assert_eq!((f.linkage, f.name.as_str(), f.params.len(), f.returns.len()), (Linkage::Extern, "vprintf", 2, 1));
+    assert_eq!(
+        (f.linkage, f.name.as_str(), f.params.len(), f.returns.len()),
+        (Linkage::Extern, "vprintf", 2, 1)
+    );
     assert_eq!(f.body, None);
 
     let f = only_function(".func fwd;");
-    assert_eq!((f.name.as_str(), f.body.is_none(), f.linkage), ("fwd", true, Linkage::None));
+    assert_eq!(
+        (f.name.as_str(), f.body.is_none(), f.linkage),
+        ("fwd", true, Linkage::None)
+    );
     let f = only_function(".common .func f() { }");
     assert_eq!(f.linkage, Linkage::Common);
-    let f = only_function(".entry k(.param .u64 .ptr .align 1 p) .explicitcluster .reqnctapercluster 2, 1, 1 { }");
+    let f = only_function(
+        ".entry k(.param .u64 .ptr .align 1 p) .explicitcluster .reqnctapercluster 2, 1, 1 { }",
+    );
     assert_eq!(f.params[0].ptr_attrs, vec!["align 1".to_string()]);
 }
 
@@ -422,12 +639,26 @@ fn variables() {
     use InitValue as V;
     use Initializer as I;
     let v = only_var(".extern .shared .align 16 .b8 dyn[];");
-    assert_eq!((v.linkage, v.space, v.align, v.ty), (Linkage::Extern, StateSpace::Shared, Some(16), ScalarType::B8));
-    assert_eq!((v.name.as_str(), v.dims.clone(), v.init.clone()), ("dyn", vec![None], None));
+    assert_eq!(
+        (v.linkage, v.space, v.align, v.ty),
+        (
+            Linkage::Extern,
+            StateSpace::Shared,
+            Some(16),
+            ScalarType::B8
+        )
+    );
+    assert_eq!(
+        (v.name.as_str(), v.dims.clone(), v.init.clone()),
+        ("dyn", vec![None], None)
+    );
     assert_eq!(v.span, sp(4, 1));
 
     let v = only_var(".const .align 4 .f32 c;");
-    assert_eq!((v.space, v.ty, v.dims.len()), (StateSpace::Const, ScalarType::F32, 0));
+    assert_eq!(
+        (v.space, v.ty, v.dims.len()),
+        (StateSpace::Const, ScalarType::F32, 0)
+    );
 
     let v = only_var(".visible .const .align 8 .f64 c = 0d3FF8000000000000;");
     assert_eq!(v.init, Some(I::Value(V::F64(0x3FF8_0000_0000_0000))));
@@ -435,25 +666,64 @@ fn variables() {
 
     let v = only_var(".global .align 1 .b8 $str[5] = {109, 105, 0x6E, -1, 0};");
     assert_eq!(v.dims, vec![Some(5)]);
-    let want: Vec<I> = [109, 105, 110, -1, 0].iter().map(|&x| I::Value(V::Int(x))).collect();
+    let want: Vec<I> = [109, 105, 110, -1, 0]
+        .iter()
+        .map(|&x| I::Value(V::Int(x)))
+        .collect();
     assert_eq!(v.init, Some(I::List(want)));
 
-    let v = only_var(".visible .global .align 8 .u64 ops[3] = {_Z5opAddff, generic(arr)+8, tbl+-4};");
-    let sym = |n: &str, offset, generic| I::Value(V::Symbol { name: n.into(), offset, generic });
-    assert_eq!(v.init, Some(I::List(vec![sym("_Z5opAddff", 0, false), sym("arr", 8, true), sym("tbl", -4, false)])));
+    let v =
+        only_var(".visible .global .align 8 .u64 ops[3] = {_Z5opAddff, generic(arr)+8, tbl+-4};");
+    let sym = |n: &str, offset, generic| {
+        I::Value(V::Symbol {
+            name: n.into(),
+            offset,
+            generic,
+        })
+    };
+    assert_eq!(
+        v.init,
+        Some(I::List(vec![
+            sym("_Z5opAddff", 0, false),
+            sym("arr", 8, true),
+            sym("tbl", -4, false)
+        ]))
+    );
 
     let v = only_var(".global .f32 m[2][3] = {{1.0, 0f3F800000, 2}, {-1.5, 1e2, 0}};");
     assert_eq!(v.dims, vec![Some(2), Some(3)]);
-    let Some(I::List(rows)) = &v.init else { panic!() };
-    assert_eq!(rows[0], I::List(vec![I::Value(V::Float(1.0)), I::Value(V::F32(0x3F80_0000)), I::Value(V::Int(2))]));
-    assert_eq!(rows[1], I::List(vec![I::Value(V::Float(-1.5)), I::Value(V::Float(100.0)), I::Value(V::Int(0))]));
+    let Some(I::List(rows)) = &v.init else {
+        panic!()
+    };
+    assert_eq!(
+        rows[0],
+        I::List(vec![
+            I::Value(V::Float(1.0)),
+            I::Value(V::F32(0x3F80_0000)),
+            I::Value(V::Int(2))
+        ])
+    );
+    assert_eq!(
+        rows[1],
+        I::List(vec![
+            I::Value(V::Float(-1.5)),
+            I::Value(V::Float(100.0)),
+            I::Value(V::Int(0))
+        ])
+    );
 
     let v = only_var(".global .v4 .f32 vv;");
     assert_eq!((v.vector, v.ty), (Some(4), ScalarType::F32));
     let v = only_var(".shared .align 8 .v2 .u64 pairs[4];");
-    assert_eq!((v.vector, v.ty, v.align), (Some(2), ScalarType::U64, Some(8)));
+    assert_eq!(
+        (v.vector, v.ty, v.align),
+        (Some(2), ScalarType::U64, Some(8))
+    );
     let v = only_var(".weak .global .align 4 .u32 w = 7;");
-    assert_eq!((v.linkage, v.init.clone()), (Linkage::Weak, Some(I::Value(V::Int(7)))));
+    assert_eq!(
+        (v.linkage, v.init.clone()),
+        (Linkage::Weak, Some(I::Value(V::Int(7))))
+    );
     let v = only_var(".common .global .align 4 .b8 cm[4];");
     assert_eq!(v.linkage, Linkage::Common);
     let v = only_var(".global .attribute(.managed) .align 4 .u32 managed_x;");
@@ -493,6 +763,8 @@ fn sections_and_skipped_directives() {
 fn comments_and_nul_bytes() {
     let st = body("/* block\n comment */ mov.u32 %r1, 1; // trailing\n\0\0");
     assert_eq!(st.len(), 1);
-    let Statement::Instruction(i) = &st[0] else { panic!() };
+    let Statement::Instruction(i) = &st[0] else {
+        panic!()
+    };
     assert_eq!(i.span, sp(7, 13));
 }

@@ -57,20 +57,44 @@ impl Float for f64 {
 pub fn ulp_distance<T: Float>(a: T, b: T) -> u64 {
     match (a.is_nan(), b.is_nan()) {
         (true, true) => 0,
-        (false, false) => (a.ordinal() as i128 - b.ordinal() as i128).unsigned_abs().min(u64::MAX as u128) as u64,
+        (false, false) => (a.ordinal() as i128 - b.ordinal() as i128)
+            .unsigned_abs()
+            .min(u64::MAX as u128) as u64,
         _ => u64::MAX,
     }
 }
 
-fn check_len(program: &'static str, what: &str, got: usize, expected: usize) -> Result<(), SuiteError> {
+fn check_len(
+    program: &'static str,
+    what: &str,
+    got: usize,
+    expected: usize,
+) -> Result<(), SuiteError> {
     if got != expected {
-        return Err(SuiteError::Length { program, what: what.to_string(), expected, got });
+        return Err(SuiteError::Length {
+            program,
+            what: what.to_string(),
+            expected,
+            got,
+        });
     }
     Ok(())
 }
 
-fn mismatch(program: &'static str, what: &str, index: usize, expected: String, got: String) -> SuiteError {
-    SuiteError::Mismatch { program, what: what.to_string(), index, expected, got }
+fn mismatch(
+    program: &'static str,
+    what: &str,
+    index: usize,
+    expected: String,
+    got: String,
+) -> SuiteError {
+    SuiteError::Mismatch {
+        program,
+        what: what.to_string(),
+        index,
+        expected,
+        got,
+    }
 }
 
 /// Exact equality, element by element.
@@ -83,7 +107,13 @@ pub fn assert_exact<T: PartialEq + Debug>(
     check_len(program, what, got.len(), expected.len())?;
     for (i, (g, e)) in got.iter().zip(expected).enumerate() {
         if g != e {
-            return Err(mismatch(program, what, i, format!("{e:?}"), format!("{g:?}")));
+            return Err(mismatch(
+                program,
+                what,
+                i,
+                format!("{e:?}"),
+                format!("{g:?}"),
+            ));
         }
     }
     Ok(got.len() as u64)
@@ -125,7 +155,12 @@ pub fn assert_bounded<T: Float>(
     bound: &[f64],
 ) -> Result<u64, SuiteError> {
     check_len(program, what, got.len(), expected.len())?;
-    check_len(program, &format!("{what} (error bounds)"), bound.len(), expected.len())?;
+    check_len(
+        program,
+        &format!("{what} (error bounds)"),
+        bound.len(),
+        expected.len(),
+    )?;
     for (i, ((&g, &e), &b)) in got.iter().zip(expected).zip(bound).enumerate() {
         if !within(g.to_f64(), e, b) {
             return Err(mismatch(
@@ -154,8 +189,18 @@ pub fn assert_ulps<T: Float>(
         let max = max_ulps(i);
         let d = ulp_distance(g, e);
         if d > max {
-            let dist = if d == u64::MAX { "NaN vs number".to_string() } else { format!("{d} ulps") };
-            return Err(mismatch(program, what, i, format!("{e:e} (±{max} ulps)"), format!("{g:e} ({dist} off)")));
+            let dist = if d == u64::MAX {
+                "NaN vs number".to_string()
+            } else {
+                format!("{d} ulps")
+            };
+            return Err(mismatch(
+                program,
+                what,
+                i,
+                format!("{e:e} (±{max} ulps)"),
+                format!("{g:e} ({dist} off)"),
+            ));
         }
     }
     Ok(got.len() as u64)
@@ -179,12 +224,20 @@ mod tests {
     fn exact_reports_first_mismatch() {
         assert_eq!(assert_exact("p", "v", &[1, 2, 3], &[1, 2, 3]).unwrap(), 3);
         match assert_exact("p", "v", &[1, 5, 7], &[1, 2, 3]) {
-            Err(SuiteError::Mismatch { index, expected, got, .. }) => {
+            Err(SuiteError::Mismatch {
+                index,
+                expected,
+                got,
+                ..
+            }) => {
                 assert_eq!((index, expected.as_str(), got.as_str()), (1, "2", "5"))
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(assert_exact("p", "v", &[1], &[1, 2]), Err(SuiteError::Length { .. })));
+        assert!(matches!(
+            assert_exact("p", "v", &[1], &[1, 2]),
+            Err(SuiteError::Length { .. })
+        ));
     }
 
     #[test]

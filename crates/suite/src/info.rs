@@ -28,12 +28,18 @@ pub struct WorkloadInfo {
 impl KernelShape {
     /// A one-dimensional CTA of `x` threads.
     pub const fn x(kernel: &'static str, x: u32) -> KernelShape {
-        KernelShape { kernel, block: [x, 1, 1] }
+        KernelShape {
+            kernel,
+            block: [x, 1, 1],
+        }
     }
 
     /// A two-dimensional CTA of `x` by `y` threads.
     pub const fn xy(kernel: &'static str, x: u32, y: u32) -> KernelShape {
-        KernelShape { kernel, block: [x, y, 1] }
+        KernelShape {
+            kernel,
+            block: [x, y, 1],
+        }
     }
 
     /// Threads per CTA.
@@ -54,7 +60,9 @@ impl KernelShape {
 /// The short name of a mangled kernel (`_Z11ludDiagonalPfii` → `ludDiagonal`); names that are
 /// not `_Z<length><identifier>…` come back unchanged.
 pub fn short_name(mangled: &str) -> &str {
-    let Some(rest) = mangled.strip_prefix("_Z") else { return mangled };
+    let Some(rest) = mangled.strip_prefix("_Z") else {
+        return mangled;
+    };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     match rest[..digits].parse::<usize>() {
         Ok(len) if digits > 0 && rest.len() >= digits + len => &rest[digits..digits + len],
@@ -79,7 +87,14 @@ mod tests {
     fn shapes() {
         assert_eq!(KernelShape::x("k", 256).shape(), "256");
         assert_eq!(KernelShape::xy("k", 16, 16).shape(), "16x16");
-        assert_eq!(KernelShape { kernel: "k", block: [8, 4, 4] }.shape(), "8x4x4");
+        assert_eq!(
+            KernelShape {
+                kernel: "k",
+                block: [8, 4, 4]
+            }
+            .shape(),
+            "8x4x4"
+        );
         assert_eq!(KernelShape::xy("k", 16, 16).threads(), 256);
     }
 }

@@ -89,5 +89,10 @@ pub const SETS: &[SetInfo] = &[
 /// The programs of set `name` in registry order; `None` when no set has that name.
 pub fn set(name: &str) -> Option<Vec<&'static Program>> {
     SETS.iter().find(|s| s.name == name)?;
-    Some(programs().iter().filter(|p| p.sets.contains(&name)).collect())
+    Some(
+        programs()
+            .iter()
+            .filter(|p| p.sets.contains(&name))
+            .collect(),
+    )
 }

@@ -27,7 +27,13 @@ const fn row(
     ours: &'static str,
     note: &'static str,
 ) -> Benchmark {
-    Benchmark { name, suite, description, ours, note }
+    Benchmark {
+        name,
+        suite,
+        description,
+        ours,
+        note,
+    }
 }
 
 /// Table 2 in the paper's order.

@@ -65,8 +65,20 @@ pub const BAWS_TABLE2: &[PaperShape] = &[
     shape("baws_fwt", "_Z8fwtChunkPfi", 512, 16, 3),
     shape("baws_mm", "_Z7mmTiledPfPKfS1_iii", 256, 8, 6).deviates(8, 5, MM_REGISTER_FLOOR),
     shape("baws_stn", "_Z13stnPersistentPfS_Pjii", 512, 16, 2),
-    shape("baws_octp", "_Z8octSplitPK4NodePS_PKiPK6float4PiS8_i", 256, 8, 4),
-    shape("baws_bt", "_Z12btFindRangeKPKiS0_S0_S0_S0_S0_PiS1_ii", 256, 8, 5),
+    shape(
+        "baws_octp",
+        "_Z8octSplitPK4NodePS_PKiPK6float4PiS8_i",
+        256,
+        8,
+        4,
+    ),
+    shape(
+        "baws_bt",
+        "_Z12btFindRangeKPKiS0_S0_S0_S0_S0_PiS1_ii",
+        256,
+        8,
+        5,
+    ),
     shape("baws_pvc", "_Z6pvcMapPKjPjS1_ii", 256, 8, 6),
     shape("baws_pvr", "_Z8pvrCountPKjPji", 256, 8, 6),
     shape("baws_ss", "_Z7ssScorePKiS0_PiS1_i", 256, 8, 6),
@@ -75,7 +87,13 @@ pub const BAWS_TABLE2: &[PaperShape] = &[
     shape("baws_srad2", "_Z5srad1PKfPfS1_S1_S1_S1_iif", 256, 8, 6),
 ];
 
-const fn shape(program: &'static str, kernel: &'static str, threads: u32, warps: u32, ctas: u32) -> PaperShape {
+const fn shape(
+    program: &'static str,
+    kernel: &'static str,
+    threads: u32,
+    warps: u32,
+    ctas: u32,
+) -> PaperShape {
     PaperShape {
         program,
         kernel,
@@ -89,7 +107,14 @@ const fn shape(program: &'static str, kernel: &'static str, threads: u32, warps:
 
 impl PaperShape {
     const fn deviates(self, warps: u32, ctas: u32, reason: &'static str) -> PaperShape {
-        PaperShape { deviation: Some(Deviation { warps_per_cta: warps, ctas_per_sm: ctas, reason }), ..self }
+        PaperShape {
+            deviation: Some(Deviation {
+                warps_per_cta: warps,
+                ctas_per_sm: ctas,
+                reason,
+            }),
+            ..self
+        }
     }
 }
 
@@ -100,17 +125,31 @@ mod tests {
     #[test]
     fn table2_rows_are_consistent() {
         for row in BAWS_TABLE2 {
-            assert_eq!(row.threads_per_cta, row.warps_per_cta * 32, "{}", row.program);
+            assert_eq!(
+                row.threads_per_cta,
+                row.warps_per_cta * 32,
+                "{}",
+                row.program
+            );
             assert!(row.ctas_per_sm * row.warps_per_cta <= 48, "{}", row.program);
             if let Some(d) = row.deviation {
-                assert_ne!((d.warps_per_cta, d.ctas_per_sm), (row.warps_per_cta, row.ctas_per_sm), "{}", row.program);
+                assert_ne!(
+                    (d.warps_per_cta, d.ctas_per_sm),
+                    (row.warps_per_cta, row.ctas_per_sm),
+                    "{}",
+                    row.program
+                );
                 assert_eq!(row.threads_per_cta, d.warps_per_cta * 32, "{}", row.program);
                 assert!(!d.reason.is_empty(), "{}", row.program);
             }
         }
         assert_eq!(BAWS_TABLE2.len(), 13);
         // The one deviation from Table 2; another needs its own decision and documentation.
-        let deviating: Vec<&str> = BAWS_TABLE2.iter().filter(|r| r.deviation.is_some()).map(|r| r.program).collect();
+        let deviating: Vec<&str> = BAWS_TABLE2
+            .iter()
+            .filter(|r| r.deviation.is_some())
+            .map(|r| r.program)
+            .collect();
         assert_eq!(deviating, ["baws_mm"]);
     }
 }

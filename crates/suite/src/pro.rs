@@ -31,7 +31,13 @@ const fn row(
     ours: Option<(&'static str, &'static str)>,
     note: &'static str,
 ) -> PaperKernel {
-    PaperKernel { application, kernel, ctas, ours, note }
+    PaperKernel {
+        application,
+        kernel,
+        ctas,
+        ours,
+        note,
+    }
 }
 
 /// Table II in the paper's order.

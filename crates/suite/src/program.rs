@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use warpsim_core::device::{Arg, DevPtr, Device, DeviceError, Dim3, KernelHandle, LaunchConfig, ModuleHandle};
+use warpsim_core::device::{
+    Arg, DevPtr, Device, DeviceError, Dim3, KernelHandle, LaunchConfig, ModuleHandle,
+};
 
 use crate::check;
 use crate::resources::{parse_ptxas, KernelResources, ResourceError};
@@ -78,7 +80,10 @@ impl Program {
 
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Program").field("name", &self.name).field("summary", &self.summary).finish_non_exhaustive()
+        f.debug_struct("Program")
+            .field("name", &self.name)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
     }
 }
 
@@ -102,17 +107,35 @@ pub enum SuiteError {
     Device(#[from] DeviceError),
     /// An output differs from the CPU reference (the first such value).
     #[error("{program}: {what}[{index}] = {got}, expected {expected}")]
-    Mismatch { program: &'static str, what: String, index: usize, expected: String, got: String },
+    Mismatch {
+        program: &'static str,
+        what: String,
+        index: usize,
+        expected: String,
+        got: String,
+    },
     /// An output buffer or count does not have the expected length.
     #[error("{program}: {what} has {got} values, expected {expected}")]
-    Length { program: &'static str, what: String, expected: usize, got: usize },
+    Length {
+        program: &'static str,
+        what: String,
+        expected: usize,
+        got: usize,
+    },
     /// The kernels' printf output differs from the expected text.
     #[error("{program}: printf output {got:?}, expected {expected:?}")]
-    Printf { program: &'static str, expected: String, got: String },
+    Printf {
+        program: &'static str,
+        expected: String,
+        got: String,
+    },
     /// Anything else the driver found wrong (a symbol of the wrong size, a loop that does not
     /// terminate…).
     #[error("{program}: {message}")]
-    Invalid { program: &'static str, message: String },
+    Invalid {
+        program: &'static str,
+        message: String,
+    },
 }
 
 /// Shared state of one program run: the device, the loaded module, the allocations to free
@@ -163,7 +186,11 @@ impl<'d> Ctx<'d> {
         Ok(p)
     }
 
-    pub fn download<T: bytemuck::Pod>(&mut self, p: DevPtr, n: usize) -> Result<Vec<T>, SuiteError> {
+    pub fn download<T: bytemuck::Pod>(
+        &mut self,
+        p: DevPtr,
+        n: usize,
+    ) -> Result<Vec<T>, SuiteError> {
         Ok(self.dev.read_vec::<T>(p, n)?)
     }
 
@@ -175,7 +202,15 @@ impl<'d> Ctx<'d> {
         dynamic_shared: u32,
         args: &[Arg],
     ) -> Result<(), SuiteError> {
-        let stats = self.dev.launch(kernel, LaunchConfig { grid, block, dynamic_shared }, args)?;
+        let stats = self.dev.launch(
+            kernel,
+            LaunchConfig {
+                grid,
+                block,
+                dynamic_shared,
+            },
+            args,
+        )?;
         self.launches += 1;
         self.warp_instructions += stats.warp_instructions;
         self.thread_instructions += stats.thread_instructions;
@@ -187,7 +222,10 @@ impl<'d> Ctx<'d> {
     }
 
     pub fn invalid(&self, message: impl Into<String>) -> SuiteError {
-        SuiteError::Invalid { program: self.program, message: message.into() }
+        SuiteError::Invalid {
+            program: self.program,
+            message: message.into(),
+        }
     }
 
     /// Exact comparison (integers, or floats that must match bit for bit).

@@ -49,7 +49,9 @@ struct Partial {
 
 impl Partial {
     fn finish(self) -> Result<KernelResources, ResourceError> {
-        let registers = self.registers.ok_or_else(|| ResourceError::MissingUsage(self.name.clone()))?;
+        let registers = self
+            .registers
+            .ok_or_else(|| ResourceError::MissingUsage(self.name.clone()))?;
         Ok(KernelResources {
             stack_bytes: self.cumulative_stack.unwrap_or(self.frame_bytes),
             name: self.name,
@@ -70,15 +72,22 @@ pub fn parse_ptxas(text: &str) -> Result<Vec<KernelResources>, ResourceError> {
 
     for (idx, raw) in text.lines().enumerate() {
         let line_no = idx + 1;
-        let syntax = |message: String| ResourceError::Syntax { line: line_no, message };
+        let syntax = |message: String| ResourceError::Syntax {
+            line: line_no,
+            message,
+        };
         let line = raw.trim();
         if line.is_empty() {
             continue;
         }
-        let Some(info) = line.strip_prefix("ptxas info").map(|s| s.trim_start().trim_start_matches(':').trim()) else {
+        let Some(info) = line
+            .strip_prefix("ptxas info")
+            .map(|s| s.trim_start().trim_start_matches(':').trim())
+        else {
             // Continuation line: stack frame / spills of the preceding `Function properties`.
             if line.contains("bytes stack frame") {
-                let frame = leading_number(line).ok_or_else(|| syntax(format!("bad stack frame line `{line}`")))?;
+                let frame = leading_number(line)
+                    .ok_or_else(|| syntax(format!("bad stack frame line `{line}`")))?;
                 if properties_of_kernel == Some(true) {
                     if let Some(k) = current.as_mut() {
                         k.frame_bytes = frame;
@@ -93,33 +102,53 @@ pub fn parse_ptxas(text: &str) -> Result<Vec<KernelResources>, ResourceError> {
             if let Some(k) = current.take() {
                 kernels.push(k.finish()?);
             }
-            let name = quoted(rest).ok_or_else(|| syntax(format!("no quoted kernel name in `{line}`")))?;
-            current = Some(Partial { name: name.to_string(), ..Partial::default() });
+            let name =
+                quoted(rest).ok_or_else(|| syntax(format!("no quoted kernel name in `{line}`")))?;
+            current = Some(Partial {
+                name: name.to_string(),
+                ..Partial::default()
+            });
             properties_of_kernel = None;
         } else if let Some(rest) = info.strip_prefix("Function properties for") {
             let name = rest.trim();
-            let is_kernel = current.as_ref().is_some_and(|k| k.name == name && k.registers.is_none());
+            let is_kernel = current
+                .as_ref()
+                .is_some_and(|k| k.name == name && k.registers.is_none());
             properties_of_kernel = Some(is_kernel);
         } else if info.starts_with("Used ") {
-            let k = current.as_mut().ok_or_else(|| syntax("`Used` line outside an entry function".into()))?;
+            let k = current
+                .as_mut()
+                .ok_or_else(|| syntax("`Used` line outside an entry function".into()))?;
             if k.registers.is_some() {
                 return Err(syntax(format!("second `Used` line for `{}`", k.name)));
             }
             for item in info.split(',').map(str::trim) {
-                let n = || leading_number(item.trim_start_matches("Used").trim_start_matches("used").trim());
+                let n = || {
+                    leading_number(
+                        item.trim_start_matches("Used")
+                            .trim_start_matches("used")
+                            .trim(),
+                    )
+                };
                 if item.ends_with(" registers") {
-                    k.registers = Some(n().ok_or_else(|| syntax(format!("bad register count `{item}`")))?);
+                    k.registers =
+                        Some(n().ok_or_else(|| syntax(format!("bad register count `{item}`")))?);
                 } else if item.ends_with(" barriers") || item.ends_with(" barrier") {
-                    k.barriers = n().ok_or_else(|| syntax(format!("bad barrier count `{item}`")))?;
+                    k.barriers =
+                        n().ok_or_else(|| syntax(format!("bad barrier count `{item}`")))?;
                 } else if item.ends_with(" bytes smem") {
-                    k.shared_bytes = n().ok_or_else(|| syntax(format!("bad smem size `{item}`")))?;
+                    k.shared_bytes =
+                        n().ok_or_else(|| syntax(format!("bad smem size `{item}`")))?;
                 } else if item.ends_with(" bytes cumulative stack size") {
-                    k.cumulative_stack = Some(n().ok_or_else(|| syntax(format!("bad stack size `{item}`")))?);
+                    k.cumulative_stack =
+                        Some(n().ok_or_else(|| syntax(format!("bad stack size `{item}`")))?);
                 }
                 // cmem[..], textures, samplers, surfaces: not needed.
             }
             if k.registers.is_none() {
-                return Err(syntax(format!("`Used` line without a register count: `{line}`")));
+                return Err(syntax(format!(
+                    "`Used` line without a register count: `{line}`"
+                )));
             }
             properties_of_kernel = None;
         }
@@ -146,8 +175,20 @@ fn quoted(s: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    fn k(name: &str, registers: u32, shared_bytes: u32, barriers: u32, stack_bytes: u32) -> KernelResources {
-        KernelResources { name: name.into(), registers, shared_bytes, barriers, stack_bytes }
+    fn k(
+        name: &str,
+        registers: u32,
+        shared_bytes: u32,
+        barriers: u32,
+        stack_bytes: u32,
+    ) -> KernelResources {
+        KernelResources {
+            name: name.into(),
+            registers,
+            shared_bytes,
+            barriers,
+            stack_bytes,
+        }
     }
 
     // Verbatim `ptxas -arch=sm_75 -v` output (13.5.37) of dyn_shared.ptx.
@@ -203,12 +244,18 @@ ptxas info    : Used 34 registers, used 1 barriers, 8192 bytes smem, 372 bytes c
 
     #[test]
     fn device_functions_are_not_kernels() {
-        assert_eq!(parse_ptxas(FP64).unwrap(), vec![k("_Z9fp64FuncsPdPfPKdS2_PKfi", 42, 0, 0, 40)]);
+        assert_eq!(
+            parse_ptxas(FP64).unwrap(),
+            vec![k("_Z9fp64FuncsPdPfPKdS2_PKfi", 42, 0, 0, 40)]
+        );
     }
 
     #[test]
     fn static_shared_memory() {
-        assert_eq!(parse_ptxas(BITONIC).unwrap(), vec![k("_Z17bitonicSortBlocksPjS_i", 34, 8192, 1, 0)]);
+        assert_eq!(
+            parse_ptxas(BITONIC).unwrap(),
+            vec![k("_Z17bitonicSortBlocksPjS_i", 34, 8192, 1, 0)]
+        );
     }
 
     #[test]

@@ -38,8 +38,8 @@ macro_rules! small {
 }
 
 small!(
-    baws_sp, baws_ms, baws_fwt, baws_mm, baws_stn, baws_octp, baws_bt, baws_pvc, baws_pvr, baws_ss, baws_mg,
-    baws_histo, baws_srad2,
+    baws_sp, baws_ms, baws_fwt, baws_mm, baws_stn, baws_octp, baws_bt, baws_pvc, baws_pvr, baws_ss,
+    baws_mg, baws_histo, baws_srad2,
 );
 
 /// CTAs/SM x warps/CTA of each program's main kernel, from its committed `.ptxas` report
@@ -53,11 +53,18 @@ fn occupancy_matches_table2() {
     let gtx480 = GpuConfig::load("gtx480").expect("gtx480 preset");
     for row in BAWS_TABLE2 {
         let p = program(row.program).unwrap_or_else(|| panic!("no program `{}`", row.program));
-        let res = p.resources().unwrap_or_else(|e| panic!("{}: {e}", row.program));
+        let res = p
+            .resources()
+            .unwrap_or_else(|e| panic!("{}: {e}", row.program));
         let k = res
             .iter()
             .find(|k| k.name == row.kernel)
-            .unwrap_or_else(|| panic!("{}: no kernel `{}` in the .ptxas report", row.program, row.kernel));
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: no kernel `{}` in the .ptxas report",
+                    row.program, row.kernel
+                )
+            });
         let warps = row.threads_per_cta.div_ceil(32);
         let demand = CtaDemand {
             threads: row.threads_per_cta,

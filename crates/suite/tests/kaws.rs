@@ -56,19 +56,38 @@ fn small(name: &str) {
 #[test]
 fn table2_rows_match_the_set() {
     assert_eq!(KAWS_TABLE2.len(), 9, "Table 2 has 9 benchmarks");
-    let members: BTreeSet<&str> = set("kaws").expect("set kaws").iter().map(|p| p.name).collect();
+    let members: BTreeSet<&str> = set("kaws")
+        .expect("set kaws")
+        .iter()
+        .map(|p| p.name)
+        .collect();
     let mut named = BTreeSet::new();
     for row in KAWS_TABLE2 {
-        let p = program(row.ours).unwrap_or_else(|| panic!("{}: no program {}", row.name, row.ours));
-        assert!(p.sets.contains(&"kaws"), "{}: {} is not in set kaws", row.name, row.ours);
+        let p =
+            program(row.ours).unwrap_or_else(|| panic!("{}: no program {}", row.name, row.ours));
+        assert!(
+            p.sets.contains(&"kaws"),
+            "{}: {} is not in set kaws",
+            row.name,
+            row.ours
+        );
         assert!(named.insert(row.ours), "{} stands for two rows", row.ours);
         assert!(!row.note.is_empty(), "{}: no note", row.name);
         let pct = 100.0 * row.last_cta_kaws / row.last_cta_gto;
-        assert!((pct - row.last_cta_percent).abs() < 0.01, "{}: {pct:.2}% vs the printed {}", row.name, row.last_cta_percent);
+        assert!(
+            (pct - row.last_cta_percent).abs() < 0.01,
+            "{}: {pct:.2}% vs the printed {}",
+            row.name,
+            row.last_cta_percent
+        );
     }
     assert_eq!(named, members);
-    let mean = KAWS_TABLE2.iter().map(|r| r.last_cta_percent).sum::<f64>() / KAWS_TABLE2.len() as f64;
-    assert!((mean - KAWS_TABLE2_AVERAGE_PERCENT).abs() < 0.01, "mean {mean:.3}%");
+    let mean =
+        KAWS_TABLE2.iter().map(|r| r.last_cta_percent).sum::<f64>() / KAWS_TABLE2.len() as f64;
+    assert!(
+        (mean - KAWS_TABLE2_AVERAGE_PERCENT).abs() < 0.01,
+        "mean {mean:.3}%"
+    );
 }
 
 /// Registers, shared memory and CTAs/SM of every kernel of the set on titanx-pascal (printed
@@ -80,12 +99,20 @@ fn occupancy_report() {
     for row in KAWS_TABLE2 {
         let res = program(row.ours).unwrap().resources().unwrap();
         let shapes: Vec<(&str, u32)> = match workload_info(row.ours) {
-            Some(info) => info.kernels.iter().map(|k| (k.kernel, k.threads())).collect(),
+            Some(info) => info
+                .kernels
+                .iter()
+                .map(|k| (k.kernel, k.threads()))
+                .collect(),
             None => res.iter().map(|k| (k.name.as_str(), 256)).collect(),
         };
         for (kernel, threads) in shapes {
             let k = res.iter().find(|k| k.name == kernel).unwrap();
-            let demand = CtaDemand { threads, registers: k.registers, shared_bytes: k.shared_bytes };
+            let demand = CtaDemand {
+                threads,
+                registers: k.registers,
+                shared_bytes: k.shared_bytes,
+            };
             let (ctas, limiter) = ctas_per_sm(&titanx.sm, &demand);
             assert!(ctas > 0, "{}: {kernel} does not fit an SM", row.ours);
             eprintln!(
@@ -107,11 +134,30 @@ fn paper_launches_match_table2() {
     for row in KAWS_TABLE2 {
         let mut dev = Device::new();
         common::run_on(&mut dev, row.ours, Size::Paper);
-        let ctas: Vec<u32> = dev.launch_records().iter().map(|r| r.grid.x * r.grid.y * r.grid.z).collect();
-        assert_eq!(ctas.len(), row.launches as usize, "{}: launches vs Table 2", row.name);
+        let ctas: Vec<u32> = dev
+            .launch_records()
+            .iter()
+            .map(|r| r.grid.x * r.grid.y * r.grid.z)
+            .collect();
+        assert_eq!(
+            ctas.len(),
+            row.launches as usize,
+            "{}: launches vs Table 2",
+            row.name
+        );
         let allowed: BTreeSet<u32> = row.ctas.iter().chain(row.other_ctas).copied().collect();
         let seen: BTreeSet<u32> = ctas.iter().copied().collect();
-        assert!(seen.is_subset(&allowed), "{}: CTA counts {seen:?}, Table 2 {:?}", row.name, row.ctas);
-        assert!(row.ctas.iter().all(|c| seen.contains(c)), "{}: CTA counts {seen:?}, Table 2 {:?}", row.name, row.ctas);
+        assert!(
+            seen.is_subset(&allowed),
+            "{}: CTA counts {seen:?}, Table 2 {:?}",
+            row.name,
+            row.ctas
+        );
+        assert!(
+            row.ctas.iter().all(|c| seen.contains(c)),
+            "{}: CTA counts {seen:?}, Table 2 {:?}",
+            row.name,
+            row.ctas
+        );
     }
 }

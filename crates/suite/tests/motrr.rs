@@ -47,13 +47,27 @@ fn small(name: &str) {
 #[test]
 fn table2_rows_match_the_set() {
     assert_eq!(MOTRR_TABLE2.len(), 9, "Table 2 has 9 benchmarks");
-    let members: BTreeSet<&str> = set("motrr").expect("set motrr").iter().map(|p| p.name).collect();
+    let members: BTreeSet<&str> = set("motrr")
+        .expect("set motrr")
+        .iter()
+        .map(|p| p.name)
+        .collect();
     let mut named = BTreeSet::new();
     for row in MOTRR_TABLE2 {
-        let p = program(row.ours).unwrap_or_else(|| panic!("{}: no program {}", row.name, row.ours));
-        assert!(p.sets.contains(&"motrr"), "{}: {} is not in set motrr", row.name, row.ours);
+        let p =
+            program(row.ours).unwrap_or_else(|| panic!("{}: no program {}", row.name, row.ours));
+        assert!(
+            p.sets.contains(&"motrr"),
+            "{}: {} is not in set motrr",
+            row.name,
+            row.ours
+        );
         assert!(named.insert(row.ours), "{} stands for two rows", row.ours);
-        assert!(!row.note.is_empty() && !row.description.is_empty(), "{}: empty text", row.name);
+        assert!(
+            !row.note.is_empty() && !row.description.is_empty(),
+            "{}: empty text",
+            row.name
+        );
     }
     assert_eq!(named, members);
 }
@@ -66,13 +80,23 @@ fn occupancy_report() {
     let mut gtx480 = GpuConfig::load("gtx480").expect("gtx480 preset");
     gtx480.sm.max_threads = 1024;
     for row in MOTRR_TABLE2 {
-        let info = workload_info(row.ours).unwrap_or_else(|| panic!("{}: no launch metadata", row.ours));
+        let info =
+            workload_info(row.ours).unwrap_or_else(|| panic!("{}: no launch metadata", row.ours));
         let res = program(row.ours).unwrap().resources().unwrap();
         for shape in info.kernels {
             let k = res.iter().find(|k| k.name == shape.kernel).unwrap();
-            let demand = CtaDemand { threads: shape.threads(), registers: k.registers, shared_bytes: k.shared_bytes };
+            let demand = CtaDemand {
+                threads: shape.threads(),
+                registers: k.registers,
+                shared_bytes: k.shared_bytes,
+            };
             let (ctas, limiter) = ctas_per_sm(&gtx480.sm, &demand);
-            assert!(ctas > 0, "{}: {} does not fit an SM", row.ours, shape.kernel);
+            assert!(
+                ctas > 0,
+                "{}: {} does not fit an SM",
+                row.ours,
+                shape.kernel
+            );
             eprintln!(
                 "{:6} {:16} {:28} {:>5} threads, {:2} regs, {:5} B smem: {ctas} CTAs/SM ({limiter:?})",
                 row.name,

@@ -79,12 +79,21 @@ programs!(
 /// Every kernel in a program's PTX is declared in its launch metadata, and vice versa.
 #[test]
 fn metadata_names_every_kernel() {
-    for p in set("baws-nonbarrier").unwrap().into_iter().chain(set("rodinia-extra").unwrap()) {
-        let info = workload_info(p.name).unwrap_or_else(|| panic!("{}: no launch metadata", p.name));
+    for p in set("baws-nonbarrier")
+        .unwrap()
+        .into_iter()
+        .chain(set("rodinia-extra").unwrap())
+    {
+        let info =
+            workload_info(p.name).unwrap_or_else(|| panic!("{}: no launch metadata", p.name));
         let declared: BTreeSet<&str> = info.kernels.iter().map(|k| k.kernel).collect();
         let res = p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name));
         let reported: BTreeSet<&str> = res.iter().map(|k| k.name.as_str()).collect();
         assert_eq!(declared, reported, "{}", p.name);
-        assert!(!info.barriers.is_empty() && !info.small.is_empty() && !info.paper.is_empty(), "{}", p.name);
+        assert!(
+            !info.barriers.is_empty() && !info.small.is_empty() && !info.paper.is_empty(),
+            "{}",
+            p.name
+        );
     }
 }

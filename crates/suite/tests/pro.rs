@@ -22,7 +22,13 @@ fn run(name: &str, size: Size) -> Vec<(String, u32, [u32; 3])> {
     common::run_on(&mut dev, name, size);
     dev.launch_records()
         .iter()
-        .map(|r| (r.kernel.clone(), r.grid.x * r.grid.y * r.grid.z, [r.block.x, r.block.y, r.block.z]))
+        .map(|r| {
+            (
+                r.kernel.clone(),
+                r.grid.x * r.grid.y * r.grid.z,
+                [r.block.x, r.block.y, r.block.z],
+            )
+        })
         .collect()
 }
 
@@ -53,7 +59,19 @@ macro_rules! written_here {
     };
 }
 
-written_here!(ispass_aes, ispass_bfs, ispass_cp, ispass_lps, ispass_nn, ispass_ray, ispass_sto, sdk_convsep, sdk_histogram, sdk_montecarlo, sdk_scalarprod);
+written_here!(
+    ispass_aes,
+    ispass_bfs,
+    ispass_cp,
+    ispass_lps,
+    ispass_nn,
+    ispass_ray,
+    ispass_sto,
+    sdk_convsep,
+    sdk_histogram,
+    sdk_montecarlo,
+    sdk_scalarprod
+);
 
 fn small(name: &str) {
     common::run_declared(name, Size::Small);
@@ -66,10 +84,19 @@ fn table2_rows_match_the_set() {
     let members: BTreeSet<&str> = set("pro").unwrap().iter().map(|p| p.name).collect();
     let mut named = BTreeSet::new();
     for row in PRO_TABLE2 {
-        let Some((prog, kernel)) = row.ours else { continue };
-        assert!(members.contains(prog), "{}: {prog} is not in set pro", row.kernel);
+        let Some((prog, kernel)) = row.ours else {
+            continue;
+        };
+        assert!(
+            members.contains(prog),
+            "{}: {prog} is not in set pro",
+            row.kernel
+        );
         let res = program(prog).unwrap().resources().unwrap();
-        assert!(res.iter().any(|k| k.name == kernel), "{prog} has no kernel {kernel}");
+        assert!(
+            res.iter().any(|k| k.name == kernel),
+            "{prog} has no kernel {kernel}"
+        );
         named.insert(prog);
     }
     assert_eq!(named, members);
@@ -82,20 +109,30 @@ fn table2_rows_match_the_set() {
 fn occupancy_report() {
     let gtx480 = GpuConfig::load("gtx480").expect("gtx480 preset");
     for row in PRO_TABLE2 {
-        let Some((prog, kernel)) = row.ours else { continue };
+        let Some((prog, kernel)) = row.ours else {
+            continue;
+        };
         let res = program(prog).unwrap().resources().unwrap();
         let k = res.iter().find(|k| k.name == kernel).unwrap();
         // The BAWS programs declare no launch metadata; their Table 2 rows give the CTA size
         // (baws_bt launches both of its kernels with it).
-        let threads = match workload_info(prog).and_then(|i| i.kernels.iter().find(|s| s.kernel == kernel)) {
+        let threads = match workload_info(prog)
+            .and_then(|i| i.kernels.iter().find(|s| s.kernel == kernel))
+        {
             Some(shape) => shape.threads(),
-            None => BAWS_TABLE2
-                .iter()
-                .find(|r| r.program == prog)
-                .unwrap_or_else(|| panic!("{prog}: no launch metadata and no BAWS Table 2 row"))
-                .threads_per_cta,
+            None => {
+                BAWS_TABLE2
+                    .iter()
+                    .find(|r| r.program == prog)
+                    .unwrap_or_else(|| panic!("{prog}: no launch metadata and no BAWS Table 2 row"))
+                    .threads_per_cta
+            }
         };
-        let demand = CtaDemand { threads, registers: k.registers, shared_bytes: k.shared_bytes };
+        let demand = CtaDemand {
+            threads,
+            registers: k.registers,
+            shared_bytes: k.shared_bytes,
+        };
         let (ctas, limiter) = ctas_per_sm(&gtx480.sm, &demand);
         assert!(ctas > 0, "{prog}: {kernel} does not fit an SM");
         eprintln!(
@@ -112,13 +149,27 @@ fn occupancy_report() {
 #[test]
 #[ignore]
 fn paper_cta_counts() {
-    let progs: BTreeSet<&str> = PRO_TABLE2.iter().filter_map(|r| r.ours.map(|o| o.0)).collect();
+    let progs: BTreeSet<&str> = PRO_TABLE2
+        .iter()
+        .filter_map(|r| r.ours.map(|o| o.0))
+        .collect();
     for prog in progs {
         let launches = run(prog, Size::Paper);
-        for row in PRO_TABLE2.iter().filter(|r| r.ours.is_some_and(|o| o.0 == prog)) {
+        for row in PRO_TABLE2
+            .iter()
+            .filter(|r| r.ours.is_some_and(|o| o.0 == prog))
+        {
             let kernel = row.ours.unwrap().1;
-            let counts: BTreeSet<u32> = launches.iter().filter(|l| l.0 == kernel).map(|l| l.1).collect();
-            assert_eq!(counts, BTreeSet::from([row.ctas]), "{prog}: {kernel} CTAs per launch vs Table II");
+            let counts: BTreeSet<u32> = launches
+                .iter()
+                .filter(|l| l.0 == kernel)
+                .map(|l| l.1)
+                .collect();
+            assert_eq!(
+                counts,
+                BTreeSet::from([row.ctas]),
+                "{prog}: {kernel} CTAs per launch vs Table II"
+            );
         }
     }
 }

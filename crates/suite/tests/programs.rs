@@ -81,9 +81,16 @@ fn entries(ptx: &str) -> BTreeSet<String> {
     ptx.lines()
         .filter_map(|l| {
             let l = l.trim_start();
-            let rest = l.strip_prefix(".visible ").or_else(|| l.strip_prefix(".weak ")).unwrap_or(l);
+            let rest = l
+                .strip_prefix(".visible ")
+                .or_else(|| l.strip_prefix(".weak "))
+                .unwrap_or(l);
             let rest = rest.strip_prefix(".entry ")?;
-            Some(rest.split(|c: char| c == '(' || c.is_whitespace()).next()?.to_string())
+            Some(
+                rest.split(|c: char| c == '(' || c.is_whitespace())
+                    .next()?
+                    .to_string(),
+            )
         })
         .collect()
 }
@@ -93,10 +100,19 @@ fn ptxas_reports_list_every_kernel() {
     for p in programs() {
         let res = p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name));
         let reported: BTreeSet<String> = res.iter().map(|k| k.name.clone()).collect();
-        assert_eq!(reported.len(), res.len(), "{}: a kernel is reported twice", p.name);
+        assert_eq!(
+            reported.len(),
+            res.len(),
+            "{}: a kernel is reported twice",
+            p.name
+        );
         let declared = entries(p.ptx);
         assert!(!declared.is_empty(), "{}: no kernels in the PTX", p.name);
-        assert_eq!(reported, declared, "{}: .ptxas and .ptx disagree on the kernels", p.name);
+        assert_eq!(
+            reported, declared,
+            "{}: .ptxas and .ptx disagree on the kernels",
+            p.name
+        );
         for k in &res {
             assert!(k.registers > 0 && k.registers <= 255, "{}: {k:?}", p.name);
         }
@@ -106,9 +122,18 @@ fn ptxas_reports_list_every_kernel() {
 #[test]
 fn ptx_is_from_the_pinned_compiler() {
     for p in programs() {
-        assert!(p.ptx.contains("Cuda compilation tools, release 13.5, V13.5.37"), "{}", p.name);
+        assert!(
+            p.ptx
+                .contains("Cuda compilation tools, release 13.5, V13.5.37"),
+            "{}",
+            p.name
+        );
         assert!(p.ptx.contains(".target sm_75"), "{}", p.name);
-        assert!(!p.ptxas.contains("Compile time"), "{}: unstable line in .ptxas", p.name);
+        assert!(
+            !p.ptxas.contains("Compile time"),
+            "{}: unstable line in .ptxas",
+            p.name
+        );
     }
 }
 
@@ -118,7 +143,11 @@ fn sets_are_consistent() {
     for p in programs() {
         assert!(!p.sets.is_empty(), "{} is in no set", p.name);
         for s in p.sets {
-            assert!(warpsim_suite::SETS.iter().any(|i| i.name == *s), "{}: unknown set {s}", p.name);
+            assert!(
+                warpsim_suite::SETS.iter().any(|i| i.name == *s),
+                "{}: unknown set {s}",
+                p.name
+            );
         }
     }
     assert_eq!(warpsim_suite::set("baws-barrier").unwrap().len(), 13);

@@ -58,7 +58,9 @@ fn arch_number(name: &str) -> Option<u16> {
         .peekable();
     digits.peek()?;
     // Modulo 2^16: the bank (a power-of-two count up to 256) is the same.
-    Some(digits.fold(0u16, |n, d| n.wrapping_mul(10).wrapping_add((d - b'0') as u16)))
+    Some(digits.fold(0u16, |n, d| {
+        n.wrapping_mul(10).wrapping_add((d - b'0') as u16)
+    }))
 }
 
 impl RegUseTable {
@@ -70,7 +72,8 @@ impl RegUseTable {
             bank_regs: Vec::new(),
         };
         for f in &module.functions {
-            let numbers = |names: &[String]| names.iter().map(|n| arch_number(n)).collect::<Vec<_>>();
+            let numbers =
+                |names: &[String]| names.iter().map(|n| arch_number(n)).collect::<Vec<_>>();
             let (reg_arch, pred_arch) = (numbers(&f.reg_names), numbers(&f.pred_names));
             let spans = f
                 .insts
@@ -210,7 +213,9 @@ mod tests {
             functions: vec![warpsim_core::ir::Function {
                 insts: vec![inst, Inst::default()],
                 // Register 6 has no digits; register 9 is %sp.
-                reg_names: names(&["%r0", "%r1", "%r2", "%r3", "%r4", "%rd15", "%tmp", "%f7", "%f8", "%sp"]),
+                reg_names: names(&[
+                    "%r0", "%r1", "%r2", "%r3", "%r4", "%rd15", "%tmp", "%f7", "%f8", "%sp",
+                ]),
                 pred_names: names(&["%p0", "%p1", "%p12", "%p3"]),
                 ..Default::default()
             }],
@@ -218,7 +223,10 @@ mod tests {
         };
         let t = RegUseTable::new(&module);
         let u = t.get(0, 0);
-        assert_eq!((u.regs, u.sources, u.preds), (&[5, 6, 9, 7, 8][..], 3, &[3, 2, 1][..]));
+        assert_eq!(
+            (u.regs, u.sources, u.preds),
+            (&[5, 6, 9, 7, 8][..], 3, &[3, 2, 1][..])
+        );
         // Every source operand's number, repeats kept: %rd15, the address base %rd15, the
         // vector's %rd15 and %sp (not %tmp), the predicate %p12; not the guard or destinations.
         assert_eq!(u.bank_regs, &[15, 15, 15, 0, 12][..]);

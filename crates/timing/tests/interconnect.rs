@@ -66,22 +66,44 @@ fn fill_then_copy(cfg: &GpuConfig) -> TimingStats {
     let dst = gmem.alloc(WORDS * 4).unwrap();
     gmem.write(dst, &vec![0u8; (WORDS * 4) as usize]).unwrap();
     let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms as usize);
-    let opts = TimingOptions { perfect_icache: true, ..TimingOptions::new(PolicyKind::GTO, 20) };
+    let opts = TimingOptions {
+        perfect_icache: true,
+        ..TimingOptions::new(PolicyKind::GTO, 20)
+    };
     let mut last = None;
     for (name, a, b) in [("fill", src, 0u64), ("copy", src, dst)] {
-        let k = module.functions.iter().position(|f| f.name == name).unwrap() as u32;
+        let k = module
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .unwrap() as u32;
         let f = &module.functions[k as usize];
         let mut params = vec![0u8; f.param_bytes as usize];
         params[f.params[0].offset as usize..][..8].copy_from_slice(&a.to_le_bytes());
         params[f.params[1].offset as usize..][..8].copy_from_slice(&b.to_le_bytes());
         let launch = LaunchCtx::one_dim(&module, k, &params, CTAS, THREADS, cfg.gpu.num_sms);
         let mut printf = String::new();
-        last = Some(run_timed_on(&mut mem, &launch, &mut gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs"));
+        last = Some(
+            run_timed_on(
+                &mut mem,
+                &launch,
+                &mut gmem,
+                &mut printf,
+                f.shared_bytes,
+                cfg,
+                &opts,
+            )
+            .expect("runs"),
+        );
     }
     let mut out = vec![0u8; (WORDS * 4) as usize];
     gmem.read(dst, &mut out).unwrap();
     for (i, w) in out.chunks_exact(4).enumerate() {
-        assert_eq!(u32::from_le_bytes(w.try_into().unwrap()), i as u32, "dst[{i}]");
+        assert_eq!(
+            u32::from_le_bytes(w.try_into().unwrap()),
+            i as u32,
+            "dst[{i}]"
+        );
     }
     last.unwrap()
 }
@@ -90,14 +112,23 @@ fn fill_then_copy(cfg: &GpuConfig) -> TimingStats {
 fn an_input_queued_crossbar_slows_a_streaming_copy() {
     for preset in ["gtx480", "titanx-pascal"] {
         let cfg = GpuConfig::load(preset).unwrap();
-        assert!(cfg.icnt.head_of_line, "{preset}: GPGPU-Sim's crossbar by default");
+        assert!(
+            cfg.icnt.head_of_line,
+            "{preset}: GPGPU-Sim's crossbar by default"
+        );
         let input_queued = fill_then_copy(&cfg);
         let mut output = cfg.clone();
         output.icnt.head_of_line = false;
         let output_queued = fill_then_copy(&output);
         assert_eq!(
-            (input_queued.memory.icnt_packets, input_queued.memory.icnt_flits),
-            (output_queued.memory.icnt_packets, output_queued.memory.icnt_flits),
+            (
+                input_queued.memory.icnt_packets,
+                input_queued.memory.icnt_flits
+            ),
+            (
+                output_queued.memory.icnt_packets,
+                output_queued.memory.icnt_flits
+            ),
             "{preset}: the same packets either way"
         );
         // Packets wait behind a blocked head: the copy takes longer.
@@ -117,19 +148,30 @@ fn an_injection_buffer_of_one_packet_slows_the_copy_further() {
     let mut tight = cfg.clone();
     tight.icnt.input_buffer_flits = Some(1);
     let tight = fill_then_copy(&tight);
-    assert!(tight.cycles > roomy.cycles, "{} vs {}", tight.cycles, roomy.cycles);
+    assert!(
+        tight.cycles > roomy.cycles,
+        "{} vs {}",
+        tight.cycles,
+        roomy.cycles
+    );
 }
 
 #[test]
 fn per_sector_packets_carry_a_header_per_sector() {
     let cfg = GpuConfig::load("titanx-pascal").unwrap();
-    assert!(cfg.icnt.request_per_sector && cfg.icnt.reply_per_sector, "SM6_TITANX's sector coalescer");
+    assert!(
+        cfg.icnt.request_per_sector && cfg.icnt.reply_per_sector,
+        "SM6_TITANX's sector coalescer"
+    );
     let per_sector = fill_then_copy(&cfg);
     let mut whole = cfg.clone();
     whole.icnt.request_per_sector = false;
     whole.icnt.reply_per_sector = false;
     let per_request = fill_then_copy(&whole);
-    assert_eq!(per_sector.memory.icnt_packets, per_request.memory.icnt_packets, "packets are counted per request");
+    assert_eq!(
+        per_sector.memory.icnt_packets, per_request.memory.icnt_packets,
+        "packets are counted per request"
+    );
     // Each of the copy's 128-byte lines: a read request of 4 one-flit packets instead of 1
     // flit, and a write acknowledgement of 4 instead of 1 (40-byte flits; the read's data and
     // the write's data take 4 flits either way: 4 x (8 + 32) B or 8 + 128 B).

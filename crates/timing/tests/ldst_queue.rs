@@ -10,7 +10,6 @@ use warpsim_timing::fetch_policy::RoundRobin;
 use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr};
 use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
 
-
 /// Uncoalesced global loads (32 accesses per warp), shared-memory traffic between them and a
 /// barrier: the LD/ST unit is busy, its queue fills, and shared accesses wait their turn.
 fn kernel_src() -> String {
@@ -24,7 +23,11 @@ fn kernel_src() -> String {
     )
 }
 
-fn run_with<P: IssuePolicy + Build>(cfg: &GpuConfig, name: &str, sleep: bool) -> (TimingStats, Vec<u8>) {
+fn run_with<P: IssuePolicy + Build>(
+    cfg: &GpuConfig,
+    name: &str,
+    sleep: bool,
+) -> (TimingStats, Vec<u8>) {
     let src = kernel_src();
     let module = warpsim_core::load_ptx(&src).unwrap();
     let kernel = module.functions.iter().position(|f| f.name == "k").unwrap() as u32;
@@ -38,9 +41,27 @@ fn run_with<P: IssuePolicy + Build>(cfg: &GpuConfig, name: &str, sleep: bool) ->
         ..TimingOptions::new(PolicyKind::from_name(name).unwrap(), 16)
     };
     let s = if sleep {
-        run_timed_with(&k, &mut gmem, &mut String::new(), f.shared_bytes, cfg, &opts, P::build, RoundRobin::default)
+        run_timed_with(
+            &k,
+            &mut gmem,
+            &mut String::new(),
+            f.shared_bytes,
+            cfg,
+            &opts,
+            P::build,
+            RoundRobin::default,
+        )
     } else {
-        run_timed_with(&k, &mut gmem, &mut String::new(), f.shared_bytes, cfg, &opts, |b| NoSleep(P::build(b)), RoundRobin::default)
+        run_timed_with(
+            &k,
+            &mut gmem,
+            &mut String::new(),
+            f.shared_bytes,
+            cfg,
+            &opts,
+            |b| NoSleep(P::build(b)),
+            RoundRobin::default,
+        )
     }
     .unwrap();
     let mut bytes = vec![0u8; n * 4];
@@ -54,8 +75,20 @@ fn sleeping_schedulers_change_nothing_with_the_ldst_queue() {
         let cfg = GpuConfig::load_with(preset, &["gpu.num_sms=2".into()]).unwrap();
         assert!(cfg.sm.ldst_queue > 0);
         for (name, pair) in [
-            ("gto", (run_with::<Gto>(&cfg, "gto", true), run_with::<Gto>(&cfg, "gto", false))),
-            ("lrr", (run_with::<Lrr>(&cfg, "lrr", true), run_with::<Lrr>(&cfg, "lrr", false))),
+            (
+                "gto",
+                (
+                    run_with::<Gto>(&cfg, "gto", true),
+                    run_with::<Gto>(&cfg, "gto", false),
+                ),
+            ),
+            (
+                "lrr",
+                (
+                    run_with::<Lrr>(&cfg, "lrr", true),
+                    run_with::<Lrr>(&cfg, "lrr", false),
+                ),
+            ),
         ] {
             let ((a, out_a), (b, out_b)) = pair;
             assert!(out_a == out_b, "{preset} {name}: results differ");

@@ -83,7 +83,11 @@ const PTX: &str = r#"
 /// One warp of `kernel(out, spread)` on a cold GPU; the statistics and the first word of `out`.
 fn run(cfg: &GpuConfig, kernel: &str, spread: u32) -> (TimingStats, u32) {
     let module = warpsim_core::load_ptx(PTX).expect("the PTX loads");
-    let k = module.functions.iter().position(|f| f.name == kernel).unwrap() as u32;
+    let k = module
+        .functions
+        .iter()
+        .position(|f| f.name == kernel)
+        .unwrap() as u32;
     let f = &module.functions[k as usize];
     let mut gmem = GlobalMemory::new();
     let out = gmem.alloc(128).unwrap();
@@ -96,7 +100,10 @@ fn run(cfg: &GpuConfig, kernel: &str, spread: u32) -> (TimingStats, u32) {
     gmem.write(globals, &module.global_image).unwrap();
     let mut launch = LaunchCtx::one_dim(&module, k, &params, 1, 32, cfg.gpu.num_sms);
     launch.globals_base = globals;
-    let opts = TimingOptions { perfect_icache: true, ..TimingOptions::new(PolicyKind::GTO, 20) };
+    let opts = TimingOptions {
+        perfect_icache: true,
+        ..TimingOptions::new(PolicyKind::GTO, 20)
+    };
     let mut printf = String::new();
     let s = run_timed(&launch, &mut gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs");
     let mut word = [0u8; 4];
@@ -113,7 +120,11 @@ fn l2_accesses(s: &TimingStats) -> u64 {
 fn atomics_to_one_word_are_one_l2_request_per_lane() {
     for preset in ["gtx480", "titanx-pascal"] {
         let cfg = GpuConfig::load(preset).unwrap();
-        assert_eq!(cfg.coalescer.atomics, AtomicRequests::PerOverlap, "{preset}: GPGPU-Sim's coalescer by default");
+        assert_eq!(
+            cfg.coalescer.atomics,
+            AtomicRequests::PerOverlap,
+            "{preset}: GPGPU-Sim's coalescer by default"
+        );
         let (one, sum) = run(&cfg, "atom_add", 0);
         let (line, first) = run(&cfg, "atom_add", 1);
         assert_eq!((sum, first), (32, 1), "{preset}: results");
@@ -122,13 +133,25 @@ fn atomics_to_one_word_are_one_l2_request_per_lane() {
         assert_eq!(l2_accesses(&one) - l2_accesses(&line), 31, "{preset}");
         // The slice serves them one per cycle; most of that hides behind the cold line's DRAM
         // fetch they all wait for, but not all.
-        assert!(one.cycles > line.cycles, "{preset}: {} vs {}", one.cycles, line.cycles);
+        assert!(
+            one.cycles > line.cycles,
+            "{preset}: {} vs {}",
+            one.cycles,
+            line.cycles
+        );
 
         let mut merged = cfg.clone();
         merged.coalescer.atomics = AtomicRequests::PerLine;
         let (one_merged, sum) = run(&merged, "atom_add", 0);
-        assert_eq!(sum, 32, "{preset}: the result does not depend on the timing");
-        assert_eq!(l2_accesses(&one_merged), l2_accesses(&line), "{preset}: per-line: one request for the warp");
+        assert_eq!(
+            sum, 32,
+            "{preset}: the result does not depend on the timing"
+        );
+        assert_eq!(
+            l2_accesses(&one_merged),
+            l2_accesses(&line),
+            "{preset}: per-line: one request for the warp"
+        );
         assert!(one_merged.cycles < one.cycles, "{preset}");
     }
 }
@@ -161,23 +184,45 @@ fn store_then_load(cfg: &GpuConfig, stride: u32) -> TimingStats {
     let buf = gmem.alloc(32 * 128 + 8).unwrap();
     gmem.write(buf, &vec![0u8; 32 * 128 + 8]).unwrap();
     let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms as usize);
-    let opts = TimingOptions { perfect_icache: true, ..TimingOptions::new(PolicyKind::GTO, 20) };
+    let opts = TimingOptions {
+        perfect_icache: true,
+        ..TimingOptions::new(PolicyKind::GTO, 20)
+    };
     let mut last = None;
     for name in ["store_words", "load_words"] {
-        let k = module.functions.iter().position(|f| f.name == name).unwrap() as u32;
+        let k = module
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .unwrap() as u32;
         let f = &module.functions[k as usize];
         let mut params = vec![0u8; f.param_bytes as usize];
         params[f.params[0].offset as usize..][..8].copy_from_slice(&buf.to_le_bytes());
         params[f.params[1].offset as usize..][..4].copy_from_slice(&stride.to_le_bytes());
         let launch = LaunchCtx::one_dim(&module, k, &params, 1, 32, cfg.gpu.num_sms);
         let mut printf = String::new();
-        last = Some(run_timed_on(&mut mem, &launch, &mut gmem, &mut printf, f.shared_bytes, cfg, &opts).expect("runs"));
+        last = Some(
+            run_timed_on(
+                &mut mem,
+                &launch,
+                &mut gmem,
+                &mut printf,
+                f.shared_bytes,
+                cfg,
+                &opts,
+            )
+            .expect("runs"),
+        );
     }
     let mut word = [0u8; 4];
     gmem.read(buf + 4 * stride as u64 + 4, &mut word).unwrap();
     // Lane 1 read the 1 it stored and added it to the next word (which lane 2 stored, 2, when
     // the words are adjacent).
-    assert_eq!(u32::from_le_bytes(word), if stride == 1 { 3 } else { 1 }, "lane 1's word was read back and added");
+    assert_eq!(
+        u32::from_le_bytes(word),
+        if stride == 1 { 3 } else { 1 },
+        "lane 1's word was read back and added"
+    );
     last.unwrap()
 }
 
@@ -185,7 +230,10 @@ fn store_then_load(cfg: &GpuConfig, stride: u32) -> TimingStats {
 fn a_sectored_l2_reads_back_only_sectors_written_whole() {
     for preset in ["gtx480", "titanx-pascal"] {
         let cfg = GpuConfig::load(preset).unwrap();
-        assert!(cfg.l2.sectored, "{preset}: GPGPU-Sim's sectored L2 by default");
+        assert!(
+            cfg.l2.sectored,
+            "{preset}: GPGPU-Sim's sectored L2 by default"
+        );
         // Stride 1: the store wrote the line's sectors whole; the loads hit.
         let whole = store_then_load(&cfg, 1);
         // Stride 32: one word of each of 32 lines; each load misses its sector and fetches it.
@@ -198,9 +246,19 @@ fn a_sectored_l2_reads_back_only_sectors_written_whole() {
         // one miss allowed.)
         assert!(reads(&whole) <= 1, "{preset}: {:?}", whole.memory.l2);
         assert!(reads(&partial) >= 32, "{preset}: {:?}", partial.memory.l2);
-        assert!(reads(&lines_whole) <= 1, "{preset}: unsectored, a written line is whole: {:?}", lines_whole.memory.l2);
-        assert!(partial.memory.dram.reads >= 32 && lines_whole.memory.dram.reads == 0, "{preset}");
-        assert!(partial.cycles > lines_whole.cycles, "{preset}: the DRAM trips take time");
+        assert!(
+            reads(&lines_whole) <= 1,
+            "{preset}: unsectored, a written line is whole: {:?}",
+            lines_whole.memory.l2
+        );
+        assert!(
+            partial.memory.dram.reads >= 32 && lines_whole.memory.dram.reads == 0,
+            "{preset}"
+        );
+        assert!(
+            partial.cycles > lines_whole.cycles,
+            "{preset}: the DRAM trips take time"
+        );
     }
 }
 
@@ -214,17 +272,33 @@ fn copy_then_load(cfg: &GpuConfig) -> TimingStats {
     let m = dev.load_ptx(PTX).unwrap();
     let k = dev.kernel(m, "load_words").unwrap();
     let buf = dev.alloc_slice(&vec![1u32; 32 * 32 + 2]).unwrap();
-    let launch = LaunchConfig { grid: 1.into(), block: 32.into(), dynamic_shared: 0 };
-    dev.launch(k, launch, &[Arg::Ptr(buf), Arg::U32(32)]).unwrap();
-    assert_eq!(dev.read_vec::<u32>(buf, 2).unwrap(), [1, 2], "the copied word was read and added");
-    dev.engine_as_mut::<TimingEngine>().unwrap().take_records().pop().unwrap()
+    let launch = LaunchConfig {
+        grid: 1.into(),
+        block: 32.into(),
+        dynamic_shared: 0,
+    };
+    dev.launch(k, launch, &[Arg::Ptr(buf), Arg::U32(32)])
+        .unwrap();
+    assert_eq!(
+        dev.read_vec::<u32>(buf, 2).unwrap(),
+        [1, 2],
+        "the copied word was read and added"
+    );
+    dev.engine_as_mut::<TimingEngine>()
+        .unwrap()
+        .take_records()
+        .pop()
+        .unwrap()
 }
 
 #[test]
 fn a_host_copy_leaves_its_data_in_l2() {
     for preset in ["gtx480", "titanx-pascal"] {
         let cfg = GpuConfig::load(preset).unwrap();
-        assert!(cfg.l2.fill_on_copy, "{preset}: GPGPU-Sim's -gpgpu_perf_sim_memcpy by default");
+        assert!(
+            cfg.l2.fill_on_copy,
+            "{preset}: GPGPU-Sim's -gpgpu_perf_sim_memcpy by default"
+        );
         let filled = copy_then_load(&cfg);
         let mut cold = cfg.clone();
         cold.l2.fill_on_copy = false;
@@ -232,7 +306,11 @@ fn a_host_copy_leaves_its_data_in_l2() {
         // The kernel's parameters and its code line were never copied: they miss in both.
         let misses = |s: &TimingStats| s.memory.l2.misses;
         assert!(misses(&filled) <= 2, "{preset}: {:?}", filled.memory.l2);
-        assert!(misses(&unfilled) >= misses(&filled) + 32, "{preset}: {:?}", unfilled.memory.l2);
+        assert!(
+            misses(&unfilled) >= misses(&filled) + 32,
+            "{preset}: {:?}",
+            unfilled.memory.l2
+        );
         assert!(filled.cycles < unfilled.cycles, "{preset}");
     }
 }
@@ -244,13 +322,25 @@ fn a_host_copy_leaves_its_data_in_l2() {
 #[test]
 fn the_constant_cache_has_its_own_mshrs() {
     let cfg = GpuConfig::load("gtx480").unwrap();
-    assert_eq!((cfg.const_cache.mshrs, cfg.const_cache.mshr_merge), (Some(2), Some(32)), "GPGPU-Sim's S:2:32");
+    assert_eq!(
+        (cfg.const_cache.mshrs, cfg.const_cache.mshr_merge),
+        (Some(2), Some(32)),
+        "GPGPU-Sim's S:2:32"
+    );
     let (two, sum) = run(&cfg, "const_read", 0);
     let mut wide = cfg.clone();
     (wide.const_cache.mshrs, wide.const_cache.mshr_merge) = (None, None);
     let (l1s, wide_sum) = run(&wide, "const_read", 0);
     assert_eq!(sum, wide_sum, "the result does not depend on the timing");
-    assert_eq!(l1s.memory.const_cache.reservation_fails, 0, "{:?}", l1s.memory.const_cache);
-    assert!(two.memory.const_cache.reservation_fails > 0, "{:?}", two.memory.const_cache);
+    assert_eq!(
+        l1s.memory.const_cache.reservation_fails, 0,
+        "{:?}",
+        l1s.memory.const_cache
+    );
+    assert!(
+        two.memory.const_cache.reservation_fails > 0,
+        "{:?}",
+        two.memory.const_cache
+    );
     assert!(two.cycles > l1s.cycles, "{} vs {}", two.cycles, l1s.cycles);
 }

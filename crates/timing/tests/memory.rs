@@ -123,7 +123,10 @@ fn memory_instructions_queue_behind_a_busy_ldst_unit() {
         let queued = run(&src, 4, 256, n, Some((&cfg, PolicyKind::GTO)));
         cfg.sm.ldst_queue = 0;
         let unqueued = run(&src, 4, 256, n, Some((&cfg, PolicyKind::GTO)));
-        assert!(queued.out == reference && unqueued.out == reference, "{preset}: results differ");
+        assert!(
+            queued.out == reference && unqueued.out == reference,
+            "{preset}: results differ"
+        );
         let (q, u) = (queued.stats.unwrap(), unqueued.stats.unwrap());
         assert!(
             q.issue.pipeline < u.issue.pipeline,

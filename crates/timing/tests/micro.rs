@@ -104,7 +104,10 @@ fn dependent_chains_take_the_presets_latencies() {
         );
         // Logic ops are outside the tables' arithmetic classes: GPGPU-Sim's latency-1 `ALU_OP`.
         let other = cfg.latency.other.expect("both presets set latency.other");
-        assert!(other < cfg.latency.int[0], "{p}: xor is faster than add in GPGPU-Sim");
+        assert!(
+            other < cfg.latency.int[0],
+            "{p}: xor is faster than add in GPGPU-Sim"
+        );
         within(
             o[5] as f64 / n,
             (other + stages) as f64,
@@ -194,7 +197,8 @@ fn cold_icache_misses_cost_the_miss_latency_per_line() {
                 InstMissPath::Memory => {
                     let d = &cfg.dram;
                     let flits = |b: u32| (8 + b).div_ceil(cfg.icnt.flit_bytes) as f64;
-                    let bus = (cfg.l1i.line as f64 / (d.bus_bytes * d.chips * d.data_rate) as f64).ceil();
+                    let bus =
+                        (cfg.l1i.line as f64 / (d.bus_bytes * d.chips * d.data_rate) as f64).ceil();
                     let dram = (d.tRCD + d.CL) as f64 + bus;
                     (2 * cfg.icnt.latency + cfg.l2.latency + d.latency) as f64
                         + flits(0)
@@ -205,7 +209,11 @@ fn cold_icache_misses_cost_the_miss_latency_per_line() {
             let add = (cfg.latency.int[0] + cfg.pipeline.overhead()) as f64;
             let expected = o[3] as f64 * add + lines * miss;
             println!("{p} {path:?}: add region {} cycles with a cold I-cache ({lines} lines × {miss:.1} miss + chain), {} misses", o[0], s.icache_misses);
-            within(o[0] as f64, expected, &format!("{p} {path:?} cold I-cache add region"));
+            within(
+                o[0] as f64,
+                expected,
+                &format!("{p} {path:?} cold I-cache add region"),
+            );
             assert!(s.icache_misses >= 3 * lines as u64);
         }
     }

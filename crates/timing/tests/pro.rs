@@ -255,7 +255,6 @@ fn pro_config() -> GpuConfig {
     .unwrap()
 }
 
-
 /// The launch under `NoSleep`, labelled `pro` like the registry's run.
 fn run_no_sleep<P: IssuePolicy + Build>(
     src: &str,

@@ -822,15 +822,27 @@ fn ldst_unit_accepts_one_line_accesses_back_to_back() {
 /// for fewer cycles than they are resident.
 #[test]
 fn warps_are_in_flight_from_issue_to_completion() {
-    let s = run(&barrier_kernel(), 30, 256, 30 * 256, Some((&gtx480(), PolicyKind::GTO)))
-        .stats
-        .unwrap();
+    let s = run(
+        &barrier_kernel(),
+        30,
+        256,
+        30 * 256,
+        Some((&gtx480(), PolicyKind::GTO)),
+    )
+    .stats
+    .unwrap();
     let (mut issued, mut resident) = (0, 0);
     for w in &s.warps {
-        assert!(w.issued_cycles >= w.instructions - w.dual_issue_cycles, "{w:?}");
+        assert!(
+            w.issued_cycles >= w.instructions - w.dual_issue_cycles,
+            "{w:?}"
+        );
         assert!(w.issued_cycles <= s.cycles, "{w:?}");
         issued += w.issued_cycles;
         resident += w.done + 1 - w.start;
     }
-    assert!(issued < resident, "in flight {issued} against resident {resident} warp-cycles");
+    assert!(
+        issued < resident,
+        "in flight {issued} against resident {resident} warp-cycles"
+    );
 }

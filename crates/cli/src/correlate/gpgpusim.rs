@@ -29,10 +29,14 @@ impl Cumulative {
         Cumulative {
             l1d_accesses: self.l1d_accesses.saturating_sub(o.l1d_accesses),
             l1d_misses: self.l1d_misses.saturating_sub(o.l1d_misses),
-            l1d_reservation_fails: self.l1d_reservation_fails.saturating_sub(o.l1d_reservation_fails),
+            l1d_reservation_fails: self
+                .l1d_reservation_fails
+                .saturating_sub(o.l1d_reservation_fails),
             l2_accesses: self.l2_accesses.saturating_sub(o.l2_accesses),
             l2_misses: self.l2_misses.saturating_sub(o.l2_misses),
-            l2_reservation_fails: self.l2_reservation_fails.saturating_sub(o.l2_reservation_fails),
+            l2_reservation_fails: self
+                .l2_reservation_fails
+                .saturating_sub(o.l2_reservation_fails),
             dram_reads: self.dram_reads.saturating_sub(o.dram_reads),
             dram_writes: self.dram_writes.saturating_sub(o.dram_writes),
             dram_activates: self.dram_activates.saturating_sub(o.dram_activates),
@@ -58,12 +62,17 @@ fn value_of<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 }
 
 fn number(s: &str, what: &str, line_no: usize) -> Result<u64, String> {
-    s.split_whitespace().next().unwrap_or("").parse().map_err(|_| format!("line {line_no}: {what}: not a count: {s:?}"))
+    s.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .parse()
+        .map_err(|_| format!("line {line_no}: {what}: not a count: {s:?}"))
 }
 
 /// `key=N` inside a line of `key=value` pairs separated by spaces.
 fn field(line: &str, key: &str) -> Option<u64> {
-    line.split_whitespace().find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+    line.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
 }
 
 /// The `Stall:… W0_Idle:… W0_Scoreboard:… W1:… … W32:…` line (tab separated).
@@ -92,36 +101,44 @@ pub fn parse(log: &str) -> Result<Vec<KernelStats>, String> {
     let mut block: Option<Block> = None;
     let mut prev = Cumulative::default();
     let mut expect_issue = false;
-    let finish = |b: Block, prev: &mut Cumulative, out: &mut Vec<KernelStats>| -> Result<(), String> {
-        let name = b.kernel.unwrap_or_default();
-        let cycles = b.cycles.ok_or_else(|| format!("kernel {name}: no gpu_sim_cycle"))?;
-        let insts = b.insts.ok_or_else(|| format!("kernel {name}: no gpu_sim_insn"))?;
-        let d = b.cum.minus(prev);
-        *prev = b.cum;
-        out.push(KernelStats {
-            kernel: name,
-            cycles,
-            thread_instructions: insts,
-            l1d_accesses: d.l1d_accesses,
-            l1d_misses: d.l1d_misses,
-            l1d_reservation_fails: d.l1d_reservation_fails,
-            l2_accesses: d.l2_accesses,
-            l2_misses: d.l2_misses,
-            l2_reservation_fails: d.l2_reservation_fails,
-            dram_reads: d.dram_reads,
-            dram_writes: d.dram_writes,
-            dram_activates: d.dram_activates,
-            issue: d.issue,
-        });
-        Ok(())
-    };
+    let finish =
+        |b: Block, prev: &mut Cumulative, out: &mut Vec<KernelStats>| -> Result<(), String> {
+            let name = b.kernel.unwrap_or_default();
+            let cycles = b
+                .cycles
+                .ok_or_else(|| format!("kernel {name}: no gpu_sim_cycle"))?;
+            let insts = b
+                .insts
+                .ok_or_else(|| format!("kernel {name}: no gpu_sim_insn"))?;
+            let d = b.cum.minus(prev);
+            *prev = b.cum;
+            out.push(KernelStats {
+                kernel: name,
+                cycles,
+                thread_instructions: insts,
+                l1d_accesses: d.l1d_accesses,
+                l1d_misses: d.l1d_misses,
+                l1d_reservation_fails: d.l1d_reservation_fails,
+                l2_accesses: d.l2_accesses,
+                l2_misses: d.l2_misses,
+                l2_reservation_fails: d.l2_reservation_fails,
+                dram_reads: d.dram_reads,
+                dram_writes: d.dram_writes,
+                dram_activates: d.dram_activates,
+                issue: d.issue,
+            });
+            Ok(())
+        };
     for (i, line) in log.lines().enumerate() {
         let n = i + 1;
         if let Some(v) = value_of(line, "kernel_name") {
             if let Some(b) = block.take() {
                 finish(b, &mut prev, &mut kernels)?;
             }
-            block = Some(Block { kernel: Some(v.to_string()), ..Block::default() });
+            block = Some(Block {
+                kernel: Some(v.to_string()),
+                ..Block::default()
+            });
             continue;
         }
         let Some(b) = block.as_mut() else { continue };
@@ -209,15 +226,60 @@ L2_total_cache_reservation_fails = 5
     fn per_kernel_figures_and_deltas_of_cumulative_counters() {
         let k = parse(LOG).unwrap();
         assert_eq!(k.len(), 2);
-        assert_eq!((k[0].kernel.as_str(), k[0].cycles, k[0].thread_instructions), ("setup_floats", 1000, 5000));
-        assert_eq!((k[0].l1d_accesses, k[0].l1d_misses, k[0].l1d_reservation_fails), (10, 4, 1));
-        assert_eq!((k[0].dram_reads, k[0].dram_writes, k[0].dram_activates), (10, 1, 4));
-        assert_eq!(k[0].issue, IssueBreakdown { issued: 43, idle: 20, scoreboard: 30, pipeline: 7 });
-        assert_eq!((k[1].kernel.as_str(), k[1].cycles, k[1].thread_instructions), ("dot", 3000, 9000));
-        assert_eq!((k[1].l1d_accesses, k[1].l1d_misses, k[1].l1d_reservation_fails), (100, 50, 10));
-        assert_eq!((k[1].l2_accesses, k[1].l2_misses, k[1].l2_reservation_fails), (100, 50, 5));
-        assert_eq!((k[1].dram_reads, k[1].dram_writes, k[1].dram_activates), (20, 0, 10));
-        assert_eq!(k[1].issue, IssueBreakdown { issued: 62, idle: 5, scoreboard: 30, pipeline: 10 });
+        assert_eq!(
+            (k[0].kernel.as_str(), k[0].cycles, k[0].thread_instructions),
+            ("setup_floats", 1000, 5000)
+        );
+        assert_eq!(
+            (
+                k[0].l1d_accesses,
+                k[0].l1d_misses,
+                k[0].l1d_reservation_fails
+            ),
+            (10, 4, 1)
+        );
+        assert_eq!(
+            (k[0].dram_reads, k[0].dram_writes, k[0].dram_activates),
+            (10, 1, 4)
+        );
+        assert_eq!(
+            k[0].issue,
+            IssueBreakdown {
+                issued: 43,
+                idle: 20,
+                scoreboard: 30,
+                pipeline: 7
+            }
+        );
+        assert_eq!(
+            (k[1].kernel.as_str(), k[1].cycles, k[1].thread_instructions),
+            ("dot", 3000, 9000)
+        );
+        assert_eq!(
+            (
+                k[1].l1d_accesses,
+                k[1].l1d_misses,
+                k[1].l1d_reservation_fails
+            ),
+            (100, 50, 10)
+        );
+        assert_eq!(
+            (k[1].l2_accesses, k[1].l2_misses, k[1].l2_reservation_fails),
+            (100, 50, 5)
+        );
+        assert_eq!(
+            (k[1].dram_reads, k[1].dram_writes, k[1].dram_activates),
+            (20, 0, 10)
+        );
+        assert_eq!(
+            k[1].issue,
+            IssueBreakdown {
+                issued: 62,
+                idle: 5,
+                scoreboard: 30,
+                pipeline: 10
+            }
+        );
     }
 
     #[test]

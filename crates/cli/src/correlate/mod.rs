@@ -47,9 +47,17 @@ fn chart(rows: &[runs::Row]) -> Result<String, String> {
             let points = rows
                 .iter()
                 .filter(|r| r.preset == *p && r.policy == *q)
-                .filter_map(|r| Some((r.gpgpusim.as_ref()?.cycles as f64, r.warpsim.as_ref()?.cycles as f64)))
+                .filter_map(|r| {
+                    Some((
+                        r.gpgpusim.as_ref()?.cycles as f64,
+                        r.warpsim.as_ref()?.cycles as f64,
+                    ))
+                })
                 .collect();
-            series.push(Points { label: format!("{p} {q}"), points });
+            series.push(Points {
+                label: format!("{p} {q}"),
+                points,
+            });
         }
     }
     let title = match table::summary(rows) {
@@ -61,7 +69,12 @@ fn chart(rows: &[runs::Row]) -> Result<String, String> {
         ),
         None => "warpsim vs GPGPU-Sim cycles".into(),
     };
-    let s = Scatter { title, x_label: "GPGPU-Sim cycles (r: correlation of log cycles)".into(), y_label: "warpsim cycles".into(), series };
+    let s = Scatter {
+        title,
+        x_label: "GPGPU-Sim cycles (r: correlation of log cycles)".into(),
+        y_label: "warpsim cycles".into(),
+        series,
+    };
     plot::scatter(&s).map_err(|e| format!("scatter plot: {e}"))
 }
 
@@ -85,7 +98,12 @@ fn correlate(o: &Options) -> Result<(), String> {
         println!("wrote {}", r.display());
     }
     if let Some(s) = table::summary(&rows) {
-        println!("{} runs with both simulators: MAE {:.1}%, max |ratio - 1| {:.1}%", s.n, 100.0 * s.mae, 100.0 * s.max);
+        println!(
+            "{} runs with both simulators: MAE {:.1}%, max |ratio - 1| {:.1}%",
+            s.n,
+            100.0 * s.mae,
+            100.0 * s.max
+        );
     }
     let bad = rows.iter().filter(|r| !r.problems.is_empty()).count();
     if bad > 0 {

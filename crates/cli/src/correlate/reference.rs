@@ -47,7 +47,13 @@ fn report_metrics(md: &str) -> Vec<(String, String, String, String, f64)> {
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
         if let [program, preset, policy, metric, value, _] = cells[..] {
             if let Ok(v) = value.parse::<f64>() {
-                out.push((program.into(), preset.into(), policy.into(), metric.into(), v));
+                out.push((
+                    program.into(),
+                    preset.into(),
+                    policy.into(),
+                    metric.into(),
+                    v,
+                ));
             }
         }
     }
@@ -64,7 +70,11 @@ pub fn read(csv: &Path) -> Result<Vec<GpgpusimSide>, String> {
 pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
     let mut lines = csv.lines();
     let head = fields(lines.next().ok_or("empty file")?);
-    let col = |name: &str| head.iter().position(|h| h == name).ok_or_else(|| format!("no column {name}"));
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("no column {name}"))
+    };
     let (prog, preset, policy) = (col("program")?, col("preset")?, col("policy")?);
     let first = col("gpgpusim_kernels")?;
     let (wall, problems) = (col("gpgpusim_wall_s")?, col("problems")?);
@@ -73,13 +83,25 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
     for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let f = fields(line);
         if f.len() != head.len() {
-            return Err(format!("line {}: {} fields, the header has {}", i + 2, f.len(), head.len()));
+            return Err(format!(
+                "line {}: {} fields, the header has {}",
+                i + 2,
+                f.len(),
+                head.len()
+            ));
         }
         // In `table::SIDE_COLUMNS` order: kernels, cycles, thread instructions, L1D and L2
         // accesses / misses / reservation fails, then the percentages.
         let columns: Vec<String> = f[first..first + SIDE_COLUMNS.len()].to_vec();
         let count = |k: usize| -> Result<u64, String> {
-            columns[k].parse().map_err(|_| format!("line {}: {} is not a count: {:?}", i + 2, head[first + k], columns[k]))
+            columns[k].parse().map_err(|_| {
+                format!(
+                    "line {}: {} is not a count: {:?}",
+                    i + 2,
+                    head[first + k],
+                    columns[k]
+                )
+            })
         };
         let stats = if columns[1].is_empty() {
             None
@@ -105,7 +127,11 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
             stats,
             columns,
             wall: f[wall].parse().ok(),
-            problems: f[problems].split("; ").filter(|x| x.starts_with("gpgpusim")).map(String::from).collect(),
+            problems: f[problems]
+                .split("; ")
+                .filter(|x| x.starts_with("gpgpusim"))
+                .map(String::from)
+                .collect(),
             metrics: metrics
                 .iter()
                 .filter(|m| (&m.0, &m.1, &m.2) == (p, s, q))
@@ -121,7 +147,10 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
 pub fn apply(rows: &mut [Row], reference: &[GpgpusimSide]) {
     for r in rows.iter_mut() {
         r.problems.retain(|p| !p.starts_with("gpgpusim"));
-        let Some(g) = reference.iter().find(|g| (&g.program, &g.preset, &g.policy) == (&r.program, &r.preset, &r.policy)) else {
+        let Some(g) = reference
+            .iter()
+            .find(|g| (&g.program, &g.preset, &g.policy) == (&r.program, &r.preset, &r.policy))
+        else {
             r.gpgpusim = None;
             r.gpgpusim_columns = None;
             r.problems.push("gpgpusim: not in the reference".into());
@@ -157,7 +186,10 @@ mod tests {
         let g = parse(&csv, md).unwrap();
         assert_eq!(g.len(), 2);
         let s = g[0].stats.as_ref().unwrap();
-        assert_eq!((s.cycles, s.thread_instructions, s.l2_accesses, s.l2_misses), (57603, 2764, 285, 281));
+        assert_eq!(
+            (s.cycles, s.thread_instructions, s.l2_accesses, s.l2_misses),
+            (57603, 2764, 285, 281)
+        );
         assert_eq!(g[0].columns[9..], ["94.3", "2.4", "52.9/44.7/0.0"]);
         assert_eq!(g[0].metrics, [("cycles_per_load".to_string(), 68.35)]);
         assert_eq!(g[0].wall, Some(5.93));
@@ -165,22 +197,45 @@ mod tests {
         assert_eq!(g[1].problems, ["gpgpusim: exit status 134"]);
 
         let mut rows = vec![
-            Row { program: "chase_l1".into(), preset: "gtx480".into(), policy: "gto".into(), problems: vec!["gpgpusim: did not run (no exit status)".into()], metrics: vec![("cycles_per_load".into(), None, Some(70.0))], ..Row::default() },
-            Row { program: "dot".into(), preset: "gtx480".into(), policy: "gto".into(), ..Row::default() },
+            Row {
+                program: "chase_l1".into(),
+                preset: "gtx480".into(),
+                policy: "gto".into(),
+                problems: vec!["gpgpusim: did not run (no exit status)".into()],
+                metrics: vec![("cycles_per_load".into(), None, Some(70.0))],
+                ..Row::default()
+            },
+            Row {
+                program: "dot".into(),
+                preset: "gtx480".into(),
+                policy: "gto".into(),
+                ..Row::default()
+            },
         ];
         apply(&mut rows, &g);
         assert_eq!(rows[0].gpgpusim.as_ref().map(|k| k.cycles), Some(57603));
         assert!(rows[0].problems.is_empty(), "{:?}", rows[0].problems);
-        assert_eq!(rows[0].metrics, [("cycles_per_load".to_string(), Some(68.35), Some(70.0))]);
+        assert_eq!(
+            rows[0].metrics,
+            [("cycles_per_load".to_string(), Some(68.35), Some(70.0))]
+        );
         assert_eq!(rows[1].problems, ["gpgpusim: not in the reference"]);
     }
 
     #[test]
     fn malformed_references_are_errors() {
         assert!(parse("", "").is_err());
-        assert!(parse("program,preset\n", "").unwrap_err().contains("no column policy"));
-        let bad = format!("{HEAD}\nx,gtx480,gto,1,1,k,notanumber,1,1,1,1,1,1,1,,,,k,1,1,1,1,1,1,1,1,,,,1,1,1,\n");
-        assert!(parse(&bad, "").unwrap_err().contains("gpgpusim_cycles is not a count"));
-        assert!(parse(&format!("{HEAD}\nx,y\n"), "").unwrap_err().contains("2 fields"));
+        assert!(parse("program,preset\n", "")
+            .unwrap_err()
+            .contains("no column policy"));
+        let bad = format!(
+            "{HEAD}\nx,gtx480,gto,1,1,k,notanumber,1,1,1,1,1,1,1,,,,k,1,1,1,1,1,1,1,1,,,,1,1,1,\n"
+        );
+        assert!(parse(&bad, "")
+            .unwrap_err()
+            .contains("gpgpusim_cycles is not a count"));
+        assert!(parse(&format!("{HEAD}\nx,y\n"), "")
+            .unwrap_err()
+            .contains("2 fields"));
     }
 }

@@ -60,7 +60,13 @@ fn metrics(out: &str) -> Vec<(String, f64)> {
 }
 
 /// The program's own verdict: its "PASS NAME" line, and exit status 0.
-fn verdict(side: &str, program: &str, out: &str, rc: Option<i32>, problems: &mut Vec<String>) -> bool {
+fn verdict(
+    side: &str,
+    program: &str,
+    out: &str,
+    rc: Option<i32>,
+    problems: &mut Vec<String>,
+) -> bool {
     let passed = out.lines().any(|l| l.trim() == format!("PASS {program}"));
     match rc {
         Some(0) if passed => true,
@@ -69,7 +75,11 @@ fn verdict(side: &str, program: &str, out: &str, rc: Option<i32>, problems: &mut
             false
         }
         Some(c) => {
-            let fail = out.lines().find(|l| l.starts_with("FAIL")).map(|l| format!(": {l}")).unwrap_or_default();
+            let fail = out
+                .lines()
+                .find(|l| l.starts_with("FAIL"))
+                .map(|l| format!(": {l}"))
+                .unwrap_or_default();
             problems.push(format!("{side}: exit status {c}{fail}"));
             false
         }
@@ -81,33 +91,69 @@ fn verdict(side: &str, program: &str, out: &str, rc: Option<i32>, problems: &mut
 }
 
 fn read_side<T>(side: &str, parsed: Result<T, String>, problems: &mut Vec<String>) -> Option<T> {
-    parsed.map_err(|e| problems.push(format!("{side}: {e}"))).ok()
+    parsed
+        .map_err(|e| problems.push(format!("{side}: {e}")))
+        .ok()
 }
 
 /// One run folder.
 pub fn read_run(dir: &Path, program: &str, preset: &str, policy: &str) -> Row {
-    let mut row = Row { program: program.into(), preset: preset.into(), policy: policy.into(), ..Row::default() };
+    let mut row = Row {
+        program: program.into(),
+        preset: preset.into(),
+        policy: policy.into(),
+        ..Row::default()
+    };
     let p = &mut row.problems;
 
     let w_out = read(dir, "warpsim.stdout").unwrap_or_default();
-    if verdict("warpsim", program, &w_out, exit_status(dir, "warpsim.rc"), p) {
+    if verdict(
+        "warpsim",
+        program,
+        &w_out,
+        exit_status(dir, "warpsim.rc"),
+        p,
+    ) {
         let text = read(dir, "warpsim.jsonl").ok_or_else(|| "no warpsim.jsonl".to_string());
-        row.warpsim = read_side("warpsim", text.and_then(|t| stats::parse_warpsim_jsonl(&t)), p).map(|k| KernelStats::measured(&k));
+        row.warpsim = read_side(
+            "warpsim",
+            text.and_then(|t| stats::parse_warpsim_jsonl(&t)),
+            p,
+        )
+        .map(|k| KernelStats::measured(&k));
     }
     let g_log = read(dir, "gpgpusim.log").unwrap_or_default();
-    if verdict("gpgpusim", program, &g_log, exit_status(dir, "gpgpusim.rc"), p) {
-        row.gpgpusim = read_side("gpgpusim", gpgpusim::parse(&g_log), p).map(|k| KernelStats::measured(&k));
+    if verdict(
+        "gpgpusim",
+        program,
+        &g_log,
+        exit_status(dir, "gpgpusim.rc"),
+        p,
+    ) {
+        row.gpgpusim =
+            read_side("gpgpusim", gpgpusim::parse(&g_log), p).map(|k| KernelStats::measured(&k));
     }
     if exit_status(dir, "replay.rc") == Some(0) {
         let text = read(dir, "replay.json").ok_or_else(|| "no replay.json".to_string());
         let launches = read_side("replay", text.and_then(|t| stats::parse_run_stats(&t)), p);
-        row.replay_cycles = launches.map(|l| l.iter().filter(|(k, _)| !k.starts_with(SETUP_PREFIX)).map(|(_, c)| c).sum());
+        row.replay_cycles = launches.map(|l| {
+            l.iter()
+                .filter(|(k, _)| !k.starts_with(SETUP_PREFIX))
+                .map(|(_, c)| c)
+                .sum()
+        });
     } else {
-        p.push(format!("replay: exit status {:?}", exit_status(dir, "replay.rc")));
+        p.push(format!(
+            "replay: exit status {:?}",
+            exit_status(dir, "replay.rc")
+        ));
     }
     if let (Some(r), Some(w)) = (row.replay_cycles, row.warpsim.as_ref()) {
         if r != w.cycles {
-            row.problems.push(format!("replay: {r} cycles, exec {}: the manifest does not reproduce the program", w.cycles));
+            row.problems.push(format!(
+                "replay: {r} cycles, exec {}: the manifest does not reproduce the program",
+                w.cycles
+            ));
         }
     }
     row.gpgpusim_wall = read(dir, "gpgpusim.wall").and_then(|s| s.trim().parse().ok());
@@ -141,12 +187,20 @@ pub fn read_all(runs: &Path) -> Result<Vec<Row>, String> {
     for program in sorted_dirs(runs)? {
         for preset in sorted_dirs(&runs.join(&program))? {
             for policy in sorted_dirs(&runs.join(&program).join(&preset))? {
-                rows.push(read_run(&runs.join(&program).join(&preset).join(&policy), &program, &preset, &policy));
+                rows.push(read_run(
+                    &runs.join(&program).join(&preset).join(&policy),
+                    &program,
+                    &preset,
+                    &policy,
+                ));
             }
         }
     }
     if rows.is_empty() {
-        return Err(format!("{}: no runs (expected PROGRAM/PRESET/POLICY folders)", runs.display()));
+        return Err(format!(
+            "{}: no runs (expected PROGRAM/PRESET/POLICY folders)",
+            runs.display()
+        ));
     }
     Ok(rows)
 }
@@ -165,10 +219,23 @@ mod tests {
     fn verdicts() {
         let mut p = Vec::new();
         assert!(verdict("w", "dot", "PASS dot\n", Some(0), &mut p));
-        assert!(!verdict("w", "dot", "FAIL dot: 3 mismatches\n", Some(1), &mut p));
+        assert!(!verdict(
+            "w",
+            "dot",
+            "FAIL dot: 3 mismatches\n",
+            Some(1),
+            &mut p
+        ));
         assert!(!verdict("w", "dot", "", Some(0), &mut p));
         assert!(!verdict("w", "dot", "", None, &mut p));
-        assert_eq!(p, ["w: exit status 1: FAIL dot: 3 mismatches", "w: no \"PASS dot\" line", "w: did not run (no exit status)"]);
+        assert_eq!(
+            p,
+            [
+                "w: exit status 1: FAIL dot: 3 mismatches",
+                "w: no \"PASS dot\" line",
+                "w: did not run (no exit status)"
+            ]
+        );
     }
 
     #[test]

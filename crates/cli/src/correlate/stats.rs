@@ -78,7 +78,10 @@ impl KernelStats {
     pub fn measured(launches: &[KernelStats]) -> KernelStats {
         let mut sum = KernelStats::default();
         let mut names: Vec<&str> = Vec::new();
-        for k in launches.iter().filter(|k| !k.kernel.starts_with(SETUP_PREFIX)) {
+        for k in launches
+            .iter()
+            .filter(|k| !k.kernel.starts_with(SETUP_PREFIX))
+        {
             sum.add(k);
             if !names.contains(&k.kernel.as_str()) {
                 names.push(&k.kernel);
@@ -98,20 +101,35 @@ impl KernelStats {
 fn u64_at(v: &Value, path: &[&str]) -> Result<u64, String> {
     let mut cur = v;
     for key in path {
-        cur = cur.get(key).ok_or_else(|| format!("no \"{}\"", path.join(".")))?;
+        cur = cur
+            .get(key)
+            .ok_or_else(|| format!("no \"{}\"", path.join(".")))?;
     }
-    cur.as_u64().ok_or_else(|| format!("\"{}\" is not a count", path.join(".")))
+    cur.as_u64()
+        .ok_or_else(|| format!("\"{}\" is not a count", path.join(".")))
 }
 
 /// One `WARPSIM_STATS` line of a timed launch.
 fn warpsim_line(v: &Value) -> Result<KernelStats, String> {
-    let kernel = v.get("kernel").and_then(Value::as_str).ok_or("no \"kernel\"")?.to_string();
+    let kernel = v
+        .get("kernel")
+        .and_then(Value::as_str)
+        .ok_or("no \"kernel\"")?
+        .to_string();
     if v.get("mode").and_then(Value::as_str) != Some("timing") {
         return Err(format!("kernel {kernel}: not a timing-mode launch"));
     }
     let cache = |name: &str| -> Result<(u64, u64, u64), String> {
-        let (h, m, g) = (u64_at(v, &["memory", name, "hits"])?, u64_at(v, &["memory", name, "misses"])?, u64_at(v, &["memory", name, "merged"])?);
-        Ok((h + m + g, m, u64_at(v, &["memory", name, "reservation_fails"])?))
+        let (h, m, g) = (
+            u64_at(v, &["memory", name, "hits"])?,
+            u64_at(v, &["memory", name, "misses"])?,
+            u64_at(v, &["memory", name, "merged"])?,
+        );
+        Ok((
+            h + m + g,
+            m,
+            u64_at(v, &["memory", name, "reservation_fails"])?,
+        ))
     };
     let (l1d_accesses, l1d_misses, l1d_reservation_fails) = cache("l1d")?;
     let (l2_accesses, l2_misses, l2_reservation_fails) = cache("l2")?;
@@ -153,11 +171,17 @@ pub fn parse_warpsim_jsonl(text: &str) -> Result<Vec<KernelStats>, String> {
 /// program's launch manifest), with its kernel names.
 pub fn parse_run_stats(text: &str) -> Result<Vec<(String, u64)>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let launches = v.get("kernels").and_then(Value::as_array).ok_or("no \"kernels\" array")?;
+    let launches = v
+        .get("kernels")
+        .and_then(Value::as_array)
+        .ok_or("no \"kernels\" array")?;
     launches
         .iter()
         .map(|l| {
-            let kernel = l.get("kernel").and_then(Value::as_str).ok_or("a launch has no \"kernel\"")?;
+            let kernel = l
+                .get("kernel")
+                .and_then(Value::as_str)
+                .ok_or("a launch has no \"kernel\"")?;
             let cycles = u64_at(l, &["timing", "cycles"])?;
             Ok((kernel.to_string(), cycles))
         })
@@ -176,21 +200,50 @@ mod tests {
 
     #[test]
     fn shim_lines_and_the_measured_sum() {
-        let text = format!("{}\n{}\n{}\n", line("setup_floats", 100), line("dot", 30), line("dot", 12));
+        let text = format!(
+            "{}\n{}\n{}\n",
+            line("setup_floats", 100),
+            line("dot", 30),
+            line("dot", 12)
+        );
         let k = parse_warpsim_jsonl(&text).unwrap();
         assert_eq!(k.len(), 3);
-        assert_eq!((k[1].l1d_accesses, k[1].l1d_misses, k[1].l1d_reservation_fails), (6, 2, 4));
-        assert_eq!((k[1].l2_accesses, k[1].l2_misses, k[1].l2_reservation_fails), (30, 20, 5));
-        assert_eq!(k[1].issue, IssueBreakdown { issued: 3, idle: 5, scoreboard: 7, pipeline: 1 });
+        assert_eq!(
+            (
+                k[1].l1d_accesses,
+                k[1].l1d_misses,
+                k[1].l1d_reservation_fails
+            ),
+            (6, 2, 4)
+        );
+        assert_eq!(
+            (k[1].l2_accesses, k[1].l2_misses, k[1].l2_reservation_fails),
+            (30, 20, 5)
+        );
+        assert_eq!(
+            k[1].issue,
+            IssueBreakdown {
+                issued: 3,
+                idle: 5,
+                scoreboard: 7,
+                pipeline: 1
+            }
+        );
         let m = KernelStats::measured(&k);
-        assert_eq!((m.kernel.as_str(), m.cycles, m.thread_instructions), ("dot", 42, 192));
+        assert_eq!(
+            (m.kernel.as_str(), m.cycles, m.thread_instructions),
+            ("dot", 42, 192)
+        );
         assert_eq!(m.dram_row_hit_rate(), Some(1.0 - 8.0 / 20.0));
     }
 
     #[test]
     fn functional_lines_and_garbage_are_errors() {
         let e = parse_warpsim_jsonl(r#"{"kernel":"k","mode":"functional"}"#).unwrap_err();
-        assert!(e.contains("line 1: kernel k: not a timing-mode launch"), "{e}");
+        assert!(
+            e.contains("line 1: kernel k: not a timing-mode launch"),
+            "{e}"
+        );
         assert!(parse_warpsim_jsonl("{").unwrap_err().starts_with("line 1:"));
         let e = parse_run_stats(r#"{"kernels":[{"kernel":"k"}]}"#).unwrap_err();
         assert!(e.contains("timing.cycles"), "{e}");

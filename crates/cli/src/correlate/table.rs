@@ -13,7 +13,10 @@ pub const TOLERANCE_MARGIN: f64 = 0.03;
 
 /// `|ratio − 1| + margin`, rounded up to a whole percent.
 pub fn tolerance(ratio: f64) -> f64 {
-    ((ratio - 1.0).abs() + TOLERANCE_MARGIN).mul_add(100.0, -1e-9).ceil() / 100.0
+    ((ratio - 1.0).abs() + TOLERANCE_MARGIN)
+        .mul_add(100.0, -1e-9)
+        .ceil()
+        / 100.0
 }
 
 /// Mean of |ratio − 1| and Pearson's r of log10 cycles over the rows that have both sides.
@@ -29,14 +32,23 @@ pub struct Summary {
 pub fn summary<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Option<Summary> {
     let pts: Vec<(f64, f64, f64)> = rows
         .into_iter()
-        .filter_map(|r| Some(((r.gpgpusim.as_ref()?.cycles as f64).log10(), (r.warpsim.as_ref()?.cycles as f64).log10(), r.ratio()?)))
+        .filter_map(|r| {
+            Some((
+                (r.gpgpusim.as_ref()?.cycles as f64).log10(),
+                (r.warpsim.as_ref()?.cycles as f64).log10(),
+                r.ratio()?,
+            ))
+        })
         .collect();
     if pts.is_empty() {
         return None;
     }
     let n = pts.len() as f64;
     let dev: Vec<f64> = pts.iter().map(|p| (p.2 - 1.0).abs()).collect();
-    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / n, pts.iter().map(|p| p.1).sum::<f64>() / n);
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
     let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
     for p in &pts {
         sxy += (p.0 - mx) * (p.1 - my);
@@ -44,7 +56,12 @@ pub fn summary<'a>(rows: impl IntoIterator<Item = &'a Row>) -> Option<Summary> {
         syy += (p.1 - my) * (p.1 - my);
     }
     let r = (pts.len() >= 2 && sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt());
-    Some(Summary { n: pts.len(), mae: dev.iter().sum::<f64>() / n, max: dev.iter().cloned().fold(0.0, f64::max), r })
+    Some(Summary {
+        n: pts.len(),
+        mae: dev.iter().sum::<f64>() / n,
+        max: dev.iter().cloned().fold(0.0, f64::max),
+        r,
+    })
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
@@ -72,9 +89,15 @@ pub const SIDE_COLUMNS: [&str; 12] = [
 ];
 
 fn side_values(k: Option<&KernelStats>) -> Vec<String> {
-    let Some(k) = k else { return vec![String::new(); SIDE_COLUMNS.len()] };
+    let Some(k) = k else {
+        return vec![String::new(); SIDE_COLUMNS.len()];
+    };
     let t = k.issue.total();
-    let stalls = match (pct(k.issue.idle, t), pct(k.issue.scoreboard, t), pct(k.issue.pipeline, t)) {
+    let stalls = match (
+        pct(k.issue.idle, t),
+        pct(k.issue.scoreboard, t),
+        pct(k.issue.pipeline, t),
+    ) {
         (Some(a), Some(b), Some(c)) => format!("{a}/{b}/{c}"),
         _ => String::new(),
     };
@@ -96,7 +119,9 @@ fn side_values(k: Option<&KernelStats>) -> Vec<String> {
 
 /// GPGPU-Sim's columns of a row: from an earlier reference when it came from one.
 fn gpgpusim_values(r: &Row) -> Vec<String> {
-    r.gpgpusim_columns.clone().unwrap_or_else(|| side_values(r.gpgpusim.as_ref()))
+    r.gpgpusim_columns
+        .clone()
+        .unwrap_or_else(|| side_values(r.gpgpusim.as_ref()))
 }
 
 fn csv_field(s: &str) -> String {
@@ -106,15 +131,35 @@ fn csv_field(s: &str) -> String {
 /// CSV header: identification, ratio and tolerance, then every side column for GPGPU-Sim
 /// and for warpsim, the replay's cycles, wall times and problems.
 pub fn csv(rows: &[Row]) -> String {
-    let mut head = vec!["program".to_string(), "preset".into(), "policy".into(), "ratio".into(), "tolerance".into()];
+    let mut head = vec![
+        "program".to_string(),
+        "preset".into(),
+        "policy".into(),
+        "ratio".into(),
+        "tolerance".into(),
+    ];
     for side in ["gpgpusim", "warpsim"] {
         head.extend(SIDE_COLUMNS.iter().map(|c| format!("{side}_{c}")));
     }
-    head.extend(["replay_cycles", "gpgpusim_wall_s", "warpsim_wall_s", "problems"].map(String::from));
+    head.extend(
+        [
+            "replay_cycles",
+            "gpgpusim_wall_s",
+            "warpsim_wall_s",
+            "problems",
+        ]
+        .map(String::from),
+    );
     let mut out = head.join(",") + "\n";
     for r in rows {
         let ratio = r.ratio();
-        let mut f = vec![r.program.clone(), r.preset.clone(), r.policy.clone(), opt(ratio.map(|x| format!("{x:.4}"))), opt(ratio.map(|x| format!("{:.2}", tolerance(x))))];
+        let mut f = vec![
+            r.program.clone(),
+            r.preset.clone(),
+            r.policy.clone(),
+            opt(ratio.map(|x| format!("{x:.4}"))),
+            opt(ratio.map(|x| format!("{:.2}", tolerance(x)))),
+        ];
         f.extend(gpgpusim_values(r));
         f.extend(side_values(r.warpsim.as_ref()));
         f.push(opt(r.replay_cycles));
@@ -164,7 +209,10 @@ pub fn markdown(rows: &[Row]) -> String {
     md += "| preset / policy | programs | MAE | max |ratio − 1| | r |\n|---|---|---|---|---|\n";
     for p in &presets {
         for q in &policies {
-            md += &summary_line(&format!("{p} / {q}"), summary(rows.iter().filter(|r| r.preset == *p && r.policy == *q)));
+            md += &summary_line(
+                &format!("{p} / {q}"),
+                summary(rows.iter().filter(|r| r.preset == *p && r.policy == *q)),
+            );
         }
     }
     md += &summary_line("all", summary(rows));
@@ -181,8 +229,16 @@ pub fn markdown(rows: &[Row]) -> String {
         let _ = write!(md, "| {prog} |");
         for p in &presets {
             for q in &policies {
-                let r = rows.iter().find(|r| r.program == *prog && r.preset == *p && r.policy == *q);
-                let _ = write!(md, " {} |", r.and_then(Row::ratio).map(|x| format!("{x:.2}")).unwrap_or_else(|| "–".into()));
+                let r = rows
+                    .iter()
+                    .find(|r| r.program == *prog && r.preset == *p && r.policy == *q);
+                let _ = write!(
+                    md,
+                    " {} |",
+                    r.and_then(Row::ratio)
+                        .map(|x| format!("{x:.2}"))
+                        .unwrap_or_else(|| "–".into())
+                );
             }
         }
         md.push('\n');
@@ -193,7 +249,13 @@ pub fn markdown(rows: &[Row]) -> String {
     md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
         let (g, w) = (gpgpusim_values(r), side_values(r.warpsim.as_ref()));
-        let cell = |i: usize| format!("{} / {}", if g[i].is_empty() { "–" } else { &g[i] }, if w[i].is_empty() { "–" } else { &w[i] });
+        let cell = |i: usize| {
+            format!(
+                "{} / {}",
+                if g[i].is_empty() { "–" } else { &g[i] },
+                if w[i].is_empty() { "–" } else { &w[i] }
+            )
+        };
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -216,8 +278,17 @@ pub fn markdown(rows: &[Row]) -> String {
         md += "\n## Measured inside the programs (clock())\n\n| program | preset | policy | metric | GPGPU-Sim | warpsim |\n|---|---|---|---|---|---|\n";
         for r in metric_rows {
             for (k, g, w) in &r.metrics {
-                let f = |v: &Option<f64>| v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "–".into());
-                let _ = writeln!(md, "| {} | {} | {} | {k} | {} | {} |", r.program, r.preset, r.policy, f(g), f(w));
+                let f =
+                    |v: &Option<f64>| v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "–".into());
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {k} | {} | {} |",
+                    r.program,
+                    r.preset,
+                    r.policy,
+                    f(g),
+                    f(w)
+                );
             }
         }
     }
@@ -225,7 +296,14 @@ pub fn markdown(rows: &[Row]) -> String {
     if !problems.is_empty() {
         md += "\n## Problems\n\n";
         for r in problems {
-            let _ = writeln!(md, "- {} {} {}: {}", r.program, r.preset, r.policy, r.problems.join("; "));
+            let _ = writeln!(
+                md,
+                "- {} {} {}: {}",
+                r.program,
+                r.preset,
+                r.policy,
+                r.problems.join("; ")
+            );
         }
     }
     md
@@ -236,8 +314,19 @@ mod tests {
     use super::*;
 
     fn row(program: &str, g: u64, w: u64) -> Row {
-        let k = |c| KernelStats { kernel: "k".into(), cycles: c, ..KernelStats::default() };
-        Row { program: program.into(), preset: "gtx480".into(), policy: "gto".into(), gpgpusim: Some(k(g)), warpsim: Some(k(w)), ..Row::default() }
+        let k = |c| KernelStats {
+            kernel: "k".into(),
+            cycles: c,
+            ..KernelStats::default()
+        };
+        Row {
+            program: program.into(),
+            preset: "gtx480".into(),
+            policy: "gto".into(),
+            gpgpusim: Some(k(g)),
+            warpsim: Some(k(w)),
+            ..Row::default()
+        }
     }
 
     #[test]
@@ -249,13 +338,20 @@ mod tests {
 
     #[test]
     fn summary_figures() {
-        let rows = [row("a", 100, 50), row("b", 1000, 1100), row("c", 10000, 10000)];
+        let rows = [
+            row("a", 100, 50),
+            row("b", 1000, 1100),
+            row("c", 10000, 10000),
+        ];
         let s = summary(&rows).unwrap();
         assert_eq!(s.n, 3);
         assert!((s.mae - 0.2).abs() < 1e-12, "{s:?}");
         assert!((s.max - 0.5).abs() < 1e-12);
         assert!(s.r.unwrap() > 0.99);
-        let half = Row { warpsim: None, ..row("d", 1, 1) };
+        let half = Row {
+            warpsim: None,
+            ..row("d", 1, 1)
+        };
         assert_eq!(summary([&half]), None);
         assert_eq!(summary(&rows[..1]).unwrap().r, None);
     }
@@ -264,15 +360,29 @@ mod tests {
     fn csv_and_markdown_carry_every_row() {
         let mut rows = vec![row("a", 100, 50), row("b", 1000, 1100)];
         rows[1].problems.push("gpgpusim: exit status 1".into());
-        rows[0].metrics.push(("cycles_per_op".into(), Some(6.0), Some(4.0)));
+        rows[0]
+            .metrics
+            .push(("cycles_per_op".into(), Some(6.0), Some(4.0)));
         let c = csv(&rows);
         assert_eq!(c.lines().count(), 3);
-        assert!(c.lines().nth(1).unwrap().starts_with("a,gtx480,gto,0.5000,0.53,k,100,"), "{c}");
+        assert!(
+            c.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("a,gtx480,gto,0.5000,0.53,k,100,"),
+            "{c}"
+        );
         let md = markdown(&rows);
         assert!(md.contains("| gtx480 / gto | 2 | 30.0% | 50.0% |"), "{md}");
         assert!(md.contains("| a | 0.50 |"), "{md}");
-        assert!(md.contains("| a | gtx480 | gto | cycles_per_op | 6.00 | 4.00 |"), "{md}");
-        assert!(md.contains("- b gtx480 gto: gpgpusim: exit status 1"), "{md}");
+        assert!(
+            md.contains("| a | gtx480 | gto | cycles_per_op | 6.00 | 4.00 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- b gtx480 gto: gpgpusim: exit status 1"),
+            "{md}"
+        );
     }
 
     /// GPGPU-Sim's columns taken from an earlier reference are printed as they were (its
@@ -280,9 +390,29 @@ mod tests {
     #[test]
     fn columns_from_a_reference_are_carried_verbatim() {
         let mut r = row("a", 200, 100);
-        let cols: Vec<String> = ["k", "200", "5", "6", "7", "8", "9", "10", "11", "94.3", "2.4", "52.9/44.7/0.0"].map(String::from).to_vec();
+        let cols: Vec<String> = [
+            "k",
+            "200",
+            "5",
+            "6",
+            "7",
+            "8",
+            "9",
+            "10",
+            "11",
+            "94.3",
+            "2.4",
+            "52.9/44.7/0.0",
+        ]
+        .map(String::from)
+        .to_vec();
         r.gpgpusim_columns = Some(cols);
         let c = csv(&[r]);
-        assert!(c.lines().nth(1).unwrap().starts_with("a,gtx480,gto,0.5000,0.53,k,200,5,6,7,8,9,10,11,94.3,2.4,52.9/44.7/0.0,k,100,"), "{c}");
+        assert!(
+            c.lines().nth(1).unwrap().starts_with(
+                "a,gtx480,gto,0.5000,0.53,k,200,5,6,7,8,9,10,11,94.3,2.4,52.9/44.7/0.0,k,100,"
+            ),
+            "{c}"
+        );
     }
 }

@@ -85,7 +85,11 @@ fn programs(sets: &[String], workloads: &[String]) -> Result<Vec<&'static Progra
         }
     };
     if workloads.is_empty() {
-        let sets: Vec<&str> = if sets.is_empty() { DEFAULT_SETS.to_vec() } else { sets.iter().map(String::as_str).collect() };
+        let sets: Vec<&str> = if sets.is_empty() {
+            DEFAULT_SETS.to_vec()
+        } else {
+            sets.iter().map(String::as_str).collect()
+        };
         for s in sets {
             select(Some(s))?.into_iter().for_each(&mut add);
         }
@@ -103,7 +107,15 @@ fn measure(p: &Program, size: Size, model: &Model) -> Result<Sums, Failure> {
     let t = Totals::of(&run.rows);
     let fail = |e: &SuiteError| {
         let code = error_code(e);
-        Failure { code, status: if code == exit::MISMATCH { "MISMATCH" } else { "ERROR" }, message: e.to_string() }
+        Failure {
+            code,
+            status: if code == exit::MISMATCH {
+                "MISMATCH"
+            } else {
+                "ERROR"
+            },
+            message: e.to_string(),
+        }
     };
     run.result.as_ref().map_err(fail)?;
     let fraction = t.barrier_exit_fraction().ok_or_else(|| Failure {
@@ -143,15 +155,26 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
 
 pub fn run(o: &Options) -> u8 {
     // Output files are created before the runs, so a bad path fails at once, not after them.
-    let setup = programs(&o.sets, &o.workloads)
-        .and_then(|p| Ok((p, models(o)?, create(&o.csv, "--csv")?, create(&o.json, "--json")?, create(&o.markdown, "--markdown")?)));
+    let setup = programs(&o.sets, &o.workloads).and_then(|p| {
+        Ok((
+            p,
+            models(o)?,
+            create(&o.csv, "--csv")?,
+            create(&o.json, "--json")?,
+            create(&o.markdown, "--markdown")?,
+        ))
+    });
     let (programs, models, csv_file, json_file, markdown_file) = match setup {
         Ok(x) => x,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
-    let cells: Vec<(usize, usize)> = (0..programs.len()).flat_map(|p| (0..POLICIES.len()).map(move |m| (p, m))).collect();
+    let cells: Vec<(usize, usize)> = (0..programs.len())
+        .flat_map(|p| (0..POLICIES.len()).map(move |m| (p, m)))
+        .collect();
     let progress = progress_bar(cells.len(), "runs", false);
-    let measured = match par_map(&cells, o.jobs, &progress, |&(p, m)| measure(programs[p], o.size, &models[m])) {
+    let measured = match par_map(&cells, o.jobs, &progress, |&(p, m)| {
+        measure(programs[p], o.size, &models[m])
+    }) {
         Ok(m) => m,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
@@ -163,7 +186,12 @@ pub fn run(o: &Options) -> u8 {
             let runs = [(); 2].map(|_| measured.next().expect("one measurement per cell"));
             let class = Class::of(program);
             let fractions = runs.each_ref().map(|r| r.as_ref().ok().map(|s| s.fraction));
-            Row { program, class, verdict: Verdict::judge(class, &fractions), runs }
+            Row {
+                program,
+                class,
+                verdict: Verdict::judge(class, &fractions),
+                runs,
+            }
         })
         .collect();
     print(&rows, o.size, &models[0]);
@@ -173,18 +201,33 @@ pub fn run(o: &Options) -> u8 {
         for (policy, run) in POLICIES.iter().zip(&r.runs) {
             if let Err(f) = run {
                 code = code.max(f.code);
-                eprintln!("warpsim: error: {} ({}): {}", r.program.name, policy.name(), f.message);
+                eprintln!(
+                    "warpsim: error: {} ({}): {}",
+                    r.program.name,
+                    policy.name(),
+                    f.message
+                );
             }
         }
     }
     let files = [
         (csv_file, "--csv", write::csv(&rows)),
-        (json_file, "--json", write::json(&rows, o.size, &models[0].config.name)),
+        (
+            json_file,
+            "--json",
+            write::json(&rows, o.size, &models[0].config.name),
+        ),
         (markdown_file, "--markdown", write::markdown(&rows)),
     ];
-    for ((path, mut file), flag, text) in files.into_iter().filter_map(|(f, flag, text)| Some((f?, flag, text))) {
+    for ((path, mut file), flag, text) in files
+        .into_iter()
+        .filter_map(|(f, flag, text)| Some((f?, flag, text)))
+    {
         if let Err(e) = file.write_all(text.as_bytes()) {
-            code = code.max(exit::fail(exit::BAD_INPUT, format_args!("{flag}: cannot write {}: {e}", path.display())));
+            code = code.max(exit::fail(
+                exit::BAD_INPUT,
+                format_args!("{flag}: cannot write {}: {e}", path.display()),
+            ));
         }
     }
     code
@@ -192,12 +235,25 @@ pub fn run(o: &Options) -> u8 {
 
 /// Creates (truncates) the file `path` names, if any.
 fn create(path: &Option<PathBuf>, flag: &str) -> Result<Option<(PathBuf, File)>, String> {
-    path.as_ref().map(|p| File::create(p).map(|f| (p.clone(), f)).map_err(|e| format!("{flag}: cannot create {}: {e}", p.display()))).transpose()
+    path.as_ref()
+        .map(|p| {
+            File::create(p)
+                .map(|f| (p.clone(), f))
+                .map_err(|e| format!("{flag}: cannot create {}: {e}", p.display()))
+        })
+        .transpose()
 }
 
 /// The table and a one-line summary.
 fn print(rows: &[Row], size: Size, model: &Model) {
-    let header = ["program".into(), "set".into(), "class expected".into(), policy_column(0), policy_column(1), "verdict".into()];
+    let header = [
+        "program".into(),
+        "set".into(),
+        "class expected".into(),
+        policy_column(0),
+        policy_column(1),
+        "verdict".into(),
+    ];
     let table: Vec<[String; 6]> = rows
         .iter()
         .map(|r| {
@@ -205,7 +261,14 @@ fn print(rows: &[Row], size: Size, model: &Model) {
                 Ok(s) => percent(Some(s.fraction)),
                 Err(f) => f.status.into(),
             };
-            [r.program.name.into(), r.program.sets.join(","), r.class.map_or("-", Class::name).into(), cell(0), cell(1), r.verdict.name().into()]
+            [
+                r.program.name.into(),
+                r.program.sets.join(","),
+                r.class.map_or("-", Class::name).into(),
+                cell(0),
+                cell(1),
+                r.verdict.name().into(),
+            ]
         })
         .collect();
     print_table(&header, &table);

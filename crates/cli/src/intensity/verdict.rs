@@ -97,14 +97,32 @@ mod tests {
     fn both_policies_must_be_on_the_class_side_of_the_cutoff() {
         use Class::*;
         let judge = |c, f: &[Option<f64>]| Verdict::judge(Some(c), f);
-        assert_eq!(judge(BarrierIntensive, &[Some(0.20), Some(0.151)]), Verdict::Ok);
-        assert_eq!(judge(BarrierIntensive, &[Some(0.20), Some(0.149)]), Verdict::MissesClass);
-        assert_eq!(judge(BarrierIntensive, &[Some(0.15), Some(0.30)]), Verdict::MissesClass);
+        assert_eq!(
+            judge(BarrierIntensive, &[Some(0.20), Some(0.151)]),
+            Verdict::Ok
+        );
+        assert_eq!(
+            judge(BarrierIntensive, &[Some(0.20), Some(0.149)]),
+            Verdict::MissesClass
+        );
+        assert_eq!(
+            judge(BarrierIntensive, &[Some(0.15), Some(0.30)]),
+            Verdict::MissesClass
+        );
         assert_eq!(judge(NonBarrier, &[Some(0.01), Some(0.149)]), Verdict::Ok);
-        assert_eq!(judge(NonBarrier, &[Some(0.16), Some(0.01)]), Verdict::MissesClass);
-        assert_eq!(judge(NonBarrier, &[Some(0.15), Some(0.01)]), Verdict::MissesClass);
+        assert_eq!(
+            judge(NonBarrier, &[Some(0.16), Some(0.01)]),
+            Verdict::MissesClass
+        );
+        assert_eq!(
+            judge(NonBarrier, &[Some(0.15), Some(0.01)]),
+            Verdict::MissesClass
+        );
         assert_eq!(judge(NonBarrier, &[Some(0.01), None]), Verdict::Failed);
-        assert_eq!(Verdict::judge(None, &[Some(0.5), Some(0.01)]), Verdict::Unclassified);
+        assert_eq!(
+            Verdict::judge(None, &[Some(0.5), Some(0.01)]),
+            Verdict::Unclassified
+        );
         assert_eq!(Verdict::judge(None, &[None, Some(0.01)]), Verdict::Failed);
     }
 }

@@ -22,11 +22,28 @@ pub fn csv(rows: &[Row]) -> String {
     }
     out.push('\n');
     for r in rows {
-        let _ = write!(out, "{},{},{},{}", r.program.name, csv_field(&r.program.sets.join(",")), r.class.map_or("", Class::name), csv_field(r.verdict.name()));
+        let _ = write!(
+            out,
+            "{},{},{},{}",
+            r.program.name,
+            csv_field(&r.program.sets.join(",")),
+            r.class.map_or("", Class::name),
+            csv_field(r.verdict.name())
+        );
         for run in &r.runs {
             let _ = match run {
                 Ok(s) => {
-                    write!(out, ",{:.6},{},{},{},{},{},{},verified", s.fraction, s.barrier, s.exit_wait, s.drain, s.resident_warp_cycles, s.cycles, s.launches)
+                    write!(
+                        out,
+                        ",{:.6},{},{},{},{},{},{},verified",
+                        s.fraction,
+                        s.barrier,
+                        s.exit_wait,
+                        s.drain,
+                        s.resident_warp_cycles,
+                        s.cycles,
+                        s.launches
+                    )
                 }
                 Err(f) => write!(out, ",,,,,,,,{}", f.status),
             };
@@ -76,7 +93,10 @@ pub fn json(rows: &[Row], size: Size, config: &str) -> String {
 
 /// A share of `s.resident_warp_cycles`, in percent with one decimal.
 fn share(part: u64, s: &Sums) -> String {
-    format!("{:.1}", 100.0 * part as f64 / s.resident_warp_cycles.max(1) as f64)
+    format!(
+        "{:.1}",
+        100.0 * part as f64 / s.resident_warp_cycles.max(1) as f64
+    )
 }
 
 /// A Markdown table: program, expected class, each policy's percentage, the verdict, then per
@@ -102,7 +122,12 @@ pub fn markdown(rows: &[Row]) -> String {
             Verdict::Ok => r.verdict.name().to_string(),
             v => format!("**{}**", v.name()),
         };
-        let _ = write!(out, "| {} | {} |", r.program.name, r.class.map_or("-", Class::name));
+        let _ = write!(
+            out,
+            "| {} | {} |",
+            r.program.name,
+            r.class.map_or("-", Class::name)
+        );
         for run in &r.runs {
             let _ = match run {
                 Ok(s) => write!(out, " {:.1} |", 100.0 * s.fraction),
@@ -112,13 +137,27 @@ pub fn markdown(rows: &[Row]) -> String {
         let _ = write!(out, " {verdict} |");
         for run in &r.runs {
             let _ = match run {
-                Ok(s) => write!(out, " {} / {} |", share(s.barrier, s), share(s.exit_wait, s)),
+                Ok(s) => write!(
+                    out,
+                    " {} / {} |",
+                    share(s.barrier, s),
+                    share(s.exit_wait, s)
+                ),
                 Err(_) => write!(out, " - |"),
             };
         }
-        let drains: Vec<String> = r.runs.iter().map(|run| run.as_ref().map_or("-".into(), |s| share(s.drain, s))).collect();
+        let drains: Vec<String> = r
+            .runs
+            .iter()
+            .map(|run| run.as_ref().map_or("-".into(), |s| share(s.drain, s)))
+            .collect();
         let _ = writeln!(out, " {} |", drains.join(" / "));
     }
-    let _ = writeln!(out, "\nCut-off {:.0}% of resident warp cycles (barrier + exit wait), under both {}.", 100.0 * CUTOFF, names.join(" and "));
+    let _ = writeln!(
+        out,
+        "\nCut-off {:.0}% of resident warp cycles (barrier + exit wait), under both {}.",
+        100.0 * CUTOFF,
+        names.join(" and ")
+    );
     out
 }

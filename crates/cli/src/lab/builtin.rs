@@ -40,21 +40,63 @@ const BUILTIN: &[(&str, &str)] = builtin!(
 
 /// Named groups of experiments.
 const GROUPS: &[(&str, &str, &[&str])] = &[
-    ("baws", "every experiment of the BAWS paper", &["baws-fig1", "baws-fig3-6", "baws-fig5", "baws-fig8", "baws-fig9", "baws-fig10", "baws-ibuffer", "baws-fig11", "baws-fig12", "baws-fig14", "baws-exit-ablation"]),
-    ("baws-fig12-14", "BAWS vs SAWS vs SAWS+CFF over GTO on both sets", &["baws-fig12", "baws-fig14"]),
-    ("pro", "every experiment of the PRO paper", &["pro-fig4", "pro-table3", "pro-table4", "pro-fig2"]),
-    ("motrr", "every experiment of the MOTRR paper", &["motrr-fig8", "motrr-fig5", "motrr-fig6", "motrr-fig7", "motrr-fig2"]),
-    ("kaws", "every experiment of the KAWS paper", &["kaws-fig5", "kaws-table2", "kaws-fig6", "kaws-ws-ldst"]),
+    (
+        "baws",
+        "every experiment of the BAWS paper",
+        &[
+            "baws-fig1",
+            "baws-fig3-6",
+            "baws-fig5",
+            "baws-fig8",
+            "baws-fig9",
+            "baws-fig10",
+            "baws-ibuffer",
+            "baws-fig11",
+            "baws-fig12",
+            "baws-fig14",
+            "baws-exit-ablation",
+        ],
+    ),
+    (
+        "baws-fig12-14",
+        "BAWS vs SAWS vs SAWS+CFF over GTO on both sets",
+        &["baws-fig12", "baws-fig14"],
+    ),
+    (
+        "pro",
+        "every experiment of the PRO paper",
+        &["pro-fig4", "pro-table3", "pro-table4", "pro-fig2"],
+    ),
+    (
+        "motrr",
+        "every experiment of the MOTRR paper",
+        &[
+            "motrr-fig8",
+            "motrr-fig5",
+            "motrr-fig6",
+            "motrr-fig7",
+            "motrr-fig2",
+        ],
+    ),
+    (
+        "kaws",
+        "every experiment of the KAWS paper",
+        &["kaws-fig5", "kaws-table2", "kaws-fig6", "kaws-ws-ldst"],
+    ),
 ];
 
 /// Every built-in experiment, parsed.
 pub fn all() -> Vec<Experiment> {
-    BUILTIN.iter().map(|(name, text)| parse(name, text)).collect()
+    BUILTIN
+        .iter()
+        .map(|(name, text)| parse(name, text))
+        .collect()
 }
 
 fn parse(name: &str, text: &str) -> Experiment {
     // A malformed built-in is a bug caught by `every_builtin_parses_and_validates`.
-    Experiment::from_toml(text, &format!("built-in experiment {name}")).unwrap_or_else(|e| panic!("{e}"))
+    Experiment::from_toml(text, &format!("built-in experiment {name}"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The experiments a name stands for (an experiment or a group), or what the names are.
@@ -63,14 +105,24 @@ pub fn resolve(name: &str) -> Result<Vec<Experiment>, String> {
         return Ok(vec![parse(n, t)]);
     }
     if let Some((_, _, members)) = GROUPS.iter().find(|(g, _, _)| *g == name) {
-        return Ok(members.iter().flat_map(|m| resolve(m).expect("group members are built-ins")).collect());
+        return Ok(members
+            .iter()
+            .flat_map(|m| resolve(m).expect("group members are built-ins"))
+            .collect());
     }
-    Err(format!("unknown experiment {name:?}; `warpsim reproduce --list` names them ({})", names().join(", ")))
+    Err(format!(
+        "unknown experiment {name:?}; `warpsim reproduce --list` names them ({})",
+        names().join(", ")
+    ))
 }
 
 /// Experiment and group names.
 pub fn names() -> Vec<&'static str> {
-    BUILTIN.iter().map(|(n, _)| *n).chain(GROUPS.iter().map(|(g, _, _)| *g)).collect()
+    BUILTIN
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(GROUPS.iter().map(|(g, _, _)| *g))
+        .collect()
 }
 
 /// `--list`: one line per experiment (name, series × programs, title), then the groups.
@@ -78,7 +130,12 @@ pub fn list() -> String {
     let mut s = String::new();
     for e in all() {
         let programs = e.program_names().map_or(0, |p| p.len());
-        s += &format!("{:<15} {:>3} runs  {}\n", e.name, programs * e.series().len(), e.title);
+        s += &format!(
+            "{:<15} {:>3} runs  {}\n",
+            e.name,
+            programs * e.series().len(),
+            e.title
+        );
     }
     s += "\ngroups:\n";
     for (g, what, members) in GROUPS {

@@ -44,7 +44,11 @@ pub fn reproduce(names: &[String], list: bool, o: &Options) -> u8 {
     let mut experiments: Vec<Experiment> = Vec::new();
     for n in names {
         match builtin::resolve(n) {
-            Ok(es) => experiments.extend(es.into_iter().filter(|e| !experiments.iter().any(|x| x.name == e.name)).collect::<Vec<_>>()),
+            Ok(es) => experiments.extend(
+                es.into_iter()
+                    .filter(|e| !experiments.iter().any(|x| x.name == e.name))
+                    .collect::<Vec<_>>(),
+            ),
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
@@ -54,7 +58,12 @@ pub fn reproduce(names: &[String], list: bool, o: &Options) -> u8 {
 pub fn sweep(file: &Path, o: &Options) -> u8 {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
-        Err(e) => return exit::fail(exit::BAD_INPUT, format!("cannot read {}: {e}", file.display())),
+        Err(e) => {
+            return exit::fail(
+                exit::BAD_INPUT,
+                format!("cannot read {}: {e}", file.display()),
+            )
+        }
     };
     match Experiment::from_toml(&text, &file.display().to_string()) {
         Ok(e) => run(&[e], o),
@@ -63,7 +72,10 @@ pub fn sweep(file: &Path, o: &Options) -> u8 {
 }
 
 fn run(experiments: &[Experiment], o: &Options) -> u8 {
-    let ro = RunOptions { size: o.size, max_cycles: o.max_cycles };
+    let ro = RunOptions {
+        size: o.size,
+        max_cycles: o.max_cycles,
+    };
     if o.sbatch {
         return sbatch(o);
     }
@@ -90,7 +102,14 @@ fn run(experiments: &[Experiment], o: &Options) -> u8 {
         };
         progress.finish_and_clear();
         let share = shard.map_or(String::new(), |s| format!(" (shard {s})"));
-        println!("{} runs{share}: {} simulated, {} from the cache, {} failed; {}", done.ran + done.reused, done.ran, done.reused, done.failures.len(), fmt_duration(start.elapsed()));
+        println!(
+            "{} runs{share}: {} simulated, {} from the cache, {} failed; {}",
+            done.ran + done.reused,
+            done.ran,
+            done.reused,
+            done.failures.len(),
+            fmt_duration(start.elapsed())
+        );
         if !done.failures.is_empty() {
             code = exit::MISMATCH;
             for f in &done.failures {
@@ -109,7 +128,13 @@ fn run(experiments: &[Experiment], o: &Options) -> u8 {
             Err(m) => return exit::fail(exit::BAD_INPUT, m),
         };
         if !grid.missing.is_empty() {
-            eprintln!("warpsim: {}: {} of {} runs are missing from {}:", e.name, grid.missing.len(), grid.programs.len() * grid.series.len(), cache.dir().display());
+            eprintln!(
+                "warpsim: {}: {} of {} runs are missing from {}:",
+                e.name,
+                grid.missing.len(),
+                grid.programs.len() * grid.series.len(),
+                cache.dir().display()
+            );
             for m in grid.missing.iter().take(20) {
                 eprintln!("  {m}");
             }
@@ -120,7 +145,11 @@ fn run(experiments: &[Experiment], o: &Options) -> u8 {
         match output::write(&grid, &dir, size) {
             Ok(_) => {
                 let tally = Tally::of_claims(&grid, &e.claims);
-                let claims = if tally.total() == 0 { String::new() } else { format!(" ({tally})") };
+                let claims = if tally.total() == 0 {
+                    String::new()
+                } else {
+                    format!(" ({tally})")
+                };
                 println!("{}: {}{claims}", e.name, dir.join("report.md").display());
             }
             Err(m) => return exit::fail(exit::BAD_INPUT, m),
@@ -132,7 +161,11 @@ fn run(experiments: &[Experiment], o: &Options) -> u8 {
 fn sbatch(o: &Options) -> u8 {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("warpsim"));
     let workdir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let out = if o.out.is_absolute() { o.out.clone() } else { workdir.join(&o.out) };
+    let out = if o.out.is_absolute() {
+        o.out.clone()
+    } else {
+        workdir.join(&o.out)
+    };
     let mut args = o.what.clone();
     if let Some(s) = o.size {
         args.extend(["--size".to_string(), s.name().to_string()]);
@@ -140,7 +173,24 @@ fn sbatch(o: &Options) -> u8 {
     if o.fresh {
         args.push("--fresh".into());
     }
-    let job = format!("warpsim-{}", o.what.get(1).map_or("sweep", |s| s.as_str()).replace(['/', ' '], "_"));
-    print!("{}", sbatch_script(&SbatchPlan { exe: &exe, workdir: &workdir, args: &args, out: &out, tasks: o.tasks, cpus: o.jobs.unwrap_or(1), job: &job }));
+    let job = format!(
+        "warpsim-{}",
+        o.what
+            .get(1)
+            .map_or("sweep", |s| s.as_str())
+            .replace(['/', ' '], "_")
+    );
+    print!(
+        "{}",
+        sbatch_script(&SbatchPlan {
+            exe: &exe,
+            workdir: &workdir,
+            args: &args,
+            out: &out,
+            tasks: o.tasks,
+            cpus: o.jobs.unwrap_or(1),
+            job: &job
+        })
+    );
     exit::OK
 }

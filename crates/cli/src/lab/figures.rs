@@ -6,7 +6,10 @@
 use super::grid::Grid;
 use super::record::SegmentKind;
 use super::spec::View;
-use super::table::{cta_span_table, issue_slot_cell, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES, ISSUE_SLOT_KINDS, STALL_COMPONENTS};
+use super::table::{
+    cta_span_table, issue_slot_cell, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES,
+    ISSUE_SLOT_KINDS, STALL_COMPONENTS,
+};
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
 /// Missing and failed cells are NaN: the charts leave them out and say so under the chart.
@@ -16,7 +19,15 @@ fn value(v: Option<f64>) -> f64 {
 
 /// One stack per shown series under each program, `parts` bottom to top, heights
 /// `value(program, series, part)`.
-fn stacked(g: &Grid, series: &[String], what: &str, y_label: String, parts: &[&str], value: impl Fn(usize, usize, &str) -> Option<f64>, reference: Option<f64>) -> Result<String, plot::PlotError> {
+fn stacked(
+    g: &Grid,
+    series: &[String],
+    what: &str,
+    y_label: String,
+    parts: &[&str],
+    value: impl Fn(usize, usize, &str) -> Option<f64>,
+    reference: Option<f64>,
+) -> Result<String, plot::PlotError> {
     let shown = g.shown(series, None);
     plot::stacked_bars(&StackedBars {
         title: format!("{what} ({}, {})", g.experiment.config, g.experiment.name),
@@ -24,7 +35,14 @@ fn stacked(g: &Grid, series: &[String], what: &str, y_label: String, parts: &[&s
         categories: g.programs.iter().map(|p| p.to_string()).collect(),
         series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
         components: parts.iter().map(|k| k.to_string()).collect(),
-        values: (0..g.programs.len()).map(|p| shown.iter().map(|&s| parts.iter().map(|k| self::value(value(p, s, k))).collect()).collect()).collect(),
+        values: (0..g.programs.len())
+            .map(|p| {
+                shown
+                    .iter()
+                    .map(|&s| parts.iter().map(|k| self::value(value(p, s, k))).collect())
+                    .collect()
+            })
+            .collect(),
         reference,
     })
 }
@@ -41,14 +59,23 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 return Ok(None);
             };
             plot::grouped_bars(&GroupedBars {
-            title: title("Speedup"),
-            y_label: format!("speedup over {}", g.series[b].label),
-            categories,
-            series: g.shown(series, Some(b)).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(g.speedup_over(p, s, b))).collect() }).collect(),
-            geomean: Some("GM".into()),
-            reference: Some(1.0),
-            y_range: YRange::Auto,
-        })
+                title: title("Speedup"),
+                y_label: format!("speedup over {}", g.series[b].label),
+                categories,
+                series: g
+                    .shown(series, Some(b))
+                    .into_iter()
+                    .map(|s| Series {
+                        name: g.series[s].label.clone(),
+                        values: (0..g.programs.len())
+                            .map(|p| value(g.speedup_over(p, s, b)))
+                            .collect(),
+                    })
+                    .collect(),
+                geomean: Some("GM".into()),
+                reference: Some(1.0),
+                y_range: YRange::Auto,
+            })
         }
         View::IssueSlots { series, baseline } => {
             let base = baseline.as_deref().and_then(|b| g.series_index(b));
@@ -56,18 +83,39 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 Some(b) => format!("issue-stall slots / {b}'s"),
                 None => "share of issue slots".into(),
             };
-            stacked(g, series, "Issue slots", y, &ISSUE_SLOT_KINDS, |p, s, k| issue_slot_cell(g, p, s, k, base), base.map(|_| 1.0))
+            stacked(
+                g,
+                series,
+                "Issue slots",
+                y,
+                &ISSUE_SLOT_KINDS,
+                |p, s, k| issue_slot_cell(g, p, s, k, base),
+                base.map(|_| 1.0),
+            )
         }
         View::Rtru { series } => plot::grouped_bars(&GroupedBars {
             title: title("RTRU"),
             y_label: "RTRU (mean over warp phases)".into(),
             categories,
-            series: g.shown(series, None).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(mean_stat(g, p, s, "rtru"))).collect() }).collect(),
+            series: g
+                .shown(series, None)
+                .into_iter()
+                .map(|s| Series {
+                    name: g.series[s].label.clone(),
+                    values: (0..g.programs.len())
+                        .map(|p| value(mean_stat(g, p, s, "rtru")))
+                        .collect(),
+                })
+                .collect(),
             geomean: None,
             reference: None,
             y_range: YRange::FromZero,
         }),
-        View::Stat { stat, series, baseline } => {
+        View::Stat {
+            stat,
+            series,
+            baseline,
+        } => {
             let base = baseline.as_deref().and_then(|b| g.series_index(b));
             let label = stat_view(stat).map_or(stat.as_str(), |v| v.short);
             plot::grouped_bars(&GroupedBars {
@@ -77,23 +125,57 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                     None => label.to_string(),
                 },
                 categories,
-                series: g.shown(series, None).into_iter().map(|s| Series { name: g.series[s].label.clone(), values: (0..g.programs.len()).map(|p| value(stat_cell(g, p, s, stat, base))).collect() }).collect(),
+                series: g
+                    .shown(series, None)
+                    .into_iter()
+                    .map(|s| Series {
+                        name: g.series[s].label.clone(),
+                        values: (0..g.programs.len())
+                            .map(|p| value(stat_cell(g, p, s, stat, base)))
+                            .collect(),
+                    })
+                    .collect(),
                 geomean: base.map(|_| "GM".into()),
                 reference: base.map(|_| 1.0),
                 y_range: YRange::FromZero,
             })
         }
-        View::Fractions { series } => stacked(g, series, "Barrier and exit stalls", "share of resident warp cycles".into(), &["barrier", "exit"], |p, s, k| mean_stat(g, p, s, k), None),
+        View::Fractions { series } => stacked(
+            g,
+            series,
+            "Barrier and exit stalls",
+            "share of resident warp cycles".into(),
+            &["barrier", "exit"],
+            |p, s, k| mean_stat(g, p, s, k),
+            None,
+        ),
         View::Stalls { series } => {
             let classes = &STALL_COMPONENTS[..BAWS_CLASSES];
             let names: Vec<&str> = classes.iter().map(|(n, _)| *n).collect();
-            let stat = |name: &str| classes.iter().find(|(n, _)| *n == name).map_or("", |(_, k)| k);
+            let stat = |name: &str| {
+                classes
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or("", |(_, k)| k)
+            };
             let y = format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?"));
-            stacked(g, series, "Stall breakdown", y, &names, |p, s, c| stall_share(g, p, s, stat(c)), Some(1.0))
+            stacked(
+                g,
+                series,
+                "Stall breakdown",
+                y,
+                &names,
+                |p, s, c| stall_share(g, p, s, stat(c)),
+                Some(1.0),
+            )
         }
         // A table, not a figure (`output.rs`).
         View::CtaOrder { .. } => return Ok(None),
-        View::CtaSpans { program, series, ctas } => {
+        View::CtaSpans {
+            program,
+            series,
+            ctas,
+        } => {
             let Some(t) = cta_span_table(g, program, series, *ctas as usize) else {
                 return Ok(None);
             };
@@ -103,17 +185,34 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 .enumerate()
                 .flat_map(|(i, name)| {
                     t.rows.iter().filter_map(move |(_, cells)| {
-                        let (cta, start, end) = (cells[3 * i]?, cells[3 * i + 1]?, cells[3 * i + 2]?);
-                        Some(Lane { label: format!("CTA {cta}"), group: name.clone(), segments: vec![Segment { start: start as u64, end: end as u64, kind: plot::SegmentKind::Resident }] })
+                        let (cta, start, end) =
+                            (cells[3 * i]?, cells[3 * i + 1]?, cells[3 * i + 2]?);
+                        Some(Lane {
+                            label: format!("CTA {cta}"),
+                            group: name.clone(),
+                            segments: vec![Segment {
+                                start: start as u64,
+                                end: end as u64,
+                                kind: plot::SegmentKind::Resident,
+                            }],
+                        })
                     })
                 })
                 .collect();
             if lanes.is_empty() {
                 return Ok(None);
             }
-            plot::timeline(&Timeline { title: format!("{program}: CTAs on SM 0, dispatch to exit ({})", e.config), x_label: "cycle of the launch".into(), lanes })
+            plot::timeline(&Timeline {
+                title: format!("{program}: CTAs on SM 0, dispatch to exit ({})", e.config),
+                x_label: "cycle of the launch".into(),
+                lanes,
+            })
         }
-        View::Timeline { program, series, ctas } => {
+        View::Timeline {
+            program,
+            series,
+            ctas,
+        } => {
             let (Some(p), Some(s)) = (g.program_index(program), g.series_index(series)) else {
                 return Ok(None);
             };
@@ -151,7 +250,14 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             if lanes.is_empty() {
                 return Ok(None);
             }
-            plot::timeline(&Timeline { title: format!("{program} under {series}: warp phases, first CTAs of SM 0 ({})", e.config), x_label: "cycle of the launch".into(), lanes })
+            plot::timeline(&Timeline {
+                title: format!(
+                    "{program} under {series}: warp phases, first CTAs of SM 0 ({})",
+                    e.config
+                ),
+                x_label: "cycle of the launch".into(),
+                lanes,
+            })
         }
     };
     svg.map(Some).map_err(|e| e.to_string())

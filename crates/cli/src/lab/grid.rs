@@ -17,7 +17,11 @@ pub struct Grid<'a> {
 
 impl<'a> Grid<'a> {
     /// Looks every run of `e` up with `load` (by cache key).
-    pub fn load(e: &'a Experiment, o: &RunOptions, load: impl Fn(&str) -> Option<RunRecord>) -> Result<Grid<'a>, String> {
+    pub fn load(
+        e: &'a Experiment,
+        o: &RunOptions,
+        load: impl Fn(&str) -> Option<RunRecord>,
+    ) -> Result<Grid<'a>, String> {
         let programs = e.program_names()?;
         let series = e.series();
         let mut cells = vec![vec![None; series.len()]; programs.len()];
@@ -29,13 +33,25 @@ impl<'a> Grid<'a> {
                 None => missing.push(format!("{} under {}", programs[p], series[s].label)),
             }
         }
-        Ok(Grid { experiment: e, programs, series, cells, missing })
+        Ok(Grid {
+            experiment: e,
+            programs,
+            series,
+            cells,
+            missing,
+        })
     }
 
     /// Builds a grid from records directly (tests).
     #[cfg(test)]
     pub fn from_cells(e: &'a Experiment, cells: Vec<Vec<Option<RunRecord>>>) -> Grid<'a> {
-        Grid { experiment: e, programs: e.program_names().unwrap(), series: e.series(), cells, missing: Vec::new() }
+        Grid {
+            experiment: e,
+            programs: e.program_names().unwrap(),
+            series: e.series(),
+            cells,
+            missing: Vec::new(),
+        }
     }
 
     pub fn series_index(&self, label: &str) -> Option<usize> {
@@ -52,25 +68,36 @@ impl<'a> Grid<'a> {
 
     /// A verified run's statistic; `None` when the run is missing, failed or lacks it.
     pub fn stat(&self, p: usize, s: usize, name: &str) -> Option<f64> {
-        self.record(p, s).filter(|r| r.ok()).and_then(|r| r.stat(name))
+        self.record(p, s)
+            .filter(|r| r.ok())
+            .and_then(|r| r.stat(name))
     }
 
     /// Every record, programs outer, series inner.
     pub fn records(&self) -> impl Iterator<Item = (&'static str, &Series, &RunRecord)> {
-        self.cells.iter().enumerate().flat_map(move |(p, row)| row.iter().enumerate().filter_map(move |(s, r)| r.as_ref().map(|r| (self.programs[p], &self.series[s], r))))
+        self.cells.iter().enumerate().flat_map(move |(p, row)| {
+            row.iter().enumerate().filter_map(move |(s, r)| {
+                r.as_ref().map(|r| (self.programs[p], &self.series[s], r))
+            })
+        })
     }
 
     /// The series a view shows: those named, else all (but `skip`, a view's baseline).
     pub fn shown(&self, named: &[String], skip: Option<usize>) -> Vec<usize> {
         if named.is_empty() {
-            (0..self.series.len()).filter(|&s| Some(s) != skip).collect()
+            (0..self.series.len())
+                .filter(|&s| Some(s) != skip)
+                .collect()
         } else {
             named.iter().filter_map(|n| self.series_index(n)).collect()
         }
     }
 
     pub fn baseline(&self) -> Option<usize> {
-        self.experiment.baseline.as_deref().and_then(|b| self.series_index(b))
+        self.experiment
+            .baseline
+            .as_deref()
+            .and_then(|b| self.series_index(b))
     }
 
     /// Series `s`'s speedup over the baseline for program `p` (see [`Grid::speedup_over`]).
@@ -84,7 +111,10 @@ impl<'a> Grid<'a> {
     /// extra instructions as slowness; [`Grid::ipc_programs`] names such programs).
     pub fn speedup_over(&self, p: usize, s: usize, b: usize) -> Option<f64> {
         let (cb, cs) = (self.stat(p, b, "cycles")?, self.stat(p, s, "cycles")?);
-        match (self.stat(p, b, "thread_instructions"), self.stat(p, s, "thread_instructions")) {
+        match (
+            self.stat(p, b, "thread_instructions"),
+            self.stat(p, s, "thread_instructions"),
+        ) {
             (Some(ib), Some(is)) if ib != is => Some((is / cs) / (ib / cb)),
             _ => Some(cb / cs),
         }
@@ -95,7 +125,9 @@ impl<'a> Grid<'a> {
     pub fn ipc_programs(&self) -> Vec<&'static str> {
         (0..self.programs.len())
             .filter(|&p| {
-                let counts: Vec<f64> = (0..self.series.len()).filter_map(|s| self.stat(p, s, "thread_instructions")).collect();
+                let counts: Vec<f64> = (0..self.series.len())
+                    .filter_map(|s| self.stat(p, s, "thread_instructions"))
+                    .collect();
                 counts.windows(2).any(|w| w[0] != w[1])
             })
             .map(|p| self.programs[p])
@@ -112,7 +144,13 @@ impl<'a> Grid<'a> {
 
     /// The failed runs, as "program under series: error".
     pub fn failures(&self) -> Vec<String> {
-        self.records().filter_map(|(p, s, r)| r.error.as_ref().map(|e| format!("{p} under {}: {e}", s.label))).collect()
+        self.records()
+            .filter_map(|(p, s, r)| {
+                r.error
+                    .as_ref()
+                    .map(|e| format!("{p} under {}: {e}", s.label))
+            })
+            .collect()
     }
 }
 

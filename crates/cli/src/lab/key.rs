@@ -11,7 +11,11 @@ use super::record::RECORD_FORMAT;
 
 /// `0.1.0+3f2a…`: what made a record.
 pub fn simulator_id() -> String {
-    format!("{}+{}.r{RECORD_FORMAT}", env!("CARGO_PKG_VERSION"), env!("WARPSIM_MODEL_HASH"))
+    format!(
+        "{}+{}.r{RECORD_FORMAT}",
+        env!("CARGO_PKG_VERSION"),
+        env!("WARPSIM_MODEL_HASH")
+    )
 }
 
 /// What a run's result depends on.
@@ -29,11 +33,22 @@ impl RunIdentity<'_> {
     pub fn key(&self) -> String {
         let mut h = Sha256::new();
         let max_cycles = self.max_cycles.to_string();
-        for part in [simulator_id().as_str(), self.resolved_config, self.policy, self.program, self.size, max_cycles.as_str()] {
+        for part in [
+            simulator_id().as_str(),
+            self.resolved_config,
+            self.policy,
+            self.program,
+            self.size,
+            max_cycles.as_str(),
+        ] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
-        h.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+        h.finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 }
 
@@ -43,19 +58,50 @@ mod tests {
 
     #[test]
     fn every_field_changes_the_key_and_nothing_else_does() {
-        let base = RunIdentity { resolved_config: "a = 1\n", policy: "gto", program: "baws_bt", size: "small", max_cycles: 10 };
+        let base = RunIdentity {
+            resolved_config: "a = 1\n",
+            policy: "gto",
+            program: "baws_bt",
+            size: "small",
+            max_cycles: 10,
+        };
         let k = base.key();
         assert_eq!(k.len(), 32);
         assert_eq!(k, RunIdentity { ..base }.key(), "deterministic");
-        let base = RunIdentity { resolved_config: "a = 1\n", policy: "gto", program: "baws_bt", size: "small", max_cycles: 10 };
+        let base = RunIdentity {
+            resolved_config: "a = 1\n",
+            policy: "gto",
+            program: "baws_bt",
+            size: "small",
+            max_cycles: 10,
+        };
         let variants = [
-            RunIdentity { resolved_config: "a = 2\n", ..RunIdentity { ..base } },
-            RunIdentity { policy: "lrr", ..RunIdentity { ..base } },
-            RunIdentity { program: "baws_ms", ..RunIdentity { ..base } },
-            RunIdentity { size: "paper", ..RunIdentity { ..base } },
-            RunIdentity { max_cycles: 11, ..RunIdentity { ..base } },
+            RunIdentity {
+                resolved_config: "a = 2\n",
+                ..RunIdentity { ..base }
+            },
+            RunIdentity {
+                policy: "lrr",
+                ..RunIdentity { ..base }
+            },
+            RunIdentity {
+                program: "baws_ms",
+                ..RunIdentity { ..base }
+            },
+            RunIdentity {
+                size: "paper",
+                ..RunIdentity { ..base }
+            },
+            RunIdentity {
+                max_cycles: 11,
+                ..RunIdentity { ..base }
+            },
             // Field boundaries matter: moving a character between fields is another run.
-            RunIdentity { policy: "gt", program: "obaws_bt", ..RunIdentity { ..base } },
+            RunIdentity {
+                policy: "gt",
+                program: "obaws_bt",
+                ..RunIdentity { ..base }
+            },
         ];
         for v in variants {
             assert_ne!(v.key(), k);

@@ -62,7 +62,11 @@ fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
     let e = g.experiment;
     let mut out: Vec<(String, String)> = Vec::new();
     for s in &g.series {
-        let name = if e.variants.len() > 1 { format!("config-{}.toml", s.variant.label) } else { "config.toml".into() };
+        let name = if e.variants.len() > 1 {
+            format!("config-{}.toml", s.variant.label)
+        } else {
+            "config.toml".into()
+        };
         if out.iter().any(|(n, _)| *n == name) {
             continue;
         }
@@ -77,7 +81,17 @@ fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
 pub fn tidy_csv(g: &Grid) -> String {
     let mut s = String::from("experiment,program,series,scheduler,variant,config,size,simulator,verified,statistic,value\n");
     for (program, series, r) in g.records() {
-        let head = [g.experiment.name.as_str(), program, &series.label, &series.scheduler, &series.variant.label, &r.config, &r.size, &r.simulator, if r.ok() { "yes" } else { "no" }];
+        let head = [
+            g.experiment.name.as_str(),
+            program,
+            &series.label,
+            &series.scheduler,
+            &series.variant.label,
+            &r.config,
+            &r.size,
+            &r.simulator,
+            if r.ok() { "yes" } else { "no" },
+        ];
         let head: Vec<String> = head.iter().map(|f| csv_field(f)).collect();
         let head = head.join(",");
         for (k, v) in &r.stats {
@@ -112,7 +126,11 @@ pub fn table_csv(t: &Table) -> String {
 }
 
 fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
-    let mut s = format!("| {} |\n|{}\n", header.join(" | "), "---|".repeat(header.len()));
+    let mut s = format!(
+        "| {} |\n|{}\n",
+        header.join(" | "),
+        "---|".repeat(header.len())
+    );
     for r in rows {
         s += &format!("| {} |\n", r.join(" | "));
     }
@@ -131,7 +149,10 @@ fn view_markdown(t: &Table, v: &View) -> String {
         let rows: Vec<Vec<String>> = (0..series)
             .map(|i| {
                 let cells = &t.summary[0].1[i * n..(i + 1) * n];
-                let name = t.columns[i * n].strip_suffix(&format!(" {}", STALL_COMPONENTS[0].0)).unwrap_or(&t.columns[i * n]).to_string();
+                let name = t.columns[i * n]
+                    .strip_suffix(&format!(" {}", STALL_COMPONENTS[0].0))
+                    .unwrap_or(&t.columns[i * n])
+                    .to_string();
                 let total: Option<f64> = cells[..BAWS_CLASSES].iter().copied().sum();
                 let mut r = vec![name];
                 r.extend(cells.iter().map(|c| t.format.show(*c)));
@@ -143,7 +164,16 @@ fn view_markdown(t: &Table, v: &View) -> String {
     }
     let mut header = vec![t.row_label.to_string()];
     header.extend(t.columns.iter().cloned());
-    let rows: Vec<Vec<String>> = t.rows.iter().chain(&t.summary).map(|(l, cells)| std::iter::once(l.clone()).chain(cells.iter().map(|c| t.format.show(*c))).collect()).collect();
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .chain(&t.summary)
+        .map(|(l, cells)| {
+            std::iter::once(l.clone())
+                .chain(cells.iter().map(|c| t.format.show(*c)))
+                .collect()
+        })
+        .collect();
     markdown_table(&header, &rows)
 }
 
@@ -153,13 +183,27 @@ pub const VERDICT_RULE: &str = "agrees: same direction and at least a third of t
 /// The Markdown report.
 pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> String {
     let e = g.experiment;
-    let mut s = format!("# {}\n\n", if e.title.is_empty() { &e.name } else { &e.title });
+    let mut s = format!(
+        "# {}\n\n",
+        if e.title.is_empty() {
+            &e.name
+        } else {
+            &e.title
+        }
+    );
     if !e.description.is_empty() {
         s += e.description.trim();
         s += "\n\n";
     }
     let runs = g.records().count();
-    let _ = writeln!(s, "Config `{}`, size `{size}`, {} programs × {} series = {runs} runs, simulator `{}`.", e.config, g.programs.len(), g.series.len(), simulator_id());
+    let _ = writeln!(
+        s,
+        "Config `{}`, size `{size}`, {} programs × {} series = {runs} runs, simulator `{}`.",
+        e.config,
+        g.programs.len(),
+        g.series.len(),
+        simulator_id()
+    );
     if let Some(b) = &e.baseline {
         let _ = writeln!(s, "Baseline: `{b}`.");
         let ipc = g.ipc_programs();
@@ -176,16 +220,52 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
             .map(|c| {
                 let v = judge(g, c);
                 // Fractions and RTRU read as percentages, speedups as ratios.
-                let format = if matches!(c.ours, Measure::Mean { .. } | Measure::Max { .. } | Measure::MeanDifference { .. }) { Format::Percent } else { Format::Ratio };
+                let format = if matches!(
+                    c.ours,
+                    Measure::Mean { .. } | Measure::Max { .. } | Measure::MeanDifference { .. }
+                ) {
+                    Format::Percent
+                } else {
+                    Format::Ratio
+                };
                 let fmt = |x: f64| format.show(Some(x));
-                vec![c.label.clone(), fmt(c.paper), v.ours.map_or("– (a run failed or is missing)".into(), fmt), v.direction.word().to_string()]
+                vec![
+                    c.label.clone(),
+                    fmt(c.paper),
+                    v.ours.map_or("– (a run failed or is missing)".into(), fmt),
+                    v.direction.word().to_string(),
+                ]
             })
             .collect();
-        s += &markdown_table(&["claim".into(), "paper".into(), "ours".into(), "verdict".into()], &rows);
-        let _ = writeln!(s, "\nVerdicts ({}): {}.", VERDICT_RULE, Tally::of_claims(g, &e.claims));
-        let disagree: Vec<&str> = e.claims.iter().filter(|c| judge(g, c).direction == Direction::Disagrees).map(|c| c.label.as_str()).collect();
+        s += &markdown_table(
+            &[
+                "claim".into(),
+                "paper".into(),
+                "ours".into(),
+                "verdict".into(),
+            ],
+            &rows,
+        );
+        let _ = writeln!(
+            s,
+            "\nVerdicts ({}): {}.",
+            VERDICT_RULE,
+            Tally::of_claims(g, &e.claims)
+        );
+        let disagree: Vec<&str> = e
+            .claims
+            .iter()
+            .filter(|c| judge(g, c).direction == Direction::Disagrees)
+            .map(|c| c.label.as_str())
+            .collect();
         if !disagree.is_empty() {
-            let _ = writeln!(s, "\nOur direction disagrees with the paper's on {} of {} claims: {}.", disagree.len(), e.claims.len(), disagree.join("; "));
+            let _ = writeln!(
+                s,
+                "\nOur direction disagrees with the paper's on {} of {} claims: {}.",
+                disagree.len(),
+                e.claims.len(),
+                disagree.join("; ")
+            );
         }
         s += "\n";
     }
@@ -211,7 +291,11 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     }
     let failures = g.failures();
     if !failures.is_empty() {
-        let _ = writeln!(s, "## Failed runs ({})\n\nTheir cells are empty, and so is every mean over them.\n", failures.len());
+        let _ = writeln!(
+            s,
+            "## Failed runs ({})\n\nTheir cells are empty, and so is every mean over them.\n",
+            failures.len()
+        );
         for f in failures {
             let _ = writeln!(s, "- {f}");
         }
@@ -231,20 +315,49 @@ type OrderCells = (u64, Vec<Option<u64>>);
 
 /// Rows as text, `absent` where no CTA holds a rank.
 fn order_cells(rows: &[OrderCells], absent: &str) -> Vec<Vec<String>> {
-    rows.iter().map(|(cycle, ranks)| std::iter::once(cycle.to_string()).chain(ranks.iter().map(|c| c.map_or(absent.to_string(), |c| c.to_string()))).collect()).collect()
+    rows.iter()
+        .map(|(cycle, ranks)| {
+            std::iter::once(cycle.to_string())
+                .chain(
+                    ranks
+                        .iter()
+                        .map(|c| c.map_or(absent.to_string(), |c| c.to_string())),
+                )
+                .collect()
+        })
+        .collect()
 }
 
 /// A CTA-order view as (header, rows); `None` for other views or when the run is missing or
 /// failed.
 fn cta_order_rows(g: &Grid, v: &View) -> Option<(Vec<String>, Vec<OrderCells>)> {
-    let View::CtaOrder { program, series, ranks, rows } = v else {
+    let View::CtaOrder {
+        program,
+        series,
+        ranks,
+        rows,
+    } = v
+    else {
         return None;
     };
-    let rec = g.record(g.program_index(program)?, g.series_index(series)?).filter(|r| r.ok())?;
+    let rec = g
+        .record(g.program_index(program)?, g.series_index(series)?)
+        .filter(|r| r.ok())?;
     let order = rec.cta_order.as_ref()?;
     let mut header = vec!["cycle".to_string()];
     header.extend((0..*ranks).map(|r| format!("rank {r}")));
-    let body = order.iter().take(*rows as usize).map(|row| (row.cycle, (0..*ranks as usize).map(|i| row.order.get(i).copied()).collect())).collect();
+    let body = order
+        .iter()
+        .take(*rows as usize)
+        .map(|row| {
+            (
+                row.cycle,
+                (0..*ranks as usize)
+                    .map(|i| row.order.get(i).copied())
+                    .collect(),
+            )
+        })
+        .collect();
     Some((header, body))
 }
 

@@ -68,7 +68,18 @@ pub struct SpanRow {
 /// SM 0's CTA spans in the longest launch, dispatch order, the first [`CTA_SPANS_KEPT`].
 pub fn sm0_cta_spans(rows: &[KernelRow]) -> Option<Vec<SpanRow>> {
     let s = longest_launch(rows)?.timing.as_ref()?;
-    Some(analysis::cta_spans(s).into_iter().filter(|c| c.sm == 0).take(CTA_SPANS_KEPT).map(|c| SpanRow { cta: c.linear, start: c.start, end: c.end }).collect())
+    Some(
+        analysis::cta_spans(s)
+            .into_iter()
+            .filter(|c| c.sm == 0)
+            .take(CTA_SPANS_KEPT)
+            .map(|c| SpanRow {
+                cta: c.linear,
+                start: c.start,
+                end: c.end,
+            })
+            .collect(),
+    )
 }
 
 /// PRO's Table IV samples its CTA order every 1000 cycles.
@@ -103,7 +114,9 @@ pub struct Segment {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum SegmentKind {
     /// Running phase `phase` (0 = from the CTA's start to its first barrier).
-    Run { phase: u32 },
+    Run {
+        phase: u32,
+    },
     BarrierWait,
     ExitWait,
 }
@@ -128,8 +141,14 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
         m.insert(k.to_string(), v);
     };
     put("launches", run.rows.len() as f64);
-    put("warp_instructions", run.rows.iter().map(|r| r.warp_instructions).sum::<u64>() as f64);
-    put("thread_instructions", run.rows.iter().map(|r| r.thread_instructions).sum::<u64>() as f64);
+    put(
+        "warp_instructions",
+        run.rows.iter().map(|r| r.warp_instructions).sum::<u64>() as f64,
+    );
+    put(
+        "thread_instructions",
+        run.rows.iter().map(|r| r.thread_instructions).sum::<u64>() as f64,
+    );
     if let Ok(o) = &run.result {
         put("values_checked", o.values_checked as f64);
     }
@@ -158,7 +177,12 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     }
     put("baws.not_selected", b.not_selected as f64);
     let i = analysis::issue_ratios(&t.issue);
-    for (k, slots, ratio) in [("issued", t.issue.issued, i.issued), ("idle", t.issue.idle, i.idle), ("scoreboard", t.issue.scoreboard, i.scoreboard), ("pipeline", t.issue.pipeline, i.pipeline)] {
+    for (k, slots, ratio) in [
+        ("issued", t.issue.issued, i.issued),
+        ("idle", t.issue.idle, i.idle),
+        ("scoreboard", t.issue.scoreboard, i.scoreboard),
+        ("pipeline", t.issue.pipeline, i.pipeline),
+    ] {
         put(&format!("issue.{k}"), slots as f64);
         put(&format!("issue.{k}_ratio"), ratio);
     }
@@ -169,7 +193,10 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     put("l1d.load_hits", l1d.hits as f64);
     put("l1d.load_misses", (l1d.misses + l1d.merged) as f64);
     put("l1d.load_miss_rate", l1d.miss_rate);
-    put("l1d.reservation_fails", t.memory.l1d.reservation_fails as f64);
+    put(
+        "l1d.reservation_fails",
+        t.memory.l1d.reservation_fails as f64,
+    );
     let mut in_flight = analysis::InFlightTotals::default();
     for s in &timed {
         in_flight.add(&analysis::InFlightTotals::of(s));
@@ -180,14 +207,22 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     if let Some(w) = in_flight.per_sm() {
         put("warps_resident", w);
     }
-    if let Some(last) = longest_launch(&run.rows).and_then(|r| r.timing.as_ref()).and_then(analysis::last_cta_time) {
+    if let Some(last) = longest_launch(&run.rows)
+        .and_then(|r| r.timing.as_ref())
+        .and_then(analysis::last_cta_time)
+    {
         put("last_cta_cycles", last as f64);
     }
     if let Some(mean) = mean_last_cta_time(&timed) {
         put("last_cta_mean_cycles", mean);
     }
     let sh = &t.shared_issues;
-    for (k, v) in [("sp", sh.sp), ("sfu", sh.sfu), ("mem", sh.mem), ("total", sh.total())] {
+    for (k, v) in [
+        ("sp", sh.sp),
+        ("sfu", sh.sfu),
+        ("mem", sh.mem),
+        ("total", sh.total()),
+    ] {
         put(&format!("shared_issues.{k}"), v as f64);
     }
     m
@@ -196,13 +231,21 @@ pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
 /// The execution time of each launch's last-dispatched CTA, averaged over the launches (the
 /// KAWS paper's Table 2 metric: per kernel, then the mean); `None` without a timed CTA.
 pub fn mean_last_cta_time(launches: &[&TimingStats]) -> Option<f64> {
-    let times: Vec<u64> = launches.iter().filter_map(|s| analysis::last_cta_time(s)).collect();
+    let times: Vec<u64> = launches
+        .iter()
+        .filter_map(|s| analysis::last_cta_time(s))
+        .collect();
     (!times.is_empty()).then(|| times.iter().sum::<u64>() as f64 / times.len() as f64)
 }
 
 /// The launch with the most cycles (the one timelines and the last-CTA time describe).
 pub fn longest_launch(rows: &[KernelRow]) -> Option<&KernelRow> {
-    rows.iter().filter(|r| r.timing.is_some()).max_by_key(|r| (r.timing.as_ref().map_or(0, |t| t.cycles), std::cmp::Reverse(r.launch)))
+    rows.iter().filter(|r| r.timing.is_some()).max_by_key(|r| {
+        (
+            r.timing.as_ref().map_or(0, |t| t.cycles),
+            std::cmp::Reverse(r.launch),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -216,9 +259,19 @@ mod tests {
         let records = ctas
             .iter()
             .enumerate()
-            .map(|(i, &(start, end))| CtaRecord { linear: i as u64, id: [i as u32, 0, 0], sm: 0, start, end })
+            .map(|(i, &(start, end))| CtaRecord {
+                linear: i as u64,
+                id: [i as u32, 0, 0],
+                sm: 0,
+                start,
+                end,
+            })
             .collect();
-        TimingStats { cycles: ctas.iter().map(|c| c.1).max().unwrap_or(0), ctas: records, ..report::totals(&[]) }
+        TimingStats {
+            cycles: ctas.iter().map(|c| c.1).max().unwrap_or(0),
+            ctas: records,
+            ..report::totals(&[])
+        }
     }
 
     /// Per launch the last-dispatched CTA (not the last to exit), then the mean over launches.

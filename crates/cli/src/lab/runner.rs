@@ -76,8 +76,23 @@ pub fn runs_of(e: &Experiment, o: &RunOptions) -> Result<Vec<PlannedRun>, String
         let program = warpsim_suite::program(name).expect("validated program name");
         for s in e.series() {
             let model = model_of(e, &s, o, phases)?;
-            let key = RunIdentity { resolved_config: &model.config.to_toml(), policy: &model.policy.name(), program: name, size: size.name(), max_cycles: model.max_cycles }.key();
-            out.push(PlannedRun { key, program, series: s, config: e.config.clone(), size, model, phases });
+            let key = RunIdentity {
+                resolved_config: &model.config.to_toml(),
+                policy: &model.policy.name(),
+                program: name,
+                size: size.name(),
+                max_cycles: model.max_cycles,
+            }
+            .key();
+            out.push(PlannedRun {
+                key,
+                program,
+                series: s,
+                config: e.config.clone(),
+                size,
+                model,
+                phases,
+            });
         }
     }
     Ok(out)
@@ -116,8 +131,20 @@ pub struct Outcome {
 }
 
 /// Runs what the cache lacks (all with `fresh`) of this shard's share of `plan`.
-pub fn execute(plan: &[PlannedRun], cache: &Cache, shard: Option<Shard>, fresh: bool, jobs: Option<usize>, progress: &ProgressBar) -> Result<Outcome, String> {
-    let mine: Vec<&PlannedRun> = plan.iter().enumerate().filter(|(i, _)| !matches!(shard, Some(s) if !s.owns(*i))).map(|(_, r)| r).collect();
+pub fn execute(
+    plan: &[PlannedRun],
+    cache: &Cache,
+    shard: Option<Shard>,
+    fresh: bool,
+    jobs: Option<usize>,
+    progress: &ProgressBar,
+) -> Result<Outcome, String> {
+    let mine: Vec<&PlannedRun> = plan
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !matches!(shard, Some(s) if !s.owns(*i)))
+        .map(|(_, r)| r)
+        .collect();
     let mut todo = Vec::new();
     let mut failures = Vec::new();
     let mut reused = 0;
@@ -147,11 +174,25 @@ pub fn execute(plan: &[PlannedRun], cache: &Cache, shard: Option<Shard>, fresh: 
             failures.push(failure_line(r, &e));
         }
     }
-    Ok(Outcome { ran: todo.len(), reused, failures })
+    Ok(Outcome {
+        ran: todo.len(),
+        reused,
+        failures,
+    })
 }
 
 fn failure_line(r: &PlannedRun, error: &str) -> String {
-    format!("{} under {} ({}{}): {error}", r.program.name, r.series.scheduler, r.config, if r.series.variant.cfg.is_empty() { String::new() } else { format!(" {}", r.series.variant.cfg.join(" ")) })
+    format!(
+        "{} under {} ({}{}): {error}",
+        r.program.name,
+        r.series.scheduler,
+        r.config,
+        if r.series.variant.cfg.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", r.series.variant.cfg.join(" "))
+        }
+    )
 }
 
 /// Runs one simulation and makes its record.
@@ -172,8 +213,16 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
     } else {
         None
     };
-    let cta_order = if r.phases && run.result.is_ok() { Some(phases::cta_order(&run.rows)) } else { None };
-    let cta_spans = if run.result.is_ok() { sm0_cta_spans(&run.rows) } else { None };
+    let cta_order = if r.phases && run.result.is_ok() {
+        Some(phases::cta_order(&run.rows))
+    } else {
+        None
+    };
+    let cta_spans = if run.result.is_ok() {
+        sm0_cta_spans(&run.rows)
+    } else {
+        None
+    };
     RunRecord {
         key: r.key.clone(),
         program: r.program.name.to_string(),
@@ -197,7 +246,10 @@ mod tests {
     use super::*;
     use crate::lab::builtin;
 
-    const OPTS: RunOptions = RunOptions { size: None, max_cycles: 1_000 };
+    const OPTS: RunOptions = RunOptions {
+        size: None,
+        max_cycles: 1_000,
+    };
 
     #[test]
     fn experiments_share_runs_and_a_shared_run_records_phases_if_any_wants_them() {
@@ -207,10 +259,18 @@ mod tests {
         assert_eq!(alone.len(), 26);
         assert!(alone.iter().all(|r| !r.phases && !r.model.event_log));
         let both = plan(&[fig1, fig5].concat(), &OPTS).unwrap();
-        assert_eq!(both.len(), 26, "fig 5 runs the same 13 programs under the same two schedulers");
+        assert_eq!(
+            both.len(),
+            26,
+            "fig 5 runs the same 13 programs under the same two schedulers"
+        );
         assert!(both.iter().all(|r| r.phases && r.model.event_log));
         let keys: Vec<&str> = both.iter().map(|r| r.key.as_str()).collect();
-        assert_eq!(keys, alone.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(), "same keys, same order");
+        assert_eq!(
+            keys,
+            alone.iter().map(|r| r.key.as_str()).collect::<Vec<_>>(),
+            "same keys, same order"
+        );
     }
 
     #[test]
@@ -219,10 +279,25 @@ mod tests {
         // the default's.
         let ib = builtin::resolve("baws-ibuffer").unwrap();
         let fig8 = builtin::resolve("baws-fig8").unwrap();
-        let ib_keys: Vec<String> = plan(&ib, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto@ib2").map(|r| r.key).collect();
-        let gto_keys: Vec<String> = plan(&fig8, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto").map(|r| r.key).collect();
+        let ib_keys: Vec<String> = plan(&ib, &OPTS)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.series.label == "gto@ib2")
+            .map(|r| r.key)
+            .collect();
+        let gto_keys: Vec<String> = plan(&fig8, &OPTS)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.series.label == "gto")
+            .map(|r| r.key)
+            .collect();
         assert_eq!(ib_keys, gto_keys);
-        let ib4: Vec<String> = plan(&ib, &OPTS).unwrap().into_iter().filter(|r| r.series.label == "gto@ib4").map(|r| r.key).collect();
+        let ib4: Vec<String> = plan(&ib, &OPTS)
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.series.label == "gto@ib4")
+            .map(|r| r.key)
+            .collect();
         assert!(ib4.iter().all(|k| !gto_keys.contains(k)));
     }
 }

@@ -25,20 +25,31 @@ impl Shard {
     pub fn parse(s: &str) -> Result<Shard, String> {
         let bad = || format!("--shard {s:?}: expected I/N with 1 <= I <= N (e.g. 2/4)");
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
         if n == 0 || i == 0 || i > n {
             return Err(bad());
         }
-        Ok(Shard { index: i - 1, count: n })
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
     }
 
     /// The shard of this Slurm array task, if running under one (`get` reads the
     /// environment; a test passes its own).
     pub fn from_slurm(get: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, String> {
-        let (Some(id), Some(count)) = (get("SLURM_ARRAY_TASK_ID"), get("SLURM_ARRAY_TASK_COUNT")) else {
+        let (Some(id), Some(count)) = (get("SLURM_ARRAY_TASK_ID"), get("SLURM_ARRAY_TASK_COUNT"))
+        else {
             return Ok(None);
         };
-        let num = |name: &str, v: &str| v.trim().parse::<usize>().map_err(|_| format!("{name}={v:?} is not a number"));
+        let num = |name: &str, v: &str| {
+            v.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{name}={v:?} is not a number"))
+        };
         let id = num("SLURM_ARRAY_TASK_ID", &id)?;
         let min = match get("SLURM_ARRAY_TASK_MIN") {
             Some(m) => num("SLURM_ARRAY_TASK_MIN", &m)?,
@@ -48,7 +59,10 @@ impl Shard {
         if count == 0 || id < min || id - min >= count {
             return Err(format!("SLURM_ARRAY_TASK_ID={id} is outside the array (min {min}, count {count}); use --array=0-{}", count.max(1) - 1));
         }
-        Ok(Some(Shard { index: id - min, count }))
+        Ok(Some(Shard {
+            index: id - min,
+            count,
+        }))
     }
 
     /// Whether the run at position `i` of the run list is this shard's.
@@ -100,7 +114,10 @@ pub fn sbatch_script(p: &SbatchPlan) -> String {
 
 /// Single-quoted for the shell unless it is plainly safe.
 fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:+@,".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:+@,".contains(c))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -113,30 +130,76 @@ mod tests {
 
     #[test]
     fn shards_partition_the_runs() {
-        let shards: Vec<Shard> = (1..=3).map(|i| Shard::parse(&format!("{i}/3")).unwrap()).collect();
+        let shards: Vec<Shard> = (1..=3)
+            .map(|i| Shard::parse(&format!("{i}/3")).unwrap())
+            .collect();
         for run in 0..10 {
-            assert_eq!(shards.iter().filter(|s| s.owns(run)).count(), 1, "run {run}");
+            assert_eq!(
+                shards.iter().filter(|s| s.owns(run)).count(),
+                1,
+                "run {run}"
+            );
         }
         for bad in ["0/3", "4/3", "1/0", "x/2", "2", "-1/2"] {
-            assert!(Shard::parse(bad).unwrap_err().contains("expected I/N"), "{bad}");
+            assert!(
+                Shard::parse(bad).unwrap_err().contains("expected I/N"),
+                "{bad}"
+            );
         }
         assert_eq!(Shard::parse("2/4").unwrap().to_string(), "2/4");
     }
 
     #[test]
     fn slurm_array_environment_gives_the_shard() {
-        let env = |vars: &'static [(&'static str, &'static str)]| move |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
         assert_eq!(Shard::from_slurm(env(&[])).unwrap(), None);
-        assert_eq!(Shard::from_slurm(env(&[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_COUNT", "4")])).unwrap(), Some(Shard { index: 2, count: 4 }));
-        assert_eq!(Shard::from_slurm(env(&[("SLURM_ARRAY_TASK_ID", "5"), ("SLURM_ARRAY_TASK_MIN", "4"), ("SLURM_ARRAY_TASK_COUNT", "2")])).unwrap(), Some(Shard { index: 1, count: 2 }));
-        assert!(Shard::from_slurm(env(&[("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
-        assert!(Shard::from_slurm(env(&[("SLURM_ARRAY_TASK_ID", "a"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
+        assert_eq!(
+            Shard::from_slurm(env(&[
+                ("SLURM_ARRAY_TASK_ID", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "4")
+            ]))
+            .unwrap(),
+            Some(Shard { index: 2, count: 4 })
+        );
+        assert_eq!(
+            Shard::from_slurm(env(&[
+                ("SLURM_ARRAY_TASK_ID", "5"),
+                ("SLURM_ARRAY_TASK_MIN", "4"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ]))
+            .unwrap(),
+            Some(Shard { index: 1, count: 2 })
+        );
+        assert!(Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "4"),
+            ("SLURM_ARRAY_TASK_COUNT", "4")
+        ]))
+        .is_err());
+        assert!(Shard::from_slurm(env(&[
+            ("SLURM_ARRAY_TASK_ID", "a"),
+            ("SLURM_ARRAY_TASK_COUNT", "4")
+        ]))
+        .is_err());
     }
 
     #[test]
     fn the_sbatch_script_runs_shards_then_collects() {
         let args = ["reproduce".to_string(), "baws-fig8".to_string()];
-        let s = sbatch_script(&SbatchPlan { exe: Path::new("/opt/w s/warpsim"), workdir: Path::new("/home/u"), args: &args, out: Path::new("/shared/res"), tasks: 4, cpus: 2, job: "warpsim" });
+        let s = sbatch_script(&SbatchPlan {
+            exe: Path::new("/opt/w s/warpsim"),
+            workdir: Path::new("/home/u"),
+            args: &args,
+            out: Path::new("/shared/res"),
+            tasks: 4,
+            cpus: 2,
+            job: "warpsim",
+        });
         assert!(s.starts_with("#!/bin/bash\n"));
         assert!(s.contains("--array=0-3 --cpus-per-task=2"));
         assert!(s.contains("'/opt/w s/warpsim' reproduce baws-fig8 --out /shared/res --jobs 2"));

@@ -156,25 +156,46 @@ impl View {
     pub fn file_stem(&self) -> String {
         match self {
             View::Speedup { baseline: None, .. } => "speedup".into(),
-            View::Speedup { baseline: Some(b), .. } => format!("speedup-over-{}", b.replace(['+', '@', ':'], "_")),
+            View::Speedup {
+                baseline: Some(b), ..
+            } => format!("speedup-over-{}", b.replace(['+', '@', ':'], "_")),
             View::IssueSlots { baseline: None, .. } => "issue-slots".into(),
-            View::IssueSlots { baseline: Some(b), .. } => format!("issue-slots-over-{}", b.replace(['+', '@', ':'], "_")),
+            View::IssueSlots {
+                baseline: Some(b), ..
+            } => format!("issue-slots-over-{}", b.replace(['+', '@', ':'], "_")),
             View::Fractions { .. } => "fractions".into(),
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
             View::Stat { stat, baseline, .. } => match baseline {
                 None => stat.replace('.', "-"),
-                Some(b) => format!("{}-over-{}", stat.replace('.', "-"), b.replace(['+', '@', ':'], "_")),
+                Some(b) => format!(
+                    "{}-over-{}",
+                    stat.replace('.', "-"),
+                    b.replace(['+', '@', ':'], "_")
+                ),
             },
-            View::Timeline { program, series, .. } => format!("timeline-{program}-{}", series.replace(['+', '@', ':'], "_")),
-            View::CtaOrder { program, series, .. } => format!("cta-order-{program}-{}", series.replace(['+', '@', ':'], "_")),
+            View::Timeline {
+                program, series, ..
+            } => format!(
+                "timeline-{program}-{}",
+                series.replace(['+', '@', ':'], "_")
+            ),
+            View::CtaOrder {
+                program, series, ..
+            } => format!(
+                "cta-order-{program}-{}",
+                series.replace(['+', '@', ':'], "_")
+            ),
             View::CtaSpans { program, .. } => format!("cta-spans-{program}"),
         }
     }
 
     /// Whether its runs need the event log (phases).
     pub fn needs_phases(&self) -> bool {
-        matches!(self, View::Rtru { .. } | View::Timeline { .. } | View::CtaOrder { .. })
+        matches!(
+            self,
+            View::Rtru { .. } | View::Timeline { .. } | View::CtaOrder { .. }
+        )
     }
 }
 
@@ -229,7 +250,10 @@ fn check_stat_view(stat: &str, key: &str) -> Result<(), String> {
         Ok(())
     } else {
         let names: Vec<&str> = super::table::STAT_VIEWS.iter().map(|v| v.name).collect();
-        Err(format!("key `{key}`: {stat:?} is not one of {}", names.join(", ")))
+        Err(format!(
+            "key `{key}`: {stat:?} is not one of {}",
+            names.join(", ")
+        ))
     }
 }
 
@@ -237,7 +261,10 @@ fn check_stat(stat: &str) -> Result<(), String> {
     if MEAN_STATS.contains(&stat) {
         Ok(())
     } else {
-        Err(format!("key `claims.ours.stat`: {stat:?} is not one of {}", MEAN_STATS.join(", ")))
+        Err(format!(
+            "key `claims.ours.stat`: {stat:?} is not one of {}",
+            MEAN_STATS.join(", ")
+        ))
     }
 }
 
@@ -269,13 +296,28 @@ impl Experiment {
     /// The series: scheduler × variant, labelled `SCHEDULER` with one variant and
     /// `SCHEDULER@VARIANT` with several.
     pub fn series(&self) -> Vec<Series> {
-        let variants = if self.variants.is_empty() { vec![Variant { label: String::new(), cfg: Vec::new() }] } else { self.variants.clone() };
+        let variants = if self.variants.is_empty() {
+            vec![Variant {
+                label: String::new(),
+                cfg: Vec::new(),
+            }]
+        } else {
+            self.variants.clone()
+        };
         let several = variants.len() > 1;
         let mut out = Vec::new();
         for v in &variants {
             for s in &self.schedulers {
-                let label = if several { format!("{s}@{}", v.label) } else { s.clone() };
-                out.push(Series { label, scheduler: s.clone(), variant: v.clone() });
+                let label = if several {
+                    format!("{s}@{}", v.label)
+                } else {
+                    s.clone()
+                };
+                out.push(Series {
+                    label,
+                    scheduler: s.clone(),
+                    variant: v.clone(),
+                });
             }
         }
         out
@@ -293,12 +335,19 @@ impl Experiment {
                 Some(set) => warpsim_suite::set(set)
                     .ok_or_else(|| {
                         let names: Vec<&str> = warpsim_suite::SETS.iter().map(|s| s.name).collect();
-                        format!("key `programs`: unknown set {set:?}; sets: {}", names.join(", "))
+                        format!(
+                            "key `programs`: unknown set {set:?}; sets: {}",
+                            names.join(", ")
+                        )
                     })?
                     .iter()
                     .map(|p| p.name)
                     .collect(),
-                None => vec![crate::workload::find(p).map_err(|e| format!("key `programs`: {e}"))?.name],
+                None => vec![
+                    crate::workload::find(p)
+                        .map_err(|e| format!("key `programs`: {e}"))?
+                        .name,
+                ],
             };
             for f in found {
                 if !out.contains(&f) {
@@ -311,8 +360,16 @@ impl Experiment {
 
     /// Everything that can be checked without running: names, schedulers, series references.
     pub fn validate(&self) -> Result<(), String> {
-        if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-            return Err(format!("key `name`: {:?} must be letters, digits, `-` or `_`", self.name));
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "key `name`: {:?} must be letters, digits, `-` or `_`",
+                self.name
+            ));
         }
         if self.programs.is_empty() {
             return Err("key `programs`: name at least one program or `set:NAME`".into());
@@ -328,7 +385,10 @@ impl Experiment {
         let mut seen = Vec::new();
         for v in &self.variants {
             if v.label.is_empty() || v.label.contains(['@', '/', ' ']) {
-                return Err(format!("key `variants`: label {:?} must be non-empty, without `@`, `/` or spaces", v.label));
+                return Err(format!(
+                    "key `variants`: label {:?} must be non-empty, without `@`, `/` or spaces",
+                    v.label
+                ));
             }
             if seen.contains(&&v.label) {
                 return Err(format!("key `variants`: label {:?} given twice", v.label));
@@ -340,7 +400,10 @@ impl Experiment {
             if labels.iter().any(|x| x == l) {
                 Ok(())
             } else {
-                Err(format!("key `{key}`: no series {l:?}; series: {}", labels.join(", ")))
+                Err(format!(
+                    "key `{key}`: no series {l:?}; series: {}",
+                    labels.join(", ")
+                ))
             }
         };
         if let Some(b) = &self.baseline {
@@ -348,55 +411,102 @@ impl Experiment {
         }
         for v in &self.views {
             match v {
-                View::Speedup { series, baseline: Some(b) } => {
+                View::Speedup {
+                    series,
+                    baseline: Some(b),
+                } => {
                     known(b, "views.baseline")?;
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Speedup { series, baseline: None } | View::Stalls { series } => {
+                View::Speedup {
+                    series,
+                    baseline: None,
+                }
+                | View::Stalls { series } => {
                     if self.baseline.is_none() {
-                        return Err(format!("key `views`: a `{}` view needs `baseline`", v.file_stem()));
+                        return Err(format!(
+                            "key `views`: a `{}` view needs `baseline`",
+                            v.file_stem()
+                        ));
                     }
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Fractions { series } | View::Rtru { series } | View::IssueSlots { series, baseline: None } => series.iter().try_for_each(|s| known(s, "views.series"))?,
-                View::IssueSlots { series, baseline: Some(b) } => {
+                View::Fractions { series }
+                | View::Rtru { series }
+                | View::IssueSlots {
+                    series,
+                    baseline: None,
+                } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+                View::IssueSlots {
+                    series,
+                    baseline: Some(b),
+                } => {
                     known(b, "views.baseline")?;
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Stat { stat, series, baseline } => {
+                View::Stat {
+                    stat,
+                    series,
+                    baseline,
+                } => {
                     check_stat_view(stat, "views.stat")?;
                     if let Some(b) = baseline {
                         known(b, "views.baseline")?;
                     }
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::CtaOrder { program, series, ranks, rows } => {
+                View::CtaOrder {
+                    program,
+                    series,
+                    ranks,
+                    rows,
+                } => {
                     known(series, "views.series")?;
                     self.has_program(program, "views.program")?;
                     let max = super::record::CTA_ORDER_RANKS;
                     if *ranks == 0 || *ranks as usize > max {
-                        return Err(format!("key `views.ranks`: {ranks} is out of range 1..={max}"));
+                        return Err(format!(
+                            "key `views.ranks`: {ranks} is out of range 1..={max}"
+                        ));
                     }
                     if *rows == 0 || *rows > 10_000 {
-                        return Err(format!("key `views.rows`: {rows} is out of range 1..=10000"));
+                        return Err(format!(
+                            "key `views.rows`: {rows} is out of range 1..=10000"
+                        ));
                     }
                 }
-                View::CtaSpans { program, series, ctas } => {
+                View::CtaSpans {
+                    program,
+                    series,
+                    ctas,
+                } => {
                     if series.is_empty() {
-                        return Err("key `views.series`: a `cta-spans` view names at least one series".into());
+                        return Err(
+                            "key `views.series`: a `cta-spans` view names at least one series"
+                                .into(),
+                        );
                     }
                     series.iter().try_for_each(|s| known(s, "views.series"))?;
                     self.has_program(program, "views.program")?;
                     let max = super::record::CTA_SPANS_KEPT;
                     if *ctas == 0 || *ctas as usize > max {
-                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..={max}"));
+                        return Err(format!(
+                            "key `views.ctas`: {ctas} is out of range 1..={max}"
+                        ));
                     }
                 }
-                View::Timeline { program, series, ctas } => {
+                View::Timeline {
+                    program,
+                    series,
+                    ctas,
+                } => {
                     known(series, "views.series")?;
                     self.has_program(program, "views.program")?;
                     if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
-                        return Err(format!("key `views.ctas`: {ctas} is out of range 1..={}", super::phases::TIMELINE_CTAS));
+                        return Err(format!(
+                            "key `views.ctas`: {ctas} is out of range 1..={}",
+                            super::phases::TIMELINE_CTAS
+                        ));
                     }
                 }
             }
@@ -421,7 +531,12 @@ impl Experiment {
                     known(series, "claims.ours.series")?;
                     self.has_program(program, "claims.ours.program")?;
                 }
-                Measure::StatRatio { a, b, stat, program } => {
+                Measure::StatRatio {
+                    a,
+                    b,
+                    stat,
+                    program,
+                } => {
                     known(a, "claims.ours.a")?;
                     known(b, "claims.ours.b")?;
                     check_stat_view(stat, "claims.ours.stat")?;
@@ -439,7 +554,9 @@ impl Experiment {
         if self.program_names()?.contains(&program) {
             Ok(())
         } else {
-            Err(format!("key `{key}`: {program:?} is not among the experiment's programs"))
+            Err(format!(
+                "key `{key}`: {program:?} is not among the experiment's programs"
+            ))
         }
     }
 
@@ -468,26 +585,51 @@ claims = [{ label = "x", ours = { of = "geomean", series = "mwf-gto+cff@ib4" }, 
         let e = Experiment::from_toml(SWEEP, "ib.toml").unwrap();
         let p = e.program_names().unwrap();
         assert_eq!(p[0], "baws_bt");
-        assert_eq!(p.iter().filter(|n| **n == "baws_bt").count(), 1, "baws_bt is also in the set");
+        assert_eq!(
+            p.iter().filter(|n| **n == "baws_bt").count(),
+            1,
+            "baws_bt is also in the set"
+        );
         assert_eq!(p.len(), 13);
         let labels: Vec<String> = e.series().into_iter().map(|s| s.label).collect();
-        assert_eq!(labels, ["lrr@ib2", "mwf-gto+cff@ib2", "lrr@ib4", "mwf-gto+cff@ib4"]);
+        assert_eq!(
+            labels,
+            ["lrr@ib2", "mwf-gto+cff@ib2", "lrr@ib4", "mwf-gto+cff@ib4"]
+        );
     }
 
     #[test]
     fn bad_sweeps_name_the_key() {
         let cases = [
-            (SWEEP.replace("\"lrr\", \"mwf", "\"lrx\", \"mwf"), "key `schedulers`"),
-            (SWEEP.replace("baseline = \"lrr@ib2\"", "baseline = \"lrr\""), "key `baseline`: no series \"lrr\""),
+            (
+                SWEEP.replace("\"lrr\", \"mwf", "\"lrx\", \"mwf"),
+                "key `schedulers`",
+            ),
+            (
+                SWEEP.replace("baseline = \"lrr@ib2\"", "baseline = \"lrr\""),
+                "key `baseline`: no series \"lrr\"",
+            ),
             (SWEEP.replace("set:baws-barrier", "set:nope"), "unknown set"),
-            (SWEEP.replace("name = \"ib\"", "name = \"a b\""), "key `name`"),
-            (SWEEP.replace("kind = \"speedup\"", "kind = \"speed\""), "key `views"),
+            (
+                SWEEP.replace("name = \"ib\"", "name = \"a b\""),
+                "key `name`",
+            ),
+            (
+                SWEEP.replace("kind = \"speedup\"", "kind = \"speed\""),
+                "key `views",
+            ),
             (format!("{SWEEP}\ncolour = 1\n"), "colour"),
-            (SWEEP.replace("label = \"ib4\"", "label = \"ib2\""), "given twice"),
+            (
+                SWEEP.replace("label = \"ib4\"", "label = \"ib2\""),
+                "given twice",
+            ),
         ];
         for (text, want) in cases {
             let err = Experiment::from_toml(&text, "ib.toml").unwrap_err();
-            assert!(err.starts_with("ib.toml: ") && err.contains(want), "{err:?} should mention {want:?}");
+            assert!(
+                err.starts_with("ib.toml: ") && err.contains(want),
+                "{err:?} should mention {want:?}"
+            );
         }
     }
 }

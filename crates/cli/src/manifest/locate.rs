@@ -15,7 +15,11 @@ pub struct Source {
 impl Source {
     pub fn new(path: &Path, text: String) -> Source {
         let doc = ImDocument::parse(text.clone()).ok();
-        Source { path: path.to_path_buf(), text, doc }
+        Source {
+            path: path.to_path_buf(),
+            text,
+            doc,
+        }
     }
 
     pub fn text(&self) -> &str {
@@ -27,7 +31,9 @@ impl Source {
         let offset = offset.min(self.text.len());
         let before = &self.text[..offset];
         let line = before.matches('\n').count() + 1;
-        let col = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
+        let col = before.rfind('\n').map_or(before.chars().count(), |nl| {
+            before[nl + 1..].chars().count()
+        }) + 1;
         (line, col)
     }
 
@@ -39,13 +45,11 @@ impl Source {
         for seg in segments(key_path) {
             let next = match (&seg, node) {
                 (Seg::Key(k), Node::Item(Item::Table(t))) => t.get(k).map(Node::Item),
-                (Seg::Key(k), Node::Item(Item::Value(Value::InlineTable(t)))) | (Seg::Key(k), Node::Value(Value::InlineTable(t))) => {
-                    t.get(k).map(Node::Value)
-                }
+                (Seg::Key(k), Node::Item(Item::Value(Value::InlineTable(t))))
+                | (Seg::Key(k), Node::Value(Value::InlineTable(t))) => t.get(k).map(Node::Value),
                 (Seg::Index(i), Node::Item(Item::ArrayOfTables(a))) => a.get(*i).map(Node::Table),
-                (Seg::Index(i), Node::Item(Item::Value(Value::Array(a)))) | (Seg::Index(i), Node::Value(Value::Array(a))) => {
-                    a.get(*i).map(Node::Value)
-                }
+                (Seg::Index(i), Node::Item(Item::Value(Value::Array(a))))
+                | (Seg::Index(i), Node::Value(Value::Array(a))) => a.get(*i).map(Node::Value),
                 (Seg::Key(k), Node::Table(t)) => t.get(k).map(Node::Item),
                 _ => None,
             };

@@ -70,7 +70,10 @@ impl Launch {
 pub enum ArgSpec {
     /// Index into [`Manifest::buffers`].
     Buffer(usize),
-    Scalar { ty: ScalarType, bytes: Vec<u8> },
+    Scalar {
+        ty: ScalarType,
+        bytes: Vec<u8>,
+    },
     Bytes(Vec<u8>),
 }
 
@@ -119,7 +122,8 @@ pub struct Dump {
 /// Reads, parses and validates the manifest at `path`. On failure, returns every diagnostic
 /// found (already formatted with file, position and key path).
 pub fn load(path: &Path) -> Result<Manifest, Vec<String>> {
-    let text = std::fs::read_to_string(path).map_err(|e| vec![format!("{}: cannot read manifest: {e}", path.display())])?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![format!("{}: cannot read manifest: {e}", path.display())])?;
     load_text(path, text)
 }
 
@@ -134,7 +138,8 @@ pub fn load_text(path: &Path, text: String) -> Result<Manifest, Vec<String>> {
 
 /// Serde pass: syntax, unknown keys, wrong types, missing required keys.
 fn parse(source: &Source) -> Result<raw::RawManifest, Vec<String>> {
-    let de = toml_edit::de::Deserializer::parse(source.text()).map_err(|e| vec![toml_diag(source, "", &e)])?;
+    let de = toml_edit::de::Deserializer::parse(source.text())
+        .map_err(|e| vec![toml_diag(source, "", &e)])?;
     serde_path_to_error::deserialize::<_, raw::RawManifest>(de).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
@@ -146,12 +151,29 @@ fn parse(source: &Source) -> Result<raw::RawManifest, Vec<String>> {
 /// `key.path: unknown key "x"; expected one of a, b`.
 fn toml_diag(source: &Source, path: &str, e: &toml_edit::de::Error) -> String {
     let msg = e.message().trim().to_string();
-    let join = |p: &str, k: &str| if p.is_empty() { k.to_string() } else { format!("{p}.{k}") };
+    let join = |p: &str, k: &str| {
+        if p.is_empty() {
+            k.to_string()
+        } else {
+            format!("{p}.{k}")
+        }
+    };
     let (path, msg) = if let Some(rest) = msg.strip_prefix("unknown field `") {
         let (name, tail) = rest.split_once('`').unwrap_or((rest, ""));
-        let expected = tail.trim_start_matches(", ").replace('`', "").replace("expected one of ", "").replace("expected ", "");
-        let key = if path.ends_with(name) { path.to_string() } else { join(path, name) };
-        (key, format!("unknown key {name:?}; expected one of {expected}"))
+        let expected = tail
+            .trim_start_matches(", ")
+            .replace('`', "")
+            .replace("expected one of ", "")
+            .replace("expected ", "");
+        let key = if path.ends_with(name) {
+            path.to_string()
+        } else {
+            join(path, name)
+        };
+        (
+            key,
+            format!("unknown key {name:?}; expected one of {expected}"),
+        )
     } else if let Some(rest) = msg.strip_prefix("missing field `") {
         let name = rest.trim_end_matches('`');
         (join(path, name), "missing required key".to_string())
@@ -159,7 +181,10 @@ fn toml_diag(source: &Source, path: &str, e: &toml_edit::de::Error) -> String {
         let msg = msg
             .replace("expected i64", "expected an integer")
             .replace("expected f64", "expected a number")
-            .replace("expected a sequence", "expected an array (for tables: [[name]], not [name])");
+            .replace(
+                "expected a sequence",
+                "expected an array (for tables: [[name]], not [name])",
+            );
         (path.to_string(), msg)
     };
     let span = e.span().or_else(|| source.span_of(&path));

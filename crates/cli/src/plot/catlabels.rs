@@ -27,8 +27,14 @@ pub(crate) struct CategoryLabels {
 impl CategoryLabels {
     /// Chooses how to set `labels` when each has `slot` pixels of width.
     pub fn plan(labels: &[String], slot: f64) -> CategoryLabels {
-        let labels: Vec<String> = labels.iter().map(|l| text::truncate(l, MAX_CHARS)).collect();
-        let widest = labels.iter().map(|l| text::width(l, PX)).fold(0.0, f64::max);
+        let labels: Vec<String> = labels
+            .iter()
+            .map(|l| text::truncate(l, MAX_CHARS))
+            .collect();
+        let widest = labels
+            .iter()
+            .map(|l| text::width(l, PX))
+            .fold(0.0, f64::max);
         let mode = if widest <= slot - 4.0 {
             Mode::Level
         } else if widest <= 2.0 * slot - 8.0 {
@@ -44,7 +50,13 @@ impl CategoryLabels {
         match self.mode {
             Mode::Level => ROW + 6.0,
             Mode::Staggered => 2.0 * ROW + 6.0,
-            Mode::Vertical => self.labels.iter().map(|l| text::width(l, PX)).fold(0.0, f64::max) + 10.0,
+            Mode::Vertical => {
+                self.labels
+                    .iter()
+                    .map(|l| text::width(l, PX))
+                    .fold(0.0, f64::max)
+                    + 10.0
+            }
         }
     }
 
@@ -57,9 +69,20 @@ impl CategoryLabels {
                 Mode::Staggered => {
                     let row = (i % 2) as f64;
                     if row > 0.0 {
-                        c.line((x, top + 2.0), (x, top + ROW + 1.0), palette::BARRIER_WAIT, 1)?;
+                        c.line(
+                            (x, top + 2.0),
+                            (x, top + ROW + 1.0),
+                            palette::BARRIER_WAIT,
+                            1,
+                        )?;
                     }
-                    c.text(label, x, top + 4.0 + ROW / 2.0 + row * ROW, Anchor::Middle, font)?
+                    c.text(
+                        label,
+                        x,
+                        top + 4.0 + ROW / 2.0 + row * ROW,
+                        Anchor::Middle,
+                        font,
+                    )?
                 }
                 Mode::Vertical => c.text(label, x, top + 5.0, Anchor::End, font.vertical())?,
             }
@@ -78,9 +101,18 @@ mod tests {
 
     #[test]
     fn mode_follows_label_width() {
-        assert_eq!(CategoryLabels::plan(&names(&["BT", "MM"]), 90.0).mode, Mode::Level);
-        assert_eq!(CategoryLabels::plan(&names(&["srad_v2_kernel", "MM"]), 70.0).mode, Mode::Staggered);
-        let v = CategoryLabels::plan(&names(&["a_really_long_program_name_that_goes_on_and_on"]), 40.0);
+        assert_eq!(
+            CategoryLabels::plan(&names(&["BT", "MM"]), 90.0).mode,
+            Mode::Level
+        );
+        assert_eq!(
+            CategoryLabels::plan(&names(&["srad_v2_kernel", "MM"]), 70.0).mode,
+            Mode::Staggered
+        );
+        let v = CategoryLabels::plan(
+            &names(&["a_really_long_program_name_that_goes_on_and_on"]),
+            40.0,
+        );
         assert_eq!(v.mode, Mode::Vertical);
         assert_eq!(v.labels[0].chars().count(), MAX_CHARS);
         assert!(v.height() > CategoryLabels::plan(&names(&["BT"]), 90.0).height());

@@ -11,7 +11,11 @@ pub enum PlotError {
     Empty(&'static str),
     /// The nested data does not have the shape the labels promise.
     #[error("{what}: expected {expected} values, found {found}")]
-    Shape { what: String, expected: usize, found: usize },
+    Shape {
+        what: String,
+        expected: usize,
+        found: usize,
+    },
     /// A value that has no meaning for this chart (a negative stack component, a fixed axis
     /// range with `lo >= hi`, a timeline segment that ends before it starts).
     #[error("invalid data: {0}")]
@@ -22,5 +26,8 @@ pub enum PlotError {
     Draw(String),
     #[error("writing {path}: {source}")]
     #[allow(dead_code)] // from write_svg
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }

@@ -52,17 +52,46 @@ impl Layout {
 
 impl Frame<'_> {
     pub fn layout(&self) -> Layout {
-        let tick_w = self.axis.ticks().iter().map(|&v| text::width(&self.axis.label(v), TICK_PX)).fold(0.0, f64::max);
-        let left = MARGIN + if self.y_label.is_empty() { 0.0 } else { AXIS_PX + 10.0 } + tick_w + 8.0;
+        let tick_w = self
+            .axis
+            .ticks()
+            .iter()
+            .map(|&v| text::width(&self.axis.label(v), TICK_PX))
+            .fold(0.0, f64::max);
+        let left = MARGIN
+            + if self.y_label.is_empty() {
+                0.0
+            } else {
+                AXIS_PX + 10.0
+            }
+            + tick_w
+            + 8.0;
         let width = (left + self.plot_w + MARGIN + 8.0).max(320.0);
-        let title_h = if self.title.is_empty() { 0.0 } else { TITLE_PX + 12.0 };
+        let title_h = if self.title.is_empty() {
+            0.0
+        } else {
+            TITLE_PX + 12.0
+        };
         let legend_top = MARGIN + title_h;
         let legend_h = legend::height(&self.legend, width - 2.0 * MARGIN);
         let top = legend_top + legend_h + if legend_h > 0.0 { 10.0 } else { 6.0 };
         let bottom = top + PLOT_H;
-        let note_lines: Vec<String> = self.notes.iter().flat_map(|n| text::wrap(n, width - 2.0 * MARGIN, NOTE_PX)).collect();
+        let note_lines: Vec<String> = self
+            .notes
+            .iter()
+            .flat_map(|n| text::wrap(n, width - 2.0 * MARGIN, NOTE_PX))
+            .collect();
         let height = bottom + self.band_h + note_lines.len() as f64 * NOTE_ROW + MARGIN;
-        Layout { width, height, left, top, right: left + self.plot_w, bottom, legend_top, note_lines }
+        Layout {
+            width,
+            height,
+            left,
+            top,
+            right: left + self.plot_w,
+            bottom,
+            legend_top,
+            note_lines,
+        }
     }
 
     /// Pixel row of value `v` (not clamped).
@@ -75,9 +104,21 @@ impl Frame<'_> {
         if !self.title.is_empty() {
             let max_chars = ((l.width - 2.0 * MARGIN) / (TITLE_PX * 0.62)) as usize;
             let title = text::truncate(self.title, max_chars.max(8));
-            c.text(&title, l.width / 2.0, MARGIN + TITLE_PX / 2.0 + 2.0, Anchor::Middle, Font::new(TITLE_PX, palette::TEXT).bold())?;
+            c.text(
+                &title,
+                l.width / 2.0,
+                MARGIN + TITLE_PX / 2.0 + 2.0,
+                Anchor::Middle,
+                Font::new(TITLE_PX, palette::TEXT).bold(),
+            )?;
         }
-        legend::draw(c, &self.legend, l.width / 2.0, l.legend_top, l.width - 2.0 * MARGIN)?;
+        legend::draw(
+            c,
+            &self.legend,
+            l.width / 2.0,
+            l.legend_top,
+            l.width - 2.0 * MARGIN,
+        )?;
         let tick_font = Font::new(TICK_PX, palette::TEXT);
         for v in self.axis.ticks() {
             let y = self.y(l, v);
@@ -86,8 +127,17 @@ impl Frame<'_> {
             c.text(&self.axis.label(v), l.left - 7.0, y, Anchor::End, tick_font)?;
         }
         if !self.y_label.is_empty() {
-            let label = text::truncate(self.y_label, ((l.bottom - l.top) / (AXIS_PX * 0.6)) as usize);
-            c.text(&label, MARGIN + AXIS_PX / 2.0, (l.top + l.bottom) / 2.0, Anchor::Middle, Font::new(AXIS_PX, palette::TEXT).vertical())?;
+            let label = text::truncate(
+                self.y_label,
+                ((l.bottom - l.top) / (AXIS_PX * 0.6)) as usize,
+            );
+            c.text(
+                &label,
+                MARGIN + AXIS_PX / 2.0,
+                (l.top + l.bottom) / 2.0,
+                Anchor::Middle,
+                Font::new(AXIS_PX, palette::TEXT).vertical(),
+            )?;
         }
         let note_font = Font::new(NOTE_PX, palette::NOTE).italic();
         for (i, line) in l.note_lines.iter().enumerate() {
@@ -98,7 +148,12 @@ impl Frame<'_> {
     }
 
     /// Everything over the bars: the axes and the reference line.
-    pub fn draw_over(&self, c: &Canvas, l: &Layout, reference: Option<f64>) -> Result<(), PlotError> {
+    pub fn draw_over(
+        &self,
+        c: &Canvas,
+        l: &Layout,
+        reference: Option<f64>,
+    ) -> Result<(), PlotError> {
         c.line((l.left, l.top), (l.left, l.bottom), palette::AXIS, 1)?;
         c.line((l.left, l.bottom), (l.right, l.bottom), palette::AXIS, 1)?;
         let base = self.axis.base();
@@ -106,7 +161,9 @@ impl Frame<'_> {
             let y = self.y(l, base);
             c.line((l.left, y), (l.right, y), palette::AXIS, 1)?;
         }
-        if let Some(r) = reference.filter(|r| r.is_finite() && *r >= self.axis.lo && *r <= self.axis.hi) {
+        if let Some(r) =
+            reference.filter(|r| r.is_finite() && *r >= self.axis.lo && *r <= self.axis.hi)
+        {
             let y = self.y(l, r);
             c.dashed((l.left, y), (l.right, y), palette::REFERENCE, 1)?;
         }

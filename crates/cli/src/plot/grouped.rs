@@ -66,30 +66,67 @@ pub fn grouped_bars(chart: &GroupedBars) -> Result<String, PlotError> {
     }
     for s in &chart.series {
         if s.values.len() != chart.categories.len() {
-            return Err(PlotError::Shape { what: format!("series {:?} (one value per category)", s.name), expected: chart.categories.len(), found: s.values.len() });
+            return Err(PlotError::Shape {
+                what: format!("series {:?} (one value per category)", s.name),
+                expected: chart.categories.len(),
+                found: s.values.len(),
+            });
         }
     }
     let n_series = chart.series.len();
     let mut group_labels = chart.categories.clone();
     // columns[g][s]: the bar of series s in group g (None: not drawn).
-    let mut columns: Vec<Vec<Option<f64>>> =
-        (0..chart.categories.len()).map(|c| chart.series.iter().map(|s| Some(s.values[c]).filter(|v| v.is_finite())).collect()).collect();
+    let mut columns: Vec<Vec<Option<f64>>> = (0..chart.categories.len())
+        .map(|c| {
+            chart
+                .series
+                .iter()
+                .map(|s| Some(s.values[c]).filter(|v| v.is_finite()))
+                .collect()
+        })
+        .collect();
     let mut notes = Vec::new();
     let missing: Vec<String> = chart
         .categories
         .iter()
         .enumerate()
-        .flat_map(|(c, cat)| chart.series.iter().filter(move |s| !s.values[c].is_finite()).map(move |s| format!("{cat}/{}", s.name)))
+        .flat_map(|(c, cat)| {
+            chart
+                .series
+                .iter()
+                .filter(move |s| !s.values[c].is_finite())
+                .map(move |s| format!("{cat}/{}", s.name))
+        })
         .collect();
     if !missing.is_empty() {
-        let more = if missing.len() > NAMED { format!(" and {} more", missing.len() - NAMED) } else { String::new() };
-        notes.push(format!("Not drawn (value not finite): {}{more}.", missing[..missing.len().min(NAMED)].join(", ")));
+        let more = if missing.len() > NAMED {
+            format!(" and {} more", missing.len() - NAMED)
+        } else {
+            String::new()
+        };
+        notes.push(format!(
+            "Not drawn (value not finite): {}{more}.",
+            missing[..missing.len().min(NAMED)].join(", ")
+        ));
     }
     if let Some(label) = &chart.geomean {
-        let means: Vec<Option<f64>> = chart.series.iter().map(|s| geometric_mean(&s.values)).collect();
-        let lacking: Vec<&str> = chart.series.iter().zip(&means).filter(|(_, m)| m.is_none()).map(|(s, _)| s.name.as_str()).collect();
+        let means: Vec<Option<f64>> = chart
+            .series
+            .iter()
+            .map(|s| geometric_mean(&s.values))
+            .collect();
+        let lacking: Vec<&str> = chart
+            .series
+            .iter()
+            .zip(&means)
+            .filter(|(_, m)| m.is_none())
+            .map(|(s, _)| s.name.as_str())
+            .collect();
         if !lacking.is_empty() {
-            notes.push(format!("No {label} bar for {}: a value is missing or not positive.", lacking.join(", ")));
+            notes.push(format!(
+                "No {label} bar for {}: a value is missing or not positive.",
+                lacking.join(", ")
+            ));
         }
         group_labels.push(label.clone());
         columns.push(means);
@@ -97,24 +134,48 @@ pub fn grouped_bars(chart: &GroupedBars) -> Result<String, PlotError> {
     let drawn: Vec<f64> = columns.iter().flatten().flatten().copied().collect();
     let axis = value_axis(chart.y_range, &drawn, chart.reference)?;
 
-    let bar_w = if n_series == 1 { 22.0 } else { (72.0 / n_series as f64).clamp(9.0, 16.0) };
+    let bar_w = if n_series == 1 {
+        22.0
+    } else {
+        (72.0 / n_series as f64).clamp(9.0, 16.0)
+    };
     let gap = bar_w.max(12.0);
     let slot = (n_series as f64 * bar_w + gap).max(MIN_PLOT_W / group_labels.len() as f64);
     let labels = CategoryLabels::plan(&group_labels, slot);
     let legend = if n_series > 1 {
-        chart.series.iter().enumerate().map(|(i, s)| Entry { label: text::truncate(&s.name, 28), swatch: Swatch::Fill(palette::series(i)) }).collect()
+        chart
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Entry {
+                label: text::truncate(&s.name, 28),
+                swatch: Swatch::Fill(palette::series(i)),
+            })
+            .collect()
     } else {
         Vec::new()
     };
     let below = drawn.iter().filter(|&&v| v < axis.lo).count();
     if below > 0 {
-        notes.push(format!("{below} bar(s) below the axis range are not visible."));
+        notes.push(format!(
+            "{below} bar(s) below the axis range are not visible."
+        ));
     }
-    let frame = Frame { title: &chart.title, y_label: &chart.y_label, legend, axis, plot_w: slot * group_labels.len() as f64, band_h: labels.height(), notes };
+    let frame = Frame {
+        title: &chart.title,
+        y_label: &chart.y_label,
+        legend,
+        axis,
+        plot_w: slot * group_labels.len() as f64,
+        band_h: labels.height(),
+        notes,
+    };
     let l = frame.layout();
     canvas::render(l.size(), |c| {
         frame.draw_under(c, &l)?;
-        let centers: Vec<f64> = (0..group_labels.len()).map(|g| l.left + slot * (g as f64 + 0.5)).collect();
+        let centers: Vec<f64> = (0..group_labels.len())
+            .map(|g| l.left + slot * (g as f64 + 0.5))
+            .collect();
         if chart.geomean.is_some() {
             let x = l.left + slot * chart.categories.len() as f64;
             c.dashed((x, l.top), (x, l.bottom), palette::NOTE, 1)?;
@@ -149,16 +210,41 @@ pub fn grouped_bars(chart: &GroupedBars) -> Result<String, PlotError> {
 
 /// Writes `v` along a bar whose top is at `y`: above it when there is room under the plot
 /// area's top edge, else inside the bar's top in a colour that reads on `fill`.
-fn value_label(c: &canvas::Canvas, v: f64, x: f64, y: f64, top: f64, fill: plotters::style::RGBColor) -> Result<(), PlotError> {
+fn value_label(
+    c: &canvas::Canvas,
+    v: f64,
+    x: f64,
+    y: f64,
+    top: f64,
+    fill: plotters::style::RGBColor,
+) -> Result<(), PlotError> {
     const PX: f64 = 9.0;
     let s = format!("{v:.2}");
     let w = text::width(&s, PX);
     if y - 3.0 - w >= top {
         // On white, so grid and reference lines do not run through the digits.
-        c.fill(x - PX / 2.0, y - 4.0 - w, x + PX / 2.0, y - 1.0, plotters::style::WHITE)?;
-        c.text(&s, x, y - 3.0, Anchor::Start, Font::new(PX, palette::TEXT).vertical())
+        c.fill(
+            x - PX / 2.0,
+            y - 4.0 - w,
+            x + PX / 2.0,
+            y - 1.0,
+            plotters::style::WHITE,
+        )?;
+        c.text(
+            &s,
+            x,
+            y - 3.0,
+            Anchor::Start,
+            Font::new(PX, palette::TEXT).vertical(),
+        )
     } else {
-        c.text(&s, x, y + 3.0, Anchor::End, Font::new(PX, palette::text_on(fill)).vertical())
+        c.text(
+            &s,
+            x,
+            y + 3.0,
+            Anchor::End,
+            Font::new(PX, palette::text_on(fill)).vertical(),
+        )
     }
 }
 
@@ -169,7 +255,10 @@ pub fn bars(chart: &Bars) -> Result<String, PlotError> {
         title: chart.title.clone(),
         y_label: chart.y_label.clone(),
         categories: chart.categories.clone(),
-        series: vec![Series { name: chart.y_label.clone(), values: chart.values.clone() }],
+        series: vec![Series {
+            name: chart.y_label.clone(),
+            values: chart.values.clone(),
+        }],
         geomean: chart.geomean.clone(),
         reference: chart.reference,
         y_range: chart.y_range,
@@ -186,7 +275,14 @@ mod tests {
             title: "Speedup over LRR".into(),
             y_label: "speedup".into(),
             categories: (0..categories).map(|c| format!("P{c}")).collect(),
-            series: (0..series).map(|s| Series { name: format!("S{s}"), values: (0..categories).map(|c| 0.9 + 0.01 * (c * series + s) as f64).collect() }).collect(),
+            series: (0..series)
+                .map(|s| Series {
+                    name: format!("S{s}"),
+                    values: (0..categories)
+                        .map(|c| 0.9 + 0.01 * (c * series + s) as f64)
+                        .collect(),
+                })
+                .collect(),
             geomean: None,
             reference: Some(1.0),
             y_range: YRange::Auto,
@@ -242,11 +338,24 @@ mod tests {
 
     #[test]
     fn bad_shapes_and_empty_data_are_errors() {
-        assert!(matches!(grouped_bars(&chart(0, 2)), Err(PlotError::Empty(_))));
-        assert!(matches!(grouped_bars(&chart(2, 0)), Err(PlotError::Empty(_))));
+        assert!(matches!(
+            grouped_bars(&chart(0, 2)),
+            Err(PlotError::Empty(_))
+        ));
+        assert!(matches!(
+            grouped_bars(&chart(2, 0)),
+            Err(PlotError::Empty(_))
+        ));
         let mut ch = chart(3, 2);
         ch.series[1].values.pop();
-        assert!(matches!(grouped_bars(&ch), Err(PlotError::Shape { expected: 3, found: 2, .. })));
+        assert!(matches!(
+            grouped_bars(&ch),
+            Err(PlotError::Shape {
+                expected: 3,
+                found: 2,
+                ..
+            })
+        ));
         let mut ch = chart(3, 2);
         ch.y_range = YRange::Fixed { lo: 2.0, hi: 1.0 };
         assert!(matches!(grouped_bars(&ch), Err(PlotError::Invalid(_))));

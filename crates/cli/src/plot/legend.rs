@@ -58,9 +58,16 @@ pub(crate) fn height(entries: &[Entry], max_w: f64) -> f64 {
 }
 
 /// Draws the legend with its rows centred on `cx`, the first row's top at `top`.
-pub(crate) fn draw(c: &Canvas, entries: &[Entry], cx: f64, top: f64, max_w: f64) -> Result<(), PlotError> {
+pub(crate) fn draw(
+    c: &Canvas,
+    entries: &[Entry],
+    cx: f64,
+    top: f64,
+    max_w: f64,
+) -> Result<(), PlotError> {
     for (r, row) in rows(entries, max_w).iter().enumerate() {
-        let row_w: f64 = row.iter().map(|e| entry_width(e)).sum::<f64>() + GAP * (row.len() as f64 - 1.0);
+        let row_w: f64 =
+            row.iter().map(|e| entry_width(e)).sum::<f64>() + GAP * (row.len() as f64 - 1.0);
         let mut x = cx - row_w / 2.0;
         let mid = top + r as f64 * ROW + ROW / 2.0;
         for e in row {
@@ -75,7 +82,13 @@ pub(crate) fn draw(c: &Canvas, entries: &[Entry], cx: f64, top: f64, max_w: f64)
                     c.fill(x, mid - h / 2.0, x + KEY, mid + h / 2.0, color)?;
                 }
             }
-            c.text(&e.label, x + KEY + 5.0, mid, Anchor::Start, Font::new(PX, palette::TEXT))?;
+            c.text(
+                &e.label,
+                x + KEY + 5.0,
+                mid,
+                Anchor::Start,
+                Font::new(PX, palette::TEXT),
+            )?;
             x += entry_width(e) + GAP;
         }
     }
@@ -87,7 +100,12 @@ mod tests {
     use super::*;
 
     fn entries(n: usize) -> Vec<Entry> {
-        (0..n).map(|i| Entry { label: format!("series {i}"), swatch: Swatch::Fill(palette::series(i)) }).collect()
+        (0..n)
+            .map(|i| Entry {
+                label: format!("series {i}"),
+                swatch: Swatch::Fill(palette::series(i)),
+            })
+            .collect()
     }
 
     #[test]

@@ -47,5 +47,8 @@ pub use timeline::{timeline, Lane, Segment, SegmentKind, Timeline};
 /// Writes an SVG document made by one of the charts to `path`.
 #[allow(dead_code)] // reports write their files themselves; the review renderer uses it
 pub fn write_svg(path: &Path, svg: &str) -> Result<(), PlotError> {
-    std::fs::write(path, svg).map_err(|source| PlotError::Io { path: path.to_path_buf(), source })
+    std::fs::write(path, svg).map_err(|source| PlotError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }

@@ -63,7 +63,10 @@ mod tests {
 
     #[test]
     fn text_contrasts_with_its_background() {
-        assert_eq!(text_on(RGBColor(0x33, 0x22, 0x88)), RGBColor(0xFF, 0xFF, 0xFF));
+        assert_eq!(
+            text_on(RGBColor(0x33, 0x22, 0x88)),
+            RGBColor(0xFF, 0xFF, 0xFF)
+        );
         assert_eq!(text_on(RGBColor(0xDD, 0xCC, 0x77)), TEXT);
     }
 }

@@ -56,7 +56,11 @@ impl Axis {
         // The small tolerance keeps 0.8 (= 8 × 0.1 with rounding error) on its own tick.
         let lo_t = ((lo / step) + 1e-9).floor() * step;
         let hi_t = ((hi / step) - 1e-9).ceil() * step;
-        Axis { lo: lo_t, hi: hi_t.max(lo_t + step), step }
+        Axis {
+            lo: lo_t,
+            hi: hi_t.max(lo_t + step),
+            step,
+        }
     }
 
     /// Tick values from `lo` up to `hi` (`hi` itself when it falls on a tick).
@@ -82,7 +86,12 @@ impl Axis {
     /// A tick label with as many decimals as the step needs.
     pub fn label(&self, v: f64) -> String {
         let mut decimals = 0usize;
-        while decimals < 6 && ((self.step * 10f64.powi(decimals as i32)).round() - self.step * 10f64.powi(decimals as i32)).abs() > 1e-6 {
+        while decimals < 6
+            && ((self.step * 10f64.powi(decimals as i32)).round()
+                - self.step * 10f64.powi(decimals as i32))
+            .abs()
+                > 1e-6
+        {
             decimals += 1;
         }
         let s = format!("{:.*}", decimals, v);
@@ -96,15 +105,26 @@ impl Axis {
 }
 
 /// The axis a bar chart draws for `values` (finite ones only) and an optional reference line.
-pub(crate) fn value_axis(range: YRange, values: &[f64], reference: Option<f64>) -> Result<Axis, PlotError> {
+pub(crate) fn value_axis(
+    range: YRange,
+    values: &[f64],
+    reference: Option<f64>,
+) -> Result<Axis, PlotError> {
     const TICKS: f64 = 6.0;
     if let YRange::Fixed { lo, hi } = range {
         if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-            return Err(PlotError::Invalid(format!("fixed y range {lo}..{hi} is empty or not finite")));
+            return Err(PlotError::Invalid(format!(
+                "fixed y range {lo}..{hi} is empty or not finite"
+            )));
         }
         return Ok(Axis::covering(lo, hi, TICKS));
     }
-    let all: Vec<f64> = values.iter().copied().chain(reference).filter(|v| v.is_finite()).collect();
+    let all: Vec<f64> = values
+        .iter()
+        .copied()
+        .chain(reference)
+        .filter(|v| v.is_finite())
+        .collect();
     if all.is_empty() {
         return Ok(Axis::covering(0.0, 1.0, TICKS));
     }
@@ -121,7 +141,11 @@ pub(crate) fn value_axis(range: YRange, values: &[f64], reference: Option<f64>) 
     let lo = min.min(0.0);
     let hi = max.max(0.0);
     let pad = (hi - lo) * 0.06;
-    Ok(Axis::covering(if lo < 0.0 { lo - pad } else { 0.0 }, if hi > 0.0 { hi + pad } else { 0.0 }, TICKS))
+    Ok(Axis::covering(
+        if lo < 0.0 { lo - pad } else { 0.0 },
+        if hi > 0.0 { hi + pad } else { 0.0 },
+        TICKS,
+    ))
 }
 
 #[cfg(test)]
@@ -162,19 +186,43 @@ mod tests {
             assert!(a.lo < a.hi && a.step > 0.0, "{vals:?} {a:?}");
         }
         assert!(value_axis(YRange::Fixed { lo: 1.0, hi: 1.0 }, &[], None).is_err());
-        assert!(value_axis(YRange::Fixed { lo: 0.0, hi: f64::NAN }, &[], None).is_err());
+        assert!(value_axis(
+            YRange::Fixed {
+                lo: 0.0,
+                hi: f64::NAN
+            },
+            &[],
+            None
+        )
+        .is_err());
     }
 
     #[test]
     fn labels_have_the_step_decimals() {
-        let a = Axis { lo: 0.8, hi: 1.4, step: 0.1 };
+        let a = Axis {
+            lo: 0.8,
+            hi: 1.4,
+            step: 0.1,
+        };
         assert_eq!(a.label(0.8), "0.8");
         assert_eq!(a.ticks().len(), 7);
-        let b = Axis { lo: 0.0, hi: 1.0, step: 0.25 };
+        let b = Axis {
+            lo: 0.0,
+            hi: 1.0,
+            step: 0.25,
+        };
         assert_eq!(b.label(0.5), "0.50");
-        let unaligned = Axis { lo: 0.0, hi: 9000.0, step: 2000.0 };
+        let unaligned = Axis {
+            lo: 0.0,
+            hi: 9000.0,
+            step: 2000.0,
+        };
         assert_eq!(unaligned.ticks(), vec![0.0, 2000.0, 4000.0, 6000.0, 8000.0]);
-        let c = Axis { lo: -10.0, hi: 10.0, step: 5.0 };
+        let c = Axis {
+            lo: -10.0,
+            hi: 10.0,
+            step: 5.0,
+        };
         assert_eq!(c.label(-0.0), "0");
     }
 }

@@ -60,15 +60,34 @@ pub fn scatter(s: &Scatter) -> Result<String, PlotError> {
         return Err(PlotError::Empty("no series"));
     }
     let ok = |p: &(f64, f64)| p.0.is_finite() && p.1.is_finite() && p.0 > 0.0 && p.1 > 0.0;
-    let dropped: usize = s.series.iter().map(|x| x.points.iter().filter(|p| !ok(p)).count()).sum();
-    let all: Vec<(f64, f64)> = s.series.iter().flat_map(|x| x.points.iter().copied().filter(ok)).collect();
+    let dropped: usize = s
+        .series
+        .iter()
+        .map(|x| x.points.iter().filter(|p| !ok(p)).count())
+        .sum();
+    let all: Vec<(f64, f64)> = s
+        .series
+        .iter()
+        .flat_map(|x| x.points.iter().copied().filter(ok))
+        .collect();
     if all.is_empty() {
-        return Err(PlotError::Empty("no point with positive finite coordinates"));
+        return Err(PlotError::Empty(
+            "no point with positive finite coordinates",
+        ));
     }
     let (lo, hi) = decades(all.iter().flat_map(|p| [p.0, p.1]));
-    let entries: Vec<Entry> =
-        s.series.iter().enumerate().map(|(i, x)| Entry { label: x.label.clone(), swatch: Swatch::Fill(palette::series(i)) }).collect();
-    let tick_w = (lo..=hi).map(|e| text::width(&decade_label(e), TICK_PX)).fold(0.0, f64::max);
+    let entries: Vec<Entry> = s
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, x)| Entry {
+            label: x.label.clone(),
+            swatch: Swatch::Fill(palette::series(i)),
+        })
+        .collect();
+    let tick_w = (lo..=hi)
+        .map(|e| text::width(&decade_label(e), TICK_PX))
+        .fold(0.0, f64::max);
     let left = MARGIN + AXIS_PX + 10.0 + tick_w + 8.0;
     let width = left + SIDE + MARGIN + 8.0;
     let legend_top = MARGIN + TITLE_PX + 12.0;
@@ -76,7 +95,11 @@ pub fn scatter(s: &Scatter) -> Result<String, PlotError> {
     let top = legend_top + legend_h + 10.0;
     let bottom = top + SIDE;
     let notes: Vec<String> = if dropped > 0 {
-        text::wrap(&format!("{dropped} point(s) without a positive value are not drawn."), width - 2.0 * MARGIN, NOTE_PX)
+        text::wrap(
+            &format!("{dropped} point(s) without a positive value are not drawn."),
+            width - 2.0 * MARGIN,
+            NOTE_PX,
+        )
     } else {
         Vec::new()
     };
@@ -87,7 +110,13 @@ pub fn scatter(s: &Scatter) -> Result<String, PlotError> {
 
     render((width.ceil() as u32, height.ceil() as u32), |c| {
         let max_chars = ((width - 2.0 * MARGIN) / (TITLE_PX * 0.62)) as usize;
-        c.text(&text::truncate(&s.title, max_chars.max(8)), width / 2.0, MARGIN + TITLE_PX / 2.0 + 2.0, Anchor::Middle, Font::new(TITLE_PX, palette::TEXT).bold())?;
+        c.text(
+            &text::truncate(&s.title, max_chars.max(8)),
+            width / 2.0,
+            MARGIN + TITLE_PX / 2.0 + 2.0,
+            Anchor::Middle,
+            Font::new(TITLE_PX, palette::TEXT).bold(),
+        )?;
         legend::draw(c, &entries, width / 2.0, legend_top, width - 2.0 * MARGIN)?;
         let tick = Font::new(TICK_PX, palette::TEXT);
         for e in lo..=hi {
@@ -96,10 +125,22 @@ pub fn scatter(s: &Scatter) -> Result<String, PlotError> {
             c.line((left, y), (left + SIDE, y), palette::GRID, 1)?;
             c.line((x, top), (x, bottom), palette::GRID, 1)?;
             c.text(&decade_label(e), left - 7.0, y, Anchor::End, tick)?;
-            c.text(&decade_label(e), x, bottom + 4.0 + TICK_PX / 2.0, Anchor::Middle, tick)?;
+            c.text(
+                &decade_label(e),
+                x,
+                bottom + 4.0 + TICK_PX / 2.0,
+                Anchor::Middle,
+                tick,
+            )?;
         }
         c.dashed((left, bottom), (left + SIDE, top), palette::REFERENCE, 1)?;
-        c.text("y = x", left + SIDE - 4.0, top + 10.0, Anchor::End, Font::new(TICK_PX, palette::NOTE).italic())?;
+        c.text(
+            "y = x",
+            left + SIDE - 4.0,
+            top + 10.0,
+            Anchor::End,
+            Font::new(TICK_PX, palette::NOTE).italic(),
+        )?;
         c.line((left, top), (left, bottom), palette::AXIS, 1)?;
         c.line((left, bottom), (left + SIDE, bottom), palette::AXIS, 1)?;
         for (i, x) in s.series.iter().enumerate() {
@@ -110,11 +151,29 @@ pub fn scatter(s: &Scatter) -> Result<String, PlotError> {
             }
         }
         let axis = Font::new(AXIS_PX, palette::TEXT);
-        c.text(&s.x_label, left + SIDE / 2.0, bottom + TICK_PX + 8.0 + AXIS_PX / 2.0 + 4.0, Anchor::Middle, axis)?;
-        c.text(&s.y_label, MARGIN + AXIS_PX / 2.0, (top + bottom) / 2.0, Anchor::Middle, axis.vertical())?;
+        c.text(
+            &s.x_label,
+            left + SIDE / 2.0,
+            bottom + TICK_PX + 8.0 + AXIS_PX / 2.0 + 4.0,
+            Anchor::Middle,
+            axis,
+        )?;
+        c.text(
+            &s.y_label,
+            MARGIN + AXIS_PX / 2.0,
+            (top + bottom) / 2.0,
+            Anchor::Middle,
+            axis.vertical(),
+        )?;
         let note = Font::new(NOTE_PX, palette::NOTE).italic();
         for (i, line) in notes.iter().enumerate() {
-            c.text(line, MARGIN, height - MARGIN - (notes.len() - i) as f64 * 15.0 + 7.5, Anchor::Start, note)?;
+            c.text(
+                line,
+                MARGIN,
+                height - MARGIN - (notes.len() - i) as f64 * 15.0 + 7.5,
+                Anchor::Start,
+                note,
+            )?;
         }
         Ok(())
     })
@@ -130,7 +189,16 @@ mod tests {
             title: "MAE 10%".into(),
             x_label: "GPGPU-Sim cycles".into(),
             y_label: "warpsim cycles".into(),
-            series: vec![Points { label: "gtx480 gto".into(), points }, Points { label: "gtx480 lrr".into(), points: vec![(2000.0, 1500.0)] }],
+            series: vec![
+                Points {
+                    label: "gtx480 gto".into(),
+                    points,
+                },
+                Points {
+                    label: "gtx480 lrr".into(),
+                    points: vec![(2000.0, 1500.0)],
+                },
+            ],
         }
     }
 
@@ -138,22 +206,50 @@ mod tests {
     fn draws_points_decades_and_labels() {
         let svg = scatter(&chart(vec![(150.0, 120.0), (40000.0, 52000.0)])).unwrap();
         well_formed(&svg);
-        for t in ["MAE 10%", "gtx480 gto", "gtx480 lrr", "y = x", "100", "100000", "GPGPU-Sim cycles", "warpsim cycles"] {
+        for t in [
+            "MAE 10%",
+            "gtx480 gto",
+            "gtx480 lrr",
+            "y = x",
+            "100",
+            "100000",
+            "GPGPU-Sim cycles",
+            "warpsim cycles",
+        ] {
             assert!(has_text(&svg, t), "{t} missing");
         }
         // Two points of series 0 (rose) and one of series 1 (indigo), plus their legend keys.
         assert_eq!(count_filled(&svg, "#CC6677"), 3);
         assert_eq!(count_filled(&svg, "#332288"), 2);
-        assert_eq!(svg, scatter(&chart(vec![(150.0, 120.0), (40000.0, 52000.0)])).unwrap(), "deterministic");
+        assert_eq!(
+            svg,
+            scatter(&chart(vec![(150.0, 120.0), (40000.0, 52000.0)])).unwrap(),
+            "deterministic"
+        );
     }
 
     #[test]
     fn bad_points_are_left_out_with_a_note_and_nothing_to_draw_is_an_error() {
         let svg = scatter(&chart(vec![(0.0, 5.0), (f64::NAN, 1.0), (10.0, 10.0)])).unwrap();
-        assert!(has_text(&svg, "2 point(s) without a positive value are not drawn."));
-        let empty = Scatter { series: vec![Points { label: "x".into(), points: vec![(0.0, 0.0)] }], ..chart(vec![]) };
+        assert!(has_text(
+            &svg,
+            "2 point(s) without a positive value are not drawn."
+        ));
+        let empty = Scatter {
+            series: vec![Points {
+                label: "x".into(),
+                points: vec![(0.0, 0.0)],
+            }],
+            ..chart(vec![])
+        };
         assert!(matches!(scatter(&empty), Err(PlotError::Empty(_))));
-        assert!(matches!(scatter(&Scatter { series: vec![], ..chart(vec![]) }), Err(PlotError::Empty(_))));
+        assert!(matches!(
+            scatter(&Scatter {
+                series: vec![],
+                ..chart(vec![])
+            }),
+            Err(PlotError::Empty(_))
+        ));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 pub(crate) fn width(s: &str, px: f64) -> f64 {
     s.chars()
         .map(|c| match c {
-            'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' | '(' | ')' | '1' | 'I' | 'f' | 't' | 'r' => 0.34,
+            'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | ' ' | '(' | ')' | '1'
+            | 'I' | 'f' | 't' | 'r' => 0.34,
             'm' | 'w' | 'M' | 'W' => 0.86,
             c if c.is_ascii_uppercase() => 0.68,
             _ => 0.56,
@@ -48,9 +49,16 @@ mod tests {
 
     #[test]
     fn wrap_breaks_at_spaces_within_width() {
-        let lines = wrap("No GM bar for S0, S1: a value is missing or not positive.", 120.0, 11.0);
+        let lines = wrap(
+            "No GM bar for S0, S1: a value is missing or not positive.",
+            120.0,
+            11.0,
+        );
         assert!(lines.len() > 1);
-        assert_eq!(lines.join(" "), "No GM bar for S0, S1: a value is missing or not positive.");
+        assert_eq!(
+            lines.join(" "),
+            "No GM bar for S0, S1: a value is missing or not positive."
+        );
         assert!(lines.iter().all(|l| width(l, 11.0) <= 120.0));
         assert_eq!(wrap("short", 500.0, 11.0), vec!["short".to_string()]);
     }

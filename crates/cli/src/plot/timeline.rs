@@ -72,7 +72,10 @@ fn check(chart: &Timeline) -> Result<(), PlotError> {
     }
     for lane in &chart.lanes {
         if let Some(s) = lane.segments.iter().find(|s| s.end < s.start) {
-            return Err(PlotError::Invalid(format!("lane {:?}: segment ends (cycle {}) before it starts (cycle {})", lane.label, s.end, s.start)));
+            return Err(PlotError::Invalid(format!(
+                "lane {:?}: segment ends (cycle {}) before it starts (cycle {})",
+                lane.label, s.end, s.start
+            )));
         }
     }
     Ok(())
@@ -113,31 +116,79 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
     // the lanes use the whole width and the last exit wait still shows its end.
     let hi = (last + 0.01 * (last - lo)).max(lo + 1.0);
     let ticked = Axis::covering(lo, hi, 8.0);
-    let axis = Axis { lo: ticked.lo, hi, step: ticked.step.max(1.0) };
+    let axis = Axis {
+        lo: ticked.lo,
+        hi,
+        step: ticked.step.max(1.0),
+    };
 
-    let phases: BTreeSet<u32> = lanes.iter().flatten().filter_map(|s| if let SegmentKind::Run(k) = s.kind { Some(k) } else { None }).collect();
-    let mut entries: Vec<Entry> = phases.iter().take(PHASE_COLOURS).map(|&k| Entry { label: format!("phase {k}"), swatch: Swatch::Fill(palette::phase(k)) }).collect();
+    let phases: BTreeSet<u32> = lanes
+        .iter()
+        .flatten()
+        .filter_map(|s| {
+            if let SegmentKind::Run(k) = s.kind {
+                Some(k)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut entries: Vec<Entry> = phases
+        .iter()
+        .take(PHASE_COLOURS)
+        .map(|&k| Entry {
+            label: format!("phase {k}"),
+            swatch: Swatch::Fill(palette::phase(k)),
+        })
+        .collect();
     let has = |k: SegmentKind| lanes.iter().flatten().any(|s| s.kind == k);
     if has(SegmentKind::Resident) {
-        entries.push(Entry { label: "resident".into(), swatch: Swatch::Fill(palette::phase(0)) });
+        entries.push(Entry {
+            label: "resident".into(),
+            swatch: Swatch::Fill(palette::phase(0)),
+        });
     }
     // The wait keys explain phase lanes; a chart of spans alone has none.
     if !phases.is_empty() {
-        entries.push(Entry { label: "barrier wait".into(), swatch: Swatch::Band(palette::BARRIER_WAIT, 0.4) });
-        entries.push(Entry { label: "exit wait".into(), swatch: Swatch::Band(palette::EXIT_WAIT, 0.15) });
+        entries.push(Entry {
+            label: "barrier wait".into(),
+            swatch: Swatch::Band(palette::BARRIER_WAIT, 0.4),
+        });
+        entries.push(Entry {
+            label: "exit wait".into(),
+            swatch: Swatch::Band(palette::EXIT_WAIT, 0.15),
+        });
     }
     let note = (phases.len() > PHASE_COLOURS).then(|| format!("{} phases: colours repeat every {PHASE_COLOURS}; the numbers in the bars name the phase.", phases.len()));
 
     let n = chart.lanes.len();
     let lane_h = (480.0 / n as f64).clamp(9.0, 18.0);
     let lane_px = (lane_h - 2.0).min(10.0);
-    let lane_labels: Vec<String> = chart.lanes.iter().map(|l| text::truncate(&l.label, 12)).collect();
-    let label_w = lane_labels.iter().map(|s| text::width(s, lane_px)).fold(0.0, f64::max);
-    let group_labels: Vec<String> = chart.lanes.iter().map(|l| text::truncate(&l.group, 14)).collect();
-    let group_w = group_labels.iter().map(|s| text::width(s, GROUP_PX)).fold(0.0, f64::max);
+    let lane_labels: Vec<String> = chart
+        .lanes
+        .iter()
+        .map(|l| text::truncate(&l.label, 12))
+        .collect();
+    let label_w = lane_labels
+        .iter()
+        .map(|s| text::width(s, lane_px))
+        .fold(0.0, f64::max);
+    let group_labels: Vec<String> = chart
+        .lanes
+        .iter()
+        .map(|l| text::truncate(&l.group, 14))
+        .collect();
+    let group_w = group_labels
+        .iter()
+        .map(|s| text::width(s, GROUP_PX))
+        .fold(0.0, f64::max);
     let left = MARGIN + if group_w > 0.0 { group_w + 10.0 } else { 0.0 } + label_w + 6.0;
     let width = left + PLOT_W + MARGIN + 10.0;
-    let title_h = if chart.title.is_empty() { 0.0 } else { TITLE_PX + 12.0 };
+    let title_h = if chart.title.is_empty() {
+        0.0
+    } else {
+        TITLE_PX + 12.0
+    };
     let legend_top = MARGIN + title_h;
     let top = legend_top + legend::height(&entries, width - 2.0 * MARGIN) + 10.0;
     let bottom = top + lane_h * n as f64;
@@ -156,8 +207,17 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
 
     canvas::render((width.ceil() as u32, height.ceil() as u32), |c| {
         if !chart.title.is_empty() {
-            let title = text::truncate(&chart.title, ((width - 2.0 * MARGIN) / (TITLE_PX * 0.62)) as usize);
-            c.text(&title, width / 2.0, MARGIN + TITLE_PX / 2.0 + 2.0, Anchor::Middle, Font::new(TITLE_PX, palette::TEXT).bold())?;
+            let title = text::truncate(
+                &chart.title,
+                ((width - 2.0 * MARGIN) / (TITLE_PX * 0.62)) as usize,
+            );
+            c.text(
+                &title,
+                width / 2.0,
+                MARGIN + TITLE_PX / 2.0 + 2.0,
+                Anchor::Middle,
+                Font::new(TITLE_PX, palette::TEXT).bold(),
+            )?;
         }
         legend::draw(c, &entries, width / 2.0, legend_top, width - 2.0 * MARGIN)?;
         for (b, &(from, to)) in blocks.iter().enumerate() {
@@ -165,22 +225,56 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
             if b % 2 == 1 {
                 c.fill(left, y0, right, y1, GROUP_SHADE)?;
             }
-            c.text(&group_labels[from], MARGIN + group_w, (y0 + y1) / 2.0, Anchor::End, Font::new(GROUP_PX, palette::TEXT).bold())?;
+            c.text(
+                &group_labels[from],
+                MARGIN + group_w,
+                (y0 + y1) / 2.0,
+                Anchor::End,
+                Font::new(GROUP_PX, palette::TEXT).bold(),
+            )?;
         }
         for v in axis.ticks() {
             c.line((x(v), top), (x(v), bottom), palette::GRID, 1)?;
             c.line((x(v), bottom), (x(v), bottom + 4.0), palette::AXIS, 1)?;
-            c.text(&cycle_label(v, axis.step), x(v), bottom + 12.0, Anchor::Middle, Font::new(TICK_PX, palette::TEXT))?;
+            c.text(
+                &cycle_label(v, axis.step),
+                x(v),
+                bottom + 12.0,
+                Anchor::Middle,
+                Font::new(TICK_PX, palette::TEXT),
+            )?;
         }
-        let x_label = if chart.x_label.is_empty() { "cycle" } else { chart.x_label.as_str() };
-        c.text(x_label, (left + right) / 2.0, bottom + 30.0, Anchor::Middle, Font::new(12.0, palette::TEXT))?;
+        let x_label = if chart.x_label.is_empty() {
+            "cycle"
+        } else {
+            chart.x_label.as_str()
+        };
+        c.text(
+            x_label,
+            (left + right) / 2.0,
+            bottom + 30.0,
+            Anchor::Middle,
+            Font::new(12.0, palette::TEXT),
+        )?;
         if let Some(note) = &note {
-            c.text(note, MARGIN, bottom + 48.0, Anchor::Start, Font::new(11.0, palette::NOTE).italic())?;
+            c.text(
+                note,
+                MARGIN,
+                bottom + 48.0,
+                Anchor::Start,
+                Font::new(11.0, palette::NOTE).italic(),
+            )?;
         }
         let number_font = Font::new(lane_px, palette::TEXT);
         for (i, segments) in lanes.iter().enumerate() {
             let (y0, mid) = (top + i as f64 * lane_h, top + (i as f64 + 0.5) * lane_h);
-            c.text(&lane_labels[i], left - 5.0, mid, Anchor::End, Font::new(lane_px, palette::TEXT))?;
+            c.text(
+                &lane_labels[i],
+                left - 5.0,
+                mid,
+                Anchor::End,
+                Font::new(lane_px, palette::TEXT),
+            )?;
             for s in segments {
                 let (x0, x1) = (x(s.start as f64), x(s.end as f64));
                 match s.kind {
@@ -195,8 +289,12 @@ pub fn timeline(chart: &Timeline) -> Result<String, PlotError> {
                         let h = (lane_h * 0.2).max(1.5);
                         c.fill(x0, mid - h, x1, mid + h, palette::BARRIER_WAIT)?;
                     }
-                    SegmentKind::ExitWait => c.fill(x0, mid - 1.0, x1, mid + 1.0, palette::EXIT_WAIT)?,
-                    SegmentKind::Resident => c.fill(x0, y0 + 1.0, x1, y0 + lane_h - 1.0, palette::phase(0))?,
+                    SegmentKind::ExitWait => {
+                        c.fill(x0, mid - 1.0, x1, mid + 1.0, palette::EXIT_WAIT)?
+                    }
+                    SegmentKind::Resident => {
+                        c.fill(x0, y0 + 1.0, x1, y0 + lane_h - 1.0, palette::phase(0))?
+                    }
                 }
             }
         }
@@ -237,13 +335,28 @@ mod tests {
                 ],
             }
         };
-        Timeline { title: "FWT under GTO".into(), x_label: String::new(), lanes: (0..4).map(lane).collect() }
+        Timeline {
+            title: "FWT under GTO".into(),
+            x_label: String::new(),
+            lanes: (0..4).map(lane).collect(),
+        }
     }
 
     #[test]
     fn spans_have_their_own_key_and_no_wait_keys() {
-        let lanes = (0..3).map(|k| Lane { label: format!("CTA {k}"), group: "lrr".into(), segments: vec![seg(k * 10, k * 10 + 25, SegmentKind::Resident)] }).collect();
-        let svg = timeline(&Timeline { title: "spans".into(), x_label: String::new(), lanes }).unwrap();
+        let lanes = (0..3)
+            .map(|k| Lane {
+                label: format!("CTA {k}"),
+                group: "lrr".into(),
+                segments: vec![seg(k * 10, k * 10 + 25, SegmentKind::Resident)],
+            })
+            .collect();
+        let svg = timeline(&Timeline {
+            title: "spans".into(),
+            x_label: String::new(),
+            lanes,
+        })
+        .unwrap();
         well_formed(&svg);
         assert!(has_text(&svg, "resident"));
         assert!(!has_text(&svg, "barrier wait") && !has_text(&svg, "exit wait"));
@@ -277,14 +390,35 @@ mod tests {
 
     #[test]
     fn touching_segments_of_one_kind_merge() {
-        let m = merged(&[seg(5, 9, SegmentKind::Run(1)), seg(0, 5, SegmentKind::Run(1)), seg(9, 12, SegmentKind::BarrierWait), seg(12, 13, SegmentKind::Run(2))]);
-        assert_eq!(m, vec![seg(0, 9, SegmentKind::Run(1)), seg(9, 12, SegmentKind::BarrierWait), seg(12, 13, SegmentKind::Run(2))]);
+        let m = merged(&[
+            seg(5, 9, SegmentKind::Run(1)),
+            seg(0, 5, SegmentKind::Run(1)),
+            seg(9, 12, SegmentKind::BarrierWait),
+            seg(12, 13, SegmentKind::Run(2)),
+        ]);
+        assert_eq!(
+            m,
+            vec![
+                seg(0, 9, SegmentKind::Run(1)),
+                seg(9, 12, SegmentKind::BarrierWait),
+                seg(12, 13, SegmentKind::Run(2))
+            ]
+        );
     }
 
     #[test]
     fn bad_data_are_errors() {
-        assert!(matches!(timeline(&Timeline::default()), Err(PlotError::Empty(_))));
-        let empty_lanes = Timeline { lanes: vec![Lane { label: "w0".into(), ..Default::default() }], ..Default::default() };
+        assert!(matches!(
+            timeline(&Timeline::default()),
+            Err(PlotError::Empty(_))
+        ));
+        let empty_lanes = Timeline {
+            lanes: vec![Lane {
+                label: "w0".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
         assert!(matches!(timeline(&empty_lanes), Err(PlotError::Empty(_))));
         let mut ch = chart();
         ch.lanes[2].segments.push(seg(10, 5, SegmentKind::Run(3)));
@@ -293,11 +427,25 @@ mod tests {
 
     #[test]
     fn many_phases_and_zero_length_segments_render() {
-        let segments = (0..20u32).map(|k| seg(k as u64 * 10, k as u64 * 10 + 10, SegmentKind::Run(k))).chain([seg(200, 200, SegmentKind::ExitWait)]).collect();
-        let ch = Timeline { title: String::new(), x_label: "t".into(), lanes: vec![Lane { label: "w0".into(), group: String::new(), segments }] };
+        let segments = (0..20u32)
+            .map(|k| seg(k as u64 * 10, k as u64 * 10 + 10, SegmentKind::Run(k)))
+            .chain([seg(200, 200, SegmentKind::ExitWait)])
+            .collect();
+        let ch = Timeline {
+            title: String::new(),
+            x_label: "t".into(),
+            lanes: vec![Lane {
+                label: "w0".into(),
+                group: String::new(),
+                segments,
+            }],
+        };
         let svg = timeline(&ch).unwrap();
         well_formed(&svg);
-        assert!(has_text(&svg, "20 phases: colours repeat every 8; the numbers in the bars name the phase."));
+        assert!(has_text(
+            &svg,
+            "20 phases: colours repeat every 8; the numbers in the bars name the phase."
+        ));
         assert_eq!(timeline(&ch).unwrap(), svg);
     }
 }

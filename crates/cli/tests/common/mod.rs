@@ -19,7 +19,11 @@ impl Run {
 }
 
 pub fn warpsim(args: &[&str], cwd: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_warpsim")).args(args).current_dir(cwd).output().expect("run warpsim");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpsim"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run warpsim");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -29,7 +33,10 @@ pub fn warpsim(args: &[&str], cwd: &Path) -> Run {
 
 /// The repository root.
 pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 /// `crates/cli/tests/data`.
@@ -39,7 +46,9 @@ pub fn data() -> PathBuf {
 
 /// A fresh, empty scratch folder unique to `name`.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warpsim-cli").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("warpsim-cli")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -59,12 +68,21 @@ pub fn scratch_copy(name: &str, from: &Path) -> PathBuf {
 
 #[track_caller]
 pub fn assert_code(run: &Run, code: i32) {
-    assert_eq!(run.code, code, "exit code\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.code, code,
+        "exit code\n--- stdout\n{}--- stderr\n{}",
+        run.stdout, run.stderr
+    );
 }
 
 #[track_caller]
 pub fn assert_contains(run: &Run, needle: &str) {
-    assert!(run.all().contains(needle), "output lacks {needle:?}\n--- stdout\n{}--- stderr\n{}", run.stdout, run.stderr);
+    assert!(
+        run.all().contains(needle),
+        "output lacks {needle:?}\n--- stdout\n{}--- stderr\n{}",
+        run.stdout,
+        run.stderr
+    );
 }
 
 /// One row of a committed reference CSV, by column name.
@@ -76,7 +94,11 @@ pub struct CsvRow<'h> {
 impl CsvRow<'_> {
     /// The row's value in column `name` (a missing column is a broken reference: panics).
     pub fn get(&self, name: &str) -> &str {
-        let i = self.head.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+        let i = self
+            .head
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}"));
         &self.fields[i]
     }
 }
@@ -92,6 +114,9 @@ pub fn read_csv(rel: &str, fields: fn(&str) -> Vec<String>) -> (Vec<String>, Vec
 }
 
 /// The rows of [`read_csv`]'s result, each readable by column name.
-pub fn csv_rows<'h>(head: &'h [String], rows: Vec<Vec<String>>) -> impl Iterator<Item = CsvRow<'h>> {
+pub fn csv_rows<'h>(
+    head: &'h [String],
+    rows: Vec<Vec<String>>,
+) -> impl Iterator<Item = CsvRow<'h>> {
     rows.into_iter().map(move |fields| CsvRow { head, fields })
 }

@@ -153,7 +153,11 @@ pub fn add(fmt: Fmt, a: u64, b: u64, negate_b: bool, mode: RMode, ftz: bool) -> 
         return add_soft(fmt, a, b, negate_b, mode, ftz);
     }
     if fmt == Fmt::F32 && !ftz {
-        return if negate_b { f32_sub(a, b) } else { f32_add(a, b) };
+        return if negate_b {
+            f32_sub(a, b)
+        } else {
+            f32_add(a, b)
+        };
     }
     let a = flush_in(fmt, a & fmt.mask(), ftz);
     let b = flush_in(fmt, b & fmt.mask(), ftz);

@@ -18,7 +18,12 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
     let u = |v: u32| v as u64;
     let mut k = vec![
         ("gpu.num_sms", u(c.gpu.num_sms), 1, 1024),
-        ("gpu.kernel_launch_latency", u(c.gpu.kernel_launch_latency), 0, 100 * CYCLES),
+        (
+            "gpu.kernel_launch_latency",
+            u(c.gpu.kernel_launch_latency),
+            0,
+            100 * CYCLES,
+        ),
         ("sm.warp_size", u(c.sm.warp_size), 32, 32),
         ("sm.max_threads", u(c.sm.max_threads), 32, 64 * 32),
         ("sm.max_warps", u(c.sm.max_warps), 1, 64),
@@ -30,18 +35,53 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("sm.schedulers", u(c.sm.schedulers), 1, 16),
         ("sm.ldst_queue", u(c.sm.ldst_queue), 0, 64),
         ("sm.ibuffer_entries", u(c.sm.ibuffer_entries), 1, 64),
-        ("sm.fetch_warps_per_cycle", u(c.sm.fetch_warps_per_cycle), 1, 64),
+        (
+            "sm.fetch_warps_per_cycle",
+            u(c.sm.fetch_warps_per_cycle),
+            1,
+            64,
+        ),
         ("sm.fetch_bytes", u(c.sm.fetch_bytes), 8, 1024),
         ("units.sp", u(c.units.sp), 1, 64),
         ("units.sfu", u(c.units.sfu), 1, 64),
         ("units.ldst", u(c.units.ldst), 1, 64),
         ("operand_collectors.sp", u(c.operand_collectors.sp), 0, 256),
-        ("operand_collectors.sfu", u(c.operand_collectors.sfu), 0, 256),
-        ("operand_collectors.mem", u(c.operand_collectors.mem), 0, 256),
-        ("operand_collectors.generic", u(c.operand_collectors.generic), 0, 256),
-        ("operand_collectors.register_banks", u(c.operand_collectors.register_banks), 1, 256),
-        ("operand_collectors.per_scheduler", u(c.operand_collectors.per_scheduler), 0, 16),
-        ("operand_collectors.bank_reads_per_cycle", u(c.operand_collectors.bank_reads_per_cycle), 1, 8),
+        (
+            "operand_collectors.sfu",
+            u(c.operand_collectors.sfu),
+            0,
+            256,
+        ),
+        (
+            "operand_collectors.mem",
+            u(c.operand_collectors.mem),
+            0,
+            256,
+        ),
+        (
+            "operand_collectors.generic",
+            u(c.operand_collectors.generic),
+            0,
+            256,
+        ),
+        (
+            "operand_collectors.register_banks",
+            u(c.operand_collectors.register_banks),
+            1,
+            256,
+        ),
+        (
+            "operand_collectors.per_scheduler",
+            u(c.operand_collectors.per_scheduler),
+            0,
+            16,
+        ),
+        (
+            "operand_collectors.bank_reads_per_cycle",
+            u(c.operand_collectors.bank_reads_per_cycle),
+            1,
+            8,
+        ),
         ("pipeline.collect", u(c.pipeline.collect), 0, 64),
         ("pipeline.dispatch", u(c.pipeline.dispatch), 0, 64),
         ("pipeline.writeback", u(c.pipeline.writeback), 0, 64),
@@ -99,14 +139,34 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("dram.tRTW", u(c.dram.tRTW), 0, 10_000),
         ("dram.tWR", u(c.dram.tWR), 0, 10_000),
         ("dram.request_bytes", u(c.dram.request_bytes), 0, 4 * KIB),
-        ("dram.bank_interleave", u(c.dram.bank_interleave), 0, 256 * KIB),
+        (
+            "dram.bank_interleave",
+            u(c.dram.bank_interleave),
+            0,
+            256 * KIB,
+        ),
         ("icnt.latency", u(c.icnt.latency), 0, CYCLES),
         ("icnt.flit_bytes", u(c.icnt.flit_bytes), 1, 4 * KIB),
-        ("coalescer.sector_bytes", u(c.coalescer.sector_bytes), 4, 4 * KIB),
+        (
+            "coalescer.sector_bytes",
+            u(c.coalescer.sector_bytes),
+            4,
+            4 * KIB,
+        ),
         ("policy.tls.active", u(c.policy.tls.active), 1, 64),
         // A re-sort period longer than any launch we run is almost certainly a typo.
-        ("policy.pro.threshold", c.policy.pro.threshold, 1, 1_000_000_000),
-        ("policy.motrr.recency_bits", u(c.policy.motrr.recency_bits), 1, 16),
+        (
+            "policy.pro.threshold",
+            c.policy.pro.threshold,
+            1,
+            1_000_000_000,
+        ),
+        (
+            "policy.motrr.recency_bits",
+            u(c.policy.motrr.recency_bits),
+            1,
+            16,
+        ),
     ];
     for (key, t) in [("latency", &c.latency), ("initiation", &c.initiation)] {
         let (int, fp32, fp64) = match key {
@@ -116,15 +176,34 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         k.extend(t.int.iter().map(|&v| (int, u(v), 1, CYCLES)));
         k.extend(t.fp32.iter().map(|&v| (fp32, u(v), 1, CYCLES)));
         k.extend(t.fp64.iter().map(|&v| (fp64, u(v), 1, CYCLES)));
-        let other = if key == "latency" { "latency.other" } else { "initiation.other" };
+        let other = if key == "latency" {
+            "latency.other"
+        } else {
+            "initiation.other"
+        };
         k.extend(t.other.map(|v| (other, u(v), 1, CYCLES)));
     }
     // Optional keys (absent: the L1's values) have their range when given.
-    k.extend(c.const_cache.mshrs.map(|v| ("const_cache.mshrs", u(v), 1, 4096)));
-    k.extend(c.const_cache.mshr_merge.map(|v| ("const_cache.mshr_merge", u(v), 1, 1024)));
-    k.extend(c.icnt.input_buffer_flits.map(|v| ("icnt.input_buffer_flits", u(v), 1, 1 << 16)));
+    k.extend(
+        c.const_cache
+            .mshrs
+            .map(|v| ("const_cache.mshrs", u(v), 1, 4096)),
+    );
+    k.extend(
+        c.const_cache
+            .mshr_merge
+            .map(|v| ("const_cache.mshr_merge", u(v), 1, 1024)),
+    );
+    k.extend(
+        c.icnt
+            .input_buffer_flits
+            .map(|v| ("icnt.input_buffer_flits", u(v), 1, 1 << 16)),
+    );
     // Absent: slices alternate line by line.
-    k.extend(c.l2.slice_interleave.map(|v| ("l2.slice_interleave", u(v), 8, 1 << 30)));
+    k.extend(
+        c.l2.slice_interleave
+            .map(|v| ("l2.slice_interleave", u(v), 8, 1 << 30)),
+    );
     k
 }
 
@@ -146,18 +225,28 @@ mod tests {
     /// Dotted keys of every numeric leaf (arrays of numbers count once).
     fn numeric_leaves(t: &toml::Table, prefix: &str, out: &mut Vec<String>) {
         for (k, v) in t {
-            let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let key = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
             match v {
                 toml::Value::Table(sub) => numeric_leaves(sub, &key, out),
                 toml::Value::Integer(_) | toml::Value::Float(_) => out.push(key),
-                toml::Value::Array(a) if a.iter().all(|x| x.is_integer() || x.is_float()) => out.push(key),
+                toml::Value::Array(a) if a.iter().all(|x| x.is_integer() || x.is_float()) => {
+                    out.push(key)
+                }
                 _ => {}
             }
         }
     }
 
     fn ranged(c: &GpuConfig) -> Vec<&'static str> {
-        let mut keys: Vec<&str> = integer_keys(c).iter().map(|k| k.0).chain(float_keys(c).iter().map(|k| k.0)).collect();
+        let mut keys: Vec<&str> = integer_keys(c)
+            .iter()
+            .map(|k| k.0)
+            .chain(float_keys(c).iter().map(|k| k.0))
+            .collect();
         keys.dedup();
         keys
     }
@@ -170,9 +259,16 @@ mod tests {
             numeric_leaves(&text.parse().unwrap(), "", &mut leaves);
             let keys = ranged(&c);
             for leaf in &leaves {
-                assert!(keys.contains(&leaf.as_str()), "{name}: `{leaf}` has no range in bounds.rs");
+                assert!(
+                    keys.contains(&leaf.as_str()),
+                    "{name}: `{leaf}` has no range in bounds.rs"
+                );
             }
-            assert_eq!(keys.len(), leaves.len(), "{name}: bounds.rs names a key the preset lacks");
+            assert_eq!(
+                keys.len(),
+                leaves.len(),
+                "{name}: bounds.rs names a key the preset lacks"
+            );
         }
     }
 
@@ -203,7 +299,10 @@ mod tests {
                 match GpuConfig::load_with("gtx480", &[set(&c, key, v)]) {
                     Err(ConfigError::Invalid { key: k, why }) => {
                         assert_eq!(k, key, "{v}");
-                        assert!(why.contains(&format!("{v} is out of range {min}..={max}")), "{key}={v}: {why}");
+                        assert!(
+                            why.contains(&format!("{v} is out of range {min}..={max}")),
+                            "{key}={v}: {why}"
+                        );
                     }
                     other => panic!("{key}={v}: {other:?}"),
                 }
@@ -212,7 +311,10 @@ mod tests {
         for (key, _, min, max) in float_keys(&c) {
             for v in [min - 0.5, max * 2.0] {
                 let err = GpuConfig::load_with("gtx480", &[format!("{key}={v:?}")]).unwrap_err();
-                assert!(matches!(&err, ConfigError::Invalid { key: k, .. } if k == key), "{key}={v}: {err:?}");
+                assert!(
+                    matches!(&err, ConfigError::Invalid { key: k, .. } if k == key),
+                    "{key}={v}: {err:?}"
+                );
             }
         }
     }

@@ -11,17 +11,25 @@ mod validate;
 pub use types::*;
 
 /// The built-in presets: (name, TOML text).
-pub const PRESETS: &[(&str, &str)] =
-    &[("gtx480", include_str!("presets/gtx480.toml")), ("titanx-pascal", include_str!("presets/titanx-pascal.toml"))];
+pub const PRESETS: &[(&str, &str)] = &[
+    ("gtx480", include_str!("presets/gtx480.toml")),
+    ("titanx-pascal", include_str!("presets/titanx-pascal.toml")),
+];
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("unknown preset `{name}` (presets: {}); or give a path to a .toml file", available.join(", "))]
-    UnknownPreset { name: String, available: Vec<String> },
+    UnknownPreset {
+        name: String,
+        available: Vec<String>,
+    },
     #[error("cannot read {path}: {message}")]
     Io { path: String, message: String },
     #[error("{source_name}: {message}")]
-    Syntax { source_name: String, message: String },
+    Syntax {
+        source_name: String,
+        message: String,
+    },
     #[error("unknown key `{key}`; valid keys here: {}", valid.join(", "))]
     UnknownKey { key: String, valid: Vec<String> },
     #[error("override `{text}`: expected KEY=VALUE")]
@@ -40,14 +48,19 @@ impl GpuConfig {
     /// `sm.schedulers=4`, `l1d.set_hash="linear"`, `latency.int=[4,13,4,5,145,32]`).
     pub fn load_with(name_or_path: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
         let (source_name, text) = if name_or_path.ends_with(".toml") || name_or_path.contains('/') {
-            let text = std::fs::read_to_string(name_or_path)
-                .map_err(|e| ConfigError::Io { path: name_or_path.to_string(), message: e.to_string() })?;
+            let text = std::fs::read_to_string(name_or_path).map_err(|e| ConfigError::Io {
+                path: name_or_path.to_string(),
+                message: e.to_string(),
+            })?;
             (name_or_path.to_string(), text)
         } else {
-            let (_, text) = PRESETS.iter().find(|(n, _)| *n == name_or_path).ok_or_else(|| ConfigError::UnknownPreset {
-                name: name_or_path.to_string(),
-                available: PRESETS.iter().map(|(n, _)| n.to_string()).collect(),
-            })?;
+            let (_, text) = PRESETS
+                .iter()
+                .find(|(n, _)| *n == name_or_path)
+                .ok_or_else(|| ConfigError::UnknownPreset {
+                    name: name_or_path.to_string(),
+                    available: PRESETS.iter().map(|(n, _)| n.to_string()).collect(),
+                })?;
             (format!("preset {name_or_path}"), text.to_string())
         };
         Self::from_toml(&source_name, &text, overrides)
@@ -61,24 +74,45 @@ impl GpuConfig {
     /// configuration is appended to it (`gtx480 + sm.schedulers=4`), and so are a `base`
     /// file's keys when the file names no `name` of its own; overrides that change nothing
     /// leave it alone (the results are the same).
-    pub fn from_toml(source_name: &str, text: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
-        let syntax = |e: toml::de::Error| ConfigError::Syntax { source_name: source_name.to_string(), message: e.to_string() };
+    pub fn from_toml(
+        source_name: &str,
+        text: &str,
+        overrides: &[String],
+    ) -> Result<GpuConfig, ConfigError> {
+        let syntax = |e: toml::de::Error| ConfigError::Syntax {
+            source_name: source_name.to_string(),
+            message: e.to_string(),
+        };
         let mut table: toml::Table = text.parse().map_err(syntax)?;
         let reference: toml::Table = PRESETS[0].1.parse().expect("built-in preset parses");
         let mut file_keys = Vec::new();
         if let Some(base) = table.remove("base") {
-            let names = || PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
+            let names = || {
+                PRESETS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             let preset = base
                 .as_str()
                 .and_then(|b| PRESETS.iter().find(|(n, _)| *n == b))
-                .ok_or_else(|| ConfigError::Invalid { key: "base".into(), why: format!("{base} is not a preset (presets: {})", names()) })?;
+                .ok_or_else(|| ConfigError::Invalid {
+                    key: "base".into(),
+                    why: format!("{base} is not a preset (presets: {})", names()),
+                })?;
             validate::check_keys(&table, &reference, "")?;
             let named = table.contains_key("name");
             file_keys = validate::flatten(&table, "");
             table = preset.1.parse().expect("built-in preset parses");
             if named {
                 // The file's own name labels it; apply it first, unlabelled.
-                let name = file_keys.remove(file_keys.iter().position(|k| k.starts_with("name=")).expect("flattened name"));
+                let name = file_keys.remove(
+                    file_keys
+                        .iter()
+                        .position(|k| k.starts_with("name="))
+                        .expect("flattened name"),
+                );
                 validate::apply_override(&mut table, &reference, &name)?;
             }
             let labelled = apply_tracked(&mut table, &reference, &file_keys)?;
@@ -107,14 +141,25 @@ impl GpuConfig {
 
 /// Applies `overrides` in order; returns those that changed the configuration (`name=…`
 /// excluded: it sets the label itself), as `key=value` for the label.
-fn apply_tracked(table: &mut toml::Table, reference: &toml::Table, overrides: &[String]) -> Result<Vec<String>, ConfigError> {
+fn apply_tracked(
+    table: &mut toml::Table,
+    reference: &toml::Table,
+    overrides: &[String],
+) -> Result<Vec<String>, ConfigError> {
     let typed = |t: &toml::Table| toml::Value::Table(t.clone()).try_into::<GpuConfig>().ok();
     let mut changed = Vec::new();
-    let mut before = if overrides.is_empty() { None } else { typed(table) };
+    let mut before = if overrides.is_empty() {
+        None
+    } else {
+        typed(table)
+    };
     for o in overrides {
         validate::apply_override(table, reference, o)?;
         let after = typed(table);
-        let (key, value) = o.split_once('=').map(|(k, v)| (k.trim(), v.trim())).unwrap_or((o.trim(), ""));
+        let (key, value) = o
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .unwrap_or((o.trim(), ""));
         if key != "name" && (after.is_none() || after != before) {
             changed.push(format!("{key}={value}"));
         }

@@ -65,7 +65,9 @@ pub struct MwfParams {
 
 impl Default for MwfParams {
     fn default() -> Self {
-        MwfParams { count_exited_warps: true }
+        MwfParams {
+            count_exited_warps: true,
+        }
     }
 }
 
@@ -274,7 +276,13 @@ pub struct TexCache {
 impl Default for TexCache {
     /// GTX 480: `N:4:128:24,L:R:m:N:L,T:128:4,128:2` (12 KB, 24-way, 128-byte lines).
     fn default() -> TexCache {
-        TexCache { size: 12288, assoc: 24, line: 128, mshrs: 128, mshr_merge: 128 }
+        TexCache {
+            size: 12288,
+            assoc: 24,
+            line: 128,
+            mshrs: 128,
+            mshr_merge: 128,
+        }
     }
 }
 
@@ -594,6 +602,14 @@ pub struct Coalescer {
     /// How a warp's atomic access becomes L2 requests.
     #[serde(default)]
     pub atomics: AtomicRequests,
+    /// An access that goes around the L1 D-cache (a load that does not allocate in it, a
+    /// store that bypasses it, an atomic) holds the LD/ST unit one cycle per sector it
+    /// touches: GPGPU-Sim's coalescer cuts those into sector-sized accesses
+    /// (`gpgpu_coalesce_arch` 40 and up for every global access; on Fermi for `.cg` loads
+    /// and atomics) and its LD/ST unit sends one access per cycle (`memory_cycle`).
+    /// `false`: one cycle per line.
+    #[serde(default)]
+    pub bypass_per_sector: bool,
 }
 
 /// See [`Coalescer::atomics`].

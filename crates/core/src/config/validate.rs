@@ -3,12 +3,23 @@
 use super::{ConfigError, GpuConfig};
 
 /// Rejects keys that the reference preset does not have, listing the valid ones.
-pub fn check_keys(t: &toml::Table, reference: &toml::Table, prefix: &str) -> Result<(), ConfigError> {
+pub fn check_keys(
+    t: &toml::Table,
+    reference: &toml::Table,
+    prefix: &str,
+) -> Result<(), ConfigError> {
     for (k, v) in t {
-        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
         let Some(r) = reference.get(k) else {
             replaced(&key)?;
-            return Err(ConfigError::UnknownKey { key, valid: reference.keys().map(|k| qualify(prefix, k)).collect() });
+            return Err(ConfigError::UnknownKey {
+                key,
+                valid: reference.keys().map(|k| qualify(prefix, k)).collect(),
+            });
         };
         if let (toml::Value::Table(sub), toml::Value::Table(rsub)) = (v, r) {
             check_keys(sub, rsub, &key)?;
@@ -48,14 +59,25 @@ const REPLACED: &[(&str, &str)] = &[(
 /// An error for `key` when it is a replaced key.
 fn replaced(key: &str) -> Result<(), ConfigError> {
     match REPLACED.iter().find(|(old, _)| *old == key) {
-        Some((_, why)) => Err(ConfigError::Invalid { key: key.to_string(), why: why.to_string() }),
+        Some((_, why)) => Err(ConfigError::Invalid {
+            key: key.to_string(),
+            why: why.to_string(),
+        }),
         None => Ok(()),
     }
 }
 
 /// Applies one `a.b.c=value` override; the key must exist in the reference preset.
-pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) -> Result<(), ConfigError> {
-    let (key, value) = text.split_once('=').ok_or_else(|| ConfigError::BadOverride { text: text.to_string() })?;
+pub fn apply_override(
+    t: &mut toml::Table,
+    reference: &toml::Table,
+    text: &str,
+) -> Result<(), ConfigError> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| ConfigError::BadOverride {
+            text: text.to_string(),
+        })?;
     let key = key.trim();
     let parts: Vec<&str> = key.split('.').collect();
     let value: toml::Value = {
@@ -71,28 +93,45 @@ pub fn apply_override(t: &mut toml::Table, reference: &toml::Table, text: &str) 
         let prefix = parts[..i].join(".");
         let Some(r) = rcur.get(*p) else {
             replaced(key)?;
-            return Err(ConfigError::UnknownKey { key: key.to_string(), valid: rcur.keys().map(|k| qualify(&prefix, k)).collect() });
+            return Err(ConfigError::UnknownKey {
+                key: key.to_string(),
+                valid: rcur.keys().map(|k| qualify(&prefix, k)).collect(),
+            });
         };
         if i + 1 == parts.len() {
             if r.is_table() {
-                return Err(ConfigError::Invalid { key: key.to_string(), why: "is a section; override one of its keys".into() });
+                return Err(ConfigError::Invalid {
+                    key: key.to_string(),
+                    why: "is a section; override one of its keys".into(),
+                });
             }
             cur.insert(p.to_string(), value);
             return Ok(());
         }
         let toml::Value::Table(rsub) = r else {
-            return Err(ConfigError::Invalid { key: key.to_string(), why: format!("`{}` is not a section", qualify(&prefix, p)) });
+            return Err(ConfigError::Invalid {
+                key: key.to_string(),
+                why: format!("`{}` is not a section", qualify(&prefix, p)),
+            });
         };
         rcur = rsub;
-        cur = cur.entry(p.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new())).as_table_mut().ok_or_else(|| {
-            ConfigError::Invalid { key: key.to_string(), why: format!("`{}` is not a section", qualify(&prefix, p)) }
-        })?;
+        cur = cur
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            .as_table_mut()
+            .ok_or_else(|| ConfigError::Invalid {
+                key: key.to_string(),
+                why: format!("`{}` is not a section", qualify(&prefix, p)),
+            })?;
     }
     Ok(())
 }
 
 fn invalid(key: &str, why: impl Into<String>) -> ConfigError {
-    ConfigError::Invalid { key: key.to_string(), why: why.into() }
+    ConfigError::Invalid {
+        key: key.to_string(),
+        why: why.into(),
+    }
 }
 
 fn positive(key: &str, v: u32) -> Result<(), ConfigError> {
@@ -114,8 +153,14 @@ fn power_of_two(key: &str, v: u32) -> Result<(), ConfigError> {
 fn cache_shape(name: &str, size: u32, assoc: u32, line: u32) -> Result<(), ConfigError> {
     power_of_two(&format!("{name}.line"), line)?;
     positive(&format!("{name}.assoc"), assoc)?;
-    if size == 0 || size % (assoc * line) != 0 {
-        return Err(invalid(&format!("{name}.size"), format!("{size} is not a multiple of assoc × line = {}", assoc * line)));
+    if size == 0 || !size.is_multiple_of(assoc * line) {
+        return Err(invalid(
+            &format!("{name}.size"),
+            format!(
+                "{size} is not a multiple of assoc × line = {}",
+                assoc * line
+            ),
+        ));
     }
     Ok(())
 }
@@ -133,7 +178,10 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
             return Err(invalid(k, format!("{v} is out of range {min}..={max}")));
         }
     }
-    for (k, v) in [("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz), ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz)] {
+    for (k, v) in [
+        ("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz),
+        ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz),
+    ] {
         if v != c.gpu.core_clock_mhz {
             return Err(invalid(
                 k,
@@ -146,7 +194,13 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         }
     }
     if c.sm.max_warps * 32 < c.sm.max_threads {
-        return Err(invalid("sm.max_threads", format!("{} threads need more than sm.max_warps = {} warps", c.sm.max_threads, c.sm.max_warps)));
+        return Err(invalid(
+            "sm.max_threads",
+            format!(
+                "{} threads need more than sm.max_warps = {} warps",
+                c.sm.max_threads, c.sm.max_warps
+            ),
+        ));
     }
     let oc = &c.operand_collectors;
     if oc.per_scheduler == 0 && oc.sp + oc.sfu + oc.mem + oc.generic == 0 {
@@ -168,31 +222,57 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     if c.policy.tls.active > c.sm.max_warps {
         return Err(invalid(
             "policy.tls.active",
-            format!("must be between 1 and sm.max_warps = {}, got {}", c.sm.max_warps, c.policy.tls.active),
+            format!(
+                "must be between 1 and sm.max_warps = {}, got {}",
+                c.sm.max_warps, c.policy.tls.active
+            ),
         ));
     }
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
     cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
-    cache_shape("const_cache", c.const_cache.size, c.const_cache.assoc, c.const_cache.line)?;
+    cache_shape(
+        "const_cache",
+        c.const_cache.size,
+        c.const_cache.assoc,
+        c.const_cache.line,
+    )?;
     cache_shape("tex", c.tex.size, c.tex.assoc, c.tex.line)?;
-    if c.l1d.line % c.l1d.sector != 0 {
-        return Err(invalid("l1d.sector", format!("{} must divide l1d.line = {}", c.l1d.sector, c.l1d.line)));
+    if !c.l1d.line.is_multiple_of(c.l1d.sector) {
+        return Err(invalid(
+            "l1d.sector",
+            format!("{} must divide l1d.line = {}", c.l1d.sector, c.l1d.line),
+        ));
     }
     power_of_two("coalescer.sector_bytes", c.coalescer.sector_bytes)?;
     if c.coalescer.sector_bytes > c.l1d.line {
-        return Err(invalid("coalescer.sector_bytes", format!("{} is larger than l1d.line = {}", c.coalescer.sector_bytes, c.l1d.line)));
+        return Err(invalid(
+            "coalescer.sector_bytes",
+            format!(
+                "{} is larger than l1d.line = {}",
+                c.coalescer.sector_bytes, c.l1d.line
+            ),
+        ));
     }
-    if c.l2.slices % c.dram.partitions != 0 {
-        return Err(invalid("l2.slices", format!("{} slices cannot be split evenly over dram.partitions = {}", c.l2.slices, c.dram.partitions)));
+    if !c.l2.slices.is_multiple_of(c.dram.partitions) {
+        return Err(invalid(
+            "l2.slices",
+            format!(
+                "{} slices cannot be split evenly over dram.partitions = {}",
+                c.l2.slices, c.dram.partitions
+            ),
+        ));
     }
-    if c.l2.size % c.l2.slices != 0 {
+    if !c.l2.size.is_multiple_of(c.l2.slices) {
         return Err(invalid("l2.size", "must be a multiple of l2.slices"));
     }
     cache_shape("l2 slice", c.l2.size / c.l2.slices, c.l2.assoc, c.l2.line)?;
     if let Some(b) = c.l2.slice_interleave {
         power_of_two("l2.slice_interleave", b)?;
         if b < c.l2.line {
-            return Err(invalid("l2.slice_interleave", format!("{b} is smaller than l2.line = {}", c.l2.line)));
+            return Err(invalid(
+                "l2.slice_interleave",
+                format!("{b} is smaller than l2.line = {}", c.l2.line),
+            ));
         }
     }
     if c.l2.sectored && c.l2.line / c.coalescer.sector_bytes.max(1) > 32 {
@@ -206,13 +286,25 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
 /// power-of-two part of an L2 line, the bank interleave a power-of-two part of a row.
 fn dram_shape(c: &GpuConfig) -> Result<(), ConfigError> {
     let d = &c.dram;
-    if d.bank_groups > d.banks || d.banks % d.bank_groups != 0 {
-        return Err(invalid("dram.bank_groups", format!("{} groups cannot split dram.banks = {} evenly", d.bank_groups, d.banks)));
+    if d.bank_groups > d.banks || !d.banks.is_multiple_of(d.bank_groups) {
+        return Err(invalid(
+            "dram.bank_groups",
+            format!(
+                "{} groups cannot split dram.banks = {} evenly",
+                d.bank_groups, d.banks
+            ),
+        ));
     }
     if d.request_bytes != 0 {
         power_of_two("dram.request_bytes", d.request_bytes)?;
         if d.request_bytes > c.l2.line {
-            return Err(invalid("dram.request_bytes", format!("{} is larger than l2.line = {} (0 = one request per line)", d.request_bytes, c.l2.line)));
+            return Err(invalid(
+                "dram.request_bytes",
+                format!(
+                    "{} is larger than l2.line = {} (0 = one request per line)",
+                    d.request_bytes, c.l2.line
+                ),
+            ));
         }
     }
     if d.bank_interleave != 0 {
@@ -220,7 +312,13 @@ fn dram_shape(c: &GpuConfig) -> Result<(), ConfigError> {
         let row = d.row_bytes();
         if d.bank_interleave as u64 > row {
             let per_chip = super::Dram::ROW_BYTES_PER_CHIP;
-            return Err(invalid("dram.bank_interleave", format!("{} is larger than a row ({row} bytes = {per_chip} × dram.chips; 0 = a row)", d.bank_interleave)));
+            return Err(invalid(
+                "dram.bank_interleave",
+                format!(
+                    "{} is larger than a row ({row} bytes = {per_chip} × dram.chips; 0 = a row)",
+                    d.bank_interleave
+                ),
+            ));
         }
     }
     Ok(())

@@ -71,7 +71,10 @@ impl LaunchEngine for FunctionalEngine {
 
     fn launch(&mut self, l: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError> {
         let stats = run_grid(l.ctx, l.memory, l.printf, l.shared_bytes, l.limits)?;
-        Ok(EngineStats { stats, cycles: None })
+        Ok(EngineStats {
+            stats,
+            cycles: None,
+        })
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -120,9 +123,13 @@ mod tests {
         }
         fn launch(&mut self, l: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError> {
             let name = l.ctx.module.functions[l.ctx.kernel as usize].name.clone();
-            self.seen.push((name, l.registers_per_thread, l.shared_bytes));
+            self.seen
+                .push((name, l.registers_per_thread, l.shared_bytes));
             let out = FunctionalEngine.launch(l)?;
-            Ok(EngineStats { cycles: Some(7), ..out })
+            Ok(EngineStats {
+                cycles: Some(7),
+                ..out
+            })
         }
         fn as_any(&self) -> &dyn Any {
             self
@@ -139,7 +146,11 @@ mod tests {
         let m = dev.load_ptx(PTX).unwrap();
         let k = dev.kernel(m, "k").unwrap();
         let out = dev.alloc_zeroed::<u32>(1).unwrap();
-        let cfg = LaunchConfig { grid: 1.into(), block: 32.into(), dynamic_shared: 16 };
+        let cfg = LaunchConfig {
+            grid: 1.into(),
+            block: 32.into(),
+            dynamic_shared: 16,
+        };
         dev.launch(k, cfg, &[Arg::Ptr(out)]).unwrap();
         assert_eq!(dev.last_launch().unwrap().cycles, None);
 
@@ -147,15 +158,36 @@ mod tests {
         dev.set_kernel_registers("k", 12);
         let s = dev.launch(k, cfg, &[Arg::Ptr(out)]).unwrap();
         assert_eq!((s.ctas, s.warp_instructions), (1, 5));
-        assert_eq!(dev.engine_as::<Spy>().unwrap().seen, vec![("k".to_string(), Some(12), 16)]);
+        assert_eq!(
+            dev.engine_as::<Spy>().unwrap().seen,
+            vec![("k".to_string(), Some(12), 16)]
+        );
         assert!(dev.engine_as::<FunctionalEngine>().is_none());
         let recs = dev.take_launch_records();
         assert_eq!(recs.len(), 2);
-        assert_eq!((recs[1].kernel.as_str(), recs[1].cycles, recs[1].registers_per_thread, recs[1].dynamic_shared), ("k", Some(7), Some(12), 16));
+        assert_eq!(
+            (
+                recs[1].kernel.as_str(),
+                recs[1].cycles,
+                recs[1].registers_per_thread,
+                recs[1].dynamic_shared
+            ),
+            ("k", Some(7), Some(12), 16)
+        );
         assert_eq!(recs[0].registers_per_thread, None);
         assert!(dev.launch_records().is_empty());
         // A failed launch is not recorded.
-        assert!(dev.launch(k, LaunchConfig { grid: 1.into(), block: 2048.into(), dynamic_shared: 0 }, &[Arg::Ptr(out)]).is_err());
+        assert!(dev
+            .launch(
+                k,
+                LaunchConfig {
+                    grid: 1.into(),
+                    block: 2048.into(),
+                    dynamic_shared: 0
+                },
+                &[Arg::Ptr(out)]
+            )
+            .is_err());
         assert!(dev.last_launch().is_none());
     }
 }

@@ -1,7 +1,7 @@
 //! Errors of the Device API, each carrying enough to act on without a debugger.
 
-use crate::error::LoadErrors;
 use crate::demangle::demangle;
+use crate::error::LoadErrors;
 use crate::ir::Space;
 
 /// Where in a kernel something happened.
@@ -31,7 +31,11 @@ impl std::fmt::Display for Location {
             self.thread[0],
             self.thread[1],
             self.thread[2],
-            if self.function != self.kernel { format!("in `{}` ", demangle(&self.function)) } else { String::new() },
+            if self.function != self.kernel {
+                format!("in `{}` ", demangle(&self.function))
+            } else {
+                String::new()
+            },
             self.pc,
             self.line,
             match &self.source {
@@ -67,7 +71,10 @@ pub enum DeviceError {
     #[error("cannot load PTX:\n{0}")]
     Load(#[from] LoadErrors),
     #[error("no kernel `{name}` in the module (kernels: {})", available.join(", "))]
-    UnknownKernel { name: String, available: Vec<String> },
+    UnknownKernel {
+        name: String,
+        available: Vec<String>,
+    },
     #[error("no variable `{name}` in the module")]
     UnknownSymbol { name: String },
     #[error("invalid module handle")]
@@ -91,7 +98,13 @@ pub enum DeviceError {
         demangle(.kernel),
         *per_sm as u64 * *sms as u64
     )]
-    CooperativeLaunchTooLarge { kernel: String, ctas: u64, per_sm: u32, sms: u32, limiter: &'static str },
+    CooperativeLaunchTooLarge {
+        kernel: String,
+        ctas: u64,
+        per_sm: u32,
+        sms: u32,
+        limiter: &'static str,
+    },
     /// An access outside every allocation, misaligned, or to freed memory. `why` says where
     /// the address lies (the nearest allocation and the distance, who freed it); `threads` of
     /// the warp's `active` threads executing the access fault, the first at `location`.
@@ -102,9 +115,25 @@ pub enum DeviceError {
         if *active == 1 { "" } else { "s" },
         if *threads == 1 { "s" } else { "" }
     )]
-    MemoryFault { location: Location, space: Space, address: u64, size: u32, write: bool, misaligned: bool, after_free: bool, why: String, threads: u32, active: u32 },
+    MemoryFault {
+        location: Location,
+        space: Space,
+        address: u64,
+        size: u32,
+        write: bool,
+        misaligned: bool,
+        after_free: bool,
+        why: String,
+        threads: u32,
+        active: u32,
+    },
     #[error("barrier deadlock in kernel `{}`, CTA ({},{},{}): {live_threads} live threads, {}", demangle(.kernel), cta[0], cta[1], cta[2], describe_stuck(.warps))]
-    Deadlock { kernel: String, cta: [u32; 3], live_threads: u32, warps: Vec<StuckWarp> },
+    Deadlock {
+        kernel: String,
+        cta: [u32; 3],
+        live_threads: u32,
+        warps: Vec<StuckWarp>,
+    },
     /// `--synccheck`: the barrier completed although threads that should have reached it had
     /// exited (undefined behaviour; without the check it completes, as on GPUs).
     #[error(
@@ -119,36 +148,79 @@ pub enum DeviceError {
         if count.is_some() { " in a warp that takes part" } else { "" },
         kernel_name = demangle(.kernel)
     )]
-    BarrierAfterExit { kernel: String, function: String, cta: [u32; 3], barrier: u8, count: Option<u32>, pc: u32, line: u32, exited: Vec<ExitedWarp> },
-        #[error("kernel `{}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)", demangle(.kernel))]
-
+    BarrierAfterExit {
+        kernel: String,
+        function: String,
+        cta: [u32; 3],
+        barrier: u8,
+        count: Option<u32>,
+        pc: u32,
+        line: u32,
+        exited: Vec<ExitedWarp>,
+    },
+    #[error("kernel `{}` exceeded the limit of {limit} warp instructions (runaway kernel? raise max_warp_instructions)", demangle(.kernel))]
     InstructionLimit { kernel: String, limit: u64 },
     /// A timed launch ran past the timing engine's cycle limit (runaway guard).
     #[error("kernel `{}` did not finish within {limit} simulated cycles (runaway kernel? raise the cycle limit)", demangle(.kernel))]
     CycleLimit { kernel: String, limit: u64 },
     /// A timed launch stopped on request (Ctrl-C), with where it stood.
     #[error("kernel `{}` interrupted at cycle {cycle} ({warp_instructions} warp instructions, {ctas_done} of {ctas_total} CTAs done)", demangle(.kernel))]
-    Interrupted { kernel: String, cycle: u64, warp_instructions: u64, ctas_done: u64, ctas_total: u64 },
+    Interrupted {
+        kernel: String,
+        cycle: u64,
+        warp_instructions: u64,
+        ctas_done: u64,
+        ctas_total: u64,
+    },
     #[error("`trap` executed: {0}")]
     Trap(Location),
     #[error("device assertion `{message}` failed at {file}:{line} in {function}: {location}")]
-    AssertFailed { location: Location, message: String, file: String, line: u32, function: String },
+    AssertFailed {
+        location: Location,
+        message: String,
+        file: String,
+        line: u32,
+        function: String,
+    },
     #[error("stack overflow: {location} needs {needed} bytes of local memory (limit {limit})")]
-    StackOverflow { location: Location, needed: u64, limit: u64 },
+    StackOverflow {
+        location: Location,
+        needed: u64,
+        limit: u64,
+    },
     #[error("indirect call through 0x{value:x}, which is not a function: {location}")]
     BadCallTarget { location: Location, value: u64 },
     #[error("free(0x{address:x}): not a live block of the device heap (freed twice, or not returned by malloc): {location}")]
     BadFree { location: Location, address: u64 },
     #[error("{} handle {handle} is not a live {} object: {location}", if *surface { "surface" } else { "texture" }, if *surface { "surface" } else { "texture" })]
-    BadTextureHandle { location: Location, surface: bool, handle: u64 },
+    BadTextureHandle {
+        location: Location,
+        surface: bool,
+        handle: u64,
+    },
     #[error("surface {} outside surface {handle} ({size} bytes at x = {} bytes, y = {}, z = {}): {location}", if *write { "write" } else { "read" }, coords[0], coords[1], coords[2])]
-    SurfaceOutOfBounds { location: Location, handle: u64, coords: [i64; 3], size: u32, write: bool },
+    SurfaceOutOfBounds {
+        location: Location,
+        handle: u64,
+        coords: [i64; 3],
+        size: u32,
+        write: bool,
+    },
 }
 
 fn describe_stuck(warps: &[StuckWarp]) -> String {
     warps
         .iter()
-        .map(|w| format!("warp {} waits at barrier {} (pc {}, PTX line {}, {} lanes)", w.warp, w.barrier, w.pc, w.line, w.lanes.count_ones()))
+        .map(|w| {
+            format!(
+                "warp {} waits at barrier {} (pc {}, PTX line {}, {} lanes)",
+                w.warp,
+                w.barrier,
+                w.pc,
+                w.line,
+                w.lanes.count_ones()
+            )
+        })
         .collect::<Vec<_>>()
         .join("; ")
         + "; no other thread of the CTA can reach the barrier"
@@ -159,7 +231,11 @@ fn exited_threads(warps: &[ExitedWarp]) -> u32 {
 }
 
 fn describe_exited(warps: &[ExitedWarp]) -> String {
-    warps.iter().map(|w| format!("warp {} lanes {}", w.warp, lane_ranges(w.lanes))).collect::<Vec<_>>().join(", ")
+    warps
+        .iter()
+        .map(|w| format!("warp {} lanes {}", w.warp, lane_ranges(w.lanes)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `0-15,20,22-23`: the set bits of a lane mask as ranges.
@@ -175,7 +251,11 @@ pub fn lane_ranges(mask: u32) -> String {
         while l < 32 && mask & (1 << l) != 0 {
             l += 1;
         }
-        out.push(if l - 1 == start { start.to_string() } else { format!("{start}-{}", l - 1) });
+        out.push(if l - 1 == start {
+            start.to_string()
+        } else {
+            format!("{start}-{}", l - 1)
+        });
     }
     out.join(",")
 }

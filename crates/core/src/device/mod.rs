@@ -198,10 +198,21 @@ impl Device {
     /// Loads an already lowered module.
     pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
         let size = ir.global_image.len() as u64;
-        let base = self.memory.alloc_from(size, Origin::Module).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        let base = self
+            .memory
+            .alloc_from(size, Origin::Module)
+            .ok_or(DeviceError::OutOfMemory { bytes: size })?;
         self.write_image(&ir, base)?;
-        let uses_heap = ir.functions.iter().any(|f| f.insts.iter().any(|i| matches!(i.op, ir::Op::Malloc | ir::Op::Free)));
-        self.modules.push(LoadedModule { ir, globals_base: base, uses_heap });
+        let uses_heap = ir.functions.iter().any(|f| {
+            f.insts
+                .iter()
+                .any(|i| matches!(i.op, ir::Op::Malloc | ir::Op::Free))
+        });
+        self.modules.push(LoadedModule {
+            ir,
+            globals_base: base,
+            uses_heap,
+        });
         Ok(ModuleHandle(self.modules.len() as u32 - 1))
     }
 
@@ -219,7 +230,9 @@ impl Device {
             }
         }
         if !image.is_empty() {
-            self.memory.write(base, &image).map_err(|_| DeviceError::OutOfMemory { bytes: size })?;
+            self.memory
+                .write(base, &image)
+                .map_err(|_| DeviceError::OutOfMemory { bytes: size })?;
         }
         Ok(())
     }
@@ -236,7 +249,10 @@ impl Device {
         }
         let ir = lm.ir.clone();
         let size = ir.global_image.len() as u64;
-        let base = self.memory.alloc_host_visible_from(size, Origin::Module).ok_or(DeviceError::OutOfMemory { bytes: size })?;
+        let base = self
+            .memory
+            .alloc_host_visible_from(size, Origin::Module)
+            .ok_or(DeviceError::OutOfMemory { bytes: size })?;
         self.write_image(&ir, base)?;
         self.memory.free_by(old, "module made host-visible");
         self.modules[m.0 as usize].globals_base = base;
@@ -244,7 +260,9 @@ impl Device {
     }
 
     fn module(&self, m: ModuleHandle) -> Result<&LoadedModule, DeviceError> {
-        self.modules.get(m.0 as usize).ok_or(DeviceError::InvalidHandle)
+        self.modules
+            .get(m.0 as usize)
+            .ok_or(DeviceError::InvalidHandle)
     }
 
     /// The lowered IR of a loaded module.
@@ -256,8 +274,14 @@ impl Device {
     pub fn kernel(&self, m: ModuleHandle, name: &str) -> Result<KernelHandle, DeviceError> {
         let module = &self.module(m)?.ir;
         match module.function(name) {
-            Some(f) if module.functions[f as usize].is_kernel => Ok(KernelHandle { module: m.0, func: f }),
-            _ => Err(DeviceError::UnknownKernel { name: name.to_string(), available: module.kernels().map(|(_, f)| f.name.clone()).collect() }),
+            Some(f) if module.functions[f as usize].is_kernel => Ok(KernelHandle {
+                module: m.0,
+                func: f,
+            }),
+            _ => Err(DeviceError::UnknownKernel {
+                name: name.to_string(),
+                available: module.kernels().map(|(_, f)| f.name.clone()).collect(),
+            }),
         }
     }
 
@@ -269,7 +293,12 @@ impl Device {
     /// Address and size of a `.global`/`.const` variable (`__device__`/`__constant__`).
     pub fn symbol(&self, m: ModuleHandle, name: &str) -> Result<(DevPtr, u64), DeviceError> {
         let lm = self.module(m)?;
-        let g = lm.ir.global(name).ok_or_else(|| DeviceError::UnknownSymbol { name: name.to_string() })?;
+        let g = lm
+            .ir
+            .global(name)
+            .ok_or_else(|| DeviceError::UnknownSymbol {
+                name: name.to_string(),
+            })?;
         Ok((DevPtr(lm.globals_base + g.offset as u64), g.size as u64))
     }
 
@@ -284,7 +313,10 @@ impl Device {
         if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
             return Err(DeviceError::OutOfMemory { bytes });
         }
-        self.memory.alloc_from(bytes, Origin::Host(call)).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+        self.memory
+            .alloc_from(bytes, Origin::Host(call))
+            .map(DevPtr)
+            .ok_or(DeviceError::OutOfMemory { bytes })
     }
 
     /// Allocates `bytes` of zeroed memory that host and device share (managed or mapped
@@ -295,11 +327,18 @@ impl Device {
     }
 
     /// [`Device::malloc_host_visible`] on behalf of the API call `call` (`cudaHostAlloc`…).
-    pub fn malloc_host_visible_by(&mut self, bytes: u64, call: &'static str) -> Result<DevPtr, DeviceError> {
+    pub fn malloc_host_visible_by(
+        &mut self,
+        bytes: u64,
+        call: &'static str,
+    ) -> Result<DevPtr, DeviceError> {
         if self.memory.in_use().saturating_add(bytes) > self.options.global_memory_bytes {
             return Err(DeviceError::OutOfMemory { bytes });
         }
-        self.memory.alloc_host_visible_from(bytes, Origin::Host(call)).map(DevPtr).ok_or(DeviceError::OutOfMemory { bytes })
+        self.memory
+            .alloc_host_visible_from(bytes, Origin::Host(call))
+            .map(DevPtr)
+            .ok_or(DeviceError::OutOfMemory { bytes })
     }
 
     /// Bytes of the device heap that device-side `malloc` allocates from.
@@ -318,7 +357,10 @@ impl Device {
         if self.memory.set_heap_limit(bytes) {
             Ok(())
         } else {
-            Err(DeviceError::HeapInUse { blocks: self.memory.heap().live_blocks(), bytes })
+            Err(DeviceError::HeapInUse {
+                blocks: self.memory.heap().live_blocks(),
+                bytes,
+            })
         }
     }
 
@@ -347,7 +389,10 @@ impl Device {
         if self.memory.free_by(p.0, call) {
             Ok(())
         } else {
-            Err(DeviceError::InvalidPointer { address: p.0, bytes: 0 })
+            Err(DeviceError::InvalidPointer {
+                address: p.0,
+                bytes: 0,
+            })
         }
     }
 
@@ -369,22 +414,45 @@ impl Device {
     }
 
     fn write_untold(&mut self, dst: DevPtr, src: &[u8]) -> Result<(), DeviceError> {
-        self.memory.write(dst.0, src).map_err(|_| DeviceError::InvalidPointer { address: dst.0, bytes: src.len() as u64 })
+        self.memory
+            .write(dst.0, src)
+            .map_err(|_| DeviceError::InvalidPointer {
+                address: dst.0,
+                bytes: src.len() as u64,
+            })
     }
 
     pub fn read(&self, src: DevPtr, dst: &mut [u8]) -> Result<(), DeviceError> {
-        self.memory.read(src.0, dst).map_err(|_| DeviceError::InvalidPointer { address: src.0, bytes: dst.len() as u64 })
+        self.memory
+            .read(src.0, dst)
+            .map_err(|_| DeviceError::InvalidPointer {
+                address: src.0,
+                bytes: dst.len() as u64,
+            })
     }
 
     /// Device-to-device copy (overlapping ranges behave like `memmove`).
     pub fn copy(&mut self, dst: DevPtr, src: DevPtr, bytes: u64) -> Result<(), DeviceError> {
-        let data = self.memory.slice(src.0, bytes).map_err(|_| DeviceError::InvalidPointer { address: src.0, bytes })?.to_vec();
+        let data = self
+            .memory
+            .slice(src.0, bytes)
+            .map_err(|_| DeviceError::InvalidPointer {
+                address: src.0,
+                bytes,
+            })?
+            .to_vec();
         // Not a host write: GPGPU-Sim's device-to-device copy leaves its caches alone.
         self.write_untold(dst, &data)
     }
 
     pub fn memset(&mut self, dst: DevPtr, value: u8, bytes: u64) -> Result<(), DeviceError> {
-        self.memory.slice_mut(dst.0, bytes).map_err(|_| DeviceError::InvalidPointer { address: dst.0, bytes })?.fill(value);
+        self.memory
+            .slice_mut(dst.0, bytes)
+            .map_err(|_| DeviceError::InvalidPointer {
+                address: dst.0,
+                bytes,
+            })?
+            .fill(value);
         Ok(())
     }
 
@@ -400,7 +468,11 @@ impl Device {
         self.malloc((n * std::mem::size_of::<T>()) as u64)
     }
 
-    pub fn write_slice<T: bytemuck::Pod>(&mut self, dst: DevPtr, data: &[T]) -> Result<(), DeviceError> {
+    pub fn write_slice<T: bytemuck::Pod>(
+        &mut self,
+        dst: DevPtr,
+        data: &[T],
+    ) -> Result<(), DeviceError> {
         self.write(dst, bytemuck::cast_slice(data))
     }
 
@@ -418,13 +490,22 @@ impl Device {
     /// Checks a launch configuration against the device's limits and the kernel's (block and
     /// grid sizes, `.reqntid`/`.maxntid`, shared memory): the offset of the dynamic shared
     /// array and the CTA's shared bytes, else [`DeviceError::InvalidLaunch`].
-    pub fn check_launch(&self, k: KernelHandle, cfg: &LaunchConfig) -> Result<(u32, u32), DeviceError> {
+    pub fn check_launch(
+        &self,
+        k: KernelHandle,
+        cfg: &LaunchConfig,
+    ) -> Result<(u32, u32), DeviceError> {
         let f = self.kernel_info(k);
-        let bad = |reason: String| DeviceError::InvalidLaunch { kernel: f.name.clone(), reason };
+        let bad = |reason: String| DeviceError::InvalidLaunch {
+            kernel: f.name.clone(),
+            reason,
+        };
         let b = cfg.block;
         let g = cfg.grid;
         if b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0 {
-            return Err(bad(format!("grid {g} and block {b} must have no zero dimension")));
+            return Err(bad(format!(
+                "grid {g} and block {b} must have no zero dimension"
+            )));
         }
         let threads = b.x as u64 * b.y as u64 * b.z as u64;
         if threads > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64 {
@@ -435,17 +516,26 @@ impl Device {
         }
         if let Some(r) = f.reqntid {
             if [b.x, b.y, b.z] != r {
-                return Err(bad(format!("block {b} differs from the kernel's .reqntid {},{},{}", r[0], r[1], r[2])));
+                return Err(bad(format!(
+                    "block {b} differs from the kernel's .reqntid {},{},{}",
+                    r[0], r[1], r[2]
+                )));
             }
         }
         if let Some(m) = f.maxntid {
             let limit = m[0] as u64 * m[1] as u64 * m[2] as u64;
             if threads > limit {
-                return Err(bad(format!("block {b} has {threads} threads but the kernel declares at most {limit}")));
+                return Err(bad(format!(
+                    "block {b} has {threads} threads but the kernel declares at most {limit}"
+                )));
             }
         }
         let align = f.dyn_shared_align.max(1);
-        let dyn_base = if cfg.dynamic_shared > 0 { f.shared_bytes.div_ceil(align) * align } else { f.shared_bytes };
+        let dyn_base = if cfg.dynamic_shared > 0 {
+            f.shared_bytes.div_ceil(align) * align
+        } else {
+            f.shared_bytes
+        };
         let shared = dyn_base as u64 + cfg.dynamic_shared as u64;
         if shared > self.options.max_shared_per_block as u64 {
             return Err(bad(format!(
@@ -470,9 +560,17 @@ impl Device {
     /// `None` when the device models no GPU ([`DeviceOptions::sm`]). This is what the timing
     /// model's dispatcher gives a launch of that shape, and what the CUDA runtime's occupancy
     /// API answers.
-    pub fn occupancy(&self, k: KernelHandle, threads: u32, dynamic_shared: u32) -> Option<(u32, Limiter)> {
+    pub fn occupancy(
+        &self,
+        k: KernelHandle,
+        threads: u32,
+        dynamic_shared: u32,
+    ) -> Option<(u32, Limiter)> {
         let r = self.options.sm.as_ref()?;
-        Some(occupancy::resident_ctas(r, &self.demand(k, threads, dynamic_shared)))
+        Some(occupancy::resident_ctas(
+            r,
+            &self.demand(k, threads, dynamic_shared),
+        ))
     }
 
     /// The per-CTA demand of a launch of `k` (see [`Device::occupancy`]); shared bytes
@@ -480,16 +578,28 @@ impl Device {
     pub fn demand(&self, k: KernelHandle, threads: u32, dynamic_shared: u32) -> CtaDemand {
         let f = self.kernel_info(k);
         let align = f.dyn_shared_align.max(1);
-        let dyn_base = if dynamic_shared > 0 { f.shared_bytes.div_ceil(align) as u64 * align as u64 } else { f.shared_bytes as u64 };
+        let dyn_base = if dynamic_shared > 0 {
+            f.shared_bytes.div_ceil(align) as u64 * align as u64
+        } else {
+            f.shared_bytes as u64
+        };
         let shared = (dyn_base + dynamic_shared as u64).min(u32::MAX as u64) as u32;
-        CtaDemand { threads, registers: self.registers.get(&f.name).copied().unwrap_or(0), shared_bytes: shared }
+        CtaDemand {
+            threads,
+            registers: self.registers.get(&f.name).copied().unwrap_or(0),
+            shared_bytes: shared,
+        }
     }
 
     /// Checks a cooperative launch as CUDA does: the configuration first
     /// ([`Device::check_launch`]), then that every CTA of the grid can be resident at once
     /// (CTAs per SM × SMs), else [`DeviceError::CooperativeLaunchTooLarge`]. A device that
     /// models no GPU admits every grid.
-    pub fn check_cooperative(&self, k: KernelHandle, cfg: &LaunchConfig) -> Result<(), DeviceError> {
+    pub fn check_cooperative(
+        &self,
+        k: KernelHandle,
+        cfg: &LaunchConfig,
+    ) -> Result<(), DeviceError> {
         self.check_launch(k, cfg)?;
         let threads = cfg.block.x * cfg.block.y * cfg.block.z;
         let Some((per_sm, limiter)) = self.occupancy(k, threads, cfg.dynamic_shared) else {
@@ -498,24 +608,47 @@ impl Device {
         let ctas = cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64;
         let sms = self.options.num_sms.max(1);
         if ctas > per_sm as u64 * sms as u64 {
-            return Err(DeviceError::CooperativeLaunchTooLarge { kernel: self.kernel_info(k).name.clone(), ctas, per_sm, sms, limiter: limiter.describe() });
+            return Err(DeviceError::CooperativeLaunchTooLarge {
+                kernel: self.kernel_info(k).name.clone(),
+                ctas,
+                per_sm,
+                sms,
+                limiter: limiter.describe(),
+            });
         }
         Ok(())
     }
 
     /// Checks a launch configuration and lays out the parameter buffer.
-    fn prepare(&self, k: KernelHandle, cfg: &LaunchConfig, args: &[Arg]) -> Result<(Vec<u8>, u32, u32), DeviceError> {
+    fn prepare(
+        &self,
+        k: KernelHandle,
+        cfg: &LaunchConfig,
+        args: &[Arg],
+    ) -> Result<(Vec<u8>, u32, u32), DeviceError> {
         let (dyn_base, shared) = self.check_launch(k, cfg)?;
         let f = self.kernel_info(k);
-        let bad = |reason: String| DeviceError::InvalidLaunch { kernel: f.name.clone(), reason };
+        let bad = |reason: String| DeviceError::InvalidLaunch {
+            kernel: f.name.clone(),
+            reason,
+        };
         if args.len() != f.params.len() {
-            return Err(bad(format!("takes {} arguments, {} given", f.params.len(), args.len())));
+            return Err(bad(format!(
+                "takes {} arguments, {} given",
+                f.params.len(),
+                args.len()
+            )));
         }
         let mut params = vec![0u8; f.param_bytes as usize];
         for (i, (p, a)) in f.params.iter().zip(args).enumerate() {
             let bytes = a.bytes();
             if bytes.len() != p.size as usize {
-                return Err(bad(format!("argument {i} (`{}`) is {} bytes but the parameter is {} bytes", p.name, bytes.len(), p.size)));
+                return Err(bad(format!(
+                    "argument {i} (`{}`) is {} bytes but the parameter is {} bytes",
+                    p.name,
+                    bytes.len(),
+                    p.size
+                )));
             }
             params[p.offset as usize..p.offset as usize + bytes.len()].copy_from_slice(&bytes);
         }
@@ -523,7 +656,12 @@ impl Device {
     }
 
     /// Runs a kernel to completion with the installed engine and records the launch.
-    pub fn launch(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+    pub fn launch(
+        &mut self,
+        k: KernelHandle,
+        cfg: LaunchConfig,
+        args: &[Arg],
+    ) -> Result<LaunchStats, DeviceError> {
         self.launch_with(k, cfg, args, 0, self.options.max_resident_ctas)
     }
 
@@ -531,17 +669,35 @@ impl Device {
     /// (a grid larger than that is refused, [`Device::check_cooperative`]), and `%envreg1/2`
     /// point at a zeroed grid-barrier workspace, so cooperative groups' `grid.sync()` runs as
     /// nvcc compiled it (an atomic arrival per CTA, then a spin on the counter's flip bit).
-    pub fn launch_cooperative(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg]) -> Result<LaunchStats, DeviceError> {
+    pub fn launch_cooperative(
+        &mut self,
+        k: KernelHandle,
+        cfg: LaunchConfig,
+        args: &[Arg],
+    ) -> Result<LaunchStats, DeviceError> {
         const WORKSPACE_BYTES: u64 = 16;
         self.check_cooperative(k, &cfg)?;
-        let ws = self.memory.alloc_from(WORKSPACE_BYTES, Origin::Workspace).ok_or(DeviceError::OutOfMemory { bytes: WORKSPACE_BYTES })?;
-        let ctas = (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
+        let ws = self
+            .memory
+            .alloc_from(WORKSPACE_BYTES, Origin::Workspace)
+            .ok_or(DeviceError::OutOfMemory {
+                bytes: WORKSPACE_BYTES,
+            })?;
+        let ctas =
+            (cfg.grid.x as u64 * cfg.grid.y as u64 * cfg.grid.z as u64).min(u32::MAX as u64) as u32;
         let out = self.launch_with(k, cfg, args, ws, self.options.max_resident_ctas.max(ctas));
         self.memory.free_by(ws, "the end of the cooperative launch");
         out
     }
 
-    fn launch_with(&mut self, k: KernelHandle, cfg: LaunchConfig, args: &[Arg], grid_workspace: u64, max_resident_ctas: u32) -> Result<LaunchStats, DeviceError> {
+    fn launch_with(
+        &mut self,
+        k: KernelHandle,
+        cfg: LaunchConfig,
+        args: &[Arg],
+        grid_workspace: u64,
+        max_resident_ctas: u32,
+    ) -> Result<LaunchStats, DeviceError> {
         let (params, dyn_base, shared) = self.prepare(k, &cfg, args)?;
         let lm = &self.modules[k.module as usize];
         self.heap_fixed |= lm.uses_heap;
@@ -563,7 +719,11 @@ impl Device {
             grid_workspace,
             synccheck: self.options.synccheck,
         };
-        let limits = RunLimits { max_warp_instructions: self.options.max_warp_instructions, max_resident_ctas, slice: 512 };
+        let limits = RunLimits {
+            max_warp_instructions: self.options.max_warp_instructions,
+            max_resident_ctas,
+            slice: 512,
+        };
         let kernel = &lm.ir.functions[k.func as usize].name;
         let registers_per_thread = self.registers.get(kernel).copied();
         let out = self.engine.launch(EngineLaunch {

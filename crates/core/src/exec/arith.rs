@@ -17,11 +17,25 @@ use crate::ir::{layout, CmpOp, Inst, Op, Opnd, Space, Ty};
 /// array under the mask otherwise. An immediate second source is passed to the loop as one
 /// value; a source that is the destination itself is copied first, so every lane reads it
 /// before the loop writes it.
-pub fn execute_lanes(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, li: &LaneInst, exec: u32) {
+pub fn execute_lanes(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &mut Warp,
+    f: &Frame,
+    inst: &Inst,
+    li: &LaneInst,
+    exec: u32,
+) {
     // Staged sources: lane arrays for the operands not read in place (filled only then:
     // declaring `None` costs one store, zeroing 256 bytes thirty-two).
     let mut staged: [Option<Lanes>; 3] = [None, None, None];
-    for (i, (s, t)) in li.src.iter().zip(staged.iter_mut()).enumerate().filter(|_| li.staged) {
+    for (i, (s, t)) in li
+        .src
+        .iter()
+        .zip(staged.iter_mut())
+        .enumerate()
+        .filter(|_| li.staged)
+    {
         match *s {
             Src::Reg(_) | Src::Zero => {}
             Src::Imm(_) if i == 1 => {}
@@ -58,11 +72,22 @@ pub fn execute_lanes(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &
 /// from the register file below (`lo`) or above (`hi`) the destination, a staged array, or
 /// zeros.
 #[inline(always)]
-fn source_view<'a>(s: Src, staged: &'a Option<Lanes>, reg_base: usize, d0: usize, lo: &'a [u64], hi: &'a [u64]) -> &'a Lanes {
+fn source_view<'a>(
+    s: Src,
+    staged: &'a Option<Lanes>,
+    reg_base: usize,
+    d0: usize,
+    lo: &'a [u64],
+    hi: &'a [u64],
+) -> &'a Lanes {
     match (s, staged) {
         (Src::Reg(r), _) => {
             let s0 = reg_base + r as usize * WARP_SIZE;
-            let lanes = if s0 < d0 { &lo[s0..s0 + WARP_SIZE] } else { &hi[s0 - d0 - WARP_SIZE..s0 - d0] };
+            let lanes = if s0 < d0 {
+                &lo[s0..s0 + WARP_SIZE]
+            } else {
+                &hi[s0 - d0 - WARP_SIZE..s0 - d0]
+            };
             <&Lanes>::try_from(lanes).expect("a 32-lane slice")
         }
         (_, Some(t)) => t,
@@ -85,7 +110,15 @@ fn run_routine(routine: Routine, inst: &Inst, a: &Lanes, b: impl Source, c: &Lan
 /// immediate second source is compared as one value, registers in place.
 ///
 /// [`Decoded::Setp`]: super::decoded::Decoded::Setp
-pub fn execute_setp(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, src: [Src; 2], exec: u32) {
+pub fn execute_setp(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &mut Warp,
+    f: &Frame,
+    inst: &Inst,
+    src: [Src; 2],
+    exec: u32,
+) {
     let (p, q) = {
         let mut ta = None;
         let a = staged_lanes(k, m, w, f, inst, 0, src[0], &mut ta);
@@ -103,7 +136,16 @@ pub fn execute_setp(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &I
 /// Source `i` (decoded as `s`) for all 32 lanes: a register in place, anything else in `tmp`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn staged_lanes<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, inst: &Inst, i: usize, s: Src, tmp: &'a mut Option<Lanes>) -> &'a Lanes {
+fn staged_lanes<'a>(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &'a Warp,
+    f: &Frame,
+    inst: &Inst,
+    i: usize,
+    s: Src,
+    tmp: &'a mut Option<Lanes>,
+) -> &'a Lanes {
     match s {
         Src::Reg(r) => super::operands::reg_lanes(w, f, r),
         Src::Zero => &super::operands::ZERO_LANES,
@@ -122,7 +164,11 @@ fn staged_lanes<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, inst: &In
 #[inline(always)]
 fn compare_masks(w: &Warp, f: &Frame, inst: &Inst, a: &Lanes, b: impl Source) -> (u32, u32) {
     let mods = &inst.mods;
-    let cmp_ty = if inst.op == Op::Setp { inst.ty } else { inst.ty2 };
+    let cmp_ty = if inst.op == Op::Setp {
+        inst.ty
+    } else {
+        inst.ty2
+    };
     let r = compare_lanes(mods.cmp, cmp_ty, mods.ftz, a, b);
     match mods.boolop {
         None => (r, !r),
@@ -165,7 +211,12 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
     let mods = &inst.mods;
 
     // Predicate logic works on masks directly.
-    if ty == Ty::Pred && matches!(op, Op::And | Op::Or | Op::Xor | Op::Not | Op::Cnot | Op::Mov) {
+    if ty == Ty::Pred
+        && matches!(
+            op,
+            Op::And | Op::Or | Op::Xor | Op::Not | Op::Cnot | Op::Mov
+        )
+    {
         let pa = pred_mask(w, &f, &inst.src[0]);
         let pb = pred_mask(w, &f, &inst.src[1]);
         let r = match op {
@@ -221,7 +272,11 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
             }
         }
         Op::Slct => {
-            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
+            let (a, b, c) = (
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+            );
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -238,8 +293,10 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
                 gather(k, m, w, &f, &inst.src[1], b);
                 let half = if ty == Ty::F16x2 { Ty::F16 } else { Ty::BF16 };
                 for l in lanes(exec) {
-                    let hi = alu::cvt(half, inst.ty2, mods.rounding, mods.ftz, mods.sat, a[l]) & 0xffff;
-                    let lo = alu::cvt(half, inst.ty2, mods.rounding, mods.ftz, mods.sat, b[l]) & 0xffff;
+                    let hi =
+                        alu::cvt(half, inst.ty2, mods.rounding, mods.ftz, mods.sat, a[l]) & 0xffff;
+                    let lo =
+                        alu::cvt(half, inst.ty2, mods.rounding, mods.ftz, mods.sat, b[l]) & 0xffff;
                     d[l] = hi << 16 | lo;
                 }
             } else {
@@ -254,12 +311,20 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
                 _ => 0,
             };
             for l in lanes(exec) {
-                let v = if mods.to_space { a[l].wrapping_sub(window) } else { a[l].wrapping_add(window) };
+                let v = if mods.to_space {
+                    a[l].wrapping_sub(window)
+                } else {
+                    a[l].wrapping_add(window)
+                };
                 d[l] = v & ty.mask();
             }
         }
         _ if is_carry(inst) => {
-            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
+            let (a, b, c) = (
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+            );
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -272,7 +337,11 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
             w.carry = carry;
         }
         _ if op_is_float(op) => {
-            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
+            let (a, b, c) = (
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+            );
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -281,7 +350,11 @@ pub fn execute(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, 
             }
         }
         _ => {
-            let (a, b, c) = (&mut [0; WARP_SIZE], &mut [0; WARP_SIZE], &mut [0; WARP_SIZE]);
+            let (a, b, c) = (
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+                &mut [0; WARP_SIZE],
+            );
             gather(k, m, w, &f, &inst.src[0], a);
             gather(k, m, w, &f, &inst.src[1], b);
             gather(k, m, w, &f, &inst.src[2], c);
@@ -368,4 +441,3 @@ fn mov(k: &LaunchCtx, m: &MemCtx, w: &mut Warp, inst: &Inst, exec: u32, d: &mut 
         }
     }
 }
-

@@ -40,7 +40,14 @@ impl<'a> LaunchCtx<'a> {
     /// A launch of `grid` one-dimensional CTAs of `block` threads of `kernel`, with no module
     /// globals, no dynamic shared memory and a 64 KiB local-memory limit: the shape of the
     /// hand-built launches in tests, examples and benchmarks (the Device API builds full ones).
-    pub fn one_dim(module: &'a Module, kernel: FuncId, params: &'a [u8], grid: u32, block: u32, num_sms: u32) -> Self {
+    pub fn one_dim(
+        module: &'a Module,
+        kernel: FuncId,
+        params: &'a [u8],
+        grid: u32,
+        block: u32,
+        num_sms: u32,
+    ) -> Self {
         LaunchCtx {
             module,
             module_id: 0,

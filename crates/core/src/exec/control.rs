@@ -48,7 +48,9 @@ pub fn branch(module: &Module, w: &mut Warp, taken: u32, target: Pc, next: Pc, r
         // the remaining lanes go on to (hardware exits them the same way).
         let insts = &module.functions[w.frame().func as usize].insts;
         let exits_at = |pc: Pc| {
-            insts.get(pc as usize).is_none_or(|i| matches!(i.op, crate::ir::Op::Ret | crate::ir::Op::Exit) && i.guard.pred.is_none())
+            insts.get(pc as usize).is_none_or(|i| {
+                matches!(i.op, crate::ir::Op::Ret | crate::ir::Op::Exit) && i.guard.pred.is_none()
+            })
         };
         if exits_at(target) {
             exit_lanes(module, w, taken);
@@ -71,7 +73,12 @@ pub fn branch(module: &Module, w: &mut Warp, taken: u32, target: Pc, next: Pc, r
     // Fall-through path runs after the taken path (the taken entry is on top).
     for (pc, mask) in [(next, active & !taken), (target, taken)] {
         if pc != rpc {
-            w.simt.push(SimtEntry { pc, rpc, mask, call_base: false });
+            w.simt.push(SimtEntry {
+                pc,
+                rpc,
+                mask,
+                call_base: false,
+            });
         }
     }
     reconverge(module, w);
@@ -93,14 +100,21 @@ pub fn branch_indexed(module: &Module, w: &mut Warp, targets: &Lanes, mask: u32,
     while remaining != 0 {
         let l = remaining.trailing_zeros() as usize;
         let t = targets[l] as Pc;
-        let m = lanes(remaining).filter(|&x| targets[x] as Pc == t).fold(0u32, |a, x| a | 1 << x);
+        let m = lanes(remaining)
+            .filter(|&x| targets[x] as Pc == t)
+            .fold(0u32, |a, x| a | 1 << x);
         groups.push((t, m));
         remaining &= !m;
     }
-    groups.sort_by(|a, b| b.0.cmp(&a.0));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.0));
     for (pc, m) in groups {
         if pc != reconv {
-            w.simt.push(SimtEntry { pc, rpc: reconv, mask: m, call_base: false });
+            w.simt.push(SimtEntry {
+                pc,
+                rpc: reconv,
+                mask: m,
+                call_base: false,
+            });
         }
     }
     reconverge(module, w);
@@ -149,7 +163,12 @@ pub fn ret(module: &Module, w: &mut Warp, returning: u32) {
         let keep = top.mask & !returning;
         let pc = top.pc + 1;
         top.pc = end;
-        w.simt.push(SimtEntry { pc, rpc: end, mask: keep, call_base: false });
+        w.simt.push(SimtEntry {
+            pc,
+            rpc: end,
+            mask: keep,
+            call_base: false,
+        });
     }
     reconverge(module, w);
 }
@@ -189,7 +208,13 @@ pub fn call(
     let base = w.local_top.div_ceil(align) * align;
     let top = base as u64 + callee.frame_bytes as u64;
     if top > k.local_limit as u64 {
-        return Err((first, FaultKind::StackOverflow { needed: top, limit: k.local_limit as u64 }));
+        return Err((
+            first,
+            FaultKind::StackOverflow {
+                needed: top,
+                limit: k.local_limit as u64,
+            },
+        ));
     }
     w.ensure_local(top as u32);
     w.local_top = top as u32;
@@ -200,11 +225,14 @@ pub fn call(
         local_base: base,
         call_site: site_index,
     };
-    w.regs.resize(w.regs.len() + callee.num_regs as usize * WARP_SIZE, 0);
+    w.regs
+        .resize(w.regs.len() + callee.num_regs as usize * WARP_SIZE, 0);
     w.preds.resize(w.preds.len() + callee.num_preds as usize, 0);
     // Arguments: from the caller's `.param` variables, or from register/immediate values.
     for (i, p) in callee.params.iter().enumerate() {
-        let Some(&(off, size)) = site.args.get(i) else { break };
+        let Some(&(off, size)) = site.args.get(i) else {
+            break;
+        };
         for lane in lanes(mask) {
             let dst = (base + p.offset) as usize;
             let n = p.size as usize;
@@ -231,7 +259,12 @@ pub fn call(
         return_from_call(module, w, mask);
         return Ok(());
     }
-    w.simt.push(SimtEntry { pc: 0, rpc: end, mask, call_base: true });
+    w.simt.push(SimtEntry {
+        pc: 0,
+        rpc: end,
+        mask,
+        call_base: true,
+    });
     Ok(())
 }
 
@@ -249,7 +282,8 @@ fn return_from_call(module: &Module, w: &mut Warp, mask: u32) {
                     let n = (r.size as usize).min(8);
                     let mut b = [0u8; 8];
                     b[..n].copy_from_slice(&w.lane_local(lane)[src..src + n]);
-                    w.regs[caller.reg_base + reg as usize * WARP_SIZE + lane] = u64::from_le_bytes(b);
+                    w.regs[caller.reg_base + reg as usize * WARP_SIZE + lane] =
+                        u64::from_le_bytes(b);
                 }
             }
             _ => {

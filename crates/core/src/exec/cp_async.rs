@@ -16,9 +16,16 @@ use crate::ir::{Inst, Opnd, Space};
 /// address in `src[0]`: the first `src_size` bytes (`src[3]`, else all) are read, the rest
 /// zero-filled (so a partial copy at the end of a buffer reads nothing past it). Both addresses
 /// must be aligned to the copy size. Returns the first faulting lane.
-pub fn cp_async(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+pub fn cp_async(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    mask: u32,
+) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
-    let (mut dst, mut src, mut src_size): (Lanes, Lanes, Lanes) = ([0; WARP_SIZE], [0; WARP_SIZE], [0; WARP_SIZE]);
+    let (mut dst, mut src, mut src_size): (Lanes, Lanes, Lanes) =
+        ([0; WARP_SIZE], [0; WARP_SIZE], [0; WARP_SIZE]);
     addresses(k, m, w, &f, &inst.src[0], Space::Shared, &mut dst);
     addresses(k, m, w, &f, &inst.src[1], Space::Global, &mut src);
     let size = inst.ty.bytes();
@@ -31,25 +38,48 @@ pub fn cp_async(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: 
         let (d, s) = (dst[lane], src[lane]);
         for (space, a, write) in [(Space::Global, s, false), (Space::Shared, d, true)] {
             if a % size as u64 != 0 {
-                return Err((lane, FaultKind::Misaligned { space, address: a, size, write, lanes: 1 << lane, active: mask }));
+                return Err((
+                    lane,
+                    FaultKind::Misaligned {
+                        space,
+                        address: a,
+                        size,
+                        write,
+                        lanes: 1 << lane,
+                        active: mask,
+                    },
+                ));
             }
         }
         let read = (src_size[lane] & 0xFFFF_FFFF).min(size as u64) as u32;
         let mut bytes = [0u8; 16];
         if read == size {
             for off in (0..size).step_by(piece as usize) {
-                let v = access(k, m, w, lane, Space::Global, s + off as u64, piece, None).map_err(|e| (lane, e))?;
-                bytes[off as usize..(off + piece) as usize].copy_from_slice(&v.to_le_bytes()[..piece as usize]);
+                let v = access(k, m, w, lane, Space::Global, s + off as u64, piece, None)
+                    .map_err(|e| (lane, e))?;
+                bytes[off as usize..(off + piece) as usize]
+                    .copy_from_slice(&v.to_le_bytes()[..piece as usize]);
             }
         } else {
             for (i, b) in bytes.iter_mut().enumerate().take(read as usize) {
-                *b = access(k, m, w, lane, Space::Global, s + i as u64, 1, None).map_err(|e| (lane, e))? as u8;
+                *b = access(k, m, w, lane, Space::Global, s + i as u64, 1, None)
+                    .map_err(|e| (lane, e))? as u8;
             }
         }
         for off in (0..size).step_by(piece as usize) {
             let mut v = [0u8; 8];
             v[..piece as usize].copy_from_slice(&bytes[off as usize..(off + piece) as usize]);
-            access(k, m, w, lane, Space::Shared, d + off as u64, piece, Some(u64::from_le_bytes(v))).map_err(|e| (lane, e))?;
+            access(
+                k,
+                m,
+                w,
+                lane,
+                Space::Shared,
+                d + off as u64,
+                piece,
+                Some(u64::from_le_bytes(v)),
+            )
+            .map_err(|e| (lane, e))?;
         }
     }
     Ok(())

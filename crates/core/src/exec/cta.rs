@@ -71,7 +71,14 @@ impl Cta {
 
     /// Records warp `wi` arriving at a barrier, then releases any barrier now complete.
     pub fn arrive(&mut self, wi: usize, ev: StepEvent) -> Result<(), BarrierAfterExit> {
-        if let StepEvent::Barrier { id, count, kind, arrived, pred_true } = ev {
+        if let StepEvent::Barrier {
+            id,
+            count,
+            kind,
+            arrived,
+            pred_true,
+        } = ev
+        {
             let w = &self.warps[wi];
             let (func, pc) = (w.frame().func, w.barrier_pc);
             let b = &mut self.barriers[(id & 15) as usize];
@@ -141,7 +148,9 @@ impl Cta {
                                 w.regs[base + l] = result;
                             }
                         }
-                        Opnd::Pred { id, .. } => write_pred(w, &f, id, mask, if result != 0 { u32::MAX } else { 0 }),
+                        Opnd::Pred { id, .. } => {
+                            write_pred(w, &f, id, mask, if result != 0 { u32::MAX } else { 0 })
+                        }
                         _ => {}
                     }
                 }
@@ -171,6 +180,12 @@ impl Cta {
         if exited.is_empty() {
             return Ok(());
         }
-        Err(BarrierAfterExit { barrier: id, count: b.count, func: b.func, pc: b.pc, exited })
+        Err(BarrierAfterExit {
+            barrier: id,
+            count: b.count,
+            func: b.func,
+            pc: b.pc,
+            exited,
+        })
     }
 }

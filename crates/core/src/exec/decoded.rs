@@ -43,7 +43,9 @@ pub struct LaneInst {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Routine {
     /// `mov`: the source masked to the type's width.
-    Mov { mask: u64 },
+    Mov {
+        mask: u64,
+    },
     /// `cvt` of one source (types and modifiers from the instruction).
     Cvt,
     F32(F32Fast),
@@ -69,7 +71,10 @@ pub enum Src {
 
 /// The decoded form of every instruction of `func`, indexed by PC.
 pub fn decode_function(func: &Function) -> Vec<Decoded> {
-    func.insts.iter().map(|i| decode(i, &func.reg_bits)).collect()
+    func.insts
+        .iter()
+        .map(|i| decode(i, &func.reg_bits))
+        .collect()
 }
 
 /// The decoded form of one instruction of a function with register widths `reg_bits`.
@@ -80,8 +85,17 @@ pub fn decode(inst: &Inst, reg_bits: &[u8]) -> Decoded {
     if let Some(l) = LdBased::of(inst, reg_bits) {
         return Decoded::LdBased(l);
     }
-    match (inst.op, inst.dst[0], source(&inst.src[0], None), source(&inst.src[1], None)) {
-        (Op::Setp, Opnd::Pred { .. }, Some(a), Some(b)) if matches!(inst.dst[1], Opnd::None | Opnd::Pred { .. }) => Decoded::Setp([a, b]),
+    match (
+        inst.op,
+        inst.dst[0],
+        source(&inst.src[0], None),
+        source(&inst.src[1], None),
+    ) {
+        (Op::Setp, Opnd::Pred { .. }, Some(a), Some(b))
+            if matches!(inst.dst[1], Opnd::None | Opnd::Pred { .. }) =>
+        {
+            Decoded::Setp([a, b])
+        }
         _ => Decoded::General,
     }
 }
@@ -100,24 +114,44 @@ fn source(o: &Opnd, dst: Option<RegId>) -> Option<Src> {
 }
 
 fn lane_inst(inst: &Inst) -> Option<LaneInst> {
-    let Opnd::Reg(dst) = inst.dst[0] else { return None };
+    let Opnd::Reg(dst) = inst.dst[0] else {
+        return None;
+    };
     // Predicate logic, carry chains and four-source forms keep their own paths.
-    if inst.ty == Ty::Pred || inst.dst[1] != Opnd::None || inst.src[3] != Opnd::None || is_carry(inst) {
+    if inst.ty == Ty::Pred
+        || inst.dst[1] != Opnd::None
+        || inst.src[3] != Opnd::None
+        || is_carry(inst)
+    {
         return None;
     }
     let one_source = inst.src[1] == Opnd::None && inst.src[2] == Opnd::None;
     let routine = match inst.op {
         // Pack (`{a, b}`), unpack and the two-source `cvt.f16x2.f32` are not one loop.
-        Op::Mov if one_source => Routine::Mov { mask: inst.ty.mask() },
+        Op::Mov if one_source => Routine::Mov {
+            mask: inst.ty.mask(),
+        },
         Op::Cvt if one_source => Routine::Cvt,
         op => match f32_fast(op, inst.ty, &inst.mods) {
             Some(fast) => Routine::F32(fast),
             None => Routine::Int(IntLoop::of(op, &inst.mods)?),
         },
     };
-    let src = [source(&inst.src[0], Some(dst))?, source(&inst.src[1], Some(dst))?, source(&inst.src[2], Some(dst))?];
-    let staged = src.iter().enumerate().any(|(i, s)| matches!((i, s), (_, Src::Dst | Src::Gather) | (0 | 2, Src::Imm(_))));
-    Some(LaneInst { routine, dst, src, staged })
+    let src = [
+        source(&inst.src[0], Some(dst))?,
+        source(&inst.src[1], Some(dst))?,
+        source(&inst.src[2], Some(dst))?,
+    ];
+    let staged = src
+        .iter()
+        .enumerate()
+        .any(|(i, s)| matches!((i, s), (_, Src::Dst | Src::Gather) | (0 | 2, Src::Imm(_))));
+    Some(LaneInst {
+        routine,
+        dst,
+        src,
+        staged,
+    })
 }
 
 /// Whether the instruction reads or writes the carry flag (`addc`, `add.cc`…): per lane, in

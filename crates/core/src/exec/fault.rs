@@ -21,15 +21,35 @@ pub enum FaultKind {
     /// The access `[address, address+size)` lies outside every valid region of `space`.
     /// `lanes`: the lanes of the warp whose access faults (the reported lane and any later
     /// lane of `active` that would); `active`: the lanes that executed the access.
-    OutOfBounds { space: Space, address: u64, size: u32, write: bool, near: Near, lanes: u32, active: u32 },
+    OutOfBounds {
+        space: Space,
+        address: u64,
+        size: u32,
+        write: bool,
+        near: Near,
+        lanes: u32,
+        active: u32,
+    },
     /// The address is not a multiple of the access size.
-    Misaligned { space: Space, address: u64, size: u32, write: bool, lanes: u32, active: u32 },
+    Misaligned {
+        space: Space,
+        address: u64,
+        size: u32,
+        write: bool,
+        lanes: u32,
+        active: u32,
+    },
     /// A call needed more per-thread local memory than the configured limit.
     StackOverflow { needed: u64, limit: u64 },
     /// `trap` executed.
     Trap,
     /// `__assertfail` (a failed device-side `assert`).
-    Assert { message: String, file: String, line: u32, function: String },
+    Assert {
+        message: String,
+        file: String,
+        line: u32,
+        function: String,
+    },
     /// An indirect call through a value that is not a function handle.
     BadCallTarget { value: u64 },
     /// Device-side `free` of an address that is not a live device-heap block.
@@ -37,7 +57,12 @@ pub enum FaultKind {
     /// A texture or surface instruction whose handle names no live object.
     BadHandle { surface: bool, handle: u64 },
     /// A `.trap` surface access outside the surface (x in bytes).
-    SurfaceOutOfBounds { handle: u64, coords: [i64; 3], size: u32, write: bool },
+    SurfaceOutOfBounds {
+        handle: u64,
+        coords: [i64; 3],
+        size: u32,
+        write: bool,
+    },
 }
 
 /// A fault at `pc` in function `func` (by name) for lane `lane` of the executing warp.

@@ -7,8 +7,8 @@
 
 use super::context::{LaunchCtx, MemCtx};
 use super::cta::{Barrier, BarrierAfterExit, Cta};
-use super::fault::{ExecFault, FaultKind};
 use super::fault::Near;
+use super::fault::{ExecFault, FaultKind};
 use super::memory::{AllocInfo, GlobalMemory, Nearby, Origin};
 use super::operands::thread_index;
 use super::step::{step, StepEvent};
@@ -39,7 +39,11 @@ pub struct LaunchStats {
 /// Creates CTA number `linear` of the grid.
 pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
     let g = k.grid;
-    let id = [(linear % g[0] as u64) as u32, ((linear / g[0] as u64) % g[1] as u64) as u32, (linear / (g[0] as u64 * g[1] as u64)) as u32];
+    let id = [
+        (linear % g[0] as u64) as u32,
+        ((linear / g[0] as u64) % g[1] as u64) as u32,
+        (linear / (g[0] as u64 * g[1] as u64)) as u32,
+    ];
     let func = &k.module.functions[k.kernel as usize];
     let threads = k.block[0] * k.block[1] * k.block[2];
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
@@ -47,22 +51,46 @@ pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
         .map(|wi| {
             let n = (threads - wi * WARP_SIZE as u32).min(WARP_SIZE as u32);
             let valid = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-            let mut w = Warp::new(wi, valid, k.kernel, func.num_regs, func.num_preds, func.frame_bytes);
+            let mut w = Warp::new(
+                wi,
+                valid,
+                k.kernel,
+                func.num_regs,
+                func.num_preds,
+                func.frame_bytes,
+            );
             if let Some(e) = w.simt.first_mut() {
                 e.rpc = func.insts.len() as u32;
             }
             w
         })
         .collect();
-    Cta { id, warps, shared: vec![0; shared_bytes as usize], barriers: [Barrier::default(); 16], busy: 0, clock: 0, synccheck: k.synccheck }
+    Cta {
+        id,
+        warps,
+        shared: vec![0; shared_bytes as usize],
+        barriers: [Barrier::default(); 16],
+        busy: 0,
+        clock: 0,
+        synccheck: k.synccheck,
+    }
 }
 
 /// Runs the grid to completion.
-pub fn run_grid(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, shared_bytes: u32, limits: RunLimits) -> Result<LaunchStats, DeviceError> {
+pub fn run_grid(
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    shared_bytes: u32,
+    limits: RunLimits,
+) -> Result<LaunchStats, DeviceError> {
     let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
     let mut next_cta = 0u64;
     let mut resident: VecDeque<Cta> = VecDeque::new();
-    let mut stats = LaunchStats { ctas: total, ..Default::default() };
+    let mut stats = LaunchStats {
+        ctas: total,
+        ..Default::default()
+    };
     loop {
         while resident.len() < limits.max_resident_ctas.max(1) as usize && next_cta < total {
             resident.push_back(make_cta(k, next_cta, shared_bytes));
@@ -74,7 +102,10 @@ pub fn run_grid(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, sha
         for cta in resident.iter_mut() {
             run_cta_slice(k, gmem, printf, cta, limits.slice, &mut stats)?;
             if stats.warp_instructions > limits.max_warp_instructions {
-                return Err(DeviceError::InstructionLimit { kernel: kernel_name(k), limit: limits.max_warp_instructions });
+                return Err(DeviceError::InstructionLimit {
+                    kernel: kernel_name(k),
+                    limit: limits.max_warp_instructions,
+                });
             }
         }
         resident.retain(|c| !c.finished());
@@ -86,20 +117,32 @@ fn kernel_name(k: &LaunchCtx) -> String {
 }
 
 /// Gives every ready warp of the CTA one slice; reports a deadlock when nothing can run.
-fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, cta: &mut Cta, slice: u32, stats: &mut LaunchStats) -> Result<(), DeviceError> {
+fn run_cta_slice(
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    cta: &mut Cta,
+    slice: u32,
+    stats: &mut LaunchStats,
+) -> Result<(), DeviceError> {
     for wi in 0..cta.warps.len() {
         if cta.warps[wi].state != WarpState::Ready {
             continue;
         }
-        let before = (cta.warps[wi].instructions, cta.warps[wi].thread_instructions);
+        let before = (
+            cta.warps[wi].instructions,
+            cta.warps[wi].thread_instructions,
+        );
         let mut n = 0;
         while n < slice {
-            let ev = run_until_event(k, gmem, printf, cta, wi, slice, &mut n).map_err(|f| fault_error(k, cta, wi, f))?;
+            let ev = run_until_event(k, gmem, printf, cta, wi, slice, &mut n)
+                .map_err(|f| fault_error(k, cta, wi, f))?;
             match ev {
                 StepEvent::Continue => {}
                 StepEvent::Done => {
                     cta.warps[wi].state = WarpState::Done;
-                    cta.release_ready().map_err(|h| synccheck_error(k, cta, h))?;
+                    cta.release_ready()
+                        .map_err(|h| synccheck_error(k, cta, h))?;
                     break;
                 }
                 ev @ StepEvent::Barrier { .. } => {
@@ -124,8 +167,22 @@ fn run_cta_slice(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, ct
 /// (counting its steps in `*n`), with one memory context for all of them rather than one per
 /// step; returns the last step's event. `%clock` advances by one per step, as the CTA's count
 /// of executed instructions (not for a step that faults).
-fn run_until_event(k: &LaunchCtx, gmem: &mut GlobalMemory, printf: &mut String, cta: &mut Cta, wi: usize, slice: u32, n: &mut u32) -> Result<StepEvent, ExecFault> {
-    let mut m = MemCtx { global: gmem, shared: &mut cta.shared, printf, clock: cta.clock, cta: cta.id };
+fn run_until_event(
+    k: &LaunchCtx,
+    gmem: &mut GlobalMemory,
+    printf: &mut String,
+    cta: &mut Cta,
+    wi: usize,
+    slice: u32,
+    n: &mut u32,
+) -> Result<StepEvent, ExecFault> {
+    let mut m = MemCtx {
+        global: gmem,
+        shared: &mut cta.shared,
+        printf,
+        clock: cta.clock,
+        cta: cta.id,
+    };
     let w = &mut cta.warps[wi];
     let mut last = Ok(StepEvent::Continue);
     while *n < slice {
@@ -156,25 +213,48 @@ pub fn deadlock(k: &LaunchCtx, cta: &Cta) -> DeviceError {
             WarpState::AtBarrier { id } => {
                 let f = w.frame();
                 let pc = w.barrier_pc;
-                let line = k.module.functions[f.func as usize].insts.get(pc as usize).map_or(0, |i| i.line);
-                Some(StuckWarp { warp: w.index, barrier: id, pc, line, lanes: w.barrier_lanes })
+                let line = k.module.functions[f.func as usize]
+                    .insts
+                    .get(pc as usize)
+                    .map_or(0, |i| i.line);
+                Some(StuckWarp {
+                    warp: w.index,
+                    barrier: id,
+                    pc,
+                    line,
+                    lanes: w.barrier_lanes,
+                })
             }
             _ => None,
         })
         .collect();
-    DeviceError::Deadlock { kernel: kernel_name(k), cta: cta.id, live_threads: cta.live_threads(), warps }
+    DeviceError::Deadlock {
+        kernel: kernel_name(k),
+        cta: cta.id,
+        live_threads: cta.live_threads(),
+        warps,
+    }
 }
 
 /// Where a faulting access of `size` bytes at `address` lies, in words: the allocation it is
 /// nearest to and how far, the freed allocation it is in and which call freed it
 /// (compute-sanitizer's memcheck says as much).
-fn explain(k: &LaunchCtx, space: Space, address: u64, size: u32, write: bool, near: Near) -> String {
+fn explain(
+    k: &LaunchCtx,
+    space: Space,
+    address: u64,
+    size: u32,
+    write: bool,
+    near: Near,
+) -> String {
     match near {
         Near::Unknown => "outside every allocation".into(),
         Near::Global(n) => match n {
             Nearby::Null => "a null pointer (no allocation near address 0)".into(),
             Nearby::After { alloc, gap } => match module_variable(k, &alloc, address, false) {
-                Some((_, end, v)) => format!("{} bytes after the end of {v}", address.saturating_sub(end)),
+                Some((_, end, v)) => {
+                    format!("{} bytes after the end of {v}", address.saturating_sub(end))
+                }
                 None => format!("{gap} bytes after the end of {}", describe_alloc(&alloc)),
             },
             Nearby::Before { alloc, gap } => match module_variable(k, &alloc, address, true) {
@@ -184,14 +264,28 @@ fn explain(k: &LaunchCtx, space: Space, address: u64, size: u32, write: bool, ne
             Nearby::PastEnd { alloc, over } => {
                 let offset = address - alloc.base;
                 match module_variable(k, &alloc, address, false) {
-                    Some((_, end, v)) => format!("running {} bytes past the end of {v}", (address + size as u64).saturating_sub(end)),
-                    None => format!("at offset {offset} of {}, running {over} bytes past its end", describe_alloc(&alloc)),
+                    Some((_, end, v)) => format!(
+                        "running {} bytes past the end of {v}",
+                        (address + size as u64).saturating_sub(end)
+                    ),
+                    None => format!(
+                        "at offset {offset} of {}, running {over} bytes past its end",
+                        describe_alloc(&alloc)
+                    ),
                 }
             }
-            Nearby::Freed { alloc, freed } => format!("inside {}, freed by {} call {}", describe_alloc(&alloc), freed.by, freed.call),
+            Nearby::Freed { alloc, freed } => format!(
+                "inside {}, freed by {} call {}",
+                describe_alloc(&alloc),
+                freed.by,
+                freed.call
+            ),
             Nearby::Nothing => "outside every allocation (none within 4 GiB)".into(),
         },
-        Near::Window { offset, size: window } => {
+        Near::Window {
+            offset,
+            size: window,
+        } => {
             let what = match space {
                 Space::Shared => format!("the CTA's {window} bytes of shared memory"),
                 Space::Local => format!("the thread's {window} bytes of local memory in use"),
@@ -210,17 +304,34 @@ fn explain(k: &LaunchCtx, space: Space, address: u64, size: u32, write: bool, ne
 /// `a 1024-byte allocation at 0x… (cudaMalloc call 2)`.
 fn describe_alloc(a: &AllocInfo) -> String {
     match a.origin {
-        Origin::DeviceMalloc => format!("a {}-byte block at 0x{:x} (device malloc call {})", a.size, a.base, a.call),
-        Origin::Module => format!("a module's {}-byte block of __device__/__constant__ variables at 0x{:x}", a.size, a.base),
-        Origin::Workspace => format!("the {}-byte grid-sync workspace of the cooperative launch at 0x{:x}", a.size, a.base),
-        Origin::Host(call) => format!("a {}-byte allocation at 0x{:x} ({call} call {})", a.size, a.base, a.call),
+        Origin::DeviceMalloc => format!(
+            "a {}-byte block at 0x{:x} (device malloc call {})",
+            a.size, a.base, a.call
+        ),
+        Origin::Module => format!(
+            "a module's {}-byte block of __device__/__constant__ variables at 0x{:x}",
+            a.size, a.base
+        ),
+        Origin::Workspace => format!(
+            "the {}-byte grid-sync workspace of the cooperative launch at 0x{:x}",
+            a.size, a.base
+        ),
+        Origin::Host(call) => format!(
+            "a {}-byte allocation at 0x{:x} ({call} call {})",
+            a.size, a.base, a.call
+        ),
     }
 }
 
 /// When `alloc` is the launched module's block of variables: the variable an access at
 /// `address` belongs to (the first one when `first`, else the one containing `address` or
 /// the last before it), as its name, its end address and its description.
-fn module_variable(k: &LaunchCtx, alloc: &AllocInfo, address: u64, first: bool) -> Option<(String, u64, String)> {
+fn module_variable(
+    k: &LaunchCtx,
+    alloc: &AllocInfo,
+    address: u64,
+    first: bool,
+) -> Option<(String, u64, String)> {
     if alloc.origin != Origin::Module || alloc.base != k.globals_base {
         return None;
     }
@@ -228,11 +339,23 @@ fn module_variable(k: &LaunchCtx, alloc: &AllocInfo, address: u64, first: bool) 
     let v = if first {
         vars.min_by_key(|v| v.offset)?
     } else {
-        vars.filter(|v| alloc.base + v.offset as u64 <= address).max_by_key(|v| v.offset)?
+        vars.filter(|v| alloc.base + v.offset as u64 <= address)
+            .max_by_key(|v| v.offset)?
     };
     let base = alloc.base + v.offset as u64;
-    let kind = if v.is_const { "__constant__" } else { "__device__" };
-    Some((v.name.clone(), base + v.size as u64, format!("{kind} variable `{}` ({} bytes at 0x{base:x})", v.name, v.size)))
+    let kind = if v.is_const {
+        "__constant__"
+    } else {
+        "__device__"
+    };
+    Some((
+        v.name.clone(),
+        base + v.size as u64,
+        format!(
+            "{kind} variable `{}` ({} bytes at 0x{base:x})",
+            v.name, v.size
+        ),
+    ))
 }
 
 /// The `--synccheck` error for a barrier that completed without threads that had exited.
@@ -246,7 +369,11 @@ pub fn synccheck_error(k: &LaunchCtx, cta: &Cta, h: BarrierAfterExit) -> DeviceE
         count: h.count,
         pc: h.pc,
         line: func.insts.get(h.pc as usize).map_or(func.line, |i| i.line),
-        exited: h.exited.into_iter().map(|(warp, lanes)| ExitedWarp { warp, lanes }).collect(),
+        exited: h
+            .exited
+            .into_iter()
+            .map(|(warp, lanes)| ExitedWarp { warp, lanes })
+            .collect(),
     }
 }
 
@@ -260,10 +387,21 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
         thread: thread_index(k.block, cta.warps[wi].index, f.lane as usize),
         pc: f.pc,
         line: func.insts.get(f.pc as usize).map_or(func.line, |i| i.line),
-        source: k.module.source_of(f.func, f.pc).map(|(path, line)| format!("{path}:{line}")),
+        source: k
+            .module
+            .source_of(f.func, f.pc)
+            .map(|(path, line)| format!("{path}:{line}")),
     };
     match f.kind {
-        FaultKind::OutOfBounds { space, address, size, write, near, lanes, active } => DeviceError::MemoryFault {
+        FaultKind::OutOfBounds {
+            space,
+            address,
+            size,
+            write,
+            near,
+            lanes,
+            active,
+        } => DeviceError::MemoryFault {
             location,
             space,
             address,
@@ -275,7 +413,14 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
             threads: lanes.count_ones().max(1),
             active: active.count_ones().max(1),
         },
-        FaultKind::Misaligned { space, address, size, write, lanes, active } => DeviceError::MemoryFault {
+        FaultKind::Misaligned {
+            space,
+            address,
+            size,
+            write,
+            lanes,
+            active,
+        } => DeviceError::MemoryFault {
             location,
             space,
             address,
@@ -287,14 +432,42 @@ pub fn fault_error(k: &LaunchCtx, cta: &Cta, wi: usize, f: ExecFault) -> DeviceE
             threads: lanes.count_ones().max(1),
             active: active.count_ones().max(1),
         },
-        FaultKind::StackOverflow { needed, limit } => DeviceError::StackOverflow { location, needed, limit },
+        FaultKind::StackOverflow { needed, limit } => DeviceError::StackOverflow {
+            location,
+            needed,
+            limit,
+        },
         FaultKind::Trap => DeviceError::Trap(location),
-        FaultKind::Assert { message, file, line, function } => DeviceError::AssertFailed { location, message, file, line, function },
+        FaultKind::Assert {
+            message,
+            file,
+            line,
+            function,
+        } => DeviceError::AssertFailed {
+            location,
+            message,
+            file,
+            line,
+            function,
+        },
         FaultKind::BadCallTarget { value } => DeviceError::BadCallTarget { location, value },
         FaultKind::BadFree { address } => DeviceError::BadFree { location, address },
-        FaultKind::BadHandle { surface, handle } => DeviceError::BadTextureHandle { location, surface, handle },
-        FaultKind::SurfaceOutOfBounds { handle, coords, size, write } => {
-            DeviceError::SurfaceOutOfBounds { location, handle, coords, size, write }
-        }
+        FaultKind::BadHandle { surface, handle } => DeviceError::BadTextureHandle {
+            location,
+            surface,
+            handle,
+        },
+        FaultKind::SurfaceOutOfBounds {
+            handle,
+            coords,
+            size,
+            write,
+        } => DeviceError::SurfaceOutOfBounds {
+            location,
+            handle,
+            coords,
+            size,
+            write,
+        },
     }
 }

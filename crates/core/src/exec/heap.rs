@@ -27,7 +27,11 @@ pub struct DeviceHeap {
 
 impl Default for DeviceHeap {
     fn default() -> Self {
-        DeviceHeap { limit: DEFAULT_HEAP_BYTES, free: vec![(0, DEFAULT_HEAP_BYTES)], live: 0 }
+        DeviceHeap {
+            limit: DEFAULT_HEAP_BYTES,
+            free: vec![(0, DEFAULT_HEAP_BYTES)],
+            live: 0,
+        }
     }
 }
 
@@ -48,7 +52,11 @@ impl DeviceHeap {
             return false;
         }
         self.limit = bytes;
-        self.free = if bytes == 0 { Vec::new() } else { vec![(0, bytes)] };
+        self.free = if bytes == 0 {
+            Vec::new()
+        } else {
+            vec![(0, bytes)]
+        };
         true
     }
 

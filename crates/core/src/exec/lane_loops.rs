@@ -86,7 +86,8 @@ fn fma_lanes(a: &Lanes, b: impl Source, c: &Lanes, d: &mut Lanes) {
         unsafe fn with_fma(a: &Lanes, b: impl Source, c: &Lanes, d: &mut Lanes) {
             map3(a, b, c, d, alu::float::f32_fma)
         }
-        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2")
+        {
             // SAFETY: the CPU supports FMA and AVX2 (checked just above).
             return unsafe { with_fma(a, b, c, d) };
         }
@@ -135,6 +136,8 @@ fn compare_lanes_of(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: impl Source) ->
     #[inline(always)]
     fn lanes_with(a: &Lanes, b: impl Source, f: impl Fn(u64, u64) -> bool) -> u32 {
         let mut r = 0u32;
+        // The lane is also the result's bit position, so an index loop reads plainest.
+        #[allow(clippy::needless_range_loop)]
         for l in 0..WARP_SIZE {
             r |= (f(a[l], b.lane(l)) as u32) << l;
         }
@@ -147,7 +150,9 @@ fn compare_lanes_of(cmp: CmpOp, ty: Ty, ftz: bool, a: &Lanes, b: impl Source) ->
                 Ty::U32 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::U32, false, x, y)),
                 Ty::S64 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::S64, false, x, y)),
                 Ty::U64 => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::U64, false, x, y)),
-                Ty::F32 if !ftz => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::F32, false, x, y)),
+                Ty::F32 if !ftz => {
+                    lanes_with(a, b, |x, y| alu::compare_ftz($cmp, Ty::F32, false, x, y))
+                }
                 _ => lanes_with(a, b, |x, y| alu::compare_ftz($cmp, ty, ftz, x, y)),
             }
         };
@@ -213,7 +218,10 @@ impl IntLoop {
             Op::IMadWide => IntLoop::MadWide,
             Op::Bfe => IntLoop::Bfe,
             Op::Prmt => IntLoop::Prmt(mods.prmt_mode),
-            Op::Shf => IntLoop::Shf { hi: mods.hi, clamp: mods.clamp },
+            Op::Shf => IntLoop::Shf {
+                hi: mods.hi,
+                clamp: mods.clamp,
+            },
             _ => return None,
         })
     }
@@ -252,18 +260,24 @@ impl IntLoop {
             // A constant amount below the width: the functions' range test is decided here,
             // once, which leaves a plain shift that vectorises (LLVM kept a test per lane).
             IntLoop::Shl => match b.uniform() {
-                Some(amt) if (amt as u32) < alu::int::width(ty) => map1(a, d, |x| bits::shl(ty, x, amt as u32)),
+                Some(amt) if (amt as u32) < alu::int::width(ty) => {
+                    map1(a, d, |x| bits::shl(ty, x, amt as u32))
+                }
                 _ => map2(a, b, d, |x, y| bits::shl(ty, x, y as u32)),
             },
             IntLoop::Shr => match b.uniform() {
-                Some(amt) if (amt as u32) < alu::int::width(ty) => map1(a, d, |x| bits::shr(ty, x, amt as u32)),
+                Some(amt) if (amt as u32) < alu::int::width(ty) => {
+                    map1(a, d, |x| bits::shr(ty, x, amt as u32))
+                }
                 _ => map2(a, b, d, |x, y| bits::shr(ty, x, y as u32)),
             },
             IntLoop::MadLo => map3(a, b, c, d, |x, y, z| int::mad_lo(ty, x, y, z)),
             IntLoop::MadWide => map3(a, b, c, d, |x, y, z| int::mad_wide(ty, x, y, z)),
             IntLoop::Bfe => map3(a, b, c, d, |x, y, z| bits::bfe(ty, x, y, z)),
             IntLoop::Prmt(mode) => map3(a, b, c, d, |x, y, z| bits::prmt(mode, x, y, z)),
-            IntLoop::Shf { hi, clamp } => map3(a, b, c, d, |x, y, z| bits::shf(ty, hi, clamp, x, y, z)),
+            IntLoop::Shf { hi, clamp } => {
+                map3(a, b, c, d, |x, y, z| bits::shf(ty, hi, clamp, x, y, z))
+            }
         }
     }
 }
@@ -292,17 +306,50 @@ mod tests {
     #[test]
     fn whole_warp_integer_loops_agree_with_the_per_lane_routing() {
         let ops = [
-            Op::IAdd, Op::ISub, Op::IMulLo, Op::IMulHi, Op::IMulWide, Op::IMin, Op::IMax, Op::And, Op::Or, Op::Xor,
-            Op::Shl, Op::Shr, Op::IMadLo, Op::IMadWide, Op::Bfe, Op::Prmt, Op::Shf,
+            Op::IAdd,
+            Op::ISub,
+            Op::IMulLo,
+            Op::IMulHi,
+            Op::IMulWide,
+            Op::IMin,
+            Op::IMax,
+            Op::And,
+            Op::Or,
+            Op::Xor,
+            Op::Shl,
+            Op::Shr,
+            Op::IMadLo,
+            Op::IMadWide,
+            Op::Bfe,
+            Op::Prmt,
+            Op::Shf,
         ];
-        let tys = [Ty::U16, Ty::S16, Ty::U32, Ty::S32, Ty::B32, Ty::U64, Ty::S64, Ty::B64];
+        let tys = [
+            Ty::U16,
+            Ty::S16,
+            Ty::U32,
+            Ty::S32,
+            Ty::B32,
+            Ty::U64,
+            Ty::S64,
+            Ty::B64,
+        ];
         for op in ops {
             for ty in tys {
-                for (sat, hi, clamp, prmt_mode) in [(false, false, false, 0), (true, true, true, 3)] {
-                    let mods = Mods { sat, hi, clamp, prmt_mode, ..Mods::default() };
-                    let lp = IntLoop::of(op, &mods).unwrap_or_else(|| panic!("{op:?} has a whole-warp loop"));
+                for (sat, hi, clamp, prmt_mode) in [(false, false, false, 0), (true, true, true, 3)]
+                {
+                    let mods = Mods {
+                        sat,
+                        hi,
+                        clamp,
+                        prmt_mode,
+                        ..Mods::default()
+                    };
+                    let lp = IntLoop::of(op, &mods)
+                        .unwrap_or_else(|| panic!("{op:?} has a whole-warp loop"));
                     for seed in 0..20 {
-                        let (a, b, c) = (lanes_of(seed), lanes_of(seed + 100), lanes_of(seed + 200));
+                        let (a, b, c) =
+                            (lanes_of(seed), lanes_of(seed + 100), lanes_of(seed + 200));
                         let mut d = [0; WARP_SIZE];
                         lp.run(ty, &a, &b, &c, &mut d);
                         // The second source as one value for every lane (an immediate).
@@ -311,9 +358,17 @@ mod tests {
                         lp.run(ty, &a, Uniform(imm), &c, &mut e);
                         for l in 0..WARP_SIZE {
                             let want = alu::int_op(op, ty, &mods, [a[l], b[l], c[l], 0]);
-                            assert_eq!(d[l], want, "{op:?}.{ty:?} {mods:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                            assert_eq!(
+                                d[l], want,
+                                "{op:?}.{ty:?} {mods:?} lane {l}: {:#x} {:#x} {:#x}",
+                                a[l], b[l], c[l]
+                            );
                             let want = alu::int_op(op, ty, &mods, [a[l], imm, c[l], 0]);
-                            assert_eq!(e[l], want, "{op:?}.{ty:?} {mods:?} lane {l}, immediate: {:#x} {imm:#x} {:#x}", a[l], c[l]);
+                            assert_eq!(
+                                e[l], want,
+                                "{op:?}.{ty:?} {mods:?} lane {l}, immediate: {:#x} {imm:#x} {:#x}",
+                                a[l], c[l]
+                            );
                         }
                     }
                 }
@@ -323,18 +378,42 @@ mod tests {
 
     #[test]
     fn whole_warp_conversions_agree_with_the_per_lane_function() {
-        let tys = [Ty::S8, Ty::U16, Ty::S16, Ty::S32, Ty::U32, Ty::B32, Ty::S64, Ty::U64, Ty::B64, Ty::F32, Ty::F64];
+        let tys = [
+            Ty::S8,
+            Ty::U16,
+            Ty::S16,
+            Ty::S32,
+            Ty::U32,
+            Ty::B32,
+            Ty::S64,
+            Ty::U64,
+            Ty::B64,
+            Ty::F32,
+            Ty::F64,
+        ];
         for to in tys {
             for from in tys {
                 for sat in [false, true] {
-                    let mods = Mods { sat, rounding: if to.is_float() { crate::ir::Rounding::Rn } else { crate::ir::Rounding::Rzi }, ..Mods::default() };
+                    let mods = Mods {
+                        sat,
+                        rounding: if to.is_float() {
+                            crate::ir::Rounding::Rn
+                        } else {
+                            crate::ir::Rounding::Rzi
+                        },
+                        ..Mods::default()
+                    };
                     for seed in 0..20 {
                         let a = lanes_of(seed);
                         let mut d = [0; WARP_SIZE];
                         cvt_lanes(to, from, &mods, &a, &mut d);
                         for l in 0..WARP_SIZE {
                             let want = alu::cvt(to, from, mods.rounding, mods.ftz, sat, a[l]);
-                            assert_eq!(d[l], want, "cvt.{to:?}.{from:?} sat {sat} lane {l}: {:#x}", a[l]);
+                            assert_eq!(
+                                d[l], want,
+                                "cvt.{to:?}.{from:?} sat {sat} lane {l}: {:#x}",
+                                a[l]
+                            );
                         }
                     }
                 }
@@ -345,9 +424,27 @@ mod tests {
     #[test]
     fn whole_warp_comparisons_agree_with_the_per_lane_function() {
         let cmps = [
-            CmpOp::Eq, CmpOp::Ne, CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Lo, CmpOp::Hs, CmpOp::Equ, CmpOp::Nan,
+            CmpOp::Eq,
+            CmpOp::Ne,
+            CmpOp::Lt,
+            CmpOp::Le,
+            CmpOp::Gt,
+            CmpOp::Ge,
+            CmpOp::Lo,
+            CmpOp::Hs,
+            CmpOp::Equ,
+            CmpOp::Nan,
         ];
-        let tys = [Ty::S32, Ty::U32, Ty::S64, Ty::U64, Ty::B32, Ty::S16, Ty::F32, Ty::F64];
+        let tys = [
+            Ty::S32,
+            Ty::U32,
+            Ty::S64,
+            Ty::U64,
+            Ty::B32,
+            Ty::S16,
+            Ty::F32,
+            Ty::F64,
+        ];
         for cmp in cmps {
             for ty in tys {
                 for ftz in [false, true] {
@@ -357,8 +454,16 @@ mod tests {
                         let imm = b[seed as usize % WARP_SIZE];
                         let s = compare_lanes(cmp, ty, ftz, &a, Uniform(imm));
                         for l in 0..WARP_SIZE {
-                            assert_eq!(r >> l & 1 != 0, alu::compare_ftz(cmp, ty, ftz, a[l], b[l]), "{cmp:?}.{ty:?} ftz {ftz} lane {l}");
-                            assert_eq!(s >> l & 1 != 0, alu::compare_ftz(cmp, ty, ftz, a[l], imm), "{cmp:?}.{ty:?} ftz {ftz} lane {l}, immediate");
+                            assert_eq!(
+                                r >> l & 1 != 0,
+                                alu::compare_ftz(cmp, ty, ftz, a[l], b[l]),
+                                "{cmp:?}.{ty:?} ftz {ftz} lane {l}"
+                            );
+                            assert_eq!(
+                                s >> l & 1 != 0,
+                                alu::compare_ftz(cmp, ty, ftz, a[l], imm),
+                                "{cmp:?}.{ty:?} ftz {ftz} lane {l}, immediate"
+                            );
                         }
                     }
                 }
@@ -370,18 +475,49 @@ mod tests {
     fn whole_warp_f32_loops_agree_with_the_per_lane_routing() {
         use alu::float::{f32_fast, F32Fast};
         const SPECIAL: [u32; 12] = [
-            0, 0x8000_0000, 0x3f80_0000, 0xbf80_0000, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001, 0x0000_0001,
-            0x0080_0000, 0x7f7f_ffff, 0xffff_ffff,
+            0,
+            0x8000_0000,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0000,
+            0x7f80_0001,
+            0x0000_0001,
+            0x0080_0000,
+            0x7f7f_ffff,
+            0xffff_ffff,
         ];
-        for (op, fast) in [(Op::FAdd, F32Fast::Add), (Op::FSub, F32Fast::Sub), (Op::FMul, F32Fast::Mul), (Op::FFma, F32Fast::Fma)] {
+        for (op, fast) in [
+            (Op::FAdd, F32Fast::Add),
+            (Op::FSub, F32Fast::Sub),
+            (Op::FMul, F32Fast::Mul),
+            (Op::FFma, F32Fast::Fma),
+        ] {
             let mods = Mods::default();
             assert_eq!(f32_fast(op, Ty::F32, &mods), Some(fast));
-            assert_eq!(f32_fast(op, Ty::F32, &Mods { ftz: true, ..Mods::default() }), None);
+            assert_eq!(
+                f32_fast(
+                    op,
+                    Ty::F32,
+                    &Mods {
+                        ftz: true,
+                        ..Mods::default()
+                    }
+                ),
+                None
+            );
             assert_eq!(f32_fast(op, Ty::F64, &mods), None);
             for seed in 0..50u64 {
                 let pick = |s: u64| -> Lanes {
                     let r = lanes_of(s);
-                    std::array::from_fn(|l| if l % 3 == 0 { SPECIAL[(l + s as usize) % SPECIAL.len()] as u64 } else { r[l] as u32 as u64 })
+                    std::array::from_fn(|l| {
+                        if l % 3 == 0 {
+                            SPECIAL[(l + s as usize) % SPECIAL.len()] as u64
+                        } else {
+                            r[l] as u32 as u64
+                        }
+                    })
                 };
                 let (a, b, c) = (pick(seed), pick(seed + 7), pick(seed + 13));
                 let mut d = [0; WARP_SIZE];
@@ -391,9 +527,17 @@ mod tests {
                 f32_lanes(fast, &a, Uniform(imm), &c, &mut e);
                 for l in 0..WARP_SIZE {
                     let want = alu::float_op(op, Ty::F32, &mods, [a[l], b[l], c[l]]);
-                    assert_eq!(d[l], want, "{op:?} lane {l}: {:#x} {:#x} {:#x}", a[l], b[l], c[l]);
+                    assert_eq!(
+                        d[l], want,
+                        "{op:?} lane {l}: {:#x} {:#x} {:#x}",
+                        a[l], b[l], c[l]
+                    );
                     let want = alu::float_op(op, Ty::F32, &mods, [a[l], imm, c[l]]);
-                    assert_eq!(e[l], want, "{op:?} lane {l}, immediate: {:#x} {imm:#x} {:#x}", a[l], c[l]);
+                    assert_eq!(
+                        e[l], want,
+                        "{op:?} lane {l}, immediate: {:#x} {imm:#x} {:#x}",
+                        a[l], c[l]
+                    );
                 }
             }
         }

@@ -40,7 +40,11 @@ pub fn half_shape<const N: usize>(addr: &Lanes, h: usize) -> Shape {
     let first = half[0];
     if half.iter().all(|&a| a == first) {
         Shape::Uniform
-    } else if half.iter().enumerate().all(|(i, &a)| a == first.wrapping_add((i * N) as u64)) {
+    } else if half
+        .iter()
+        .enumerate()
+        .all(|(i, &a)| a == first.wrapping_add((i * N) as u64))
+    {
         Shape::Consecutive
     } else {
         Shape::Scattered

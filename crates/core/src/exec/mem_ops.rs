@@ -4,7 +4,10 @@
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::{FaultKind, Near};
 use super::memory::{load_le, store_le};
-use super::operands::{classify_generic, gather, reg_lanes, reg_lanes_mut, reg_pair, rel_base, scatter, source, Lanes, Window};
+use super::operands::{
+    classify_generic, gather, reg_lanes, reg_lanes_mut, reg_pair, rel_base, scatter, source, Lanes,
+    Window,
+};
 use super::scalar_access;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
 use crate::alu;
@@ -19,10 +22,26 @@ use crate::ir::{AddrRel, AtomOp, Function, Inst, Mods, Op, Opnd, RegId, Rounding
 /// (warpsim's `.const` variables live in the global image, so a const address is a global
 /// one) and do not wrap: a carry out of them is an out-of-bounds address.
 #[inline]
-pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, space: Space, out: &mut Lanes) {
-    let wrap = if matches!(space, Space::Shared | Space::Local) { u64::from(u32::MAX) } else { u64::MAX };
+pub fn addresses(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &Warp,
+    f: &Frame,
+    o: &Opnd,
+    space: Space,
+    out: &mut Lanes,
+) {
+    let wrap = if matches!(space, Space::Shared | Space::Local) {
+        u64::from(u32::MAX)
+    } else {
+        u64::MAX
+    };
     match *o {
-        Opnd::Addr { base: Some(r), rel, offset } => {
+        Opnd::Addr {
+            base: Some(r),
+            rel,
+            offset,
+        } => {
             // One pass over the base register, read in place.
             let add = rel_base(k, f, rel).wrapping_add(offset as u64);
             let base = reg_lanes(w, f, r);
@@ -30,7 +49,11 @@ pub fn addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, space
                 *v = b.wrapping_add(add) & wrap;
             }
         }
-        Opnd::Addr { base: None, rel, offset } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64) & wrap; WARP_SIZE],
+        Opnd::Addr {
+            base: None,
+            rel,
+            offset,
+        } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64) & wrap; WARP_SIZE],
         _ => {
             gather(k, m, w, f, o, out);
             for v in out.iter_mut() {
@@ -68,15 +91,34 @@ pub fn access(
 ) -> Result<u64, FaultKind> {
     let write = value.is_some();
     let (sp, a) = resolve(space, addr);
-    let oob = || FaultKind::OutOfBounds { space: sp, address: addr, size, write, near: Near::Unknown, lanes: 0, active: 0 };
+    let oob = || FaultKind::OutOfBounds {
+        space: sp,
+        address: addr,
+        size,
+        write,
+        near: Near::Unknown,
+        lanes: 0,
+        active: 0,
+    };
     if a % size as u64 != 0 {
-        return Err(FaultKind::Misaligned { space: sp, address: addr, size, write, lanes: 0, active: 0 });
+        return Err(FaultKind::Misaligned {
+            space: sp,
+            address: addr,
+            size,
+            write,
+            lanes: 0,
+            active: 0,
+        });
     }
     let in_range = |len: u64| a.checked_add(size as u64).is_some_and(|end| end <= len);
     match sp {
         Space::Global | Space::Const | Space::Generic => match value {
             None => m.global.read_uint(a, size).map_err(|_| oob()),
-            Some(v) => m.global.write_uint(a, size, v).map(|_| 0).map_err(|_| oob()),
+            Some(v) => m
+                .global
+                .write_uint(a, size, v)
+                .map(|_| 0)
+                .map_err(|_| oob()),
         },
         Space::Shared => {
             if !in_range(m.shared.len() as u64) {
@@ -115,7 +157,18 @@ pub fn access(
 
 /// Whether [`access`] of `size` bytes at `addr` by `lane` would fault (nothing is read or
 /// written). `elems` > 1: a vector access of that many elements, aligned as a whole.
-fn would_fault(k: &LaunchCtx, m: &MemCtx, w: &Warp, space: Space, addr: u64, size: u32, elems: usize, write: bool) -> bool {
+// The per-access arguments of `access`, unbundled to keep this hot check free of a struct.
+#[allow(clippy::too_many_arguments)]
+fn would_fault(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &Warp,
+    space: Space,
+    addr: u64,
+    size: u32,
+    elems: usize,
+    write: bool,
+) -> bool {
     (0..elems).any(|i| {
         let (sp, a) = resolve(space, addr.wrapping_add(i as u64 * size as u64));
         let in_range = |len: u64| a.checked_add(size as u64).is_some_and(|end| end <= len);
@@ -135,22 +188,61 @@ fn would_fault(k: &LaunchCtx, m: &MemCtx, w: &Warp, space: Space, addr: u64, siz
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn located(k: &LaunchCtx, m: &MemCtx, w: &Warp, space: Space, addr: &Lanes, size: u32, elems: usize, active: u32, lane: usize, mut e: FaultKind) -> (usize, FaultKind) {
+fn located(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &Warp,
+    space: Space,
+    addr: &Lanes,
+    size: u32,
+    elems: usize,
+    active: u32,
+    lane: usize,
+    mut e: FaultKind,
+) -> (usize, FaultKind) {
     let from_lane = active & (u32::MAX << lane);
-    let write = matches!(e, FaultKind::OutOfBounds { write: true, .. } | FaultKind::Misaligned { write: true, .. });
-    let faulting = lanes(from_lane).filter(|&l| l == lane || would_fault(k, m, w, space, addr[l], size, elems, write)).fold(0u32, |acc, l| acc | 1 << l);
+    let write = matches!(
+        e,
+        FaultKind::OutOfBounds { write: true, .. } | FaultKind::Misaligned { write: true, .. }
+    );
+    let faulting = lanes(from_lane)
+        .filter(|&l| l == lane || would_fault(k, m, w, space, addr[l], size, elems, write))
+        .fold(0u32, |acc, l| acc | 1 << l);
     match &mut e {
-        FaultKind::OutOfBounds { space: sp, address, size, near, lanes: l, active: a, .. } => {
+        FaultKind::OutOfBounds {
+            space: sp,
+            address,
+            size,
+            near,
+            lanes: l,
+            active: a,
+            ..
+        } => {
             let (_, off) = resolve(space, *address);
             *near = match *sp {
-                Space::Global | Space::Const | Space::Generic => Near::Global(m.global.nearby(off, *size as u64)),
-                Space::Shared => Near::Window { offset: off, size: m.shared.len() as u64 },
-                Space::Local => Near::Window { offset: off, size: w.local_top as u64 },
-                Space::KernelParam => Near::Window { offset: off, size: k.params.len() as u64 },
+                Space::Global | Space::Const | Space::Generic => {
+                    Near::Global(m.global.nearby(off, *size as u64))
+                }
+                Space::Shared => Near::Window {
+                    offset: off,
+                    size: m.shared.len() as u64,
+                },
+                Space::Local => Near::Window {
+                    offset: off,
+                    size: w.local_top as u64,
+                },
+                Space::KernelParam => Near::Window {
+                    offset: off,
+                    size: k.params.len() as u64,
+                },
             };
             (*l, *a) = (faulting, active);
         }
-        FaultKind::Misaligned { lanes: l, active: a, .. } => (*l, *a) = (faulting, active),
+        FaultKind::Misaligned {
+            lanes: l,
+            active: a,
+            ..
+        } => (*l, *a) = (faulting, active),
         _ => {}
     }
     (lane, e)
@@ -182,10 +274,20 @@ fn vec_regs(o: &Opnd) -> ([u32; 4], usize) {
 /// The per-lane rest of a scalar load into the register at `at`: the lanes of `mask` from
 /// `first` on, each through [`access`], which reports a fault exactly.
 #[allow(clippy::too_many_arguments)]
-fn ld_lanes(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, addr: &Lanes, mask: u32, first: usize, at: usize) -> Result<(), (usize, FaultKind)> {
+fn ld_lanes(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    addr: &Lanes,
+    mask: u32,
+    first: usize,
+    at: usize,
+) -> Result<(), (usize, FaultKind)> {
     let size = inst.ty.bytes().max(1);
     for lane in lanes(mask & (u32::MAX << first)) {
-        w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, addr, size, 1, mask, lane, e))?;
+        w.regs[at + lane] = access(k, m, w, lane, inst.mods.space, addr[lane], size, None)
+            .map_err(|e| located(k, m, w, inst.mods.space, addr, size, 1, mask, lane, e))?;
     }
     Ok(())
 }
@@ -216,9 +318,21 @@ impl LdBased {
     /// The form of `inst`, when it is such a load (`reg_bits`: the function's register widths).
     pub fn of(inst: &Inst, reg_bits: &[u8]) -> Option<LdBased> {
         match (inst.op, inst.dst[0], inst.src[0]) {
-            (Op::Ld, Opnd::Reg(dst), Opnd::Addr { base: Some(base), rel, offset }) if base != dst => {
-                Some(LdBased { dst, base, rel, offset, reg_bits: reg_bits.get(dst as usize).copied().unwrap_or(64) })
-            }
+            (
+                Op::Ld,
+                Opnd::Reg(dst),
+                Opnd::Addr {
+                    base: Some(base),
+                    rel,
+                    offset,
+                },
+            ) if base != dst => Some(LdBased {
+                dst,
+                base,
+                rel,
+                offset,
+                reg_bits: reg_bits.get(dst as usize).copied().unwrap_or(64),
+            }),
             _ => None,
         }
     }
@@ -228,7 +342,15 @@ impl LdBased {
 /// register in place (still intact for the per-lane rest), straight into the destination (a
 /// lane that faults ends the launch, so lanes written before it are never seen); the lanes
 /// the warp-wide path leaves, per lane.
-pub fn ld_based(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, inst: &Inst, l: &LdBased, mask: u32) -> Result<(), (usize, FaultKind)> {
+pub fn ld_based(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    f: &Frame,
+    inst: &Inst,
+    l: &LdBased,
+    mask: u32,
+) -> Result<(), (usize, FaultKind)> {
     let size = inst.ty.bytes().max(1);
     let at = f.reg_base + l.dst as usize * WARP_SIZE;
     let add = rel_base(k, f, l.rel).wrapping_add(l.offset as u64);
@@ -243,7 +365,15 @@ pub fn ld_based(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, inst: &I
 }
 
 /// `ld` in the warp's current frame `f`: returns the first faulting lane.
-pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+pub fn ld(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    f: &Frame,
+    func: &Function,
+    inst: &Inst,
+    mask: u32,
+) -> Result<(), (usize, FaultKind)> {
     let f = *f;
     let size = inst.ty.bytes().max(1);
     let (regs, n) = vec_regs(&inst.dst[0]);
@@ -258,16 +388,55 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
         match inst.src[0] {
             // `[%r+imm]` into another register: the addresses summed as the lanes load,
             // reading the base register in place (still intact for the per-lane rest).
-            Opnd::Addr { base: Some(b), rel, offset } if b != r => {
-                return ld_based(k, m, w, &f, inst, &LdBased { dst: r, base: b, rel, offset, reg_bits: bits }, mask);
+            Opnd::Addr {
+                base: Some(b),
+                rel,
+                offset,
+            } if b != r => {
+                return ld_based(
+                    k,
+                    m,
+                    w,
+                    &f,
+                    inst,
+                    &LdBased {
+                        dst: r,
+                        base: b,
+                        rel,
+                        offset,
+                        reg_bits: bits,
+                    },
+                    mask,
+                );
             }
             // One address for every lane (a kernel parameter, a variable) outside per-thread
             // local memory: one access gives every lane its value, or the first lane its fault.
-            Opnd::Addr { base: None, rel, offset } if !matches!(inst.mods.space, Space::Local | Space::Generic) => {
-                let wrap = if inst.mods.space == Space::Shared { u64::from(u32::MAX) } else { u64::MAX };
+            Opnd::Addr {
+                base: None,
+                rel,
+                offset,
+            } if !matches!(inst.mods.space, Space::Local | Space::Generic) => {
+                let wrap = if inst.mods.space == Space::Shared {
+                    u64::from(u32::MAX)
+                } else {
+                    u64::MAX
+                };
                 let a = rel_base(k, &f, rel).wrapping_add(offset as u64) & wrap;
                 let lane = mask.trailing_zeros() as usize;
-                let v = access(k, m, w, lane, inst.mods.space, a, size, None).map_err(|e| located(k, m, w, inst.mods.space, &[a; WARP_SIZE], size, 1, mask, lane, e))?;
+                let v = access(k, m, w, lane, inst.mods.space, a, size, None).map_err(|e| {
+                    located(
+                        k,
+                        m,
+                        w,
+                        inst.mods.space,
+                        &[a; WARP_SIZE],
+                        size,
+                        1,
+                        mask,
+                        lane,
+                        e,
+                    )
+                })?;
                 let out = reg_lanes_mut(w, &f, r);
                 for l in lanes(mask) {
                     out[l] = v;
@@ -277,7 +446,14 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
             _ => {
                 let mut addr = [0u64; WARP_SIZE];
                 addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
-                if let Err(first) = scalar_access::load(m, inst.mods.space, &addr, mask, size, reg_lanes_mut(w, &f, r)) {
+                if let Err(first) = scalar_access::load(
+                    m,
+                    inst.mods.space,
+                    &addr,
+                    mask,
+                    size,
+                    reg_lanes_mut(w, &f, r),
+                ) {
                     ld_lanes(k, m, w, inst, &addr, mask, first, at)?;
                 }
             }
@@ -290,19 +466,47 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
     if n == 1 {
         // A load into the sink `_`: the accesses only (they may fault).
         for lane in lanes(mask) {
-            access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+            access(k, m, w, lane, inst.mods.space, addr[lane], size, None)
+                .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         }
         return Ok(());
     }
     for lane in lanes(mask) {
         if addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
-            let e = FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: false, lanes: 0, active: 0 };
-            return Err(located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e));
+            let e = FaultKind::Misaligned {
+                space: sp,
+                address: addr[lane],
+                size: size * n as u32,
+                write: false,
+                lanes: 0,
+                active: 0,
+            };
+            return Err(located(
+                k,
+                m,
+                w,
+                inst.mods.space,
+                &addr,
+                size,
+                n,
+                mask,
+                lane,
+                e,
+            ));
         }
         for (i, &r) in regs.iter().enumerate().take(n) {
-            let v = access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, None)
-                .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
+            let v = access(
+                k,
+                m,
+                w,
+                lane,
+                inst.mods.space,
+                addr[lane].wrapping_add(i as u64 * size as u64),
+                size,
+                None,
+            )
+            .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
             if r != u32::MAX {
                 let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
                 w.regs[f.reg_base + r as usize * WARP_SIZE + lane] = extend(v, inst.ty, bits);
@@ -313,7 +517,13 @@ pub fn ld(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functio
 }
 
 /// `st`.
-pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+pub fn st(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    mask: u32,
+) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
     addresses(k, m, w, &f, &inst.src[0], inst.mods.space, &mut addr);
@@ -345,12 +555,39 @@ pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -
     for lane in lanes(rest) {
         if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
-            let e = FaultKind::Misaligned { space: sp, address: addr[lane], size: size * n as u32, write: true, lanes: 0, active: 0 };
-            return Err(located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e));
+            let e = FaultKind::Misaligned {
+                space: sp,
+                address: addr[lane],
+                size: size * n as u32,
+                write: true,
+                lanes: 0,
+                active: 0,
+            };
+            return Err(located(
+                k,
+                m,
+                w,
+                inst.mods.space,
+                &addr,
+                size,
+                n,
+                mask,
+                lane,
+                e,
+            ));
         }
         for (i, v) in vals.iter().enumerate().take(n) {
-            access(k, m, w, lane, inst.mods.space, addr[lane].wrapping_add(i as u64 * size as u64), size, Some(v[lane]))
-                .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
+            access(
+                k,
+                m,
+                w,
+                lane,
+                inst.mods.space,
+                addr[lane].wrapping_add(i as u64 * size as u64),
+                size,
+                Some(v[lane]),
+            )
+            .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, n, mask, lane, e))?;
         }
     }
     Ok(())
@@ -360,7 +597,10 @@ pub fn st(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -
 fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
     let mask = ty.mask();
     let (old, b) = (old & mask, b & mask);
-    let rn = Mods { rounding: Rounding::Rn, ..Mods::default() };
+    let rn = Mods {
+        rounding: Rounding::Rn,
+        ..Mods::default()
+    };
     let v = match op {
         AtomOp::Add if ty.is_float() => alu::float_binary(Op::FAdd, ty, &rn, old, b),
         AtomOp::Add => old.wrapping_add(b),
@@ -386,11 +626,23 @@ fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
                 old
             }
         }
-        AtomOp::Min | AtomOp::Max if ty.is_float() => {
-            alu::float_binary(if op == AtomOp::Min { Op::FMin } else { Op::FMax }, ty, &Mods::default(), old, b)
-        }
+        AtomOp::Min | AtomOp::Max if ty.is_float() => alu::float_binary(
+            if op == AtomOp::Min {
+                Op::FMin
+            } else {
+                Op::FMax
+            },
+            ty,
+            &Mods::default(),
+            old,
+            b,
+        ),
         AtomOp::Min | AtomOp::Max => {
-            let less = if ty.is_signed() { alu::sext(old, ty) < alu::sext(b, ty) } else { old < b };
+            let less = if ty.is_signed() {
+                alu::sext(old, ty) < alu::sext(b, ty)
+            } else {
+                old < b
+            };
             if less == (op == AtomOp::Min) {
                 old
             } else {
@@ -405,7 +657,13 @@ fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
 }
 
 /// `atom` and `red`: lanes are applied in lane order, each a read-modify-write.
-pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32) -> Result<(), (usize, FaultKind)> {
+pub fn atom(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    mask: u32,
+) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
     let mut addr = [0u64; WARP_SIZE];
     let (mut b, mut c) = ([0u64; WARP_SIZE], [0u64; WARP_SIZE]);
@@ -415,9 +673,11 @@ pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32)
     let size = inst.ty.bytes().max(1);
     let mut old = [0u64; WARP_SIZE];
     for lane in lanes(mask) {
-        let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+        let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None)
+            .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         let n = atom_apply(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
-        access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n)).map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
+        access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n))
+            .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
         old[lane] = o;
     }
     if inst.op == Op::Atom {
@@ -431,7 +691,16 @@ pub fn atom(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, mask: u32)
 pub fn read_cstr(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, addr: u64) -> String {
     let mut bytes = Vec::new();
     while bytes.len() < 65536 {
-        match access(k, m, w, lane, Space::Generic, addr.wrapping_add(bytes.len() as u64), 1, None) {
+        match access(
+            k,
+            m,
+            w,
+            lane,
+            Space::Generic,
+            addr.wrapping_add(bytes.len() as u64),
+            1,
+            None,
+        ) {
             Ok(0) | Err(_) => break,
             Ok(b) => bytes.push(b as u8),
         }

@@ -104,7 +104,12 @@ impl Allocation {
     }
 
     fn info(&self) -> AllocInfo {
-        AllocInfo { base: self.base, size: self.len, origin: self.origin, call: self.call }
+        AllocInfo {
+            base: self.base,
+            size: self.len,
+            origin: self.origin,
+            call: self.call,
+        }
     }
 }
 
@@ -139,7 +144,10 @@ pub struct GlobalMemory {
 
 impl GlobalMemory {
     pub fn new() -> GlobalMemory {
-        GlobalMemory { next: GLOBAL_BASE, ..Default::default() }
+        GlobalMemory {
+            next: GLOBAL_BASE,
+            ..Default::default()
+        }
     }
 
     /// Bytes currently allocated.
@@ -164,7 +172,15 @@ impl GlobalMemory {
         }
         self.next = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         let call = self.count(origin);
-        self.insert(Allocation { base, len: size, skew: 0, host_visible: false, origin, call, data: vec![0; size as usize] });
+        self.insert(Allocation {
+            base,
+            len: size,
+            skew: 0,
+            host_visible: false,
+            origin,
+            call,
+            data: vec![0; size as usize],
+        });
         Some(base)
     }
 
@@ -177,13 +193,25 @@ impl GlobalMemory {
         let base = self.heap.take(bytes)?;
         // A big heap (up to 64 GiB) may not fit in host memory: then malloc returns NULL.
         let mut data = Vec::new();
-        if usize::try_from(bytes).ok().and_then(|n| data.try_reserve_exact(n).ok()).is_none() {
+        if usize::try_from(bytes)
+            .ok()
+            .and_then(|n| data.try_reserve_exact(n).ok())
+            .is_none()
+        {
             self.heap.give_back(base, bytes);
             return None;
         }
         data.resize(bytes as usize, 0);
         let call = self.count(Origin::DeviceMalloc);
-        self.insert(Allocation { base, len: bytes, skew: 0, host_visible: false, origin: Origin::DeviceMalloc, call, data });
+        self.insert(Allocation {
+            base,
+            len: bytes,
+            skew: 0,
+            host_visible: false,
+            origin: Origin::DeviceMalloc,
+            call,
+            data,
+        });
         self.in_use -= bytes;
         Some(base)
     }
@@ -226,7 +254,9 @@ impl GlobalMemory {
     /// [`GlobalMemory::alloc_host_visible`] made by `origin`, for memory-check reports.
     pub fn alloc_host_visible_from(&mut self, bytes: u64, origin: Origin) -> Option<u64> {
         let size = bytes.max(1);
-        let total = usize::try_from(size.checked_add(ALLOC_ALIGN)?).ok().filter(|&t| t <= isize::MAX as usize)?;
+        let total = usize::try_from(size.checked_add(ALLOC_ALIGN)?)
+            .ok()
+            .filter(|&t| t <= isize::MAX as usize)?;
         let mut data = Vec::new();
         data.try_reserve_exact(total).ok()?;
         data.resize(total, 0);
@@ -239,7 +269,15 @@ impl GlobalMemory {
         }
         let skew = (base - host) as usize;
         let call = self.count(origin);
-        self.insert(Allocation { base, len: size, skew, host_visible: true, origin, call, data });
+        self.insert(Allocation {
+            base,
+            len: size,
+            skew,
+            host_visible: true,
+            origin,
+            call,
+            data,
+        });
         Some(base)
     }
 
@@ -311,29 +349,53 @@ impl GlobalMemory {
     /// every allocation: call it only on a fault.
     pub fn nearby(&self, addr: u64, len: u64) -> Nearby {
         let live = self.allocs.partition_point(|a| a.base <= addr);
-        let containing = live.checked_sub(1).map(|i| &self.allocs[i]).filter(|a| addr < a.end());
+        let containing = live
+            .checked_sub(1)
+            .map(|i| &self.allocs[i])
+            .filter(|a| addr < a.end());
         if let Some(a) = containing {
-            return Nearby::PastEnd { alloc: a.info(), over: addr.saturating_add(len) - a.end() };
+            return Nearby::PastEnd {
+                alloc: a.info(),
+                over: addr.saturating_add(len) - a.end(),
+            };
         }
         // A freed range that a live allocation now overlaps (the device heap reuses ranges) no
         // longer says anything: the live neighbour is the better guess.
         let reused = |a: &AllocInfo| {
             let i = self.allocs.partition_point(|x| x.base < a.base + a.size);
-            i.checked_sub(1).is_some_and(|i| self.allocs[i].end() > a.base)
+            i.checked_sub(1)
+                .is_some_and(|i| self.allocs[i].end() > a.base)
         };
-        if let Some(&(alloc, freed)) = self.freed.iter().rev().find(|(a, _)| addr >= a.base && addr - a.base < a.size && !reused(a)) {
+        if let Some(&(alloc, freed)) = self
+            .freed
+            .iter()
+            .rev()
+            .find(|(a, _)| addr >= a.base && addr - a.base < a.size && !reused(a))
+        {
             return Nearby::Freed { alloc, freed };
         }
         if addr < 1 << 16 {
             return Nearby::Null;
         }
-        let after = live.checked_sub(1).map(|i| &self.allocs[i]).map(|a| (addr - a.end(), a));
+        let after = live
+            .checked_sub(1)
+            .map(|i| &self.allocs[i])
+            .map(|a| (addr - a.end(), a));
         let before = self.allocs.get(live).map(|a| (a.base - addr, a));
         const FAR: u64 = 1 << 32;
         match (after, before) {
-            (Some((g, a)), Some((h, _))) if g <= h && g < FAR => Nearby::After { alloc: a.info(), gap: g },
-            (Some((g, a)), None) if g < FAR => Nearby::After { alloc: a.info(), gap: g },
-            (_, Some((h, b))) if h < FAR => Nearby::Before { alloc: b.info(), gap: h },
+            (Some((g, a)), Some((h, _))) if g <= h && g < FAR => Nearby::After {
+                alloc: a.info(),
+                gap: g,
+            },
+            (Some((g, a)), None) if g < FAR => Nearby::After {
+                alloc: a.info(),
+                gap: g,
+            },
+            (_, Some((h, b))) if h < FAR => Nearby::Before {
+                alloc: b.info(),
+                gap: h,
+            },
             _ => Nearby::Nothing,
         }
     }
@@ -345,7 +407,8 @@ impl GlobalMemory {
 
     /// Whether `addr` lies in a live host-visible allocation (managed or mapped memory).
     pub fn is_host_visible(&self, addr: u64) -> bool {
-        self.find(addr, 1).is_some_and(|(i, _)| self.allocs[i].host_visible)
+        self.find(addr, 1)
+            .is_some_and(|(i, _)| self.allocs[i].host_visible)
     }
 
     /// The allocation containing `[addr, addr+len)` and the offset of `addr` in it.
@@ -353,7 +416,8 @@ impl GlobalMemory {
     fn find(&self, addr: u64, len: u64) -> Option<(usize, usize)> {
         let last = self.last.get();
         if let Some(a) = self.allocs.get(last) {
-            if addr >= a.base && addr.wrapping_add(len) <= a.end() && addr.wrapping_add(len) >= addr {
+            if addr >= a.base && addr.wrapping_add(len) <= a.end() && addr.wrapping_add(len) >= addr
+            {
                 return Some((last, (addr - a.base) as usize + a.skew));
             }
         }
@@ -374,13 +438,16 @@ impl GlobalMemory {
 
     /// The start and size of the allocation containing `addr`.
     pub fn allocation_of(&self, addr: u64) -> Option<(u64, u64)> {
-        self.find(addr, 1).map(|(i, _)| (self.allocs[i].base, self.allocs[i].len))
+        self.find(addr, 1)
+            .map(|(i, _)| (self.allocs[i].base, self.allocs[i].len))
     }
 
     /// Reads `out.len()` bytes at `addr`.
     #[inline]
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), GlobalFault> {
-        let (i, off) = self.find(addr, out.len() as u64).ok_or(GlobalFault::OutOfBounds)?;
+        let (i, off) = self
+            .find(addr, out.len() as u64)
+            .ok_or(GlobalFault::OutOfBounds)?;
         out.copy_from_slice(&self.allocs[i].data[off..off + out.len()]);
         Ok(())
     }
@@ -388,7 +455,9 @@ impl GlobalMemory {
     /// Writes `data` at `addr`.
     #[inline]
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), GlobalFault> {
-        let (i, off) = self.find(addr, data.len() as u64).ok_or(GlobalFault::OutOfBounds)?;
+        let (i, off) = self
+            .find(addr, data.len() as u64)
+            .ok_or(GlobalFault::OutOfBounds)?;
         self.allocs[i].data[off..off + data.len()].copy_from_slice(data);
         Ok(())
     }
@@ -396,14 +465,18 @@ impl GlobalMemory {
     /// Reads a little-endian value of `size` (1, 2, 4, 8) bytes, zero-extended.
     #[inline]
     pub fn read_uint(&self, addr: u64, size: u32) -> Result<u64, GlobalFault> {
-        let (i, off) = self.find(addr, size as u64).ok_or(GlobalFault::OutOfBounds)?;
+        let (i, off) = self
+            .find(addr, size as u64)
+            .ok_or(GlobalFault::OutOfBounds)?;
         Ok(load_le(&self.allocs[i].data[off..], size))
     }
 
     /// Writes the low `size` bytes of `value` little-endian.
     #[inline]
     pub fn write_uint(&mut self, addr: u64, size: u32, value: u64) -> Result<(), GlobalFault> {
-        let (i, off) = self.find(addr, size as u64).ok_or(GlobalFault::OutOfBounds)?;
+        let (i, off) = self
+            .find(addr, size as u64)
+            .ok_or(GlobalFault::OutOfBounds)?;
         store_le(&mut self.allocs[i].data[off..], size, value);
         Ok(())
     }
@@ -415,7 +488,12 @@ impl GlobalMemory {
     /// inside one live allocation and returns it, the lanes below it done: the caller reports
     /// that lane's fault through the per-lane path.
     #[inline]
-    pub fn read_lanes<const N: usize>(&self, addr: &[u64; WARP_SIZE], mask: u32, out: &mut [u64; WARP_SIZE]) -> Result<(), usize> {
+    pub fn read_lanes<const N: usize>(
+        &self,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        out: &mut [u64; WARP_SIZE],
+    ) -> Result<(), usize> {
         let mut at = self.lanes_cursor();
         for l in lanes(mask) {
             let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
@@ -430,7 +508,12 @@ impl GlobalMemory {
     /// `mask`, lowest first, as [`GlobalMemory::read_lanes`] reads: stops at the first lane
     /// that is misaligned or out of bounds and returns it, the lanes below it written.
     #[inline]
-    pub fn write_lanes<const N: usize>(&mut self, addr: &[u64; WARP_SIZE], mask: u32, vals: &[u64; WARP_SIZE]) -> Result<(), usize> {
+    pub fn write_lanes<const N: usize>(
+        &mut self,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        vals: &[u64; WARP_SIZE],
+    ) -> Result<(), usize> {
         let mut at = self.lanes_cursor();
         for l in lanes(mask) {
             let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
@@ -444,8 +527,18 @@ impl GlobalMemory {
     fn lanes_cursor(&self) -> LaneCursor {
         let index = self.last.get();
         match self.allocs.get(index) {
-            Some(a) => LaneCursor { index, base: a.base, len: a.len, skew: a.skew },
-            None => LaneCursor { index: 0, base: 0, len: 0, skew: 0 },
+            Some(a) => LaneCursor {
+                index,
+                base: a.base,
+                len: a.len,
+                skew: a.skew,
+            },
+            None => LaneCursor {
+                index: 0,
+                base: 0,
+                len: 0,
+                skew: 0,
+            },
         }
     }
 
@@ -453,7 +546,7 @@ impl GlobalMemory {
     /// holding them when `at` does not); `None` when `addr` is misaligned or out of bounds.
     #[inline(always)]
     fn lane_offset<const N: usize>(&self, at: &mut LaneCursor, addr: u64) -> Option<usize> {
-        if addr % N as u64 != 0 {
+        if !addr.is_multiple_of(N as u64) {
             return None;
         }
         let off = addr.wrapping_sub(at.base);
@@ -463,7 +556,12 @@ impl GlobalMemory {
         }
         let (index, off) = self.find(addr, N as u64)?;
         let a = &self.allocs[index];
-        *at = LaneCursor { index, base: a.base, len: a.len, skew: a.skew };
+        *at = LaneCursor {
+            index,
+            base: a.base,
+            len: a.len,
+            skew: a.skew,
+        };
         Some(off)
     }
 
@@ -539,28 +637,63 @@ mod tests {
         let a = m.alloc(1000).unwrap();
         let b = m.alloc_from(64, Origin::Host("cudaMallocPitch")).unwrap();
         let c = m.alloc(16).unwrap();
-        let info = |base, size, origin, call| AllocInfo { base, size, origin, call };
+        let info = |base, size, origin, call| AllocInfo {
+            base,
+            size,
+            origin,
+            call,
+        };
         let ia = info(a, 1000, Origin::Host("cudaMalloc"), 1);
         assert_eq!(m.nearby(a + 1004, 4), Nearby::After { alloc: ia, gap: 4 });
         assert_eq!(m.nearby(a + 998, 4), Nearby::PastEnd { alloc: ia, over: 2 });
         // Between a (ends a+1000) and b (starts a+1024): the nearer side wins.
-        assert_eq!(m.nearby(a + 1020, 4), Nearby::Before { alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1), gap: 4 });
+        assert_eq!(
+            m.nearby(a + 1020, 4),
+            Nearby::Before {
+                alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1),
+                gap: 4
+            }
+        );
         assert_eq!(m.nearby(a - 8, 4), Nearby::Before { alloc: ia, gap: 8 });
         assert!(m.free(b));
         assert!(m.free_by(c, "cudaFreeHost"));
         let freed = |by, call| FreeInfo { by, call };
-        assert_eq!(m.nearby(b + 8, 4), Nearby::Freed { alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1), freed: freed("cudaFree", 1) });
-        assert_eq!(m.nearby(c, 4), Nearby::Freed { alloc: info(c, 16, Origin::Host("cudaMalloc"), 2), freed: freed("cudaFreeHost", 1) });
+        assert_eq!(
+            m.nearby(b + 8, 4),
+            Nearby::Freed {
+                alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1),
+                freed: freed("cudaFree", 1)
+            }
+        );
+        assert_eq!(
+            m.nearby(c, 4),
+            Nearby::Freed {
+                alloc: info(c, 16, Origin::Host("cudaMalloc"), 2),
+                freed: freed("cudaFreeHost", 1)
+            }
+        );
         assert_eq!(m.nearby(8, 4), Nearby::Null);
         assert_eq!(m.nearby(a + (1 << 40), 4), Nearby::Nothing);
         // Device-heap blocks: freed by device free; a later block reusing the range is live.
         let h = m.heap_malloc(32).unwrap();
         assert!(m.heap_free(h));
         let hi = info(h, 32, Origin::DeviceMalloc, 1);
-        assert_eq!(m.nearby(h + 4, 4), Nearby::Freed { alloc: hi, freed: freed("device free", 1) });
+        assert_eq!(
+            m.nearby(h + 4, 4),
+            Nearby::Freed {
+                alloc: hi,
+                freed: freed("device free", 1)
+            }
+        );
         let h2 = m.heap_malloc(8).unwrap();
         assert_eq!(h2, h);
-        assert_eq!(m.nearby(h + 8, 4), Nearby::After { alloc: info(h, 8, Origin::DeviceMalloc, 2), gap: 0 });
+        assert_eq!(
+            m.nearby(h + 8, 4),
+            Nearby::After {
+                alloc: info(h, 8, Origin::DeviceMalloc, 2),
+                gap: 0
+            }
+        );
         assert!(m.contains(h, 8) && !m.contains(h, 9));
     }
 
@@ -588,7 +721,10 @@ mod tests {
         m.write_uint(h + 8, 4, 0x1234_5678).unwrap();
         // SAFETY: `h` is the host address of the allocation's live, 256-byte aligned bytes.
         let host = unsafe { std::slice::from_raw_parts_mut(h as *mut u8, 100) };
-        assert_eq!(u32::from_le_bytes(host[8..12].try_into().unwrap()), 0x1234_5678);
+        assert_eq!(
+            u32::from_le_bytes(host[8..12].try_into().unwrap()),
+            0x1234_5678
+        );
         host[99] = 7;
         assert_eq!(m.read_uint(h + 99, 1).unwrap(), 7);
         assert_eq!(m.read_uint(h + 100, 1), Err(GlobalFault::OutOfBounds));
@@ -608,7 +744,11 @@ mod tests {
         assert!(m.set_heap_limit(64));
         let a = m.heap_malloc(20).unwrap();
         let b = m.heap_malloc(20).unwrap();
-        assert_eq!(m.heap_malloc(20), None, "64-byte heap holds two 32-byte blocks");
+        assert_eq!(
+            m.heap_malloc(20),
+            None,
+            "64-byte heap holds two 32-byte blocks"
+        );
         assert_eq!(m.heap_malloc(0), None);
         assert_eq!(m.in_use(), 32);
         m.write_uint(a + 16, 4, 5).unwrap();

@@ -48,10 +48,10 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
         Sreg::Nsmid => k.num_sms as u64,
         Sreg::Gridid => k.gridid,
         Sreg::Clock => m.clock as u32 as u64,
-        Sreg::ClockHi => (m.clock >> 32) as u64,
+        Sreg::ClockHi => m.clock >> 32,
         Sreg::Clock64 | Sreg::GlobalTimer => m.clock,
         Sreg::GlobalTimerLo => m.clock as u32 as u64,
-        Sreg::GlobalTimerHi => (m.clock >> 32) as u64,
+        Sreg::GlobalTimerHi => m.clock >> 32,
         Sreg::LanemaskEq => 1u64 << lane,
         Sreg::LanemaskLt => (1u64 << lane) - 1,
         Sreg::LanemaskLe => (1u64 << (lane + 1)) - 1,
@@ -60,7 +60,10 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
         Sreg::TotalSmemSize => m.shared.len() as u64,
         Sreg::AggrSmemSize => m.shared.len() as u64,
         Sreg::DynamicSmemSize => k.dyn_shared_bytes as u64,
-        Sreg::PerfCounter | Sreg::CurrentGraphExec | Sreg::ClusterZero | Sreg::IsExplicitCluster => 0,
+        Sreg::PerfCounter
+        | Sreg::CurrentGraphExec
+        | Sreg::ClusterZero
+        | Sreg::IsExplicitCluster => 0,
         Sreg::ClusterOne => 1,
         Sreg::ClusteridX => m.cta[0] as u64,
         Sreg::ClusteridY => m.cta[1] as u64,
@@ -80,7 +83,15 @@ fn sreg(k: &LaunchCtx, m: &MemCtx, w: &Warp, s: Sreg, lane: usize) -> u64 {
 fn varies_by_lane(s: Sreg) -> bool {
     matches!(
         s,
-        Sreg::TidX | Sreg::TidY | Sreg::TidZ | Sreg::Laneid | Sreg::LanemaskEq | Sreg::LanemaskLt | Sreg::LanemaskLe | Sreg::LanemaskGt | Sreg::LanemaskGe
+        Sreg::TidX
+            | Sreg::TidY
+            | Sreg::TidZ
+            | Sreg::Laneid
+            | Sreg::LanemaskEq
+            | Sreg::LanemaskLt
+            | Sreg::LanemaskLe
+            | Sreg::LanemaskGt
+            | Sreg::LanemaskGe
     )
 }
 
@@ -106,7 +117,9 @@ pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mu
         }
         // The same for every lane (`%ctaid`, `%ntid`…): read once.
         Opnd::Sreg(s) => *out = [sreg(k, m, w, s, 0); WARP_SIZE],
-        Opnd::SymAddr { rel, offset } => *out = [rel_base(k, f, rel).wrapping_add(offset as u64); WARP_SIZE],
+        Opnd::SymAddr { rel, offset } => {
+            *out = [rel_base(k, f, rel).wrapping_add(offset as u64); WARP_SIZE]
+        }
         Opnd::Addr { .. } | Opnd::Vec { .. } | Opnd::None | Opnd::Sink => *out = [0; WARP_SIZE],
     }
 }
@@ -115,7 +128,14 @@ pub fn gather(k: &LaunchCtx, m: &MemCtx, w: &Warp, f: &Frame, o: &Opnd, out: &mu
 /// borrowed from the warp's register file, anything else is [`gather`]ed into `tmp` (filled
 /// only then: declaring `None` costs one store, zeroing 256 bytes thirty-two).
 #[inline]
-pub fn source<'a>(k: &LaunchCtx, m: &MemCtx, w: &'a Warp, f: &Frame, o: &Opnd, tmp: &'a mut Option<Lanes>) -> &'a Lanes {
+pub fn source<'a>(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &'a Warp,
+    f: &Frame,
+    o: &Opnd,
+    tmp: &'a mut Option<Lanes>,
+) -> &'a Lanes {
     match *o {
         Opnd::Reg(r) => return reg_lanes(w, f, r),
         Opnd::None => return &ZERO_LANES,
@@ -135,7 +155,12 @@ pub static ZERO_LANES: Lanes = [0; WARP_SIZE];
 /// through a scratch array). For whole-warp loops that compute every lane: the result goes
 /// straight into the register file, with no scratch array to fill and copy.
 #[inline(always)]
-pub fn dst_and_regs<'a>(w: &'a mut Warp, f: &Frame, dst: RegId, srcs: [&Opnd; 3]) -> Option<(&'a mut Lanes, [&'a Lanes; 3])> {
+pub fn dst_and_regs<'a>(
+    w: &'a mut Warp,
+    f: &Frame,
+    dst: RegId,
+    srcs: [&Opnd; 3],
+) -> Option<(&'a mut Lanes, [&'a Lanes; 3])> {
     const ABSENT: usize = usize::MAX;
     let mut at = [ABSENT; 3];
     for (a, o) in at.iter_mut().zip(srcs) {
@@ -153,10 +178,17 @@ pub fn dst_and_regs<'a>(w: &'a mut Warp, f: &Frame, dst: RegId, srcs: [&Opnd; 3]
         if s0 == ABSENT {
             return &ZERO_LANES;
         }
-        let lanes = if s0 < d0 { &lo[s0..s0 + WARP_SIZE] } else { &hi[s0 - d0 - WARP_SIZE..s0 - d0] };
+        let lanes = if s0 < d0 {
+            &lo[s0..s0 + WARP_SIZE]
+        } else {
+            &hi[s0 - d0 - WARP_SIZE..s0 - d0]
+        };
         <&Lanes>::try_from(lanes).expect("a 32-lane slice")
     };
-    Some((<&mut Lanes>::try_from(out).expect("a 32-lane slice"), [view(at[0]), view(at[1]), view(at[2])]))
+    Some((
+        <&mut Lanes>::try_from(out).expect("a 32-lane slice"),
+        [view(at[0]), view(at[1]), view(at[2])],
+    ))
 }
 
 /// Register `r`'s 32 lane values, in place.
@@ -177,9 +209,17 @@ pub fn reg_lanes_mut<'a>(w: &'a mut Warp, f: &Frame, r: RegId) -> &'a mut Lanes 
 /// write, both in place: an instruction reading one register and writing another needs no
 /// copy of either.
 #[inline]
-pub fn reg_pair<'a>(w: &'a mut Warp, f: &Frame, src: RegId, dst: RegId) -> (&'a Lanes, &'a mut Lanes) {
+pub fn reg_pair<'a>(
+    w: &'a mut Warp,
+    f: &Frame,
+    src: RegId,
+    dst: RegId,
+) -> (&'a Lanes, &'a mut Lanes) {
     debug_assert_ne!(src, dst);
-    let (s, d) = (f.reg_base + src as usize * WARP_SIZE, f.reg_base + dst as usize * WARP_SIZE);
+    let (s, d) = (
+        f.reg_base + src as usize * WARP_SIZE,
+        f.reg_base + dst as usize * WARP_SIZE,
+    );
     let (read, write) = if s < d {
         let (lo, hi) = w.regs.split_at_mut(d);
         (&lo[s..s + WARP_SIZE], &mut hi[..WARP_SIZE])
@@ -187,21 +227,20 @@ pub fn reg_pair<'a>(w: &'a mut Warp, f: &Frame, src: RegId, dst: RegId) -> (&'a 
         let (lo, hi) = w.regs.split_at_mut(s);
         (&hi[..WARP_SIZE], &mut lo[d..d + WARP_SIZE])
     };
-    (<&Lanes>::try_from(read).expect("a 32-lane slice"), <&mut Lanes>::try_from(write).expect("a 32-lane slice"))
+    (
+        <&Lanes>::try_from(read).expect("a 32-lane slice"),
+        <&mut Lanes>::try_from(write).expect("a 32-lane slice"),
+    )
 }
 
 /// Reads a predicate operand as a lane mask.
 #[inline]
 pub fn pred_mask(w: &Warp, f: &Frame, o: &Opnd) -> u32 {
     match *o {
-        Opnd::Pred { id, negated } => w.preds[f.pred_base + id as usize] ^ if negated { u32::MAX } else { 0 },
-        Opnd::Imm(v) => {
-            if v != 0 {
-                u32::MAX
-            } else {
-                0
-            }
+        Opnd::Pred { id, negated } => {
+            w.preds[f.pred_base + id as usize] ^ if negated { u32::MAX } else { 0 }
         }
+        Opnd::Imm(v) if v != 0 => u32::MAX,
         _ => 0,
     }
 }

@@ -72,7 +72,11 @@ pub fn format(fmt: &str, args: u64, src: &mut dyn ArgSource) -> String {
         let body = match conv {
             'd' | 'i' => {
                 let v = next(int_size, src);
-                let v = if int_size == 4 { v as u32 as i32 as i64 } else { v as i64 };
+                let v = if int_size == 4 {
+                    v as u32 as i32 as i64
+                } else {
+                    v as i64
+                };
                 signed_int(v, &flags, precision)
             }
             'u' | 'x' | 'X' | 'o' => {
@@ -163,7 +167,16 @@ fn float(v: f64, conv: char, flags: &str, precision: Option<usize>) -> String {
             _ => {
                 // %g: precision P (0 means 1); exponent form when X < -4 or X >= P.
                 let p = p.max(1);
-                let x = if a == 0.0 { 0 } else { exp_form(a, p - 1).rsplit('e').next().unwrap().parse::<i32>().unwrap_or(0) };
+                let x = if a == 0.0 {
+                    0
+                } else {
+                    exp_form(a, p - 1)
+                        .rsplit('e')
+                        .next()
+                        .unwrap()
+                        .parse::<i32>()
+                        .unwrap_or(0)
+                };
                 let s = if x < -4 || x >= p as i32 {
                     exp_form(a, p - 1)
                 } else {
@@ -194,7 +207,11 @@ fn strip_zeros(s: &str) -> String {
         Some(i) => (&s[..i], &s[i..]),
         None => (s, ""),
     };
-    let mant = if mant.contains('.') { mant.trim_end_matches('0').trim_end_matches('.') } else { mant };
+    let mant = if mant.contains('.') {
+        mant.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        mant
+    };
     format!("{mant}{exp}")
 }
 
@@ -250,6 +267,9 @@ mod tests {
         buf.extend_from_slice(&0.0001234f64.to_le_bytes());
         buf.extend_from_slice(&123456789.0f64.to_le_bytes());
         buf.extend_from_slice(&7i32.to_le_bytes());
-        assert_eq!(format("%g %e %03d", 0, &mut Buf(buf)), "0.0001234 1.234568e+08 007");
+        assert_eq!(
+            format("%g %e %03d", 0, &mut Buf(buf)),
+            "0.0001234 1.234568e+08 007"
+        );
     }
 }

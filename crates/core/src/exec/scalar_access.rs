@@ -22,7 +22,14 @@ use crate::ir::Space;
 /// Loads `size` bytes at `addr[l]` into `out[l]` for the lanes of `mask` (addresses as
 /// [`super::mem_ops::addresses`] gives them for `space`).
 #[inline]
-pub fn load(m: &MemCtx, space: Space, addr: &Lanes, mask: u32, size: u32, out: &mut Lanes) -> Result<(), usize> {
+pub fn load(
+    m: &MemCtx,
+    space: Space,
+    addr: &Lanes,
+    mask: u32,
+    size: u32,
+    out: &mut Lanes,
+) -> Result<(), usize> {
     load_based(m, space, addr, 0, mask, size, out)
 }
 
@@ -30,7 +37,15 @@ pub fn load(m: &MemCtx, space: Space, addr: &Lanes, mask: u32, size: u32, out: &
 /// them for `space`): the common `ld [%r+imm]`, with the sum taken in the loop that loads, so
 /// no address array is built.
 #[inline]
-pub fn load_based(m: &MemCtx, space: Space, base: &Lanes, add: u64, mask: u32, size: u32, out: &mut Lanes) -> Result<(), usize> {
+pub fn load_based(
+    m: &MemCtx,
+    space: Space,
+    base: &Lanes,
+    add: u64,
+    mask: u32,
+    size: u32,
+    out: &mut Lanes,
+) -> Result<(), usize> {
     // Shared addresses are 32-bit: the low half of the sum is the sum of the low halves.
     let add32 = add as u32;
     match (space, size) {
@@ -60,7 +75,14 @@ pub fn load_based(m: &MemCtx, space: Space, base: &Lanes, add: u64, mask: u32, s
 /// Stores the low `size` bytes of `vals[l]` at `addr[l]` for the lanes of `mask`, lowest
 /// lane first (so the highest of lanes writing one address wins, as per lane).
 #[inline]
-pub fn store(m: &mut MemCtx, space: Space, addr: &Lanes, mask: u32, size: u32, vals: &Lanes) -> Result<(), usize> {
+pub fn store(
+    m: &mut MemCtx,
+    space: Space,
+    addr: &Lanes,
+    mask: u32,
+    size: u32,
+    vals: &Lanes,
+) -> Result<(), usize> {
     match (space, size) {
         (Space::Shared, 1) => shared_store::<1>(m.shared, addr, mask, vals),
         (Space::Shared, 2) => shared_store::<2>(m.shared, addr, mask, vals),
@@ -78,7 +100,7 @@ pub fn store(m: &mut MemCtx, space: Space, addr: &Lanes, mask: u32, size: u32, v
 /// bounds (the slice's own bounds check is the shared-memory bounds check).
 #[inline(always)]
 fn shared_read<const N: usize>(shared: &[u8], addr: u64) -> Option<u64> {
-    if addr % N as u64 != 0 {
+    if !addr.is_multiple_of(N as u64) {
         return None;
     }
     // Shared addresses are 32-bit (wrapped by `addresses`): as a u32 the end cannot overflow,
@@ -94,11 +116,19 @@ fn shared_read<const N: usize>(shared: &[u8], addr: u64) -> Option<u64> {
 /// `base[l] + add` (mod 2³²). A full warp goes by half-warps: one of a single address or of
 /// consecutive words is one check and one read or copy ([`lane_runs`]).
 #[inline(always)]
-fn shared_load<const N: usize>(shared: &[u8], base: &Lanes, add: u32, mask: u32, out: &mut Lanes) -> Result<(), usize> {
+fn shared_load<const N: usize>(
+    shared: &[u8],
+    base: &Lanes,
+    add: u32,
+    mask: u32,
+    out: &mut Lanes,
+) -> Result<(), usize> {
     let at = |l: usize| u64::from((base[l] as u32).wrapping_add(add));
     if mask == u32::MAX {
         for h in [0, HALF] {
             if !shared_half::<N>(shared, base, add, h, out) {
+                // The lane is also what a fault reports, so an index loop reads plainest.
+                #[allow(clippy::needless_range_loop)]
                 for l in h..h + HALF {
                     out[l] = shared_read::<N>(shared, at(l)).ok_or(l)?;
                 }
@@ -115,7 +145,13 @@ fn shared_load<const N: usize>(shared: &[u8], base: &Lanes, add: u32, mask: u32,
 /// Lanes `h..h + 16` of a full warp's shared load when their addresses are one word or
 /// consecutive words, aligned and in bounds; false, nothing read, otherwise.
 #[inline(always)]
-fn shared_half<const N: usize>(shared: &[u8], base: &Lanes, add: u32, h: usize, out: &mut Lanes) -> bool {
+fn shared_half<const N: usize>(
+    shared: &[u8],
+    base: &Lanes,
+    add: u32,
+    h: usize,
+    out: &mut Lanes,
+) -> bool {
     let first = u64::from((base[h] as u32).wrapping_add(add));
     match half_shape::<N>(base, h) {
         Shape::Uniform => match shared_read::<N>(shared, first) {
@@ -144,13 +180,18 @@ fn shared_half<const N: usize>(shared: &[u8], base: &Lanes, add: u32, h: usize, 
 /// [`GlobalMemory::read_lanes`], a full warp by half-warps: one of a single address or of
 /// consecutive words inside one allocation is one lookup and one read or copy.
 #[inline(always)]
-fn global_load<const N: usize>(g: &GlobalMemory, addr: &Lanes, mask: u32, out: &mut Lanes) -> Result<(), usize> {
+fn global_load<const N: usize>(
+    g: &GlobalMemory,
+    addr: &Lanes,
+    mask: u32,
+    out: &mut Lanes,
+) -> Result<(), usize> {
     if mask != u32::MAX {
         return g.read_lanes::<N>(addr, mask, out);
     }
     for h in [0, HALF] {
         let first = addr[h];
-        let aligned = first % N as u64 == 0;
+        let aligned = first.is_multiple_of(N as u64);
         let done = match half_shape::<N>(addr, h) {
             Shape::Uniform if aligned => match g.slice(first, N as u64) {
                 Ok(bytes) => {
@@ -179,7 +220,12 @@ fn global_load<const N: usize>(g: &GlobalMemory, addr: &Lanes, mask: u32, out: &
 
 /// Every lane is checked before any writes, so a warp that would fault has written nothing.
 #[inline(always)]
-fn shared_store<const N: usize>(shared: &mut [u8], addr: &Lanes, mask: u32, vals: &Lanes) -> Result<(), usize> {
+fn shared_store<const N: usize>(
+    shared: &mut [u8],
+    addr: &Lanes,
+    mask: u32,
+    vals: &Lanes,
+) -> Result<(), usize> {
     let len = shared.len() as u64;
     // A full warp whose halves are each consecutive aligned words in bounds (`s[tid] = v`):
     // one check and one copy per half. The addresses are distinct, so the order of the
@@ -187,7 +233,9 @@ fn shared_store<const N: usize>(shared: &mut [u8], addr: &Lanes, mask: u32, vals
     if mask == u32::MAX {
         let run = |h: usize| {
             let first = addr[h];
-            half_shape::<N>(addr, h) == Shape::Consecutive && first % N as u64 == 0 && first + (HALF * N) as u64 <= len
+            half_shape::<N>(addr, h) == Shape::Consecutive
+                && first.is_multiple_of(N as u64)
+                && first + (HALF * N) as u64 <= len
         };
         if run(0) && run(HALF) {
             for h in [0, HALF] {
@@ -198,7 +246,7 @@ fn shared_store<const N: usize>(shared: &mut [u8], addr: &Lanes, mask: u32, vals
         }
     }
     // Shared addresses are 32-bit (wrapped by `addresses`), so the sums cannot overflow.
-    if lanes(mask).any(|l| addr[l] % N as u64 != 0 || addr[l] + N as u64 > len) {
+    if lanes(mask).any(|l| !addr[l].is_multiple_of(N as u64) || addr[l] + N as u64 > len) {
         return Err(mask.trailing_zeros() as usize);
     }
     for l in lanes(mask) {
@@ -247,14 +295,29 @@ mod tests {
             let first = addr[h + (seed as usize >> 3) % 16];
             let uniform = (seed >> (4 + h / 16)) & 1 != 0;
             for i in 0..16 {
-                out[h + i] = if uniform { first } else { first.wrapping_add(i as u64 * size) };
+                out[h + i] = if uniform {
+                    first
+                } else {
+                    first.wrapping_add(i as u64 * size)
+                };
             }
         }
         out
     }
 
     /// What the per-lane path does for the lanes of `mask`, stopping at the first fault.
-    fn per_lane(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, space: Space, addr: &Lanes, mask: u32, size: u32, store: Option<&Lanes>) -> (Lanes, Option<(usize, FaultKind)>) {
+    // The arguments of the fast path it checks, passed the same way.
+    #[allow(clippy::too_many_arguments)]
+    fn per_lane(
+        k: &LaunchCtx,
+        m: &mut MemCtx,
+        w: &mut Warp,
+        space: Space,
+        addr: &Lanes,
+        mask: u32,
+        size: u32,
+        store: Option<&Lanes>,
+    ) -> (Lanes, Option<(usize, FaultKind)>) {
         let mut out = [0; WARP_SIZE];
         for l in lanes(mask) {
             match access(k, m, w, l, space, addr[l], size, store.map(|v| v[l])) {
@@ -290,7 +353,11 @@ mod tests {
         for seed in 0..800u64 {
             // (Shifted every 30 seeds, so full shared warps in runs meet every size.)
             let size = [1u32, 2, 4, 8][(seed + seed / 30) as usize % 4];
-            let space = if seed % 3 == 0 { Space::Shared } else { Space::Global };
+            let space = if seed % 3 == 0 {
+                Space::Shared
+            } else {
+                Space::Global
+            };
             let mask = match seed % 5 {
                 0 => u32::MAX,
                 1 => 0x8000_0001,
@@ -307,24 +374,44 @@ mod tests {
             }
             let mut sh = [vec![7u8; 512], vec![7u8; 512]];
             let addr = match space {
-                Space::Shared => addrs(seed, [0, 256], [256, 256], size as u64).map(|a| a & u64::from(u32::MAX)),
+                Space::Shared => {
+                    addrs(seed, [0, 256], [256, 256], size as u64).map(|a| a & u64::from(u32::MAX))
+                }
                 _ => addrs(seed, bases, [256, 200 + seed % 50], size as u64),
             };
             // Half the full warps in runs.
             let addr = if seed % 10 == 0 {
-                let wrap = if space == Space::Shared { u64::from(u32::MAX) } else { u64::MAX };
+                let wrap = if space == Space::Shared {
+                    u64::from(u32::MAX)
+                } else {
+                    u64::MAX
+                };
                 shaped(&addr, size as u64, seed).map(|a| a & wrap)
             } else {
                 addr
             };
-            let vals: Lanes = std::array::from_fn(|l| (seed << 8 | l as u64).wrapping_mul(0x1234_5678_9abc_def1));
+            let vals: Lanes =
+                std::array::from_fn(|l| (seed << 8 | l as u64).wrapping_mul(0x1234_5678_9abc_def1));
             for store_vals in [None, Some(&vals)] {
                 let [g0, g1] = &mut gm;
                 let [s0, s1] = &mut sh;
-                let mut m0 = MemCtx { global: g0, shared: s0, printf: &mut printf, clock: 0, cta: [0; 3] };
-                let (want, fault) = per_lane(&k, &mut m0, &mut w, space, &addr, mask, size, store_vals);
+                let mut m0 = MemCtx {
+                    global: g0,
+                    shared: s0,
+                    printf: &mut printf,
+                    clock: 0,
+                    cta: [0; 3],
+                };
+                let (want, fault) =
+                    per_lane(&k, &mut m0, &mut w, space, &addr, mask, size, store_vals);
                 let mut p1 = String::new();
-                let mut m1 = MemCtx { global: g1, shared: s1, printf: &mut p1, clock: 0, cta: [0; 3] };
+                let mut m1 = MemCtx {
+                    global: g1,
+                    shared: s1,
+                    printf: &mut p1,
+                    clock: 0,
+                    cta: [0; 3],
+                };
                 let mut got = [0; WARP_SIZE];
                 let done = match store_vals {
                     None => load(&m1, space, &addr, mask, size, &mut got),
@@ -335,13 +422,19 @@ mod tests {
                     Ok(()) => 0,
                     Err(first) => mask & (u32::MAX << first),
                 };
-                let (tail, tail_fault) = per_lane(&k, &mut m1, &mut w, space, &addr, rest, size, store_vals);
+                let (tail, tail_fault) =
+                    per_lane(&k, &mut m1, &mut w, space, &addr, rest, size, store_vals);
                 for l in lanes(rest) {
                     got[l] = tail[l];
                 }
-                let ctx = format!("seed {seed} {space:?} size {size} mask {mask:#x} store {}", store_vals.is_some());
+                let ctx = format!(
+                    "seed {seed} {space:?} size {size} mask {mask:#x} store {}",
+                    store_vals.is_some()
+                );
                 assert_eq!(fault, tail_fault, "{ctx}");
-                let done_lanes = fault.as_ref().map_or(mask, |&(l, _)| mask & !(u32::MAX << l));
+                let done_lanes = fault
+                    .as_ref()
+                    .map_or(mask, |&(l, _)| mask & !(u32::MAX << l));
                 if store_vals.is_none() {
                     for l in lanes(done_lanes) {
                         assert_eq!(got[l], want[l], "{ctx} lane {l}");
@@ -349,7 +442,11 @@ mod tests {
                 }
                 assert_eq!(sh[0], sh[1], "{ctx}");
                 for (&b, len) in bases.iter().zip([256, 200 + seed % 50]) {
-                    assert_eq!(gm[0].slice(b, len).unwrap(), gm[1].slice(b, len).unwrap(), "{ctx}");
+                    assert_eq!(
+                        gm[0].slice(b, len).unwrap(),
+                        gm[1].slice(b, len).unwrap(),
+                        "{ctx}"
+                    );
                 }
             }
         }

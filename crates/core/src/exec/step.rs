@@ -37,7 +37,9 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     let module = k.module;
     let f = w.frame();
     let func = &module.functions[f.func as usize];
-    let Some(top) = w.simt.last().copied() else { return Ok(StepEvent::Done) };
+    let Some(top) = w.simt.last().copied() else {
+        return Ok(StepEvent::Done);
+    };
     let pc = top.pc;
     let Some(inst) = func.insts.get(pc as usize) else {
         // Falling off the end of a function is a return.
@@ -47,12 +49,20 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
     let active = top.mask;
     let exec = match inst.guard.pred {
         None => active,
-        Some(p) => active & (w.preds[f.pred_base + p as usize] ^ if inst.guard.negated { u32::MAX } else { 0 }),
+        Some(p) => {
+            active
+                & (w.preds[f.pred_base + p as usize]
+                    ^ if inst.guard.negated { u32::MAX } else { 0 })
+        }
     };
     w.instructions += 1;
     // A full warp without the population count (a dozen instructions on CPUs built for
     // without the POPCNT feature).
-    w.thread_instructions += if exec == u32::MAX { WARP_SIZE as u64 } else { exec.count_ones() as u64 };
+    w.thread_instructions += if exec == u32::MAX {
+        WARP_SIZE as u64
+    } else {
+        exec.count_ones() as u64
+    };
     let next = pc + 1;
     // The load-time decoding; an instruction of a function built by hand decodes here.
     let decoded_here;
@@ -70,7 +80,12 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
         Decoded::Lanes(ref li) => super::arith::execute_lanes(k, m, w, &f, inst, li, exec),
         Decoded::Setp(src) => super::arith::execute_setp(k, m, w, &f, inst, src, exec),
         Decoded::LdBased(ref l) => {
-            mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault { kind: e, lane: l as u32, pc, func: f.func })?
+            mem_ops::ld_based(k, m, w, &f, inst, l, exec).map_err(|(l, e)| ExecFault {
+                kind: e,
+                lane: l as u32,
+                pc,
+                func: f.func,
+            })?
         }
     }
     Ok(advance(module, w, next))
@@ -81,11 +96,26 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
 /// [`step`] stays a small function.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Function, inst: &Inst, pc: Pc, active: u32, exec: u32) -> Result<StepEvent, ExecFault> {
+fn general(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    f: &Frame,
+    func: &Function,
+    inst: &Inst,
+    pc: Pc,
+    active: u32,
+    exec: u32,
+) -> Result<StepEvent, ExecFault> {
     let module = k.module;
     let f = *f;
     let next = pc + 1;
-    let fault = |lane: usize, kind: FaultKind| ExecFault { kind, lane: lane as u32, pc, func: f.func };
+    let fault = |lane: usize, kind: FaultKind| ExecFault {
+        kind,
+        lane: lane as u32,
+        pc,
+        func: f.func,
+    };
     // Scratch lanes are declared in the arms that use them: zeroing four 256-byte arrays on
     // every instruction cost more than most instructions' own work.
     match inst.op {
@@ -98,7 +128,10 @@ fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functi
             gather(k, m, w, &f, &inst.src[0], &mut a);
             let table = &func.branch_tables[inst.target as usize];
             for l in lanes(exec) {
-                a[l] = table.get(a[l] as usize).copied().unwrap_or(func.insts.len() as Pc) as u64;
+                a[l] = table
+                    .get(a[l] as usize)
+                    .copied()
+                    .unwrap_or(func.insts.len() as Pc) as u64;
             }
             if exec == 0 {
                 control::goto(module, w, next);
@@ -138,10 +171,13 @@ fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functi
                     args.push(vals);
                 }
             }
-            control::call(k, w, site, inst.target, &a, &args, exec, next).map_err(|(l, e)| fault(l, e))?;
+            control::call(k, w, site, inst.target, &a, &args, exec, next)
+                .map_err(|(l, e)| fault(l, e))?;
             return Ok(done_or_continue(w));
         }
-        Op::Trap if exec != 0 => return Err(fault(exec.trailing_zeros() as usize, FaultKind::Trap)),
+        Op::Trap if exec != 0 => {
+            return Err(fault(exec.trailing_zeros() as usize, FaultKind::Trap))
+        }
         Op::AssertFail if exec != 0 => {
             let lane = exec.trailing_zeros() as usize;
             let mut vals = [0u64; 4];
@@ -168,7 +204,9 @@ fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functi
                 }
             };
             let pred_true = match inst.mods.bar {
-                BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => (pred_mask(w, &f, &inst.src[2]) & exec).count_ones(),
+                BarKind::RedPopc | BarKind::RedAnd | BarKind::RedOr => {
+                    (pred_mask(w, &f, &inst.src[2]) & exec).count_ones()
+                }
                 _ => 0,
             };
             w.pending_bar_dst = match inst.mods.bar {
@@ -178,15 +216,27 @@ fn general(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, f: &Frame, func: &Functi
             w.barrier_pc = pc;
             w.barrier_lanes = exec;
             control::goto(module, w, next);
-            return Ok(StepEvent::Barrier { id: a[first] as u8, count, kind: inst.mods.bar, arrived: exec.count_ones(), pred_true });
+            return Ok(StepEvent::Barrier {
+                id: a[first] as u8,
+                count,
+                kind: inst.mods.bar,
+                arrived: exec.count_ones(),
+                pred_true,
+            });
         }
         _ if exec == 0 => {}
         Op::Ld => mem_ops::ld(k, m, w, &f, func, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::St => mem_ops::st(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
         Op::Atom | Op::Red => mem_ops::atom(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
-        Op::CpAsync => super::cp_async::cp_async(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
-        Op::Tex | Op::Tld4 => super::texture::fetch::tex(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
-        Op::Suld | Op::Sust => super::texture::fetch::surface(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?,
+        Op::CpAsync => {
+            super::cp_async::cp_async(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?
+        }
+        Op::Tex | Op::Tld4 => {
+            super::texture::fetch::tex(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?
+        }
+        Op::Suld | Op::Sust => {
+            super::texture::fetch::surface(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?
+        }
         Op::Vprintf => vprintf(k, m, w, inst, exec),
         Op::Malloc => {
             for lane in lanes(exec) {
@@ -308,7 +358,17 @@ struct LaneMemory<'a, 'b, 'c> {
 
 impl ArgSource for LaneMemory<'_, '_, '_> {
     fn read(&mut self, addr: u64, size: u32) -> Option<u64> {
-        mem_ops::access(self.k, self.m, self.w, self.lane, Space::Generic, addr, size, None).ok()
+        mem_ops::access(
+            self.k,
+            self.m,
+            self.w,
+            self.lane,
+            Space::Generic,
+            addr,
+            size,
+            None,
+        )
+        .ok()
     }
     fn read_str(&mut self, addr: u64) -> String {
         mem_ops::read_cstr(self.k, self.m, self.w, self.lane, addr)
@@ -317,7 +377,15 @@ impl ArgSource for LaneMemory<'_, '_, '_> {
 
 /// Writes a built-in call's return value for `lane`: into the caller-frame `.param` slot the
 /// call names, or into the register it binds.
-fn write_ret(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, lane: usize, o: &Opnd, size: u32, value: u64) {
+fn write_ret(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    lane: usize,
+    o: &Opnd,
+    size: u32,
+    value: u64,
+) {
     let f = w.frame();
     match *o {
         Opnd::Addr { .. } => {
@@ -342,7 +410,16 @@ fn vprintf(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
             let f = w.frame();
             let mut addr = [0u64; WARP_SIZE];
             mem_ops::addresses(k, m, w, &f, &inst.dst[0], Space::Local, &mut addr);
-            let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], 4, Some(text.len() as u64));
+            let _ = mem_ops::access(
+                k,
+                m,
+                w,
+                lane,
+                Space::Local,
+                addr[lane],
+                4,
+                Some(text.len() as u64),
+            );
         }
     }
 }
@@ -355,4 +432,3 @@ pub fn combine(op: Option<BoolOp>, p: bool, c: bool) -> bool {
         Some(o) => alu::bool_combine(o, p, c),
     }
 }
-

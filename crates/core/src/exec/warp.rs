@@ -35,7 +35,9 @@ pub struct Frame {
 pub enum WarpState {
     Ready,
     /// Waiting at barrier `id` of its CTA.
-    AtBarrier { id: u8 },
+    AtBarrier {
+        id: u8,
+    },
     /// All lanes exited.
     Done,
 }
@@ -75,17 +77,39 @@ pub struct Warp {
 
 impl Warp {
     /// A warp at the start of `func` with `valid` lanes.
-    pub fn new(index: u32, valid: u32, func: FuncId, num_regs: u32, num_preds: u32, frame_bytes: u32) -> Warp {
+    pub fn new(
+        index: u32,
+        valid: u32,
+        func: FuncId,
+        num_regs: u32,
+        num_preds: u32,
+        frame_bytes: u32,
+    ) -> Warp {
         let mut w = Warp {
             index,
             valid,
             exited: 0,
-            state: if valid == 0 { WarpState::Done } else { WarpState::Ready },
+            state: if valid == 0 {
+                WarpState::Done
+            } else {
+                WarpState::Ready
+            },
             regs: vec![0; num_regs as usize * WARP_SIZE],
             preds: vec![0; num_preds as usize],
             carry: 0,
-            simt: vec![SimtEntry { pc: 0, rpc: Pc::MAX, mask: valid, call_base: false }],
-            frames: vec![Frame { func, reg_base: 0, pred_base: 0, local_base: 0, call_site: 0 }],
+            simt: vec![SimtEntry {
+                pc: 0,
+                rpc: Pc::MAX,
+                mask: valid,
+                call_base: false,
+            }],
+            frames: vec![Frame {
+                func,
+                reg_base: 0,
+                pred_base: 0,
+                local_base: 0,
+                call_site: 0,
+            }],
             local: Vec::new(),
             local_stride: 0,
             local_top: 0,
@@ -134,7 +158,8 @@ impl Warp {
         let old = self.local_stride as usize;
         for lane in 0..WARP_SIZE {
             let src = &self.local[lane * old..lane * old + old];
-            grown[lane * new_stride as usize..lane * new_stride as usize + old].copy_from_slice(src);
+            grown[lane * new_stride as usize..lane * new_stride as usize + old]
+                .copy_from_slice(src);
         }
         self.local = grown;
         self.local_stride = new_stride;

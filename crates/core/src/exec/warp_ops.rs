@@ -25,7 +25,11 @@ pub fn shfl(mode: ShflMode, a: &Lanes, b: &Lanes, c: &Lanes, mask: u32, out: &mu
                 (j, j <= max_lane)
             }
         };
-        let src = if ok && (0..WARP_SIZE as i64).contains(&j) { j as usize } else { lane };
+        let src = if ok && (0..WARP_SIZE as i64).contains(&j) {
+            j as usize
+        } else {
+            lane
+        };
         out[lane] = a[src];
         valid |= (ok as u32) << lane;
     }
@@ -75,7 +79,9 @@ pub fn match_sync(all: bool, ty: Ty, a: &Lanes, mask: u32, out: &mut Lanes) -> b
                 0
             }
         } else {
-            lanes(mask).filter(|&x| a[x] & m == a[lane] & m).fold(0u64, |acc, x| acc | 1 << x)
+            lanes(mask)
+                .filter(|&x| a[x] & m == a[lane] & m)
+                .fold(0u64, |acc, x| acc | 1 << x)
         };
     }
     uniform
@@ -93,7 +99,11 @@ pub fn redux(op: ReduxOp, ty: Ty, a: &Lanes, mask: u32) -> u64 {
         ReduxOp::Or => acc | v,
         ReduxOp::Xor => acc ^ v,
         ReduxOp::Min | ReduxOp::Max => {
-            let less = if signed { alu::sext(v, ty) < alu::sext(acc, ty) } else { v < acc };
+            let less = if signed {
+                alu::sext(v, ty) < alu::sext(acc, ty)
+            } else {
+                v < acc
+            };
             if less == (op == ReduxOp::Min) {
                 v
             } else {

@@ -131,7 +131,10 @@ pub struct Module {
 impl Module {
     /// Looks a function up by its (mangled) name.
     pub fn function(&self, name: &str) -> Option<FuncId> {
-        self.functions.iter().position(|f| f.name == name).map(|i| i as FuncId)
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as FuncId)
     }
     /// The CUDA source position (`path:line`) of `func`'s instruction `pc`, when its PTX
     /// carries `.loc` line information.
@@ -140,12 +143,20 @@ impl Module {
         if loc.line == 0 {
             return None;
         }
-        let path = self.files.iter().find(|(n, _)| *n == loc.file).map(|(_, p)| p.as_str())?;
+        let path = self
+            .files
+            .iter()
+            .find(|(n, _)| *n == loc.file)
+            .map(|(_, p)| p.as_str())?;
         Some((path, loc.line))
     }
 
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {
-        self.functions.iter().enumerate().filter(|(_, f)| f.is_kernel).map(|(i, f)| (i as FuncId, f))
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.is_kernel)
+            .map(|(i, f)| (i as FuncId, f))
     }
     pub fn global(&self, name: &str) -> Option<&GlobalVar> {
         self.globals.iter().find(|g| g.name == name)

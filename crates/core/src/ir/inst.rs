@@ -42,7 +42,10 @@ pub enum Opnd {
     None,
     Reg(RegId),
     /// A predicate register; `negated` for `!%p` sources.
-    Pred { id: PredId, negated: bool },
+    Pred {
+        id: PredId,
+        negated: bool,
+    },
     /// Immediate bits. Integer literals are sign-extended to 64 bits; `0f` floats are their
     /// 32 bits; `0d` floats their 64 bits; a decimal float literal is converted to the
     /// instruction's float type at lowering.
@@ -52,11 +55,21 @@ pub enum Opnd {
     /// own state space (a shared variable gives a shared-space offset, a local one a
     /// local-space address, a global one a global address). Functions used as values are
     /// `Imm(layout::FUNC_HANDLE_BASE + func_id)`.
-    SymAddr { rel: AddrRel, offset: i64 },
+    SymAddr {
+        rel: AddrRel,
+        offset: i64,
+    },
     /// `[base + offset]`, plus the `rel` base. `base: None` for `[sym]`/`[imm]` forms.
-    Addr { base: Option<RegId>, rel: AddrRel, offset: i64 },
+    Addr {
+        base: Option<RegId>,
+        rel: AddrRel,
+        offset: i64,
+    },
     /// `{%a, %b, %c, %d}`: `n` registers; `u32::MAX` in a slot is a sink (`_`).
-    Vec { regs: [RegId; 4], n: u8 },
+    Vec {
+        regs: [RegId; 4],
+        n: u8,
+    },
     /// `_` as a destination.
     Sink,
 }

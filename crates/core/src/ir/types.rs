@@ -48,7 +48,10 @@ impl Ty {
         matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
     }
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::F32 | Ty::F64)
+        matches!(
+            self,
+            Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2 | Ty::F32 | Ty::F64
+        )
     }
     /// Mask of the low `bits()` bits (all ones for 64-bit and wider).
     pub fn mask(self) -> u64 {

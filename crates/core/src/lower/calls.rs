@@ -69,14 +69,24 @@ fn split_call(ops: &[Operand]) -> Option<CallParts<'_>> {
     if it.next().is_some() || matches!(callee, Operand::List(_)) {
         return None;
     }
-    Some(CallParts { rets, callee, args, proto })
+    Some(CallParts {
+        rets,
+        callee,
+        args,
+        proto,
+    })
 }
 
 /// Where one argument or return value is: a caller-frame slot or an operand value.
 type Passed = ((u32, u32), Option<Opnd>);
 
 impl<'a, 'm> FnCtx<'a, 'm> {
-    pub fn lower_call(&mut self, i: &Instruction, s: &Suffixes, inst: &mut Inst) -> Result<(), LoadError> {
+    pub fn lower_call(
+        &mut self,
+        i: &Instruction,
+        s: &Suffixes,
+        inst: &mut Inst,
+    ) -> Result<(), LoadError> {
         let parts = split_call(&i.operands).ok_or_else(|| s.invalid("has malformed operands"))?;
         let callee = match parts.callee {
             Operand::Symbol { name, offset: 0 } => match self.resolve(name) {
@@ -113,18 +123,29 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     }
 
     /// The return and parameter lists of the `.callprototype` an indirect call names.
-    fn prototype(&self, proto: Option<&Operand>) -> Result<(&'a [ParamDecl], &'a [ParamDecl]), LoadError> {
+    fn prototype(
+        &self,
+        proto: Option<&Operand>,
+    ) -> Result<(&'a [ParamDecl], &'a [ParamDecl]), LoadError> {
         match proto {
-            Some(Operand::Symbol { name, offset: 0 }) => match self.labels.prototypes.get(name.as_str()) {
-                Some(p) => Ok((&p.returns[..], &p.params[..])),
-                None => Err(self.undefined("prototype", name)),
-            },
+            Some(Operand::Symbol { name, offset: 0 }) => {
+                match self.labels.prototypes.get(name.as_str()) {
+                    Some(p) => Ok((&p.returns[..], &p.params[..])),
+                    None => Err(self.undefined("prototype", name)),
+                }
+            }
             Some(_) => Err(self.invalid("expected a prototype name")),
             None => Err(self.invalid("an indirect call needs a .callprototype")),
         }
     }
 
-    fn check_arity(&self, name: &str, parts: &CallParts, rets: usize, args: usize) -> Result<(), LoadError> {
+    fn check_arity(
+        &self,
+        name: &str,
+        parts: &CallParts,
+        rets: usize,
+        args: usize,
+    ) -> Result<(), LoadError> {
         if parts.rets.len() == rets && parts.args.len() == args {
             return Ok(());
         }
@@ -135,9 +156,19 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         )))
     }
 
-    fn call_site(&self, callee: Callee, parts: &CallParts, arg_decls: &[ParamDecl]) -> Result<CallSite, LoadError> {
-        let mut site =
-            CallSite { callee, rets: Vec::new(), args: Vec::new(), arg_values: Vec::new(), ret_values: Vec::new() };
+    fn call_site(
+        &self,
+        callee: Callee,
+        parts: &CallParts,
+        arg_decls: &[ParamDecl],
+    ) -> Result<CallSite, LoadError> {
+        let mut site = CallSite {
+            callee,
+            rets: Vec::new(),
+            args: Vec::new(),
+            arg_values: Vec::new(),
+            ret_values: Vec::new(),
+        };
         for op in parts.rets {
             let (slot, value) = self.passed(op, None)?;
             if matches!(value, Some(Opnd::Imm(_))) {
@@ -170,7 +201,9 @@ impl<'a, 'm> FnCtx<'a, 'm> {
                 RegUse::Reg(id) => Opnd::Reg(id),
                 _ => return Err(self.invalid(format!("`{}` cannot be passed to a call", r.name))),
             },
-            Operand::Imm(imm) => Opnd::Imm(literal_bits(imm, ty.unwrap_or(Ty::B64)).map_err(|m| self.invalid(m))?),
+            Operand::Imm(imm) => {
+                Opnd::Imm(literal_bits(imm, ty.unwrap_or(Ty::B64)).map_err(|m| self.invalid(m))?)
+            }
             _ => return Err(self.invalid("expected a .param variable, a register or an immediate")),
         };
         Ok(((0, 0), Some(value)))
@@ -178,7 +211,12 @@ impl<'a, 'm> FnCtx<'a, 'm> {
 
     /// A call of a function without a body: the `vprintf`/`__assertfail`/`malloc`/`free` built-ins, or an
     /// unsupported external function.
-    fn lower_builtin(&mut self, id: FuncId, parts: &CallParts, inst: &mut Inst) -> Result<(), LoadError> {
+    fn lower_builtin(
+        &mut self,
+        id: FuncId,
+        parts: &CallParts,
+        inst: &mut Inst,
+    ) -> Result<(), LoadError> {
         let f = self.m.funcs[id as usize];
         let op = match f.name.as_str() {
             "vprintf" => Op::Vprintf,
@@ -187,7 +225,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             "free" => Op::Free,
             name if f.linkage == ptx::ast::Linkage::Extern => {
                 let what = format!("call to external function `{name}`");
-                return Err(LoadError::Unsupported { what, line: self.line });
+                return Err(LoadError::Unsupported {
+                    what,
+                    line: self.line,
+                });
             }
             name => return Err(self.invalid(format!("`{name}` is called but never defined"))),
         };
@@ -206,12 +247,20 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     /// A built-in's argument: the caller-frame address of its `.param`, or the value itself.
     fn builtin_operand(&self, op: &Operand) -> Result<Opnd, LoadError> {
         Ok(match self.passed(op, Some(Ty::B64))? {
-            ((offset, _), None) => Opnd::Addr { base: None, rel: AddrRel::Frame, offset: i64::from(offset) },
+            ((offset, _), None) => Opnd::Addr {
+                base: None,
+                rel: AddrRel::Frame,
+                offset: i64::from(offset),
+            },
             (_, Some(value)) => value,
         })
     }
 
     fn undefined(&self, kind: &'static str, name: &str) -> LoadError {
-        LoadError::Undefined { kind, name: name.to_string(), line: self.line }
+        LoadError::Undefined {
+            kind,
+            name: name.to_string(),
+            line: self.line,
+        }
     }
 }

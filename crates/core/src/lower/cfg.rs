@@ -65,7 +65,13 @@ pub(crate) fn build(insts: &[Inst], tables: &[Vec<Pc>]) -> Cfg {
 }
 
 /// Successor blocks of the block ending with `last` (whose PC is `next_pc - 1`).
-fn block_succs(last: &Inst, next_pc: usize, tables: &[Vec<Pc>], block_of: &[usize], exit: usize) -> Vec<usize> {
+fn block_succs(
+    last: &Inst,
+    next_pc: usize,
+    tables: &[Vec<Pc>],
+    block_of: &[usize],
+    exit: usize,
+) -> Vec<usize> {
     let mut out = Vec::new();
     let mut add = |b: usize| {
         if !out.contains(&b) {
@@ -93,7 +99,9 @@ fn ends_block(op: Op) -> bool {
 fn jump_targets<'a>(inst: &'a Inst, tables: &'a [Vec<Pc>]) -> &'a [Pc] {
     match inst.op {
         Op::Bra => std::slice::from_ref(&inst.target),
-        Op::BrxIdx => tables.get(inst.target as usize).map_or(&[], |t| t.as_slice()),
+        Op::BrxIdx => tables
+            .get(inst.target as usize)
+            .map_or(&[], |t| t.as_slice()),
         _ => &[],
     }
 }
@@ -127,7 +135,11 @@ pub(crate) fn post_dominators(cfg: &Cfg) -> Vec<usize> {
             // Reverse-graph predecessors of b are its forward successors.
             let mut new = UNSET;
             for &s in succs[b].iter().filter(|&&s| ipdom[s] != UNSET) {
-                new = if new == UNSET { s } else { intersect(&ipdom, &po_num, new, s) };
+                new = if new == UNSET {
+                    s
+                } else {
+                    intersect(&ipdom, &po_num, new, s)
+                };
             }
             if ipdom[b] != new {
                 ipdom[b] = new;
@@ -214,7 +226,10 @@ pub(crate) fn set_reconvergence(func: &mut Function) {
         inst.reconv = NO_PC;
     }
     for (b, &pdom) in ipdom.iter().enumerate().take(exit) {
-        let end = cfg.starts.get(b + 1).map_or(func.insts.len(), |&e| e as usize);
+        let end = cfg
+            .starts
+            .get(b + 1)
+            .map_or(func.insts.len(), |&e| e as usize);
         let last = &mut func.insts[end - 1];
         if matches!(last.op, Op::Bra | Op::BrxIdx) {
             last.reconv = if pdom == exit { len } else { cfg.starts[pdom] };
@@ -246,7 +261,10 @@ mod tests {
     use T::*;
 
     fn inst(t: T) -> Inst {
-        let guarded = Guard { pred: Some(0), negated: false };
+        let guarded = Guard {
+            pred: Some(0),
+            negated: false,
+        };
         let (op, target, guard) = match t {
             N => (Op::IAdd, 0, Guard::default()),
             B(pc) => (Op::Bra, pc, Guard::default()),
@@ -255,7 +273,13 @@ mod tests {
             CR => (Op::Ret, 0, guarded),
             X => (Op::BrxIdx, 0, Guard::default()),
         };
-        Inst { op, target, guard, reconv: NO_PC, ..Inst::default() }
+        Inst {
+            op,
+            target,
+            guard,
+            reconv: NO_PC,
+            ..Inst::default()
+        }
     }
 
     /// Lowers a crafted program and returns (pc, reconv) of every branch.
@@ -288,7 +312,10 @@ mod tests {
     #[test]
     fn nested_ifs() {
         // outer if 0..6, inner if 2..4
-        assert_eq!(reconv(&[C(6), N, C(4), N, N, N, N, R], &[]), vec![(0, 6), (2, 4)]);
+        assert_eq!(
+            reconv(&[C(6), N, C(4), N, N, N, N, R], &[]),
+            vec![(0, 6), (2, 4)]
+        );
     }
 
     #[test]
@@ -300,13 +327,19 @@ mod tests {
     #[test]
     fn loop_with_break() {
         // 2: break to 5; 4: do-while back edge to 1
-        assert_eq!(reconv(&[N, N, C(5), N, C(1), N, R], &[]), vec![(2, 5), (4, 5)]);
+        assert_eq!(
+            reconv(&[N, N, C(5), N, C(1), N, R], &[]),
+            vec![(2, 5), (4, 5)]
+        );
     }
 
     #[test]
     fn loop_with_continue() {
         // 1: continue to the latch at 4; 5: back edge to 0
-        assert_eq!(reconv(&[N, C(4), N, N, N, C(0), R], &[]), vec![(1, 4), (5, 6)]);
+        assert_eq!(
+            reconv(&[N, C(4), N, N, N, C(0), R], &[]),
+            vec![(1, 4), (5, 6)]
+        );
     }
 
     #[test]
@@ -321,7 +354,10 @@ mod tests {
     fn switch_as_chained_branches() {
         // 0: case 0 → 4; 1: case 1 → 6; 2..3 default; all meet at 8.
         let code = [C(4), C(6), N, B(8), N, B(8), N, B(8), N, R];
-        assert_eq!(reconv(&code, &[]), vec![(0, 8), (1, 8), (3, 8), (5, 8), (7, 8)]);
+        assert_eq!(
+            reconv(&code, &[]),
+            vec![(0, 8), (1, 8), (3, 8), (5, 8), (7, 8)]
+        );
     }
 
     #[test]
@@ -346,7 +382,10 @@ mod tests {
     fn brx_idx_multiway() {
         // 0: brx.idx over {1, 3, 5}; all cases meet at 7.
         let code = [X, N, B(7), N, B(7), N, B(7), N, R];
-        assert_eq!(reconv(&code, &[1, 3, 5]), vec![(0, 7), (2, 7), (4, 7), (6, 7)]);
+        assert_eq!(
+            reconv(&code, &[1, 3, 5]),
+            vec![(0, 7), (2, 7), (4, 7), (6, 7)]
+        );
     }
 
     #[test]

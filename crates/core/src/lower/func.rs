@@ -13,7 +13,10 @@
 
 use std::collections::HashMap;
 
-use ptx::ast::{self, Block, Instruction, Operand, ParamDecl, RegDecl, RegName, Span, StateSpace, Statement, VarDecl};
+use ptx::ast::{
+    self, Block, Instruction, Operand, ParamDecl, RegDecl, RegName, Span, StateSpace, Statement,
+    VarDecl,
+};
 
 use super::cfg;
 use super::layout::{align_up, param_size_align, var_size_align, Bump};
@@ -21,7 +24,9 @@ use super::opcode::{self, Decoded, Special, Suffixes};
 use super::scope::{Labels, Scopes, Sym};
 use super::symbols::{is_dynamic_shared, space_name, visit_vars, ModuleSyms};
 use crate::error::LoadError;
-use crate::ir::{self, AddrRel, FuncId, Guard, Inst, Mods, Op, Opnd, ParamSlot, PredId, RegId, Space, Ty, NO_PC};
+use crate::ir::{
+    self, AddrRel, FuncId, Guard, Inst, Mods, Op, Opnd, ParamSlot, PredId, RegId, Space, Ty, NO_PC,
+};
 
 /// A `.reg` parameter or return value: a register that mirrors a frame slot.
 #[derive(Clone, Copy)]
@@ -139,7 +144,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     }
 
     pub fn invalid(&self, message: impl Into<String>) -> LoadError {
-        LoadError::Invalid { message: message.into(), line: self.line }
+        LoadError::Invalid {
+            message: message.into(),
+            line: self.line,
+        }
     }
 
     // ---- parameters and variables ----
@@ -153,11 +161,19 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             };
             if p.space != StateSpace::Param {
                 let what = format!("{} kernel parameter `{}`", space_name(p.space), p.name);
-                self.error(LoadError::Unsupported { what, line: p.span.line });
+                self.error(LoadError::Unsupported {
+                    what,
+                    line: p.span.line,
+                });
                 continue;
             }
             let offset = buf.place(size, align);
-            self.f.params.push(ParamSlot { name: p.name.clone(), offset, size, align });
+            self.f.params.push(ParamSlot {
+                name: p.name.clone(),
+                offset,
+                size,
+                align,
+            });
             self.declare(&p.name, Sym::KernelParam { offset, size }, p.span.line);
         }
         self.f.param_bytes = buf.end;
@@ -165,12 +181,22 @@ impl<'a, 'm> FnCtx<'a, 'm> {
 
     /// A device function's return values, then its parameters, at the start of its frame.
     fn declare_frame_params(&mut self, ast: &'a ast::Function) {
-        for (p, is_return) in ast.returns.iter().map(|p| (p, true)).chain(ast.params.iter().map(|p| (p, false))) {
+        for (p, is_return) in ast
+            .returns
+            .iter()
+            .map(|p| (p, true))
+            .chain(ast.params.iter().map(|p| (p, false)))
+        {
             let Some((size, align)) = self.param_layout(p) else {
                 continue;
             };
             let offset = self.frame.place(size, align);
-            let slot = ParamSlot { name: p.name.clone(), offset, size, align };
+            let slot = ParamSlot {
+                name: p.name.clone(),
+                offset,
+                size,
+                align,
+            };
             let sym = if p.space == StateSpace::Reg {
                 let ty = Ty::from_ast(p.ty);
                 let reg = self.new_reg(&p.name, ty.bits() as u8);
@@ -197,7 +223,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         match param_size_align(p) {
             Ok(sa) => Some(sa),
             Err(message) => {
-                self.error(LoadError::Invalid { message, line: p.span.line });
+                self.error(LoadError::Invalid {
+                    message,
+                    line: p.span.line,
+                });
                 None
             }
         }
@@ -217,7 +246,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
                     let offset = self.frame.place(size, align);
                     self.locals.insert(v.span, offset);
                 }
-                Err(message) => self.error(LoadError::Invalid { message, line: v.span.line }),
+                Err(message) => self.error(LoadError::Invalid {
+                    message,
+                    line: v.span.line,
+                }),
             }
         }
     }
@@ -267,12 +299,18 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             (Ty::Pred, _) => Sym::Pred(self.new_pred(name)),
             (_, Some(n)) => {
                 let id = self.new_reg(&format!("{name}.x"), bits);
-                for c in ["y", "z", "w"].iter().take(usize::from(n).saturating_sub(1)) {
+                for c in ["y", "z", "w"]
+                    .iter()
+                    .take(usize::from(n).saturating_sub(1))
+                {
                     self.new_reg(&format!("{name}.{c}"), bits);
                 }
                 Sym::Reg { id, vec: n }
             }
-            (_, None) => Sym::Reg { id: self.new_reg(name, bits), vec: 0 },
+            (_, None) => Sym::Reg {
+                id: self.new_reg(name, bits),
+                vec: 0,
+            },
         };
         self.declare(name, sym, line);
     }
@@ -281,7 +319,11 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     fn declare_var(&mut self, v: &'a VarDecl) {
         let line = v.span.line;
         if v.init.is_some() {
-            let what = format!("initializer of {} variable `{}`", space_name(v.space), v.name);
+            let what = format!(
+                "initializer of {} variable `{}`",
+                space_name(v.space),
+                v.name
+            );
             return self.error(LoadError::Unsupported { what, line });
         }
         let (size, align) = match var_size_align(v) {
@@ -299,13 +341,19 @@ impl<'a, 'm> FnCtx<'a, 'm> {
                 Sym::Frame { offset, size }
             }
             StateSpace::Shared if is_dynamic_shared(v) => Sym::DynShared,
-            StateSpace::Shared if self.is_kernel => Sym::Shared { offset: self.shared.place(size, align) },
+            StateSpace::Shared if self.is_kernel => Sym::Shared {
+                offset: self.shared.place(size, align),
+            },
             StateSpace::Shared => match self.m.body_shared.get(&(self.id, v.span)) {
                 Some(&offset) => Sym::Shared { offset },
                 None => return,
             },
             StateSpace::Global | StateSpace::Const | StateSpace::Tex | StateSpace::Reg => {
-                let what = format!("{} variable `{}` inside a function", space_name(v.space), v.name);
+                let what = format!(
+                    "{} variable `{}` inside a function",
+                    space_name(v.space),
+                    v.name
+                );
                 return self.error(LoadError::Unsupported { what, line });
             }
         };
@@ -317,7 +365,11 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     /// Number of IR instructions one PTX instruction becomes: `ret` in a function with `.reg`
     /// return values is preceded by the stores that copy them to the frame.
     fn width(&self, i: &Instruction) -> u32 {
-        1 + if i.opcode == "ret" { self.reg_returns.len() as u32 } else { 0 }
+        1 + if i.opcode == "ret" {
+            self.reg_returns.len() as u32
+        } else {
+            0
+        }
     }
 
     /// Pre-pass: PCs of labels (function-scoped, even inside nested blocks), prototypes and
@@ -360,7 +412,11 @@ impl<'a, 'm> FnCtx<'a, 'm> {
                 .pcs
                 .get(name.as_str())
                 .copied()
-                .ok_or_else(|| LoadError::Undefined { kind: "label", name: name.clone(), line: self.line }),
+                .ok_or_else(|| LoadError::Undefined {
+                    kind: "label",
+                    name: name.clone(),
+                    line: self.line,
+                }),
             _ => Err(self.invalid("expected a label")),
         }
     }
@@ -371,14 +427,21 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             return Err(self.invalid("expected a branch-target list"));
         };
         let Some((&key, &labels)) = self.labels.tables.get_key_value(name.as_str()) else {
-            return Err(LoadError::Undefined { kind: "branch-target list", name: name.clone(), line: self.line });
+            return Err(LoadError::Undefined {
+                kind: "branch-target list",
+                name: name.clone(),
+                line: self.line,
+            });
         };
         if let Some(&id) = self.table_ids.get(key) {
             return Ok(id);
         }
         let mut pcs = Vec::with_capacity(labels.len());
         for l in labels {
-            pcs.push(self.label_pc(&Operand::Symbol { name: l.clone(), offset: 0 })?);
+            pcs.push(self.label_pc(&Operand::Symbol {
+                name: l.clone(),
+                offset: 0,
+            })?);
         }
         self.f.branch_tables.push(pcs);
         let id = (self.f.branch_tables.len() - 1) as u32;
@@ -416,7 +479,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
                 Statement::Block(b) => self.lower_block(b),
                 Statement::Loc(l) => {
                     self.tag_source();
-                    self.loc = ir::SourceLoc { file: l.file, line: l.line };
+                    self.loc = ir::SourceLoc {
+                        file: l.file,
+                        line: l.line,
+                    };
                 }
                 _ => {}
             }
@@ -433,7 +499,11 @@ impl<'a, 'm> FnCtx<'a, 'm> {
         }
         let inst = self.lower_inst(i).unwrap_or_else(|e| {
             self.error(e);
-            Inst { reconv: NO_PC, line: i.span.line, ..Inst::default() }
+            Inst {
+                reconv: NO_PC,
+                line: i.span.line,
+                ..Inst::default()
+            }
         });
         self.f.insts.push(inst);
     }
@@ -486,7 +556,13 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     }
 
     /// The plain `dst…, src…` layout described by `d`.
-    fn bind_operands(&mut self, i: &Instruction, d: &Decoded, s: &Suffixes, inst: &mut Inst) -> Result<(), LoadError> {
+    fn bind_operands(
+        &mut self,
+        i: &Instruction,
+        d: &Decoded,
+        s: &Suffixes,
+        inst: &mut Inst,
+    ) -> Result<(), LoadError> {
         let max = d.dst.len() + d.src.len();
         let mut ops = &i.operands[..];
         if d.dropped > 0 && ops.len() == max + d.dropped {
@@ -510,7 +586,12 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     }
 
     /// `bar.red.op d, a{, b}, {!}c`: the thread count `b` is optional, in the middle.
-    fn bind_bar_red(&mut self, i: &Instruction, s: &Suffixes, inst: &mut Inst) -> Result<(), LoadError> {
+    fn bind_bar_red(
+        &mut self,
+        i: &Instruction,
+        s: &Suffixes,
+        inst: &mut Inst,
+    ) -> Result<(), LoadError> {
         expect_count(s, i, 3, 4)?;
         let ops = &i.operands;
         inst.dst = self.destination(opcode::K::V(inst.ty), &ops[0])?;
@@ -535,13 +616,38 @@ impl<'a, 'm> FnCtx<'a, 'm> {
 
 /// `ld.local p.reg, [frame+offset]` (`Op::Ld`) or `st.local [frame+offset], p.reg` (`Op::St`).
 fn frame_copy(op: Op, p: RegParam, guard: Guard, line: u32) -> Inst {
-    let addr = Opnd::Addr { base: None, rel: AddrRel::Frame, offset: i64::from(p.offset) };
-    let mods = Mods { space: Space::Local, vec: 1, ..Mods::default() };
-    let (dst, src) = match op {
-        Op::Ld => ([Opnd::Reg(p.reg), Opnd::None], [addr, Opnd::None, Opnd::None, Opnd::None]),
-        _ => ([Opnd::None; 2], [addr, Opnd::Reg(p.reg), Opnd::None, Opnd::None]),
+    let addr = Opnd::Addr {
+        base: None,
+        rel: AddrRel::Frame,
+        offset: i64::from(p.offset),
     };
-    Inst { op, ty: p.ty, ty2: p.ty, mods, guard, dst, src, reconv: NO_PC, line, ..Inst::default() }
+    let mods = Mods {
+        space: Space::Local,
+        vec: 1,
+        ..Mods::default()
+    };
+    let (dst, src) = match op {
+        Op::Ld => (
+            [Opnd::Reg(p.reg), Opnd::None],
+            [addr, Opnd::None, Opnd::None, Opnd::None],
+        ),
+        _ => (
+            [Opnd::None; 2],
+            [addr, Opnd::Reg(p.reg), Opnd::None, Opnd::None],
+        ),
+    };
+    Inst {
+        op,
+        ty: p.ty,
+        ty2: p.ty,
+        mods,
+        guard,
+        dst,
+        src,
+        reconv: NO_PC,
+        line,
+        ..Inst::default()
+    }
 }
 
 /// Checks that `i` has between `min` and `max` operands (a dropped cache-policy operand
@@ -551,6 +657,13 @@ fn expect_count(s: &Suffixes, i: &Instruction, min: usize, max: usize) -> Result
     if (min..=max).contains(&n) || (n == max + 1 && s.full.contains("L2::cache_hint")) {
         return Ok(());
     }
-    let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
-    Err(s.invalid(&format!("takes {want} operand{}, found {n}", if max == 1 { "" } else { "s" })))
+    let want = if min == max {
+        format!("{min}")
+    } else {
+        format!("{min} to {max}")
+    };
+    Err(s.invalid(&format!(
+        "takes {want} operand{}, found {n}",
+        if max == 1 { "" } else { "s" }
+    )))
 }

@@ -22,7 +22,11 @@ pub(super) struct Image {
 }
 
 pub(super) fn build(m: &ModuleSyms, errors: &mut Vec<LoadError>) -> Image {
-    let mut img = Image { bytes: vec![0; m.global_bytes as usize], relocs: Vec::new(), vars: Vec::new() };
+    let mut img = Image {
+        bytes: vec![0; m.global_bytes as usize],
+        relocs: Vec::new(),
+        vars: Vec::new(),
+    };
     for slot in &m.globals {
         let d = slot.decl;
         img.vars.push(GlobalVar {
@@ -41,7 +45,12 @@ pub(super) fn build(m: &ModuleSyms, errors: &mut Vec<LoadError>) -> Image {
 }
 
 /// Writes one variable's initialiser into the image.
-fn write_init(img: &mut Image, m: &ModuleSyms, slot: &GlobalSlot, init: &Initializer) -> Result<(), LoadError> {
+fn write_init(
+    img: &mut Image,
+    m: &ModuleSyms,
+    slot: &GlobalSlot,
+    init: &Initializer,
+) -> Result<(), LoadError> {
     let d = slot.decl;
     let line = d.span.line;
     let ty = Ty::from_ast(d.ty);
@@ -49,7 +58,12 @@ fn write_init(img: &mut Image, m: &ModuleSyms, slot: &GlobalSlot, init: &Initial
     let mut values = Vec::new();
     flatten(init, &mut values);
     if values.len() as u64 * u64::from(elem) > u64::from(slot.size) {
-        let message = format!("`{}` has {} initial values but room for {}", d.name, values.len(), slot.size / elem);
+        let message = format!(
+            "`{}` has {} initial values but room for {}",
+            d.name,
+            values.len(),
+            slot.size / elem
+        );
         return Err(LoadError::Invalid { message, line });
     }
     for (k, v) in values.into_iter().enumerate() {
@@ -57,18 +71,24 @@ fn write_init(img: &mut Image, m: &ModuleSyms, slot: &GlobalSlot, init: &Initial
         match v {
             InitValue::Symbol { name, offset, .. } => {
                 if elem != 8 {
-                    let what = format!("address of `{name}` in a {}-bit initializer of `{}`", elem * 8, d.name);
+                    let what = format!(
+                        "address of `{name}` in a {}-bit initializer of `{}`",
+                        elem * 8,
+                        d.name
+                    );
                     return Err(LoadError::Unsupported { what, line });
                 }
                 img.relocs.push(symbol_reloc(m, name, *offset, at, line)?);
             }
             lit => {
-                let bits = literal_bits(&as_immediate(lit), ty).map_err(|msg| LoadError::Invalid {
-                    message: format!("initializer of `{}`: {msg}", d.name),
-                    line,
-                })?;
+                let bits =
+                    literal_bits(&as_immediate(lit), ty).map_err(|msg| LoadError::Invalid {
+                        message: format!("initializer of `{}`: {msg}", d.name),
+                        line,
+                    })?;
                 let at = at as usize;
-                img.bytes[at..at + elem as usize].copy_from_slice(&bits.to_le_bytes()[..elem as usize]);
+                img.bytes[at..at + elem as usize]
+                    .copy_from_slice(&bits.to_le_bytes()[..elem as usize]);
             }
         }
     }
@@ -76,14 +96,28 @@ fn write_init(img: &mut Image, m: &ModuleSyms, slot: &GlobalSlot, init: &Initial
 }
 
 /// A relocation for `name+offset`: a function handle, or a global variable's address.
-fn symbol_reloc(m: &ModuleSyms, name: &str, offset: i64, at: u32, line: u32) -> Result<Reloc, LoadError> {
+fn symbol_reloc(
+    m: &ModuleSyms,
+    name: &str,
+    offset: i64,
+    at: u32,
+    line: u32,
+) -> Result<Reloc, LoadError> {
     match m.names.get(name) {
         Some(Sym::Func(func)) if offset == 0 => Ok(Reloc::Func { at, func: *func }),
-        Some(Sym::Global { offset: base, .. }) => {
-            Ok(Reloc::Global { at, target_offset: (i64::from(*base) + offset) as u64 })
-        }
-        Some(_) => Err(LoadError::Unsupported { what: format!("initializer holding the address of `{name}`"), line }),
-        None => Err(LoadError::Undefined { kind: "symbol", name: name.to_string(), line }),
+        Some(Sym::Global { offset: base, .. }) => Ok(Reloc::Global {
+            at,
+            target_offset: (i64::from(*base) + offset) as u64,
+        }),
+        Some(_) => Err(LoadError::Unsupported {
+            what: format!("initializer holding the address of `{name}`"),
+            line,
+        }),
+        None => Err(LoadError::Undefined {
+            kind: "symbol",
+            name: name.to_string(),
+            line,
+        }),
     }
 }
 

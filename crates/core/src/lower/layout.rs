@@ -23,7 +23,10 @@ pub(super) struct Bump {
 
 impl Bump {
     pub fn new(start: u32, min_align: u32) -> Bump {
-        Bump { end: start, align: min_align }
+        Bump {
+            end: start,
+            align: min_align,
+        }
     }
 
     /// Places `size` bytes at `align` and returns their offset.
@@ -53,13 +56,16 @@ pub(super) fn var_size_align(v: &VarDecl) -> Result<(u32, u32), String> {
         let n = match dim {
             Some(n) => u64::from(*n),
             // Only the outermost dimension may be left to the initialiser.
-            None if i == 0 => v.init.as_ref().map_or(0, |init| outer_len(init, v.dims.len())),
+            None if i == 0 => v
+                .init
+                .as_ref()
+                .map_or(0, |init| outer_len(init, v.dims.len())),
             None => return Err(format!("inner dimension of `{}` has no size", v.name)),
         };
         count *= n;
     }
-    let size =
-        u32::try_from(count * u64::from(elem)).map_err(|_| format!("variable `{}` is larger than 4 GiB", v.name))?;
+    let size = u32::try_from(count * u64::from(elem))
+        .map_err(|_| format!("variable `{}` is larger than 4 GiB", v.name))?;
     Ok((size, checked_align(v.align, elem)?))
 }
 

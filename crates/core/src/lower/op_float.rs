@@ -37,7 +37,11 @@ pub(super) fn rounded_unary(s: &mut Suffixes, op: Op) -> R {
 /// `rsqrt/ex2/lg2/sin/cos/tanh.approx[.ftz]`: approximate by definition.
 pub(super) fn approx_unary(s: &mut Suffixes, op: Op) -> R {
     let approx = s.has("approx");
-    let m = Mods { approx: true, ftz: s.has("ftz"), ..Mods::default() };
+    let m = Mods {
+        approx: true,
+        ftz: s.has("ftz"),
+        ..Mods::default()
+    };
     let ty = float_type(s)?;
     if !approx {
         return Err(s.invalid("needs .approx"));
@@ -47,12 +51,21 @@ pub(super) fn approx_unary(s: &mut Suffixes, op: Op) -> R {
 
 /// `testp.kind.ty p, a`.
 pub(super) fn testp(s: &mut Suffixes) -> R {
-    const KINDS: &[(&str, u8)] =
-        &[("finite", 0), ("infinite", 1), ("number", 2), ("notanumber", 3), ("normal", 4), ("subnormal", 5)];
+    const KINDS: &[(&str, u8)] = &[
+        ("finite", 0),
+        ("infinite", 1),
+        ("number", 2),
+        ("notanumber", 3),
+        ("normal", 4),
+        ("subnormal", 5),
+    ];
     let kind = s.pick(KINDS);
     let ty = float_type(s)?;
     let kind = kind.ok_or_else(|| s.invalid("needs a test such as .finite"))?;
-    let m = Mods { testp: kind, ..Mods::default() };
+    let m = Mods {
+        testp: kind,
+        ..Mods::default()
+    };
     Ok(Decoded::alu(Op::Testp, ty, m, 1).with_dst(&[K::V(Ty::Pred)]))
 }
 

@@ -2,7 +2,9 @@
 //! in both integer and floating-point flavours (`add`, `mul`, `mad`, `div`, `abs`, `min`…),
 //! which pick their `Op` from the type.
 
-use super::opcode::{is_f32_f64, is_float, is_int, require, wide, Decoded, Suffixes, FLOAT_ROUNDING, K};
+use super::opcode::{
+    is_f32_f64, is_float, is_int, require, wide, Decoded, Suffixes, FLOAT_ROUNDING, K,
+};
 use crate::error::LoadError;
 use crate::ir::{Mods, Op, Rounding, Ty};
 
@@ -56,7 +58,10 @@ pub(super) fn add_sub(s: &mut Suffixes, is_sub: bool) -> R {
 
 /// `addc`/`subc[.cc]`: add/subtract with carry-in.
 pub(super) fn carry(s: &mut Suffixes, op: Op) -> R {
-    let m = Mods { cc: s.has("cc"), ..Mods::default() };
+    let m = Mods {
+        cc: s.has("cc"),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, is_int(ty) && ty.bits() >= 32)?;
@@ -102,10 +107,14 @@ pub(super) fn mad(s: &mut Suffixes) -> R {
     no_float_mods(s, &m)?;
     match half {
         Some(Half::Lo) if !m.sat => Ok(Decoded::alu(Op::IMadLo, ty, m, 3)),
-        Some(Half::Hi) if !m.cc && (!m.sat || ty == Ty::S32) => Ok(Decoded::alu(Op::IMadHi, ty, m, 3)),
+        Some(Half::Hi) if !m.cc && (!m.sat || ty == Ty::S32) => {
+            Ok(Decoded::alu(Op::IMadHi, ty, m, 3))
+        }
         Some(Half::Wide) if !m.cc && !m.sat => {
             let w = wide(ty).ok_or_else(|| s.unsupported())?;
-            Ok(Decoded::alu(Op::IMadWide, ty, m, 3).with_dst(&[K::V(w)]).with_src(&[K::V(ty), K::V(ty), K::V(w)]))
+            Ok(Decoded::alu(Op::IMadWide, ty, m, 3)
+                .with_dst(&[K::V(w)])
+                .with_src(&[K::V(ty), K::V(ty), K::V(w)]))
         }
         None => Err(s.invalid("needs .lo, .hi or .wide")),
         _ => Err(s.unsupported()),
@@ -115,7 +124,11 @@ pub(super) fn mad(s: &mut Suffixes) -> R {
 /// `madc.lo/.hi[.cc]`: multiply-add with carry-in.
 pub(super) fn madc(s: &mut Suffixes) -> R {
     let half = s.pick(HALF);
-    let m = Mods { cc: s.has("cc"), hi: half == Some(Half::Hi), ..Mods::default() };
+    let m = Mods {
+        cc: s.has("cc"),
+        hi: half == Some(Half::Hi),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, is_int(ty) && ty.bits() >= 32)?;
@@ -128,14 +141,22 @@ pub(super) fn madc(s: &mut Suffixes) -> R {
 /// `mul24.lo/.hi` and `mad24.lo/.hi[.sat]` on u32/s32.
 pub(super) fn mul24(s: &mut Suffixes, is_mad: bool) -> R {
     let half = s.pick(HALF);
-    let m = Mods { hi: half == Some(Half::Hi), sat: is_mad && s.has("sat"), ..Mods::default() };
+    let m = Mods {
+        hi: half == Some(Half::Hi),
+        sat: is_mad && s.has("sat"),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, matches!(ty, Ty::U32 | Ty::S32))?;
     if !matches!(half, Some(Half::Lo | Half::Hi)) {
         return Err(s.invalid("needs .lo or .hi"));
     }
-    Ok(if is_mad { Decoded::alu(Op::IMad24, ty, m, 3) } else { Decoded::alu(Op::IMul24, ty, m, 2) })
+    Ok(if is_mad {
+        Decoded::alu(Op::IMad24, ty, m, 3)
+    } else {
+        Decoded::alu(Op::IMul24, ty, m, 2)
+    })
 }
 
 /// `div`: integer, or float `.rn…/.approx/.full[.ftz]` (`.full` is approximate too).
@@ -165,7 +186,10 @@ pub(super) fn int_binary(s: &mut Suffixes, op: Op) -> R {
 
 /// `abs`/`neg`: integer, or float (half types included) with `.ftz`.
 pub(super) fn abs_neg(s: &mut Suffixes, int_op: Op, float_op: Op) -> R {
-    let m = Mods { ftz: s.has("ftz"), ..Mods::default() };
+    let m = Mods {
+        ftz: s.has("ftz"),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     if is_float(ty) {
@@ -177,7 +201,10 @@ pub(super) fn abs_neg(s: &mut Suffixes, int_op: Op, float_op: Op) -> R {
 
 /// `min`/`max`: integer, or float (half types included) with `.ftz`.
 pub(super) fn min_max(s: &mut Suffixes, int_op: Op, float_op: Op) -> R {
-    let m = Mods { ftz: s.has("ftz"), ..Mods::default() };
+    let m = Mods {
+        ftz: s.has("ftz"),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     if is_float(ty) {
@@ -201,7 +228,10 @@ pub(super) fn brev(s: &mut Suffixes) -> R {
 
 /// `bfind[.shiftamt].{u,s}{32,64}`: the result is a u32 bit position.
 pub(super) fn bfind(s: &mut Suffixes) -> R {
-    let m = Mods { shiftamt: s.has("shiftamt"), ..Mods::default() };
+    let m = Mods {
+        shiftamt: s.has("shiftamt"),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, matches!(ty, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64))?;
@@ -213,7 +243,11 @@ pub(super) fn bfe(s: &mut Suffixes) -> R {
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, matches!(ty, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64))?;
-    Ok(Decoded::alu(Op::Bfe, ty, Mods::default(), 3).with_src(&[K::V(ty), K::V(Ty::U32), K::V(Ty::U32)]))
+    Ok(Decoded::alu(Op::Bfe, ty, Mods::default(), 3).with_src(&[
+        K::V(ty),
+        K::V(Ty::U32),
+        K::V(Ty::U32),
+    ]))
 }
 
 /// `bfi.b32/.b64 d, field, base, pos, len`.
@@ -225,8 +259,18 @@ pub(super) fn bfi(s: &mut Suffixes) -> R {
 
 /// `prmt.b32[.mode] d, a, b, selector`.
 pub(super) fn prmt(s: &mut Suffixes) -> R {
-    const MODES: &[(&str, u8)] = &[("f4e", 1), ("b4e", 2), ("rc8", 3), ("ecl", 4), ("ecr", 5), ("rc16", 6)];
-    let m = Mods { prmt_mode: s.pick(MODES).unwrap_or(0), ..Mods::default() };
+    const MODES: &[(&str, u8)] = &[
+        ("f4e", 1),
+        ("b4e", 2),
+        ("rc8", 3),
+        ("ecl", 4),
+        ("ecr", 5),
+        ("rc16", 6),
+    ];
+    let m = Mods {
+        prmt_mode: s.pick(MODES).unwrap_or(0),
+        ..Mods::default()
+    };
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, ty == Ty::B32)?;
@@ -273,7 +317,11 @@ pub(super) fn shf(s: &mut Suffixes) -> R {
     s.done()?;
     require(s, ty, is_int(ty) && ty.bits() >= 32)?;
     let right = dir.ok_or_else(|| s.invalid("needs .l or .r"))?;
-    let m = Mods { hi: right, clamp, ..Mods::default() };
+    let m = Mods {
+        hi: right,
+        clamp,
+        ..Mods::default()
+    };
     Ok(Decoded::alu(Op::Shf, ty, m, 3).with_src(&[K::V(ty), K::V(ty), K::V(Ty::U32)]))
 }
 
@@ -281,5 +329,12 @@ pub(super) fn shf(s: &mut Suffixes) -> R {
 fn bits_32_64(s: &mut Suffixes) -> Result<Ty, LoadError> {
     let ty = s.one_type()?;
     s.done()?;
-    require(s, ty, matches!(ty, Ty::B32 | Ty::B64 | Ty::U32 | Ty::U64 | Ty::S32 | Ty::S64))
+    require(
+        s,
+        ty,
+        matches!(
+            ty,
+            Ty::B32 | Ty::B64 | Ty::U32 | Ty::U64 | Ty::S32 | Ty::S64
+        ),
+    )
 }

@@ -58,8 +58,10 @@ const ATOM_OPS: &[(&str, AtomOp)] = {
 /// for `.L2::cache_hint`).
 fn skip_ordering_and_hints(s: &mut Suffixes, cache_ops: &[&str]) -> usize {
     s.skip_all(|w| {
-        matches!(w, "weak" | "relaxed" | "acquire" | "release" | "acq_rel" | "mmio")
-            || matches!(w, "cta" | "cluster" | "gpu" | "sys")
+        matches!(
+            w,
+            "weak" | "relaxed" | "acquire" | "release" | "acq_rel" | "mmio"
+        ) || matches!(w, "cta" | "cluster" | "gpu" | "sys")
             || cache_ops.contains(&w)
             || (w.starts_with("L1::") || w.starts_with("L2::")) && w != "L2::cache_hint"
     });
@@ -98,9 +100,23 @@ pub(super) fn ld(s: &mut Suffixes) -> R {
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, movable(ty))?;
-    let m = Mods { volatile, nc, l2_only, vec, ..Mods::default() };
-    let d = Decoded { dropped, ..Decoded::new(Op::Ld, ty) };
-    Ok(with_space(d.with_mods(m).with_dst(&[K::Data(ty, vec)]).with_src(&[K::Mem]), space))
+    let m = Mods {
+        volatile,
+        nc,
+        l2_only,
+        vec,
+        ..Mods::default()
+    };
+    let d = Decoded {
+        dropped,
+        ..Decoded::new(Op::Ld, ty)
+    };
+    Ok(with_space(
+        d.with_mods(m)
+            .with_dst(&[K::Data(ty, vec)])
+            .with_src(&[K::Mem]),
+        space,
+    ))
 }
 
 /// `st[.sem][.space][.cop][.hint][.vN].ty [a], b[, policy]`.
@@ -112,9 +128,19 @@ pub(super) fn st(s: &mut Suffixes) -> R {
     let ty = s.one_type()?;
     s.done()?;
     require(s, ty, movable(ty))?;
-    let m = Mods { volatile, vec, ..Mods::default() };
-    let d = Decoded { dropped, ..Decoded::new(Op::St, ty) };
-    Ok(with_space(d.with_mods(m).with_src(&[K::Mem, K::Data(ty, vec)]), space))
+    let m = Mods {
+        volatile,
+        vec,
+        ..Mods::default()
+    };
+    let d = Decoded {
+        dropped,
+        ..Decoded::new(Op::St, ty)
+    };
+    Ok(with_space(
+        d.with_mods(m).with_src(&[K::Mem, K::Data(ty, vec)]),
+        space,
+    ))
 }
 
 /// `atom[.sem][.scope][.space].op[.noftz].ty d, [a], b[, c]` and `red…` (no `d`).
@@ -126,7 +152,11 @@ pub(super) fn atom(s: &mut Suffixes, op: Op) -> R {
     let ty = s.one_type()?;
     s.done()?;
     use Ty::*;
-    require(s, ty, matches!(ty, B32 | B64 | U32 | S32 | U64 | S64 | F32 | F64))?;
+    require(
+        s,
+        ty,
+        matches!(ty, B32 | B64 | U32 | S32 | U64 | S64 | F32 | F64),
+    )?;
     let aop = aop.ok_or_else(|| s.invalid("needs an operation such as .add"))?;
     if op == Op::Red && aop == AtomOp::Cas {
         return Err(s.unsupported());
@@ -136,9 +166,18 @@ pub(super) fn atom(s: &mut Suffixes, op: Op) -> R {
         src.push(K::V(ty));
     }
     let dst: &[K] = if op == Op::Atom { &[K::V(ty)] } else { &[] };
-    let m = Mods { atom: aop, ..Mods::default() };
-    let d = Decoded { dropped, ..Decoded::new(op, ty) };
-    Ok(with_space(d.with_mods(m).with_dst(dst).with_src(&src), space))
+    let m = Mods {
+        atom: aop,
+        ..Mods::default()
+    };
+    let d = Decoded {
+        dropped,
+        ..Decoded::new(op, ty)
+    };
+    Ok(with_space(
+        d.with_mods(m).with_dst(dst).with_src(&src),
+        space,
+    ))
 }
 
 /// `cvta[.to].space.size d, a`: between generic and a space's own addresses.
@@ -149,7 +188,10 @@ pub(super) fn cvta(s: &mut Suffixes) -> R {
     s.done()?;
     require(s, ty, matches!(ty, Ty::U32 | Ty::U64))?;
     let space = space.ok_or_else(|| s.invalid("needs a state space"))?;
-    let m = Mods { to_space, ..Mods::default() };
+    let m = Mods {
+        to_space,
+        ..Mods::default()
+    };
     Ok(with_space(Decoded::alu(Op::Cvta, ty, m, 1), Some(space)))
 }
 
@@ -158,7 +200,10 @@ pub(super) fn prefetch(s: &mut Suffixes) -> R {
     let space = s.pick(&SPACES[..5]);
     s.skip_all(|w| w == "L1" || w == "L2" || w.starts_with("L2::"));
     s.done()?;
-    Ok(with_space(Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::Mem]), space))
+    Ok(with_space(
+        Decoded::new(Op::MemHint, Ty::B8).with_src(&[K::Mem]),
+        space,
+    ))
 }
 
 /// `discard.global.L2 [a], 128`: drops cached data; no functional effect here.
@@ -178,10 +223,18 @@ pub(super) fn cp(s: &mut Suffixes) -> R {
     if !s.has("async") {
         return Err(s.unsupported());
     }
-    if let Some(which) = s.pick(&[("commit_group", Op::CpAsyncCommit), ("wait_group", Op::CpAsyncWait), ("wait_all", Op::CpAsyncWaitAll)]) {
+    if let Some(which) = s.pick(&[
+        ("commit_group", Op::CpAsyncCommit),
+        ("wait_group", Op::CpAsyncWait),
+        ("wait_all", Op::CpAsyncWaitAll),
+    ]) {
         s.done()?;
         let d = Decoded::new(which, Ty::B8);
-        return Ok(if which == Op::CpAsyncWait { d.with_src(&[K::V(Ty::U32)]) } else { d });
+        return Ok(if which == Op::CpAsyncWait {
+            d.with_src(&[K::V(Ty::U32)])
+        } else {
+            d
+        });
     }
     let cache = s.pick(&[("ca", false), ("cg", true)]);
     let to_shared = s.has("shared") | s.has("shared::cta");
@@ -192,9 +245,20 @@ pub(super) fn cp(s: &mut Suffixes) -> R {
     let (Some(l2_only), true, true, Ok(())) = (cache, to_shared, from_global, rest) else {
         return Err(s.unsupported());
     };
-    let m = Mods { space: Space::Generic, l2_only, vec: 1, ..Mods::default() };
-    let mut d = Decoded { dropped, optional: 1, ..Decoded::new(Op::CpAsync, Ty::B32) };
-    d = d.with_mods(m).with_src(&[K::Mem, K::Mem, K::V(Ty::U32), K::V(Ty::U32)]);
+    let m = Mods {
+        space: Space::Generic,
+        l2_only,
+        vec: 1,
+        ..Mods::default()
+    };
+    let mut d = Decoded {
+        dropped,
+        optional: 1,
+        ..Decoded::new(Op::CpAsync, Ty::B32)
+    };
+    d = d
+        .with_mods(m)
+        .with_src(&[K::Mem, K::Mem, K::V(Ty::U32), K::V(Ty::U32)]);
     Ok(d)
 }
 
@@ -202,19 +266,34 @@ pub(super) fn cp(s: &mut Suffixes) -> R {
 /// (16 only for `.cg`), which sets the type; the addresses are lowered as generic (one is
 /// shared, the other global) and the instruction is timed as global. With
 /// `.L2::cache_hint` the last operand is the cache policy, so four operands have no src-size.
-pub(super) fn check_cp_async(inst: &mut crate::ir::Inst, full: &str, operands: usize, line: u32) -> Result<(), LoadError> {
+pub(super) fn check_cp_async(
+    inst: &mut crate::ir::Inst,
+    full: &str,
+    operands: usize,
+    line: u32,
+) -> Result<(), LoadError> {
     if full.contains("L2::cache_hint") && operands == 4 {
         inst.src[3] = crate::ir::Opnd::None;
     }
     let size = match inst.src[2] {
         crate::ir::Opnd::Imm(n) => n,
-        _ => return Err(LoadError::Invalid { message: format!("`{full}` needs the copy size as an immediate 4, 8 or 16"), line }),
+        _ => {
+            return Err(LoadError::Invalid {
+                message: format!("`{full}` needs the copy size as an immediate 4, 8 or 16"),
+                line,
+            })
+        }
     };
     inst.ty = match (size, inst.mods.l2_only) {
         (16, _) => Ty::B128,
         (8, false) => Ty::B64,
         (4, false) => Ty::B32,
-        _ => return Err(LoadError::Invalid { message: format!("`{full}` cannot copy {size} bytes (.ca: 4, 8 or 16; .cg: 16)"), line }),
+        _ => {
+            return Err(LoadError::Invalid {
+                message: format!("`{full}` cannot copy {size} bytes (.ca: 4, 8 or 16; .cg: 16)"),
+                line,
+            })
+        }
     };
     inst.ty2 = inst.ty;
     inst.mods.space = Space::Global;

@@ -11,27 +11,45 @@ const FULL_MASK: Opnd = Opnd::Imm(0xFFFF_FFFF);
 
 /// `bra[.uni] target`.
 pub(super) fn bra(s: &mut Suffixes) -> R {
-    let m = Mods { uni: s.has("uni"), ..Mods::default() };
+    let m = Mods {
+        uni: s.has("uni"),
+        ..Mods::default()
+    };
     s.done()?;
-    Ok(Decoded { special: Special::Bra, ..Decoded::new(Op::Bra, Ty::B32).with_mods(m) })
+    Ok(Decoded {
+        special: Special::Bra,
+        ..Decoded::new(Op::Bra, Ty::B32).with_mods(m)
+    })
 }
 
 /// `brx.idx[.uni] index, table`.
 pub(super) fn brx(s: &mut Suffixes) -> R {
     let idx = s.has("idx");
-    let m = Mods { uni: s.has("uni"), ..Mods::default() };
+    let m = Mods {
+        uni: s.has("uni"),
+        ..Mods::default()
+    };
     s.done()?;
     if !idx {
         return Err(s.unsupported());
     }
-    Ok(Decoded { special: Special::BrxIdx, ..Decoded::new(Op::BrxIdx, Ty::U32).with_mods(m) })
+    Ok(Decoded {
+        special: Special::BrxIdx,
+        ..Decoded::new(Op::BrxIdx, Ty::U32).with_mods(m)
+    })
 }
 
 /// `call[.uni] …`: operands are lowered by `calls.rs`.
 pub(super) fn call(s: &mut Suffixes) -> R {
-    let m = Mods { uni: s.has("uni"), ..Mods::default() };
+    let m = Mods {
+        uni: s.has("uni"),
+        ..Mods::default()
+    };
     s.done()?;
-    Ok(Decoded { special: Special::Call, ..Decoded::new(Op::Call, Ty::B32).with_mods(m) })
+    Ok(Decoded {
+        special: Special::Call,
+        ..Decoded::new(Op::Call, Ty::B32).with_mods(m)
+    })
 }
 
 /// An instruction without operands (`ret[.uni]`, `exit`, `trap`); `allowed` lists the
@@ -40,7 +58,10 @@ pub(super) fn simple(s: &mut Suffixes, op: Op, allowed: &[&str]) -> R {
     let uni = s.has("uni");
     s.skip_all(|w| allowed.contains(&w));
     s.done()?;
-    Ok(Decoded::new(op, Ty::B32).with_mods(Mods { uni, ..Mods::default() }))
+    Ok(Decoded::new(op, Ty::B32).with_mods(Mods {
+        uni,
+        ..Mods::default()
+    }))
 }
 
 /// `bar`/`barrier` `[.cta].sync/.arrive/.red[.aligned]` and `bar.warp.sync`.
@@ -67,7 +88,10 @@ pub(super) fn bar(s: &mut Suffixes) -> R {
         }
         Some(1) => {
             s.done()?;
-            let m = Mods { bar: BarKind::Arrive, ..Mods::default() };
+            let m = Mods {
+                bar: BarKind::Arrive,
+                ..Mods::default()
+            };
             Ok(Decoded::new(Op::Bar, Ty::B32).with_mods(m).with_src(&two))
         }
         Some(_) => bar_red(s),
@@ -77,16 +101,30 @@ pub(super) fn bar(s: &mut Suffixes) -> R {
 
 /// `bar.red.popc.u32 d, a{, b}, {!}c` / `bar.red.and|or.pred p, a{, b}, {!}c`.
 fn bar_red(s: &mut Suffixes) -> R {
-    let kind = s.pick(&[("popc", BarKind::RedPopc), ("and", BarKind::RedAnd), ("or", BarKind::RedOr)]);
+    let kind = s.pick(&[
+        ("popc", BarKind::RedPopc),
+        ("and", BarKind::RedAnd),
+        ("or", BarKind::RedOr),
+    ]);
     let ty = s.one_type()?;
     s.done()?;
     let kind = kind.ok_or_else(|| s.invalid("needs .popc, .and or .or"))?;
-    let want = if kind == BarKind::RedPopc { Ty::U32 } else { Ty::Pred };
+    let want = if kind == BarKind::RedPopc {
+        Ty::U32
+    } else {
+        Ty::Pred
+    };
     require(s, ty, ty == want)?;
-    let m = Mods { bar: kind, ..Mods::default() };
+    let m = Mods {
+        bar: kind,
+        ..Mods::default()
+    };
     let d = Decoded::new(Op::Bar, ty).with_mods(m).with_dst(&[K::V(ty)]);
     let d = d.with_src(&[K::V(Ty::U32), K::V(Ty::U32), K::V(Ty::Pred)]);
-    Ok(Decoded { special: Special::BarRed, ..d })
+    Ok(Decoded {
+        special: Special::BarRed,
+        ..d
+    })
 }
 
 /// `membar.cta/.gl/.sys`.
@@ -100,7 +138,10 @@ pub(super) fn membar(s: &mut Suffixes) -> R {
 /// `fence.*`: every flavour only orders memory, which the functional model already does.
 pub(super) fn fence(s: &mut Suffixes) -> R {
     s.skip_all(|_| true);
-    Ok(Decoded { special: Special::IgnoreOperands, ..Decoded::new(Op::Membar, Ty::B32) })
+    Ok(Decoded {
+        special: Special::IgnoreOperands,
+        ..Decoded::new(Op::Membar, Ty::B32)
+    })
 }
 
 /// `nanosleep.u32 t`.
@@ -120,9 +161,18 @@ pub(super) fn shfl(s: &mut Suffixes) -> R {
     s.done()?;
     require(s, ty, ty == Ty::B32)?;
     let mode = mode.ok_or_else(|| s.invalid("needs .up, .down, .bfly or .idx"))?;
-    let m = Mods { shfl: mode, ..Mods::default() };
-    let d = Decoded::new(Op::Shfl, ty).with_mods(m).with_dst(&[K::RegPred(ty)]);
-    Ok(with_mask(d, &[K::V(ty), K::V(Ty::U32), K::V(Ty::U32)], sync))
+    let m = Mods {
+        shfl: mode,
+        ..Mods::default()
+    };
+    let d = Decoded::new(Op::Shfl, ty)
+        .with_mods(m)
+        .with_dst(&[K::RegPred(ty)]);
+    Ok(with_mask(
+        d,
+        &[K::V(ty), K::V(Ty::U32), K::V(Ty::U32)],
+        sync,
+    ))
 }
 
 /// `vote.sync.mode.ty d, {!}p, mask`; legacy `vote.mode.ty d, {!}p`.
@@ -135,8 +185,13 @@ pub(super) fn vote(s: &mut Suffixes) -> R {
     let mode = mode.ok_or_else(|| s.invalid("needs .all, .any, .uni or .ballot"))?;
     let want = if mode == Ballot { Ty::B32 } else { Ty::Pred };
     require(s, ty, ty == want)?;
-    let m = Mods { vote: mode, ..Mods::default() };
-    let d = Decoded::new(Op::Vote, ty).with_mods(m).with_dst(&[K::V(ty)]);
+    let m = Mods {
+        vote: mode,
+        ..Mods::default()
+    };
+    let d = Decoded::new(Op::Vote, ty)
+        .with_mods(m)
+        .with_dst(&[K::V(ty)]);
     Ok(with_mask(d, &[K::V(Ty::Pred)], sync))
 }
 
@@ -159,8 +214,13 @@ pub(super) fn match_(s: &mut Suffixes) -> R {
     if !sync {
         return Err(s.invalid("needs .sync"));
     }
-    let m = Mods { match_all: all, ..Mods::default() };
-    let d = Decoded::new(Op::Match, ty).with_mods(m).with_dst(&[K::RegPred(Ty::B32)]);
+    let m = Mods {
+        match_all: all,
+        ..Mods::default()
+    };
+    let d = Decoded::new(Op::Match, ty)
+        .with_mods(m)
+        .with_dst(&[K::RegPred(Ty::B32)]);
     Ok(d.with_src(&[K::V(ty), K::V(Ty::B32)]))
 }
 
@@ -168,16 +228,34 @@ pub(super) fn match_(s: &mut Suffixes) -> R {
 pub(super) fn redux(s: &mut Suffixes) -> R {
     use ReduxOp::*;
     let sync = s.has("sync");
-    let op = s.pick(&[("add", Add), ("min", Min), ("max", Max), ("and", And), ("or", Or), ("xor", Xor)]);
+    let op = s.pick(&[
+        ("add", Add),
+        ("min", Min),
+        ("max", Max),
+        ("and", And),
+        ("or", Or),
+        ("xor", Xor),
+    ]);
     let ty = s.one_type()?;
     s.done()?;
     let op = op.ok_or_else(|| s.invalid("needs an operation such as .add"))?;
     let arith = matches!(op, Add | Min | Max);
-    require(s, ty, if arith { matches!(ty, Ty::U32 | Ty::S32) } else { ty == Ty::B32 })?;
+    require(
+        s,
+        ty,
+        if arith {
+            matches!(ty, Ty::U32 | Ty::S32)
+        } else {
+            ty == Ty::B32
+        },
+    )?;
     if !sync {
         return Err(s.invalid("needs .sync"));
     }
-    let m = Mods { redux: op, ..Mods::default() };
+    let m = Mods {
+        redux: op,
+        ..Mods::default()
+    };
     Ok(Decoded::alu(Op::Redux, ty, m, 1).with_src(&[K::V(ty), K::V(Ty::B32)]))
 }
 
@@ -188,6 +266,9 @@ fn with_mask(d: Decoded, srcs: &[K], sync: bool) -> Decoded {
         all.push(K::V(Ty::B32));
         d.with_src(&all)
     } else {
-        Decoded { implied: vec![(srcs.len(), FULL_MASK)], ..d.with_src(&all) }
+        Decoded {
+            implied: vec![(srcs.len(), FULL_MASK)],
+            ..d.with_src(&all)
+        }
     }
 }

@@ -89,7 +89,12 @@ impl Decoded {
 
     /// `op.ty d, a[, b…]`: one destination and `n` sources, all of type `ty`.
     pub fn alu(op: Op, ty: Ty, mods: Mods, n: usize) -> Decoded {
-        Decoded { mods, dst: vec![K::V(ty)], src: vec![K::V(ty); n], ..Decoded::new(op, ty) }
+        Decoded {
+            mods,
+            dst: vec![K::V(ty)],
+            src: vec![K::V(ty); n],
+            ..Decoded::new(op, ty)
+        }
     }
 
     pub fn with_dst(mut self, dst: &[K]) -> Decoded {
@@ -124,7 +129,12 @@ impl<'a> Suffixes<'a> {
             full.push('.');
             full.push_str(m);
         }
-        Suffixes { words: &inst.modifiers, used: vec![false; inst.modifiers.len()], full, line: inst.span.line }
+        Suffixes {
+            words: &inst.modifiers,
+            used: vec![false; inst.modifiers.len()],
+            full,
+            line: inst.span.line,
+        }
     }
 
     /// Consumes `word` if it is present.
@@ -135,7 +145,10 @@ impl<'a> Suffixes<'a> {
     /// Consumes the first modifier found in `table` and returns its value.
     pub fn pick<T: Copy>(&mut self, table: &[(&str, T)]) -> Option<T> {
         let i = self.take(|w| table.iter().any(|(name, _)| *name == w))?;
-        table.iter().find(|(name, _)| *name == self.words[i]).map(|(_, v)| *v)
+        table
+            .iter()
+            .find(|(name, _)| *name == self.words[i])
+            .map(|(_, v)| *v)
     }
 
     /// Consumes every modifier `accept` says yes to; returns how many there were.
@@ -151,7 +164,9 @@ impl<'a> Suffixes<'a> {
     pub fn types(&mut self) -> Vec<Ty> {
         let mut out = Vec::new();
         while let Some(i) = self.take(|w| ScalarType::from_suffix(w).is_some()) {
-            out.push(Ty::from_ast(ScalarType::from_suffix(&self.words[i]).expect("checked")));
+            out.push(Ty::from_ast(
+                ScalarType::from_suffix(&self.words[i]).expect("checked"),
+            ));
         }
         out
     }
@@ -187,12 +202,18 @@ impl<'a> Suffixes<'a> {
 
     /// The whole instruction is not something warpsim executes.
     pub fn unsupported(&self) -> LoadError {
-        LoadError::Unsupported { what: self.full.clone(), line: self.line }
+        LoadError::Unsupported {
+            what: self.full.clone(),
+            line: self.line,
+        }
     }
 
     /// The instruction is not valid PTX; `msg` completes "`opcode` …".
     pub fn invalid(&self, msg: &str) -> LoadError {
-        LoadError::Invalid { message: format!("`{}` {msg}", self.full), line: self.line }
+        LoadError::Invalid {
+            message: format!("`{}` {msg}", self.full),
+            line: self.line,
+        }
     }
 
     fn take(&mut self, accept: impl Fn(&str) -> bool) -> Option<usize> {

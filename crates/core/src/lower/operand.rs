@@ -22,7 +22,9 @@ use super::opcode::K;
 use super::scope::Sym;
 use crate::error::LoadError;
 use crate::exec::warp::WARP_SIZE;
-use crate::ir::{layout::FUNC_HANDLE_BASE, AddrRel, Guard, Mods, Opnd, PredId, RegId, Space, Sreg, Ty};
+use crate::ir::{
+    layout::FUNC_HANDLE_BASE, AddrRel, Guard, Mods, Opnd, PredId, RegId, Space, Sreg, Ty,
+};
 
 /// PTX's predefined identifier for the warp size, a constant operand.
 const WARP_SZ: &str = "WARP_SZ";
@@ -42,7 +44,9 @@ pub(super) enum RegUse {
 impl<'a, 'm> FnCtx<'a, 'm> {
     /// The innermost declaration of `name`: the body's scopes, then module scope.
     pub fn resolve(&self, name: &str) -> Option<Sym> {
-        self.scopes.lookup(name).or_else(|| self.m.names.get(name).copied())
+        self.scopes
+            .lookup(name)
+            .or_else(|| self.m.names.get(name).copied())
     }
 
     /// Resolves a register reference, special registers included.
@@ -62,17 +66,24 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             },
             Some(Sym::Pred(p)) => no_component(RegUse::Pred(p)),
             Some(other) => no_component(RegUse::Other(other)),
-            None => sreg(&r.name, r.component).map(RegUse::Sreg).ok_or_else(|| LoadError::Undefined {
-                kind: "register",
-                name: r.name.clone(),
-                line: self.line,
-            }),
+            None => {
+                sreg(&r.name, r.component)
+                    .map(RegUse::Sreg)
+                    .ok_or_else(|| LoadError::Undefined {
+                        kind: "register",
+                        name: r.name.clone(),
+                        line: self.line,
+                    })
+            }
         }
     }
 
     /// A name written without `%` that may still be a register (`temp_param_reg`).
     fn name_use(&self, name: &str) -> Result<RegUse, LoadError> {
-        self.reg_use(&RegRef { name: name.to_string(), component: None })
+        self.reg_use(&RegRef {
+            name: name.to_string(),
+            component: None,
+        })
     }
 
     /// The instruction's `@p` / `@!p` guard.
@@ -81,7 +92,10 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             return Ok(Guard::default());
         };
         match self.name_use(&g.pred)? {
-            RegUse::Pred(p) => Ok(Guard { pred: Some(p), negated: g.negated }),
+            RegUse::Pred(p) => Ok(Guard {
+                pred: Some(p),
+                negated: g.negated,
+            }),
             _ => Err(self.invalid(format!("guard `{}` is not a predicate", g.pred))),
         }
     }
@@ -93,7 +107,9 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             (_, Operand::Sink) => one(Opnd::Sink),
             (K::PredPair, Operand::Pair(a, b)) => Ok([self.pred_reg(a)?, self.pred_reg(b)?]),
             (K::RegPred(_), Operand::Pair(a, b)) => Ok([self.reg_dst(a)?, self.pred_reg(b)?]),
-            (K::PredPair | K::V(Ty::Pred) | K::Movable(Ty::Pred), _) => one(self.pred_operand(op, false)?),
+            (K::PredPair | K::V(Ty::Pred) | K::Movable(Ty::Pred), _) => {
+                one(self.pred_operand(op, false)?)
+            }
             (K::Data(_, n), _) if n > 1 => one(self.vector(op, Some(n), true)?),
             (K::Movable(_), Operand::Vector(_)) => one(self.vector(op, None, true)?),
             (K::V(_) | K::Data(..) | K::Movable(_) | K::RegPred(_), _) => match op {
@@ -106,7 +122,13 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     }
 
     /// Lowers a source operand of role `k`. Memory operands may refine `mods.space`.
-    pub fn source(&mut self, k: K, op: &Operand, param_space: bool, mods: &mut Mods) -> Result<Opnd, LoadError> {
+    pub fn source(
+        &mut self,
+        k: K,
+        op: &Operand,
+        param_space: bool,
+        mods: &mut Mods,
+    ) -> Result<Opnd, LoadError> {
         match k {
             K::V(Ty::Pred) | K::Movable(Ty::Pred) => self.pred_source(op),
             K::Data(_, n) if n > 1 => self.vector(op, Some(n), false),
@@ -125,7 +147,9 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     pub fn value(&self, op: &Operand, ty: Ty) -> Result<Opnd, LoadError> {
         match op {
             Operand::Reg(r) => self.reg_value(r),
-            Operand::Imm(imm) => literal_bits(imm, ty).map(Opnd::Imm).map_err(|m| self.invalid(m)),
+            Operand::Imm(imm) => literal_bits(imm, ty)
+                .map(Opnd::Imm)
+                .map_err(|m| self.invalid(m)),
             Operand::Symbol { name, offset } => self.symbol_value(name, *offset),
             Operand::NotReg(_) => Err(self.invalid("`!` applies only to predicates")),
             Operand::Sink => Err(self.invalid("`_` cannot be a source")),
@@ -138,7 +162,9 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             RegUse::Reg(id) => Ok(Opnd::Reg(id)),
             RegUse::Sreg(s) => Ok(Opnd::Sreg(s)),
             RegUse::Pred(_) => Err(self.invalid(format!("predicate `{}` used as a value", r.name))),
-            RegUse::Vector(..) => Err(self.invalid(format!("vector register `{}` needs a component", r.name))),
+            RegUse::Vector(..) => {
+                Err(self.invalid(format!("vector register `{}` needs a component", r.name)))
+            }
             RegUse::Other(_) => self.symbol_value(&r.name, 0),
         }
     }
@@ -146,7 +172,12 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     /// A name used as a value: a register written without `%`, or the address of a variable
     /// (`SymAddr` relative to its space's base) or of a function (its handle).
     pub fn symbol_value(&self, name: &str, offset: i64) -> Result<Opnd, LoadError> {
-        let addr = |rel, base: u32| Ok(Opnd::SymAddr { rel, offset: i64::from(base) + offset });
+        let addr = |rel, base: u32| {
+            Ok(Opnd::SymAddr {
+                rel,
+                offset: i64::from(base) + offset,
+            })
+        };
         match self.resolve(name) {
             Some(Sym::Reg { id, vec: 0 }) if offset == 0 => Ok(Opnd::Reg(id)),
             Some(Sym::KernelParam { offset: o, .. }) => addr(AddrRel::Absolute, o),
@@ -156,12 +187,17 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             Some(Sym::Global { offset: o, .. }) => addr(AddrRel::ModuleGlobals, o),
             Some(Sym::Func(id)) if offset == 0 => Ok(Opnd::Imm(FUNC_HANDLE_BASE + u64::from(id))),
             Some(_) => Err(self.invalid(format!("`{name}` cannot be used as a value here"))),
-            None if self.labels.contains(name) => {
-                Err(LoadError::Unsupported { what: format!("label `{name}` used as a value"), line: self.line })
-            }
+            None if self.labels.contains(name) => Err(LoadError::Unsupported {
+                what: format!("label `{name}` used as a value"),
+                line: self.line,
+            }),
             // PTX's one predefined constant: the warp size (nvcc's `warpSize`).
             None if name == WARP_SZ && offset == 0 => Ok(Opnd::Imm(WARP_SIZE as u64)),
-            None => Err(LoadError::Undefined { kind: "symbol", name: name.to_string(), line: self.line }),
+            None => Err(LoadError::Undefined {
+                kind: "symbol",
+                name: name.to_string(),
+                line: self.line,
+            }),
         }
     }
 
@@ -197,9 +233,16 @@ impl<'a, 'm> FnCtx<'a, 'm> {
     fn reg_dst(&self, r: &RegRef) -> Result<Opnd, LoadError> {
         match self.reg_use(r)? {
             RegUse::Reg(id) => Ok(Opnd::Reg(id)),
-            RegUse::Pred(_) => Err(self.invalid(format!("predicate `{}` where a register is expected", r.name))),
-            RegUse::Sreg(_) => Err(self.invalid(format!("special register `{}` cannot be written", r.name))),
-            RegUse::Vector(..) => Err(self.invalid(format!("vector register `{}` needs a component", r.name))),
+            RegUse::Pred(_) => Err(self.invalid(format!(
+                "predicate `{}` where a register is expected",
+                r.name
+            ))),
+            RegUse::Sreg(_) => {
+                Err(self.invalid(format!("special register `{}` cannot be written", r.name)))
+            }
+            RegUse::Vector(..) => {
+                Err(self.invalid(format!("vector register `{}` needs a component", r.name)))
+            }
             RegUse::Other(_) => Err(self.invalid(format!("`{}` is not a register", r.name))),
         }
     }
@@ -262,14 +305,22 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             if param_space {
                 mods.space = self.param_space_of_register();
             }
-            Ok(Opnd::Addr { base: Some(id), rel: AddrRel::Absolute, offset: a.offset })
+            Ok(Opnd::Addr {
+                base: Some(id),
+                rel: AddrRel::Absolute,
+                offset: a.offset,
+            })
         };
         let name = match &a.base {
             AddressBase::Absolute => {
                 if param_space {
                     mods.space = self.param_space_of_register();
                 }
-                return Ok(Opnd::Addr { base: None, rel: AddrRel::Absolute, offset: a.offset });
+                return Ok(Opnd::Addr {
+                    base: None,
+                    rel: AddrRel::Absolute,
+                    offset: a.offset,
+                });
             }
             AddressBase::Reg(r) => match self.reg_use(r)? {
                 RegUse::Reg(id) => return through_reg(id, mods),
@@ -289,17 +340,29 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             Sym::Frame { offset, .. } => (Space::Local, AddrRel::Frame, offset),
             Sym::Shared { offset } => (Space::Shared, AddrRel::Absolute, offset),
             Sym::DynShared => (Space::Shared, AddrRel::DynShared, 0),
-            Sym::Global { offset, is_const: false } => (Space::Global, AddrRel::ModuleGlobals, offset),
-            Sym::Global { offset, is_const: true } => (Space::Const, AddrRel::ModuleGlobals, offset),
+            Sym::Global {
+                offset,
+                is_const: false,
+            } => (Space::Global, AddrRel::ModuleGlobals, offset),
+            Sym::Global {
+                offset,
+                is_const: true,
+            } => (Space::Const, AddrRel::ModuleGlobals, offset),
             Sym::Reg { .. } | Sym::Pred(_) | Sym::Func(_) => {
                 return Err(self.invalid(format!("`{name}` is not a variable")))
             }
         };
         if !space_matches(mods.space, param_space, space) {
-            return Err(self.invalid(format!("`{name}` is not in the state space the instruction names")));
+            return Err(self.invalid(format!(
+                "`{name}` is not in the state space the instruction names"
+            )));
         }
         mods.space = space;
-        Ok(Opnd::Addr { base: None, rel, offset: i64::from(base) + a.offset })
+        Ok(Opnd::Addr {
+            base: None,
+            rel,
+            offset: i64::from(base) + a.offset,
+        })
     }
 }
 
@@ -315,7 +378,10 @@ fn space_matches(written: Space, param_space: bool, actual: Space) -> bool {
 
 /// A `RegRef` for a name written without `%`.
 fn plain(name: &str) -> RegRef {
-    RegRef { name: name.to_string(), component: None }
+    RegRef {
+        name: name.to_string(),
+        component: None,
+    }
 }
 
 /// `.x/.y/.z/.w` (or `.r/.g/.b/.a`) → 0..3.
@@ -354,7 +420,10 @@ pub(super) fn literal_bits(imm: &Immediate, ty: Ty) -> Result<u64, String> {
         (I::Float(f), Ty::F64) => Ok(f.to_bits()),
         (I::F32(b), _) if bits_type => Ok(u64::from(b)),
         (I::F64(b), _) if bits_type => Ok(b),
-        _ => Err(format!("floating-point literal where a .{} value is expected", format!("{ty:?}").to_lowercase())),
+        _ => Err(format!(
+            "floating-point literal where a .{} value is expected",
+            format!("{ty:?}").to_lowercase()
+        )),
     }
 }
 
@@ -431,10 +500,22 @@ mod tests {
     fn literals_follow_ptxas_rules() {
         assert_eq!(literal_bits(&Immediate::Int(-1), Ty::S32), Ok(u64::MAX));
         assert!(literal_bits(&Immediate::Int(1), Ty::F32).is_err());
-        assert_eq!(literal_bits(&Immediate::F32(0x3F80_0000), Ty::F64), Ok(0x3F80_0000));
-        assert_eq!(literal_bits(&Immediate::F64(1f64.to_bits()), Ty::F32), Ok(0x3F80_0000));
-        assert_eq!(literal_bits(&Immediate::Float(1.5), Ty::F32), Ok(u64::from(1.5f32.to_bits())));
-        assert_eq!(literal_bits(&Immediate::F32(0x3F80_0000), Ty::B32), Ok(0x3F80_0000));
+        assert_eq!(
+            literal_bits(&Immediate::F32(0x3F80_0000), Ty::F64),
+            Ok(0x3F80_0000)
+        );
+        assert_eq!(
+            literal_bits(&Immediate::F64(1f64.to_bits()), Ty::F32),
+            Ok(0x3F80_0000)
+        );
+        assert_eq!(
+            literal_bits(&Immediate::Float(1.5), Ty::F32),
+            Ok(u64::from(1.5f32.to_bits()))
+        );
+        assert_eq!(
+            literal_bits(&Immediate::F32(0x3F80_0000), Ty::B32),
+            Ok(0x3F80_0000)
+        );
         assert!(literal_bits(&Immediate::F32(0x3F80_0000), Ty::S32).is_err());
         assert!(literal_bits(&Immediate::Float(1.5), Ty::B32).is_err());
     }
@@ -455,6 +536,9 @@ mod tests {
         assert_eq!(sreg("%pm+1", None), None);
         assert_eq!(sreg("%cluster_nctaid", Some('z')), Some(Sreg::ClusterOne));
         assert_eq!(sreg("%clusterid.y", None), Some(Sreg::ClusteridY));
-        assert_eq!(sreg("%is_explicit_cluster", None), Some(Sreg::IsExplicitCluster));
+        assert_eq!(
+            sreg("%is_explicit_cluster", None),
+            Some(Sreg::IsExplicitCluster)
+        );
     }
 }

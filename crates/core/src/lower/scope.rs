@@ -89,7 +89,9 @@ pub(super) struct Labels<'a> {
 impl<'a> Labels<'a> {
     /// Whether `name` is already used by a label, a prototype or a branch-target list.
     pub fn contains(&self, name: &str) -> bool {
-        self.pcs.contains_key(name) || self.prototypes.contains_key(name) || self.tables.contains_key(name)
+        self.pcs.contains_key(name)
+            || self.prototypes.contains_key(name)
+            || self.tables.contains_key(name)
     }
 }
 

@@ -66,7 +66,9 @@ pub(super) fn collect<'a>(ast: &'a Module, errors: &mut Vec<LoadError>) -> Modul
         let f = m.funcs[id];
         if let Some(body) = &f.body {
             let is_device_fn = f.kind == FunctionKind::Func;
-            visit_vars(body, &mut |v| place_body_shared(&mut m, id as FuncId, v, is_device_fn, &mut shared, errors));
+            visit_vars(body, &mut |v| {
+                place_body_shared(&mut m, id as FuncId, v, is_device_fn, &mut shared, errors)
+            });
         }
     }
     m.module_shared_bytes = shared.end;
@@ -85,12 +87,18 @@ fn add_function<'a>(m: &mut ModuleSyms<'a>, f: &'a Function, errors: &mut Vec<Lo
         Some(Sym::Func(id)) => {
             let known = &mut m.funcs[*id as usize];
             match (&known.body, &f.body) {
-                (Some(_), Some(_)) => errors.push(invalid(format!("function `{}` is defined twice", f.name), f.span)),
+                (Some(_), Some(_)) => errors.push(invalid(
+                    format!("function `{}` is defined twice", f.name),
+                    f.span,
+                )),
                 (None, Some(_)) => *known = f,
                 _ => {}
             }
         }
-        Some(_) => errors.push(invalid(format!("`{}` is declared as a variable and a function", f.name), f.span)),
+        Some(_) => errors.push(invalid(
+            format!("`{}` is declared as a variable and a function", f.name),
+            f.span,
+        )),
     }
 }
 
@@ -114,21 +122,36 @@ fn add_module_var<'a>(
     let sym = match v.space {
         StateSpace::Global | StateSpace::Const => {
             let offset = image.place(size, align);
-            m.globals.push(GlobalSlot { decl: v, offset, size });
-            Sym::Global { offset, is_const: v.space == StateSpace::Const }
+            m.globals.push(GlobalSlot {
+                decl: v,
+                offset,
+                size,
+            });
+            Sym::Global {
+                offset,
+                is_const: v.space == StateSpace::Const,
+            }
         }
         StateSpace::Shared if is_dynamic_shared(v) => {
             m.dyn_shared_align = m.dyn_shared_align.max(align);
             Sym::DynShared
         }
-        StateSpace::Shared => Sym::Shared { offset: shared.place(size, align) },
+        StateSpace::Shared => Sym::Shared {
+            offset: shared.place(size, align),
+        },
         StateSpace::Local | StateSpace::Tex | StateSpace::Param | StateSpace::Reg => {
             let what = format!("module-scope {} variable `{}`", space_name(v.space), v.name);
-            return errors.push(LoadError::Unsupported { what, line: v.span.line });
+            return errors.push(LoadError::Unsupported {
+                what,
+                line: v.span.line,
+            });
         }
     };
     if v.init.is_some() && v.space == StateSpace::Shared {
-        errors.push(invalid(format!("shared variable `{}` cannot have an initializer", v.name), v.span));
+        errors.push(invalid(
+            format!("shared variable `{}` cannot have an initializer", v.name),
+            v.span,
+        ));
     }
     m.names.insert(&v.name, sym);
 }
@@ -154,7 +177,8 @@ fn place_body_shared(
     if is_dynamic_shared(v) {
         m.dyn_shared_align = m.dyn_shared_align.max(align);
     } else if is_device_fn {
-        m.body_shared.insert((id, v.span), shared.place(size, align));
+        m.body_shared
+            .insert((id, v.span), shared.place(size, align));
     }
 }
 
@@ -187,5 +211,8 @@ pub(super) fn space_name(s: StateSpace) -> &'static str {
 }
 
 fn invalid(message: String, span: Span) -> LoadError {
-    LoadError::Invalid { message, line: span.line }
+    LoadError::Invalid {
+        message,
+        line: span.line,
+    }
 }

@@ -54,14 +54,22 @@ impl<'a> Parser<'a> {
     /// declaration ending in `;`. The cursor is on `.entry`/`.func`.
     fn function(&mut self, linkage: Linkage, start: Token) -> PResult<Function> {
         let kw = self.bump();
-        let kind = if self.text(kw) == ".entry" { FunctionKind::Entry } else { FunctionKind::Func };
+        let kind = if self.text(kw) == ".entry" {
+            FunctionKind::Entry
+        } else {
+            FunctionKind::Func
+        };
         let mut returns = Vec::new();
         if kind == FunctionKind::Func && self.at(Tok::LParen) {
             returns = self.param_list()?;
         }
         let name = self.expect(Tok::Ident, "expected a function name")?;
         let name = self.text(name).to_string();
-        let params = if self.at(Tok::LParen) { self.param_list()? } else { Vec::new() };
+        let params = if self.at(Tok::LParen) {
+            self.param_list()?
+        } else {
+            Vec::new()
+        };
         let perf = self.perf_directives()?;
         let body = if self.eat(Tok::Semi) {
             None
@@ -70,7 +78,16 @@ impl<'a> Parser<'a> {
         } else {
             return Err(self.err_here("expected `{` or `;` after function header"));
         };
-        Ok(Function { span: self.span_of(start), name, kind, linkage, returns, params, perf, body })
+        Ok(Function {
+            span: self.span_of(start),
+            name,
+            kind,
+            linkage,
+            returns,
+            params,
+            perf,
+            body,
+        })
     }
 
     /// `( param, param… )`, possibly empty. The cursor is on `(`.
@@ -136,7 +153,15 @@ impl<'a> Parser<'a> {
             array = Some(self.expect_u32("expected an array size")?);
             self.expect(Tok::RBracket, "expected `]` after array size")?;
         }
-        Ok(ParamDecl { span: self.span_of(t), space, ty, align, array, name: self.text(name).to_string(), ptr_attrs })
+        Ok(ParamDecl {
+            span: self.span_of(t),
+            space,
+            ty,
+            align,
+            array,
+            name: self.text(name).to_string(),
+            ptr_attrs,
+        })
     }
 
     /// A type word such as `.u32` at the cursor.
@@ -169,11 +194,13 @@ impl<'a> Parser<'a> {
                 }
                 ".minnctapersm" => {
                     self.bump();
-                    perf.minnctapersm = Some(self.expect_u32("expected a number after `.minnctapersm`")?);
+                    perf.minnctapersm =
+                        Some(self.expect_u32("expected a number after `.minnctapersm`")?);
                 }
                 ".maxnctapersm" => {
                     self.bump();
-                    perf.maxnctapersm = Some(self.expect_u32("expected a number after `.maxnctapersm`")?);
+                    perf.maxnctapersm =
+                        Some(self.expect_u32("expected a number after `.maxnctapersm`")?);
                 }
                 ".maxnreg" => {
                     self.bump();
@@ -213,7 +240,8 @@ impl<'a> Parser<'a> {
     /// is on the state space. `start` is the declaration's first token.
     pub(super) fn var_decl(&mut self, linkage: Linkage, start: Token) -> PResult<Vec<VarDecl>> {
         let sp = self.bump();
-        let space = var_space(self.text(sp)).ok_or_else(|| self.err_at(sp, "expected a state space"))?;
+        let space =
+            var_space(self.text(sp)).ok_or_else(|| self.err_at(sp, "expected a state space"))?;
         let mut align = None;
         let mut vector = None;
         let mut ty = None;
@@ -256,7 +284,11 @@ impl<'a> Parser<'a> {
                     self.expect(Tok::RBracket, "expected `]` after array size")?;
                 }
             }
-            let init = if self.eat(Tok::Eq) { Some(self.initializer()?) } else { None };
+            let init = if self.eat(Tok::Eq) {
+                Some(self.initializer()?)
+            } else {
+                None
+            };
             vars.push(VarDecl {
                 span,
                 linkage,
@@ -362,7 +394,11 @@ impl<'a> Parser<'a> {
                     self.text(t).to_string()
                 };
                 let offset = self.symbol_offset()?;
-                Ok(InitValue::Symbol { name, offset, generic })
+                Ok(InitValue::Symbol {
+                    name,
+                    offset,
+                    generic,
+                })
             }
             _ => Err(self.err_here("expected an initializer value")),
         }
@@ -410,7 +446,10 @@ impl<'a> Parser<'a> {
             if self.eat(Tok::Lt) {
                 let count = self.expect_u32("expected a register count after `<`")?;
                 self.expect(Tok::Gt, "expected `>` after register count")?;
-                names.push(RegName::Range { prefix: name, count });
+                names.push(RegName::Range {
+                    prefix: name,
+                    count,
+                });
             } else {
                 names.push(RegName::Single(name));
             }
@@ -419,6 +458,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(Tok::Semi, "expected `;` after register declaration")?;
-        Ok(RegDecl { span: self.span_of(start), ty, vector, names })
+        Ok(RegDecl {
+            span: self.span_of(start),
+            ty,
+            vector,
+            names,
+        })
     }
 }

@@ -27,7 +27,10 @@ impl<'a> Parser<'a> {
             }
         }
         self.leave();
-        Ok(Block { span: self.span_of(open), statements })
+        Ok(Block {
+            span: self.span_of(open),
+            statements,
+        })
     }
 
     fn statement(&mut self, out: &mut Vec<Statement>) -> PResult<()> {
@@ -77,7 +80,10 @@ impl<'a> Parser<'a> {
         let line = self.expect_u32("expected a line number in `.loc`")?;
         let col = self.expect_u32("expected a column number in `.loc`")?;
         while self.eat(Tok::Comma) {
-            let attr = self.expect(Tok::Ident, "expected `function_name` or `inlined_at` in `.loc`")?;
+            let attr = self.expect(
+                Tok::Ident,
+                "expected `function_name` or `inlined_at` in `.loc`",
+            )?;
             match self.text(attr) {
                 "function_name" => {
                     self.expect(Tok::Ident, "expected a symbol after `function_name`")?;
@@ -88,10 +94,19 @@ impl<'a> Parser<'a> {
                         self.expect_u32("expected a number after `inlined_at`")?;
                     }
                 }
-                _ => return Err(self.err_at(attr, "expected `function_name` or `inlined_at` in `.loc`")),
+                _ => {
+                    return Err(
+                        self.err_at(attr, "expected `function_name` or `inlined_at` in `.loc`")
+                    )
+                }
             }
         }
-        Ok(Loc { span: self.span_of(t), file, line, col })
+        Ok(Loc {
+            span: self.span_of(t),
+            file,
+            line,
+            col,
+        })
     }
 
     /// `name:` followed by a label's statement, `.callprototype`, `.branchtargets` or
@@ -105,15 +120,28 @@ impl<'a> Parser<'a> {
             match self.cur_text() {
                 ".callprototype" => {
                     self.bump();
-                    let returns = if self.at(Tok::LParen) { self.param_list()? } else { Vec::new() };
+                    let returns = if self.at(Tok::LParen) {
+                        self.param_list()?
+                    } else {
+                        Vec::new()
+                    };
                     let sink = self.expect(Tok::Ident, "expected `_` in `.callprototype`")?;
                     if self.text(sink) != "_" {
                         return Err(self.err_at(sink, "expected `_` in `.callprototype`"));
                     }
-                    let params = if self.at(Tok::LParen) { self.param_list()? } else { Vec::new() };
+                    let params = if self.at(Tok::LParen) {
+                        self.param_list()?
+                    } else {
+                        Vec::new()
+                    };
                     self.perf_directives()?;
                     self.expect(Tok::Semi, "expected `;` after `.callprototype`")?;
-                    out.push(Statement::CallPrototype(CallPrototype { span, name, returns, params }));
+                    out.push(Statement::CallPrototype(CallPrototype {
+                        span,
+                        name,
+                        returns,
+                        params,
+                    }));
                     return Ok(());
                 }
                 ".branchtargets" | ".calltargets" => {
@@ -146,7 +174,10 @@ impl<'a> Parser<'a> {
         if self.eat(Tok::At) {
             let negated = self.eat(Tok::Bang);
             let p = self.expect(Tok::Ident, "expected a predicate register after `@`")?;
-            guard = Some(Guard { negated, pred: self.text(p).to_string() });
+            guard = Some(Guard {
+                negated,
+                pred: self.text(p).to_string(),
+            });
         }
         let op = self.peek();
         if op.kind != Tok::Ident || self.text(op).starts_with('%') {
@@ -169,7 +200,13 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        Ok(Instruction { span: self.span_of(start), guard, opcode: self.text(op).to_string(), modifiers, operands })
+        Ok(Instruction {
+            span: self.span_of(start),
+            guard,
+            opcode: self.text(op).to_string(),
+            modifiers,
+            operands,
+        })
     }
 
     fn operand(&mut self) -> PResult<Operand> {
@@ -190,11 +227,17 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 if self.eat(Tok::Pipe) {
-                    let first = RegRef { name: text.to_string(), component: None };
+                    let first = RegRef {
+                        name: text.to_string(),
+                        component: None,
+                    };
                     return Ok(Operand::Pair(first, self.reg_ref()?));
                 }
                 let offset = self.symbol_offset()?;
-                Ok(Operand::Symbol { name: text.to_string(), offset })
+                Ok(Operand::Symbol {
+                    name: text.to_string(),
+                    offset,
+                })
             }
             Tok::Bang => {
                 self.bump();
@@ -206,7 +249,9 @@ impl<'a> Parser<'a> {
                 match n.kind {
                     Tok::Int => {
                         self.bump();
-                        Ok(Operand::Imm(Immediate::Int((self.int_value(n)? as i64).wrapping_neg())))
+                        Ok(Operand::Imm(Immediate::Int(
+                            (self.int_value(n)? as i64).wrapping_neg(),
+                        )))
                     }
                     Tok::Float => {
                         self.bump();
@@ -215,10 +260,16 @@ impl<'a> Parser<'a> {
                     _ => Err(self.err_here("expected a number after `-`")),
                 }
             }
-            Tok::Int | Tok::HexF32 | Tok::HexF64 | Tok::Float => Ok(Operand::Imm(self.immediate()?)),
+            Tok::Int | Tok::HexF32 | Tok::HexF64 | Tok::Float => {
+                Ok(Operand::Imm(self.immediate()?))
+            }
             Tok::LBracket => self.address(),
-            Tok::LBrace => Ok(Operand::Vector(self.operand_seq(Tok::RBrace, "expected `,` or `}` in vector operand")?)),
-            Tok::LParen => Ok(Operand::List(self.operand_seq(Tok::RParen, "expected `,` or `)` in operand list")?)),
+            Tok::LBrace => Ok(Operand::Vector(
+                self.operand_seq(Tok::RBrace, "expected `,` or `}` in vector operand")?,
+            )),
+            Tok::LParen => Ok(Operand::List(
+                self.operand_seq(Tok::RParen, "expected `,` or `)` in operand list")?,
+            )),
             _ => Err(self.err_here("expected an operand")),
         }
     }
@@ -267,7 +318,10 @@ impl<'a> Parser<'a> {
                 _ => return Err(self.err_here("unexpected suffix after register")),
             }
         }
-        Ok(RegRef { name: self.text(t).to_string(), component })
+        Ok(RegRef {
+            name: self.text(t).to_string(),
+            component,
+        })
     }
 
     /// `[base]`, `[base+imm]`, `[imm]`, or a texture reference `[tex, {coords}…]`.

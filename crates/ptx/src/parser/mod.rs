@@ -36,7 +36,13 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Parser<'a> {
-        Parser { src, toks: tokenize(src), pos: 0, lines: LineIndex::new(src), depth: 0 }
+        Parser {
+            src,
+            toks: tokenize(src),
+            pos: 0,
+            lines: LineIndex::new(src),
+            depth: 0,
+        }
     }
 
     // ---- cursor ----
@@ -140,7 +146,12 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        ParseError { line: span.line, col: span.col, message, found }
+        ParseError {
+            line: span.line,
+            col: span.col,
+            message,
+            found,
+        }
     }
 
     // ---- literals ----
@@ -174,7 +185,9 @@ impl<'a> Parser<'a> {
     }
 
     fn float_value(&self, t: Token) -> PResult<f64> {
-        self.text(t).parse::<f64>().map_err(|_| self.err_at(t, "invalid float literal"))
+        self.text(t)
+            .parse::<f64>()
+            .map_err(|_| self.err_at(t, "invalid float literal"))
     }
 
     fn string_value(&self, t: Token) -> String {
@@ -185,7 +198,10 @@ impl<'a> Parser<'a> {
     // ---- module scope ----
 
     fn module(&mut self) -> PResult<Module> {
-        let mut m = Module { address_size: 64, ..Module::default() };
+        let mut m = Module {
+            address_size: 64,
+            ..Module::default()
+        };
         loop {
             let t = self.peek();
             match t.kind {
@@ -199,7 +215,8 @@ impl<'a> Parser<'a> {
                         self.bump();
                         m.target.clear();
                         loop {
-                            let name = self.expect(Tok::Ident, "expected a target name after `.target`")?;
+                            let name =
+                                self.expect(Tok::Ident, "expected a target name after `.target`")?;
                             m.target.push(self.text(name).to_string());
                             if !self.eat(Tok::Comma) {
                                 break;
@@ -208,7 +225,8 @@ impl<'a> Parser<'a> {
                     }
                     ".address_size" => {
                         self.bump();
-                        m.address_size = self.expect_u32("expected a number after `.address_size`")?;
+                        m.address_size =
+                            self.expect_u32("expected a number after `.address_size`")?;
                     }
                     ".file" => {
                         self.bump();
@@ -291,7 +309,8 @@ impl<'a> Parser<'a> {
             match self.kind() {
                 Tok::Eof | Tok::UnterminatedComment => {
                     let s = self.span_of(open);
-                    let msg = format!("unterminated `.section` block (the `{{` at {s} is never closed)");
+                    let msg =
+                        format!("unterminated `.section` block (the `{{` at {s} is never closed)");
                     return Err(self.err_here(&msg));
                 }
                 Tok::LBrace => depth += 1,

@@ -31,7 +31,12 @@ pub(crate) fn sbox() -> [u8; 256] {
         if x == 0 {
             inv = 0;
         }
-        *out = inv ^ inv.rotate_left(1) ^ inv.rotate_left(2) ^ inv.rotate_left(3) ^ inv.rotate_left(4) ^ 0x63;
+        *out = inv
+            ^ inv.rotate_left(1)
+            ^ inv.rotate_left(2)
+            ^ inv.rotate_left(3)
+            ^ inv.rotate_left(4)
+            ^ 0x63;
     }
     s
 }
@@ -47,8 +52,12 @@ pub(crate) fn expand_key(key: &[u8; 16], sbox: &[u8; 256]) -> [u32; 44] {
         let mut t = w[i - 1];
         if i % 4 == 0 {
             let b = t.rotate_left(8).to_be_bytes();
-            t = u32::from_be_bytes([sbox[b[0] as usize], sbox[b[1] as usize], sbox[b[2] as usize], sbox[b[3] as usize]])
-                ^ ((rcon as u32) << 24);
+            t = u32::from_be_bytes([
+                sbox[b[0] as usize],
+                sbox[b[1] as usize],
+                sbox[b[2] as usize],
+                sbox[b[3] as usize],
+            ]) ^ ((rcon as u32) << 24);
             rcon = gf_mul(rcon, 2);
         }
         w[i] = w[i - 4] ^ t;
@@ -63,7 +72,9 @@ pub(crate) fn ttables(sbox: &[u8; 256]) -> Vec<u32> {
         .iter()
         .map(|&s| u32::from_be_bytes([gf_mul(s, 2), s, s, gf_mul(s, 3)]))
         .collect();
-    (0..4).flat_map(|k| t0.iter().map(move |t| t.rotate_right(8 * k))).collect()
+    (0..4)
+        .flat_map(|k| t0.iter().map(move |t| t.rotate_right(8 * k)))
+        .collect()
 }
 
 /// Encrypts one 16-byte block; the state is column-major (`state[r + 4c]`), as the input.
@@ -105,15 +116,24 @@ pub(crate) fn encrypt_block(block: &mut [u8], round_keys: &[u32; 44], sbox: &[u8
 
 /// Hex text to bytes (test vectors).
 pub(crate) fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0)).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0))
+        .collect()
 }
 
 /// FIPS-197 Appendix C.1: (key, plaintext, ciphertext).
-pub(crate) const FIPS197_C1: (&str, &str, &str) =
-    ("000102030405060708090a0b0c0d0e0f", "00112233445566778899aabbccddeeff", "69c4e0d86a7b0430d8cdb78070b4c55a");
+pub(crate) const FIPS197_C1: (&str, &str, &str) = (
+    "000102030405060708090a0b0c0d0e0f",
+    "00112233445566778899aabbccddeeff",
+    "69c4e0d86a7b0430d8cdb78070b4c55a",
+);
 /// FIPS-197 Appendix B.
-pub(crate) const FIPS197_B: (&str, &str, &str) =
-    ("2b7e151628aed2a6abf7158809cf4f3c", "3243f6a8885a308d313198a2e0370734", "3925841d02dc09fbdc118597196a0b32");
+pub(crate) const FIPS197_B: (&str, &str, &str) = (
+    "2b7e151628aed2a6abf7158809cf4f3c",
+    "3243f6a8885a308d313198a2e0370734",
+    "3925841d02dc09fbdc118597196a0b32",
+);
 
 /// Whether this implementation reproduces the two FIPS-197 vectors.
 pub(crate) fn self_test() -> bool {
@@ -133,7 +153,10 @@ mod tests {
     #[test]
     fn sbox_known_entries() {
         let s = sbox();
-        assert_eq!((s[0x00], s[0x01], s[0x53], s[0xff]), (0x63, 0x7c, 0xed, 0x16));
+        assert_eq!(
+            (s[0x00], s[0x01], s[0x53], s[0xff]),
+            (0x63, 0x7c, 0xed, 0x16)
+        );
     }
 
     #[test]
@@ -152,7 +175,10 @@ mod tests {
     fn ttables_fold_sbox_and_mixcolumns() {
         let s = sbox();
         let t = ttables(&s);
-        assert_eq!(t[0x53], u32::from_be_bytes([gf_mul(0xed, 2), 0xed, 0xed, gf_mul(0xed, 3)]));
+        assert_eq!(
+            t[0x53],
+            u32::from_be_bytes([gf_mul(0xed, 2), 0xed, 0xed, gf_mul(0xed, 3)])
+        );
         assert_eq!(t[256 + 0x53], t[0x53].rotate_right(8));
         assert_eq!(t[512 + 1] >> 24, s[1] as u32);
     }

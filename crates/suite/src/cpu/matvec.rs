@@ -9,7 +9,12 @@
 pub(crate) fn rows_fma(a: &[f32], rows: usize, cols: usize, x: &[f32], init: &[f32]) -> Vec<f32> {
     assert!(a.len() == rows * cols && x.len() == cols && init.len() == rows);
     (0..rows)
-        .map(|i| a[i * cols..(i + 1) * cols].iter().zip(x).fold(init[i], |acc, (&aij, &xj)| aij.mul_add(xj, acc)))
+        .map(|i| {
+            a[i * cols..(i + 1) * cols]
+                .iter()
+                .zip(x)
+                .fold(init[i], |acc, (&aij, &xj)| aij.mul_add(xj, acc))
+        })
         .collect()
 }
 
@@ -34,8 +39,14 @@ mod tests {
     #[test]
     fn small_example() {
         let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-        assert_eq!(rows_fma(&a, 2, 3, &[1.0, 0.5, -1.0], &[10.0, 0.0]), vec![9.0, 0.5]);
-        assert_eq!(cols_fma(&a, 2, 3, &[1.0, -1.0], &[0.0, 1.0, 2.0]), vec![-3.0, -2.0, -1.0]);
+        assert_eq!(
+            rows_fma(&a, 2, 3, &[1.0, 0.5, -1.0], &[10.0, 0.0]),
+            vec![9.0, 0.5]
+        );
+        assert_eq!(
+            cols_fma(&a, 2, 3, &[1.0, -1.0], &[0.0, 1.0, 2.0]),
+            vec![-3.0, -2.0, -1.0]
+        );
     }
 
     /// Both agree with an f64 evaluation within the classic bound γ(n) Σ|a||x| of a chain of n
@@ -47,12 +58,18 @@ mod tests {
         let a = crate::rng::f32s(&mut r, rows * cols, -1.0, 1.0);
         let x = crate::rng::f32s(&mut r, cols, -1.0, 1.0);
         let y = crate::rng::f32s(&mut r, rows, -1.0, 1.0);
-        let gamma = |n: usize| n as f64 * f32::EPSILON as f64 / 2.0 / (1.0 - n as f64 * f32::EPSILON as f64 / 2.0);
+        let gamma = |n: usize| {
+            n as f64 * f32::EPSILON as f64 / 2.0 / (1.0 - n as f64 * f32::EPSILON as f64 / 2.0)
+        };
         let got = rows_fma(&a, rows, cols, &x, &vec![0.0; rows]);
         for (i, g) in got.iter().enumerate() {
             let row = &a[i * cols..(i + 1) * cols];
             let exact: f64 = row.iter().zip(&x).map(|(&p, &q)| p as f64 * q as f64).sum();
-            let mag: f64 = row.iter().zip(&x).map(|(&p, &q)| (p as f64 * q as f64).abs()).sum();
+            let mag: f64 = row
+                .iter()
+                .zip(&x)
+                .map(|(&p, &q)| (p as f64 * q as f64).abs())
+                .sum();
             assert!((*g as f64 - exact).abs() <= gamma(cols) * mag, "row {i}");
         }
         let mut at = vec![0.0; rows * cols];
@@ -61,6 +78,9 @@ mod tests {
                 at[j * rows + i] = a[i * cols + j];
             }
         }
-        assert_eq!(cols_fma(&a, rows, cols, &y, &x), rows_fma(&at, cols, rows, &y, &x));
+        assert_eq!(
+            cols_fma(&a, rows, cols, &y, &x),
+            rows_fma(&at, cols, rows, &y, &x)
+        );
     }
 }

@@ -3,7 +3,13 @@
 
 /// The digest of `msg` as five big-endian words.
 pub(crate) fn sha1(msg: &[u8]) -> [u32; 5] {
-    let mut h = [0x6745_2301u32, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0];
+    let mut h = [
+        0x6745_2301u32,
+        0xEFCD_AB89,
+        0x98BA_DCFE,
+        0x1032_5476,
+        0xC3D2_E1F0,
+    ];
     let mut padded = msg.to_vec();
     padded.push(0x80);
     while padded.len() % 64 != 56 {
@@ -26,7 +32,12 @@ pub(crate) fn sha1(msg: &[u8]) -> [u32; 5] {
                 40..=59 => ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC),
                 _ => (b ^ c ^ d, 0xCA62_C1D6),
             };
-            let t = a.rotate_left(5).wrapping_add(f).wrapping_add(e).wrapping_add(k).wrapping_add(wi);
+            let t = a
+                .rotate_left(5)
+                .wrapping_add(f)
+                .wrapping_add(e)
+                .wrapping_add(k)
+                .wrapping_add(wi);
             e = d;
             d = c;
             c = b.rotate_left(30);
@@ -41,7 +52,10 @@ pub(crate) fn sha1(msg: &[u8]) -> [u32; 5] {
 }
 
 /// FIPS 180-4 example "abc".
-pub(crate) const ABC: (&[u8], [u32; 5]) = (b"abc", [0xa9993e36, 0x4706816a, 0xba3e2571, 0x7850c26c, 0x9cd0d89d]);
+pub(crate) const ABC: (&[u8], [u32; 5]) = (
+    b"abc",
+    [0xa9993e36, 0x4706816a, 0xba3e2571, 0x7850c26c, 0x9cd0d89d],
+);
 /// FIPS 180-4 example of 448 bits (two blocks after padding).
 pub(crate) const ABCDBCDE: (&[u8], [u32; 5]) = (
     b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -60,8 +74,14 @@ mod tests {
     #[test]
     fn fips180_vectors() {
         assert!(self_test());
-        assert_eq!(sha1(b""), [0xda39a3ee, 0x5e6b4b0d, 0x3255bfef, 0x95601890, 0xafd80709]);
+        assert_eq!(
+            sha1(b""),
+            [0xda39a3ee, 0x5e6b4b0d, 0x3255bfef, 0x95601890, 0xafd80709]
+        );
         // One million 'a': the long-message example.
-        assert_eq!(sha1(&vec![b'a'; 1_000_000]), [0x34aa973c, 0xd4c4daa4, 0xf61eeb2b, 0xdbad2731, 0x6534016f]);
+        assert_eq!(
+            sha1(&vec![b'a'; 1_000_000]),
+            [0x34aa973c, 0xd4c4daa4, 0xf61eeb2b, 0xdbad2731, 0x6534016f]
+        );
     }
 }

@@ -40,7 +40,10 @@ pub(crate) fn primitive_polynomials(count: usize) -> Vec<(u32, u32)> {
     let mut out = Vec::with_capacity(count);
     let mut d = 1;
     while out.len() < count {
-        assert!(d < BITS as u32, "more primitive polynomials than degree 31 gives");
+        assert!(
+            d < BITS as u32,
+            "more primitive polynomials than degree 31 gives"
+        );
         for poly in (1u32 << d)..(1u32 << (d + 1)) {
             if out.len() < count && is_primitive(poly, d) {
                 out.push((d, poly));
@@ -74,7 +77,11 @@ pub(crate) fn direction_vectors(dims: usize, rng: &mut ChaCha8Rng) -> Vec<u32> {
             }
             m[k] = mk;
         }
-        out.extend(m.iter().enumerate().map(|(k, &mk)| (mk << (BITS - 1 - k)) as u32));
+        out.extend(
+            m.iter()
+                .enumerate()
+                .map(|(k, &mk)| (mk << (BITS - 1 - k)) as u32),
+        );
     }
     out
 }
@@ -83,7 +90,9 @@ pub(crate) fn direction_vectors(dims: usize, rng: &mut ChaCha8Rng) -> Vec<u32> {
 /// v[b] over the set bits b of the Gray code of `i`.
 pub(crate) fn point(v: &[u32], i: u32) -> u32 {
     let gray = i ^ (i >> 1);
-    (0..BITS).filter(|&b| gray >> b & 1 == 1).fold(0, |x, b| x ^ v[b])
+    (0..BITS)
+        .filter(|&b| gray >> b & 1 == 1)
+        .fold(0, |x, b| x ^ v[b])
 }
 
 /// Whether `points` (a dimension's first 2^m integers, in order) put exactly one point in
@@ -96,7 +105,11 @@ pub(crate) fn stratified(points: &[u32]) -> bool {
     let m = n.trailing_zeros();
     let mut seen = vec![false; n];
     for &p in points {
-        let cell = if m == 0 { 0 } else { (p >> (BITS as u32 - m)) as usize };
+        let cell = if m == 0 {
+            0
+        } else {
+            (p >> (BITS as u32 - m)) as usize
+        };
         if std::mem::replace(&mut seen[cell], true) {
             return false;
         }
@@ -112,9 +125,14 @@ mod tests {
     fn primitive_polynomial_counts() {
         // φ(2^d − 1) / d primitive polynomials of degree d: 1, 1, 2, 2, 6, 6, 18, 16, 48.
         let polys = primitive_polynomials(100);
-        let per_degree: Vec<usize> = (1..=9).map(|d| polys.iter().filter(|p| p.0 == d).count()).collect();
+        let per_degree: Vec<usize> = (1..=9)
+            .map(|d| polys.iter().filter(|p| p.0 == d).count())
+            .collect();
         assert_eq!(per_degree, [1, 1, 2, 2, 6, 6, 18, 16, 48]);
-        assert_eq!(&polys[..4], &[(1, 0b11), (2, 0b111), (3, 0b1011), (3, 0b1101)]);
+        assert_eq!(
+            &polys[..4],
+            &[(1, 0b11), (2, 0b111), (3, 0b1011), (3, 0b1101)]
+        );
         // x^4 + x^2 + 1 = (x^2 + x + 1)^2 and x^4 + x^3 + x^2 + x + 1 (order 5) are not.
         assert!(!is_primitive(0b10101, 4) && !is_primitive(0b11111, 4));
     }
@@ -143,6 +161,8 @@ mod tests {
         // A broken vector (two equal entries) loses the property.
         let mut bad = v[BITS..2 * BITS].to_vec();
         bad[3] = bad[2];
-        assert!(!stratified(&(0..16).map(|i| point(&bad, i)).collect::<Vec<_>>()));
+        assert!(!stratified(
+            &(0..16).map(|i| point(&bad, i)).collect::<Vec<_>>()
+        ));
     }
 }

@@ -94,7 +94,11 @@ fn build(keys: &[i32], records: &[i32], r: &mut impl Rng) -> Tree {
             t.nkeys[id] = node.keys.len() as i32;
             t.keys[id * ORDER..id * ORDER + node.keys.len()].copy_from_slice(&node.keys);
             for (p, &v) in node.ptrs.iter().enumerate() {
-                t.ptrs[id * (ORDER + 1) + p] = if leaf { v } else { (offsets[l + 1] + v as usize) as i32 };
+                t.ptrs[id * (ORDER + 1) + p] = if leaf {
+                    v
+                } else {
+                    (offsets[l + 1] + v as usize) as i32
+                };
             }
             t.base[id] = node.base;
         }
@@ -106,10 +110,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Small: 60 000 keys (3 levels), 160 queries of each kind (one CTA each: 2 fills of
     // 15 SMs x 5). Paper: Rodinia's 1M keys, 10 000 findK and 6 000 findRangeK queries (its
     // command file's `k 10000` and `j 6000 3000`; the PRO paper's Table II counts).
-    let (nkeys, queries, range_queries) = size.pick((60_000usize, 160usize, 160usize), (1 << 20, 10_000, 6_000));
+    let (nkeys, queries, range_queries) =
+        size.pick((60_000usize, 160usize, 160usize), (1 << 20, 10_000, 6_000));
     let mut r = rng::rng(NAME, 0);
     let span = 8 * nkeys as i32;
-    let mut keys: Vec<i32> = (0..nkeys + nkeys / 8).map(|_| r.gen_range(0..span)).collect();
+    let mut keys: Vec<i32> = (0..nkeys + nkeys / 8)
+        .map(|_| r.gen_range(0..span))
+        .collect();
     keys.sort_unstable();
     keys.dedup();
     let records: Vec<i32> = keys.iter().map(|&k| k.wrapping_mul(7) ^ 0x5a5a).collect();
@@ -117,15 +124,32 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
     // findK: half present keys, half arbitrary values (mostly absent, some off either end).
     let find: Vec<i32> = (0..queries)
-        .map(|q| if q % 2 == 0 { keys[r.gen_range(0..keys.len())] } else { r.gen_range(-100..span + 100) })
+        .map(|q| {
+            if q % 2 == 0 {
+                keys[r.gen_range(0..keys.len())]
+            } else {
+                r.gen_range(-100..span + 100)
+            }
+        })
         .collect();
-    let exp_find: Vec<i32> = find.iter().map(|k| keys.binary_search(k).map_or(-1, |i| records[i])).collect();
+    let exp_find: Vec<i32> = find
+        .iter()
+        .map(|k| keys.binary_search(k).map_or(-1, |i| records[i]))
+        .collect();
     // findRangeK: [lo, hi] spanning from nothing to a few leaves.
-    let lows: Vec<i32> = (0..range_queries).map(|_| r.gen_range(-100..span)).collect();
+    let lows: Vec<i32> = (0..range_queries)
+        .map(|_| r.gen_range(-100..span))
+        .collect();
     let highs: Vec<i32> = lows.iter().map(|&lo| lo + r.gen_range(0..3000)).collect();
-    let exp_start: Vec<i32> = lows.iter().map(|&lo| keys.partition_point(|&k| k < lo) as i32).collect();
-    let exp_len: Vec<i32> =
-        highs.iter().zip(&exp_start).map(|(&hi, &s)| keys.partition_point(|&k| k <= hi) as i32 - s).collect();
+    let exp_start: Vec<i32> = lows
+        .iter()
+        .map(|&lo| keys.partition_point(|&k| k < lo) as i32)
+        .collect();
+    let exp_len: Vec<i32> = highs
+        .iter()
+        .zip(&exp_start)
+        .map(|(&hi, &s)| keys.partition_point(|&k| k <= hi) as i32 - s)
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let (kfind, krange) = (ctx.kernel(FIND_K)?, ctx.kernel(FIND_RANGE_K)?);

@@ -33,20 +33,42 @@ const TAPS: usize = 128;
 /// The in-place transform of `batch` vectors of length n = 2^log2n, n apart at `data`.
 fn transform(ctx: &mut Ctx, data: DevPtr, log2n: u32, batch: u32) -> Result<(), SuiteError> {
     let n = 1usize << log2n;
-    let (r4, r2, chunk) = (ctx.kernel(GLOBAL_R4)?, ctx.kernel(GLOBAL_R2)?, ctx.kernel(CHUNK)?);
+    let (r4, r2, chunk) = (
+        ctx.kernel(GLOBAL_R4)?,
+        ctx.kernel(GLOBAL_R2)?,
+        ctx.kernel(CHUNK)?,
+    );
     let block = Dim3::new(THREADS as u32, 1, 1);
     let mut stride = CHUNK_LEN;
     while stride < n {
         let args = [Arg::Ptr(data), Arg::I32(n as i32), Arg::I32(stride as i32)];
         if stride * 4 <= n {
-            ctx.launch(r4, Dim3::new((n / 4).div_ceil(THREADS) as u32, batch, 1), block, 0, &args)?;
+            ctx.launch(
+                r4,
+                Dim3::new((n / 4).div_ceil(THREADS) as u32, batch, 1),
+                block,
+                0,
+                &args,
+            )?;
             stride *= 4;
         } else {
-            ctx.launch(r2, Dim3::new((n / 2).div_ceil(THREADS) as u32, batch, 1), block, 0, &args)?;
+            ctx.launch(
+                r2,
+                Dim3::new((n / 2).div_ceil(THREADS) as u32, batch, 1),
+                block,
+                0,
+                &args,
+            )?;
             stride *= 2;
         }
     }
-    ctx.launch(chunk, Dim3::new((n / CHUNK_LEN) as u32, batch, 1), block, 0, &[Arg::Ptr(data), Arg::I32(n as i32)])
+    ctx.launch(
+        chunk,
+        Dim3::new((n / CHUNK_LEN) as u32, batch, 1),
+        block,
+        0,
+        &[Arg::Ptr(data), Arg::I32(n as i32)],
+    )
 }
 
 /// Walsh-Hadamard transform (natural order), exact in integers.
@@ -74,7 +96,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut r = rng::rng(NAME, 0);
     // Small integers: the forward transforms are exact in f32 (|F| <= 8n <= 2^24) and can be
     // compared exactly.
-    let data: Vec<i64> = rng::i32s(&mut r, signals * n, -8, 8).into_iter().map(i64::from).collect();
+    let data: Vec<i64> = rng::i32s(&mut r, signals * n, -8, 8)
+        .into_iter()
+        .map(i64::from)
+        .collect();
     let mut kern = vec![0i64; n];
     for (t, v) in rng::i32s(&mut r, TAPS, -4, 4).into_iter().enumerate() {
         kern[t] = v as i64;
@@ -88,14 +113,20 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let kern_ref = &kern;
     let conv: Vec<f64> = data
         .chunks_exact(n)
-        .flat_map(|d| (0..n).map(move |j| (0..TAPS).map(|m| kern_ref[m] * d[m ^ j]).sum::<i64>() as f64))
+        .flat_map(|d| {
+            (0..n).map(move |j| (0..TAPS).map(|m| kern_ref[m] * d[m ^ j]).sum::<i64>() as f64)
+        })
         .collect();
     // Device: P_i = fl(Fd_i · Fk_i) · 2^-log2n (one rounding, the scale is exact), then a
     // transform of depth log2n: |got - conv| <= γ(log2n + 1) · Σ|Fd_i Fk_i| / n per signal.
     let bound: Vec<f64> = fd
         .chunks_exact(n)
         .flat_map(|f| {
-            let spectrum_abs: f64 = f.iter().zip(&fk).map(|(&a, &b)| (a as f64 * b as f64).abs()).sum();
+            let spectrum_abs: f64 = f
+                .iter()
+                .zip(&fk)
+                .map(|(&a, &b)| (a as f64 * b as f64).abs())
+                .sum();
             std::iter::repeat_n(gamma_f32(log2n as usize + 1) * spectrum_abs / n as f64, n)
         })
         .collect();
@@ -110,8 +141,16 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let spectra = ctx.download::<f32>(dall, (signals + 1) * n)?;
     let exp_fd: Vec<f32> = fd.iter().map(|&v| v as f32).collect();
     let exp_fk: Vec<f32> = fk.iter().map(|&v| v as f32).collect();
-    ctx.exact("forward transforms of the signals", &spectra[..signals * n], &exp_fd)?;
-    ctx.exact("forward transform of the kernel", &spectra[signals * n..], &exp_fk)?;
+    ctx.exact(
+        "forward transforms of the signals",
+        &spectra[..signals * n],
+        &exp_fd,
+    )?;
+    ctx.exact(
+        "forward transform of the kernel",
+        &spectra[signals * n..],
+        &exp_fk,
+    )?;
 
     let modulate = ctx.kernel(MODULATE)?;
     ctx.launch(
@@ -119,7 +158,12 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(n.div_ceil(THREADS) as u32, signals as u32, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dall), Arg::Ptr(dkern), Arg::I32(n as i32), Arg::F32(1.0 / n as f32)],
+        &[
+            Arg::Ptr(dall),
+            Arg::Ptr(dkern),
+            Arg::I32(n as i32),
+            Arg::F32(1.0 / n as f32),
+        ],
     )?;
     transform(&mut ctx, dall, log2n, signals as u32)?;
     let got = ctx.download::<f32>(dall, signals * n)?;

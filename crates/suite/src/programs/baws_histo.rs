@@ -64,13 +64,24 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dhist = ctx.zeroed::<u32>(BINS)?;
     let dimage = ctx.zeroed::<u8>(BINS)?;
     let block = Dim3::new(THREADS, 1, 1);
-    ctx.launch(local, Dim3::new(ctas, 1, 1), block, 0, &[Arg::Ptr(din), Arg::Ptr(dpartial), Arg::I32(n as i32)])?;
+    ctx.launch(
+        local,
+        Dim3::new(ctas, 1, 1),
+        block,
+        0,
+        &[Arg::Ptr(din), Arg::Ptr(dpartial), Arg::I32(n as i32)],
+    )?;
     ctx.launch(
         merge,
         Dim3::new((BINS / MERGE_BINS) as u32, 1, 1),
         block,
         0,
-        &[Arg::Ptr(dhist), Arg::Ptr(dimage), Arg::Ptr(dpartial), Arg::I32(ctas as i32)],
+        &[
+            Arg::Ptr(dhist),
+            Arg::Ptr(dimage),
+            Arg::Ptr(dpartial),
+            Arg::I32(ctas as i32),
+        ],
     )?;
     let got_partial = ctx.download::<u32>(dpartial, ctas as usize * BINS)?;
     ctx.exact("sub-histograms", &got_partial, &partial)?;

@@ -72,8 +72,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     for s in &samples {
         let (x, y) = (s[0] as f64, s[1] as f64);
         let v = [s[2] as f64, s[3] as f64, 1.0];
-        let (x0, x1) = ((x - 2.0).floor().max(0.0) as usize, ((x + 2.0).ceil() as usize).min(g - 1));
-        let (y0, y1) = ((y - 2.0).floor().max(0.0) as usize, ((y + 2.0).ceil() as usize).min(g - 1));
+        let (x0, x1) = (
+            (x - 2.0).floor().max(0.0) as usize,
+            ((x + 2.0).ceil() as usize).min(g - 1),
+        );
+        let (y0, y1) = (
+            (y - 2.0).floor().max(0.0) as usize,
+            ((y + 2.0).ceil() as usize).min(g - 1),
+        );
         for py in y0..=y1 {
             for px in x0..=x1 {
                 let d2 = (px as f64 - x).powi(2) + (py as f64 - y).powi(2);
@@ -82,7 +88,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 }
                 let p = py * g + px;
                 terms[p] += 1;
-                let w = if d2 < r2 { (1.0 - d2 / r2).powi(2) } else { 0.0 };
+                let w = if d2 < r2 {
+                    (1.0 - d2 / r2).powi(2)
+                } else {
+                    0.0
+                };
                 for c in 0..3 {
                     sum[p][c] += w * v[c];
                     abs_wv[p][c] += (w * v[c]).abs();
@@ -93,36 +103,68 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     }
     let expected = |c: usize| sum.iter().map(|s| s[c]).collect::<Vec<f64>>();
     let bound = |c: usize| {
-        (0..g * g).map(|p| 16.0 * u * abs_v[p][c] + gamma_f32(terms[p] + 1) * abs_wv[p][c]).collect::<Vec<f64>>()
+        (0..g * g)
+            .map(|p| 16.0 * u * abs_v[p][c] + gamma_f32(terms[p] + 1) * abs_wv[p][c])
+            .collect::<Vec<f64>>()
     };
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (kcount, kscan, kscatter, kgrid) =
-        (ctx.kernel(BIN_COUNT)?, ctx.kernel(BIN_SCAN)?, ctx.kernel(BIN_SCATTER)?, ctx.kernel(GRID)?);
+    let (kcount, kscan, kscatter, kgrid) = (
+        ctx.kernel(BIN_COUNT)?,
+        ctx.kernel(BIN_SCAN)?,
+        ctx.kernel(BIN_SCATTER)?,
+        ctx.kernel(GRID)?,
+    );
     let flat: Vec<f32> = samples.iter().flatten().copied().collect();
     let dsamples = ctx.upload(&flat)?;
     let dcount = ctx.zeroed::<i32>(bins)?;
     let dstart = ctx.zeroed::<i32>(bins + 1)?;
     let dcursor = ctx.zeroed::<i32>(bins)?;
     let dbinned = ctx.zeroed::<f32>(4 * n)?;
-    let (dre, dim, dw) = (ctx.zeroed::<f32>(g * g)?, ctx.zeroed::<f32>(g * g)?, ctx.zeroed::<f32>(g * g)?);
+    let (dre, dim, dw) = (
+        ctx.zeroed::<f32>(g * g)?,
+        ctx.zeroed::<f32>(g * g)?,
+        ctx.zeroed::<f32>(g * g)?,
+    );
     let block = Dim3::new(THREADS, 1, 1);
     let per_sample = Dim3::new(n.div_ceil(THREADS as usize) as u32, 1, 1);
     let (ni, bx) = (n as i32, bins_x as i32);
-    ctx.launch(kcount, per_sample, block, 0, &[Arg::Ptr(dsamples), Arg::Ptr(dcount), Arg::I32(ni), Arg::I32(bx)])?;
+    ctx.launch(
+        kcount,
+        per_sample,
+        block,
+        0,
+        &[
+            Arg::Ptr(dsamples),
+            Arg::Ptr(dcount),
+            Arg::I32(ni),
+            Arg::I32(bx),
+        ],
+    )?;
     ctx.launch(
         kscan,
         Dim3::new(1, 1, 1),
         block,
         0,
-        &[Arg::Ptr(dcount), Arg::Ptr(dstart), Arg::Ptr(dcursor), Arg::I32(bins as i32)],
+        &[
+            Arg::Ptr(dcount),
+            Arg::Ptr(dstart),
+            Arg::Ptr(dcursor),
+            Arg::I32(bins as i32),
+        ],
     )?;
     ctx.launch(
         kscatter,
         per_sample,
         block,
         0,
-        &[Arg::Ptr(dsamples), Arg::Ptr(dbinned), Arg::Ptr(dcursor), Arg::I32(ni), Arg::I32(bx)],
+        &[
+            Arg::Ptr(dsamples),
+            Arg::Ptr(dbinned),
+            Arg::Ptr(dcursor),
+            Arg::I32(ni),
+            Arg::I32(bx),
+        ],
     )?;
     ctx.launch(
         kgrid,
@@ -148,17 +190,31 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     ctx.exact("bin starts", &got_start, &bin_start)?;
     // Every bin's slice of the binned array holds exactly that bin's samples (in some order).
     let got_binned = ctx.download::<f32>(dbinned, 4 * n)?;
-    let key = |s: &[f32]| [s[0].to_bits(), s[1].to_bits(), s[2].to_bits(), s[3].to_bits()];
+    let key = |s: &[f32]| {
+        [
+            s[0].to_bits(),
+            s[1].to_bits(),
+            s[2].to_bits(),
+            s[3].to_bits(),
+        ]
+    };
     let mut per_bin: Vec<Vec<[u32; 4]>> = vec![Vec::new(); bins];
     for s in &samples {
         per_bin[bin_of(s)].push(key(s));
     }
     for (b, want) in per_bin.iter_mut().enumerate() {
         let (lo, hi) = (bin_start[b] as usize, bin_start[b + 1] as usize);
-        let mut got: Vec<[u32; 4]> = got_binned[4 * lo..4 * hi].chunks_exact(4).map(key).collect();
+        let mut got: Vec<[u32; 4]> = got_binned[4 * lo..4 * hi]
+            .chunks_exact(4)
+            .map(key)
+            .collect();
         got.sort_unstable();
         want.sort_unstable();
-        ctx.exact(&format!("samples of bin {b} (sorted bit patterns)"), &got, want)?;
+        ctx.exact(
+            &format!("samples of bin {b} (sorted bit patterns)"),
+            &got,
+            want,
+        )?;
     }
     let got_re = ctx.download::<f32>(dre, g * g)?;
     let got_im = ctx.download::<f32>(dim, g * g)?;

@@ -34,7 +34,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new((n / TILE) as u32, (m / TILE) as u32, 1),
         Dim3::new(TILE as u32, TILE as u32, 1),
         0,
-        &[Arg::Ptr(dc), Arg::Ptr(da), Arg::Ptr(db), Arg::I32(m as i32), Arg::I32(n as i32), Arg::I32(k as i32)],
+        &[
+            Arg::Ptr(dc),
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::I32(m as i32),
+            Arg::I32(n as i32),
+            Arg::I32(k as i32),
+        ],
     )?;
     let got = ctx.download::<f32>(dc, m * n)?;
     ctx.bounded("C", &got, &expected, &bound)?;

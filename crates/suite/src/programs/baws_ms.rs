@@ -40,7 +40,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut dst_v = ctx.zeroed::<u32>(n)?;
     let tiles = (n / TILE) as u32;
     let block = Dim3::new(THREADS, 1, 1);
-    ctx.launch(sort, Dim3::new(tiles, 1, 1), block, 0, &[Arg::Ptr(src_k), Arg::Ptr(src_v)])?;
+    ctx.launch(
+        sort,
+        Dim3::new(tiles, 1, 1),
+        block,
+        0,
+        &[Arg::Ptr(src_k), Arg::Ptr(src_v)],
+    )?;
     let mut run_len = TILE;
     while run_len < n {
         ctx.launch(
@@ -48,7 +54,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             Dim3::new(tiles, 1, 1),
             block,
             0,
-            &[Arg::Ptr(dst_k), Arg::Ptr(dst_v), Arg::Ptr(src_k), Arg::Ptr(src_v), Arg::I32(run_len as i32)],
+            &[
+                Arg::Ptr(dst_k),
+                Arg::Ptr(dst_v),
+                Arg::Ptr(src_k),
+                Arg::Ptr(src_v),
+                Arg::I32(run_len as i32),
+            ],
         )?;
         std::mem::swap(&mut src_k, &mut dst_k);
         std::mem::swap(&mut src_v, &mut dst_v);

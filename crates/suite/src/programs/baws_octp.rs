@@ -43,7 +43,9 @@ fn children(node: &Node, counts: &[i32; 8]) -> [Node; 8] {
 }
 
 fn splits(level: &[Node]) -> Vec<i32> {
-    (0..level.len() as i32).filter(|&i| level[i as usize][1] > LEAF_MAX && level[i as usize][2] < MAX_LEVEL).collect()
+    (0..level.len() as i32)
+        .filter(|&i| level[i as usize][1] > LEAF_MAX && level[i as usize][2] < MAX_LEVEL)
+        .collect()
 }
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
@@ -52,7 +54,16 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut r = rng::rng(NAME, 0);
     // 70% in 12 Gaussian-ish clusters of varied width, 30% uniform: an irregular tree.
     let centres: Vec<([f32; 3], f32)> = (0..12)
-        .map(|_| ([r.gen_range(0.1..0.9), r.gen_range(0.1..0.9), r.gen_range(0.1..0.9)], r.gen_range(0.01..0.08)))
+        .map(|_| {
+            (
+                [
+                    r.gen_range(0.1..0.9),
+                    r.gen_range(0.1..0.9),
+                    r.gen_range(0.1..0.9),
+                ],
+                r.gen_range(0.01..0.08),
+            )
+        })
         .collect();
     let pos: Vec<[f32; 4]> = (0..n)
         .map(|_| {
@@ -107,7 +118,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut level: Vec<Node> = vec![[0, n as i32, 0, 0]];
     let mut depth = 0;
     loop {
-        ctx.exact(&format!("nodes of level {depth}"), &level, &ref_levels[depth])?;
+        ctx.exact(
+            &format!("nodes of level {depth}"),
+            &level,
+            &ref_levels[depth],
+        )?;
         let list = splits(&level);
         if list.is_empty() {
             break;
@@ -133,7 +148,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         dlevel = dchildren;
         depth += 1;
         if depth >= ref_levels.len() {
-            return Err(ctx.invalid(format!("the device tree is deeper than the reference's {}", ref_levels.len())));
+            return Err(ctx.invalid(format!(
+                "the device tree is deeper than the reference's {}",
+                ref_levels.len()
+            )));
         }
     }
     if depth + 1 != ref_levels.len() {
@@ -149,7 +167,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got_idx = ctx.download::<i32>(didx, n)?;
     let mut leaves = 0u64;
     for (l, nodes) in ref_levels.iter().enumerate() {
-        let split: Vec<i32> = if l + 1 < ref_levels.len() { splits(nodes) } else { Vec::new() };
+        let split: Vec<i32> = if l + 1 < ref_levels.len() {
+            splits(nodes)
+        } else {
+            Vec::new()
+        };
         for (i, node) in nodes.iter().enumerate() {
             if node[1] == 0 || split.binary_search(&(i as i32)).is_ok() {
                 continue;
@@ -159,7 +181,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             let mut want = ref_idx[range].to_vec();
             got.sort_unstable();
             want.sort_unstable();
-            ctx.exact(&format!("particles of leaf {i} of level {l} (sorted)"), &got, &want)?;
+            ctx.exact(
+                &format!("particles of leaf {i} of level {l} (sorted)"),
+                &got,
+                &want,
+            )?;
             leaves += 1;
         }
     }

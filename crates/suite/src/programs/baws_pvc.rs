@@ -26,9 +26,14 @@ pub(crate) fn popular(r: &mut impl Rng, n: u32) -> u32 {
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Small: 50 000 log entries in 98 chunks of 512 on 90 CTAs. Paper: 2M entries.
-    let (n, urls, clients, ctas) = size.pick((50_000usize, 2000u32, 400u32, 90u32), (1 << 21, 20_000, 4000, 90));
+    let (n, urls, clients, ctas) = size.pick(
+        (50_000usize, 2000u32, 400u32, 90u32),
+        (1 << 21, 20_000, 4000, 90),
+    );
     let mut r = rng::rng(NAME, 0);
-    let log: Vec<u32> = (0..n).map(|_| popular(&mut r, urls) << 16 | popular(&mut r, clients)).collect();
+    let log: Vec<u32> = (0..n)
+        .map(|_| popular(&mut r, urls) << 16 | popular(&mut r, clients))
+        .collect();
     let mut counts: HashMap<u32, u32> = HashMap::new();
     for &k in &log {
         *counts.entry(k).or_default() += 1;

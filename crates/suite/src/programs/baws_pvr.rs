@@ -24,7 +24,10 @@ const RANK_URLS: u32 = 2;
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Small: 1024 urls (ranking is quadratic in the urls; 512 rank CTAs), ~40 000 distinct
     // views on 78 chunks. Paper: 8192 urls (4096 rank CTAs), ~1M views.
-    let (urls, draws, clients, ctas) = size.pick((1024u32, 45_000usize, 1000u32, 90u32), (8192, 1_200_000, 20_000, 90));
+    let (urls, draws, clients, ctas) = size.pick(
+        (1024u32, 45_000usize, 1000u32, 90u32),
+        (8192, 1_200_000, 20_000, 90),
+    );
     let mut r = rng::rng(NAME, 0);
     // The distinct (url, client) views page view count would produce, in scrambled order.
     let mut seen = HashSet::new();
@@ -56,13 +59,24 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let drank = ctx.zeroed::<u32>(urls as usize)?;
     let dorder = ctx.zeroed::<u32>(urls as usize)?;
     let block = Dim3::new(THREADS, 1, 1);
-    ctx.launch(kcount, Dim3::new(ctas, 1, 1), block, 0, &[Arg::Ptr(dviews), Arg::Ptr(dcounts), Arg::I32(n as i32)])?;
+    ctx.launch(
+        kcount,
+        Dim3::new(ctas, 1, 1),
+        block,
+        0,
+        &[Arg::Ptr(dviews), Arg::Ptr(dcounts), Arg::I32(n as i32)],
+    )?;
     ctx.launch(
         krank,
         Dim3::new(urls.div_ceil(RANK_URLS), 1, 1),
         block,
         0,
-        &[Arg::Ptr(dcounts), Arg::Ptr(drank), Arg::Ptr(dorder), Arg::I32(urls as i32)],
+        &[
+            Arg::Ptr(dcounts),
+            Arg::Ptr(drank),
+            Arg::Ptr(dorder),
+            Arg::I32(urls as i32),
+        ],
     )?;
     let got_counts = ctx.download::<u32>(dcounts, urls as usize)?;
     ctx.exact("views per url", &got_counts, &counts)?;

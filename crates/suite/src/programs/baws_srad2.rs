@@ -85,7 +85,13 @@ struct Derivatives {
 
 fn srad1(j: &[f32], rows: usize, cols: usize, q0sqr: f32) -> Derivatives {
     let n = rows * cols;
-    let mut d = Derivatives { dn: vec![0.0; n], ds: vec![0.0; n], dw: vec![0.0; n], de: vec![0.0; n], c: vec![0.0; n] };
+    let mut d = Derivatives {
+        dn: vec![0.0; n],
+        ds: vec![0.0; n],
+        dw: vec![0.0; n],
+        de: vec![0.0; n],
+        c: vec![0.0; n],
+    };
     for i in 0..rows {
         for x in 0..cols {
             let k = i * cols + x;
@@ -138,10 +144,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // with several waves, CTAs dispatched into freed slots share an SM with CTAs in other
     // phases and their warps' loads return further apart.
     let (rows, cols, iters) = size.pick((320usize, 320usize, 2usize), (512, 512, 10));
-    let roi = Roi { r1: 0, c1: 0, w: cols / 2, h: rows / 2 };
+    let roi = Roi {
+        r1: 0,
+        c1: 0,
+        w: cols / 2,
+        h: rows / 2,
+    };
     let mut r = rng::rng(NAME, 0);
     // Rodinia loads an ultrasound image and works on exp(pixel / 255); ours is random.
-    let image: Vec<f32> = rng::f32s(&mut r, rows * cols, 0.0, 1.0).into_iter().map(f32::exp).collect();
+    let image: Vec<f32> = rng::f32s(&mut r, rows * cols, 0.0, 1.0)
+        .into_iter()
+        .map(f32::exp)
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let (ksums, k1, k2) = (ctx.kernel(SUMS)?, ctx.kernel(SRAD1)?, ctx.kernel(SRAD2)?);
@@ -178,9 +192,19 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         )?;
         let got_partials = ctx.download::<f32>(dpartials, 2 * SUM_CTAS)?;
         let want_partials = roi_partials(&j, cols, &roi);
-        ctx.exact(&format!("ROI partial sums, iteration {it}"), &got_partials, &want_partials)?;
+        ctx.exact(
+            &format!("ROI partial sums, iteration {it}"),
+            &got_partials,
+            &want_partials,
+        )?;
         let q0 = q0sqr(&got_partials, &roi);
-        let deriv = [Arg::Ptr(dn), Arg::Ptr(ds), Arg::Ptr(dw), Arg::Ptr(de), Arg::Ptr(dc)];
+        let deriv = [
+            Arg::Ptr(dn),
+            Arg::Ptr(ds),
+            Arg::Ptr(dw),
+            Arg::Ptr(de),
+            Arg::Ptr(dc),
+        ];
         let mut args = vec![Arg::Ptr(dj)];
         args.extend_from_slice(&deriv);
         args.extend_from_slice(&[Arg::I32(rows as i32), Arg::I32(cols as i32), Arg::F32(q0)]);
@@ -195,9 +219,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got_j = ctx.download::<f32>(dj, n)?;
     ctx.exact("J", &got_j, &j)?;
     if let Some(d) = last {
-        for (what, p, want) in
-            [("dN", dn, &d.dn), ("dS", ds, &d.ds), ("dW", dw, &d.dw), ("dE", de, &d.de), ("c", dc, &d.c)]
-        {
+        for (what, p, want) in [
+            ("dN", dn, &d.dn),
+            ("dS", ds, &d.ds),
+            ("dW", dw, &d.dw),
+            ("dE", de, &d.de),
+            ("c", dc, &d.c),
+        ] {
             let got = ctx.download::<f32>(p, n)?;
             ctx.exact(&format!("{what} (last iteration)"), &got, want)?;
         }

@@ -34,14 +34,25 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             docs.extend_from_within(src * F..(src + 1) * F);
             continue;
         }
-        let mut v: Vec<i32> = (0..F).map(|_| if r.gen_bool(0.3) { r.gen_range(1..=7) } else { 0 }).collect();
+        let mut v: Vec<i32> = (0..F)
+            .map(|_| {
+                if r.gen_bool(0.3) {
+                    r.gen_range(1..=7)
+                } else {
+                    0
+                }
+            })
+            .collect();
         if v.iter().all(|&x| x == 0) {
             v[r.gen_range(0..F)] = 1;
         }
         docs.extend(v);
     }
 
-    let norm: Vec<i32> = docs.chunks_exact(F).map(|d| d.iter().map(|x| x * x).sum()).collect();
+    let norm: Vec<i32> = docs
+        .chunks_exact(F)
+        .map(|d| d.iter().map(|x| x * x).sum())
+        .collect();
     let mut dots = vec![0i32; ndocs * ndocs];
     for q in 0..ndocs {
         for c in 0..ndocs {
@@ -49,8 +60,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         }
     }
     // IEEE f32: the product of the norms is exact (< 2^24), sqrt and division correctly rounded.
-    let sims: Vec<f32> =
-        (0..ndocs * ndocs).map(|i| dots[i] as f32 / ((norm[i / ndocs] * norm[i % ndocs]) as f32).sqrt()).collect();
+    let sims: Vec<f32> = (0..ndocs * ndocs)
+        .map(|i| dots[i] as f32 / ((norm[i / ndocs] * norm[i % ndocs]) as f32).sqrt())
+        .collect();
     // Best other document by cosine similarity, compared exactly; ties to the smaller index.
     let best: Vec<i32> = (0..ndocs)
         .map(|q| {
@@ -70,10 +82,17 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (knorm, kscore, kbest, ksim) = (ctx.kernel(NORM)?, ctx.kernel(SCORE)?, ctx.kernel(BEST)?, ctx.kernel(SIM)?);
+    let (knorm, kscore, kbest, ksim) = (
+        ctx.kernel(NORM)?,
+        ctx.kernel(SCORE)?,
+        ctx.kernel(BEST)?,
+        ctx.kernel(SIM)?,
+    );
     let ddocs = ctx.upload(&docs)?;
     // Feature-major copy for ssScore: feature f of document c at f * ndocs + c.
-    let docs_t: Vec<i32> = (0..F * ndocs).map(|i| docs[(i % ndocs) * F + i / ndocs]).collect();
+    let docs_t: Vec<i32> = (0..F * ndocs)
+        .map(|i| docs[(i % ndocs) * F + i / ndocs])
+        .collect();
     let ddocs_t = ctx.upload(&docs_t)?;
     let dnorm = ctx.zeroed::<i32>(ndocs)?;
     let ddots = ctx.zeroed::<i32>(ndocs * ndocs)?;
@@ -85,20 +104,38 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let block = Dim3::new(THREADS, 1, 1);
     let groups = Dim3::new((ndocs / DOCS_PER_CTA) as u32, 1, 1);
     let nd = Arg::I32(ndocs as i32);
-    ctx.launch(knorm, groups, block, 0, &[Arg::Ptr(ddocs), Arg::Ptr(dnorm), nd.clone()])?;
+    ctx.launch(
+        knorm,
+        groups,
+        block,
+        0,
+        &[Arg::Ptr(ddocs), Arg::Ptr(dnorm), nd.clone()],
+    )?;
     ctx.launch(
         kscore,
         Dim3::new(ndocs as u32, slices as u32, 1),
         block,
         0,
-        &[Arg::Ptr(ddocs_t), Arg::Ptr(dnorm), Arg::Ptr(ddots), Arg::Ptr(dpart), nd.clone()],
+        &[
+            Arg::Ptr(ddocs_t),
+            Arg::Ptr(dnorm),
+            Arg::Ptr(ddots),
+            Arg::Ptr(dpart),
+            nd.clone(),
+        ],
     )?;
     ctx.launch(
         kbest,
         Dim3::new(ndocs.div_ceil(THREADS as usize) as u32, 1, 1),
         block,
         0,
-        &[Arg::Ptr(ddots), Arg::Ptr(dnorm), Arg::Ptr(dpart), Arg::Ptr(dbest), nd.clone()],
+        &[
+            Arg::Ptr(ddots),
+            Arg::Ptr(dnorm),
+            Arg::Ptr(dpart),
+            Arg::Ptr(dbest),
+            nd.clone(),
+        ],
     )?;
     ctx.launch(
         ksim,

@@ -76,7 +76,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(CTAS, 1, 1),
         Dim3::new(THREADS, 1, 1),
         0,
-        &[Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(dbar), Arg::I32(rows as i32), Arg::I32(sweeps as i32)],
+        &[
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::Ptr(dbar),
+            Arg::I32(rows as i32),
+            Arg::I32(sweeps as i32),
+        ],
     )?;
     let (dlast, dother) = if sweeps % 2 == 1 { (db, da) } else { (da, db) };
     let got_last = ctx.download::<f32>(dlast, rows * W)?;
@@ -86,6 +92,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     ctx.exact("previous grid", &got_other, other)?;
     // The barrier is left reset, its generation counted once per sweep.
     let bar = ctx.download::<u32>(dbar, 2)?;
-    ctx.exact("grid barrier (count, generation)", &bar, &[0, sweeps as u32])?;
+    ctx.exact(
+        "grid barrier (count, generation)",
+        &bar,
+        &[0, sweeps as u32],
+    )?;
     ctx.finish("")
 }

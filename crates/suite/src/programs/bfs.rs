@@ -78,7 +78,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         }
         level += 1;
         if level as usize > n {
-            return Err(ctx.invalid(format!("the `changed` flag is still set after {level} levels")));
+            return Err(ctx.invalid(format!(
+                "the `changed` flag is still set after {level} levels"
+            )));
         }
     }
     let got = ctx.download::<i32>(ddist, n)?;

@@ -52,13 +52,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         let mut seen = vec![false; n];
         for (i, &v) in got_vals.iter().enumerate() {
             let block = i / SORT_N;
-            let ok = (v as usize) / SORT_N == block && !seen[v as usize] && keys[v as usize] == got_keys[i];
+            let ok = (v as usize) / SORT_N == block
+                && !seen[v as usize]
+                && keys[v as usize] == got_keys[i];
             if !ok {
                 return Err(SuiteError::Mismatch {
                     program: NAME,
                     what: format!("vals ({dir})"),
                     index: i,
-                    expected: format!("an unused position in block {block} whose key is {}", got_keys[i]),
+                    expected: format!(
+                        "an unused position in block {block} whose key is {}",
+                        got_keys[i]
+                    ),
                     got: format!("{v}"),
                 });
             }

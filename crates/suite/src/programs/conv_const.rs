@@ -20,8 +20,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (bx, by) = (32u32, 4u32);
     let taps = 2 * radius + 1;
     let sigma = radius as f64 / 2.0;
-    let raw: Vec<f64> =
-        (0..taps).map(|k| (-((k as f64 - radius as f64).powi(2)) / (2.0 * sigma * sigma)).exp()).collect();
+    let raw: Vec<f64> = (0..taps)
+        .map(|k| (-((k as f64 - radius as f64).powi(2)) / (2.0 * sigma * sigma)).exp())
+        .collect();
     let total: f64 = raw.iter().sum();
     let filter: Vec<f32> = raw.iter().map(|v| (v / total) as f32).collect();
     let mut r = rng::rng(NAME, 0);
@@ -36,7 +37,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     for y in 0..h {
         for x in 0..w {
             rows[y * w + x] = (0..taps)
-                .map(|k| filter[k] as f64 * img[y * w + clamp(x as isize + k as isize - radius as isize, w)] as f64)
+                .map(|k| {
+                    filter[k] as f64
+                        * img[y * w + clamp(x as isize + k as isize - radius as isize, w)] as f64
+                })
                 .sum();
         }
     }
@@ -44,7 +48,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     for y in 0..h {
         for x in 0..w {
             out[y * w + x] = (0..taps)
-                .map(|k| filter[k] as f64 * rows[clamp(y as isize + k as isize - radius as isize, h) * w + x])
+                .map(|k| {
+                    filter[k] as f64
+                        * rows[clamp(y as isize + k as isize - radius as isize, h) * w + x]
+                })
                 .sum();
         }
     }
@@ -54,7 +61,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let k_cols = ctx.kernel(COLS)?;
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (MAX_TAPS * 4) as u64 {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {}", MAX_TAPS * 4)));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {}",
+            MAX_TAPS * 4
+        )));
     }
     ctx.dev.write_slice(addr, &filter)?;
     let din = ctx.upload(&img)?;
@@ -62,8 +72,15 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dout = ctx.zeroed::<f32>(w * h)?;
     let grid = Dim3::new(div_up(w, bx as usize), div_up(h, by as usize), 1);
     let block = Dim3::new(bx, by, 1);
-    let args =
-        |dst, src| [Arg::Ptr(dst), Arg::Ptr(src), Arg::I32(w as i32), Arg::I32(h as i32), Arg::I32(radius as i32)];
+    let args = |dst, src| {
+        [
+            Arg::Ptr(dst),
+            Arg::Ptr(src),
+            Arg::I32(w as i32),
+            Arg::I32(h as i32),
+            Arg::I32(radius as i32),
+        ]
+    };
     ctx.launch(k_rows, grid, block, 0, &args(dtmp, din))?;
     ctx.launch(k_cols, grid, block, 0, &args(dout, dtmp))?;
 

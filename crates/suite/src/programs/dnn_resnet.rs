@@ -68,7 +68,11 @@ struct Conv {
 fn conv_params(r: &mut rand_chacha::ChaCha8Rng, cin: usize, cout: usize) -> Conv {
     // Uniform in ±√(3 / fan-in): unit variance in, about unit variance out.
     let a = (3.0 / (cin * 9) as f32).sqrt();
-    Conv { w: rng::f32s(r, cout * cin * 9, -a, a), b: rng::f32s(r, cout, -0.1, 0.1), cin }
+    Conv {
+        w: rng::f32s(r, cout * cin * 9, -a, a),
+        b: rng::f32s(r, cout, -0.1, 0.1),
+        cin,
+    }
 }
 
 /// conv3x3 on the host, in the kernel's tap order (taps outside the image skipped).
@@ -81,9 +85,13 @@ fn conv(x: &[f32], c: &Conv, images: usize, cout: usize, h: usize, w: usize) -> 
         let mut acc = 0.0f32;
         for ci in 0..c.cin {
             for dy in 0..3 {
-                let Some(y) = (yy + dy).checked_sub(1).filter(|&y| y < h) else { continue };
+                let Some(y) = (yy + dy).checked_sub(1).filter(|&y| y < h) else {
+                    continue;
+                };
                 for dx in 0..3 {
-                    let Some(x2) = (xx + dx).checked_sub(1).filter(|&x2| x2 < w) else { continue };
+                    let Some(x2) = (xx + dx).checked_sub(1).filter(|&x2| x2 < w) else {
+                        continue;
+                    };
                     acc = src[(ci * h + y) * w + x2].mul_add(wk[ci * 9 + dy * 3 + dx], acc);
                 }
             }
@@ -119,7 +127,11 @@ fn fully_connected(f: &[f32], w: &[f32], b: &[f32], images: usize, nfeat: usize)
     for img in 0..images {
         for (cls, &bias) in b.iter().enumerate() {
             let mut part: Vec<f32> = (0..THREADS)
-                .map(|t| (t..nfeat).step_by(THREADS).fold(0.0f32, |acc, i| f[img * nfeat + i].mul_add(w[cls * nfeat + i], acc)))
+                .map(|t| {
+                    (t..nfeat).step_by(THREADS).fold(0.0f32, |acc, i| {
+                        f[img * nfeat + i].mul_add(w[cls * nfeat + i], acc)
+                    })
+                })
                 .collect();
             let mut stride = THREADS / 2;
             while stride > 0 {
@@ -141,17 +153,35 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 /// [`run`] with the kernels of `ptx` (the committed PTX, or a corrupted copy in the tests).
 fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteError> {
     let s = size.pick(
-        Shape { images: 1, side: 16, channels: 16, classes: 16 },
-        Shape { images: 4, side: 32, channels: 16, classes: 16 },
+        Shape {
+            images: 1,
+            side: 16,
+            channels: 16,
+            classes: 16,
+        },
+        Shape {
+            images: 4,
+            side: 32,
+            channels: 16,
+            classes: 16,
+        },
     );
     let (n, c, side, half) = (s.images, s.channels, s.side, s.side / 2);
     let mut r = rng::rng(NAME, 0);
     let input = rng::f32s(&mut r, n * IN_CHANNELS * side * side, 0.0, 1.0);
-    let stem = [conv_params(&mut r, IN_CHANNELS, c), conv_params(&mut r, c, c)];
-    let blocks: Vec<[Conv; 2]> = (0..BLOCKS).map(|_| [conv_params(&mut r, c, c), conv_params(&mut r, c, c)]).collect();
+    let stem = [
+        conv_params(&mut r, IN_CHANNELS, c),
+        conv_params(&mut r, c, c),
+    ];
+    let blocks: Vec<[Conv; 2]> = (0..BLOCKS)
+        .map(|_| [conv_params(&mut r, c, c), conv_params(&mut r, c, c)])
+        .collect();
     let nfeat = c * half * half;
     let a = (3.0 / nfeat as f32).sqrt();
-    let (fc_w, fc_b) = (rng::f32s(&mut r, s.classes * nfeat, -a, a), rng::f32s(&mut r, s.classes, -0.1, 0.1));
+    let (fc_w, fc_b) = (
+        rng::f32s(&mut r, s.classes * nfeat, -a, a),
+        rng::f32s(&mut r, s.classes, -0.1, 0.1),
+    );
 
     let mut ctx = Ctx::new(dev, NAME, ptx)?;
     let k = Kernels {
@@ -165,7 +195,11 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let pooled = n * c * half * half;
     let din = ctx.upload(&input)?;
     let (dfull_a, dfull_b) = (ctx.zeroed::<f32>(full)?, ctx.zeroed::<f32>(full)?);
-    let mut dbuf = [ctx.zeroed::<f32>(pooled)?, ctx.zeroed::<f32>(pooled)?, ctx.zeroed::<f32>(pooled)?];
+    let mut dbuf = [
+        ctx.zeroed::<f32>(pooled)?,
+        ctx.zeroed::<f32>(pooled)?,
+        ctx.zeroed::<f32>(pooled)?,
+    ];
 
     // Stem.
     let mut want = conv(&input, &stem[0], n, c, side, side);
@@ -173,16 +207,32 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let mut want2 = conv(&want, &stem[1], n, c, side, side);
     bias_relu(&mut want2, &stem[1].b, side * side, None);
     let mut x = max_pool(&want2, n * c, side, side);
-    let dims = Dims { images: n, channels: c, h: side, w: side };
+    let dims = Dims {
+        images: n,
+        channels: c,
+        h: side,
+        w: side,
+    };
     conv_layer(&mut ctx, &k, din, dfull_a, &stem[0], dims)?;
     conv_layer(&mut ctx, &k, dfull_a, dfull_b, &stem[1], dims)?;
-    let args = [Arg::Ptr(dfull_b), Arg::Ptr(dbuf[0]), Arg::I32((n * c) as i32), Arg::I32(side as i32), Arg::I32(side as i32)];
+    let args = [
+        Arg::Ptr(dfull_b),
+        Arg::Ptr(dbuf[0]),
+        Arg::I32((n * c) as i32),
+        Arg::I32(side as i32),
+        Arg::I32(side as i32),
+    ];
     ctx.launch(k.max_pool, grid(pooled), block(), 0, &args)?;
     let got = ctx.download::<f32>(dbuf[0], pooled)?;
     ctx.exact("stem output", &got, &x)?;
 
     // Residual blocks: dbuf[0] holds the block's input, dbuf[1] the middle, dbuf[2] the output.
-    let dims = Dims { images: n, channels: c, h: half, w: half };
+    let dims = Dims {
+        images: n,
+        channels: c,
+        h: half,
+        w: half,
+    };
     for (i, [c1, c2]) in blocks.iter().enumerate() {
         let mut mid = conv(&x, c1, n, c, half, half);
         bias_relu(&mut mid, &c1.b, half * half, None);
@@ -211,8 +261,21 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let want_logits = fully_connected(&x, &fc_w, &fc_b, n, nfeat);
     let (dw, db) = (ctx.upload(&fc_w)?, ctx.upload(&fc_b)?);
     let dlogits = ctx.zeroed::<f32>(n * s.classes)?;
-    let args = [Arg::Ptr(dbuf[0]), Arg::Ptr(dw), Arg::Ptr(db), Arg::Ptr(dlogits), Arg::I32(nfeat as i32), Arg::I32(s.classes as i32)];
-    ctx.launch(k.fc, Dim3::new((n * s.classes) as u32, 1, 1), block(), 0, &args)?;
+    let args = [
+        Arg::Ptr(dbuf[0]),
+        Arg::Ptr(dw),
+        Arg::Ptr(db),
+        Arg::Ptr(dlogits),
+        Arg::I32(nfeat as i32),
+        Arg::I32(s.classes as i32),
+    ];
+    ctx.launch(
+        k.fc,
+        Dim3::new((n * s.classes) as u32, 1, 1),
+        block(),
+        0,
+        &args,
+    )?;
     let got = ctx.download::<f32>(dlogits, n * s.classes)?;
     ctx.exact("logits", &got, &want_logits)?;
     ctx.finish("")
@@ -244,7 +307,15 @@ fn grid(outputs: usize) -> Dim3 {
     Dim3::new(div_up(outputs, THREADS), 1, 1)
 }
 
-fn launch_conv(ctx: &mut Ctx, k: &Kernels, src: DevPtr, w: DevPtr, dst: DevPtr, cin: usize, d: Dims) -> Result<(), SuiteError> {
+fn launch_conv(
+    ctx: &mut Ctx,
+    k: &Kernels,
+    src: DevPtr,
+    w: DevPtr,
+    dst: DevPtr,
+    cin: usize,
+    d: Dims,
+) -> Result<(), SuiteError> {
     let args = [
         Arg::Ptr(src),
         Arg::Ptr(w),
@@ -255,15 +326,34 @@ fn launch_conv(ctx: &mut Ctx, k: &Kernels, src: DevPtr, w: DevPtr, dst: DevPtr, 
         Arg::I32(d.h as i32),
         Arg::I32(d.w as i32),
     ];
-    ctx.launch(k.conv, grid(d.images * d.channels * d.h * d.w), block(), 0, &args)
+    ctx.launch(
+        k.conv,
+        grid(d.images * d.channels * d.h * d.w),
+        block(),
+        0,
+        &args,
+    )
 }
 
 /// A convolution followed by its bias + ReLU: two launches.
-fn conv_layer(ctx: &mut Ctx, k: &Kernels, src: DevPtr, dst: DevPtr, c: &Conv, d: Dims) -> Result<(), SuiteError> {
+fn conv_layer(
+    ctx: &mut Ctx,
+    k: &Kernels,
+    src: DevPtr,
+    dst: DevPtr,
+    c: &Conv,
+    d: Dims,
+) -> Result<(), SuiteError> {
     let (dw, db) = (ctx.upload(&c.w)?, ctx.upload(&c.b)?);
     launch_conv(ctx, k, src, dw, dst, c.cin, d)?;
     let n = d.images * d.channels * d.h * d.w;
-    let args = [Arg::Ptr(dst), Arg::Ptr(db), Arg::I32(d.channels as i32), Arg::I32((d.h * d.w) as i32), Arg::I32(n as i32)];
+    let args = [
+        Arg::Ptr(dst),
+        Arg::Ptr(db),
+        Arg::I32(d.channels as i32),
+        Arg::I32((d.h * d.w) as i32),
+        Arg::I32(n as i32),
+    ];
     ctx.launch(k.bias_relu, grid(n), block(), 0, &args)
 }
 

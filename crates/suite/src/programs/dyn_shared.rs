@@ -37,9 +37,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // The totals scan runs in one CTA: round the chunk count up to whole warps.
     let totals_threads = chunks.div_ceil(32) * 32;
     if totals_threads > 1024 {
-        return Err(SuiteError::Invalid { program: NAME, message: format!("{chunks} chunks do not fit one CTA") });
+        return Err(SuiteError::Invalid {
+            program: NAME,
+            message: format!("{chunks} chunks do not fit one CTA"),
+        });
     }
-    let e_totals: Vec<u32> = (0..chunks).map(|c| e_scan[((c + 1) * scan_threads).min(n) - 1]).collect();
+    let e_totals: Vec<u32> = (0..chunks)
+        .map(|c| e_scan[((c + 1) * scan_threads).min(n) - 1])
+        .collect();
     let expected_printf = format!("dyn_shared n={n}\ndyn_shared n={chunks}\n");
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
@@ -66,28 +71,44 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(chunks as u32, 1, 1),
         Dim3::new(scan_threads as u32, 1, 1),
         (2 * scan_threads * 4) as u32,
-        &[Arg::Ptr(dscan), Arg::Ptr(dtotals), Arg::Ptr(dscan_in), Arg::I32(n as i32)],
+        &[
+            Arg::Ptr(dscan),
+            Arg::Ptr(dtotals),
+            Arg::Ptr(dscan_in),
+            Arg::I32(n as i32),
+        ],
     )?;
     ctx.launch(
         k_scan,
         Dim3::new(1, 1, 1),
         Dim3::new(totals_threads as u32, 1, 1),
         (2 * totals_threads * 4) as u32,
-        &[Arg::Ptr(dtotals_scanned), Arg::Ptr(DevPtr(0)), Arg::Ptr(dtotals), Arg::I32(chunks as i32)],
+        &[
+            Arg::Ptr(dtotals_scanned),
+            Arg::Ptr(DevPtr(0)),
+            Arg::Ptr(dtotals),
+            Arg::I32(chunks as i32),
+        ],
     )?;
     ctx.launch(
         k_add,
         Dim3::new(chunks as u32, 1, 1),
         Dim3::new(scan_threads as u32, 1, 1),
         0,
-        &[Arg::Ptr(dscan), Arg::Ptr(dtotals_scanned), Arg::I32(n as i32)],
+        &[
+            Arg::Ptr(dscan),
+            Arg::Ptr(dtotals_scanned),
+            Arg::I32(n as i32),
+        ],
     )?;
 
     let got = ctx.download::<i32>(drev_out, n)?;
     ctx.exact("reversed", &got, &e_rev)?;
     // Chunk totals before the scan of totals: chunk sums.
-    let e_sums: Vec<u32> =
-        scan_in.chunks(scan_threads).map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v))).collect();
+    let e_sums: Vec<u32> = scan_in
+        .chunks(scan_threads)
+        .map(|c| c.iter().fold(0u32, |a, &v| a.wrapping_add(v)))
+        .collect();
     let got = ctx.download::<u32>(dtotals, chunks)?;
     ctx.exact("chunk totals", &got, &e_sums)?;
     let got = ctx.download::<u32>(dtotals_scanned, chunks)?;

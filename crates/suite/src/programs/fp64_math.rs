@@ -13,8 +13,16 @@ pub(crate) const PTX: &str = kernel_file!(fp64_math, "ptx");
 const KERNEL: &str = "_Z9fp64FuncsPdPfPKdS2_PKfi";
 
 /// Results per thread, in `out[f * n + i]` order (must match the .cu).
-const F64_FUNCS: [&str; 8] =
-    ["sin(x)", "cos(x)", "exp(y/8 - 20)", "log(y)", "sqrt(y)", "pow(y, e_i)", "1/y", "fma(x, y, -1.5)"];
+const F64_FUNCS: [&str; 8] = [
+    "sin(x)",
+    "cos(x)",
+    "exp(y/8 - 20)",
+    "log(y)",
+    "sqrt(y)",
+    "pow(y, e_i)",
+    "1/y",
+    "fma(x, y, -1.5)",
+];
 
 /// Allowed ulps per f64 result: CUDA's maximum error plus 1 for the host libm (glibc's sin,
 /// cos, exp, log and pow are within 1 ulp). sqrt, division and fma are correctly rounded on
@@ -42,7 +50,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         })
         .collect();
     // Positive arguments, log-uniform in [2^-20, 2^10].
-    let y: Vec<f64> = (0..n).map(|_| 2f64.powf(r.gen_range(-20.0..10.0))).collect();
+    let y: Vec<f64> = (0..n)
+        .map(|_| 2f64.powf(r.gen_range(-20.0..10.0)))
+        .collect();
     let xf = rng::f32s(&mut r, n, -8.0, 8.0);
 
     let mut expected = vec![0f64; 8 * n];
@@ -50,8 +60,16 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         let (a, b) = (x[i], y[i]);
         // Same argument expressions as the kernel; each is exact or rounds identically there.
         let e = 0.25 + 0.03125 * (i & 63) as f64;
-        let vals =
-            [a.sin(), a.cos(), (b * 0.125 - 20.0).exp(), b.ln(), b.sqrt(), b.powf(e), 1.0 / b, a.mul_add(b, -1.5)];
+        let vals = [
+            a.sin(),
+            a.cos(),
+            (b * 0.125 - 20.0).exp(),
+            b.ln(),
+            b.sqrt(),
+            b.powf(e),
+            1.0 / b,
+            a.mul_add(b, -1.5),
+        ];
         for (f, v) in vals.into_iter().enumerate() {
             expected[f * n + i] = v;
         }
@@ -77,7 +95,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(div_up(n, threads as usize), 1, 1),
         Dim3::new(threads, 1, 1),
         0,
-        &[Arg::Ptr(dout), Arg::Ptr(doutf), Arg::Ptr(dx), Arg::Ptr(dy), Arg::Ptr(dxf), Arg::I32(n as i32)],
+        &[
+            Arg::Ptr(dout),
+            Arg::Ptr(doutf),
+            Arg::Ptr(dx),
+            Arg::Ptr(dy),
+            Arg::Ptr(dxf),
+            Arg::I32(n as i32),
+        ],
     )?;
     let got = ctx.download::<f64>(dout, 8 * n)?;
     for (f, name) in F64_FUNCS.iter().enumerate() {
@@ -85,7 +110,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         ctx.ulps(name, &got[range.clone()], &expected[range], |_| F64_ULPS[f])?;
     }
     let got = ctx.download::<f32>(doutf, 2 * n)?;
-    ctx.ulps("__expf(xf)", &got[..n], &expected_f[..n], |i| 2 + (1.173 * xf[i].abs() as f64) as u64 + 1)?;
-    ctx.ulps("rsqrtf(|xf| + 0.25)", &got[n..], &expected_f[n..], |_| 2 + 1)?;
+    ctx.ulps("__expf(xf)", &got[..n], &expected_f[..n], |i| {
+        2 + (1.173 * xf[i].abs() as f64) as u64 + 1
+    })?;
+    ctx.ulps("rsqrtf(|xf| + 0.25)", &got[n..], &expected_f[n..], |_| {
+        2 + 1
+    })?;
     ctx.finish("")
 }

@@ -12,15 +12,24 @@ const TAG: &str = "_Z9volumeTagPjiii";
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // No dimension a multiple of its block dimension.
-    let ((nx, ny, nz), (bx, by, bz)) =
-        size.pick(((37usize, 21usize, 11usize), (8u32, 4u32, 4u32)), ((130, 90, 61), (16, 8, 4)));
+    let ((nx, ny, nz), (bx, by, bz)) = size.pick(
+        ((37usize, 21usize, 11usize), (8u32, 4u32, 4u32)),
+        ((130, 90, 61), (16, 8, 4)),
+    );
     let voxels = nx * ny * nz;
     let (alpha, beta) = (1.5f32, -0.75f32);
     let mut r = rng::rng(NAME, 0);
     let a = rng::f32s(&mut r, voxels, -1.0, 1.0);
     let b = rng::f32s(&mut r, voxels, -1.0, 1.0);
-    let grid = Dim3::new(div_up(nx, bx as usize), div_up(ny, by as usize), div_up(nz, bz as usize));
-    let (gx, gy) = (div_up(nx, bx as usize) as usize, div_up(ny, by as usize) as usize);
+    let grid = Dim3::new(
+        div_up(nx, bx as usize),
+        div_up(ny, by as usize),
+        div_up(nz, bz as usize),
+    );
+    let (gx, gy) = (
+        div_up(nx, bx as usize) as usize,
+        div_up(ny, by as usize) as usize,
+    );
 
     // alpha·a + beta·b: at most two roundings per product term and one for the sum (or one
     // fewer with fma), so |got - exact| <= 2u(1+u)·(|alpha·a| + |beta·b|) <= 2.01u·(...).
@@ -51,14 +60,29 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dout = ctx.zeroed::<f32>(voxels)?;
     let dtag = ctx.zeroed::<u32>(voxels)?;
     let block = Dim3::new(bx, by, bz);
-    let dims = || [Arg::I32(nx as i32), Arg::I32(ny as i32), Arg::I32(nz as i32)];
+    let dims = || {
+        [
+            Arg::I32(nx as i32),
+            Arg::I32(ny as i32),
+            Arg::I32(nz as i32),
+        ]
+    };
     let [dx, dy, dz] = dims();
     ctx.launch(
         k_axpby,
         grid,
         block,
         0,
-        &[Arg::Ptr(dout), Arg::Ptr(da), Arg::Ptr(db), Arg::F32(alpha), Arg::F32(beta), dx, dy, dz],
+        &[
+            Arg::Ptr(dout),
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::F32(alpha),
+            Arg::F32(beta),
+            dx,
+            dy,
+            dz,
+        ],
     )?;
     let [dx, dy, dz] = dims();
     ctx.launch(k_tag, grid, block, 0, &[Arg::Ptr(dtag), dx, dy, dz])?;

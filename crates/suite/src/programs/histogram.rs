@@ -17,9 +17,19 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Half the bytes come from 8 "hot" values so that many lanes of a warp hit the same
     // shared-memory bin (contended atomics); the rest are uniform.
     let hot: [u8; 8] = std::array::from_fn(|_| r.gen());
-    let bytes: Vec<u8> =
-        (0..nwords * 4).map(|_| if r.gen_bool(0.5) { hot[r.gen_range(0..8)] } else { r.gen() }).collect();
-    let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let bytes: Vec<u8> = (0..nwords * 4)
+        .map(|_| {
+            if r.gen_bool(0.5) {
+                hot[r.gen_range(0..8)]
+            } else {
+                r.gen()
+            }
+        })
+        .collect();
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
 
     let mut expected = vec![0u32; BINS];
     for &b in &bytes {

@@ -36,13 +36,19 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // (about 2 fills of 14 SMs x 5 CTAs).
     let nblocks = size.pick(140 * THREADS + 160, 256 * THREADS + 100);
     if !aes128::self_test() {
-        return Err(SuiteError::Invalid { program: NAME, message: "CPU AES fails the FIPS-197 vectors".into() });
+        return Err(SuiteError::Invalid {
+            program: NAME,
+            message: "CPU AES fails the FIPS-197 vectors".into(),
+        });
     }
     let sbox = aes128::sbox();
     let (key_hex, plain_hex, cipher_hex) = aes128::FIPS197_C1;
     let key: [u8; 16] = aes128::hex(key_hex)
         .try_into()
-        .map_err(|_| SuiteError::Invalid { program: NAME, message: "FIPS-197 key is not 16 bytes".into() })?;
+        .map_err(|_| SuiteError::Invalid {
+            program: NAME,
+            message: "FIPS-197 key is not 16 bytes".into(),
+        })?;
     let round_keys = aes128::expand_key(&key, &sbox);
 
     let mut plain = vec![0u8; nblocks * 16];
@@ -64,10 +70,20 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(div_up(nblocks, THREADS), 1, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dout), Arg::Ptr(din), Arg::Ptr(dt), Arg::Ptr(drk), Arg::I32(nblocks as i32)],
+        &[
+            Arg::Ptr(dout),
+            Arg::Ptr(din),
+            Arg::Ptr(dt),
+            Arg::Ptr(drk),
+            Arg::I32(nblocks as i32),
+        ],
     )?;
     let got = ctx.download::<u8>(dout, nblocks * 16)?;
-    ctx.exact("FIPS-197 C.1 ciphertext (block 0)", &got[..16], &aes128::hex(cipher_hex))?;
+    ctx.exact(
+        "FIPS-197 C.1 ciphertext (block 0)",
+        &got[..16],
+        &aes128::hex(cipher_hex),
+    )?;
     ctx.exact("ciphertext", &got, &want)?;
     ctx.finish("")
 }

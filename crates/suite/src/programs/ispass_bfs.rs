@@ -16,7 +16,10 @@ pub(crate) const PTX: &str = super::rod_bfs::PTX;
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(EXPAND, THREADS as u32), KernelShape::x(UPDATE, THREADS as u32)],
+    kernels: &[
+        KernelShape::x(EXPAND, THREADS as u32),
+        KernelShape::x(UPDATE, THREADS as u32),
+    ],
     barriers: "none (the launch boundary separates the two phases of a level)",
     small: "32768 nodes, out-degree 1..7 (128 CTAs per launch)",
     paper: "65536 nodes (256 CTAs per launch: Table II)",

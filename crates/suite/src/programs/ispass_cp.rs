@@ -45,7 +45,12 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let atoms: Vec<[f32; 4]> = (0..natoms)
         .map(|_| {
             let dz: f32 = r.gen_range(0.5..8.0);
-            [r.gen_range(0.0..w), r.gen_range(0.0..h), dz * dz, r.gen_range(-1.0..1.0)]
+            [
+                r.gen_range(0.0..w),
+                r.gen_range(0.0..h),
+                dz * dz,
+                r.gen_range(-1.0..1.0),
+            ]
         })
         .collect();
 
@@ -72,7 +77,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let k = ctx.kernel(KERNEL)?;
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (MAX_ATOMS * 16) as u64 {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {}", MAX_ATOMS * 16)));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {}",
+            MAX_ATOMS * 16
+        )));
     }
     ctx.dev.write_slice(addr, &atoms)?;
     let denergy = ctx.zeroed::<f32>(nx * ny)?;
@@ -81,7 +89,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(div_up(nx, BX * UNROLL), div_up(ny, BY), 1),
         Dim3::new(BX as u32, BY as u32, 1),
         0,
-        &[Arg::Ptr(denergy), Arg::I32(nx as i32), Arg::I32(ny as i32), Arg::F32(spacing), Arg::I32(natoms as i32)],
+        &[
+            Arg::Ptr(denergy),
+            Arg::I32(nx as i32),
+            Arg::I32(ny as i32),
+            Arg::F32(spacing),
+            Arg::I32(natoms as i32),
+        ],
     )?;
     let got = ctx.download::<f32>(denergy, nx * ny)?;
     ctx.bounded("energy", &got, &want, &bound)?;

@@ -24,8 +24,10 @@ const BY: usize = 4;
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::xy(KERNEL, BX as u32, BY as u32)],
-    barriers: "2 per plane: after staging the plane's tile with its halo, and before it is overwritten",
-    small: "80 x 64 x 24 grid, 2 steps (2 launches of 3 x 16 = 48 CTAs, the last CTA column partial)",
+    barriers:
+        "2 per plane: after staging the plane's tile with its halo, and before it is overwritten",
+    small:
+        "80 x 64 x 24 grid, 2 steps (2 launches of 3 x 16 = 48 CTAs, the last CTA column partial)",
     paper: "100 x 100 x 100 grid, 2 steps (2 launches of 4 x 25 = 100 CTAs: Table II)",
 };
 
@@ -64,7 +66,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             Dim3::new(div_up(nx, BX), div_up(ny, BY), 1),
             Dim3::new(BX as u32, BY as u32, 1),
             0,
-            &[Arg::Ptr(bufs[0]), Arg::Ptr(bufs[1]), Arg::I32(nx as i32), Arg::I32(ny as i32), Arg::I32(nz as i32)],
+            &[
+                Arg::Ptr(bufs[0]),
+                Arg::Ptr(bufs[1]),
+                Arg::I32(nx as i32),
+                Arg::I32(ny as i32),
+                Arg::I32(nz as i32),
+            ],
         )?;
         bufs.swap(0, 1);
     }

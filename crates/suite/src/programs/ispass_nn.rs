@@ -89,7 +89,14 @@ fn second_layer(l1: &[f32], w: &[f32]) -> Vec<f32> {
                     let mut sum = k[0];
                     for c in 0..L1_MAPS {
                         let src = &img[c * L1_SIDE * L1_SIDE..(c + 1) * L1_SIDE * L1_SIDE];
-                        sum = window(sum, &k[1 + c * TAPS..1 + (c + 1) * TAPS], src, L1_SIDE, ox, oy);
+                        sum = window(
+                            sum,
+                            &k[1 + c * TAPS..1 + (c + 1) * TAPS],
+                            src,
+                            L1_SIDE,
+                            ox,
+                            oy,
+                        );
                     }
                     out.push(activate(sum));
                 }
@@ -106,7 +113,9 @@ fn third_layer(l2: &[f32], w: &[f32]) -> Vec<f32> {
             let k = &w[n * (1 + L2_OUT)..(n + 1) * (1 + L2_OUT)];
             let mut total = k[0];
             for t in 0..L2_MAPS {
-                let part = (0..TAPS).fold(0f32, |s, i| k[1 + t * TAPS + i].mul_add(img[t * TAPS + i], s));
+                let part = (0..TAPS).fold(0f32, |s, i| {
+                    k[1 + t * TAPS + i].mul_add(img[t * TAPS + i], s)
+                });
                 total += part;
             }
             out.push(activate(total));
@@ -142,9 +151,19 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let w4 = weights(&mut r, L4 * (1 + L3), L3);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let kernels = [ctx.kernel(FIRST)?, ctx.kernel(SECOND)?, ctx.kernel(THIRD)?, ctx.kernel(FOURTH)?];
+    let kernels = [
+        ctx.kernel(FIRST)?,
+        ctx.kernel(SECOND)?,
+        ctx.kernel(THIRD)?,
+        ctx.kernel(FOURTH)?,
+    ];
     let din = ctx.upload(&input)?;
-    let dw = [ctx.upload(&w1)?, ctx.upload(&w2)?, ctx.upload(&w3)?, ctx.upload(&w4)?];
+    let dw = [
+        ctx.upload(&w1)?,
+        ctx.upload(&w2)?,
+        ctx.upload(&w3)?,
+        ctx.upload(&w4)?,
+    ];
     let sizes = [L1_OUT, L2_OUT, L3, L4].map(|n| n * images);
     let douts = [
         ctx.zeroed::<f32>(sizes[0])?,
@@ -161,10 +180,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     ];
     for l in 0..4 {
         let src = if l == 0 { din } else { douts[l - 1] };
-        ctx.launch(kernels[l], grids[l], blocks[l], 0, &[Arg::Ptr(douts[l]), Arg::Ptr(src), Arg::Ptr(dw[l])])?;
+        ctx.launch(
+            kernels[l],
+            grids[l],
+            blocks[l],
+            0,
+            &[Arg::Ptr(douts[l]), Arg::Ptr(src), Arg::Ptr(dw[l])],
+        )?;
     }
 
-    let got: Vec<Vec<f32>> = (0..4).map(|l| ctx.download::<f32>(douts[l], sizes[l])).collect::<Result<_, _>>()?;
+    let got: Vec<Vec<f32>> = (0..4)
+        .map(|l| ctx.download::<f32>(douts[l], sizes[l]))
+        .collect::<Result<_, _>>()?;
     ctx.exact("first layer", &got[0], &first_layer(&input, &w1))?;
     ctx.exact("second layer", &got[1], &second_layer(&got[0], &w2))?;
     ctx.exact("third layer", &got[2], &third_layer(&got[1], &w3))?;

@@ -27,9 +27,21 @@ const EPS: f32 = 1e-3;
 const FAR: f32 = 100.0;
 const PLANE_Y: f32 = -1.0;
 const AMBIENT: f32 = 0.15;
-const LIGHT: V3 = V3 { x: 4.0, y: 6.0, z: -3.0 };
-const EYE: V3 = V3 { x: 0.0, y: 0.5, z: -4.0 };
-const SKY: V3 = V3 { x: 0.4, y: 0.6, z: 0.9 };
+const LIGHT: V3 = V3 {
+    x: 4.0,
+    y: 6.0,
+    z: -3.0,
+};
+const EYE: V3 = V3 {
+    x: 0.0,
+    y: 0.5,
+    z: -4.0,
+};
+const SKY: V3 = V3 {
+    x: 0.4,
+    y: 0.6,
+    z: 0.9,
+};
 const BX: u32 = 16;
 const BY: u32 = 8;
 
@@ -139,7 +151,11 @@ fn trace(scene: &[Sphere], px: usize, py: usize, w: usize, h: usize) -> (u32, Op
             (v3(0.0, 1.0, 0.0), v3(a, a, a), 0.3)
         } else {
             let sp = &scene[id];
-            (normalize(sub(p, v3(sp.x, sp.y, sp.z))), v3(sp.red, sp.green, sp.blue), sp.refl)
+            (
+                normalize(sub(p, v3(sp.x, sp.y, sp.z))),
+                v3(sp.red, sp.green, sp.blue),
+                sp.refl,
+            )
         };
         let to_light = sub(LIGHT, p);
         let dist = dot(to_light, to_light).sqrt();
@@ -158,14 +174,20 @@ fn trace(scene: &[Sphere], px: usize, py: usize, w: usize, h: usize) -> (u32, Op
         }
         let shade = AMBIENT + (1.0 - AMBIENT) * diffuse;
         let k = weight * (1.0 - refl);
-        color = add(color, scale(add(scale(albedo, shade), v3(spec, spec, spec)), k));
+        color = add(
+            color,
+            scale(add(scale(albedo, shade), v3(spec, spec, spec)), k),
+        );
         weight *= refl;
         if weight == 0.0 {
             break;
         }
         (o, d) = (p, r);
     }
-    (channel(color.x) | channel(color.y) << 8 | channel(color.z) << 16, first)
+    (
+        channel(color.x) | channel(color.y) << 8 | channel(color.z) << 16,
+        first,
+    )
 }
 
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
@@ -183,7 +205,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 red: r.gen_range(0.1f32..1.0),
                 green: r.gen_range(0.1f32..1.0),
                 blue: r.gen_range(0.1f32..1.0),
-                refl: if i % 3 == 0 { 0.0 } else { r.gen_range(0.2f32..0.7) },
+                refl: if i % 3 == 0 {
+                    0.0
+                } else {
+                    r.gen_range(0.2f32..0.7)
+                },
             }
         })
         .collect();
@@ -193,7 +219,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     let want_bytes = std::mem::size_of_val(scene.as_slice()) as u64;
     if bytes != want_bytes {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {want_bytes}")));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {want_bytes}"
+        )));
     }
     ctx.dev.write_slice(addr, &scene)?;
     let dpix = ctx.zeroed::<u32>(w * h)?;
@@ -206,8 +234,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     )?;
     let got = ctx.download::<u32>(dpix, w * h)?;
 
-    let traced: Vec<(u32, Option<usize>)> =
-        (0..h).flat_map(|py| (0..w).map(move |px| (px, py))).map(|(px, py)| trace(&scene, px, py, w, h)).collect();
+    let traced: Vec<(u32, Option<usize>)> = (0..h)
+        .flat_map(|py| (0..w).map(move |px| (px, py)))
+        .map(|(px, py)| trace(&scene, px, py, w, h))
+        .collect();
     let want: Vec<u32> = traced.iter().map(|t| t.0).collect();
     let mut seen = [false; SPHERES + 2];
     for t in &traced {

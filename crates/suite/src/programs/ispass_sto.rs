@@ -37,13 +37,18 @@ pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
 pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let nwindows = size.pick(47 * THREADS + 84, 383 * THREADS + 76);
     if !sha1::self_test() {
-        return Err(SuiteError::Invalid { program: NAME, message: "CPU SHA-1 fails the FIPS 180-4 examples".into() });
+        return Err(SuiteError::Invalid {
+            program: NAME,
+            message: "CPU SHA-1 fails the FIPS 180-4 examples".into(),
+        });
     }
     let (known_msg, known_digest) = sha1::ABCDBCDE;
     let mut buf = vec![0u8; (nwindows - 1) * STRIDE + WINDOW];
     rng::rng(NAME, 0).fill_bytes(&mut buf);
     buf[..known_msg.len()].copy_from_slice(known_msg);
-    let want: Vec<u32> = (0..nwindows).flat_map(|t| sha1::sha1(&buf[t * STRIDE..t * STRIDE + WINDOW])).collect();
+    let want: Vec<u32> = (0..nwindows)
+        .flat_map(|t| sha1::sha1(&buf[t * STRIDE..t * STRIDE + WINDOW]))
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let k = ctx.kernel(KERNEL)?;
@@ -54,10 +59,20 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(div_up(nwindows, THREADS), 1, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dout), Arg::Ptr(dbuf), Arg::I32(nwindows as i32), Arg::I32(STRIDE as i32), Arg::I32(WINDOW as i32)],
+        &[
+            Arg::Ptr(dout),
+            Arg::Ptr(dbuf),
+            Arg::I32(nwindows as i32),
+            Arg::I32(STRIDE as i32),
+            Arg::I32(WINDOW as i32),
+        ],
     )?;
     let got = ctx.download::<u32>(dout, 5 * nwindows)?;
-    ctx.exact("FIPS 180-4 448-bit example digest (window 0)", &got[..5], &known_digest)?;
+    ctx.exact(
+        "FIPS 180-4 448-bit example digest (window 0)",
+        &got[..5],
+        &known_digest,
+    )?;
     ctx.exact("digest", &got, &want)?;
     ctx.finish("")
 }

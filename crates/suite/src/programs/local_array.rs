@@ -45,7 +45,12 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(div_up(count, threads as usize), 1, 1),
         Dim3::new(threads, 1, 1),
         0,
-        &[Arg::Ptr(din), Arg::Ptr(dsorted), Arg::Ptr(doffsets), Arg::I32(count as i32)],
+        &[
+            Arg::Ptr(din),
+            Arg::Ptr(dsorted),
+            Arg::Ptr(doffsets),
+            Arg::I32(count as i32),
+        ],
     )?;
     let got = ctx.download::<i32>(dsorted, count * LA_N)?;
     ctx.exact("sorted", &got, &e_sorted)?;

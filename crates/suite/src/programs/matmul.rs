@@ -31,7 +31,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new((n / TILE) as u32, (m / TILE) as u32, 1),
         Dim3::new(TILE as u32, TILE as u32, 1),
         0,
-        &[Arg::Ptr(dc), Arg::Ptr(da), Arg::Ptr(db), Arg::I32(m as i32), Arg::I32(n as i32), Arg::I32(k as i32)],
+        &[
+            Arg::Ptr(dc),
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::I32(m as i32),
+            Arg::I32(n as i32),
+            Arg::I32(k as i32),
+        ],
     )?;
     let got = ctx.download::<f32>(dc, m * n)?;
     ctx.bounded("C", &got, &expected, &bound)?;
@@ -41,7 +48,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 /// The f64 product `a (m×k) · b (k×n)` and, per element, the error bound of an f32 kernel that
 /// computes each element as a chain of k fmas in k order: at most k roundings per term, so
 /// |got − exact| ≤ γ(k) · Σ_k |a_ik b_kj| (products are exact in f64).
-pub(super) fn reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> (Vec<f64>, Vec<f64>) {
+pub(super) fn reference(
+    a: &[f32],
+    b: &[f32],
+    m: usize,
+    n: usize,
+    k: usize,
+) -> (Vec<f64>, Vec<f64>) {
     let gamma = gamma_f32(k);
     let mut expected = vec![0.0f64; m * n];
     let mut bound = vec![0.0f64; m * n];

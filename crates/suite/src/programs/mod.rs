@@ -6,7 +6,14 @@ use crate::program::Program;
 /// The committed file `kernels/<name>/<name>.<ext>`.
 macro_rules! kernel_file {
     ($name:ident, $ext:literal) => {
-        include_str!(concat!("../../kernels/", stringify!($name), "/", stringify!($name), ".", $ext))
+        include_str!(concat!(
+            "../../kernels/",
+            stringify!($name),
+            "/",
+            stringify!($name),
+            ".",
+            $ext
+        ))
     };
 }
 

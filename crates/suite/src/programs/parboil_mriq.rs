@@ -46,19 +46,27 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
 /// [`run`] with the kernels of `ptx` (the committed PTX, or a corrupted copy in the tests).
 fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteError> {
-    let (num_x, num_k, chunk) = size.pick((32768usize, 24usize, 8usize), (32768, 3072, K_CHUNK_MAX));
+    let (num_x, num_k, chunk) =
+        size.pick((32768usize, 24usize, 8usize), (32768, 3072, K_CHUNK_MAX));
     let mut r = rng::rng(NAME, 0);
     let kxyz = triples(&mut r, num_k, 8.0);
     let phi_r = rng::f32s(&mut r, num_k, -1.0, 1.0);
     let phi_i = rng::f32s(&mut r, num_k, -1.0, 1.0);
     let vox = triples(&mut r, num_x, 0.5);
-    let want_phi: Vec<f32> = phi_r.iter().zip(&phi_i).map(|(&re, &im)| re.mul_add(re, im * im)).collect();
+    let want_phi: Vec<f32> = phi_r
+        .iter()
+        .zip(&phi_i)
+        .map(|(&re, &im)| re.mul_add(re, im * im))
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, ptx)?;
     let (kphi, kq) = (ctx.kernel(PHI_MAG)?, ctx.kernel(COMPUTE_Q)?);
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (K_CHUNK_MAX * 16) as u64 {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {}", K_CHUNK_MAX * 16)));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {}",
+            K_CHUNK_MAX * 16
+        )));
     }
     let (dpr, dpi) = (ctx.upload(&phi_r)?, ctx.upload(&phi_i)?);
     let dphi = ctx.zeroed::<f32>(num_k)?;
@@ -67,25 +75,44 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
         Dim3::new(div_up(num_k, PHI_THREADS), 1, 1),
         Dim3::new(PHI_THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dpr), Arg::Ptr(dpi), Arg::Ptr(dphi), Arg::I32(num_k as i32)],
+        &[
+            Arg::Ptr(dpr),
+            Arg::Ptr(dpi),
+            Arg::Ptr(dphi),
+            Arg::I32(num_k as i32),
+        ],
     )?;
     // Parboil reads |φ|² back and packs it with the coordinates for the constant memory.
     let phi = ctx.download::<f32>(dphi, num_k)?;
     ctx.exact("phiMag", &phi, &want_phi)?;
 
     let coord = |c: usize| -> Vec<f32> { vox.iter().map(|v| v[c]).collect() };
-    let (dx, dy, dz) = (ctx.upload(&coord(0))?, ctx.upload(&coord(1))?, ctx.upload(&coord(2))?);
+    let (dx, dy, dz) = (
+        ctx.upload(&coord(0))?,
+        ctx.upload(&coord(1))?,
+        ctx.upload(&coord(2))?,
+    );
     let (dqr, dqi) = (ctx.zeroed::<f32>(num_x)?, ctx.zeroed::<f32>(num_x)?);
     for start in (0..num_k).step_by(chunk) {
         let n = chunk.min(num_k - start);
-        let samples: Vec<[f32; 4]> = (start..start + n).map(|k| [kxyz[k][0], kxyz[k][1], kxyz[k][2], phi[k]]).collect();
+        let samples: Vec<[f32; 4]> = (start..start + n)
+            .map(|k| [kxyz[k][0], kxyz[k][1], kxyz[k][2], phi[k]])
+            .collect();
         ctx.dev.write_slice(addr, &samples)?;
         ctx.launch(
             kq,
             Dim3::new(div_up(num_x, Q_THREADS), 1, 1),
             Dim3::new(Q_THREADS as u32, 1, 1),
             0,
-            &[Arg::Ptr(dx), Arg::Ptr(dy), Arg::Ptr(dz), Arg::Ptr(dqr), Arg::Ptr(dqi), Arg::I32(num_x as i32), Arg::I32(n as i32)],
+            &[
+                Arg::Ptr(dx),
+                Arg::Ptr(dy),
+                Arg::Ptr(dz),
+                Arg::Ptr(dqr),
+                Arg::Ptr(dqi),
+                Arg::I32(num_x as i32),
+                Arg::I32(n as i32),
+            ],
         )?;
     }
 
@@ -99,7 +126,10 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
 
 /// `n` points uniform in `[-half, half)³`.
 fn triples(r: &mut rand_chacha::ChaCha8Rng, n: usize, half: f32) -> Vec<[f32; 3]> {
-    rng::f32s(r, 3 * n, -half, half).chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
+    rng::f32s(r, 3 * n, -half, half)
+        .chunks_exact(3)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect()
 }
 
 /// Qr, Qi in f64 from the f32 inputs, and each voxel's error bound (see the module comment).
@@ -107,7 +137,11 @@ fn reference(vox: &[[f32; 3]], kxyz: &[[f32; 3]], phi: &[f32]) -> (Vec<f64>, Vec
     let two_pi = std::f64::consts::TAU;
     let (g6, gk) = (gamma_f32(6), gamma_f32(phi.len()));
     let phi_sum: f64 = phi.iter().map(|&p| p as f64).sum();
-    let mut out = (Vec::with_capacity(vox.len()), Vec::with_capacity(vox.len()), Vec::with_capacity(vox.len()));
+    let mut out = (
+        Vec::with_capacity(vox.len()),
+        Vec::with_capacity(vox.len()),
+        Vec::with_capacity(vox.len()),
+    );
     for v in vox {
         let (mut qr, mut qi, mut err) = (0.0f64, 0.0f64, 0.0f64);
         for (k, &p) in kxyz.iter().zip(phi) {
@@ -116,7 +150,8 @@ fn reference(vox: &[[f32; 3]], kxyz: &[[f32; 3]], phi: &[f32]) -> (Vec<f64>, Vec
             let p = p as f64;
             qr += p * arg.cos();
             qi += p * arg.sin();
-            err += p * (g6 * two_pi * terms.iter().map(|t| t.abs()).sum::<f64>() + f64::powi(2.0, -23));
+            err += p
+                * (g6 * two_pi * terms.iter().map(|t| t.abs()).sum::<f64>() + f64::powi(2.0, -23));
         }
         out.0.push(qr);
         out.1.push(qi);
@@ -143,6 +178,9 @@ mod tests {
     fn a_wrong_phase_fails_the_q_bound() {
         let ptx = crate::program::corrupted(PTX, "0f40C90FDB", "0f40C80000");
         let err = run_ptx(&mut Device::new(), Size::Small, &ptx).unwrap_err();
-        assert!(matches!(&err, SuiteError::Mismatch { what, .. } if what == "Qr"), "{err}");
+        assert!(
+            matches!(&err, SuiteError::Mismatch { what, .. } if what == "Qr"),
+            "{err}"
+        );
     }
 }

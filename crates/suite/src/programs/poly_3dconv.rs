@@ -82,7 +82,13 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let grid = Dim3::new(div_up(nk, TX), div_up(nj, TY), 1);
     let block = Dim3::new(TX as u32, TY as u32, 1);
     for i in 1..ni - 1 {
-        let args = [Arg::Ptr(da), Arg::Ptr(db), Arg::I32(nj as i32), Arg::I32(nk as i32), Arg::I32(i as i32)];
+        let args = [
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::I32(nj as i32),
+            Arg::I32(nk as i32),
+            Arg::I32(i as i32),
+        ];
         ctx.launch(k, grid, block, 0, &args)?;
     }
     let got = ctx.download::<f32>(db, ni * nj * nk)?;

@@ -39,7 +39,9 @@ fn product(left: &[f32], right: &[f32], rows: usize, cols: usize, inner: usize) 
     let mut out = vec![0.0f32; rows * cols];
     for i in 0..rows {
         for j in 0..cols {
-            out[i * cols + j] = (0..inner).fold(0.0f32, |acc, k| left[i * inner + k].mul_add(right[k * cols + j], acc));
+            out[i * cols + j] = (0..inner).fold(0.0f32, |acc, k| {
+                left[i * inner + k].mul_add(right[k * cols + j], acc)
+            });
         }
     }
     out
@@ -52,7 +54,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 /// [`run`] with the kernels of `ptx` (the committed PTX, or a corrupted copy in the tests).
 fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteError> {
     // PolyBench's names: E is ni x nj, F is nj x nl, G is ni x nl; the inner sizes nk, nm.
-    let (ni, nj, nk, nl, nm) = size.pick((128usize, 128usize, 128usize, 128usize, 128usize), (512, 512, 512, 512, 512));
+    let (ni, nj, nk, nl, nm) = size.pick(
+        (128usize, 128usize, 128usize, 128usize, 128usize),
+        (512, 512, 512, 512, 512),
+    );
     let mut r = rng::rng(NAME, 0);
     let a = rng::f32s(&mut r, ni * nk, -1.0, 1.0);
     let b = rng::f32s(&mut r, nk * nj, -1.0, 1.0);
@@ -64,17 +69,45 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
 
     let mut ctx = Ctx::new(dev, NAME, ptx)?;
     let (ke, kf, kg) = (ctx.kernel(MM_E)?, ctx.kernel(MM_F)?, ctx.kernel(MM_G)?);
-    let (da, db, dc, dd) = (ctx.upload(&a)?, ctx.upload(&b)?, ctx.upload(&c)?, ctx.upload(&d)?);
-    let (de, df, dg) = (ctx.zeroed::<f32>(ni * nj)?, ctx.zeroed::<f32>(nj * nl)?, ctx.zeroed::<f32>(ni * nl)?);
+    let (da, db, dc, dd) = (
+        ctx.upload(&a)?,
+        ctx.upload(&b)?,
+        ctx.upload(&c)?,
+        ctx.upload(&d)?,
+    );
+    let (de, df, dg) = (
+        ctx.zeroed::<f32>(ni * nj)?,
+        ctx.zeroed::<f32>(nj * nl)?,
+        ctx.zeroed::<f32>(ni * nl)?,
+    );
     let block = Dim3::new(TX as u32, TY as u32, 1);
     let grid = |rows: usize, cols: usize| Dim3::new(div_up(cols, TX), div_up(rows, TY), 1);
-    let dims = |x: usize, y: usize, z: usize| [Arg::I32(x as i32), Arg::I32(y as i32), Arg::I32(z as i32)];
+    let dims =
+        |x: usize, y: usize, z: usize| [Arg::I32(x as i32), Arg::I32(y as i32), Arg::I32(z as i32)];
     let [e0, e1, e2] = dims(ni, nj, nk);
-    ctx.launch(ke, grid(ni, nj), block, 0, &[Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(de), e0, e1, e2])?;
+    ctx.launch(
+        ke,
+        grid(ni, nj),
+        block,
+        0,
+        &[Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(de), e0, e1, e2],
+    )?;
     let [f0, f1, f2] = dims(nj, nl, nm);
-    ctx.launch(kf, grid(nj, nl), block, 0, &[Arg::Ptr(dc), Arg::Ptr(dd), Arg::Ptr(df), f0, f1, f2])?;
+    ctx.launch(
+        kf,
+        grid(nj, nl),
+        block,
+        0,
+        &[Arg::Ptr(dc), Arg::Ptr(dd), Arg::Ptr(df), f0, f1, f2],
+    )?;
     let [g0, g1, g2] = dims(ni, nl, nj);
-    ctx.launch(kg, grid(ni, nl), block, 0, &[Arg::Ptr(de), Arg::Ptr(df), Arg::Ptr(dg), g0, g1, g2])?;
+    ctx.launch(
+        kg,
+        grid(ni, nl),
+        block,
+        0,
+        &[Arg::Ptr(de), Arg::Ptr(df), Arg::Ptr(dg), g0, g1, g2],
+    )?;
     let got_e = ctx.download::<f32>(de, ni * nj)?;
     ctx.exact("E", &got_e, &want_e)?;
     let got_f = ctx.download::<f32>(df, nj * nl)?;

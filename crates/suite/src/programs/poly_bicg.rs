@@ -23,7 +23,10 @@ const THREADS: usize = 256;
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(COL_DOT, THREADS as u32), KernelShape::x(ROW_DOT, THREADS as u32)],
+    kernels: &[
+        KernelShape::x(COL_DOT, THREADS as u32),
+        KernelShape::x(ROW_DOT, THREADS as u32),
+    ],
     barriers: "none",
     small: "1024 x 1024 matrix (2 launches of 4 CTAs)",
     paper: "4096 x 4096 matrix, PolyBench's standard size (2 launches of 16 CTAs)",
@@ -49,8 +52,26 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let (ds, dq) = (ctx.zeroed::<f32>(ny)?, ctx.zeroed::<f32>(nx)?);
     let block = Dim3::new(THREADS as u32, 1, 1);
     let (nx32, ny32) = (Arg::I32(nx as i32), Arg::I32(ny as i32));
-    ctx.launch(k_cols, Dim3::new(div_up(ny, THREADS), 1, 1), block, 0, &[Arg::Ptr(da), Arg::Ptr(dr), Arg::Ptr(ds), nx32.clone(), ny32.clone()])?;
-    ctx.launch(k_rows, Dim3::new(div_up(nx, THREADS), 1, 1), block, 0, &[Arg::Ptr(da), Arg::Ptr(dp), Arg::Ptr(dq), nx32, ny32])?;
+    ctx.launch(
+        k_cols,
+        Dim3::new(div_up(ny, THREADS), 1, 1),
+        block,
+        0,
+        &[
+            Arg::Ptr(da),
+            Arg::Ptr(dr),
+            Arg::Ptr(ds),
+            nx32.clone(),
+            ny32.clone(),
+        ],
+    )?;
+    ctx.launch(
+        k_rows,
+        Dim3::new(div_up(nx, THREADS), 1, 1),
+        block,
+        0,
+        &[Arg::Ptr(da), Arg::Ptr(dp), Arg::Ptr(dq), nx32, ny32],
+    )?;
     let got_s = ctx.download::<f32>(ds, ny)?;
     ctx.exact("s", &got_s, &want_s)?;
     let got_q = ctx.download::<f32>(dq, nx)?;

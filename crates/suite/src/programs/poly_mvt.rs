@@ -23,7 +23,10 @@ const THREADS: usize = 256;
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(ROW_DOT, THREADS as u32), KernelShape::x(COL_DOT, THREADS as u32)],
+    kernels: &[
+        KernelShape::x(ROW_DOT, THREADS as u32),
+        KernelShape::x(COL_DOT, THREADS as u32),
+    ],
     barriers: "none",
     small: "1024 x 1024 matrix (2 launches of 4 CTAs)",
     paper: "4096 x 4096 matrix, PolyBench's standard size (2 launches of 16 CTAs)",
@@ -50,9 +53,34 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let da = ctx.upload(&a)?;
     let (dx1, dy1) = (ctx.upload(&x1)?, ctx.upload(&y1)?);
     let (dx2, dy2) = (ctx.upload(&x2)?, ctx.upload(&y2)?);
-    let (grid, block) = (Dim3::new(div_up(n, THREADS), 1, 1), Dim3::new(THREADS as u32, 1, 1));
-    ctx.launch(k_rows, grid, block, 0, &[Arg::Ptr(da), Arg::Ptr(dy1), Arg::Ptr(dx1), Arg::I32(n as i32)])?;
-    ctx.launch(k_cols, grid, block, 0, &[Arg::Ptr(da), Arg::Ptr(dy2), Arg::Ptr(dx2), Arg::I32(n as i32)])?;
+    let (grid, block) = (
+        Dim3::new(div_up(n, THREADS), 1, 1),
+        Dim3::new(THREADS as u32, 1, 1),
+    );
+    ctx.launch(
+        k_rows,
+        grid,
+        block,
+        0,
+        &[
+            Arg::Ptr(da),
+            Arg::Ptr(dy1),
+            Arg::Ptr(dx1),
+            Arg::I32(n as i32),
+        ],
+    )?;
+    ctx.launch(
+        k_cols,
+        grid,
+        block,
+        0,
+        &[
+            Arg::Ptr(da),
+            Arg::Ptr(dy2),
+            Arg::Ptr(dx2),
+            Arg::I32(n as i32),
+        ],
+    )?;
     let got_x1 = ctx.download::<f32>(dx1, n)?;
     ctx.exact("x1", &got_x1, &want_x1)?;
     let got_x2 = ctx.download::<f32>(dx2, n)?;

@@ -20,7 +20,10 @@ pub(crate) const PTX: &str = kernel_file!(rod_backprop, "ptx");
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::xy(FORWARD, 16, 16), KernelShape::xy(ADJUST, 16, 16)],
+    kernels: &[
+        KernelShape::xy(FORWARD, 16, 16),
+        KernelShape::xy(ADJUST, 16, 16),
+    ],
     barriers: "bpLayerForward: 1 after staging + 1 per tree level (4); bpAdjustWeights: none",
     small: "4096 inputs, 16 hidden units, 2 training steps (256 CTAs per launch)",
     paper: "65536 inputs (4096 CTAs per launch)",
@@ -43,7 +46,9 @@ fn partials(input: &[f32], w: &[f32], n_in: usize) -> Vec<f32> {
     let mut out = Vec::with_capacity(n_in);
     for b in 0..n_in / H {
         for j in 0..H {
-            let mut p: Vec<f32> = (0..H).map(|t| input[b * H + t + 1] * w[(b * H + t + 1) * (H + 1) + j + 1]).collect();
+            let mut p: Vec<f32> = (0..H)
+                .map(|t| input[b * H + t + 1] * w[(b * H + t + 1) * (H + 1) + j + 1])
+                .collect();
             let mut stride = H / 2;
             while stride > 0 {
                 for t in 0..stride {
@@ -100,9 +105,24 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
     let (mut w, mut dwv) = (w0, vec![0.0f32; (n_in + 1) * (H + 1)]);
     for step in 0..STEPS {
-        ctx.launch(kf, grid, block, 0, &[Arg::Ptr(din), Arg::Ptr(dw), Arg::Ptr(dpartial), Arg::I32(n_in as i32)])?;
+        ctx.launch(
+            kf,
+            grid,
+            block,
+            0,
+            &[
+                Arg::Ptr(din),
+                Arg::Ptr(dw),
+                Arg::Ptr(dpartial),
+                Arg::I32(n_in as i32),
+            ],
+        )?;
         let got = ctx.download::<f32>(dpartial, n_in)?;
-        ctx.exact(&format!("partial sums, step {step}"), &got, &partials(&input, &w, n_in))?;
+        ctx.exact(
+            &format!("partial sums, step {step}"),
+            &got,
+            &partials(&input, &w, n_in),
+        )?;
         let delta = host_layer(&got, &w, &w2, target);
         ctx.dev.write_slice(ddelta, &delta)?;
         ctx.launch(
@@ -110,7 +130,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             grid,
             block,
             0,
-            &[Arg::Ptr(ddelta), Arg::Ptr(din), Arg::Ptr(dw), Arg::Ptr(ddw), Arg::F32(ETA), Arg::F32(MOMENTUM)],
+            &[
+                Arg::Ptr(ddelta),
+                Arg::Ptr(din),
+                Arg::Ptr(dw),
+                Arg::Ptr(ddw),
+                Arg::F32(ETA),
+                Arg::F32(MOMENTUM),
+            ],
         )?;
         // Indexes four arrays in the kernel's (input, hidden) layout.
         #[allow(clippy::needless_range_loop)]

@@ -19,7 +19,10 @@ pub(crate) const PTX: &str = kernel_file!(rod_bfs, "ptx");
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(EXPAND, THREADS as u32), KernelShape::x(UPDATE, THREADS as u32)],
+    kernels: &[
+        KernelShape::x(EXPAND, THREADS as u32),
+        KernelShape::x(UPDATE, THREADS as u32),
+    ],
     barriers: "none (the launch boundary separates the two phases of a level)",
     small: "49152 nodes, out-degree 1..7 (192 CTAs per launch)",
     paper: "2^20 nodes (4096 CTAs per launch)",
@@ -78,7 +81,10 @@ pub(super) fn bfs(dev: &mut Device, name: &'static str, n: usize) -> Result<Outc
     let dvisited = ctx.upload(&mask)?;
     let dcost = ctx.upload(&cost)?;
     let dmore = ctx.zeroed::<i32>(1)?;
-    let (grid, block) = (Dim3::new(div_up(n, THREADS), 1, 1), Dim3::new(THREADS as u32, 1, 1));
+    let (grid, block) = (
+        Dim3::new(div_up(n, THREADS), 1, 1),
+        Dim3::new(THREADS as u32, 1, 1),
+    );
     let mut steps = 0u32;
     loop {
         if steps > n as u32 {
@@ -105,7 +111,13 @@ pub(super) fn bfs(dev: &mut Device, name: &'static str, n: usize) -> Result<Outc
             grid,
             block,
             0,
-            &[Arg::Ptr(dmask), Arg::Ptr(dupd), Arg::Ptr(dvisited), Arg::Ptr(dmore), Arg::I32(n as i32)],
+            &[
+                Arg::Ptr(dmask),
+                Arg::Ptr(dupd),
+                Arg::Ptr(dvisited),
+                Arg::Ptr(dmore),
+                Arg::I32(n as i32),
+            ],
         )?;
         steps += 1;
         if ctx.download::<i32>(dmore, 1)?[0] == 0 {

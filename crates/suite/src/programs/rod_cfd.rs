@@ -69,13 +69,25 @@ struct State {
 impl State {
     fn new(density: f32, momentum: [f32; 3], de: f32) -> State {
         let velocity = momentum.map(|m| m / density);
-        let speed_sqd = velocity[0] * velocity[0] + velocity[1] * velocity[1] + velocity[2] * velocity[2];
+        let speed_sqd =
+            velocity[0] * velocity[0] + velocity[1] * velocity[1] + velocity[2] * velocity[2];
         let pressure = (GAMMA - 1.0) * (de - (0.5 * density) * speed_sqd);
-        State { density, de, pressure, speed_sqd, momentum, velocity }
+        State {
+            density,
+            de,
+            pressure,
+            speed_sqd,
+            momentum,
+            velocity,
+        }
     }
 
     fn load(vars: &[f32], nelr: usize, i: usize) -> State {
-        State::new(vars[i], [vars[nelr + i], vars[2 * nelr + i], vars[3 * nelr + i]], vars[4 * nelr + i])
+        State::new(
+            vars[i],
+            [vars[nelr + i], vars[2 * nelr + i], vars[3 * nelr + i]],
+            vars[4 * nelr + i],
+        )
     }
 
     fn speed_of_sound(&self) -> f32 {
@@ -119,8 +131,9 @@ fn mesh(r: &mut ChaCha8Rng, nx: usize, ny: usize) -> Mesh {
     let mut next = 0;
     for t in tiles {
         let (x0, y0) = ((t % tx) * TILE, (t / tx) * TILE);
-        let mut cells: Vec<usize> =
-            (y0..(y0 + TILE).min(ny)).flat_map(|y| (x0..(x0 + TILE).min(nx)).map(move |x| y * nx + x)).collect();
+        let mut cells: Vec<usize> = (y0..(y0 + TILE).min(ny))
+            .flat_map(|y| (x0..(x0 + TILE).min(nx)).map(move |x| y * nx + x))
+            .collect();
         cells.shuffle(r);
         for c in cells {
             id[c] = next;
@@ -132,7 +145,11 @@ fn mesh(r: &mut ChaCha8Rng, nx: usize, ny: usize) -> Mesh {
     let mut jittered = |axis: usize| -> [f32; 3] {
         let mut n = [0.0f32; 3];
         for (d, c) in n.iter_mut().enumerate() {
-            *c = if d == axis { 0.5 * r.gen_range(0.8f32..1.2) } else { r.gen_range(-0.05f32..0.05) };
+            *c = if d == axis {
+                0.5 * r.gen_range(0.8f32..1.2)
+            } else {
+                r.gen_range(-0.05f32..0.05)
+            };
         }
         n
     };
@@ -145,10 +162,42 @@ fn mesh(r: &mut ChaCha8Rng, nx: usize, ny: usize) -> Mesh {
         for x in 0..nx {
             let i = id[y * nx + x];
             let faces = [
-                (if x > 0 { id[y * nx + x - 1] as i32 } else { FAR_FIELD }, vertical[y * (nx + 1) + x], 1.0),
-                (if x + 1 < nx { id[y * nx + x + 1] as i32 } else { FAR_FIELD }, vertical[y * (nx + 1) + x + 1], -1.0),
-                (if y > 0 { id[(y - 1) * nx + x] as i32 } else { WALL }, horizontal[y * nx + x], 1.0),
-                (if y + 1 < ny { id[(y + 1) * nx + x] as i32 } else { WALL }, horizontal[(y + 1) * nx + x], -1.0),
+                (
+                    if x > 0 {
+                        id[y * nx + x - 1] as i32
+                    } else {
+                        FAR_FIELD
+                    },
+                    vertical[y * (nx + 1) + x],
+                    1.0,
+                ),
+                (
+                    if x + 1 < nx {
+                        id[y * nx + x + 1] as i32
+                    } else {
+                        FAR_FIELD
+                    },
+                    vertical[y * (nx + 1) + x + 1],
+                    -1.0,
+                ),
+                (
+                    if y > 0 {
+                        id[(y - 1) * nx + x] as i32
+                    } else {
+                        WALL
+                    },
+                    horizontal[y * nx + x],
+                    1.0,
+                ),
+                (
+                    if y + 1 < ny {
+                        id[(y + 1) * nx + x] as i32
+                    } else {
+                        WALL
+                    },
+                    horizontal[(y + 1) * nx + x],
+                    -1.0,
+                ),
             ];
             for (j, (nb, n, sign)) in faces.into_iter().enumerate() {
                 neighbours[j * nelr + i] = nb;
@@ -159,14 +208,25 @@ fn mesh(r: &mut ChaCha8Rng, nx: usize, ny: usize) -> Mesh {
         }
     }
     let areas = rng::f32s(r, nelr, 0.8, 1.2);
-    Mesh { nelr, neighbours, normals, areas }
+    Mesh {
+        nelr,
+        neighbours,
+        normals,
+        areas,
+    }
 }
 
 /// The conserved variables of a flow state (density, pressure, velocity).
 fn free_stream(density: f32, pressure: f32, velocity: [f32; 3]) -> [f32; NVAR] {
     let speed_sqd: f32 = velocity.iter().map(|v| v * v).sum();
     let de = density * (0.5 * speed_sqd) + pressure / (GAMMA - 1.0);
-    [density, density * velocity[0], density * velocity[1], density * velocity[2], de]
+    [
+        density,
+        density * velocity[0],
+        density * velocity[1],
+        density * velocity[2],
+        de,
+    ]
 }
 
 /// cfdStepFactor on the host.
@@ -263,9 +323,15 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         let mut jitter = || r.gen_range(-0.05f32..0.05);
         let density = ff_density * (1.0 + jitter());
         let pressure = ff_pressure * (1.0 + jitter());
-        let velocity =
-            [ff_velocity[0] + jitter() * ff_speed, ff_velocity[1] + jitter() * ff_speed, jitter() * ff_speed];
-        for (v, x) in free_stream(density, pressure, velocity).into_iter().enumerate() {
+        let velocity = [
+            ff_velocity[0] + jitter() * ff_speed,
+            ff_velocity[1] + jitter() * ff_speed,
+            jitter() * ff_speed,
+        ];
+        for (v, x) in free_stream(density, pressure, velocity)
+            .into_iter()
+            .enumerate()
+        {
             vars[v * nelr + i] = x;
         }
     }
@@ -275,11 +341,22 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     if !nelr.is_multiple_of(T) {
         return Err(ctx.invalid(format!("{nelr} cells is not a multiple of {T}")));
     }
-    let (kc, ks, kf, kt) = (ctx.kernel(COPY)?, ctx.kernel(STEP_FACTOR)?, ctx.kernel(FLUX)?, ctx.kernel(TIME_STEP)?);
-    for (symbol, data) in [("c_ff_variable", ff_var.to_vec()), ("c_ff_flux", ffx.concat())] {
+    let (kc, ks, kf, kt) = (
+        ctx.kernel(COPY)?,
+        ctx.kernel(STEP_FACTOR)?,
+        ctx.kernel(FLUX)?,
+        ctx.kernel(TIME_STEP)?,
+    );
+    for (symbol, data) in [
+        ("c_ff_variable", ff_var.to_vec()),
+        ("c_ff_flux", ffx.concat()),
+    ] {
         let (addr, bytes) = ctx.dev.symbol(ctx.module, symbol)?;
         if bytes != 4 * data.len() as u64 {
-            return Err(ctx.invalid(format!("symbol `{symbol}` is {bytes} bytes, expected {}", 4 * data.len())));
+            return Err(ctx.invalid(format!(
+                "symbol `{symbol}` is {bytes} bytes, expected {}",
+                4 * data.len()
+            )));
         }
         ctx.dev.write_slice(addr, &data)?;
     }
@@ -295,9 +372,26 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Rodinia's host loop, launched and repeated on the host.
     let (mut old, mut sf, mut flux) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..iters {
-        ctx.launch(kc, grid, block, 0, &[Arg::I32(n), Arg::Ptr(dvars), Arg::Ptr(dold)])?;
+        ctx.launch(
+            kc,
+            grid,
+            block,
+            0,
+            &[Arg::I32(n), Arg::Ptr(dvars), Arg::Ptr(dold)],
+        )?;
         old = vars.clone();
-        ctx.launch(ks, grid, block, 0, &[Arg::I32(n), Arg::Ptr(dvars), Arg::Ptr(dareas), Arg::Ptr(dsf)])?;
+        ctx.launch(
+            ks,
+            grid,
+            block,
+            0,
+            &[
+                Arg::I32(n),
+                Arg::Ptr(dvars),
+                Arg::Ptr(dareas),
+                Arg::Ptr(dsf),
+            ],
+        )?;
         sf = step_factors(&vars, &mesh.areas, nelr);
         for j in 0..RK {
             ctx.launch(
@@ -305,7 +399,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 grid,
                 block,
                 0,
-                &[Arg::I32(n), Arg::Ptr(dnb), Arg::Ptr(dnormals), Arg::Ptr(dvars), Arg::Ptr(dflux)],
+                &[
+                    Arg::I32(n),
+                    Arg::Ptr(dnb),
+                    Arg::Ptr(dnormals),
+                    Arg::Ptr(dvars),
+                    Arg::Ptr(dflux),
+                ],
             )?;
             flux = fluxes(&mesh, &vars, &ff, &ffx);
             ctx.launch(
@@ -313,7 +413,14 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 grid,
                 block,
                 0,
-                &[Arg::I32(j as i32), Arg::I32(n), Arg::Ptr(dold), Arg::Ptr(dvars), Arg::Ptr(dsf), Arg::Ptr(dflux)],
+                &[
+                    Arg::I32(j as i32),
+                    Arg::I32(n),
+                    Arg::Ptr(dold),
+                    Arg::Ptr(dvars),
+                    Arg::Ptr(dsf),
+                    Arg::Ptr(dflux),
+                ],
             )?;
             let divisor = (RK + 1 - j) as f32;
             for (i, &step) in sf.iter().enumerate() {

@@ -33,9 +33,13 @@ const MAXW: usize = 1024;
 fn forward(x: &[i32]) -> Vec<i32> {
     let (n, half) = (x.len(), x.len() / 2);
     let d: Vec<i32> = (0..half)
-        .map(|k| x[2 * k + 1] - ((x[2 * k] + x[if 2 * k + 2 < n { 2 * k + 2 } else { n - 2 }]) >> 1))
+        .map(|k| {
+            x[2 * k + 1] - ((x[2 * k] + x[if 2 * k + 2 < n { 2 * k + 2 } else { n - 2 }]) >> 1)
+        })
         .collect();
-    let mut out: Vec<i32> = (0..half).map(|k| x[2 * k] + ((d[k.saturating_sub(1)] + d[k] + 2) >> 2)).collect();
+    let mut out: Vec<i32> = (0..half)
+        .map(|k| x[2 * k] + ((d[k.saturating_sub(1)] + d[k] + 2) >> 2))
+        .collect();
     out.extend_from_slice(&d);
     out
 }
@@ -49,7 +53,11 @@ fn inverse(c: &[i32]) -> Vec<i32> {
         x[2 * k] = s[k] - ((d[k.saturating_sub(1)] + d[k] + 2) >> 2);
     }
     for k in 0..half {
-        let right = if 2 * k + 2 < n { x[2 * k + 2] } else { x[n - 2] };
+        let right = if 2 * k + 2 < n {
+            x[2 * k + 2]
+        } else {
+            x[n - 2]
+        };
         x[2 * k + 1] = d[k] + ((x[2 * k] + right) >> 1);
     }
     x
@@ -57,7 +65,14 @@ fn inverse(c: &[i32]) -> Vec<i32> {
 
 /// Applies `f` to every row, then every column, of the top-left bw x bh band (or columns
 /// first when `cols_first`, for the inverse).
-fn band(a: &mut [i32], pitch: usize, bw: usize, bh: usize, f: fn(&[i32]) -> Vec<i32>, cols_first: bool) {
+fn band(
+    a: &mut [i32],
+    pitch: usize,
+    bw: usize,
+    bh: usize,
+    f: fn(&[i32]) -> Vec<i32>,
+    cols_first: bool,
+) {
     let rows = |a: &mut [i32]| {
         for y in 0..bh {
             let out = f(&a[y * pitch..y * pitch + bw]);
@@ -96,21 +111,34 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (mut bw, mut bh) = (w, h);
     for level in 0..levels {
         if bw % 2 != 0 || bh % 2 != 0 || bw > MAXW {
-            return Err(ctx.invalid(format!("level {level}: band {bw} x {bh} is odd or wider than {MAXW}")));
+            return Err(ctx.invalid(format!(
+                "level {level}: band {bw} x {bh} is odd or wider than {MAXW}"
+            )));
         }
         ctx.launch(
             kr,
             Dim3::new(bh as u32, 1, 1),
             Dim3::new(T, 1, 1),
             0,
-            &[Arg::Ptr(da), Arg::Ptr(db), Arg::I32(w as i32), Arg::I32(bw as i32)],
+            &[
+                Arg::Ptr(da),
+                Arg::Ptr(db),
+                Arg::I32(w as i32),
+                Arg::I32(bw as i32),
+            ],
         )?;
         ctx.launch(
             kc,
             Dim3::new(div_up(bw, 32), div_up(bh / 2, 8), 1),
             Dim3::new(32, 8, 1),
             0,
-            &[Arg::Ptr(db), Arg::Ptr(da), Arg::I32(w as i32), Arg::I32(bw as i32), Arg::I32(bh as i32)],
+            &[
+                Arg::Ptr(db),
+                Arg::Ptr(da),
+                Arg::I32(w as i32),
+                Arg::I32(bw as i32),
+                Arg::I32(bh as i32),
+            ],
         )?;
         band(&mut want, w, bw, bh, forward, false);
         let got = ctx.download::<i32>(da, w * h)?;

@@ -21,7 +21,10 @@ pub(crate) const PTX: &str = kernel_file!(rod_gaussian, "ptx");
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(FAN1, FAN1_THREADS as u32), KernelShape::xy(FAN2, 16, 16)],
+    kernels: &[
+        KernelShape::x(FAN1, FAN1_THREADS as u32),
+        KernelShape::xy(FAN2, 16, 16),
+    ],
     barriers: "none",
     small: "144 x 144 system (286 launches; Fan2 starts at 9 x 9 CTAs)",
     paper: "512 x 512 system (1022 launches; Fan2 starts at 32 x 32 CTAs)",
@@ -68,14 +71,25 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             Dim3::new(div_up(rest, FAN1_THREADS), 1, 1),
             Dim3::new(FAN1_THREADS as u32, 1, 1),
             0,
-            &[Arg::Ptr(da), Arg::Ptr(dm), Arg::I32(n as i32), Arg::I32(t as i32)],
+            &[
+                Arg::Ptr(da),
+                Arg::Ptr(dm),
+                Arg::I32(n as i32),
+                Arg::I32(t as i32),
+            ],
         )?;
         ctx.launch(
             k2,
             Dim3::new(div_up(n - t, 16), div_up(rest, 16), 1),
             Dim3::new(16, 16, 1),
             0,
-            &[Arg::Ptr(da), Arg::Ptr(db), Arg::Ptr(dm), Arg::I32(n as i32), Arg::I32(t as i32)],
+            &[
+                Arg::Ptr(da),
+                Arg::Ptr(db),
+                Arg::Ptr(dm),
+                Arg::I32(n as i32),
+                Arg::I32(t as i32),
+            ],
         )?;
     }
     let ga = ctx.download::<f32>(da, n * n)?;

@@ -40,7 +40,13 @@ fn at(frame: &[u8], g: &Geometry, x: i32, y: i32) -> i32 {
 }
 
 /// hwTrack for one point: the new position and the best score.
-fn track(frame: &[u8], first: &[u8], g: &Geometry, init: (i32, i32), cur: (i32, i32)) -> (i32, i32, i32) {
+fn track(
+    frame: &[u8],
+    first: &[u8],
+    g: &Geometry,
+    init: (i32, i32),
+    cur: (i32, i32),
+) -> (i32, i32, i32) {
     let half = g.tsize / 2;
     let s = g.search;
     let mut best = (i32::MAX, 0);
@@ -67,8 +73,26 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // warps), 512 x 512 frames, 6 tracked frames (Rodinia tracks 51 points through 104
     // 609 x 590 frames; more points here so that the grid fills the GPU).
     let (points, g, frames) = size.pick(
-        (240usize, Geometry { w: 192, h: 192, tsize: 7, search: 8 }, 4usize),
-        (360, Geometry { w: 512, h: 512, tsize: 11, search: 16 }, 7),
+        (
+            240usize,
+            Geometry {
+                w: 192,
+                h: 192,
+                tsize: 7,
+                search: 8,
+            },
+            4usize,
+        ),
+        (
+            360,
+            Geometry {
+                w: 512,
+                h: 512,
+                tsize: 11,
+                search: 16,
+            },
+            7,
+        ),
     );
     let mut r = rng::rng(NAME, 0);
     let texture = rng::u32s(&mut r, g.w * g.h, 0, 255);
@@ -98,7 +122,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let init: Vec<(i32, i32)> = (0..points)
         .map(|p| {
             let th = p as f64 * std::f64::consts::TAU / points as f64;
-            ((cx + ax * th.cos()).round() as i32, (cy + ay * th.sin()).round() as i32)
+            (
+                (cx + ax * th.cos()).round() as i32,
+                (cy + ay * th.sin()).round() as i32,
+            )
         })
         .collect();
     let (ix, iy): (Vec<i32>, Vec<i32>) = init.iter().copied().unzip();
@@ -148,9 +175,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     }
     // Sanity: at least 95% of the points moved exactly with the texture.
     let last = shifts[frames - 1];
-    let followed = (0..points).filter(|&p| (cur[p].0 - init[p].0, cur[p].1 - init[p].1) == last).count();
+    let followed = (0..points)
+        .filter(|&p| (cur[p].0 - init[p].0, cur[p].1 - init[p].1) == last)
+        .count();
     if followed * 20 < points * 19 {
-        return Err(ctx.invalid(format!("only {followed} of {points} points followed the motion {last:?}")));
+        return Err(ctx.invalid(format!(
+            "only {followed} of {points} points followed the motion {last:?}"
+        )));
     }
     ctx.count_checked(1);
     ctx.finish("")

@@ -59,7 +59,13 @@ fn coeffs(rows: usize, cols: usize) -> Coeffs {
     let ry = gh / (2.0 * K_SI * T_CHIP * gw);
     let rz = T_CHIP / (K_SI * gh * gw);
     let step = PRECISION / (MAX_PD / (FACTOR_CHIP * T_CHIP * SPEC_HEAT_SI));
-    Coeffs { sdc: (step / cap) as f32, rx: (1.0 / rx) as f32, ry: (1.0 / ry) as f32, rz: (1.0 / rz) as f32, amb: 80.0 }
+    Coeffs {
+        sdc: (step / cap) as f32,
+        rx: (1.0 / rx) as f32,
+        ry: (1.0 / ry) as f32,
+        rz: (1.0 / rz) as f32,
+        amb: 80.0,
+    }
 }
 
 /// One time step on the host, in the kernel's operation order.
@@ -92,7 +98,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
 
 /// `iters` time steps on a `rows` x `cols` chip, inputs drawn from `name`'s seed (also
 /// rod_hotspot_kaws's driver).
-pub(crate) fn hotspot(dev: &mut Device, name: &'static str, rows: usize, cols: usize, iters: usize) -> Result<Outcome, SuiteError> {
+pub(crate) fn hotspot(
+    dev: &mut Device,
+    name: &'static str,
+    rows: usize,
+    cols: usize,
+    iters: usize,
+) -> Result<Outcome, SuiteError> {
     let mut r = rng::rng(name, 0);
     let temp = rng::f32s(&mut r, rows * cols, 323.0, 343.0);
     let power = rng::f32s(&mut r, rows * cols, 0.0, 0.01);

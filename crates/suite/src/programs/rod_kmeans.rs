@@ -69,14 +69,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         }
     }
     // Initial centroids: the first k points, as Rodinia does.
-    let mut clusters: Vec<f32> =
-        (0..k).flat_map(|c| (0..nf).map(move |f| (c, f))).map(|(c, f)| features[f * n + c]).collect();
+    let mut clusters: Vec<f32> = (0..k)
+        .flat_map(|c| (0..nf).map(move |f| (c, f)))
+        .map(|(c, f)| features[f * n + c])
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let kernel = ctx.kernel(KERNEL)?;
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (MAXK * MAXF * 4) as u64 || k > MAXK || nf > MAXF {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes; k = {k}, features = {nf}")));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes; k = {k}, features = {nf}"
+        )));
     }
     let dfeat = ctx.upload(&features)?;
     let mut membership = vec![-1i32; n];

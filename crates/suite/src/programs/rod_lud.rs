@@ -105,7 +105,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     lud_blocked(&mut want, n);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (kd, kp, ki) = (ctx.kernel(DIAGONAL)?, ctx.kernel(PERIMETER)?, ctx.kernel(INTERNAL)?);
+    let (kd, kp, ki) = (
+        ctx.kernel(DIAGONAL)?,
+        ctx.kernel(PERIMETER)?,
+        ctx.kernel(INTERNAL)?,
+    );
     let da = ctx.upload(&a0)?;
     let tile = Dim3::new(B as u32, B as u32, 1);
     for d in 0..nb {
@@ -113,7 +117,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         ctx.launch(kd, Dim3::new(1, 1, 1), tile, 0, &args)?;
         let rest = (nb - 1 - d) as u32;
         if rest > 0 {
-            ctx.launch(kp, Dim3::new(rest, 1, 1), Dim3::new(2 * B as u32, 1, 1), 0, &args)?;
+            ctx.launch(
+                kp,
+                Dim3::new(rest, 1, 1),
+                Dim3::new(2 * B as u32, 1, 1),
+                0,
+                &args,
+            )?;
             ctx.launch(ki, Dim3::new(rest, rest, 1), tile, 0, &args)?;
         }
     }

@@ -41,7 +41,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Latitudes and longitudes on a coarse 0.1-degree grid, so that ties occur.
     let lat = rng::i32s(&mut r, n, 0, 900);
     let lng = rng::i32s(&mut r, n, 0, 1800);
-    let loc: Vec<f32> = lat.iter().zip(&lng).flat_map(|(&a, &b)| [a as f32 / 10.0, b as f32 / 10.0]).collect();
+    let loc: Vec<f32> = lat
+        .iter()
+        .zip(&lng)
+        .flat_map(|(&a, &b)| [a as f32 / 10.0, b as f32 / 10.0])
+        .collect();
     let (qlat, qlng) = (30.0f32, 90.0f32);
     let dist: Vec<f32> = loc
         .chunks(2)
@@ -66,7 +70,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         grid,
         Dim3::new(T as u32, 1, 1),
         0,
-        &[Arg::Ptr(dloc), Arg::F32(qlat), Arg::F32(qlng), Arg::Ptr(ddist), Arg::I32(n as i32)],
+        &[
+            Arg::Ptr(dloc),
+            Arg::F32(qlat),
+            Arg::F32(qlng),
+            Arg::Ptr(ddist),
+            Arg::I32(n as i32),
+        ],
     )?;
     let mut got = ctx.download::<f32>(ddist, n)?;
     ctx.exact("distance", &got, &dist)?;
@@ -74,7 +84,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // not yet taken (ties to the lower index) and retiring it.
     let mut chosen = Vec::with_capacity(k);
     for _ in 0..k {
-        let best = (0..n).min_by(|&a, &b| got[a].total_cmp(&got[b]).then(a.cmp(&b))).unwrap();
+        let best = (0..n)
+            .min_by(|&a, &b| got[a].total_cmp(&got[b]).then(a.cmp(&b)))
+            .unwrap();
         chosen.push(best);
         got[best] = f32::INFINITY;
     }

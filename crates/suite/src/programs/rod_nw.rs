@@ -16,7 +16,10 @@ pub(crate) const PTX: &str = kernel_file!(rod_nw, "ptx");
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(UPPER, B as u32), KernelShape::x(LOWER, B as u32)],
+    kernels: &[
+        KernelShape::x(UPPER, B as u32),
+        KernelShape::x(LOWER, B as u32),
+    ],
     barriers: "1 after staging + 1 per inner anti-diagonal (31), with one warp per CTA",
     small: "two sequences of 512 (63 launches of 1..32 CTAs)",
     paper: "two sequences of 2048 (255 launches of 1..128 CTAs)",
@@ -42,7 +45,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut table = vec![0i32; SYMBOLS * SYMBOLS];
     for i in 0..SYMBOLS {
         for j in i..SYMBOLS {
-            let v = if i == j { rng::i32s(&mut r, 1, 4, 11)[0] } else { rng::i32s(&mut r, 1, -4, 3)[0] };
+            let v = if i == j {
+                rng::i32s(&mut r, 1, 4, 11)[0]
+            } else {
+                rng::i32s(&mut r, 1, -4, 3)[0]
+            };
             table[i * SYMBOLS + j] = v;
             table[j * SYMBOLS + i] = v;
         }
@@ -75,7 +82,15 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dscore = ctx.upload(&score)?;
     let dref = ctx.upload(&refm)?;
     let block = Dim3::new(B as u32, 1, 1);
-    let args = |d: usize| [Arg::Ptr(dscore), Arg::Ptr(dref), Arg::I32(n as i32), Arg::I32(GAP), Arg::I32(d as i32)];
+    let args = |d: usize| {
+        [
+            Arg::Ptr(dscore),
+            Arg::Ptr(dref),
+            Arg::I32(n as i32),
+            Arg::I32(GAP),
+            Arg::I32(d as i32),
+        ]
+    };
     for d in 0..nb {
         ctx.launch(ku, Dim3::new(d as u32 + 1, 1, 1), block, 0, &args(d))?;
     }

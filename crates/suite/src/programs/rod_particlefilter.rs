@@ -44,17 +44,26 @@ const FIND_INDEX: &str = "_Z11pfFindIndexPKfPKiS2_PiS3_S3_Pffi";
 const T: usize = 128;
 
 /// The synthetic video: a disk of radius 5 (intensity ~228) moving across a ~100 background.
-fn video(width: usize, height: usize, frames: usize, r: &mut impl Rng) -> (Vec<u8>, Vec<(i32, i32)>) {
+fn video(
+    width: usize,
+    height: usize,
+    frames: usize,
+    r: &mut impl Rng,
+) -> (Vec<u8>, Vec<(i32, i32)>) {
     let mut v = vec![0u8; width * height * frames];
     let mut centres = Vec::with_capacity(frames);
     for f in 0..frames {
-        let (cx, cy) = (width as i32 / 4 + 2 * f as i32, height as i32 / 2 - f as i32);
+        let (cx, cy) = (
+            width as i32 / 4 + 2 * f as i32,
+            height as i32 / 2 - f as i32,
+        );
         centres.push((cx, cy));
         for y in 0..height as i32 {
             for x in 0..width as i32 {
                 let inside = (x - cx) * (x - cx) + (y - cy) * (y - cy) <= 25;
                 let base = if inside { 228 } else { 100 };
-                v[(f * height + y as usize) * width + x as usize] = (base + r.gen_range(-20..=20)) as u8;
+                v[(f * height + y as usize) * width + x as usize] =
+                    (base + r.gen_range(-20..=20)) as u8;
             }
         }
     }
@@ -129,7 +138,11 @@ fn host_frame(st: &mut State, frame: &[u8], w: usize, h: usize, disk: &[i32], u1
         let f = 1.0 + like.max(0.0) / 512.0;
         st.weight[i] *= f * f;
     }
-    let cta_sums: Vec<f32> = st.weight.chunks(T).map(|c| *block_scan(c).last().unwrap()).collect();
+    let cta_sums: Vec<f32> = st
+        .weight
+        .chunks(T)
+        .map(|c| *block_scan(c).last().unwrap())
+        .collect();
     let mut total = 0.0f32;
     for s in &cta_sums {
         total += s;
@@ -173,7 +186,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Small: 32768 particles (256 CTAs of 4 warps: 2 fills of the GTX 480 at 8 CTAs/SM),
     // 64 x 64 video, 2 tracked frames, disk of radius 2 (13 pixels) for the likelihood.
     // Paper: Rodinia's 128 x 128 x 10 video, 40960 particles (320 CTAs), radius 5.
-    let (n, w, h, frames, radius) = size.pick((32768usize, 64usize, 64usize, 3usize, 2i32), (40960, 128, 128, 10, 5));
+    let (n, w, h, frames, radius) = size.pick(
+        (32768usize, 64usize, 64usize, 3usize, 2i32),
+        (40960, 128, 128, 10, 5),
+    );
     let mut r = rng::rng(NAME, 0);
     let (vid, centres) = video(w, h, frames, &mut r);
     let mut disk = Vec::new();
@@ -194,8 +210,16 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let ctas = div_up(n, T);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (kl, ksum, knorm) = (ctx.kernel(LIKELIHOOD)?, ctx.kernel(SUM)?, ctx.kernel(NORMALIZE)?);
-    let (koff, kcdf, kfind) = (ctx.kernel(OFFSETS)?, ctx.kernel(GLOBAL_CDF)?, ctx.kernel(FIND_INDEX)?);
+    let (kl, ksum, knorm) = (
+        ctx.kernel(LIKELIHOOD)?,
+        ctx.kernel(SUM)?,
+        ctx.kernel(NORMALIZE)?,
+    );
+    let (koff, kcdf, kfind) = (
+        ctx.kernel(OFFSETS)?,
+        ctx.kernel(GLOBAL_CDF)?,
+        ctx.kernel(FIND_INDEX)?,
+    );
     let dvid = ctx.upload(&vid)?;
     let ddisk = ctx.upload(&disk)?;
     let mut dx = [ctx.upload(&st.x)?, ctx.zeroed::<i32>(n)?];
@@ -207,7 +231,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let dcdf = ctx.zeroed::<f32>(n)?;
     let doff = ctx.zeroed::<f32>(ctas as usize)?;
     let dindex = ctx.zeroed::<i32>(n)?;
-    let (grid, block, one) = (Dim3::new(ctas, 1, 1), Dim3::new(T as u32, 1, 1), Dim3::new(1, 1, 1));
+    let (grid, block, one) = (
+        Dim3::new(ctas, 1, 1),
+        Dim3::new(T as u32, 1, 1),
+        Dim3::new(1, 1, 1),
+    );
     let mut last = None;
     for f in 1..frames {
         let u1: f32 = r.gen_range(0.0..1.0 / n as f32);
@@ -231,16 +259,40 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
                 Arg::I32(n as i32),
             ],
         )?;
-        ctx.launch(ksum, one, one, 0, &[Arg::Ptr(dcta), Arg::I32(ctas as i32), Arg::Ptr(dtotal)])?;
+        ctx.launch(
+            ksum,
+            one,
+            one,
+            0,
+            &[Arg::Ptr(dcta), Arg::I32(ctas as i32), Arg::Ptr(dtotal)],
+        )?;
         ctx.launch(
             knorm,
             grid,
             block,
             0,
-            &[Arg::Ptr(dweight), Arg::Ptr(dtotal), Arg::Ptr(dcdf), Arg::Ptr(dcta), Arg::I32(n as i32)],
+            &[
+                Arg::Ptr(dweight),
+                Arg::Ptr(dtotal),
+                Arg::Ptr(dcdf),
+                Arg::Ptr(dcta),
+                Arg::I32(n as i32),
+            ],
         )?;
-        ctx.launch(koff, one, one, 0, &[Arg::Ptr(dcta), Arg::Ptr(doff), Arg::I32(ctas as i32)])?;
-        ctx.launch(kcdf, grid, block, 0, &[Arg::Ptr(dcdf), Arg::Ptr(doff), Arg::I32(n as i32)])?;
+        ctx.launch(
+            koff,
+            one,
+            one,
+            0,
+            &[Arg::Ptr(dcta), Arg::Ptr(doff), Arg::I32(ctas as i32)],
+        )?;
+        ctx.launch(
+            kcdf,
+            grid,
+            block,
+            0,
+            &[Arg::Ptr(dcdf), Arg::Ptr(doff), Arg::I32(n as i32)],
+        )?;
         ctx.launch(
             kfind,
             grid,
@@ -283,7 +335,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mx = st.x.iter().map(|&v| v as f64).sum::<f64>() / n as f64;
     let my = st.y.iter().map(|&v| v as f64).sum::<f64>() / n as f64;
     if (mx - cx as f64).hypot(my - cy as f64) > 4.0 {
-        return Err(ctx.invalid(format!("estimate ({mx:.1}, {my:.1}) is far from the disk at ({cx}, {cy})")));
+        return Err(ctx.invalid(format!(
+            "estimate ({mx:.1}, {my:.1}) is far from the disk at ({cx}, {cy})"
+        )));
     }
     ctx.count_checked(1);
     ctx.finish("")

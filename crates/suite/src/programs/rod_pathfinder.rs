@@ -36,7 +36,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     for row in 1..rows {
         want = (0..cols)
             .map(|c| {
-                let m = want[c].min(want[c.saturating_sub(1)]).min(want[(c + 1).min(cols - 1)]);
+                let m = want[c]
+                    .min(want[c.saturating_sub(1)])
+                    .min(want[(c + 1).min(cols - 1)]);
                 m + wall[row * cols + c]
             })
             .collect();

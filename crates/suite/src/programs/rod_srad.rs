@@ -72,7 +72,13 @@ struct Fields {
 /// sradCoeff and sradUpdate on the host (column-major, k = col * rows + row).
 fn step(j: &mut [f32], rows: usize, cols: usize, q0sqr: f32) -> Fields {
     let n = rows * cols;
-    let mut f = Fields { dn: vec![0.0; n], ds: vec![0.0; n], dw: vec![0.0; n], de: vec![0.0; n], c: vec![0.0; n] };
+    let mut f = Fields {
+        dn: vec![0.0; n],
+        ds: vec![0.0; n],
+        dw: vec![0.0; n],
+        de: vec![0.0; n],
+        c: vec![0.0; n],
+    };
     for col in 0..cols {
         for row in 0..rows {
             let k = col * rows + row;
@@ -125,23 +131,56 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let n = rows * cols;
     let mut r = rng::rng(NAME, 0);
     // Rodinia works on exp(pixel / 255) of an ultrasound image; these values lie in that range.
-    let image: Vec<f32> = rng::f32s(&mut r, n, 0.0, 1.0).into_iter().map(f32::exp).collect();
+    let image: Vec<f32> = rng::f32s(&mut r, n, 0.0, 1.0)
+        .into_iter()
+        .map(f32::exp)
+        .collect();
     let i_n: Vec<i32> = (0..rows as i32).map(|i| (i - 1).max(0)).collect();
-    let i_s: Vec<i32> = (0..rows as i32).map(|i| (i + 1).min(rows as i32 - 1)).collect();
+    let i_s: Vec<i32> = (0..rows as i32)
+        .map(|i| (i + 1).min(rows as i32 - 1))
+        .collect();
     let j_w: Vec<i32> = (0..cols as i32).map(|j| (j - 1).max(0)).collect();
-    let j_e: Vec<i32> = (0..cols as i32).map(|j| (j + 1).min(cols as i32 - 1)).collect();
+    let j_e: Vec<i32> = (0..cols as i32)
+        .map(|j| (j + 1).min(cols as i32 - 1))
+        .collect();
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (kp, kr, kc, ku) = (ctx.kernel(PREPARE)?, ctx.kernel(REDUCE)?, ctx.kernel(COEFF)?, ctx.kernel(UPDATE)?);
+    let (kp, kr, kc, ku) = (
+        ctx.kernel(PREPARE)?,
+        ctx.kernel(REDUCE)?,
+        ctx.kernel(COEFF)?,
+        ctx.kernel(UPDATE)?,
+    );
     let dj = ctx.upload(&image)?;
-    let (din, dis, djw, dje) = (ctx.upload(&i_n)?, ctx.upload(&i_s)?, ctx.upload(&j_w)?, ctx.upload(&j_e)?);
-    let mut sums = [(ctx.zeroed::<f32>(n)?, ctx.zeroed::<f32>(n)?), (ctx.zeroed::<f32>(n)?, ctx.zeroed::<f32>(n)?)];
-    let fields: Vec<_> = (0..5).map(|_| ctx.zeroed::<f32>(n)).collect::<Result<_, _>>()?;
+    let (din, dis, djw, dje) = (
+        ctx.upload(&i_n)?,
+        ctx.upload(&i_s)?,
+        ctx.upload(&j_w)?,
+        ctx.upload(&j_e)?,
+    );
+    let mut sums = [
+        (ctx.zeroed::<f32>(n)?, ctx.zeroed::<f32>(n)?),
+        (ctx.zeroed::<f32>(n)?, ctx.zeroed::<f32>(n)?),
+    ];
+    let fields: Vec<_> = (0..5)
+        .map(|_| ctx.zeroed::<f32>(n))
+        .collect::<Result<_, _>>()?;
     let (grid, block) = (Dim3::new(div_up(n, T), 1, 1), Dim3::new(T as u32, 1, 1));
     let mut j = image.clone();
     let mut last = None;
     for it in 0..iters {
-        ctx.launch(kp, grid, block, 0, &[Arg::Ptr(dj), Arg::Ptr(sums[0].0), Arg::Ptr(sums[0].1), Arg::I32(n as i32)])?;
+        ctx.launch(
+            kp,
+            grid,
+            block,
+            0,
+            &[
+                Arg::Ptr(dj),
+                Arg::Ptr(sums[0].0),
+                Arg::Ptr(sums[0].1),
+                Arg::I32(n as i32),
+            ],
+        )?;
         let mut count = n;
         while count > 1 {
             let ctas = div_up(count, T);
@@ -161,25 +200,43 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
             sums.swap(0, 1);
             count = ctas as usize;
         }
-        let got = [ctx.download::<f32>(sums[0].0, 1)?[0], ctx.download::<f32>(sums[0].1, 1)?[0]];
+        let got = [
+            ctx.download::<f32>(sums[0].0, 1)?[0],
+            ctx.download::<f32>(sums[0].1, 1)?[0],
+        ];
         let want = [reduce(j.clone()), reduce(j.iter().map(|v| v * v).collect())];
         ctx.exact(&format!("image sums, iteration {it}"), &got, &want)?;
         let q0 = q0sqr(got[0], got[1], n);
-        let mut args = vec![Arg::Ptr(dj), Arg::Ptr(din), Arg::Ptr(dis), Arg::Ptr(djw), Arg::Ptr(dje)];
+        let mut args = vec![
+            Arg::Ptr(dj),
+            Arg::Ptr(din),
+            Arg::Ptr(dis),
+            Arg::Ptr(djw),
+            Arg::Ptr(dje),
+        ];
         args.extend(fields.iter().map(|&p| Arg::Ptr(p)));
         args.extend([Arg::I32(rows as i32), Arg::I32(cols as i32), Arg::F32(q0)]);
         ctx.launch(kc, grid, block, 0, &args)?;
         let mut args = vec![Arg::Ptr(dj), Arg::Ptr(dis), Arg::Ptr(dje)];
         args.extend(fields.iter().map(|&p| Arg::Ptr(p)));
-        args.extend([Arg::I32(rows as i32), Arg::I32(cols as i32), Arg::F32(LAMBDA)]);
+        args.extend([
+            Arg::I32(rows as i32),
+            Arg::I32(cols as i32),
+            Arg::F32(LAMBDA),
+        ]);
         ctx.launch(ku, grid, block, 0, &args)?;
         last = Some(step(&mut j, rows, cols, q0));
     }
     let got = ctx.download::<f32>(dj, n)?;
     ctx.exact("J", &got, &j)?;
     if let Some(f) = last {
-        for (what, p, want) in [("dN", 0, &f.dn), ("dS", 1, &f.ds), ("dW", 2, &f.dw), ("dE", 3, &f.de), ("c", 4, &f.c)]
-        {
+        for (what, p, want) in [
+            ("dN", 0, &f.dn),
+            ("dS", 1, &f.ds),
+            ("dW", 2, &f.dw),
+            ("dE", 3, &f.de),
+            ("c", 4, &f.c),
+        ] {
             let got = ctx.download::<f32>(fields[p], n)?;
             ctx.exact(&format!("{what} (last iteration)"), &got, want)?;
         }

@@ -127,7 +127,9 @@ pub(crate) fn streamcluster(
             ],
         )?;
         // Host mirror of scPgain.
-        let xc: Vec<f32> = (0..n).map(|i| dist(&coord, n, dim, i, x) * weight[i]).collect();
+        let xc: Vec<f32> = (0..n)
+            .map(|i| dist(&coord, n, dim, i, x) * weight[i])
+            .collect();
         let switches: Vec<u8> = (0..n).map(|i| u8::from(xc[i] < cost[i])).collect();
         let mut want = vec![0.0f32; n * (k + 1)];
         for i in 0..n {
@@ -168,7 +170,12 @@ pub(crate) fn streamcluster(
                 cost[i] = xc[i];
             }
         }
-        let kept: Vec<usize> = open.iter().enumerate().filter(|&(c, _)| !closed[c]).map(|(_, &p)| p).collect();
+        let kept: Vec<usize> = open
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| !closed[c])
+            .map(|(_, &p)| p)
+            .collect();
         open = kept;
         open.push(x);
         for (slot, &p) in open.iter().enumerate() {

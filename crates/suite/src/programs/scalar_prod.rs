@@ -51,7 +51,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(pairs as u32, 1, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dout), Arg::Ptr(da), Arg::Ptr(db), Arg::I32(pairs as i32), Arg::I32(len as i32)],
+        &[
+            Arg::Ptr(dout),
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::I32(pairs as i32),
+            Arg::I32(len as i32),
+        ],
     )?;
     let got = ctx.download::<f32>(dout, pairs)?;
     ctx.bounded("dot", &got, &expected, &bound)?;

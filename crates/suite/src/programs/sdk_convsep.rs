@@ -36,7 +36,10 @@ const STEPS: u32 = 8;
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::xy(ROWS, ROWS_X, ROWS_Y), KernelShape::xy(COLS, COLS_X, COLS_Y)],
+    kernels: &[
+        KernelShape::xy(ROWS, ROWS_X, ROWS_Y),
+        KernelShape::xy(COLS, COLS_X, COLS_Y),
+    ],
     barriers: "1 per CTA, after the tile and its halo are staged",
     small: "384 x 320 image: 240 row CTAs, 120 column CTAs",
     paper: "3072 x 3072 image (the SDK's): 18432 row CTAs, 9216 column CTAs (Table II)",
@@ -49,7 +52,11 @@ fn convolve(src: &[f32], w: usize, h: usize, taps: &[f32; TAPS], rows: bool) -> 
         for x in 0..w {
             let mut sum = 0f32;
             for j in -(RADIUS as isize)..=RADIUS as isize {
-                let (sx, sy) = if rows { (x as isize + j, y as isize) } else { (x as isize, y as isize + j) };
+                let (sx, sy) = if rows {
+                    (x as isize + j, y as isize)
+                } else {
+                    (x as isize, y as isize + j)
+                };
                 let v = if sx < 0 || sy < 0 || sx >= w as isize || sy >= h as isize {
                     0.0
                 } else {
@@ -68,7 +75,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
     let (row_span, col_span) = ((ROWS_X * STEPS) as usize, (COLS_Y * STEPS) as usize);
     if w % row_span != 0 || h % col_span != 0 {
-        return Err(ctx.invalid(format!("image {w} x {h}: sides must be multiples of {row_span} and {col_span}")));
+        return Err(ctx.invalid(format!(
+            "image {w} x {h}: sides must be multiples of {row_span} and {col_span}"
+        )));
     }
     let mut r = rng::rng(NAME, 0);
     let img = rng::f32s(&mut r, w * h, 0.0, 1.0);
@@ -77,13 +86,23 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (k_rows, k_cols) = (ctx.kernel(ROWS)?, ctx.kernel(COLS)?);
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (TAPS * 4) as u64 {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {}", TAPS * 4)));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {}",
+            TAPS * 4
+        )));
     }
     ctx.dev.write_slice(addr, &taps)?;
     let din = ctx.upload(&img)?;
     let dtmp = ctx.zeroed::<f32>(w * h)?;
     let dout = ctx.zeroed::<f32>(w * h)?;
-    let args = |dst, src| [Arg::Ptr(dst), Arg::Ptr(src), Arg::I32(w as i32), Arg::I32(h as i32)];
+    let args = |dst, src| {
+        [
+            Arg::Ptr(dst),
+            Arg::Ptr(src),
+            Arg::I32(w as i32),
+            Arg::I32(h as i32),
+        ]
+    };
     ctx.launch(
         k_rows,
         Dim3::new((w / row_span) as u32, h as u32 / ROWS_Y, 1),
@@ -103,6 +122,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let want_rows = convolve(&img, w, h, &taps, true);
     ctx.exact("row pass", &got_rows, &want_rows)?;
     let got = ctx.download::<f32>(dout, w * h)?;
-    ctx.exact("column pass", &got, &convolve(&got_rows, w, h, &taps, false))?;
+    ctx.exact(
+        "column pass",
+        &got,
+        &convolve(&got_rows, w, h, &taps, false),
+    )?;
     ctx.finish("")
 }

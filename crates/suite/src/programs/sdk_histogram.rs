@@ -63,12 +63,18 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // Uniform bytes, except that every 8th word repeats one hot value, so some bins (and their
     // shared counters) are much busier than the rest.
     let hot: u32 = r.gen();
-    let data: Vec<u32> = (0..words).map(|i| if i % 8 == 0 { hot } else { r.gen() }).collect();
+    let data: Vec<u32> = (0..words)
+        .map(|i| if i % 8 == 0 { hot } else { r.gen() })
+        .collect();
     let ctas64 = words.div_ceil(H64_WORDS_PER_CTA);
 
     let mut ctx = Ctx::new(dev, NAME, PTX)?;
-    let (k64, km64, k256, km256) =
-        (ctx.kernel(HIST64)?, ctx.kernel(MERGE64)?, ctx.kernel(HIST256)?, ctx.kernel(MERGE256)?);
+    let (k64, km64, k256, km256) = (
+        ctx.kernel(HIST64)?,
+        ctx.kernel(MERGE64)?,
+        ctx.kernel(HIST256)?,
+        ctx.kernel(MERGE256)?,
+    );
     let ddata = ctx.upload(&data)?;
     let dpart64 = ctx.zeroed::<u32>(ctas64 * 64)?;
     let dhist64 = ctx.zeroed::<u32>(64)?;
@@ -88,7 +94,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(64, 1, 1),
         block(MERGE_THREADS as usize),
         0,
-        &[Arg::Ptr(dhist64), Arg::Ptr(dpart64), Arg::I32(ctas64 as i32)],
+        &[
+            Arg::Ptr(dhist64),
+            Arg::Ptr(dpart64),
+            Arg::I32(ctas64 as i32),
+        ],
     )?;
     ctx.launch(
         k256,
@@ -102,16 +112,26 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(256, 1, 1),
         block(MERGE_THREADS as usize),
         0,
-        &[Arg::Ptr(dhist256), Arg::Ptr(dpart256), Arg::I32(H256_CTAS as i32)],
+        &[
+            Arg::Ptr(dhist256),
+            Arg::Ptr(dpart256),
+            Arg::I32(H256_CTAS as i32),
+        ],
     )?;
 
     // 64 bins: CTA c counted words [c * 3840, (c + 1) * 3840).
-    let want_part64: Vec<u32> =
-        data.chunks(H64_WORDS_PER_CTA).flat_map(|chunk| count(chunk, 64, |b| (b >> 2) as usize)).collect();
+    let want_part64: Vec<u32> = data
+        .chunks(H64_WORDS_PER_CTA)
+        .flat_map(|chunk| count(chunk, 64, |b| (b >> 2) as usize))
+        .collect();
     let got_part64 = ctx.download::<u32>(dpart64, ctas64 * 64)?;
     ctx.exact("partial histogram (64 bins)", &got_part64, &want_part64)?;
     let got64 = ctx.download::<u32>(dhist64, 64)?;
-    ctx.exact("histogram (64 bins)", &got64, &count(&data, 64, |b| (b >> 2) as usize))?;
+    ctx.exact(
+        "histogram (64 bins)",
+        &got64,
+        &count(&data, 64, |b| (b >> 2) as usize),
+    )?;
 
     // 256 bins: CTA c counted the 192-word runs c, c + 240, c + 480, ... (its grid stride).
     let mut want_part256 = vec![0u32; H256_CTAS * 256];
@@ -126,6 +146,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got_part256 = ctx.download::<u32>(dpart256, H256_CTAS * 256)?;
     ctx.exact("partial histogram (256 bins)", &got_part256, &want_part256)?;
     let got256 = ctx.download::<u32>(dhist256, 256)?;
-    ctx.exact("histogram (256 bins)", &got256, &count(&data, 256, |b| b as usize))?;
+    ctx.exact(
+        "histogram (256 bins)",
+        &got256,
+        &count(&data, 256, |b| b as usize),
+    )?;
     ctx.finish("")
 }

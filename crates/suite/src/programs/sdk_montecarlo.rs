@@ -37,8 +37,12 @@ const U: f64 = f32::EPSILON as f64 / 2.0;
 /// Kernels, CTA shapes, barriers and sizes (`warpsim list workloads`).
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
-    kernels: &[KernelShape::x(INVERSE_CND, CND_THREADS as u32), KernelShape::x(ONE_BLOCK_PER_OPTION, THREADS as u32)],
-    barriers: "inverseCND: none; one block per option: 1 after the partial sums + 1 per tree level (9)",
+    kernels: &[
+        KernelShape::x(INVERSE_CND, CND_THREADS as u32),
+        KernelShape::x(ONE_BLOCK_PER_OPTION, THREADS as u32),
+    ],
+    barriers:
+        "inverseCND: none; one block per option: 1 after the partial sums + 1 per tree level (9)",
     small: "2048 paths (16 CTAs), 140 options (140 CTAs)",
     paper: "16384 paths (128 CTAs), 256 options (256 CTAs: Table II)",
 };
@@ -62,8 +66,18 @@ pub(crate) const NORMAL_ABS_TOL: f64 = 1e-5;
 /// Moro's inverse cumulative normal, as the kernel evaluates it, in f64 (also the reference
 /// of sdk_quasirandom, which launches the same kernel).
 pub(crate) fn moro_inv_cnd(u: f64) -> f64 {
-    const A: [f64; 4] = [2.50662823884, -18.61500062529, 41.39119773534, -25.44106049637];
-    const B: [f64; 4] = [-8.47351093090, 23.08336743743, -21.06224101826, 3.13082909833];
+    const A: [f64; 4] = [
+        2.50662823884,
+        -18.61500062529,
+        41.39119773534,
+        -25.44106049637,
+    ];
+    const B: [f64; 4] = [
+        -8.47351093090,
+        23.08336743743,
+        -21.06224101826,
+        3.13082909833,
+    ];
     const C: [f64; 9] = [
         0.3374754822726147,
         0.9761690190917186,
@@ -104,7 +118,11 @@ fn price(o: &McOption, z: &[f32]) -> [(f64, f64); 2] {
         let p = s * arg.exp();
         let payoff = (p - x).max(0.0);
         let d_price = p * ((mu_t.abs() + (v_sqrt_t * zi as f64).abs()) * 6.0 * U + 4.0 * U);
-        let d_payoff = if p > x { d_price + payoff * U } else { d_price.max(0.0).min((p + d_price - x).max(0.0)) };
+        let d_payoff = if p > x {
+            d_price + payoff * U
+        } else {
+            d_price.max(0.0).min((p + d_price - x).max(0.0))
+        };
         sum += payoff;
         sum2 += payoff * payoff;
         err += d_payoff;
@@ -116,13 +134,21 @@ fn price(o: &McOption, z: &[f32]) -> [(f64, f64); 2] {
     let mean = sum / n;
     let d_mean = d_sum / n + mean * U;
     let var = (sum2 / n - mean * mean).max(0.0);
-    let d_var = d_sum2 / n + (sum2 / n) * 2.0 * U + (2.0 * mean + d_mean) * d_mean + mean * mean * 2.0 * U;
-    let d_sd = if var > 0.0 { (d_var / (2.0 * var.sqrt())).min(d_var.sqrt()) } else { d_var.sqrt() };
+    let d_var =
+        d_sum2 / n + (sum2 / n) * 2.0 * U + (2.0 * mean + d_mean) * d_mean + mean * mean * 2.0 * U;
+    let d_sd = if var > 0.0 {
+        (d_var / (2.0 * var.sqrt())).min(d_var.sqrt())
+    } else {
+        d_var.sqrt()
+    };
     let conf = 1.96 * (var / n).sqrt();
     let expected = disc * mean;
     [
         (expected, disc * d_mean + expected * 6.0 * U),
-        (disc * conf, disc * 1.96 * d_sd / n.sqrt() + disc * conf * 10.0 * U),
+        (
+            disc * conf,
+            disc * 1.96 * d_sd / n.sqrt() + disc * conf * 10.0 * U,
+        ),
     ]
 }
 
@@ -130,7 +156,9 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (paths, cnd_ctas, noptions) = size.pick((2048usize, 16u32, 140usize), (16384, 128, 256));
     let mut rn = rng::rng(NAME, 0);
     // Uniform samples strictly inside (0, 1), so both tails are exercised but never infinite.
-    let uniform: Vec<f32> = (0..paths).map(|_| rn.gen_range(1e-6f32..1.0 - 1e-6)).collect();
+    let uniform: Vec<f32> = (0..paths)
+        .map(|_| rn.gen_range(1e-6f32..1.0 - 1e-6))
+        .collect();
     let options: Vec<McOption> = (0..noptions)
         .map(|_| McOption {
             s: rn.gen_range(5.0..50.0),
@@ -160,20 +188,40 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(noptions as u32, 1, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dexp), Arg::Ptr(dconf), Arg::Ptr(dopt), Arg::Ptr(dnormal), Arg::I32(paths as i32)],
+        &[
+            Arg::Ptr(dexp),
+            Arg::Ptr(dconf),
+            Arg::Ptr(dopt),
+            Arg::Ptr(dnormal),
+            Arg::I32(paths as i32),
+        ],
     )?;
 
     let normal = ctx.download::<f32>(dnormal, paths)?;
     let want_normal: Vec<f64> = uniform.iter().map(|&u| moro_inv_cnd(u as f64)).collect();
-    ctx.close("normal sample", &normal, &want_normal, NORMAL_REL_TOL, NORMAL_ABS_TOL)?;
+    ctx.close(
+        "normal sample",
+        &normal,
+        &want_normal,
+        NORMAL_REL_TOL,
+        NORMAL_ABS_TOL,
+    )?;
 
     let reference: Vec<[(f64, f64); 2]> = options.iter().map(|o| price(o, &normal)).collect();
     let column = |i: usize, j: usize| -> Vec<f64> {
-        reference.iter().map(|r| if j == 0 { r[i].0 } else { r[i].1 }).collect()
+        reference
+            .iter()
+            .map(|r| if j == 0 { r[i].0 } else { r[i].1 })
+            .collect()
     };
     let got_exp = ctx.download::<f32>(dexp, noptions)?;
     let got_conf = ctx.download::<f32>(dconf, noptions)?;
-    ctx.bounded("expected call value", &got_exp, &column(0, 0), &column(0, 1))?;
+    ctx.bounded(
+        "expected call value",
+        &got_exp,
+        &column(0, 0),
+        &column(0, 1),
+    )?;
     ctx.bounded("confidence", &got_conf, &column(1, 0), &column(1, 1))?;
     ctx.finish("")
 }

@@ -55,18 +55,27 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let (n, repeats) = size.pick((16384usize, 3usize), (131072, 21));
     let v = direction_vectors(DIMS, &mut rng::rng(NAME, 0));
     // 31-bit columns: the top 31 bits of each 32-bit direction vector.
-    let table: Vec<u32> = (0..DIMS).flat_map(|d| (0..RESOLUTION).map(move |b| d * BITS + b)).map(|i| v[i] >> 1).collect();
+    let table: Vec<u32> = (0..DIMS)
+        .flat_map(|d| (0..RESOLUTION).map(move |b| d * BITS + b))
+        .map(|i| v[i] >> 1)
+        .collect();
     let scale = f32::from_bits(0x3000_0000); // 2^-31
     let mut ctx = Ctx::new(dev, NAME, ptx)?;
     let strata = 1usize << (usize::BITS - 1 - n.leading_zeros()); // largest power of two <= n
     let mut want = Vec::with_capacity(DIMS * n);
     for columns in table.chunks_exact(RESOLUTION) {
         let xs: Vec<u32> = (0..n as u32)
-            .map(|pos| (0..RESOLUTION).filter(|&b| pos >> b & 1 == 1).fold(0, |x, b| x ^ columns[b]))
+            .map(|pos| {
+                (0..RESOLUTION)
+                    .filter(|&b| pos >> b & 1 == 1)
+                    .fold(0, |x, b| x ^ columns[b])
+            })
             .collect();
         let top: Vec<u32> = xs[..strata].iter().map(|&x| x << 1).collect();
         if !stratified(&top) {
-            return Err(ctx.invalid("host reference: a dimension's first points are not one per interval"));
+            return Err(
+                ctx.invalid("host reference: a dimension's first points are not one per interval")
+            );
         }
         want.extend(xs.iter().map(|&x| (x + 1) as f32 * scale));
     }
@@ -74,24 +83,49 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let (kgen, kcnd) = (ctx.kernel(GENERATOR)?, ctx.kernel(INVERSE_CND)?);
     let (addr, bytes) = ctx.dev.symbol(ctx.module, SYMBOL)?;
     if bytes != (DIMS * RESOLUTION * 4) as u64 {
-        return Err(ctx.invalid(format!("symbol `{SYMBOL}` is {bytes} bytes, expected {}", DIMS * RESOLUTION * 4)));
+        return Err(ctx.invalid(format!(
+            "symbol `{SYMBOL}` is {bytes} bytes, expected {}",
+            DIMS * RESOLUTION * 4
+        )));
     }
     ctx.dev.write_slice(addr, &table)?;
     let dpoints = ctx.zeroed::<f32>(DIMS * n)?;
     let dnormal = ctx.zeroed::<f32>(DIMS * n)?;
     for _ in 0..repeats {
         let args = [Arg::Ptr(dpoints), Arg::U32(0), Arg::U32(n as u32)];
-        ctx.launch(kgen, Dim3::new(CTAS, 1, 1), Dim3::new(THREADS, DIMS as u32, 1), 0, &args)?;
+        ctx.launch(
+            kgen,
+            Dim3::new(CTAS, 1, 1),
+            Dim3::new(THREADS, DIMS as u32, 1),
+            0,
+            &args,
+        )?;
     }
     let points = ctx.download::<f32>(dpoints, DIMS * n)?;
     ctx.exact("points", &points, &want)?;
     for _ in 0..repeats {
-        let args = [Arg::Ptr(dnormal), Arg::Ptr(dpoints), Arg::I32((DIMS * n) as i32)];
-        ctx.launch(kcnd, Dim3::new(CTAS, 1, 1), Dim3::new(CND_THREADS, 1, 1), 0, &args)?;
+        let args = [
+            Arg::Ptr(dnormal),
+            Arg::Ptr(dpoints),
+            Arg::I32((DIMS * n) as i32),
+        ];
+        ctx.launch(
+            kcnd,
+            Dim3::new(CTAS, 1, 1),
+            Dim3::new(CND_THREADS, 1, 1),
+            0,
+            &args,
+        )?;
     }
     let normal = ctx.download::<f32>(dnormal, DIMS * n)?;
     let want_normal: Vec<f64> = points.iter().map(|&u| moro_inv_cnd(u as f64)).collect();
-    ctx.close("normal", &normal, &want_normal, NORMAL_REL_TOL, NORMAL_ABS_TOL)?;
+    ctx.close(
+        "normal",
+        &normal,
+        &want_normal,
+        NORMAL_REL_TOL,
+        NORMAL_ABS_TOL,
+    )?;
     ctx.finish("")
 }
 

@@ -28,7 +28,8 @@ const TREE_LEVELS: usize = 10;
 pub(crate) const INFO: WorkloadInfo = WorkloadInfo {
     program: NAME,
     kernels: &[KernelShape::x(KERNEL, THREADS as u32)],
-    barriers: "per pair: 1 before the accumulators are written + 1 before each of the 10 tree levels",
+    barriers:
+        "per pair: 1 before the accumulators are written + 1 before each of the 10 tree levels",
     small: "256 pairs of 1500 elements, 128 CTAs",
     paper: "256 pairs of 4096 elements, 128 CTAs (Table II; the SDK's VECTOR_N and ELEMENT_N)",
 };
@@ -45,7 +46,10 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let (mut expected, mut bound) = (Vec::with_capacity(pairs), Vec::with_capacity(pairs));
     for p in 0..pairs {
         let (mut s, mut s_abs) = (0.0f64, 0.0f64);
-        for (&x, &y) in a[p * len..(p + 1) * len].iter().zip(&b[p * len..(p + 1) * len]) {
+        for (&x, &y) in a[p * len..(p + 1) * len]
+            .iter()
+            .zip(&b[p * len..(p + 1) * len])
+        {
             let t = x as f64 * y as f64;
             s += t;
             s_abs += t.abs();
@@ -64,7 +68,13 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         Dim3::new(ctas, 1, 1),
         Dim3::new(THREADS as u32, 1, 1),
         0,
-        &[Arg::Ptr(dc), Arg::Ptr(da), Arg::Ptr(db), Arg::I32(pairs as i32), Arg::I32(len as i32)],
+        &[
+            Arg::Ptr(dc),
+            Arg::Ptr(da),
+            Arg::Ptr(db),
+            Arg::I32(pairs as i32),
+            Arg::I32(len as i32),
+        ],
     )?;
     let got = ctx.download::<f32>(dc, pairs)?;
     ctx.bounded("dot", &got, &expected, &bound)?;

@@ -58,9 +58,13 @@ fn run_ptx(dev: &mut Device, size: Size, ptx: &str) -> Result<Outcome, SuiteErro
     let mut ctx = Ctx::new(dev, NAME, ptx)?;
     let strata = 1u32 << (31 - vectors.leading_zeros()); // largest power of two <= vectors
     for d in 0..dims as usize {
-        let xs: Vec<u32> = (0..vectors).map(|i| point(&v[d * BITS..(d + 1) * BITS], i)).collect();
+        let xs: Vec<u32> = (0..vectors)
+            .map(|i| point(&v[d * BITS..(d + 1) * BITS], i))
+            .collect();
         if !stratified(&xs[..strata as usize]) {
-            return Err(ctx.invalid(format!("host reference: dimension {d} is not a Sobol sequence")));
+            return Err(ctx.invalid(format!(
+                "host reference: dimension {d} is not a Sobol sequence"
+            )));
         }
         want.extend(xs.iter().map(|&x| x as f32 * scale));
     }

@@ -30,7 +30,8 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
         for y in 1..h - 1 {
             for x in 1..w - 1 {
                 let i = y * w + x;
-                next[i] = cc * cur[i] + cn * ((cur[i - 1] + cur[i + 1]) + (cur[i - w] + cur[i + w]));
+                next[i] =
+                    cc * cur[i] + cn * ((cur[i - 1] + cur[i + 1]) + (cur[i - w] + cur[i + w]));
             }
         }
         std::mem::swap(&mut cur, &mut next);

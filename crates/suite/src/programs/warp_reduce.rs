@@ -20,7 +20,12 @@ fn shfl_down_sum(mut v: [f32; 32]) -> [f32; 32] {
     while offset > 0 {
         let prev = v;
         for (l, x) in v.iter_mut().enumerate() {
-            *x = prev[l] + if l + offset < 32 { prev[l + offset] } else { prev[l] };
+            *x = prev[l]
+                + if l + offset < 32 {
+                    prev[l + offset]
+                } else {
+                    prev[l]
+                };
         }
         offset >>= 1;
     }
@@ -37,7 +42,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     // 64 is negative (__any_sync true in ~40% of warps).
     let keys: Vec<i32> = (0..n)
         .map(|i| {
-            let mut k = if r.gen_range(0..64) == 0 { r.gen_range(-1000..0) } else { r.gen_range(0..1_000_000) };
+            let mut k = if r.gen_range(0..64) == 0 {
+                r.gen_range(-1000..0)
+            } else {
+                r.gen_range(0..1_000_000)
+            };
             if (i / 32) % 3 == 0 {
                 k &= !1;
             }
@@ -138,7 +147,11 @@ pub(crate) fn run(dev: &mut Device, size: Size) -> Result<Outcome, SuiteError> {
     let got = ctx.download::<i32>(dcount, warps)?;
     ctx.exact("warp_count", &got, &e_count)?;
     let got = ctx.download::<i32>(dflags, warps)?;
-    ctx.exact("warp_flags (1 any<0, 2 all even, 4 lanes agree)", &got, &e_flags)?;
+    ctx.exact(
+        "warp_flags (1 any<0, 2 all even, 4 lanes agree)",
+        &got,
+        &e_flags,
+    )?;
     let got = ctx.download::<i32>(dscan, n)?;
     ctx.exact("scan", &got, &e_scan)?;
     ctx.finish("")

@@ -24,7 +24,10 @@ pub fn run_on(dev: &mut Device, name: &str, size: Size) -> Outcome {
         o.thread_instructions,
         start.elapsed()
     );
-    assert!(o.launches > 0 && o.values_checked > 0, "{name}: nothing launched or checked");
+    assert!(
+        o.launches > 0 && o.values_checked > 0,
+        "{name}: nothing launched or checked"
+    );
     o
 }
 
@@ -51,13 +54,19 @@ pub fn run_declared(name: &str, size: Size) -> Outcome {
     for r in records {
         let block = [r.block.x, r.block.y, r.block.z];
         assert!(
-            info.kernels.iter().any(|k| k.kernel == r.kernel && k.block == block),
+            info.kernels
+                .iter()
+                .any(|k| k.kernel == r.kernel && k.block == block),
             "{name}: {} launched with CTA {block:?}, not declared in its WorkloadInfo",
             r.kernel
         );
     }
     for k in info.kernels {
-        assert!(records.iter().any(|r| r.kernel == k.kernel), "{name}: declared kernel {} never launched", k.kernel);
+        assert!(
+            records.iter().any(|r| r.kernel == k.kernel),
+            "{name}: declared kernel {} never launched",
+            k.kernel
+        );
     }
     o
 }

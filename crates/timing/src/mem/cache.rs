@@ -321,10 +321,20 @@ mod tests {
         // FERMI_HASH_SET_FUNCTION for 32 sets: (addr >> 7 & 31) ^ bits 13, 14, 15, 17, 19.
         let t = TagArray::new(16384, 4, 128, SetIndex::Fermi);
         let gpgpusim = |addr: u64| {
-            let upper = ((addr & 0xE000) >> 13) | ((addr & 0x20000) >> 14) | ((addr & 0x80000) >> 15);
+            let upper =
+                ((addr & 0xE000) >> 13) | ((addr & 0x20000) >> 14) | ((addr & 0x80000) >> 15);
             (((addr >> 7) & 0x1F) ^ upper) as usize
         };
-        for addr in [0u64, 0x80, 0x1000, 0x2000, 0x3F80, 0x12345680, 0xC000_0000, 0xC00A_3F00] {
+        for addr in [
+            0u64,
+            0x80,
+            0x1000,
+            0x2000,
+            0x3F80,
+            0x12345680,
+            0xC000_0000,
+            0xC00A_3F00,
+        ] {
             assert_eq!(t.set_of(addr), gpgpusim(addr) * 4, "{addr:#x}");
         }
         // 64 sets (48 KiB, 6 ways in GPGPU-Sim's 48 KiB L1) add bit 12 as the top set bit.

@@ -37,7 +37,10 @@ pub fn lines(
     out.clear();
     // Line and sector sizes are powers of two (the config validation requires it): shifts
     // instead of three 64-bit divisions per lane (this runs for every global access).
-    debug_assert!(line.is_power_of_two() && sector.is_power_of_two(), "{line} {sector}");
+    debug_assert!(
+        line.is_power_of_two() && sector.is_power_of_two(),
+        "{line} {sector}"
+    );
     let line_shift = line.max(1).trailing_zeros();
     let sector_shift = sector.clamp(1, line.max(1)).trailing_zeros();
     let line_of = |a: u64| a >> line_shift << line_shift;
@@ -156,11 +159,22 @@ pub fn mark_whole_sectors(
             if last < x.addr || first >= x.addr + line {
                 continue;
             }
-            let (lo, hi) = (first.max(x.addr) - x.addr, last.min(x.addr + line - 1) - x.addr);
+            let (lo, hi) = (
+                first.max(x.addr) - x.addr,
+                last.min(x.addr + line - 1) - x.addr,
+            );
             let span = hi - lo + 1;
-            bytes |= if span >= 128 { u128::MAX } else { ((1u128 << span) - 1) << lo };
+            bytes |= if span >= 128 {
+                u128::MAX
+            } else {
+                ((1u128 << span) - 1) << lo
+            };
         }
-        let per = if sector >= 128 { u128::MAX } else { (1u128 << sector) - 1 };
+        let per = if sector >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << sector) - 1
+        };
         x.whole = (0..(line / sector).min(32))
             .filter(|&i| (bytes >> (i * sector)) & per == per)
             .fold(0, |w, i| w | 1 << i);
@@ -190,11 +204,16 @@ pub fn atomic_requests(
         let first = addrs[l];
         let base = first / line * line;
         let overlaps = |other: u32| {
-            lanes_of(other).any(|o| addrs[o] < first.wrapping_add(size) && first < addrs[o].wrapping_add(size))
+            lanes_of(other)
+                .any(|o| addrs[o] < first.wrapping_add(size) && first < addrs[o].wrapping_add(size))
         };
         let slot = (0..out.len()).find(|&i| out[i].addr == base && !overlaps(members[i]));
         let i = slot.unwrap_or_else(|| {
-            out.push(LineAccess { addr: base, sectors: 0, whole: 0 });
+            out.push(LineAccess {
+                addr: base,
+                sectors: 0,
+                whole: 0,
+            });
             out.len() - 1
         });
         members[i] |= 1 << l;
@@ -346,7 +365,13 @@ mod tests {
 
     /// [`lines`] computed the plain way: every byte of every active lane, in lane order,
     /// marks its sector of its line (lines in order of first touch).
-    fn lines_by_definition(addrs: &[u64; WARP_SIZE], lanes: u32, size: u32, line: u64, sector: u64) -> Vec<LineAccess> {
+    fn lines_by_definition(
+        addrs: &[u64; WARP_SIZE],
+        lanes: u32,
+        size: u32,
+        line: u64,
+        sector: u64,
+    ) -> Vec<LineAccess> {
         let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
         let mut out: Vec<LineAccess> = Vec::new();
         for l in (0..WARP_SIZE).filter(|l| lanes >> l & 1 != 0) {
@@ -356,7 +381,11 @@ mod tests {
                 let bit = 1u32 << (((a - base) / sector) & 31);
                 match out.iter_mut().find(|x| x.addr == base) {
                     Some(x) => x.sectors |= bit,
-                    None => out.push(LineAccess { addr: base, sectors: bit, whole: 0 }),
+                    None => out.push(LineAccess {
+                        addr: base,
+                        sectors: bit,
+                        whole: 0,
+                    }),
                 }
             }
         }
@@ -372,13 +401,25 @@ mod tests {
             let base = next() & 0xffff_ff00;
             let stride = [0u64, 4, 8, 16, 128][(case / 4) as usize % 5];
             let a: [u64; WARP_SIZE] = std::array::from_fn(|i| {
-                if case % 7 == 0 { base + next() % span } else { base + stride * i as u64 + (case % 3) }
+                if case % 7 == 0 {
+                    base + next() % span
+                } else {
+                    base + stride * i as u64 + (case % 3)
+                }
             });
-            let lanes = if case % 2 == 0 { u32::MAX } else { next() as u32 };
+            let lanes = if case % 2 == 0 {
+                u32::MAX
+            } else {
+                next() as u32
+            };
             let size = [1u32, 4, 8, 16][(case / 3) as usize % 4];
             for (line, sector) in [(128u64, 32u64), (32, 32), (64, 16), (256, 32), (128, 128)] {
                 lines(&a, lanes, size, line, sector, &mut out);
-                assert_eq!(out, lines_by_definition(&a, lanes, size, line, sector), "{a:x?} {lanes:#x} {size} {line} {sector}");
+                assert_eq!(
+                    out,
+                    lines_by_definition(&a, lanes, size, line, sector),
+                    "{a:x?} {lanes:#x} {size} {line} {sector}"
+                );
             }
         }
     }
@@ -398,10 +439,22 @@ mod tests {
                 0 => (u64::MAX - next() % 700) / size as u64 * size as u64,
                 _ => next() & 0xffff_ffff,
             };
-            let a: [u64; WARP_SIZE] = std::array::from_fn(|i| base.wrapping_add(size as u64 * i as u64));
-            for (line, sector) in [(128u64, 32u64), (32, 32), (64, 16), (256, 32), (128, 128), (256, 4)] {
+            let a: [u64; WARP_SIZE] =
+                std::array::from_fn(|i| base.wrapping_add(size as u64 * i as u64));
+            for (line, sector) in [
+                (128u64, 32u64),
+                (32, 32),
+                (64, 16),
+                (256, 32),
+                (128, 128),
+                (256, 4),
+            ] {
                 lines(&a, u32::MAX, size, line, sector, &mut out);
-                assert_eq!(out, lines_by_definition(&a, u32::MAX, size, line, sector), "{base:#x} {size} {line} {sector}");
+                assert_eq!(
+                    out,
+                    lines_by_definition(&a, u32::MAX, size, line, sector),
+                    "{base:#x} {size} {line} {sector}"
+                );
             }
         }
     }
@@ -472,17 +525,47 @@ mod tests {
         let mut out = Vec::new();
         atomic_requests(&addrs(|_| 0x3004), u32::MAX, 4, 128, 32, &mut out);
         assert_eq!(out.len(), 32);
-        assert!(out.iter().all(|x| *x == LineAccess { addr: 0x3000, sectors: 1, whole: 0 }));
+        assert!(out.iter().all(|x| *x
+            == LineAccess {
+                addr: 0x3000,
+                sectors: 1,
+                whole: 0
+            }));
         // Distinct words of one line share a request, as a load's lanes do.
         atomic_requests(&addrs(|i| 0x3000 + 4 * i), u32::MAX, 4, 128, 32, &mut out);
-        assert_eq!(out, vec![LineAccess { addr: 0x3000, sectors: 0xf, whole: 0 }]);
+        assert_eq!(
+            out,
+            vec![LineAccess {
+                addr: 0x3000,
+                sectors: 0xf,
+                whole: 0
+            }]
+        );
         // Two lanes per word: two requests for the line, each with every sector.
-        atomic_requests(&addrs(|i| 0x3000 + 4 * (i % 16) * 2), u32::MAX, 4, 128, 32, &mut out);
+        atomic_requests(
+            &addrs(|i| 0x3000 + 4 * (i % 16) * 2),
+            u32::MAX,
+            4,
+            128,
+            32,
+            &mut out,
+        );
         assert_eq!(out.len(), 2);
         assert!(out.iter().all(|x| x.sectors == 0xf));
         // 8-byte atomics overlapping a 4-byte lane's bytes conflict; only active lanes count.
-        atomic_requests(&addrs(|i| 0x4000 + 128 * (i % 2)), 0b1111, 8, 128, 32, &mut out);
-        assert_eq!(out.len(), 4, "lanes 0, 2 on one word and 1, 3 on another line's");
+        atomic_requests(
+            &addrs(|i| 0x4000 + 128 * (i % 2)),
+            0b1111,
+            8,
+            128,
+            32,
+            &mut out,
+        );
+        assert_eq!(
+            out.len(),
+            4,
+            "lanes 0, 2 on one word and 1, 3 on another line's"
+        );
         atomic_requests(&addrs(|_| 0), 0, 4, 128, 32, &mut out);
         assert!(out.is_empty());
     }
@@ -496,7 +579,11 @@ mod tests {
         for case in 0..5_000u64 {
             let span = [4u64, 64, 512, 1 << 20][case as usize % 4];
             let a: [u64; WARP_SIZE] = std::array::from_fn(|_| (next() % span) / 4 * 4);
-            let lanes = if case % 2 == 0 { u32::MAX } else { next() as u32 };
+            let lanes = if case % 2 == 0 {
+                u32::MAX
+            } else {
+                next() as u32
+            };
             atomic_requests(&a, lanes, 4, 128, 32, &mut out);
             let mut per_word = std::collections::BTreeMap::new();
             for l in (0..WARP_SIZE).filter(|l| lanes >> l & 1 != 0) {
@@ -505,11 +592,19 @@ mod tests {
             let mut loads = Vec::new();
             lines(&a, lanes, 4, 128, 32, &mut loads);
             let worst = per_word.values().copied().max().unwrap_or(0);
-            assert!(out.len() >= loads.len() && out.len() <= loads.len() * worst.max(1), "{a:x?}");
+            assert!(
+                out.len() >= loads.len() && out.len() <= loads.len() * worst.max(1),
+                "{a:x?}"
+            );
             // As many requests as the most-repeated word of each line has lanes.
             let mut want = 0;
             for l in &loads {
-                want += per_word.iter().filter(|(w, _)| **w / 128 * 128 == l.addr).map(|(_, n)| *n).max().unwrap();
+                want += per_word
+                    .iter()
+                    .filter(|(w, _)| **w / 128 * 128 == l.addr)
+                    .map(|(_, n)| *n)
+                    .max()
+                    .unwrap();
             }
             assert_eq!(out.len(), want, "{a:x?} {lanes:#x}");
         }
@@ -527,7 +622,10 @@ mod tests {
     /// The definition, computed the plain way: distinct words of the warp, counted per bank.
     fn bank_degree_by_definition(addrs: &[u64; WARP_SIZE], lanes: u32, banks: u32) -> u32 {
         let banks = banks.clamp(1, 32) as u64;
-        let mut words: Vec<u64> = (0..WARP_SIZE).filter(|l| lanes >> l & 1 != 0).map(|l| addrs[l] / 4).collect();
+        let mut words: Vec<u64> = (0..WARP_SIZE)
+            .filter(|l| lanes >> l & 1 != 0)
+            .map(|l| addrs[l] / 4)
+            .collect();
         words.sort_unstable();
         words.dedup();
         let mut per_bank = [0u32; 32];
@@ -544,10 +642,19 @@ mod tests {
             // Few distinct words (small spans) make conflicts and duplicates likely.
             let span = [8u64, 64, 256, 4096, u64::MAX][case as usize % 5];
             let base = next() & 0xffff_fff0;
-            let a: [u64; WARP_SIZE] = std::array::from_fn(|_| base.wrapping_add((next() % span) / 4 * 4 + next() % 4));
-            let lanes = if case % 3 == 0 { u32::MAX } else { next() as u32 };
+            let a: [u64; WARP_SIZE] =
+                std::array::from_fn(|_| base.wrapping_add((next() % span) / 4 * 4 + next() % 4));
+            let lanes = if case % 3 == 0 {
+                u32::MAX
+            } else {
+                next() as u32
+            };
             for banks in [1, 2, 16, 24, 32, 40] {
-                assert_eq!(bank_degree(&a, lanes, banks), bank_degree_by_definition(&a, lanes, banks), "{a:x?} {lanes:#x} {banks}");
+                assert_eq!(
+                    bank_degree(&a, lanes, banks),
+                    bank_degree_by_definition(&a, lanes, banks),
+                    "{a:x?} {lanes:#x} {banks}"
+                );
             }
         }
     }

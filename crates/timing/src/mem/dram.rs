@@ -221,9 +221,17 @@ pub struct Channel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Command {
     /// A read or write to the open row for the `i`th request of the bank's list.
-    Column { bank: usize, i: usize },
-    Precharge { bank: usize },
-    Activate { bank: usize, row: u32 },
+    Column {
+        bank: usize,
+        i: usize,
+    },
+    Precharge {
+        bank: usize,
+    },
+    Activate {
+        bank: usize,
+        row: u32,
+    },
     /// Nothing can issue before this cycle (a lower bound).
     WaitUntil(u64),
 }
@@ -239,7 +247,8 @@ struct Scope {
 
 impl Scope {
     fn banks(self, set: BankSet) -> impl Iterator<Item = usize> {
-        set.iter().filter(move |&b| self.only.is_none_or(|o| o == b))
+        set.iter()
+            .filter(move |&b| self.only.is_none_or(|o| o == b))
     }
 
     fn limit(self, list: &[Queued]) -> &[Queued] {
@@ -401,10 +410,18 @@ impl Channel {
             self.draining = false;
         }
         let reads = self.queue.len() - writes;
-        let write = if self.draining { writes > 0 } else { reads == 0 };
+        let write = if self.draining {
+            writes > 0
+        } else {
+            reads == 0
+        };
         Scope {
             write,
-            only: if self.t.fcfs { self.queue.oldest(write) } else { None },
+            only: if self.t.fcfs {
+                self.queue.oldest(write)
+            } else {
+                None
+            },
         }
     }
 
@@ -510,7 +527,12 @@ impl Channel {
             if hit {
                 wanted.insert(b);
                 let g = bank.group as usize;
-                let at = bank.col_ready.max(ccd).max(bus).max(self.group_col[g]).max(turn);
+                let at = bank
+                    .col_ready
+                    .max(ccd)
+                    .max(bus)
+                    .max(self.group_col[g])
+                    .max(turn);
                 earliest = earliest.min(at);
             }
             if miss {
@@ -537,8 +559,7 @@ impl Channel {
             let bank = &self.banks[b];
             debug_assert_eq!(self.open.contains(b), bank.open != NONE);
             let ready = if bank.open != NONE {
-                t >= bank.pre_ready
-                    && t >= self.group_pre[bank.group as usize]
+                t >= bank.pre_ready && t >= self.group_pre[bank.group as usize]
             } else {
                 t >= bank.act_ready && rrd_ok
             };
@@ -546,10 +567,15 @@ impl Channel {
                 continue;
             }
             let list = scope.limit(self.queue.list(b, write));
-            let Some(q) = list.iter().find(|q| q.req.row != bank.open) else { continue };
+            let Some(q) = list.iter().find(|q| q.req.row != bank.open) else {
+                continue;
+            };
             if best.is_none_or(|(seq, _)| q.seq < seq) {
                 let cmd = if bank.open == NONE {
-                    Command::Activate { bank: b, row: q.req.row }
+                    Command::Activate {
+                        bank: b,
+                        row: q.req.row,
+                    }
                 } else {
                     Command::Precharge { bank: b }
                 };

@@ -161,12 +161,19 @@ impl L2Slice {
         replies: &mut Vec<Req>,
     ) -> bool {
         let line = self.tags.line_of(r.addr);
-        let (want, whole) = (self.in_line(line, r.addr, r.sectors), self.in_line(line, r.addr, r.whole));
+        let (want, whole) = (
+            self.in_line(line, r.addr, r.sectors),
+            self.in_line(line, r.addr, r.whole),
+        );
         if let Some(asked) = self.mshrs.fetch_mut(line).map(|f| f.sectors) {
             // A miss to this line is in flight: wait for it (a write merges as well, so it
             // cannot be overtaken by the fill); a read wanting sectors it does not fetch asks
             // for those too.
-            let extra = if self.sectored && r.kind != Kind::Write { want & !asked } else { 0 };
+            let extra = if self.sectored && r.kind != Kind::Write {
+                want & !asked
+            } else {
+                0
+            };
             if (extra != 0 && !ch.can_accept()) || self.mshrs.add(line, r) == MshrAdd::Full {
                 return false;
             }
@@ -205,7 +212,11 @@ impl L2Slice {
         } else {
             // GPGPU-Sim's sectored L2 asks for the sectors the miss wants; the line is then
             // installed whole (no per-sector valid bits).
-            ch.push(now + dram_latency, map.dram_req(line, false, self.id), r.bytes as u64);
+            ch.push(
+                now + dram_latency,
+                map.dram_req(line, false, self.id),
+                r.bytes as u64,
+            );
         }
         true
     }
@@ -220,13 +231,25 @@ impl L2Slice {
     }
 
     /// Asks DRAM for `sectors` of `line`, whose MSHR entry exists (check `ch.can_accept()`).
-    fn fetch(&mut self, now: u64, line: u64, sectors: u32, dram_latency: u64, ch: &mut Channel, map: &impl Locate) {
+    fn fetch(
+        &mut self,
+        now: u64,
+        line: u64,
+        sectors: u32,
+        dram_latency: u64,
+        ch: &mut Channel,
+        map: &impl Locate,
+    ) {
         if let Some(f) = self.mshrs.fetch_mut(line) {
             f.sectors |= sectors;
             f.outstanding += 1;
         }
         let bytes = sectors.count_ones() as u64 * self.sector;
-        ch.push(now + dram_latency, map.dram_req(line, false, self.id), bytes);
+        ch.push(
+            now + dram_latency,
+            map.dram_req(line, false, self.id),
+            bytes,
+        );
     }
 
     /// A host copy wrote the byte at `addr`: its sector (the whole line, unsectored) is
@@ -234,7 +257,9 @@ impl L2Slice {
     /// copy does.
     pub fn install_copied(&mut self, addr: u64) {
         let line = self.tags.line_of(addr);
-        let _dropped = self.tags.fill_sectors(line, false, self.in_line(line, addr, 1));
+        let _dropped = self
+            .tags
+            .fill_sectors(line, false, self.in_line(line, addr, 1));
     }
 
     fn install(&mut self, line: u64, replies: &mut Vec<Req>) {
@@ -283,16 +308,38 @@ mod tests {
 
     impl Locate for OneChannel {
         fn dram_req(&self, addr: u64, write: bool, slice: u16) -> DramReq {
-            DramReq { addr, bank: 0, row: 0, write, slice, cmds: 1 }
+            DramReq {
+                addr,
+                bank: 0,
+                row: 0,
+                write,
+                slice,
+                cmds: 1,
+            }
         }
     }
 
     /// The cycles at which a slice serves writes of `sectors` sectors each (writes are
     /// acknowledged when served), all waiting from cycle 0.
     fn served_at(sector_per_cycle: bool, sectors: u32) -> Vec<u64> {
-        let local = SliceLocal { chunk: 256, partitions: 1, slices: 1, interleave: None };
-        let mut slice = L2Slice::new(0, 64 * 1024, 8, 128, 64, 4, SetIndex::Linear, local, Some(32))
-            .with_sector_per_cycle(sector_per_cycle);
+        let local = SliceLocal {
+            chunk: 256,
+            partitions: 1,
+            slices: 1,
+            interleave: None,
+        };
+        let mut slice = L2Slice::new(
+            0,
+            64 * 1024,
+            8,
+            128,
+            64,
+            4,
+            SetIndex::Linear,
+            local,
+            Some(32),
+        )
+        .with_sector_per_cycle(sector_per_cycle);
         for i in 0..3u64 {
             let r = Req {
                 addr: i * 128,
@@ -317,8 +364,16 @@ mod tests {
 
     #[test]
     fn a_slice_takes_one_sector_per_cycle_when_asked() {
-        assert_eq!(served_at(false, 4), [0, 1, 2], "one request per cycle, whatever its size");
-        assert_eq!(served_at(true, 4), [0, 4, 8], "a whole line holds the port 4 cycles");
+        assert_eq!(
+            served_at(false, 4),
+            [0, 1, 2],
+            "one request per cycle, whatever its size"
+        );
+        assert_eq!(
+            served_at(true, 4),
+            [0, 4, 8],
+            "a whole line holds the port 4 cycles"
+        );
         assert_eq!(served_at(true, 1), [0, 1, 2]);
         assert_eq!(served_at(true, 2), [0, 2, 4]);
     }

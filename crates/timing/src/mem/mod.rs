@@ -244,13 +244,21 @@ struct Packets {
 impl Packets {
     /// Flits of `r` on its way to the slice: reads carry no data.
     fn request(&self, icnt: &Icnt, r: &Req) -> u64 {
-        let payload = if r.kind == Kind::Read { 0 } else { r.bytes as u64 };
+        let payload = if r.kind == Kind::Read {
+            0
+        } else {
+            r.bytes as u64
+        };
         Self::flits(icnt, payload, r.sectors, self.request_per_sector)
     }
 
     /// Flits of the reply to `r`: data for reads and atomics, none for write acknowledgements.
     fn reply(&self, icnt: &Icnt, r: &Req) -> u64 {
-        let payload = if r.kind == Kind::Write { 0 } else { r.bytes as u64 };
+        let payload = if r.kind == Kind::Write {
+            0
+        } else {
+            r.bytes as u64
+        };
         Self::flits(icnt, payload, r.sectors, self.reply_per_sector)
     }
 
@@ -435,7 +443,7 @@ impl MemSystem {
     pub fn idle(&self) -> bool {
         self.queued
             .as_ref()
-            .map_or(true, |q| q.requests.is_empty() && q.replies.is_empty())
+            .is_none_or(|q| q.requests.is_empty() && q.replies.is_empty())
             && self.slices.iter().all(|s| !s.busy())
             && self.channels.iter().all(|c| !c.busy())
             && self.to_sm.iter().all(|h| h.is_empty())

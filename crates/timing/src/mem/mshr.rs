@@ -188,7 +188,8 @@ mod tests {
             let x = next();
             let line = (x % 12) * 128;
             if x >> 40 & 1 == 0 {
-                let (expected, lowest_free) = (m.can_add(line), m.line.iter().position(|&l| l == u64::MAX));
+                let (expected, lowest_free) =
+                    (m.can_add(line), m.line.iter().position(|&l| l == u64::MAX));
                 match m.add(line, step) {
                     MshrAdd::Full => assert!(!expected),
                     MshrAdd::Merged => assert!(expected && model.contains(&line)),
@@ -202,7 +203,11 @@ mod tests {
                 assert_eq!(m.complete(line, &mut out), model.remove(&line));
             }
             for l in 0..12u64 {
-                assert_eq!(m.pending(l * 128), model.contains(&(l * 128)), "step {step}");
+                assert_eq!(
+                    m.pending(l * 128),
+                    model.contains(&(l * 128)),
+                    "step {step}"
+                );
             }
             assert_eq!(m.used(), model.len());
             assert!(m.line[m.top..].iter().all(|&l| l == u64::MAX));

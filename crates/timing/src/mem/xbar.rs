@@ -48,7 +48,9 @@ impl<T> Xbar<T> {
         Xbar {
             latency: latency as u64,
             capacity,
-            fifo: (0..inputs).map(|_| VecDeque::with_capacity(prealloc)).collect(),
+            fifo: (0..inputs)
+                .map(|_| VecDeque::with_capacity(prealloc))
+                .collect(),
             queued: vec![0; inputs],
             input_free: vec![0; inputs],
             output_free: vec![0; outputs],
@@ -123,7 +125,9 @@ impl<T> Xbar<T> {
         if self.input_free[input] > now {
             return;
         }
-        let Some(head) = self.fifo[input].front() else { return };
+        let Some(head) = self.fifo[input].front() else {
+            return;
+        };
         let output = head.output as usize;
         if self.output_free[output] > now {
             return; // blocked at the head: so is everything behind it
@@ -150,7 +154,11 @@ impl<T> Xbar<T> {
         self.queued.iter_mut().for_each(|q| *q = 0);
         self.waiting.iter_mut().for_each(|w| *w = 0);
         self.waiting_count = 0;
-        for t in self.input_free.iter_mut().chain(self.output_free.iter_mut()) {
+        for t in self
+            .input_free
+            .iter_mut()
+            .chain(self.output_free.iter_mut())
+        {
             *t = t.saturating_sub(shift);
         }
         self.start = 0;

@@ -209,7 +209,10 @@ pub trait IssuePolicy: Events {
     ) -> Option<u16> {
         scratch.clear();
         self.fetch_order(sh, slots, v, scratch);
-        scratch.iter().copied().find(|&s| among >> (s & 63) & 1 != 0)
+        scratch
+            .iter()
+            .copied()
+            .find(|&s| among >> (s & 63) & 1 != 0)
     }
 
     /// Warp sharing (on with `+ws`, see [`registry`]): of `candidates` (other schedulers'
@@ -315,4 +318,3 @@ pub(crate) fn rotate_after(slots: &[u16], last: Option<u16>, v: &PolicyView, out
     let (a, b) = slots.split_at(start);
     out.extend(b.iter().chain(a).copied().filter(|&s| v.occupied(s)));
 }
-

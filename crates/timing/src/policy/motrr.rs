@@ -28,8 +28,8 @@
 //! 2 slots), never one over every warp slot, and nothing is done per cycle.
 
 use super::{
-    bits_after, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView,
-    SmState, MAX_WARP_SLOTS,
+    bits_after, slot_bits, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView, SmState,
+    MAX_WARP_SLOTS,
 };
 use warpsim_core::exec::warp::WarpState;
 

@@ -222,7 +222,11 @@ impl Tls {
         // FIFO, then the active due warps" on by `d`: the other `skipped - 1` steps move it on
         // by `d * (skipped - 1)`.
         let n_active = self.n_active.min(MAX_SLOTS);
-        let d = self.active[..n_active].iter().rev().take_while(|&&s| is_due(s)).count();
+        let d = self.active[..n_active]
+            .iter()
+            .rev()
+            .take_while(|&&s| is_due(s))
+            .count();
         debug_assert!(self.active[..n_active - d].iter().all(|&s| !is_due(s)));
         debug_assert!(self.pending.iter().all(is_due));
         let r = self.pending.len;
@@ -372,7 +376,10 @@ impl IssuePolicy for Tls {
             // Membership is behind occupancy (rare): the whole order, as `fetch_order`.
             scratch.clear();
             self.fetch_order(sh, slots, v, scratch);
-            return scratch.iter().copied().find(|&s| among >> (s & 63) & 1 != 0);
+            return scratch
+                .iter()
+                .copied()
+                .find(|&s| among >> (s & 63) & 1 != 0);
         }
         // `fetch_order`'s order without building it: the active set round robin after the
         // last issued warp, then the FIFO front to back.

@@ -30,8 +30,8 @@
 //! write its bank first and stalls a writeback whose bank is taken).
 
 use crate::classify::Unit;
-use warpsim_core::config::GpuConfig;
 use crate::reg_use::RegUse;
+use warpsim_core::config::GpuConfig;
 
 /// Which collector an instruction holds: (pool, index); pool 3 = generic, 4 = unconstrained.
 /// Per scheduler, pool = the unit class and index = `scheduler × N + i`.
@@ -70,7 +70,11 @@ impl Collectors {
         let schedulers = cfg.sm.schedulers.max(1) as u64;
         // Validation makes the split even; `max(1)` keeps a hand-built config from dividing by
         // zero.
-        let banks = if o.split_banks { (all / schedulers).max(1) } else { all };
+        let banks = if o.split_banks {
+            (all / schedulers).max(1)
+        } else {
+            all
+        };
         Collectors {
             busy,
             per_scheduler: per,

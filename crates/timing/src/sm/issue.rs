@@ -165,7 +165,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // something else (a collector), which frees by itself.
         let held = |b: usize| {
             self.units.next_free(Unit::Ldst, b) == u64::MAX
-                && !self.units.usable(Unit::Ldst, b).any(|u| self.mem.queue_room(u))
+                && !self
+                    .units
+                    .usable(Unit::Ldst, b)
+                    .any(|u| self.mem.queue_room(u))
         };
         self.unit_stalled[k]
             .iter()
@@ -296,7 +299,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                             if space != Space::Global {
                                 let age = self.w.age[s];
                                 for (l, a) in lanes.iter_mut().enumerate() {
-                                    *a = SmMem::model_addr(space, *a, age * WARP_SIZE as u64 + l as u64);
+                                    *a = SmMem::model_addr(
+                                        space,
+                                        *a,
+                                        age * WARP_SIZE as u64 + l as u64,
+                                    );
                                 }
                             }
                             let size = if tex {
@@ -317,12 +324,26 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                             let sector = env.cfg.coalescer.sector_bytes as u64;
                             let atomic = matches!(inst.op, Op::Atom | Op::Red);
                             if atomic && env.cfg.coalescer.atomics == AtomicRequests::PerOverlap {
-                                atomic_requests(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                                atomic_requests(
+                                    &lanes,
+                                    exec,
+                                    size,
+                                    line,
+                                    sector,
+                                    &mut self.mem.lines,
+                                );
                             } else {
                                 lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
                                 // A sectored L2 reads back only the sectors a store wrote whole.
                                 if env.cfg.l2.sectored && matches!(inst.op, Op::St | Op::Sust) {
-                                    mark_whole_sectors(&lanes, exec, size, line, sector, &mut self.mem.lines);
+                                    mark_whole_sectors(
+                                        &lanes,
+                                        exec,
+                                        size,
+                                        line,
+                                        sector,
+                                        &mut self.mem.lines,
+                                    );
                                 }
                             }
                             let global = space == Space::Global;

@@ -139,6 +139,11 @@ pub struct SmMem {
     queue_cap: u32,
     /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
     failed_load: Vec<Option<FailedLoad>>,
+    /// Per LD/ST unit instance: cycles its staged head, already served, still holds the unit
+    /// (`coalescer.bypass_per_sector`: one cycle per sector of an access around L1).
+    hold: Vec<u32>,
+    /// `coalescer.bypass_per_sector`.
+    bypass_per_sector: bool,
     tracks: Vec<Track>,
     free_tracks: Vec<u32>,
     /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
@@ -196,6 +201,8 @@ impl SmMem {
             queue_cap: cfg.sm.ldst_queue,
             // One per LD/ST instance, and one for the L1 latency queue's head.
             failed_load: vec![None; units + 1],
+            hold: vec![0; units],
+            bypass_per_sector: cfg.coalescer.bypass_per_sector,
             tracks: Vec::with_capacity(4 * slots),
             free_tracks: Vec::with_capacity(4 * slots),
             hits: VecDeque::with_capacity(64),
@@ -313,6 +320,20 @@ impl SmMem {
             alloc: !mods.volatile
                 && !mods.l2_only
                 && (!global || self.cache_global_loads || mods.nc),
+        }
+    }
+
+    /// Cycles after the first that access `a` holds the LD/ST unit: with
+    /// `coalescer.bypass_per_sector`, an access around L1 is one access per sector.
+    fn extra_cycles(&self, a: &Staged) -> u32 {
+        let around = matches!(
+            a.kind,
+            AccKind::Load { alloc: false } | AccKind::Store { bypass: true, .. } | AccKind::Atomic
+        );
+        if self.bypass_per_sector && around {
+            a.line.sectors.count_ones().saturating_sub(1)
+        } else {
+            0
         }
     }
 
@@ -499,7 +520,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         for u in 0..self.mem.staged.len() {
             if let Some(&a) = self.mem.staged[u].front() {
-                if self.serve(a, u, now) {
+                // The head was served; its further sectors hold the unit (one a cycle).
+                let done = if self.mem.hold[u] > 0 {
+                    self.mem.hold[u] -= 1;
+                    self.mem.hold[u] == 0
+                } else if self.serve(a, u, now) {
+                    self.mem.hold[u] = self.mem.extra_cycles(&a);
+                    self.mem.hold[u] == 0
+                } else {
+                    false
+                };
+                if done {
                     self.mem.staged[u].pop_front();
                     let next = self.mem.staged[u].front().map(|n| n.track);
                     if next != Some(a.track) {

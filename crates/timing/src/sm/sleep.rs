@@ -8,7 +8,7 @@
 //! the interconnect for it (the run loop asks `MemSystem::next_reply` every cycle), a CTA
 //! launched on it, the last CTA dispatched — and each of those wakes it first.
 
-use super::{Sm, Slot};
+use super::{Slot, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::{IssuePolicy, SmState};
 

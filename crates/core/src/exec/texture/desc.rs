@@ -36,7 +36,11 @@ impl Format {
     pub fn validate(&self) -> Result<(), String> {
         let n = self.channels();
         let b = self.bits[0];
-        if n == 0 || n == 3 || self.bits[n..].iter().any(|&x| x != 0) || self.bits[..n].iter().any(|&x| x != b) {
+        if n == 0
+            || n == 3
+            || self.bits[n..].iter().any(|&x| x != 0)
+            || self.bits[..n].iter().any(|&x| x != b)
+        {
             return Err(format!(
                 "channel widths {:?}: 1, 2 or 4 channels of equal width are supported",
                 self.bits
@@ -47,7 +51,10 @@ impl Format {
             _ => matches!(b, 8 | 16 | 32),
         };
         if !ok {
-            return Err(format!("{b}-bit {:?} channels are not supported", self.kind));
+            return Err(format!(
+                "{b}-bit {:?} channels are not supported",
+                self.kind
+            ));
         }
         Ok(())
     }
@@ -188,9 +195,23 @@ mod tests {
 
     #[test]
     fn handles_start_at_one_and_are_reused() {
-        let l = Layout { base: 0, dims: 1, width: 4, height: 1, depth: 1, pitch: 16, slice: 16 };
-        let f = Format { kind: ChannelKind::Float, bits: [32, 0, 0, 0] };
-        let s = SurfDesc { layout: l, format: f };
+        let l = Layout {
+            base: 0,
+            dims: 1,
+            width: 4,
+            height: 1,
+            depth: 1,
+            pitch: 16,
+            slice: 16,
+        };
+        let f = Format {
+            kind: ChannelKind::Float,
+            bits: [32, 0, 0, 0],
+        };
+        let s = SurfDesc {
+            layout: l,
+            format: f,
+        };
         let mut t = TextureTable::default();
         assert_eq!(t.create_surface(s), 1);
         assert_eq!(t.create_surface(s), 2);
@@ -206,8 +227,14 @@ mod tests {
         assert!(f(ChannelKind::Unsigned, [8, 8, 8, 8]).validate().is_ok());
         assert!(f(ChannelKind::Float, [16, 16, 0, 0]).validate().is_ok());
         assert!(f(ChannelKind::Float, [8, 0, 0, 0]).validate().is_err());
-        assert!(f(ChannelKind::Signed, [8, 8, 8, 0]).validate().is_err(), "3 channels");
-        assert!(f(ChannelKind::Signed, [8, 16, 0, 0]).validate().is_err(), "mixed widths");
+        assert!(
+            f(ChannelKind::Signed, [8, 8, 8, 0]).validate().is_err(),
+            "3 channels"
+        );
+        assert!(
+            f(ChannelKind::Signed, [8, 16, 0, 0]).validate().is_err(),
+            "mixed widths"
+        );
         assert!(f(ChannelKind::Signed, [0, 0, 0, 0]).validate().is_err());
     }
 }

@@ -76,7 +76,9 @@ fn texel(g: &GlobalMemory, d: &TexDesc, x: u64, y: u64, z: u64) -> Result<Texel,
     for (c, v) in out.iter_mut().enumerate().take(f.channels()) {
         let bits = load_le(&raw[c * cb as usize..], cb);
         *v = match (f.kind, cb) {
-            (ChannelKind::Float, 2) => alu::cvt::cvt(Ty::F32, Ty::F16, Rounding::Rn, false, false, bits) as u32,
+            (ChannelKind::Float, 2) => {
+                alu::cvt::cvt(Ty::F32, Ty::F16, Rounding::Rn, false, false, bits) as u32
+            }
             (ChannelKind::Float, _) => bits as u32,
             (ChannelKind::Signed, _) => {
                 let s = ((bits << (64 - 8 * cb)) as i64) >> (64 - 8 * cb);
@@ -86,7 +88,9 @@ fn texel(g: &GlobalMemory, d: &TexDesc, x: u64, y: u64, z: u64) -> Result<Texel,
                     s as u32
                 }
             }
-            (ChannelKind::Unsigned, _) if d.normalized_read => normalized(bits as i64, f.bits[0], false).to_bits(),
+            (ChannelKind::Unsigned, _) if d.normalized_read => {
+                normalized(bits as i64, f.bits[0], false).to_bits()
+            }
             (ChannelKind::Unsigned, _) => bits as u32,
         };
     }
@@ -103,7 +107,12 @@ fn border(d: &TexDesc) -> Texel {
 }
 
 /// The texel at (possibly out-of-range) indices `idx`, after addressing.
-fn addressed(g: &GlobalMemory, d: &TexDesc, idx: [i64; 3], dims: usize) -> Result<Texel, FaultKind> {
+fn addressed(
+    g: &GlobalMemory,
+    d: &TexDesc,
+    idx: [i64; 3],
+    dims: usize,
+) -> Result<Texel, FaultKind> {
     let mut at = [0u64; 3];
     for (dim, slot) in at.iter_mut().enumerate().take(dims) {
         let mode = effective_mode(d.address[dim], d.normalized_coords);
@@ -116,11 +125,23 @@ fn addressed(g: &GlobalMemory, d: &TexDesc, idx: [i64; 3], dims: usize) -> Resul
 }
 
 /// `tex`: one lane's fetch at coordinates `c` (integer texel indices, or floats).
-fn sample(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], int_coords: bool, dims: usize) -> Result<Texel, FaultKind> {
+fn sample(
+    g: &GlobalMemory,
+    d: &TexDesc,
+    c: [u64; 3],
+    int_coords: bool,
+    dims: usize,
+) -> Result<Texel, FaultKind> {
     if int_coords {
         return addressed(g, d, c.map(|v| v as u32 as i32 as i64), dims);
     }
-    let x = |dim: usize| texel_coord(f32::from_bits(c[dim] as u32), d.layout.size(dim), d.normalized_coords);
+    let x = |dim: usize| {
+        texel_coord(
+            f32::from_bits(c[dim] as u32),
+            d.layout.size(dim),
+            d.normalized_coords,
+        )
+    };
     if !d.linear {
         let idx = [0, 1, 2].map(|dim| if dim < dims { floor_index(x(dim)) } else { 0 });
         return addressed(g, d, idx, dims);
@@ -151,8 +172,16 @@ fn sample(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], int_coords: bool, dims: us
 /// `tld4.comp`: component `comp` of the four texels bilinear filtering at (x, y) would read,
 /// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
 fn gather4(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], comp: usize) -> Result<Texel, FaultKind> {
-    let x = texel_coord(f32::from_bits(c[0] as u32), d.layout.width, d.normalized_coords);
-    let y = texel_coord(f32::from_bits(c[1] as u32), d.layout.height, d.normalized_coords);
+    let x = texel_coord(
+        f32::from_bits(c[0] as u32),
+        d.layout.width,
+        d.normalized_coords,
+    );
+    let y = texel_coord(
+        f32::from_bits(c[1] as u32),
+        d.layout.height,
+        d.normalized_coords,
+    );
     let (i, _) = linear_weight(x);
     let (j, _) = linear_weight(y);
     let mut out = [0u32; 4];
@@ -163,12 +192,22 @@ fn gather4(g: &GlobalMemory, d: &TexDesc, c: [u64; 3], comp: usize) -> Result<Te
 }
 
 /// `tex` and `tld4` for the lanes in `exec`.
-pub fn tex(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) -> Result<(), Fault> {
+pub fn tex(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+) -> Result<(), Fault> {
     let f = w.frame();
     let (h, c) = operands(k, m, w, &f, inst);
     let dims = inst.mods.tex.geom.dims();
     for lane in lanes(exec) {
-        let d = *m.global.textures.texture(h[lane]).ok_or_else(|| bad_handle(lane, false, h[lane]))?;
+        let d = *m
+            .global
+            .textures
+            .texture(h[lane])
+            .ok_or_else(|| bad_handle(lane, false, h[lane]))?;
         let coords = [c[0][lane], c[1][lane], c[2][lane]];
         let t = match inst.op {
             Op::Tld4 => gather4(m.global, &d, coords, inst.mods.tex.comp as usize),
@@ -182,15 +221,26 @@ pub fn tex(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) 
 
 /// The byte address of a surface access of `size` bytes at (x bytes, y, z), after the
 /// instruction's out-of-range rule; `Ok(None)` for a `.zero` access outside.
-fn surface_addr(d: &SurfDesc, c: [i64; 3], size: u32, dims: usize, clamp: SurfClamp) -> Result<Option<u64>, ()> {
+fn surface_addr(
+    d: &SurfDesc,
+    c: [i64; 3],
+    size: u32,
+    dims: usize,
+    clamp: SurfClamp,
+) -> Result<Option<u64>, ()> {
     let l = &d.layout;
     let row = l.width * d.format.bytes() as u64;
-    let limits = [row.saturating_sub(size as u64), l.height.saturating_sub(1), l.depth.saturating_sub(1)];
+    let limits = [
+        row.saturating_sub(size as u64),
+        l.height.saturating_sub(1),
+        l.depth.saturating_sub(1),
+    ];
     let mut at = [0u64; 3];
     for dim in 0..dims {
         let v = c[dim];
         // x (bytes) must also be a whole number of accesses into a row that holds one.
-        let whole = dim > 0 || ((v as u64).checked_rem(size as u64) == Some(0) && row >= size as u64);
+        let whole =
+            dim > 0 || ((v as u64).checked_rem(size as u64) == Some(0) && row >= size as u64);
         let inside = v >= 0 && v as u64 <= limits[dim] && whole;
         at[dim] = if inside {
             v as u64
@@ -198,7 +248,9 @@ fn surface_addr(d: &SurfDesc, c: [i64; 3], size: u32, dims: usize, clamp: SurfCl
             match clamp {
                 SurfClamp::Trap => return Err(()),
                 SurfClamp::Zero => return Ok(None),
-                SurfClamp::Clamp if dim == 0 => (v.max(0) as u64).min(limits[0]) / size as u64 * size as u64,
+                SurfClamp::Clamp if dim == 0 => {
+                    (v.max(0) as u64).min(limits[0]) / size as u64 * size as u64
+                }
                 SurfClamp::Clamp => (v.max(0) as u64).min(limits[dim]),
             }
         };
@@ -207,7 +259,13 @@ fn surface_addr(d: &SurfDesc, c: [i64; 3], size: u32, dims: usize, clamp: SurfCl
 }
 
 /// `suld.b` and `sust.b` for the lanes in `exec`: `mods.vec` elements of `ty`, x in bytes.
-pub fn surface(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u32) -> Result<(), Fault> {
+pub fn surface(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+) -> Result<(), Fault> {
     let f = w.frame();
     let (h, c) = operands(k, m, w, &f, inst);
     let dims = inst.mods.tex.geom.dims();
@@ -225,20 +283,45 @@ pub fn surface(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u
         }
     }
     for lane in lanes(exec) {
-        let d = *m.global.textures.surface(h[lane]).ok_or_else(|| bad_handle(lane, true, h[lane]))?;
+        let d = *m
+            .global
+            .textures
+            .surface(h[lane])
+            .ok_or_else(|| bad_handle(lane, true, h[lane]))?;
         let coords = [0, 1, 2].map(|dim| c[dim][lane] as u32 as i32 as i64);
         let addr = surface_addr(&d, coords, size, dims, inst.mods.tex.clamp).map_err(|_| {
             let mut at = [0i64; 3];
             at[..dims].copy_from_slice(&coords[..dims]);
-            (lane, FaultKind::SurfaceOutOfBounds { handle: h[lane], coords: at, size, write: store })
+            (
+                lane,
+                FaultKind::SurfaceOutOfBounds {
+                    handle: h[lane],
+                    coords: at,
+                    size,
+                    write: store,
+                },
+            )
         })?;
         let oob = |g: &GlobalMemory, a: u64| {
             let near = Near::Global(g.nearby(a, elem as u64));
-            (lane, FaultKind::OutOfBounds { space: Space::Global, address: a, size: elem, write: store, near, lanes: 1 << lane, active: exec })
+            (
+                lane,
+                FaultKind::OutOfBounds {
+                    space: Space::Global,
+                    address: a,
+                    size: elem,
+                    write: store,
+                    near,
+                    lanes: 1 << lane,
+                    active: exec,
+                },
+            )
         };
         let mut out = [0u64; 4];
         for (i, o) in out.iter_mut().enumerate().take(n) {
-            let Some(a) = addr.map(|a| a + (i as u32 * elem) as u64) else { continue };
+            let Some(a) = addr.map(|a| a + (i as u32 * elem) as u64) else {
+                continue;
+            };
             if store {
                 if m.global.write_uint(a, elem, vals[i][lane]).is_err() {
                     return Err(oob(m.global, a));
@@ -261,7 +344,14 @@ pub fn surface(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp, inst: &Inst, exec: u
 /// (the texel point sampling reads, the lower corner of a filter footprint, the surface
 /// element), and the bytes of one element. Lanes whose handle is invalid get address 0 (the
 /// instruction faults when it executes).
-pub fn lane_addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, inst: &Inst, exec: u32, out: &mut Lanes) -> u32 {
+pub fn lane_addresses(
+    k: &LaunchCtx,
+    m: &MemCtx,
+    w: &Warp,
+    inst: &Inst,
+    exec: u32,
+    out: &mut Lanes,
+) -> u32 {
     let f = w.frame();
     let (h, c) = operands(k, m, w, &f, inst);
     let dims = inst.mods.tex.geom.dims();
@@ -270,7 +360,9 @@ pub fn lane_addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, inst: &Inst, exec: u3
         let coords = [c[0][lane], c[1][lane], c[2][lane]];
         out[lane] = 0;
         out[lane] = if matches!(inst.op, Op::Tex | Op::Tld4) {
-            let Some(d) = m.global.textures.texture(h[lane]) else { continue };
+            let Some(d) = m.global.textures.texture(h[lane]) else {
+                continue;
+            };
             size = d.format.bytes();
             let mut at = [0u64; 3];
             for dim in 0..dims {
@@ -278,18 +370,31 @@ pub fn lane_addresses(k: &LaunchCtx, m: &MemCtx, w: &Warp, inst: &Inst, exec: u3
                 let i = if inst.ty2 == Ty::S32 {
                     coords[dim] as u32 as i32 as i64
                 } else {
-                    let x = texel_coord(f32::from_bits(coords[dim] as u32), n as u64, d.normalized_coords);
-                    if d.linear || inst.op == Op::Tld4 { linear_weight(x).0 } else { floor_index(x) }
+                    let x = texel_coord(
+                        f32::from_bits(coords[dim] as u32),
+                        n as u64,
+                        d.normalized_coords,
+                    );
+                    if d.linear || inst.op == Op::Tld4 {
+                        linear_weight(x).0
+                    } else {
+                        floor_index(x)
+                    }
                 };
                 let mode = effective_mode(d.address[dim], d.normalized_coords);
                 at[dim] = address(mode, i, n).unwrap_or(0) as u64;
             }
             d.layout.addr(size, at[0], at[1], at[2])
         } else {
-            let Some(d) = m.global.textures.surface(h[lane]) else { continue };
+            let Some(d) = m.global.textures.surface(h[lane]) else {
+                continue;
+            };
             size = inst.ty.bytes() * inst.mods.vec.max(1) as u32;
             let coords = coords.map(|v| v as u32 as i32 as i64);
-            surface_addr(d, coords, size, dims, SurfClamp::Clamp).ok().flatten().unwrap_or(d.layout.base)
+            surface_addr(d, coords, size, dims, SurfClamp::Clamp)
+                .ok()
+                .flatten()
+                .unwrap_or(d.layout.base)
         };
     }
     size

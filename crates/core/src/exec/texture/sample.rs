@@ -54,7 +54,11 @@ pub fn linear_weight(x: f32) -> (i64, f32) {
     let xb = x - 0.5;
     let fl = xb.floor();
     let scale = (1u32 << WEIGHT_FRACTION_BITS) as f32;
-    let alpha = if fl.is_finite() { ((xb - fl) * scale).round() / scale } else { 0.0 };
+    let alpha = if fl.is_finite() {
+        ((xb - fl) * scale).round() / scale
+    } else {
+        0.0
+    };
     (fl as i64, alpha)
 }
 

@@ -43,7 +43,10 @@ impl BankSet {
 
     /// The banks in the set, lowest first.
     pub fn iter(self) -> BankIter {
-        BankIter { words: self.0, word: 0 }
+        BankIter {
+            words: self.0,
+            word: 0,
+        }
     }
 }
 
@@ -213,7 +216,9 @@ impl BankQueues {
                 self.first_hit[bank][k] = NO_HIT;
             } else if i == first as usize {
                 // The next hit is younger: search from where the removed one was.
-                let next = self.lists[bank][k][i..].iter().position(|q| q.req.row == open);
+                let next = self.lists[bank][k][i..]
+                    .iter()
+                    .position(|q| q.req.row == open);
                 self.first_hit[bank][k] = (i + next.expect("hits counts it")) as u16;
             }
         } else if first != NO_HIT && i < first as usize {
@@ -309,7 +314,9 @@ mod tests {
         for _ in 0..20_000 {
             let b = rand(4) as usize;
             match rand(5) {
-                0 | 1 if q.len() < 48 => q.push(req(b as u16, rand(3) as u32, rand(3) == 0), open[b]),
+                0 | 1 if q.len() < 48 => {
+                    q.push(req(b as u16, rand(3) as u32, rand(3) == 0), open[b])
+                }
                 2 => {
                     open[b] = rand(3) as u32;
                     q.reopened(b, open[b]);
@@ -325,7 +332,11 @@ mod tests {
             for (bank, &row) in open.iter().enumerate() {
                 for write in [false, true] {
                     let expect = q.list(bank, write).iter().position(|e| e.req.row == row);
-                    assert_eq!(q.first_hit(bank, write), expect, "bank {bank} write {write}");
+                    assert_eq!(
+                        q.first_hit(bank, write),
+                        expect,
+                        "bank {bank} write {write}"
+                    );
                 }
             }
         }

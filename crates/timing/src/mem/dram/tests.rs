@@ -332,7 +332,11 @@ fn flat_queue_decision(ch: &Channel, t: u64, write: bool) -> Command {
         let bank = &ch.banks[b];
         let at = if bank.open == r.row {
             wanted[b] = true;
-            bank.col_ready.max(ccd).max(bus).max(ch.group_col[group(b)]).max(turn)
+            bank.col_ready
+                .max(ccd)
+                .max(bus)
+                .max(ch.group_col[group(b)])
+                .max(turn)
         } else if bank.open == NONE {
             bank.act_ready.max(rrd)
         } else {
@@ -350,7 +354,10 @@ fn flat_queue_decision(ch: &Channel, t: u64, write: bool) -> Command {
                 (!wanted[b] && t >= bank.pre_ready && t >= ch.group_pre[group(b)])
                     .then_some(Command::Precharge { bank: b })
             } else {
-                (t >= bank.act_ready && rrd_ok).then_some(Command::Activate { bank: b, row: r.row })
+                (t >= bank.act_ready && rrd_ok).then_some(Command::Activate {
+                    bank: b,
+                    row: r.row,
+                })
             }
         })
         .unwrap_or(Command::WaitUntil(earliest))
@@ -367,7 +374,7 @@ fn per_bank_queues_decide_as_the_flat_queue_did() {
         let mut t = if case % 2 == 0 { timing() } else { grouped() };
         t.fcfs = case % 3 == 0;
         let banks = [4u32, 16, 100][(case % 5 % 3) as usize];
-        if t.groups > 1 && banks % t.groups as u32 != 0 {
+        if t.groups > 1 && !banks.is_multiple_of(t.groups as u32) {
             t.groups = 1;
         }
         t.group_banks = (banks / t.groups as u32) as u16;
