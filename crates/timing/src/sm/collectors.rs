@@ -172,6 +172,16 @@ mod tests {
         GpuConfig::load_with("titanx-pascal", &o).unwrap()
     }
 
+    /// Collectors over `banks` register banks (split among the schedulers or shared), each
+    /// serving `ports` reads a cycle.
+    fn banked(banks: u32, split: bool, ports: u32) -> Collectors {
+        Collectors::new(&cfg(&[
+            &format!("operand_collectors.register_banks={banks}"),
+            &format!("operand_collectors.split_banks={split}"),
+            &format!("operand_collectors.bank_reads_per_cycle={ports}"),
+        ]))
+    }
+
     #[test]
     fn per_scheduler_collectors_belong_to_one_scheduler_and_class() {
         let mut oc = Collectors::new(&cfg(&[]));
@@ -233,13 +243,7 @@ mod tests {
     #[test]
     fn reads_of_one_instruction_take_turns_in_a_shared_bank() {
         // Each case on idle banks (a fresh set).
-        let fresh = || {
-            Collectors::new(&cfg(&[
-                "operand_collectors.register_banks=4",
-                "operand_collectors.split_banks=false",
-                "operand_collectors.bank_reads_per_cycle=1",
-            ]))
-        };
+        let fresh = || banked(4, false, 1);
         // r1, r5 and r9 share bank 1 (warp slot 0); r2 has bank 2 to itself.
         assert_eq!(fresh().book_reads(reads(&[1, 5, 2, 9]), 0, 10), 3);
         // The warp slot skews the banks: 2 + 1 and 6 + 1 meet in bank 3, 4 + 1 does not.
@@ -248,24 +252,14 @@ mod tests {
         // A register named twice is read twice (GPGPU-Sim reads every source operand).
         assert_eq!(fresh().book_reads(reads(&[3, 3]), 0, 10), 2);
         // More than 64 banks: registers 64 apart are in different banks.
-        let wide = || {
-            Collectors::new(&cfg(&[
-                "operand_collectors.register_banks=128",
-                "operand_collectors.split_banks=false",
-                "operand_collectors.bank_reads_per_cycle=1",
-            ]))
-        };
+        let wide = || banked(128, false, 1);
         assert_eq!(wide().book_reads(reads(&[1, 65]), 0, 10), 1);
         assert_eq!(wide().book_reads(reads(&[1, 129]), 0, 10), 2);
     }
 
     #[test]
     fn a_bank_serves_the_instructions_in_issue_order() {
-        let mut oc = Collectors::new(&cfg(&[
-            "operand_collectors.register_banks=4",
-            "operand_collectors.split_banks=false",
-            "operand_collectors.bank_reads_per_cycle=1",
-        ]));
+        let mut oc = banked(4, false, 1);
         // Warp 0 reads r1 and r5 (bank 1) from cycle 10: cycles 10 and 11.
         assert_eq!(oc.book_reads(reads(&[1, 5]), 0, 10), 2);
         // Warp 1's r0 is in bank 1 too, issued the same cycle: it waits for cycle 12 (its r1,
@@ -279,11 +273,7 @@ mod tests {
 
     #[test]
     fn a_bank_with_two_read_ports_serves_two_reads_a_cycle() {
-        let mut oc = Collectors::new(&cfg(&[
-            "operand_collectors.register_banks=4",
-            "operand_collectors.split_banks=false",
-            "operand_collectors.bank_reads_per_cycle=2",
-        ]));
+        let mut oc = banked(4, false, 2);
         // r0, r4, r8 share bank 0: two reads in cycle 10, the third in 11.
         assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 1);
         assert_eq!(oc.book_reads(reads(&[8]), 0, 10), 2);
@@ -294,11 +284,7 @@ mod tests {
     #[test]
     fn split_banks_give_each_scheduler_its_own() {
         // titanx-pascal: 4 schedulers; 16 banks split, 4 each.
-        let mut oc = Collectors::new(&cfg(&[
-            "operand_collectors.register_banks=16",
-            "operand_collectors.split_banks=true",
-            "operand_collectors.bank_reads_per_cycle=1",
-        ]));
+        let mut oc = banked(16, true, 1);
         // Warp slot 0 (scheduler 0): r0 and r4 meet in its bank 0 (4 banks, not 16).
         assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 2);
         // Warp slot 4 (scheduler 0 too): r0 + 4 is in scheduler 0's bank 0, taken until 12.
