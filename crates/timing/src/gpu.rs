@@ -388,7 +388,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     }
     let mut issue = IssueSlots::default();
     for sm in &sms {
-        for s in &sm.issue {
+        for s in &sm.sched.slots {
             issue.add(s);
         }
     }
@@ -426,11 +426,11 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         ipc: env.warp_instructions as f64 / now.max(1) as f64,
         ctas_per_sm: per_sm,
         issue,
-        issue_per_scheduler: sms.iter().map(|s| s.issue.clone()).collect(),
+        issue_per_scheduler: sms.iter().map(|s| s.sched.slots.clone()).collect(),
         issued_lanes: env.lanes,
-        icache_hits: sms.iter().map(|s| s.icache.hits).sum(),
-        icache_misses: sms.iter().map(|s| s.icache.misses).sum(),
-        icache_reservation_fails: sms.iter().map(|s| s.icache.reservation_fails).sum(),
+        icache_hits: sms.iter().map(|s| s.front.icache.hits).sum(),
+        icache_misses: sms.iter().map(|s| s.front.icache.misses).sum(),
+        icache_reservation_fails: sms.iter().map(|s| s.front.icache.reservation_fails).sum(),
         shared_issues: env.shared_issues,
         dual_issues: env.dual_issues,
         bank_conflict_cycles: env.bank_conflict_cycles,

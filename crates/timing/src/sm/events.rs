@@ -31,20 +31,21 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// several times within a cycle is logged once, as the cycle leaves it; skipped cycles
     /// (fast forward) change nothing, so the log is the same with and without it.
     pub(crate) fn log_cta_order(&mut self, env: &mut Env, now: u64) {
-        let (Some(order), Some(log)) = (self.shared.cta_order(), env.log.as_mut()) else {
+        let (Some(order), Some(log)) = (self.sched.shared.cta_order(), env.log.as_mut()) else {
             return;
         };
-        let linear = &self.c.linear;
-        let same = order.len() == self.logged_order.len()
+        let linear = &self.cta_slots.linear;
+        let same = order.len() == self.residency.logged_order.len()
             && order
                 .iter()
-                .zip(&self.logged_order)
+                .zip(&self.residency.logged_order)
                 .all(|(&c, &l)| linear[c as usize] == l);
         if same {
             return;
         }
-        self.logged_order.clear();
-        self.logged_order
+        self.residency.logged_order.clear();
+        self.residency
+            .logged_order
             .extend(order.iter().map(|&c| linear[c as usize]));
         let ev = |kind| LogEvent {
             cycle: now,
@@ -54,7 +55,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         log.push(ev(LogKind::CtaOrder {
             ctas: order.len() as u32,
         }));
-        for (rank, &cta) in self.logged_order.iter().enumerate() {
+        for (rank, &cta) in self.residency.logged_order.iter().enumerate() {
             log.push(ev(LogKind::CtaRank {
                 rank: rank as u32,
                 cta,
@@ -76,7 +77,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let all = env.all_dispatched;
         let mut waits_at_barrier = false;
         {
-            let cta = &mut self.ctas[c].as_mut().expect("resident").cta;
+            let cta = &mut self.residency.ctas[c].as_mut().expect("resident").cta;
             match ev {
                 StepEvent::Continue => {}
                 StepEvent::Done => {
@@ -98,12 +99,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         self.snapshot(s);
-        let linear = self.c.linear[c];
+        let linear = self.cta_slots.linear[c];
         if waits_at_barrier {
             // Counted as an arrival even when this warp completes the barrier at once.
-            self.c.at_barrier[c] += 1;
-            self.c.first_arrival[c].get_or_insert(now);
-            self.bar_pc[s] = pc;
+            self.cta_slots.at_barrier[c] += 1;
+            self.cta_slots.first_arrival[c].get_or_insert(now);
+            self.timing.bar_pc[s] = pc;
             self.log(
                 env,
                 now,
@@ -115,16 +116,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             );
             notify!(self, now, all, |p, v| p.on_barrier_arrive(s as u16, pc, &v));
         }
-        match self.w.state[s] {
+        match self.warps.state[s] {
             WarpState::Done => {
-                self.w.set_waiting(s, true);
-                self.c.finished[c] += 1;
-                self.done_at[s] = now;
-                self.pending_exit = true;
+                self.warps.set_waiting(s, true);
+                self.cta_slots.finished[c] += 1;
+                self.timing.done_at[s] = now;
+                self.residency.pending_exit = true;
                 self.block(s, Block::Exit, now + 1, u64::MAX);
-                if self.c.finished[c] == self.c.warps[c] {
+                if self.cta_slots.finished[c] == self.cta_slots.warps[c] {
                     // The last warp finished: from here the CTA only waits for its memory.
-                    for o in c * self.wpc..c * self.wpc + self.c.warps[c] as usize {
+                    for o in
+                        c * self.shape.wpc..c * self.shape.wpc + self.cta_slots.warps[c] as usize
+                    {
                         self.block(o, Block::Drain, now + 1, u64::MAX);
                     }
                 }
@@ -139,7 +142,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 notify!(self, now, all, |p, v| p.on_warp_finished(s as u16, &v));
             }
             WarpState::AtBarrier { .. } => {
-                self.w.set_waiting(s, true);
+                self.warps.set_waiting(s, true);
                 self.block(s, Block::Barrier, now + 1, u64::MAX);
             }
             WarpState::Ready => self.set_head(env, s, now + 1),
@@ -147,37 +150,38 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if matches!(ev, StepEvent::Continue) {
             return Ok(());
         }
-        if waits_at_barrier && self.w.state[s] != WarpState::Ready {
+        if waits_at_barrier && self.warps.state[s] != WarpState::Ready {
             // The barrier this warp waits on is incomplete, and the functional CTA releases
             // another barrier only when its arrival count or the live threads change (an
             // arrival there, an exit): nobody was released, no other warp to look at.
             return Ok(());
         }
         // A barrier arrival or an exit can release the CTA's waiting warps.
-        let mut released = if waits_at_barrier && self.w.state[s] == WarpState::Ready {
-            self.c.at_barrier[c] -= 1;
+        let mut released = if waits_at_barrier && self.warps.state[s] == WarpState::Ready {
+            self.cta_slots.at_barrier[c] -= 1;
             Some(pc)
         } else {
             None
         };
-        let n = self.c.warps[c] as usize;
-        for o in c * self.wpc..c * self.wpc + n {
+        let n = self.cta_slots.warps[c] as usize;
+        for o in c * self.shape.wpc..c * self.shape.wpc + n {
             if o == s {
                 continue;
             }
-            let old = self.w.state[o];
+            let old = self.warps.state[o];
             self.snapshot(o);
-            if matches!(old, WarpState::AtBarrier { .. }) && self.w.state[o] == WarpState::Ready {
-                self.w.set_waiting(o, false);
-                self.c.at_barrier[c] -= 1;
-                released.get_or_insert(self.bar_pc[o]);
+            if matches!(old, WarpState::AtBarrier { .. }) && self.warps.state[o] == WarpState::Ready
+            {
+                self.warps.set_waiting(o, false);
+                self.cta_slots.at_barrier[c] -= 1;
+                released.get_or_insert(self.timing.bar_pc[o]);
                 // Released warps may issue from the next cycle.
                 self.set_head(env, o, now + 1);
             }
         }
         if let Some(bpc) = released {
-            if self.c.at_barrier[c] == 0 {
-                self.c.first_arrival[c] = None;
+            if self.cta_slots.at_barrier[c] == 0 {
+                self.cta_slots.first_arrival[c] = None;
             }
             self.log(
                 env,
@@ -200,7 +204,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 break;
             }
             self.completions.pop();
-            if self.w.occupied[s as usize] {
+            if self.warps.occupied[s as usize] {
                 notify!(self, now, env.all_dispatched, |p, v| p
                     .on_mem_complete(s, &v));
             }

@@ -15,57 +15,116 @@
 //! issue comes before decode in a cycle, an instruction fetched in the last slot of cycle t is
 //! decoded in t+1 and can issue in t+2; one fetched in an earlier slot issues from t+1.
 
-use super::icache::{Lookup, Waiter, AWAITING_REPLY};
+use super::icache::{ICache, Lookup, Waiter, AWAITING_REPLY};
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::{IssueOrders, IssuePolicy};
+use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::warp::WarpState;
+
+/// The SM's front end: the fetch policy, the I-cache and every warp's I-buffer.
+pub(crate) struct Frontend<F> {
+    /// Which warps fetch (`fetch_policy/`).
+    pub policy: F,
+    pub icache: ICache,
+    /// Per warp slot, the I-buffer: `WarpSlots::ib_n` valid decoded entries, the first at
+    /// (`ib_func`, `ib_pc`), the rest sequential.
+    pub ib_func: Vec<u32>,
+    pub ib_pc: Vec<u32>,
+    /// Per warp slot: cycle from which the I-buffer's first entry is decoded and can issue.
+    pub ib_ready: Vec<u64>,
+    /// Per warp slot: the I-buffer was emptied by a control hazard and not refilled yet.
+    pub flushed: Vec<bool>,
+    /// Nothing became fetchable since the fetch stage last found nothing to do…
+    pub idle: bool,
+    /// …until this cycle (the earliest pending I-cache miss returns).
+    pub wake: u64,
+    /// Scratch: the warps the policy picked this cycle.
+    pub pick: Vec<u16>,
+}
+
+impl<F> Frontend<F> {
+    pub fn new(cfg: &GpuConfig, slots: usize, policy: F, perfect_icache: bool) -> Self {
+        Frontend {
+            policy,
+            icache: ICache::new(cfg, perfect_icache),
+            ib_func: vec![0; slots],
+            ib_pc: vec![0; slots],
+            ib_ready: vec![0; slots],
+            flushed: vec![false; slots],
+            idle: false,
+            wake: 0,
+            pick: Vec::with_capacity(slots),
+        }
+    }
+
+    /// Something may have become fetchable: the fetch stage looks again next cycle.
+    #[inline]
+    pub fn rouse(&mut self) {
+        self.idle = false;
+    }
+
+    /// Warp slot `s` takes a fresh warp: an empty I-buffer, no control hazard pending.
+    pub fn reset_slot(&mut self, s: usize) {
+        self.flushed[s] = false;
+        self.ib_ready[s] = 0;
+    }
+}
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn fetch_stage(&mut self, env: &Env, now: u64) {
-        if self.fetch_idle && now < self.fetch_wake {
+        if self.front.idle && now < self.front.wake {
             return; // nothing became eligible since the last fetch found nothing
         }
         let per_fetch = (env.cfg.sm.fetch_bytes / 8)
             .max(1)
-            .min(self.ib_depth as u32) as u8;
+            .min(self.shape.ib_depth as u32) as u8;
         let slots = env.cfg.sm.fetch_warps_per_cycle.max(1) as usize;
         let mut used = 0;
         // Misses whose lines have arrived go first.
         while used < slots {
-            let Some(w) = self.icache.next_ready(now) else {
+            let Some(w) = self.front.icache.next_ready(now) else {
                 break;
             };
             let usable = decoded_at(now, used, slots);
             self.deliver(env, w, per_fetch, usable);
             used += 1;
         }
-        let mut pick = std::mem::take(&mut self.fetch_pick);
+        let mut pick = std::mem::take(&mut self.front.pick);
         pick.clear();
         if used < slots {
             let v = view!(self, now, env.all_dispatched);
-            let mut orders = IssueOrders::new(&mut self.policies, &self.shared, &self.sched_slots);
-            self.fetch.pick(&v, &mut orders, slots - used, &mut pick);
+            let mut orders = IssueOrders::new(
+                &mut self.sched.policies,
+                &self.sched.shared,
+                &self.shape.sched_slots,
+            );
+            self.front
+                .policy
+                .pick(&v, &mut orders, slots - used, &mut pick);
         }
-        self.fetch_idle = used == 0 && pick.is_empty();
+        self.front.idle = used == 0 && pick.is_empty();
         for &s in &pick {
             let usable = decoded_at(now, used, slots);
             self.fill(env, s as usize, per_fetch, now, usable);
             used += 1;
         }
-        self.fetch_pick = pick;
-        if self.fetch_idle {
+        self.front.pick = pick;
+        if self.front.idle {
             // Sleep until the I-cache hands a line back (a reply wakes it earlier) or an event.
-            self.fetch_wake = self.icache.next_ready_at();
+            self.front.wake = self.front.icache.next_ready_at();
         }
     }
 
     /// Warp `s`'s next fetch address: after its I-buffer's entries, or its PC when empty.
     fn fetch_pc(&self, s: usize) -> (u32, u32) {
-        if self.w.ib_n[s] == 0 {
-            (self.cur_func[s], self.cur_pc[s])
+        if self.warps.ib_n[s] == 0 {
+            (self.timing.cur_func[s], self.timing.cur_pc[s])
         } else {
-            (self.ib_func[s], self.ib_pc[s] + self.w.ib_n[s] as u32)
+            (
+                self.front.ib_func[s],
+                self.front.ib_pc[s] + self.warps.ib_n[s] as u32,
+            )
         }
     }
 
@@ -77,13 +136,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let addr = env.table.inst_addr(func, pc);
         let w = Waiter {
             slot: s as u16,
-            age: self.w.age[s],
+            age: self.warps.age[s],
             func,
             pc,
         };
-        match self.icache.access(addr, now, w) {
+        match self.front.icache.access(addr, now, w) {
             Lookup::Hit => self.decode(env, s, func, pc, n, usable),
-            Lookup::Miss => self.w.fetch_wait[s] = AWAITING_REPLY,
+            Lookup::Miss => self.warps.fetch_wait[s] = AWAITING_REPLY,
             Lookup::ReservationFail => {}
         }
     }
@@ -93,13 +152,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// took a branch meanwhile fetches again).
     fn deliver(&mut self, env: &Env, w: Waiter, n: u8, usable: u64) {
         let s = w.slot as usize;
-        if !self.w.occupied[s] || self.w.age[s] != w.age {
+        if !self.warps.occupied[s] || self.warps.age[s] != w.age {
             return;
         }
-        self.w.fetch_wait[s] = 0;
-        if self.w.state[s] == WarpState::Done
+        self.warps.fetch_wait[s] = 0;
+        if self.warps.state[s] == WarpState::Done
             || self.fetch_pc(s) != (w.func, w.pc)
-            || self.w.ib_n[s] >= self.ib_depth
+            || self.warps.ib_n[s] >= self.shape.ib_depth
         {
             return;
         }
@@ -109,16 +168,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Up to `n` instructions from (`func`, `pc`) join warp `s`'s I-buffer (as many as it has
     /// room for), usable by issue from cycle `usable`.
     fn decode(&mut self, env: &Env, s: usize, func: u32, pc: u32, n: u8, usable: u64) {
-        let was_empty = self.w.ib_n[s] == 0;
+        let was_empty = self.warps.ib_n[s] == 0;
         if was_empty {
-            self.ib_func[s] = func;
-            self.ib_pc[s] = pc;
-            self.ib_ready[s] = usable;
-            self.flushed[s] = false;
+            self.front.ib_func[s] = func;
+            self.front.ib_pc[s] = pc;
+            self.front.ib_ready[s] = usable;
+            self.front.flushed[s] = false;
         }
-        let room = self.ib_depth.saturating_sub(self.w.ib_n[s]);
-        self.w.set_ib_n(s, self.w.ib_n[s] + n.min(room));
-        if was_empty && self.w.state[s] == WarpState::Ready {
+        let room = self.shape.ib_depth.saturating_sub(self.warps.ib_n[s]);
+        self.warps.set_ib_n(s, self.warps.ib_n[s] + n.min(room));
+        if was_empty && self.warps.state[s] == WarpState::Ready {
             self.set_head(env, s, usable);
         }
     }

@@ -11,15 +11,18 @@
 
 use super::memory::{AccKind, SmMem};
 use super::scoreboard::PENDING;
-use super::{Env, Slot, Sm};
+use super::{Env, Shape, Slot, Sm};
 use crate::classify::{MemClass, Unit};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::coalesce::{atomic_requests, bank_degree, lines, mark_whole_sectors};
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, Issued};
+use crate::policy::{Build, BuildCtx};
 use crate::stats::IssueEvent;
+use crate::stats::IssueSlots;
 use std::cmp::Reverse;
 use warpsim_core::config::AtomicRequests;
+use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::MemCtx;
 use warpsim_core::exec::grid::fault_error;
 use warpsim_core::exec::mem_ops::addresses;
@@ -45,6 +48,98 @@ enum Plan {
     Async { kind: AccKind, long: bool },
 }
 
+/// The warp schedulers of one SM: each one's policy, its issue-slot outcome and counters,
+/// and when it may sleep.
+pub(crate) struct Schedulers<P: IssuePolicy> {
+    /// Per scheduler.
+    pub policies: Vec<P>,
+    /// The policy's SM-wide state (one per SM, told about every event before the schedulers).
+    pub shared: P::Shared,
+    /// Scratch: a scheduler's priority order this cycle.
+    pub order: Vec<u16>,
+    /// Per scheduler: issue-slot counters.
+    pub slots: Vec<IssueSlots>,
+    /// Per scheduler: it need not walk before this cycle (nothing can issue).
+    pub wake: Vec<u64>,
+    /// Per scheduler: the warps its last walk found ready but blocked on a busy unit or
+    /// collector (charged a structural stall for every cycle it sleeps on them).
+    pub unit_stalled: Vec<Vec<u16>>,
+    /// A memory instruction that cannot queue (shared memory) waits for the LD/ST unit: no
+    /// other may queue until it has issued, so it is served in its turn (`sm.ldst_queue`).
+    pub ldst_waiting: bool,
+    /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
+    pub outcome: Vec<Slot>,
+    /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
+    pub blocked_ready: Vec<u16>,
+}
+
+impl<P: IssuePolicy> Schedulers<P> {
+    /// `make(ctx)` builds scheduler `ctx.scheduler`'s policy.
+    pub fn new(
+        cfg: &GpuConfig,
+        shape: &Shape,
+        ctas_per_sm: usize,
+        make: &mut impl FnMut(&BuildCtx) -> P,
+    ) -> Self {
+        let n = shape.slots();
+        let s = shape.sched_slots.len();
+        let base = BuildCtx {
+            scheduler: 0,
+            slots: &[],
+            schedulers: s,
+            warp_slots: n,
+            cta_slots: ctas_per_sm,
+            warps_per_cta: shape.wpc,
+            params: &cfg.policy,
+        };
+        let policies = shape
+            .sched_slots
+            .iter()
+            .enumerate()
+            .map(|(i, slots)| {
+                make(&BuildCtx {
+                    scheduler: i,
+                    slots,
+                    ..base
+                })
+            })
+            .collect();
+        Schedulers {
+            policies,
+            shared: P::Shared::build(&base),
+            order: Vec::with_capacity(n),
+            slots: vec![IssueSlots::default(); s],
+            wake: vec![0; s],
+            unit_stalled: (0..s).map(|_| Vec::with_capacity(n)).collect(),
+            ldst_waiting: false,
+            outcome: vec![Slot::Idle; s],
+            blocked_ready: Vec::with_capacity(n),
+        }
+    }
+
+    /// Every scheduler walks again next time (the order or the occupancy changed).
+    pub fn wake_all(&mut self) {
+        self.wake.iter_mut().for_each(|x| *x = 0);
+    }
+
+    /// Every scheduler sleeping past `now` walks at `now` (the LD/ST unit freed).
+    pub fn wake_all_by(&mut self, now: u64) {
+        self.wake.iter_mut().for_each(|w| *w = (*w).min(now));
+    }
+
+    /// Charges this cycle's outcome of each scheduler, `n` times (`n` > 1: cycles slept).
+    pub fn count_outcomes(&mut self, n: u64) {
+        for (c, o) in self.slots.iter_mut().zip(&self.outcome) {
+            match o {
+                Slot::Issued => c.issued += n,
+                Slot::Pipeline => c.pipeline += n,
+                Slot::Scoreboard => c.scoreboard += n,
+                Slot::Idle => c.idle += n,
+            }
+        }
+    }
+}
+
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn issue_stage(
         &mut self,
@@ -52,33 +147,38 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         k: usize,
         now: u64,
     ) -> Result<(), crate::TimingError> {
-        if P::MAY_SLEEP && now < self.sched_wake[k] {
+        if P::MAY_SLEEP && now < self.sched.wake[k] {
             // `outcome[k]` still holds the last walk's; a walk stalled on busy units would
             // have charged the same warps a structural stall again.
-            for &s in &self.unit_stalled[k] {
-                self.stalls[s as usize].structural += 1;
+            for &s in &self.sched.unit_stalled[k] {
+                self.timing.stalls[s as usize].structural += 1;
             }
             return Ok(());
         }
-        let mut order = std::mem::take(&mut self.order);
+        let mut order = std::mem::take(&mut self.sched.order);
         {
             let v = view!(self, now, env.all_dispatched);
-            self.policies[k].order(&self.shared, &self.sched_slots[k], &v, &mut order);
+            self.sched.policies[k].order(
+                &self.sched.shared,
+                &self.shape.sched_slots[k],
+                &v,
+                &mut order,
+            );
         }
-        self.unit_stalled[k].clear();
+        self.sched.unit_stalled[k].clear();
         let (mut any_data, mut any_struct) = (false, false);
         let mut picked = None;
         for &s in &order {
             let si = s as usize;
-            if self.w.wake[si] > now {
-                any_data |= self.w.block[si] == Block::Data;
+            if self.warps.wake[si] > now {
+                any_data |= self.warps.block[si] == Block::Data;
                 continue;
             }
-            let unit = self.w.head_unit[si];
+            let unit = self.warps.head_unit[si];
             match self
                 .units
                 .free(unit, k, now)
-                .filter(|_| self.oc.free(unit, k, now).is_some())
+                .filter(|_| self.collectors.free(unit, k, now).is_some())
                 .or_else(|| self.queue_behind(env, si, unit, k, now))
             {
                 Some(u) => {
@@ -87,49 +187,52 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
                 None => {
                     if unit == Unit::Ldst
-                        && !env.table.get(self.cur_func[si], self.cur_pc[si]).queues
+                        && !env
+                            .table
+                            .get(self.timing.cur_func[si], self.timing.cur_pc[si])
+                            .queues
                     {
-                        self.ldst_waiting = true;
+                        self.sched.ldst_waiting = true;
                     }
-                    self.stalls[si].structural += 1;
-                    self.unit_stalled[k].push(s);
+                    self.timing.stalls[si].structural += 1;
+                    self.sched.unit_stalled[k].push(s);
                     any_struct = true;
-                    if self.share_warps {
-                        self.blocked_ready.push(s);
+                    if self.shape.share_warps {
+                        self.sched.blocked_ready.push(s);
                     }
                 }
             }
         }
-        self.order = order;
-        self.outcome[k] = match picked {
+        self.sched.order = order;
+        self.sched.outcome[k] = match picked {
             Some(_) => Slot::Issued,
             None if any_struct => Slot::Pipeline,
             None if any_data => Slot::Scoreboard,
             None => Slot::Idle,
         };
-        self.sched_wake[k] = 0;
+        self.sched.wake[k] = 0;
         if P::MAY_SLEEP
             && picked.is_none()
             && (!any_struct || self.waits_for_memory_stage(k))
-            && self.policies[k].settled(&view!(self, now, env.all_dispatched))
+            && self.sched.policies[k].settled(&view!(self, now, env.all_dispatched))
         {
             // No candidate could issue: nothing changes before one of the other warps' wake
             // cycle or an event, which lowers `sched_wake` through `block` — or, when the
             // candidates wait for the LD/ST unit, the memory stage freeing it.
             let mut wake = u64::MAX;
-            for &s in &self.sched_slots[k] {
-                if self.w.occupied[s as usize] && self.w.wake[s as usize] > now {
-                    wake = wake.min(self.w.wake[s as usize]);
+            for &s in &self.shape.sched_slots[k] {
+                if self.warps.occupied[s as usize] && self.warps.wake[s as usize] > now {
+                    wake = wake.min(self.warps.wake[s as usize]);
                 }
             }
-            self.sched_wake[k] = wake;
+            self.sched.wake[k] = wake;
         }
         let Some((s, u)) = picked else { return Ok(()) };
-        let first = self.w.head_unit[s];
+        let first = self.warps.head_unit[s];
         self.issue_one(env, s, k, u, now, false)?;
-        if self.dual_issue {
+        if self.shape.dual_issue {
             if let Some(u2) = self.second_issue(env, s, k, first, now) {
-                self.dual[s] += 1;
+                self.timing.dual[s] += 1;
                 env.dual_issues += 1;
                 self.issue_one(env, s, k, u2, now, false)?;
             }
@@ -144,12 +247,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     #[inline]
     fn queue_behind(&self, env: &Env, s: usize, unit: Unit, k: usize, now: u64) -> Option<usize> {
         if unit != Unit::Ldst
-            || self.ldst_waiting
-            || !env.table.get(self.cur_func[s], self.cur_pc[s]).queues
+            || self.sched.ldst_waiting
+            || !env
+                .table
+                .get(self.timing.cur_func[s], self.timing.cur_pc[s])
+                .queues
         {
             return None;
         }
-        self.oc.free(unit, k, now)?;
+        self.collectors.free(unit, k, now)?;
         self.units.usable(unit, k).find(|&u| self.mem.queue_room(u))
     }
 
@@ -170,11 +276,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     .usable(Unit::Ldst, b)
                     .any(|u| self.mem.queue_room(u))
         };
-        self.unit_stalled[k]
+        self.sched.unit_stalled[k]
             .iter()
-            .all(|&s| self.w.head_unit[s as usize] == Unit::Ldst)
-            && if self.share_warps {
-                (0..self.sched_slots.len()).all(held)
+            .all(|&s| self.warps.head_unit[s as usize] == Unit::Ldst)
+            && if self.shape.share_warps {
+                (0..self.shape.sched_slots.len()).all(held)
             } else {
                 held(k)
             }
@@ -186,20 +292,26 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// hazard at `now` (including on the instruction just issued), and a free unit of a
     /// different class (GPGPU-Sim's `dual_issue_diff_exec_units`).
     fn second_issue(&self, env: &Env, s: usize, k: usize, first: Unit, now: u64) -> Option<usize> {
-        if self.w.state[s] != WarpState::Ready
-            || self.w.block[s] != Block::Ready
-            || self.w.wake[s] != now + 1
-            || self.w.head_unit[s] == first
+        if self.warps.state[s] != WarpState::Ready
+            || self.warps.block[s] != Block::Ready
+            || self.warps.wake[s] != now + 1
+            || self.warps.head_unit[s] == first
         {
             return None;
         }
-        let uses = env.table.regs.get(self.cur_func[s], self.cur_pc[s]);
-        let (rb, pb) = (self.reg_base[s] as usize, self.pred_base[s] as usize);
-        if self.sb[s].check_at(uses, rb, pb, now) != super::scoreboard::Hazard::None {
+        let uses = env
+            .table
+            .regs
+            .get(self.timing.cur_func[s], self.timing.cur_pc[s]);
+        let (rb, pb) = (
+            self.timing.reg_base[s] as usize,
+            self.timing.pred_base[s] as usize,
+        );
+        if self.timing.sb[s].check_at(uses, rb, pb, now) != super::scoreboard::Hazard::None {
             return None;
         }
-        self.oc.free(self.w.head_unit[s], k, now)?;
-        self.units.free(self.w.head_unit[s], k, now)
+        self.collectors.free(self.warps.head_unit[s], k, now)?;
+        self.units.free(self.warps.head_unit[s], k, now)
     }
 
     /// Issues the I-buffer head of warp slot `s` from scheduler `sched` on unit instance
@@ -213,20 +325,23 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         shared: bool,
     ) -> Result<(), crate::TimingError> {
-        if self.mem.outstanding[s] == 0 && now >= self.last_complete[s] {
+        if self.mem.outstanding[s] == 0 && now >= self.timing.last_complete[s] {
             // Nothing of the warp's is in flight: its previous run of in-flight cycles ended
             // at its last completion, and a new one starts with this instruction.
-            self.busy_cycles[s] += self.last_complete[s].saturating_sub(self.busy_from[s]);
-            self.busy_from[s] = now;
+            self.timing.busy_cycles[s] +=
+                self.timing.last_complete[s].saturating_sub(self.timing.busy_from[s]);
+            self.timing.busy_from[s] = now;
         }
         let (c, wi) = self.cta_and_warp(s);
-        let pc = self.cur_pc[s];
-        let t = env.table.get(self.cur_func[s], pc);
+        let pc = self.timing.cur_pc[s];
+        let t = env.table.get(self.timing.cur_func[s], pc);
         if t.unit == Unit::Ldst && !t.queues {
             // The waiting unqueueable access (if it was this one) has its turn now.
-            self.ldst_waiting = false;
+            self.sched.ldst_waiting = false;
         }
-        let rc = self.ctas[c].as_mut().expect("occupied slot has a CTA");
+        let rc = self.residency.ctas[c]
+            .as_mut()
+            .expect("occupied slot has a CTA");
         let cta = &mut rc.cta;
         let k = env.k;
         let w = &mut cta.warps[wi];
@@ -297,7 +412,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         Space::Global | Space::Local | Space::Const | Space::KernelParam => {
                             // Global addresses are their own model addresses.
                             if space != Space::Global {
-                                let age = self.w.age[s];
+                                let age = self.warps.age[s];
                                 for (l, a) in lanes.iter_mut().enumerate() {
                                     *a = SmMem::model_addr(
                                         space,
@@ -376,9 +491,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // Operand collection: a collector (checked free by the caller) for the read cycles,
         // the register banks' turns booked.
         let uses = env.table.regs.get(f.func, pc);
-        let read = self.oc.book_reads(uses, s, now);
-        if let Some(c) = self.oc.free(t.unit, sched, now) {
-            self.oc.occupy(c, now + read as u64);
+        let read = self.collectors.book_reads(uses, s, now);
+        if let Some(c) = self.collectors.free(t.unit, sched, now) {
+            self.collectors.occupy(c, now + read as u64);
         }
         env.bank_conflict_cycles += read as u64 - 1;
         let before = w.thread_instructions;
@@ -393,23 +508,25 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if shared {
             env.shared_issues.count(t.unit);
         }
-        self.w.insts[s] += 1;
-        self.w.thread_insts[s] += lanes;
-        self.c.insts[c] += 1;
-        self.c.thread_insts[c] += lanes;
+        self.warps.insts[s] += 1;
+        self.warps.thread_insts[s] += lanes;
+        self.cta_slots.insts[c] += 1;
+        self.cta_slots.thread_insts[c] += lanes;
         match plan {
             Plan::Sync(access) => {
-                let ready = now + self.stages + read as u64 + access.latency.max(1) as u64 - 1;
+                let ready =
+                    now + self.shape.pipeline_cycles + read as u64 + access.latency.max(1) as u64
+                        - 1;
                 if let Some(inst) = inst {
                     if !matches!(inst.op, Op::St | Op::Sust) {
-                        self.sb[s].reserve(inst, &f, ready, false);
+                        self.timing.sb[s].reserve(inst, &f, ready, false);
                     }
                 }
-                self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
-                self.last_complete[s] = self.last_complete[s].max(ready);
+                self.timing.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
+                self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
                 // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
-                if self.atomics_block_warp && inst.is_some_and(|i| i.op == Op::Atom) {
-                    self.atomics_until[s] = self.atomics_until[s].max(ready);
+                if self.shape.atomics_block_warp && inst.is_some_and(|i| i.op == Op::Atom) {
+                    self.timing.atomics_until[s] = self.timing.atomics_until[s].max(ready);
                 }
                 // Queued behind an instruction the LD/ST unit is still serving (an access
                 // with no active lane): the unit stays held until the memory stage frees it.
@@ -425,15 +542,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 let inst = inst.expect("a memory plan has its instruction");
                 let release = !matches!(inst.op, Op::St | Op::Sust);
                 if release {
-                    self.sb[s].reserve(inst, &f, PENDING, long);
+                    self.timing.sb[s].reserve(inst, &f, PENDING, long);
                 }
-                self.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
+                self.timing.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
                 let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
                 let track = self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
-                if self.atomics_block_warp && inst.op == Op::Atom {
+                if self.shape.atomics_block_warp && inst.op == Op::Atom {
                     // Until the last of its atomics completes (`finish`).
-                    self.atomics_out[s] += 1;
-                    self.atomics_until[s] = u64::MAX;
+                    self.timing.atomics_out[s] += 1;
+                    self.timing.atomics_until[s] = u64::MAX;
                 }
                 if inst.op == Op::CpAsync {
                     let group = self.cp.issue(s);
@@ -451,25 +568,25 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         // I-buffer: pop the head when execution continues sequentially, else flush.
         match (w.state, w.pc()) {
-            (WarpState::Done, _) | (_, None) => self.w.set_ib_n(s, 0),
+            (WarpState::Done, _) | (_, None) => self.warps.set_ib_n(s, 0),
             (_, Some(npc)) => {
-                if w.frame().func == self.ib_func[s] && npc == self.ib_pc[s] + 1 {
-                    self.ib_pc[s] = npc;
-                    self.w.set_ib_n(s, self.w.ib_n[s] - 1);
+                if w.frame().func == self.front.ib_func[s] && npc == self.front.ib_pc[s] + 1 {
+                    self.front.ib_pc[s] = npc;
+                    self.warps.set_ib_n(s, self.warps.ib_n[s] - 1);
                 } else {
-                    self.w.set_ib_n(s, 0);
-                    self.flushed[s] = true;
+                    self.warps.set_ib_n(s, 0);
+                    self.front.flushed[s] = true;
                 }
             }
         }
-        self.fetch_idle = false;
+        self.front.rouse();
         if let Some(tr) = env.trace.as_mut() {
             tr.push(IssueEvent {
                 cycle: now,
                 sm: self.id,
                 scheduler: sched as u32,
                 slot: s as u32,
-                age: self.w.age[s],
+                age: self.warps.age[s],
                 pc,
             });
         }

@@ -538,7 +538,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         // scheduler asleep on the full queue walks again.
                         self.mem.queued[u] -= 1;
                         if self.mem.queue_cap > 0 {
-                            self.sched_wake.iter_mut().for_each(|w| *w = (*w).min(now));
+                            self.sched.wake_all_by(now);
                         }
                     }
                     if self.mem.staged[u].is_empty() {
@@ -548,24 +548,24 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                         // LD/ST unit refills its dispatch register in the cycle it empties.
                         self.units.occupy(crate::classify::Unit::Ldst, u, now);
                         // A scheduler asleep on a busy LD/ST unit walks again.
-                        self.sched_wake.iter_mut().for_each(|w| *w = (*w).min(now));
+                        self.sched.wake_all_by(now);
                     }
                 }
             }
         }
         // An instruction miss goes first: every warp that needs the line waits for it.
-        if let Some(line) = self.icache.next_request() {
+        if let Some(line) = self.front.icache.next_request() {
             let r = Req {
                 addr: CODE_BASE + line,
                 kind: Kind::Read,
                 sm: sm as u16,
-                bytes: self.icache.line() as u16,
+                bytes: self.front.icache.line() as u16,
                 dest: Dest::ICache,
-                sectors: Req::all_sectors(self.icache.line(), self.mem.sector),
+                sectors: Req::all_sectors(self.front.icache.line(), self.mem.sector),
                 whole: 0,
             };
             if env.mem.can_send(sm, &r, now) {
-                self.icache.request_sent();
+                self.front.icache.request_sent();
                 env.mem.send(now, r);
             }
         }
@@ -777,9 +777,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             Dest::ICache => {
                 m.waiters = w;
-                self.icache.fill(r.addr - CODE_BASE, now);
+                self.front.icache.fill(r.addr - CODE_BASE, now);
                 // This cycle's fetch hands the line back to the warps waiting for it.
-                self.fetch_wake = self.fetch_wake.min(now);
+                self.front.wake = self.front.wake.min(now);
                 return;
             }
             Dest::L1 => {
@@ -832,16 +832,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         let mut done = now + 1;
         if tr.release {
-            done += self.stages;
+            done += self.shape.pipeline_cycles;
             if let Some(inst) = env.k.module.functions[tr.func as usize]
                 .insts
                 .get(tr.pc as usize)
             {
-                self.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
-                if self.atomics_block_warp && inst.op == Op::Atom {
-                    self.atomics_out[s] -= 1;
-                    if self.atomics_out[s] == 0 {
-                        self.atomics_until[s] = done;
+                self.timing.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
+                if self.shape.atomics_block_warp && inst.op == Op::Atom {
+                    self.timing.atomics_out[s] -= 1;
+                    if self.timing.atomics_out[s] == 0 {
+                        self.timing.atomics_until[s] = done;
                     }
                 }
             }
@@ -850,9 +850,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.recheck(env, s, now);
         }
         self.mem.outstanding[s] -= 1;
-        self.last_complete[s] = self.last_complete[s].max(done);
-        if self.mem.outstanding[s] == 0 && self.w.waiting[s] {
-            self.pending_exit = true;
+        self.timing.last_complete[s] = self.timing.last_complete[s].max(done);
+        if self.mem.outstanding[s] == 0 && self.warps.waiting[s] {
+            self.residency.pending_exit = true;
         }
         if P::WANTS_MEM_EVENTS {
             notify!(self, now, env.all_dispatched, |p, v| p

@@ -19,12 +19,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         env: &mut Env,
         now: u64,
     ) -> Result<(), crate::TimingError> {
-        if self.blocked_ready.is_empty() {
+        if self.sched.blocked_ready.is_empty() {
             return Ok(());
         }
-        let n = self.sched_slots.len();
-        let blocked = std::mem::take(&mut self.blocked_ready);
-        let mut cand = std::mem::take(&mut self.order);
+        let n = self.shape.sched_slots.len();
+        let blocked = std::mem::take(&mut self.sched.blocked_ready);
+        let mut cand = std::mem::take(&mut self.sched.order);
         let mut result = Ok(());
         for b in 0..n {
             let Some(s) = self.share_pick(b, &blocked, &mut cand, now, env.all_dispatched) else {
@@ -33,19 +33,19 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             let si = s as usize;
             let u = self
                 .units
-                .free(self.w.head_unit[si], b, now)
+                .free(self.warps.head_unit[si], b, now)
                 .expect("checked free");
-            self.stalls[si].structural -= 1;
-            self.outcome[b] = Slot::Issued;
-            self.sched_wake[b] = 0;
+            self.timing.stalls[si].structural -= 1;
+            self.sched.outcome[b] = Slot::Issued;
+            self.sched.wake[b] = 0;
             if let Err(e) = self.issue_one(env, si, b, u, now, true) {
                 result = Err(e);
                 break;
             }
         }
-        self.order = cand;
-        self.blocked_ready = blocked;
-        self.blocked_ready.clear();
+        self.sched.order = cand;
+        self.sched.blocked_ready = blocked;
+        self.sched.blocked_ready.clear();
         result
     }
 
@@ -62,18 +62,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         all_dispatched: bool,
     ) -> Option<u16> {
-        if self.outcome[b] == Slot::Issued {
+        if self.sched.outcome[b] == Slot::Issued {
             return None;
         }
-        let n = self.sched_slots.len();
+        let n = self.shape.sched_slots.len();
         cand.clear();
         for &s in blocked {
             let si = s as usize;
-            let unit = self.w.head_unit[si];
+            let unit = self.warps.head_unit[si];
             if si % n != b
-                && self.w.wake[si] <= now
+                && self.warps.wake[si] <= now
                 && self.units.free(unit, b, now).is_some()
-                && self.oc.free(unit, b, now).is_some()
+                && self.collectors.free(unit, b, now).is_some()
             {
                 cand.push(s);
             }
@@ -82,7 +82,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return None;
         }
         let v = view!(self, now, all_dispatched);
-        self.policies[b]
+        self.sched.policies[b]
             .pick_shared(cand, &v)
             .filter(|s| cand.contains(s))
     }
@@ -135,37 +135,37 @@ mod tests {
             true,
         );
         for (w, r) in ready.iter().enumerate() {
-            sm.w.set_occupied(w, true);
-            sm.w.age[w] = w as u64;
-            sm.w.wake[w] = if r.is_some() { NOW } else { NOW + 10 };
-            sm.w.head_unit[w] = r.unwrap_or(Unit::Sp);
+            sm.warps.set_occupied(w, true);
+            sm.warps.age[w] = w as u64;
+            sm.warps.wake[w] = if r.is_some() { NOW } else { NOW + 10 };
+            sm.warps.head_unit[w] = r.unwrap_or(Unit::Sp);
         }
         for &(k, u, what) in busy {
             match what {
-                Busy::Collector => sm.oc.occupy((u as u8, k as u16), NOW + 3),
+                Busy::Collector => sm.collectors.occupy((u as u8, k as u16), NOW + 3),
                 Busy::Unit => sm.units.occupy(u, k, NOW + 3),
             }
         }
         // Every scheduler's walk found only warps whose own port is busy: none issued, and the
         // ready warps are the sharing candidates, in walk order.
         for k in 0..4 {
-            sm.outcome[k] = Slot::Pipeline;
+            sm.sched.outcome[k] = Slot::Pipeline;
         }
-        sm.blocked_ready = (0..8u16).filter(|&w| ready[w as usize].is_some()).collect();
+        sm.sched.blocked_ready = (0..8u16).filter(|&w| ready[w as usize].is_some()).collect();
         sm
     }
 
     /// (warp, sharing scheduler) for each shared issue of the cycle.
     fn share(sm: &mut Sm<Gto, RoundRobin>) -> Vec<(u16, usize)> {
-        let blocked = std::mem::take(&mut sm.blocked_ready);
+        let blocked = std::mem::take(&mut sm.sched.blocked_ready);
         let mut cand = Vec::new();
         let mut out = Vec::new();
         for b in 0..4 {
             if let Some(w) = sm.share_pick(b, &blocked, &mut cand, NOW, false) {
-                let u = sm.w.head_unit[w as usize];
-                sm.outcome[b] = Slot::Issued;
-                sm.w.wake[w as usize] = NOW + 1;
-                sm.oc.occupy((u as u8, b as u16), NOW + 1);
+                let u = sm.warps.head_unit[w as usize];
+                sm.sched.outcome[b] = Slot::Issued;
+                sm.warps.wake[w as usize] = NOW + 1;
+                sm.collectors.occupy((u as u8, b as u16), NOW + 1);
                 sm.units.occupy(u, b, NOW + 1);
                 out.push((w, b));
             }
@@ -219,7 +219,7 @@ mod tests {
     fn no_sharing_to_a_scheduler_that_issued_this_cycle() {
         let (ready, busy) = fig3();
         let mut s = sm(ready, &busy);
-        s.outcome[1] = Slot::Issued; // S1 issued a warp of its own: its free MEM port is not offered
+        s.sched.outcome[1] = Slot::Issued; // S1 issued a warp of its own: its free MEM port is not offered
         assert_eq!(share(&mut s), [(5, 2), (1, 3)]);
     }
 

@@ -12,6 +12,15 @@ use super::{Slot, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::{IssuePolicy, SmState};
 
+/// Per-SM fast-forward state.
+#[derive(Default)]
+pub(crate) struct Sleep {
+    /// Asleep through cycles before this one; 0: awake.
+    pub until: u64,
+    /// The first cycle slept through (credited to the issue-slot counters on waking).
+    pub from: u64,
+}
+
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// After cycle `now`: the next cycle at which this SM can change anything by itself
     /// (`now + 1` while busy; `u64::MAX` when only an outside event could wake it). Every
@@ -23,20 +32,22 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // cycle, which is most cycles of a busy SM.
         if !P::MAY_SLEEP
             || self
+                .sched
                 .outcome
                 .iter()
                 .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
-            || self.pending_exit
-            || !self.fetch_idle
-            || self.icache.next_request().is_some()
+            || self.residency.pending_exit
+            || !self.front.idle
+            || self.front.icache.next_request().is_some()
         {
             return now + 1;
         }
         let mut t = self
-            .fetch_wake
+            .front
+            .wake
             .min(self.mem.next_event(now))
-            .min(self.shared.wake_at());
-        for &w in &self.sched_wake {
+            .min(self.sched.shared.wake_at());
+        for &w in &self.sched.wake {
             t = t.min(w);
         }
         if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
@@ -49,47 +60,38 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// sleeping scheduler charges its issue-slot outcome for every skipped cycle (stall cycles
     /// are credited per interval anyway).
     pub fn skip(&mut self, from: u64, to: u64) {
-        let n = to.saturating_sub(from);
-        for k in 0..self.outcome.len() {
-            let c = &mut self.issue[k];
-            match self.outcome[k] {
-                Slot::Issued => c.issued += n,
-                Slot::Pipeline => c.pipeline += n,
-                Slot::Scoreboard => c.scoreboard += n,
-                Slot::Idle => c.idle += n,
-            }
-        }
+        self.sched.count_outcomes(to.saturating_sub(from));
     }
 
     /// After cycle `now`: sleeps until the SM's next activity if that is later than the next
     /// cycle. Only an SM with resident CTAs sleeps (one without them counts no issue slots
     /// while its memory pipeline drains, so crediting them would count cycles it never had).
     pub fn doze(&mut self, now: u64) {
-        if self.resident == 0 {
+        if self.residency.count == 0 {
             return;
         }
         let t = self.next_activity(now);
         if t > now + 1 {
-            self.sleep_until = t;
-            self.slept_from = now + 1;
+            self.sleep.until = t;
+            self.sleep.from = now + 1;
         }
     }
 
     /// Asleep at cycle `now`, given the arrival cycle of the next reply for it.
     pub fn asleep(&self, now: u64, next_reply: u64) -> bool {
-        now < self.sleep_until && now < next_reply
+        now < self.sleep.until && now < next_reply
     }
 
     /// Is sleeping (whatever the cycle): its skipped cycles are not yet credited.
     pub fn sleeping(&self) -> bool {
-        self.sleep_until != 0
+        self.sleep.until != 0
     }
 
     /// Wakes at cycle `now` (which it will run): credits the cycles slept through.
     pub fn wake(&mut self, now: u64) {
-        if self.sleep_until != 0 {
-            self.skip(self.slept_from, now);
-            self.sleep_until = 0;
+        if self.sleep.until != 0 {
+            self.skip(self.sleep.from, now);
+            self.sleep.until = 0;
         }
     }
 }
