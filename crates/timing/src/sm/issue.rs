@@ -9,44 +9,22 @@
 //! cycle; any state change of one of its warps wakes it (`Sm::block`). Only for policies with
 //! `MAY_SLEEP` (every registered one: see its definition for what it requires).
 
-use super::memory::{AccKind, SmMem};
+use super::mem_plan::{Access, AtIssue, Plan};
+use super::memory::AccKind;
 use super::scoreboard::PENDING;
 use super::{Env, Shape, Slot, Sm};
-use crate::classify::{MemClass, Unit};
+use crate::classify::Unit;
 use crate::fetch_policy::FetchPolicy;
-use crate::mem::coalesce::{atomic_requests, bank_degree, lines, mark_whole_sectors};
 use crate::policy::Events as _;
-use crate::policy::{Block, IssuePolicy, Issued};
-use crate::policy::{Build, BuildCtx};
-use crate::stats::IssueEvent;
-use crate::stats::IssueSlots;
+use crate::policy::{Block, Build, BuildCtx, IssuePolicy, Issued};
+use crate::stats::{IssueEvent, IssueSlots};
 use std::cmp::Reverse;
-use warpsim_core::config::AtomicRequests;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::MemCtx;
 use warpsim_core::exec::grid::fault_error;
-use warpsim_core::exec::mem_ops::addresses;
-use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
 use warpsim_core::exec::step::step;
-use warpsim_core::exec::texture::fetch::lane_addresses;
-use warpsim_core::exec::warp::{WarpState, WARP_SIZE};
-use warpsim_core::ir::{Op, Space};
-
-/// Timing of one issued instruction's result.
-#[derive(Clone, Copy, Debug)]
-struct Access {
-    latency: u32,
-    /// Cycles its unit stays busy.
-    occupancy: u32,
-}
-
-/// How an instruction's result is timed.
-enum Plan {
-    /// Known at issue.
-    Sync(Access),
-    /// Global/local/constant memory: the lines staged in `self.mem` decide.
-    Async { kind: AccKind, long: bool },
-}
+use warpsim_core::exec::warp::{Frame, WarpState, WARP_SIZE};
+use warpsim_core::ir::{Inst, Op};
 
 /// The warp schedulers of one SM: each one's policy, its issue-slot outcome and counters,
 /// and when it may sleep.
@@ -315,7 +293,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// Issues the I-buffer head of warp slot `s` from scheduler `sched` on unit instance
-    /// `unit`.
+    /// `unit` (`shared`: for another scheduler, by warp sharing).
     pub(crate) fn issue_one(
         &mut self,
         env: &mut Env,
@@ -325,13 +303,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         shared: bool,
     ) -> Result<(), crate::TimingError> {
-        if self.mem.outstanding[s] == 0 && now >= self.timing.last_complete[s] {
-            // Nothing of the warp's is in flight: its previous run of in-flight cycles ended
-            // at its last completion, and a new one starts with this instruction.
-            self.timing.busy_cycles[s] +=
-                self.timing.last_complete[s].saturating_sub(self.timing.busy_from[s]);
-            self.timing.busy_from[s] = now;
-        }
+        self.open_busy_run(s, now);
         let (c, wi) = self.cta_and_warp(s);
         let pc = self.timing.cur_pc[s];
         let t = env.table.get(self.timing.cur_func[s], pc);
@@ -339,14 +311,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // The waiting unqueueable access (if it was this one) has its turn now.
             self.sched.ldst_waiting = false;
         }
-        let rc = self.residency.ctas[c]
+        let cta = &mut self.residency.ctas[c]
             .as_mut()
-            .expect("occupied slot has a CTA");
-        let cta = &mut rc.cta;
+            .expect("occupied slot has a CTA")
+            .cta;
         let k = env.k;
         let w = &mut cta.warps[wi];
-        let f = w.frame();
-        let inst = k.module.functions[f.func as usize].insts.get(pc as usize);
+        let frame = w.frame();
+        let inst = k.module.functions[frame.func as usize]
+            .insts
+            .get(pc as usize);
         let mut m = MemCtx {
             global: &mut *env.gmem,
             shared: &mut cta.shared,
@@ -355,210 +329,49 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             cta: cta.id,
         };
         // Memory timing from the addresses, computed before executing.
-        let sync = |latency: u32, occupancy: u32| Plan::Sync(Access { latency, occupancy });
-        let plan = match (t.mem, inst) {
-            (MemClass::Data | MemClass::Const, Some(inst)) => {
-                let active = w.active_mask();
-                let exec = match inst.guard.pred {
-                    None => active,
-                    Some(p) => {
-                        active
-                            & (w.preds[f.pred_base + p as usize]
-                                ^ if inst.guard.negated { u32::MAX } else { 0 })
-                    }
-                };
-                if exec == 0 {
-                    sync(1, 1)
-                } else {
-                    let mut lanes: Lanes = [0; WARP_SIZE];
-                    // Textures and surfaces: the global addresses of their elements; a
-                    // `cp.async` is timed by its global source (`src[1]`).
-                    let tex = matches!(inst.op, Op::Tex | Op::Tld4 | Op::Suld | Op::Sust);
-                    let tex_bytes = if tex {
-                        lane_addresses(k, &m, w, inst, exec, &mut lanes)
-                    } else {
-                        let at = if inst.op == Op::CpAsync { 1 } else { 0 };
-                        addresses(k, &m, w, &f, &inst.src[at], inst.mods.space, &mut lanes);
-                        0
-                    };
-                    let space = match inst.mods.space {
-                        _ if tex => Space::Global,
-                        Space::Generic => {
-                            match classify_generic(lanes[exec.trailing_zeros() as usize]) {
-                                Window::Shared(_) => Space::Shared,
-                                Window::Local(_) => {
-                                    for a in lanes.iter_mut() {
-                                        if let Window::Local(off) = classify_generic(*a) {
-                                            *a = off;
-                                        }
-                                    }
-                                    Space::Local
-                                }
-                                Window::Global(_) => Space::Global,
-                            }
-                        }
-                        sp => sp,
-                    };
-                    match space {
-                        Space::Shared => {
-                            let extra = bank_degree(&lanes, exec, env.cfg.sm.shared_banks)
-                                .saturating_sub(1);
-                            sync(env.cfg.sm.shared_latency + extra, 1 + extra)
-                        }
-                        // A perfect constant cache: no LD/ST cycle, results at once.
-                        Space::Const | Space::KernelParam if env.cfg.const_cache.perfect => {
-                            sync(1, 1)
-                        }
-                        Space::Global | Space::Local | Space::Const | Space::KernelParam => {
-                            // Global addresses are their own model addresses.
-                            if space != Space::Global {
-                                let age = self.warps.age[s];
-                                for (l, a) in lanes.iter_mut().enumerate() {
-                                    *a = SmMem::model_addr(
-                                        space,
-                                        *a,
-                                        age * WARP_SIZE as u64 + l as u64,
-                                    );
-                                }
-                            }
-                            let size = if tex {
-                                tex_bytes
-                            } else {
-                                inst.ty.bytes().max(1) * (inst.mods.vec.max(1) as u32)
-                            };
-                            // Each access splits by the line of the cache that serves it,
-                            // one line per LD/ST cycle (GPGPU-Sim: constant accesses by the
-                            // constant cache's block, `gpgpu_cache_constl1_linesize`).
-                            let line = if matches!(inst.op, Op::Tex | Op::Tld4) {
-                                self.mem.tex_line_bytes()
-                            } else if matches!(space, Space::Const | Space::KernelParam) {
-                                self.mem.const_line_bytes()
-                            } else {
-                                self.mem.line_bytes()
-                            };
-                            let sector = env.cfg.coalescer.sector_bytes as u64;
-                            let atomic = matches!(inst.op, Op::Atom | Op::Red);
-                            if atomic && env.cfg.coalescer.atomics == AtomicRequests::PerOverlap {
-                                atomic_requests(
-                                    &lanes,
-                                    exec,
-                                    size,
-                                    line,
-                                    sector,
-                                    &mut self.mem.lines,
-                                );
-                            } else {
-                                lines(&lanes, exec, size, line, sector, &mut self.mem.lines);
-                                // A sectored L2 reads back only the sectors a store wrote whole.
-                                if env.cfg.l2.sectored && matches!(inst.op, Op::St | Op::Sust) {
-                                    mark_whole_sectors(
-                                        &lanes,
-                                        exec,
-                                        size,
-                                        line,
-                                        sector,
-                                        &mut self.mem.lines,
-                                    );
-                                }
-                            }
-                            let global = space == Space::Global;
-                            let kind = match inst.op {
-                                _ if matches!(space, Space::Const | Space::KernelParam) => {
-                                    AccKind::Const
-                                }
-                                Op::Ld | Op::Suld => self.mem.load_kind(global, &inst.mods),
-                                // `.ca` allocates in L1, `.cg` goes around it.
-                                Op::CpAsync => AccKind::Load {
-                                    alloc: !inst.mods.l2_only,
-                                },
-                                // Texture fetches go through the texture cache.
-                                Op::Tex | Op::Tld4 => AccKind::Tex,
-                                Op::St | Op::Sust => self.mem.store_kind(global),
-                                _ => AccKind::Atomic,
-                            };
-                            Plan::Async {
-                                kind,
-                                long: matches!(space, Space::Global | Space::Local),
-                            }
-                        }
-                        // Function parameters and other on-chip spaces: an L1-latency access.
-                        _ => sync(env.cfg.l1d.latency, 1),
-                    }
-                }
-            }
-            _ => sync(t.latency, t.initiation),
-        };
+        let plan = self.mem.plan(
+            env.cfg,
+            &AtIssue {
+                launch: k,
+                mem: &m,
+                warp: w,
+                frame: &frame,
+                inst,
+                timing: &t,
+                age: self.warps.age[s],
+            },
+        );
         // Operand collection: a collector (checked free by the caller) for the read cycles,
         // the register banks' turns booked.
-        let uses = env.table.regs.get(f.func, pc);
-        let read = self.collectors.book_reads(uses, s, now);
-        if let Some(c) = self.collectors.free(t.unit, sched, now) {
-            self.collectors.occupy(c, now + read as u64);
+        let read = self
+            .collectors
+            .book_reads(env.table.regs.get(frame.func, pc), s, now);
+        if let Some(oc) = self.collectors.free(t.unit, sched, now) {
+            self.collectors.occupy(oc, now + read as u64);
         }
-        env.bank_conflict_cycles += read as u64 - 1;
         let before = w.thread_instructions;
         let ev = step(k, &mut m, w).map_err(|e| fault_error(k, cta, wi, e))?;
-        let w = &mut cta.warps[wi];
+        let w = &cta.warps[wi];
         let lanes = w.thread_instructions - before;
-        env.warp_instructions += 1;
-        env.thread_instructions += lanes;
-        if let Some(h) = env.lanes.get_mut(lanes as usize) {
-            *h += 1;
-        }
-        if shared {
-            env.shared_issues.count(t.unit);
-        }
-        self.warps.insts[s] += 1;
-        self.warps.thread_insts[s] += lanes;
-        self.cta_slots.insts[c] += 1;
-        self.cta_slots.thread_insts[c] += lanes;
+        let issuing = Issuing {
+            slot: s,
+            unit,
+            class: t.unit,
+            inst,
+            frame,
+            read,
+            regs: w.regs.len() / WARP_SIZE,
+            preds: w.preds.len(),
+        };
+        let next = match (w.state, w.pc()) {
+            (WarpState::Done, _) | (_, None) => None,
+            (_, Some(npc)) => Some((w.frame().func, npc)),
+        };
+        env.bank_conflict_cycles += read as u64 - 1;
+        self.count_issue(env, s, c, t.unit, lanes, shared);
         match plan {
-            Plan::Sync(access) => {
-                let ready =
-                    now + self.shape.pipeline_cycles + read as u64 + access.latency.max(1) as u64
-                        - 1;
-                if let Some(inst) = inst {
-                    if !matches!(inst.op, Op::St | Op::Sust) {
-                        self.timing.sb[s].reserve(inst, &f, ready, false);
-                    }
-                }
-                self.timing.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
-                self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
-                // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
-                if self.shape.atomics_block_warp && inst.is_some_and(|i| i.op == Op::Atom) {
-                    self.timing.atomics_until[s] = self.timing.atomics_until[s].max(ready);
-                }
-                // Queued behind an instruction the LD/ST unit is still serving (an access
-                // with no active lane): the unit stays held until the memory stage frees it.
-                if t.unit != Unit::Ldst || !self.mem.serving(unit) {
-                    self.units
-                        .occupy(t.unit, unit, now + access.occupancy.max(1) as u64);
-                }
-                if P::WANTS_MEM_EVENTS && t.unit == Unit::Ldst {
-                    self.completions.push(Reverse((ready, s as u16)));
-                }
-            }
-            Plan::Async { kind, long } => {
-                let inst = inst.expect("a memory plan has its instruction");
-                let release = !matches!(inst.op, Op::St | Op::Sust);
-                if release {
-                    self.timing.sb[s].reserve(inst, &f, PENDING, long);
-                }
-                self.timing.sb[s].fit(w.regs.len() / WARP_SIZE, w.preds.len());
-                let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
-                let track = self.mem.stage(unit, s, kind, release, f.func, pc, rb, pb);
-                if self.shape.atomics_block_warp && inst.op == Op::Atom {
-                    // Until the last of its atomics completes (`finish`).
-                    self.timing.atomics_out[s] += 1;
-                    self.timing.atomics_until[s] = u64::MAX;
-                }
-                if inst.op == Op::CpAsync {
-                    let group = self.cp.issue(s);
-                    self.mem.set_group(track, group);
-                }
-                // Busy until its staged lines are served (`mem_stage` frees it).
-                self.units.occupy(Unit::Ldst, unit, u64::MAX);
-            }
+            Plan::Sync(access) => self.book_sync(&issuing, access, now),
+            Plan::Async { kind, long } => self.book_async(&issuing, kind, long, pc),
         }
         if matches!(
             inst.map(|i| i.op),
@@ -566,19 +379,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         ) {
             self.cp.commit(s);
         }
-        // I-buffer: pop the head when execution continues sequentially, else flush.
-        match (w.state, w.pc()) {
-            (WarpState::Done, _) | (_, None) => self.warps.set_ib_n(s, 0),
-            (_, Some(npc)) => {
-                if w.frame().func == self.front.ib_func[s] && npc == self.front.ib_pc[s] + 1 {
-                    self.front.ib_pc[s] = npc;
-                    self.warps.set_ib_n(s, self.warps.ib_n[s] - 1);
-                } else {
-                    self.warps.set_ib_n(s, 0);
-                    self.front.flushed[s] = true;
-                }
-            }
-        }
+        self.advance_ibuffer(s, next);
         self.front.rouse();
         if let Some(tr) = env.trace.as_mut() {
             tr.push(IssueEvent {
@@ -601,4 +402,126 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         notify!(self, now, env.all_dispatched, |p, v| p.on_issue(&e, &v));
         self.after_step(env, s, ev, pc, now)
     }
+
+    /// Warp `s` issues at `now`: if nothing of its was in flight, its previous run of
+    /// in-flight cycles ended at its last completion, and a new one starts.
+    #[inline]
+    fn open_busy_run(&mut self, s: usize, now: u64) {
+        let t = &mut self.timing;
+        if self.mem.outstanding[s] == 0 && now >= t.last_complete[s] {
+            t.busy_cycles[s] += t.last_complete[s].saturating_sub(t.busy_from[s]);
+            t.busy_from[s] = now;
+        }
+    }
+
+    /// Counts an issued instruction of warp slot `s` (CTA slot `c`) with `lanes` active lanes.
+    #[inline]
+    fn count_issue(
+        &mut self,
+        env: &mut Env,
+        s: usize,
+        c: usize,
+        unit: Unit,
+        lanes: u64,
+        shared: bool,
+    ) {
+        env.warp_instructions += 1;
+        env.thread_instructions += lanes;
+        if let Some(h) = env.lanes.get_mut(lanes as usize) {
+            *h += 1;
+        }
+        if shared {
+            env.shared_issues.count(unit);
+        }
+        self.warps.insts[s] += 1;
+        self.warps.thread_insts[s] += lanes;
+        self.cta_slots.insts[c] += 1;
+        self.cta_slots.thread_insts[c] += lanes;
+    }
+
+    /// Books a result timed at issue: its registers' ready cycle, the warp's last completion,
+    /// its unit's occupancy.
+    fn book_sync(&mut self, i: &Issuing, access: Access, now: u64) {
+        let s = i.slot;
+        let ready =
+            now + self.shape.pipeline_cycles + i.read as u64 + access.latency.max(1) as u64 - 1;
+        if let Some(inst) = i.inst {
+            if !matches!(inst.op, Op::St | Op::Sust) {
+                self.timing.sb[s].reserve(inst, &i.frame, ready, false);
+            }
+        }
+        self.timing.sb[s].fit(i.regs, i.preds);
+        self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
+        // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
+        if self.shape.atomics_block_warp && i.inst.is_some_and(|x| x.op == Op::Atom) {
+            self.timing.atomics_until[s] = self.timing.atomics_until[s].max(ready);
+        }
+        // Queued behind an instruction the LD/ST unit is still serving (an access with no
+        // active lane): the unit stays held until the memory stage frees it.
+        if i.class != Unit::Ldst || !self.mem.serving(i.unit) {
+            self.units
+                .occupy(i.class, i.unit, now + access.occupancy.max(1) as u64);
+        }
+        if P::WANTS_MEM_EVENTS && i.class == Unit::Ldst {
+            self.completions.push(Reverse((ready, s as u16)));
+        }
+    }
+
+    /// Books a memory instruction whose lines the plan staged: registers pending until the
+    /// memory stage releases them, the accesses handed to LD/ST instance `i.unit`.
+    fn book_async(&mut self, i: &Issuing, kind: AccKind, long: bool, pc: u32) {
+        let s = i.slot;
+        let inst = i.inst.expect("a memory plan has its instruction");
+        let release = !matches!(inst.op, Op::St | Op::Sust);
+        if release {
+            self.timing.sb[s].reserve(inst, &i.frame, PENDING, long);
+        }
+        self.timing.sb[s].fit(i.regs, i.preds);
+        let f = &i.frame;
+        let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
+        let track = self.mem.stage(i.unit, s, kind, release, f.func, pc, rb, pb);
+        if self.shape.atomics_block_warp && inst.op == Op::Atom {
+            // Until the last of its atomics completes (`finish`).
+            self.timing.atomics_out[s] += 1;
+            self.timing.atomics_until[s] = u64::MAX;
+        }
+        if inst.op == Op::CpAsync {
+            let group = self.cp.issue(s);
+            self.mem.set_group(track, group);
+        }
+        // Busy until its staged lines are served (`mem_stage` frees it).
+        self.units.occupy(Unit::Ldst, i.unit, u64::MAX);
+    }
+
+    /// I-buffer after warp `s` issued its head, given where it continues (`None`: finished):
+    /// pop the head when execution continues sequentially, else flush (a control hazard).
+    fn advance_ibuffer(&mut self, s: usize, next: Option<(u32, u32)>) {
+        match next {
+            None => self.warps.set_ib_n(s, 0),
+            Some((func, npc)) => {
+                if func == self.front.ib_func[s] && npc == self.front.ib_pc[s] + 1 {
+                    self.front.ib_pc[s] = npc;
+                    self.warps.set_ib_n(s, self.warps.ib_n[s] - 1);
+                } else {
+                    self.warps.set_ib_n(s, 0);
+                    self.front.flushed[s] = true;
+                }
+            }
+        }
+    }
+}
+
+/// An instruction being issued, as the bookkeeping after its execution needs it.
+struct Issuing<'x> {
+    slot: usize,
+    /// The unit instance it issued on, and its class.
+    unit: usize,
+    class: Unit,
+    inst: Option<&'x Inst>,
+    frame: Frame,
+    /// Operand-read cycles (register-bank conflicts included).
+    read: u32,
+    /// The warp's registers and predicates per lane (the scoreboard's size).
+    regs: usize,
+    preds: usize,
 }

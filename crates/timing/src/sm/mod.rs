@@ -49,6 +49,7 @@ pub mod fetch;
 pub mod icache;
 pub mod issue;
 pub mod kept;
+pub mod mem_plan;
 pub mod memory;
 pub mod retire;
 pub mod scoreboard;
