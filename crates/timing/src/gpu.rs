@@ -16,7 +16,7 @@ use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
 use crate::policy::{BuildCtx, IssuePolicy, PolicyKind};
 use crate::sm::{Env, Sm};
-use crate::stats::{IssueSlots, StallCounts, TimingStats};
+use crate::stats::{CtaRecord, IssueSlots, StallCounts, TimingStats, WarpRecord};
 use crate::TimingError;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::device::DeviceError;
@@ -80,6 +80,15 @@ impl Default for TimingOptions {
     }
 }
 
+/// One kernel launch as the timing model runs it: the kernel and its arguments, the memory
+/// its threads read and write, the `printf` output, and the dynamic shared memory per CTA.
+pub struct Launch<'l, 'a> {
+    pub k: &'l LaunchCtx<'a>,
+    pub gmem: &'l mut GlobalMemory,
+    pub printf: &'l mut String,
+    pub shared_bytes: u32,
+}
+
 /// Runs a launch to completion in timing mode on a cold memory system. `k.smid` is ignored
 /// (each SM reports its own).
 pub fn run_timed(
@@ -106,82 +115,59 @@ pub fn run_timed_on(
     cfg: &GpuConfig,
     opts: &TimingOptions,
 ) -> Result<TimingStats, TimingError> {
-    (opts.policy.issue().run)(mem, k, gmem, printf, shared_bytes, cfg, opts)
+    let launch = Launch {
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+    };
+    (opts.policy.issue().run)(mem, launch, cfg, opts)
 }
 
 /// [`run_timed`] with explicit policy instances: `issue(ctx)` builds scheduler
 /// `ctx.scheduler`'s issue policy on every SM (its SM-wide state is built with
 /// [`crate::policy::Build`]), `fetch()` each SM's fetch policy. `opts.policy` only names them
 /// in the statistics.
-#[allow(clippy::too_many_arguments)]
 pub fn run_timed_with<P: IssuePolicy, F: FetchPolicy>(
-    k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
-    shared_bytes: u32,
+    launch: Launch,
     cfg: &GpuConfig,
     opts: &TimingOptions,
     issue: impl FnMut(&BuildCtx) -> P,
     fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
     let mut mem = MemSystem::new(cfg, cfg.gpu.num_sms.max(1) as usize);
-    run_timed_with_on(
-        &mut mem,
-        k,
-        gmem,
-        printf,
-        shared_bytes,
-        cfg,
-        opts,
-        issue,
-        fetch,
-    )
+    run_timed_with_on(&mut mem, launch, cfg, opts, issue, fetch)
 }
 
 /// [`run_timed_with`] on a memory system earlier launches used (see [`run_timed_on`]). Warp
 /// sharing is on when `opts.policy` says `+ws`.
-#[allow(clippy::too_many_arguments)]
 pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     mem: &mut MemSystem,
-    k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
-    shared_bytes: u32,
+    launch: Launch,
     cfg: &GpuConfig,
     opts: &TimingOptions,
     issue: impl FnMut(&BuildCtx) -> P,
     fetch: impl FnMut() -> F,
 ) -> Result<TimingStats, TimingError> {
     let share = opts.policy.shares();
-    run_loop(
-        mem,
-        k,
-        gmem,
-        printf,
-        shared_bytes,
-        cfg,
-        opts,
-        share,
-        issue,
-        fetch,
-    )
+    run_loop(mem, launch, cfg, opts, share, issue, fetch)
 }
 
-/// The cycle loop; `share` turns warp sharing on (`+ws`, or an entry defined with it).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
-    mem: &mut MemSystem,
+/// The launch's shape on this GPU: CTA slots per SM, warps per CTA, CTAs in the grid.
+struct Occupancy {
+    per_sm: u32,
+    wpc: usize,
+    total: u64,
+}
+
+/// How many CTAs of `k` fit on an SM; an error when none does, or when a cooperative launch's
+/// grid cannot be resident at once.
+fn occupancy(
     k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
     shared_bytes: u32,
     cfg: &GpuConfig,
     opts: &TimingOptions,
-    share: bool,
-    mut issue: impl FnMut(&BuildCtx) -> P,
-    mut fetch: impl FnMut() -> F,
-) -> Result<TimingStats, TimingError> {
-    mem.begin_launch();
+) -> Result<Occupancy, TimingError> {
     let threads = k.block[0] * k.block[1] * k.block[2];
     let wpc = threads.div_ceil(cfg.sm.warp_size.max(1)).max(1) as usize;
     let demand = CtaDemand {
@@ -215,6 +201,28 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         }
         .into());
     }
+    Ok(Occupancy { per_sm, wpc, total })
+}
+
+/// The cycle loop; `share` turns warp sharing on (`+ws`, or an entry defined with it).
+pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
+    mem: &mut MemSystem,
+    launch: Launch,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+    share: bool,
+    mut issue: impl FnMut(&BuildCtx) -> P,
+    mut fetch: impl FnMut() -> F,
+) -> Result<TimingStats, TimingError> {
+    let Launch {
+        k,
+        gmem,
+        printf,
+        shared_bytes,
+    } = launch;
+    mem.begin_launch();
+    let occ = occupancy(k, shared_bytes, cfg, opts)?;
+    let num_sms = cfg.gpu.num_sms.max(1);
     let mut table = TimingTable::new(k.module, cfg);
     table.place_at(mem.between.code.base(k.module_id, table.code_bytes()));
     let mut sms: Vec<Sm<P, F>> = (0..num_sms)
@@ -222,8 +230,8 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             let mut sm = Sm::new(
                 i,
                 cfg,
-                per_sm as usize,
-                wpc,
+                occ.per_sm as usize,
+                occ.wpc,
                 &mut issue,
                 fetch(),
                 opts.perfect_icache,
@@ -243,6 +251,16 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             ..k.clone()
         })
         .collect();
+    // The dispatcher's round robin goes on from where the last launch left it (GPGPU-Sim's
+    // `m_last_cluster_issue` is set once, when the GPU is built).
+    let mut dispatch = Dispatcher {
+        next_cta: 0,
+        total: occ.total,
+        next_sm: mem.between.next_sm % sms.len(),
+        wpc: occ.wpc,
+        shared_bytes,
+        start: cfg.gpu.kernel_launch_latency as u64,
+    };
     let mut env = Env {
         k,
         mem,
@@ -254,7 +272,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         thread_instructions: 0,
         // Records grow as CTAs finish: a huge grid must not reserve memory for CTAs that may
         // never run (the cycle limit can stop it first).
-        ctas: Vec::with_capacity(total.min(1 << 16) as usize),
+        ctas: Vec::with_capacity(occ.total.min(1 << 16) as usize),
         warps: Vec::new(),
         trace: opts.trace_issue.then(Vec::new),
         log: opts.event_log.then(Vec::new),
@@ -263,113 +281,30 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         shared_issues: Default::default(),
         dual_issues: 0,
         bank_conflict_cycles: 0,
-        all_dispatched: total == 0,
+        all_dispatched: occ.total == 0,
     };
-    let mut next_cta = 0u64;
-    // The dispatcher's round robin goes on from where the last launch left it (GPGPU-Sim's
-    // `m_last_cluster_issue` is set once, when the GPU is built).
-    let mut next_sm = env.mem.between.next_sm % sms.len();
-    let start = cfg.gpu.kernel_launch_latency as u64;
     let mut now = 0u64;
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
     // loop checks the limit, reports progress and honours a stop request.
     let mut look_at = crate::watch::WATCH_CYCLES.min(opts.max_cycles.saturating_add(1));
     loop {
-        if now < start && total > 0 {
+        if now < dispatch.start && dispatch.total > 0 {
             // Nothing is resident before the first dispatch: skip the launch latency.
-            now = start;
+            now = dispatch.start;
         }
-        if now >= start && next_cta < total {
-            let first = next_sm;
-            for i in 0..sms.len() {
-                let si = (first + i) % sms.len();
-                if next_cta < total && sms[si].has_room() {
-                    sms[si].wake(now);
-                    env.k = &ctxs[si];
-                    let cta = make_cta(&ctxs[si], next_cta, shared_bytes);
-                    sms[si].launch(&mut env, cta, next_cta, now, next_cta * wpc as u64);
-                    next_cta += 1;
-                    next_sm = (si + 1) % sms.len();
-                }
-            }
-            if next_cta == total {
-                env.all_dispatched = true;
-                for sm in sms.iter_mut() {
-                    sm.wake(now);
-                    sm.last_cta_dispatched(now);
-                }
-            }
-        }
+        dispatch.cycle(&mut sms, &mut env, &ctxs, now);
         env.mem.cycle(now);
-        let mut resident = 0usize;
-        for (si, sm) in sms.iter_mut().enumerate() {
-            if sm.is_quiet() {
-                continue;
-            }
-            if sm.sleeping() {
-                if sm.asleep(now, env.mem.next_reply(si)) {
-                    resident += 1; // only an SM with resident CTAs sleeps
-                    continue;
-                }
-                sm.wake(now);
-            }
-            env.k = &ctxs[si];
-            sm.cycle(&mut env, now)?;
-            resident += !sm.is_idle() as usize;
-            if opts.fast_forward {
-                sm.doze(now);
-            }
-        }
+        let resident = step_sms(&mut sms, &mut env, &ctxs, opts.fast_forward, now)?;
         now += 1;
-        if resident == 0 && next_cta >= total {
+        if resident == 0 && dispatch.done() {
             break;
         }
         // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
-        // A sleeping SM's cycles are credited when it wakes; the others' here.
-        if opts.fast_forward && (next_cta >= total || !sms.iter().any(|s| s.has_room())) {
-            let t = sms
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| !s.is_quiet())
-                .map(|(i, s)| s.next_activity(now - 1).min(env.mem.next_reply(i)))
-                .min()
-                .unwrap_or(now)
-                .min(env.mem.next_event(now - 1));
-            if t > now && t != u64::MAX {
-                for sm in sms.iter_mut().filter(|s| !s.is_quiet() && !s.sleeping()) {
-                    sm.skip(now, t);
-                }
-                now = t;
-            }
+        if opts.fast_forward && (dispatch.done() || !sms.iter().any(|s| s.has_room())) {
+            now = fast_forward(&mut sms, &env, now);
         }
         if now >= look_at {
-            if now > opts.max_cycles {
-                return Err(TimingError::CycleLimit {
-                    kernel: kernel_name(k),
-                    limit: opts.max_cycles,
-                });
-            }
-            look_at = now
-                .saturating_add(crate::watch::WATCH_CYCLES)
-                .min(opts.max_cycles.saturating_add(1));
-            if let Some(w) = &opts.watch {
-                let p = crate::watch::Progress {
-                    kernel: &k.module.functions[k.kernel as usize].name,
-                    cycle: now,
-                    warp_instructions: env.warp_instructions,
-                    ctas_done: env.ctas.len() as u64,
-                    ctas_total: total,
-                };
-                if w.look(&p) {
-                    return Err(TimingError::Interrupted {
-                        kernel: kernel_name(k),
-                        cycle: now,
-                        warp_instructions: env.warp_instructions,
-                        ctas_done: env.ctas.len() as u64,
-                        ctas_total: total,
-                    });
-                }
-            }
+            look_at = look(k, opts, &env, dispatch.total, now)?;
         }
         if env.warp_instructions > opts.max_warp_instructions {
             return Err(TimingError::InstructionLimit {
@@ -378,56 +313,197 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             });
         }
     }
+    let stats = statistics(k, cfg, opts, &sms, &mut env, occ.per_sm, now);
+    env.mem.between.next_sm = dispatch.next_sm;
+    for (i, sm) in sms.into_iter().enumerate() {
+        env.mem.between.keep(i, sm.into_kept(), now);
+    }
+    Ok(stats)
+}
+
+/// The CTA dispatcher: CTAs in linear grid order, round robin over the SMs.
+struct Dispatcher {
+    /// The next CTA to hand out, of `total`.
+    next_cta: u64,
+    total: u64,
+    /// The SM after the one that last received a CTA.
+    next_sm: usize,
+    /// Warps per CTA (a CTA's warps get dynamic ids `linear * wpc + index`).
+    wpc: usize,
+    shared_bytes: u32,
+    /// The first cycle CTAs are dispatched (`gpu.kernel_launch_latency`).
+    start: u64,
+}
+
+impl Dispatcher {
+    /// Every CTA has been handed out.
+    fn done(&self) -> bool {
+        self.next_cta >= self.total
+    }
+
+    /// Cycle `now`: every SM with a free CTA slot receives at most one CTA, in round-robin
+    /// order; after the last, every SM is told.
+    fn cycle<'k, 'a, P: IssuePolicy, F: FetchPolicy>(
+        &mut self,
+        sms: &mut [Sm<P, F>],
+        env: &mut Env<'k, 'a>,
+        ctxs: &'k [LaunchCtx<'a>],
+        now: u64,
+    ) {
+        if now < self.start || self.done() {
+            return;
+        }
+        let first = self.next_sm;
+        for i in 0..sms.len() {
+            let si = (first + i) % sms.len();
+            if !self.done() && sms[si].has_room() {
+                sms[si].wake(now);
+                let cta = make_cta(&ctxs[si], self.next_cta, self.shared_bytes);
+                env.k = &ctxs[si];
+                let age_base = self.next_cta * self.wpc as u64;
+                sms[si].launch(env, cta, self.next_cta, now, age_base);
+                self.next_cta += 1;
+                self.next_sm = (si + 1) % sms.len();
+            }
+        }
+        if self.done() {
+            env.all_dispatched = true;
+            for sm in sms.iter_mut() {
+                sm.wake(now);
+                sm.last_cta_dispatched(now);
+            }
+        }
+    }
+}
+
+/// Runs cycle `now` of every SM not quiet or asleep; returns how many have resident CTAs.
+fn step_sms<'k, 'a, P: IssuePolicy, F: FetchPolicy>(
+    sms: &mut [Sm<P, F>],
+    env: &mut Env<'k, 'a>,
+    ctxs: &'k [LaunchCtx<'a>],
+    fast_forward: bool,
+    now: u64,
+) -> Result<usize, TimingError> {
+    let mut resident = 0usize;
+    for (si, sm) in sms.iter_mut().enumerate() {
+        if sm.is_quiet() {
+            continue;
+        }
+        if sm.sleeping() {
+            if sm.asleep(now, env.mem.next_reply(si)) {
+                resident += 1; // only an SM with resident CTAs sleeps
+                continue;
+            }
+            sm.wake(now);
+        }
+        env.k = &ctxs[si];
+        sm.cycle(env, now)?;
+        resident += !sm.is_idle() as usize;
+        if fast_forward {
+            sm.doze(now);
+        }
+    }
+    Ok(resident)
+}
+
+/// The next cycle to run after `now - 1`: the earliest at which an SM or the memory system can
+/// act. A sleeping SM's skipped cycles are credited when it wakes; the others' here.
+fn fast_forward<P: IssuePolicy, F: FetchPolicy>(sms: &mut [Sm<P, F>], env: &Env, now: u64) -> u64 {
+    let t = sms
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_quiet())
+        .map(|(i, s)| s.next_activity(now - 1).min(env.mem.next_reply(i)))
+        .min()
+        .unwrap_or(now)
+        .min(env.mem.next_event(now - 1));
+    if t <= now || t == u64::MAX {
+        return now;
+    }
+    for sm in sms.iter_mut().filter(|s| !s.is_quiet() && !s.sleeping()) {
+        sm.skip(now, t);
+    }
+    t
+}
+
+/// At cycle `now`: the cycle limit, a progress report and a stop request. Returns the next
+/// cycle to look at.
+fn look(
+    k: &LaunchCtx,
+    opts: &TimingOptions,
+    env: &Env,
+    ctas_total: u64,
+    now: u64,
+) -> Result<u64, TimingError> {
+    if now > opts.max_cycles {
+        return Err(TimingError::CycleLimit {
+            kernel: kernel_name(k),
+            limit: opts.max_cycles,
+        });
+    }
+    if let Some(w) = &opts.watch {
+        let p = crate::watch::Progress {
+            kernel: &k.module.functions[k.kernel as usize].name,
+            cycle: now,
+            warp_instructions: env.warp_instructions,
+            ctas_done: env.ctas.len() as u64,
+            ctas_total,
+        };
+        if w.look(&p) {
+            return Err(TimingError::Interrupted {
+                kernel: kernel_name(k),
+                cycle: now,
+                warp_instructions: env.warp_instructions,
+                ctas_done: env.ctas.len() as u64,
+                ctas_total,
+            });
+        }
+    }
+    Ok(now
+        .saturating_add(crate::watch::WATCH_CYCLES)
+        .min(opts.max_cycles.saturating_add(1)))
+}
+
+/// The launch's statistics after its last cycle `cycles` (moves the records out of `env`).
+fn statistics<P: IssuePolicy, F: FetchPolicy>(
+    k: &LaunchCtx,
+    cfg: &GpuConfig,
+    opts: &TimingOptions,
+    sms: &[Sm<P, F>],
+    env: &mut Env,
+    ctas_per_sm: u32,
+    cycles: u64,
+) -> TimingStats {
     let mut memory = env.mem.stats();
-    for sm in &sms {
+    let mut issue = IssueSlots::default();
+    for sm in sms {
         let (l1d, l1d_loads, cc, tex) = sm.mem_counts();
         memory.l1d.add(&l1d);
         memory.l1d_loads.add(&l1d_loads);
         memory.const_cache.add(&cc);
         memory.tex.add(&tex);
-    }
-    let mut issue = IssueSlots::default();
-    for sm in &sms {
         for s in &sm.sched.slots {
             issue.add(s);
         }
     }
     let mut stalls = StallCounts::default();
-    let mut resident_cycles = 0u64;
     for w in &env.warps {
         stalls.add(&w.stalls);
     }
-    // Warp records are pushed per CTA, so one pass pairs each CTA with its warp count.
-    // Sized by the CTAs that ran, not by the grid.
-    let mut per_cta = vec![
-        0u64;
-        env.ctas
-            .iter()
-            .map(|c| c.linear as usize + 1)
-            .max()
-            .unwrap_or(0)
-    ];
-    for w in &env.warps {
-        if let Some(n) = per_cta.get_mut(w.cta as usize) {
-            *n += 1;
-        }
-    }
-    for c in &env.ctas {
-        resident_cycles += (c.end - c.start) * per_cta.get(c.linear as usize).copied().unwrap_or(0);
-    }
-    let stats = TimingStats {
+    let resident_cycles = resident_warp_cycles(&env.ctas, &env.warps);
+    TimingStats {
         kernel: kernel_name(k),
         config: cfg.name.clone(),
         policy: opts.policy.issue_label(),
         fetch_policy: opts.policy.fetch.name().to_string(),
-        cycles: now,
+        cycles,
         warp_instructions: env.warp_instructions,
         thread_instructions: env.thread_instructions,
-        ipc: env.warp_instructions as f64 / now.max(1) as f64,
-        ctas_per_sm: per_sm,
+        ipc: env.warp_instructions as f64 / cycles.max(1) as f64,
+        ctas_per_sm,
         issue,
         issue_per_scheduler: sms.iter().map(|s| s.sched.slots.clone()).collect(),
-        issued_lanes: env.lanes,
+        issued_lanes: std::mem::take(&mut env.lanes),
         icache_hits: sms.iter().map(|s| s.front.icache.hits).sum(),
         icache_misses: sms.iter().map(|s| s.front.icache.misses).sum(),
         icache_reservation_fails: sms.iter().map(|s| s.front.icache.reservation_fails).sum(),
@@ -437,14 +513,30 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         stalls,
         memory,
         barrier_stall_fraction: stalls.barrier as f64 / resident_cycles.max(1) as f64,
-        issue_trace: env.trace.unwrap_or_default(),
-        events: env.log.unwrap_or_default(),
-        ctas: env.ctas,
-        warps: env.warps,
-    };
-    env.mem.between.next_sm = next_sm;
-    for (i, sm) in sms.into_iter().enumerate() {
-        env.mem.between.keep(i, sm.into_kept(), now);
+        issue_trace: env.trace.take().unwrap_or_default(),
+        events: env.log.take().unwrap_or_default(),
+        ctas: std::mem::take(&mut env.ctas),
+        warps: std::mem::take(&mut env.warps),
     }
-    Ok(stats)
+}
+
+/// Warp-cycles resident: each CTA's residency times its warps.
+fn resident_warp_cycles(ctas: &[CtaRecord], warps: &[WarpRecord]) -> u64 {
+    // Warp records are pushed per CTA, so one pass counts each CTA's warps. Sized by the CTAs
+    // that ran, not by the grid.
+    let mut per_cta = vec![
+        0u64;
+        ctas.iter()
+            .map(|c| c.linear as usize + 1)
+            .max()
+            .unwrap_or(0)
+    ];
+    for w in warps {
+        if let Some(n) = per_cta.get_mut(w.cta as usize) {
+            *n += 1;
+        }
+    }
+    ctas.iter()
+        .map(|c| (c.end - c.start) * per_cta.get(c.linear as usize).copied().unwrap_or(0))
+        .sum()
 }

@@ -24,7 +24,7 @@ pub mod watch;
 pub use engine::TimingEngine;
 pub use error::TimingError;
 pub use fetch_policy::FetchKind;
-pub use gpu::{run_timed, run_timed_on, run_timed_with, run_timed_with_on, TimingOptions};
+pub use gpu::{run_timed, run_timed_on, run_timed_with, run_timed_with_on, Launch, TimingOptions};
 pub use mem::MemSystem;
 pub use policy::PolicyKind;
 pub use stats::TimingStats;

@@ -11,7 +11,7 @@ use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_timing::fetch_policy::{eligible, FetchPolicy, RoundRobin};
 use warpsim_timing::policy::{BuildCtx, Events, Gto, IssueOrders, IssuePolicy, Issued, PolicyView};
-use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
+use warpsim_timing::{run_timed_with, Launch, PolicyKind, TimingOptions, TimingStats};
 
 type Log = Rc<RefCell<Vec<(usize, u64, String)>>>;
 
@@ -109,10 +109,12 @@ fn run_custom_as<P: IssuePolicy, F: FetchPolicy>(
         ..TimingOptions::new(policy, 16)
     };
     let s = run_timed_with(
-        &k,
-        &mut gmem,
-        &mut printf,
-        f.shared_bytes,
+        Launch {
+            k: &k,
+            gmem: &mut gmem,
+            printf: &mut printf,
+            shared_bytes: f.shared_bytes,
+        },
         cfg,
         &opts,
         issue,
@@ -457,10 +459,12 @@ fn sm_state_timers_fire_on_time_even_across_fast_forward() {
             ..TimingOptions::new(PolicyKind::GTO, 16)
         };
         let s = run_timed_with(
-            &k,
-            &mut gmem,
-            &mut String::new(),
-            0,
+            Launch {
+                k: &k,
+                gmem: &mut gmem,
+                printf: &mut String::new(),
+                shared_bytes: 0,
+            },
             &cfg,
             &opts,
             |b| TickingGto(Gto::new(b.scheduler)),

@@ -8,7 +8,7 @@ use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_timing::fetch_policy::RoundRobin;
 use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr};
-use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
+use warpsim_timing::{run_timed_with, Launch, PolicyKind, TimingOptions, TimingStats};
 
 /// Uncoalesced global loads (32 accesses per warp), shared-memory traffic between them and a
 /// barrier: the LD/ST unit is busy, its queue fills, and shared accesses wait their turn.
@@ -42,10 +42,12 @@ fn run_with<P: IssuePolicy + Build>(
     };
     let s = if sleep {
         run_timed_with(
-            &k,
-            &mut gmem,
-            &mut String::new(),
-            f.shared_bytes,
+            Launch {
+                k: &k,
+                gmem: &mut gmem,
+                printf: &mut String::new(),
+                shared_bytes: f.shared_bytes,
+            },
             cfg,
             &opts,
             P::build,
@@ -53,10 +55,12 @@ fn run_with<P: IssuePolicy + Build>(
         )
     } else {
         run_timed_with(
-            &k,
-            &mut gmem,
-            &mut String::new(),
-            f.shared_bytes,
+            Launch {
+                k: &k,
+                gmem: &mut gmem,
+                printf: &mut String::new(),
+                shared_bytes: f.shared_bytes,
+            },
             cfg,
             &opts,
             |b| NoSleep(P::build(b)),

@@ -16,7 +16,7 @@ use warpsim_timing::analysis::{cta_order_table, cta_order_text};
 use warpsim_timing::fetch_policy::RoundRobin;
 use warpsim_timing::policy::{Build, IssuePolicy, Pro, ProCta, SmState};
 use warpsim_timing::stats::LogKind;
-use warpsim_timing::{run_timed_with, PolicyKind, TimingOptions, TimingStats};
+use warpsim_timing::{run_timed_with, Launch, PolicyKind, TimingOptions, TimingStats};
 
 use ProCta::*;
 
@@ -276,10 +276,12 @@ fn run_no_sleep<P: IssuePolicy + Build>(
         ..TimingOptions::new(PolicyKind::from_name(name).unwrap(), 16)
     };
     let s = run_timed_with(
-        &k,
-        &mut gmem,
-        &mut String::new(),
-        f.shared_bytes,
+        Launch {
+            k: &k,
+            gmem: &mut gmem,
+            printf: &mut String::new(),
+            shared_bytes: f.shared_bytes,
+        },
         cfg,
         &opts,
         |b| NoSleep(P::build(b)),

@@ -22,23 +22,14 @@ use super::{
     Pro, Saws, Tls,
 };
 use crate::fetch_policy::{AnyFetch, FetchKind};
-use crate::gpu::{run_loop, TimingOptions};
+use crate::gpu::{run_loop, Launch, TimingOptions};
 use crate::mem::MemSystem;
 use crate::{TimingError, TimingStats};
 use warpsim_core::config::GpuConfig;
-use warpsim_core::exec::context::LaunchCtx;
-use warpsim_core::exec::memory::GlobalMemory;
 
 /// Runs one launch under an issue policy (the entry's monomorphised cycle loop).
-pub type RunFn = fn(
-    &mut MemSystem,
-    &LaunchCtx,
-    &mut GlobalMemory,
-    &mut String,
-    u32,
-    &GpuConfig,
-    &TimingOptions,
-) -> Result<TimingStats, TimingError>;
+pub type RunFn =
+    fn(&mut MemSystem, Launch, &GpuConfig, &TimingOptions) -> Result<TimingStats, TimingError>;
 
 /// One issue policy of the registry.
 pub struct IssueEntry {
@@ -176,48 +167,29 @@ pub const FETCH: &[FetchEntry] = &[
 /// when the name had `+ws`.
 pub fn run_registered<P: IssuePolicy + Build>(
     mem: &mut MemSystem,
-    k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
-    shared_bytes: u32,
+    launch: Launch,
     cfg: &GpuConfig,
     opts: &TimingOptions,
 ) -> Result<TimingStats, TimingError> {
-    run_entry::<P>(
-        mem,
-        k,
-        gmem,
-        printf,
-        shared_bytes,
-        cfg,
-        opts,
-        opts.policy.shares(),
-    )
+    run_entry::<P>(mem, launch, cfg, opts, opts.policy.shares())
 }
 
 /// [`run_registered`] with warp sharing always on: an entry that is a policy plus sharing
 /// (`kaws-ws` = `gto+ws`). The same cycle loop as `P`'s own entry (no second copy).
 pub fn run_sharing<P: IssuePolicy + Build>(
     mem: &mut MemSystem,
-    k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
-    shared_bytes: u32,
+    launch: Launch,
     cfg: &GpuConfig,
     opts: &TimingOptions,
 ) -> Result<TimingStats, TimingError> {
-    run_entry::<P>(mem, k, gmem, printf, shared_bytes, cfg, opts, true)
+    run_entry::<P>(mem, launch, cfg, opts, true)
 }
 
 /// The one instantiation of the cycle loop per issue policy (its closures are defined here
 /// only, so [`run_registered`] and [`run_sharing`] share it).
-#[allow(clippy::too_many_arguments)]
 fn run_entry<P: IssuePolicy + Build>(
     mem: &mut MemSystem,
-    k: &LaunchCtx,
-    gmem: &mut GlobalMemory,
-    printf: &mut String,
-    shared_bytes: u32,
+    launch: Launch,
     cfg: &GpuConfig,
     opts: &TimingOptions,
     share: bool,
@@ -225,10 +197,7 @@ fn run_entry<P: IssuePolicy + Build>(
     let fetch = opts.policy.fetch;
     run_loop(
         mem,
-        k,
-        gmem,
-        printf,
-        shared_bytes,
+        launch,
         cfg,
         opts,
         share,

@@ -74,73 +74,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
     ) -> Result<(), crate::TimingError> {
         let (c, wi) = self.cta_and_warp(s);
-        let all = env.all_dispatched;
-        let mut waits_at_barrier = false;
-        {
-            let cta = &mut self.residency.ctas[c].as_mut().expect("resident").cta;
-            match ev {
-                StepEvent::Continue => {}
-                StepEvent::Done => {
-                    cta.warps[wi].state = WarpState::Done;
-                    cta.release_ready()
-                        .map_err(|h| synccheck_error(env.k, cta, h))?;
-                }
-                StepEvent::Barrier { kind, .. } => {
-                    waits_at_barrier = kind != BarKind::Arrive;
-                    cta.arrive(wi, ev)
-                        .map_err(|h| synccheck_error(env.k, cta, h))?;
-                }
-            }
-            if !matches!(ev, StepEvent::Continue)
-                && !cta.finished()
-                && cta.warps.iter().all(|w| w.state != WarpState::Ready)
-            {
-                return Err(deadlock(env.k, cta).into());
-            }
-        }
+        let waits_at_barrier = self.apply_step_event(env, c, wi, ev)?;
         self.snapshot(s);
-        let linear = self.cta_slots.linear[c];
         if waits_at_barrier {
-            // Counted as an arrival even when this warp completes the barrier at once.
-            self.cta_slots.at_barrier[c] += 1;
-            self.cta_slots.first_arrival[c].get_or_insert(now);
-            self.timing.bar_pc[s] = pc;
-            self.log(
-                env,
-                now,
-                LogKind::BarrierArrive {
-                    cta: linear,
-                    warp: wi as u32,
-                    pc,
-                },
-            );
-            notify!(self, now, all, |p, v| p.on_barrier_arrive(s as u16, pc, &v));
+            self.barrier_arrival(env, s, pc, now);
         }
         match self.warps.state[s] {
-            WarpState::Done => {
-                self.warps.set_waiting(s, true);
-                self.cta_slots.finished[c] += 1;
-                self.timing.done_at[s] = now;
-                self.residency.pending_exit = true;
-                self.block(s, Block::Exit, now + 1, u64::MAX);
-                if self.cta_slots.finished[c] == self.cta_slots.warps[c] {
-                    // The last warp finished: from here the CTA only waits for its memory.
-                    for o in
-                        c * self.shape.wpc..c * self.shape.wpc + self.cta_slots.warps[c] as usize
-                    {
-                        self.block(o, Block::Drain, now + 1, u64::MAX);
-                    }
-                }
-                self.log(
-                    env,
-                    now,
-                    LogKind::WarpFinish {
-                        cta: linear,
-                        warp: wi as u32,
-                    },
-                );
-                notify!(self, now, all, |p, v| p.on_warp_finished(s as u16, &v));
-            }
+            WarpState::Done => self.warp_finished(env, s, now),
             WarpState::AtBarrier { .. } => {
                 self.warps.set_waiting(s, true);
                 self.block(s, Block::Barrier, now + 1, u64::MAX);
@@ -157,14 +97,102 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return Ok(());
         }
         // A barrier arrival or an exit can release the CTA's waiting warps.
-        let mut released = if waits_at_barrier && self.warps.state[s] == WarpState::Ready {
+        let released = if waits_at_barrier && self.warps.state[s] == WarpState::Ready {
             self.cta_slots.at_barrier[c] -= 1;
             Some(pc)
         } else {
             None
         };
-        let n = self.cta_slots.warps[c] as usize;
-        for o in c * self.shape.wpc..c * self.shape.wpc + n {
+        self.release_waiters(env, s, released, now);
+        Ok(())
+    }
+
+    /// The functional CTA's side of warp `wi` of CTA slot `c` finishing or arriving at a
+    /// barrier (`ev`): returns whether the warp waits at a barrier. A CTA none of whose
+    /// unfinished warps can run is a deadlock.
+    fn apply_step_event(
+        &mut self,
+        env: &Env,
+        c: usize,
+        wi: usize,
+        ev: StepEvent,
+    ) -> Result<bool, crate::TimingError> {
+        let cta = &mut self.residency.ctas[c].as_mut().expect("resident").cta;
+        let mut waits_at_barrier = false;
+        match ev {
+            StepEvent::Continue => return Ok(false),
+            StepEvent::Done => {
+                cta.warps[wi].state = WarpState::Done;
+                cta.release_ready()
+                    .map_err(|h| synccheck_error(env.k, cta, h))?;
+            }
+            StepEvent::Barrier { kind, .. } => {
+                waits_at_barrier = kind != BarKind::Arrive;
+                cta.arrive(wi, ev)
+                    .map_err(|h| synccheck_error(env.k, cta, h))?;
+            }
+        }
+        if !cta.finished() && cta.warps.iter().all(|w| w.state != WarpState::Ready) {
+            return Err(deadlock(env.k, cta).into());
+        }
+        Ok(waits_at_barrier)
+    }
+
+    /// Warp slot `s` arrived at the barrier at `pc` (counted as an arrival even when it
+    /// completes the barrier at once).
+    fn barrier_arrival(&mut self, env: &mut Env, s: usize, pc: u32, now: u64) {
+        let (c, wi) = self.cta_and_warp(s);
+        self.cta_slots.at_barrier[c] += 1;
+        self.cta_slots.first_arrival[c].get_or_insert(now);
+        self.timing.bar_pc[s] = pc;
+        let cta = self.cta_slots.linear[c];
+        self.log(
+            env,
+            now,
+            LogKind::BarrierArrive {
+                cta,
+                warp: wi as u32,
+                pc,
+            },
+        );
+        notify!(self, now, env.all_dispatched, |p, v| p
+            .on_barrier_arrive(s as u16, pc, &v));
+    }
+
+    /// Warp slot `s` executed its last instruction in cycle `now`: it waits at the implicit
+    /// exit barrier, and when it was its CTA's last warp the CTA drains its memory accesses.
+    fn warp_finished(&mut self, env: &mut Env, s: usize, now: u64) {
+        let (c, wi) = self.cta_and_warp(s);
+        self.warps.set_waiting(s, true);
+        self.cta_slots.finished[c] += 1;
+        self.timing.done_at[s] = now;
+        self.residency.pending_exit = true;
+        self.block(s, Block::Exit, now + 1, u64::MAX);
+        if self.cta_slots.finished[c] == self.cta_slots.warps[c] {
+            // The last warp finished: from here the CTA only waits for its memory.
+            for o in self.cta_warp_slots(c) {
+                self.block(o, Block::Drain, now + 1, u64::MAX);
+            }
+        }
+        let cta = self.cta_slots.linear[c];
+        self.log(
+            env,
+            now,
+            LogKind::WarpFinish {
+                cta,
+                warp: wi as u32,
+            },
+        );
+        notify!(self, now, env.all_dispatched, |p, v| p
+            .on_warp_finished(s as u16, &v));
+    }
+
+    /// After warp slot `s`'s barrier arrival or exit in cycle `now`: the warps of its CTA
+    /// the functional CTA released from their barrier may issue from the next cycle.
+    /// `released`: the barrier's PC when `s` itself passed it.
+    fn release_waiters(&mut self, env: &mut Env, s: usize, mut released: Option<u32>, now: u64) {
+        let c = self.shape.place[s].cta as usize;
+        for o in self.cta_warp_slots(c) {
             if o == s {
                 continue;
             }
@@ -175,26 +203,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.warps.set_waiting(o, false);
                 self.cta_slots.at_barrier[c] -= 1;
                 released.get_or_insert(self.timing.bar_pc[o]);
-                // Released warps may issue from the next cycle.
                 self.set_head(env, o, now + 1);
             }
         }
-        if let Some(bpc) = released {
-            if self.cta_slots.at_barrier[c] == 0 {
-                self.cta_slots.first_arrival[c] = None;
-            }
-            self.log(
-                env,
-                now,
-                LogKind::BarrierRelease {
-                    cta: linear,
-                    pc: bpc,
-                },
-            );
-            notify!(self, now, all, |p, v| p
-                .on_barrier_release(c as u16, bpc, &v));
+        let Some(pc) = released else { return };
+        if self.cta_slots.at_barrier[c] == 0 {
+            self.cta_slots.first_arrival[c] = None;
         }
-        Ok(())
+        let cta = self.cta_slots.linear[c];
+        self.log(env, now, LogKind::BarrierRelease { cta, pc });
+        notify!(self, now, env.all_dispatched, |p, v| p
+            .on_barrier_release(c as u16, pc, &v));
     }
 
     /// Delivers `on_mem_complete` for every memory instruction whose result is ready by `now`.

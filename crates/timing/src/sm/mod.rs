@@ -288,6 +288,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         (p.cta as usize, p.warp as usize)
     }
 
+    /// The warp slots of CTA slot `c`'s warps.
+    #[inline]
+    pub(crate) fn cta_warp_slots(&self, c: usize) -> std::ops::Range<usize> {
+        let first = c * self.shape.wpc;
+        first..first + self.cta_slots.warps[c] as usize
+    }
+
     /// A CTA slot is free.
     pub fn has_room(&self) -> bool {
         self.residency.count < self.residency.ctas.len()
