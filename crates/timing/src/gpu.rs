@@ -225,25 +225,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     let num_sms = cfg.gpu.num_sms.max(1);
     let mut table = TimingTable::new(k.module, cfg);
     table.place_at(mem.between.code.base(k.module_id, table.code_bytes()));
-    let mut sms: Vec<Sm<P, F>> = (0..num_sms)
-        .map(|i| {
-            let mut sm = Sm::new(
-                i,
-                cfg,
-                occ.per_sm as usize,
-                occ.wpc,
-                &mut issue,
-                fetch(),
-                opts.perfect_icache,
-                share,
-            );
-            // The instruction, constant and texture caches keep their lines between launches.
-            if let Some(kept) = mem.between.take(i as usize) {
-                sm.adopt(kept);
-            }
-            sm
-        })
-        .collect();
+    let mut sms = build_sms(mem, cfg, &occ, opts, share, &mut issue, &mut fetch);
     let ctxs: Vec<LaunchCtx> = (0..num_sms)
         .map(|i| LaunchCtx {
             smid: i,
@@ -261,28 +243,8 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         shared_bytes,
         start: cfg.gpu.kernel_launch_latency as u64,
     };
-    let mut env = Env {
-        k,
-        mem,
-        gmem,
-        printf,
-        cfg,
-        table: &table,
-        warp_instructions: 0,
-        thread_instructions: 0,
-        // Records grow as CTAs finish: a huge grid must not reserve memory for CTAs that may
-        // never run (the cycle limit can stop it first).
-        ctas: Vec::with_capacity(occ.total.min(1 << 16) as usize),
-        warps: Vec::new(),
-        trace: opts.trace_issue.then(Vec::new),
-        log: opts.event_log.then(Vec::new),
-        log_cta_order: opts.event_log && opts.cta_order_log,
-        lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
-        shared_issues: Default::default(),
-        dual_issues: 0,
-        bank_conflict_cycles: 0,
-        all_dispatched: occ.total == 0,
-    };
+    let mut env = Env::new(k, mem, gmem, printf, cfg, &table);
+    env.record(opts, occ.total);
     let mut now = 0u64;
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
     // loop checks the limit, reports progress and honours a stop request.
@@ -319,6 +281,37 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         env.mem.between.keep(i, sm.into_kept(), now);
     }
     Ok(stats)
+}
+
+/// The launch's SMs, each with the caches it kept from the last launch.
+fn build_sms<P: IssuePolicy, F: FetchPolicy>(
+    mem: &mut MemSystem,
+    cfg: &GpuConfig,
+    occ: &Occupancy,
+    opts: &TimingOptions,
+    share: bool,
+    issue: &mut impl FnMut(&BuildCtx) -> P,
+    fetch: &mut impl FnMut() -> F,
+) -> Vec<Sm<P, F>> {
+    (0..cfg.gpu.num_sms.max(1))
+        .map(|i| {
+            let mut sm = Sm::new(
+                i,
+                cfg,
+                occ.per_sm as usize,
+                occ.wpc,
+                issue,
+                fetch(),
+                opts.perfect_icache,
+                share,
+            );
+            // The instruction, constant and texture caches keep their lines between launches.
+            if let Some(kept) = mem.between.take(i as usize) {
+                sm.adopt(kept);
+            }
+            sm
+        })
+        .collect()
 }
 
 /// The CTA dispatcher: CTAs in linear grid order, round robin over the SMs.

@@ -235,3 +235,44 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         notify!(self, now, true, |p, v| p.on_last_cta_dispatched(&v));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testbench::{kernel, Bench};
+    use crate::policy::Block;
+
+    /// Two warps meet at `bar.sync`, run cycle by cycle on gtx480: the first to arrive waits
+    /// (a barrier stall) until the second's arrival releases both, and both may issue from the
+    /// next cycle.
+    #[test]
+    fn a_barrier_holds_the_first_arrival_until_the_last() {
+        let src = kernel("bar.sync 0;\nmov.u32 %r1, %tid.x;");
+        let mut b = Bench::new(&src, 64, "gtx480", &[]);
+        let mut sm = b.sm(1, true);
+        b.launch(&mut sm, 1, 0, 0);
+        let mut blocks = Vec::new();
+        b.with_env(1, |env| {
+            env.all_dispatched = true;
+            for now in 0..5 {
+                sm.cycle(env, now).unwrap();
+                blocks.push((sm.warps.block[0], sm.warps.wake[0], sm.warps.wake[1]));
+            }
+        });
+        // Warp 0 is fetched in cycle 0 and arrives in 2; warp 1, fetched in 1, arrives in 3
+        // and releases the barrier: both wait on nothing from cycle 4.
+        assert_eq!(blocks[2].0, Block::Barrier);
+        assert_eq!(sm.timing.bar_pc[0], 0);
+        assert_eq!(
+            blocks[3],
+            (Block::Ready, 4, 4),
+            "released by warp 1's arrival"
+        );
+        // Both issue their `mov` in cycle 4.
+        assert_eq!((sm.warps.insts[0], sm.warps.insts[1]), (2, 2));
+        assert_eq!(sm.cta_slots.at_barrier[0], 0);
+        assert_eq!(sm.cta_slots.first_arrival[0], None);
+        sm.settle(0, 10);
+        assert_eq!(sm.timing.stalls[0].barrier, 1, "cycle 3");
+        assert_eq!(sm.timing.stalls[1].barrier, 0);
+    }
+}

@@ -193,3 +193,47 @@ fn decoded_at(now: u64, slot: usize, slots: usize) -> u64 {
         now + 2
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The front end on gtx480's (one fetch slot a cycle, two-entry I-buffers, 16-byte fetch
+    //! blocks), with a perfect I-cache: what each cycle's fetch brings, and when it can issue.
+    use super::super::testbench::{kernel, Bench};
+    use super::decoded_at;
+    use crate::policy::Block;
+
+    #[test]
+    fn the_last_fetch_slot_of_a_cycle_is_decoded_in_the_next() {
+        assert_eq!(decoded_at(10, 0, 1), 12, "one slot: it is the last");
+        assert_eq!(decoded_at(10, 0, 2), 11);
+        assert_eq!(decoded_at(10, 1, 2), 12);
+    }
+
+    #[test]
+    fn one_warp_a_cycle_fills_its_buffer_and_issues_two_cycles_later() {
+        let src = kernel("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;\nadd.u32 %r3, %r2, 1;");
+        let mut b = Bench::new(&src, 64, "gtx480", &[]);
+        let mut sm = b.sm(1, true);
+        b.launch(&mut sm, 1, 0, 0);
+        assert_eq!(sm.warps.block[0], Block::Fetch);
+        assert_eq!(sm.warps.block[1], Block::Fetch);
+        b.with_env(1, |env| sm.fetch_stage(env, 0));
+        // Round robin from slot 0: warp 0 gets a whole block (two instructions, the buffer's
+        // depth) in cycle 0, decoded in cycle 1, issuable from cycle 2; warp 1 nothing yet.
+        assert_eq!((sm.warps.ib_n[0], sm.warps.ib_n[1]), (2, 0));
+        assert_eq!((sm.front.ib_pc[0], sm.front.ib_ready[0]), (0, 2));
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
+        assert_eq!(sm.warps.block[1], Block::Fetch);
+        b.with_env(1, |env| sm.fetch_stage(env, 1));
+        assert_eq!((sm.warps.ib_n[1], sm.front.ib_ready[1]), (2, 3));
+        // Both buffers full: nothing is eligible, the stage goes idle.
+        b.with_env(1, |env| sm.fetch_stage(env, 2));
+        assert!(sm.front.idle);
+        // Waiting for its first instruction was a fetch stall: two cycles for warp 0 (credited
+        // when the interval closes), three for warp 1.
+        sm.settle(0, 10);
+        sm.settle(1, 10);
+        assert_eq!(sm.timing.stalls[0].fetch, 2);
+        assert_eq!(sm.timing.stalls[1].fetch, 3);
+    }
+}

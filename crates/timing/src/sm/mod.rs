@@ -55,6 +55,8 @@ pub mod retire;
 pub mod scoreboard;
 pub mod share;
 pub mod sleep;
+#[cfg(test)]
+pub(crate) mod testbench;
 pub mod units;
 pub mod warps;
 
@@ -99,6 +101,50 @@ pub struct Env<'k, 'a> {
     pub bank_conflict_cycles: u64,
     /// The dispatcher has handed out the last CTA.
     pub all_dispatched: bool,
+}
+
+impl<'k, 'a> Env<'k, 'a> {
+    /// A cycle environment recording nothing optional (see [`Env::record`]).
+    pub fn new(
+        k: &'k LaunchCtx<'a>,
+        mem: &'k mut MemSystem,
+        gmem: &'k mut GlobalMemory,
+        printf: &'k mut String,
+        cfg: &'k GpuConfig,
+        table: &'k TimingTable,
+    ) -> Self {
+        Env {
+            k,
+            mem,
+            gmem,
+            printf,
+            cfg,
+            table,
+            warp_instructions: 0,
+            thread_instructions: 0,
+            ctas: Vec::new(),
+            warps: Vec::new(),
+            trace: None,
+            log: None,
+            log_cta_order: false,
+            lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
+            shared_issues: Default::default(),
+            dual_issues: 0,
+            bank_conflict_cycles: 0,
+            all_dispatched: false,
+        }
+    }
+
+    /// Records what `opts` asks for, for a grid of `ctas` CTAs.
+    pub fn record(&mut self, opts: &crate::gpu::TimingOptions, ctas: u64) {
+        // Records grow as CTAs finish: a huge grid must not reserve memory for CTAs that may
+        // never run (the cycle limit can stop it first).
+        self.ctas = Vec::with_capacity(ctas.min(1 << 16) as usize);
+        self.trace = opts.trace_issue.then(Vec::new);
+        self.log = opts.event_log.then(Vec::new);
+        self.log_cta_order = opts.event_log && opts.cta_order_log;
+        self.all_dispatched = ctas == 0;
+    }
 }
 
 pub struct ResidentCta {

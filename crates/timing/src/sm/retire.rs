@@ -86,3 +86,45 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testbench::{kernel, Bench};
+    use crate::policy::Block;
+
+    /// A one-warp CTA, run cycle by cycle on gtx480: the warp exits when it issues `ret`, but
+    /// the CTA retires (freeing its slot, recording its end) only in the cycle its last
+    /// result is written back; until then its warp drains.
+    #[test]
+    fn a_cta_retires_when_its_last_result_is_written_back() {
+        let mut b = Bench::new(&kernel("mov.u32 %r1, %tid.x;"), 32, "gtx480", &[]);
+        let mut sm = b.sm(1, true);
+        b.launch(&mut sm, 1, 0, 0);
+        let (end, drained) = b.with_env(1, |env| {
+            env.all_dispatched = true;
+            let mut drained = 0;
+            for now in 0..100 {
+                sm.cycle(env, now).unwrap();
+                if sm.is_idle() {
+                    return (env.ctas[0].end, drained);
+                }
+                drained += (sm.warps.block[0] == Block::Drain) as u64;
+            }
+            panic!("the CTA did not retire in 100 cycles");
+        });
+        // Fetched in cycle 0 (both instructions: one block), `mov` issues in 2, `ret` in 3.
+        let exit = sm.timing.done_at[0];
+        assert_eq!(exit, 3);
+        // `ret`'s result slot is released 7 cycles after issue (collect 1 + 1 read + dispatch
+        // 3 + latency 1 - 1 + writeback 2); the CTA retires with it.
+        assert_eq!(sm.timing.last_complete[0], exit + 7);
+        assert_eq!(end, exit + 7);
+        assert_eq!(drained, 7, "cycles 3..10 spent draining");
+        assert_eq!(sm.warps.block[0], Block::Exit);
+        assert_eq!(
+            sm.timing.stalls[0].drain, 6,
+            "the drain interval opens at exit + 1"
+        );
+        assert!(sm.has_room(), "its slot is free again");
+    }
+}

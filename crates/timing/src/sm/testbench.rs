@@ -1,0 +1,101 @@
+//! A one-SM bench for the stages' unit tests: a kernel from PTX text, its CTAs made resident by
+//! hand, and the stages run one at a time at chosen cycles, so a test can state what each
+//! stage does in which cycle.
+
+use super::{Env, Sm};
+use crate::classify::TimingTable;
+use crate::fetch_policy::RoundRobin;
+use crate::mem::MemSystem;
+use crate::policy::Gto;
+use warpsim_core::config::GpuConfig;
+use warpsim_core::exec::context::LaunchCtx;
+use warpsim_core::exec::grid::make_cta;
+use warpsim_core::exec::memory::GlobalMemory;
+use warpsim_core::ir::Module;
+
+/// The SM the stage tests drive: GTO issue, round-robin fetch.
+pub(crate) type TestSm = Sm<Gto, RoundRobin>;
+
+pub(crate) struct Bench {
+    pub cfg: GpuConfig,
+    module: Module,
+    /// Threads per CTA (one dimension).
+    block: u32,
+    gmem: GlobalMemory,
+    printf: String,
+    mem: MemSystem,
+    table: TimingTable,
+}
+
+impl Bench {
+    /// Kernel `k` (no parameters) of `ptx`, `block` threads per CTA, on one SM of `preset` with
+    /// `overrides` (`key=value`).
+    pub fn new(ptx: &str, block: u32, preset: &str, overrides: &[&str]) -> Bench {
+        let mut o = vec!["gpu.num_sms=1".to_string()];
+        o.extend(overrides.iter().map(|s| s.to_string()));
+        let cfg = GpuConfig::load_with(preset, &o).expect("bench config");
+        let module = warpsim_core::load_ptx(ptx).expect("bench kernel loads");
+        let table = TimingTable::new(&module, &cfg);
+        Bench {
+            mem: MemSystem::new(&cfg, 1),
+            gmem: GlobalMemory::default(),
+            printf: String::new(),
+            module,
+            block,
+            table,
+            cfg,
+        }
+    }
+
+    /// An SM with `ctas` CTA slots for this kernel; `perfect_icache` as `TimingOptions` has it.
+    pub fn sm(&self, ctas: usize, perfect_icache: bool) -> TestSm {
+        let wpc = self.block.div_ceil(32) as usize;
+        Sm::new(
+            0,
+            &self.cfg,
+            ctas,
+            wpc,
+            &mut |b| Gto::new(b.scheduler),
+            RoundRobin::default(),
+            perfect_icache,
+            false,
+        )
+    }
+
+    /// Runs `f` with the cycle environment of a one-CTA-per-launch grid of `grid` CTAs.
+    pub fn with_env<R>(&mut self, grid: u32, f: impl FnOnce(&mut Env) -> R) -> R {
+        let kernel = self
+            .module
+            .functions
+            .iter()
+            .position(|f| f.name == "k")
+            .expect("kernel k") as u32;
+        let k = LaunchCtx::one_dim(&self.module, kernel, &[], grid, self.block, 1);
+        let mut env = Env::new(
+            &k,
+            &mut self.mem,
+            &mut self.gmem,
+            &mut self.printf,
+            &self.cfg,
+            &self.table,
+        );
+        f(&mut env)
+    }
+
+    /// Makes CTA `linear` of a `grid`-CTA launch resident on `sm` at cycle `now`.
+    pub fn launch(&mut self, sm: &mut TestSm, grid: u32, linear: u64, now: u64) {
+        let wpc = self.block.div_ceil(32) as u64;
+        self.with_env(grid, |env| {
+            let cta = make_cta(env.k, linear, 0);
+            sm.launch(env, cta, linear, now, linear * wpc);
+        });
+    }
+}
+
+/// A kernel `k()` of straight-line code: `body`, then `ret`. Registers `%r0`–`%r15`.
+pub(crate) fn kernel(body: &str) -> String {
+    format!(
+        ".version 9.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .b32 %r<16>;\n{body}\nret;\n}}\n"
+    )
+}
