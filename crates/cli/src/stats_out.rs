@@ -200,9 +200,8 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
 /// What every statistic of `stats.csv`/`stats.json` means: the timing model's table, plus the
 /// issued-by-active-lanes histogram columns.
 fn descriptions() -> std::collections::BTreeMap<String, String> {
-    let mut d: std::collections::BTreeMap<String, String> = report::STATS
-        .iter()
-        .map(|d| (d.name.to_string(), d.description.to_string()))
+    let mut d: std::collections::BTreeMap<String, String> = report::launch_stats()
+        .map(|(d, _)| (d.name.to_string(), d.description.to_string()))
         .collect();
     for n in 0..=32 {
         d.insert(

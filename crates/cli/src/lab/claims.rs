@@ -140,14 +140,14 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
             let s = g.series_index(series)?;
             mean(
                 &programs
-                    .map(|p| mean_stat(g, p, s, stat))
+                    .map(|p| mean_stat(g, p, s, *stat))
                     .collect::<Vec<_>>(),
             )
         }
         Measure::Max { series, stat } => {
             let s = g.series_index(series)?;
             max(&programs
-                .map(|p| mean_stat(g, p, s, stat))
+                .map(|p| mean_stat(g, p, s, *stat))
                 .collect::<Vec<_>>())
         }
         Measure::MeanDifference { a, b, stat } => {
@@ -156,7 +156,7 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
                 mean(
                     &programs
                         .clone()
-                        .map(|p| mean_stat(g, p, s, stat))
+                        .map(|p| mean_stat(g, p, s, *stat))
                         .collect::<Vec<_>>(),
                 )
             };
@@ -173,10 +173,10 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
         } => {
             let (a, b) = (g.series_index(a)?, g.series_index(b)?);
             match program {
-                Some(p) => stat_cell(g, g.program_index(p)?, a, stat, Some(b)),
+                Some(p) => stat_cell(g, g.program_index(p)?, a, stat.0.stat, Some(b)),
                 None => geomean(
                     &programs
-                        .map(|p| stat_cell(g, p, a, stat, Some(b)))
+                        .map(|p| stat_cell(g, p, a, stat.0.stat, Some(b)))
                         .collect::<Vec<_>>(),
                 ),
             }
@@ -200,7 +200,7 @@ mod tests {
     use super::*;
     use crate::lab::grid::Grid;
     use crate::lab::record::RunRecord;
-    use crate::lab::spec::Experiment;
+    use crate::lab::spec::{Experiment, MeanStat, ViewStat};
     use crate::lab::table::{table, Format};
 
     const SPEC: &str = r#"
@@ -323,7 +323,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             &Measure::MeanDifference {
                 a: "gto".into(),
                 b: "lrr".into(),
-                stat: "barrier+exit".into(),
+                stat: MeanStat::BarrierExit,
             },
         )
         .unwrap();
@@ -332,7 +332,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             &g,
             &Measure::Max {
                 series: "gto".into(),
-                stat: "barrier".into(),
+                stat: MeanStat::Barrier,
             },
         )
         .unwrap();
@@ -393,7 +393,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
                 &claim(
                     Measure::Max {
                         series: "gto".into(),
-                        stat: "barrier".into()
+                        stat: MeanStat::Barrier
                     },
                     0.6,
                     None
@@ -451,7 +451,7 @@ views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", sta
                 &Measure::StatRatio {
                     a: "gto".into(),
                     b: "lrr".into(),
-                    stat: "l1d.reservation_fails".into(),
+                    stat: ViewStat::try_from("l1d.reservation_fails".to_string()).unwrap(),
                     program: program.map(String::from),
                 },
             )
@@ -465,7 +465,7 @@ views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", sta
         );
         let err = Experiment::from_toml(&bad, "t.toml").unwrap_err();
         assert!(
-            err.contains("key `views.stat`") && err.contains("l1d.load_miss_rate"),
+            err.contains("key `views[0]`: `stat`: \"l1d.nope\" is not one of cycles, ipc, l1d.load_miss_rate"),
             "{err}"
         );
     }

@@ -5,10 +5,11 @@
 
 use super::grid::Grid;
 use super::record::SegmentKind;
+use super::spec::MeanStat;
 use super::spec::View;
 use super::table::{
-    cta_span_table, issue_slot_cell, mean_stat, stall_share, stat_cell, stat_view, BAWS_CLASSES,
-    ISSUE_SLOT_KINDS, STALL_COMPONENTS,
+    cta_span_table, issue_slot_cell, mean_stat, stall_share, stat_cell, BAWS_CLASSES, FRACTIONS,
+    ISSUE_SLOTS, STALL_COMPONENTS,
 };
 use crate::plot::{self, GroupedBars, Lane, Segment, Series, StackedBars, Timeline, YRange};
 
@@ -18,14 +19,14 @@ fn value(v: Option<f64>) -> f64 {
 }
 
 /// One stack per shown series under each program, `parts` bottom to top, heights
-/// `value(program, series, part)`.
+/// `value(program, series, part index)`.
 fn stacked(
     g: &Grid,
     series: &[String],
     what: &str,
     y_label: String,
     parts: &[&str],
-    value: impl Fn(usize, usize, &str) -> Option<f64>,
+    value: impl Fn(usize, usize, usize) -> Option<f64>,
     reference: Option<f64>,
 ) -> Result<String, plot::PlotError> {
     let shown = g.shown(series, None);
@@ -39,7 +40,11 @@ fn stacked(
             .map(|p| {
                 shown
                     .iter()
-                    .map(|&s| parts.iter().map(|k| self::value(value(p, s, k))).collect())
+                    .map(|&s| {
+                        (0..parts.len())
+                            .map(|k| self::value(value(p, s, k)))
+                            .collect()
+                    })
                     .collect()
             })
             .collect(),
@@ -88,8 +93,8 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 series,
                 "Issue slots",
                 y,
-                &ISSUE_SLOT_KINDS,
-                |p, s, k| issue_slot_cell(g, p, s, k, base),
+                &ISSUE_SLOTS.map(|k| k.label),
+                |p, s, k| issue_slot_cell(g, p, s, &ISSUE_SLOTS[k], base),
                 base.map(|_| 1.0),
             )
         }
@@ -103,7 +108,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 .map(|s| Series {
                     name: g.series[s].label.clone(),
                     values: (0..g.programs.len())
-                        .map(|p| value(mean_stat(g, p, s, "rtru")))
+                        .map(|p| value(mean_stat(g, p, s, MeanStat::Rtru)))
                         .collect(),
                 })
                 .collect(),
@@ -117,7 +122,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             baseline,
         } => {
             let base = baseline.as_deref().and_then(|b| g.series_index(b));
-            let label = stat_view(stat).map_or(stat.as_str(), |v| v.short);
+            let label = stat.0.short;
             plot::grouped_bars(&GroupedBars {
                 title: title(label),
                 y_label: match baseline {
@@ -131,7 +136,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                     .map(|s| Series {
                         name: g.series[s].label.clone(),
                         values: (0..g.programs.len())
-                            .map(|p| value(stat_cell(g, p, s, stat, base)))
+                            .map(|p| value(stat_cell(g, p, s, stat.0.stat, base)))
                             .collect(),
                     })
                     .collect(),
@@ -145,19 +150,13 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
             series,
             "Barrier and exit stalls",
             "share of resident warp cycles".into(),
-            &["barrier", "exit"],
-            |p, s, k| mean_stat(g, p, s, k),
+            &FRACTIONS.map(|(label, _)| label),
+            |p, s, k| mean_stat(g, p, s, FRACTIONS[k].1),
             None,
         ),
         View::Stalls { series } => {
             let classes = &STALL_COMPONENTS[..BAWS_CLASSES];
             let names: Vec<&str> = classes.iter().map(|(n, _)| *n).collect();
-            let stat = |name: &str| {
-                classes
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map_or("", |(_, k)| k)
-            };
             let y = format!("stall cycles / {}'s", e.baseline.as_deref().unwrap_or("?"));
             stacked(
                 g,
@@ -165,7 +164,7 @@ pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
                 "Stall breakdown",
                 y,
                 &names,
-                |p, s, c| stall_share(g, p, s, stat(c)),
+                |p, s, c| stall_share(g, p, s, classes[c].1),
                 Some(1.0),
             )
         }

@@ -371,7 +371,7 @@ fn heading(v: &View) -> String {
         View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
         View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),
         View::Stat { stat, baseline, .. } => {
-            let label = super::table::stat_view(stat).map_or(stat.as_str(), |v| v.label);
+            let label = stat.0.label;
             let mut c = label.chars();
             let label = c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect());
             match baseline {

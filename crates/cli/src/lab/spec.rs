@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use warpsim_suite::Size;
 use warpsim_timing::PolicyKind;
 
+use super::table::StatView;
+
 /// One experiment. Field names are the TOML keys of `warpsim sweep FILE.toml`.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -96,7 +98,7 @@ pub enum View {
     /// `table::STAT_VIEWS`), or, with `baseline`, its ratio to that series' value (MOTRR
     /// Figs. 2, 5–7). Mean row (geometric mean of ratios); grouped bars.
     Stat {
-        stat: String,
+        stat: ViewStat,
         #[serde(default)]
         series: Vec<String>,
         #[serde(default)]
@@ -167,10 +169,10 @@ impl View {
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
             View::Stat { stat, baseline, .. } => match baseline {
-                None => stat.replace('.', "-"),
+                None => stat.name().replace('.', "-"),
                 Some(b) => format!(
                     "{}-over-{}",
-                    stat.replace('.', "-"),
+                    stat.name().replace('.', "-"),
                     b.replace(['+', '@', ':'], "_")
                 ),
             },
@@ -223,11 +225,15 @@ pub enum Measure {
     GeomeanRatio { a: String, b: String },
     /// The arithmetic mean over programs of a fractions / RTRU view's column for `series`
     /// (`stat`: `barrier`, `exit`, `barrier+exit`, or `rtru`).
-    Mean { series: String, stat: String },
+    Mean { series: String, stat: MeanStat },
     /// The largest per-program value of the same.
-    Max { series: String, stat: String },
+    Max { series: String, stat: MeanStat },
     /// Mean of `a`'s column minus mean of `b`'s (fractions / RTRU views).
-    MeanDifference { a: String, b: String, stat: String },
+    MeanDifference {
+        a: String,
+        b: String,
+        stat: MeanStat,
+    },
     /// One program's speedup for a series.
     Program { program: String, series: String },
     /// Series `a`'s statistic over series `b`'s (a name of `table::STAT_VIEWS`): the
@@ -235,36 +241,54 @@ pub enum Measure {
     StatRatio {
         a: String,
         b: String,
-        stat: String,
+        stat: ViewStat,
         #[serde(default)]
         program: Option<String>,
     },
 }
 
-/// The statistics `Measure::Mean`, `Max` and `MeanDifference` read.
-pub const MEAN_STATS: [&str; 4] = ["barrier", "exit", "barrier+exit", "rtru"];
+/// The statistic `Measure::Mean`, `Max` and `MeanDifference` read (a fractions / RTRU
+/// view's column); an unknown name fails when the experiment is read, naming these.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeanStat {
+    /// Barrier stall cycles / resident warp cycles.
+    Barrier,
+    /// Exit-wait stall cycles / resident warp cycles.
+    Exit,
+    /// The two together.
+    #[serde(rename = "barrier+exit")]
+    BarrierExit,
+    /// Mean RTRU.
+    Rtru,
+}
 
-/// `stat` names a statistic a `stat` view or a `stat-ratio` claim can show.
-fn check_stat_view(stat: &str, key: &str) -> Result<(), String> {
-    if super::table::stat_view(stat).is_some() {
-        Ok(())
-    } else {
-        let names: Vec<&str> = super::table::STAT_VIEWS.iter().map(|v| v.name).collect();
-        Err(format!(
-            "key `{key}`: {stat:?} is not one of {}",
-            names.join(", ")
-        ))
+/// The statistic of a `stat` view or a `stat-ratio` claim: one of `table::STAT_VIEWS`, by
+/// its record name; an unknown name fails when the experiment is read, naming the valid ones.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", into = "String")]
+pub struct ViewStat(pub &'static StatView);
+
+impl TryFrom<String> for ViewStat {
+    type Error = String;
+    fn try_from(name: String) -> Result<ViewStat, String> {
+        // Inside a tagged view or claim the error's path stops at the entry: name the key.
+        super::table::stat_view(&name)
+            .map(ViewStat)
+            .map_err(|e| format!("`stat`: {e}"))
     }
 }
 
-fn check_stat(stat: &str) -> Result<(), String> {
-    if MEAN_STATS.contains(&stat) {
-        Ok(())
-    } else {
-        Err(format!(
-            "key `claims.ours.stat`: {stat:?} is not one of {}",
-            MEAN_STATS.join(", ")
-        ))
+impl From<ViewStat> for String {
+    fn from(v: ViewStat) -> String {
+        v.0.name().to_string()
+    }
+}
+
+impl ViewStat {
+    /// Its name in records and in the experiment TOML.
+    pub fn name(&self) -> &'static str {
+        self.0.name()
     }
 }
 
@@ -445,11 +469,8 @@ impl Experiment {
                     series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
                 View::Stat {
-                    stat,
-                    series,
-                    baseline,
+                    series, baseline, ..
                 } => {
-                    check_stat_view(stat, "views.stat")?;
                     if let Some(b) = baseline {
                         known(b, "views.baseline")?;
                     }
@@ -518,28 +539,20 @@ impl Experiment {
                     known(a, "claims.ours.a")?;
                     known(b, "claims.ours.b")?
                 }
-                Measure::Mean { series, stat } | Measure::Max { series, stat } => {
-                    known(series, "claims.ours.series")?;
-                    check_stat(stat)?
+                Measure::Mean { series, .. } | Measure::Max { series, .. } => {
+                    known(series, "claims.ours.series")?
                 }
-                Measure::MeanDifference { a, b, stat } => {
+                Measure::MeanDifference { a, b, .. } => {
                     known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?;
-                    check_stat(stat)?
+                    known(b, "claims.ours.b")?
                 }
                 Measure::Program { program, series } => {
                     known(series, "claims.ours.series")?;
                     self.has_program(program, "claims.ours.program")?;
                 }
-                Measure::StatRatio {
-                    a,
-                    b,
-                    stat,
-                    program,
-                } => {
+                Measure::StatRatio { a, b, program, .. } => {
                     known(a, "claims.ours.a")?;
                     known(b, "claims.ours.b")?;
-                    check_stat_view(stat, "claims.ours.stat")?;
                     if let Some(p) = program {
                         self.has_program(p, "claims.ours.program")?;
                     }
@@ -630,6 +643,41 @@ claims = [{ label = "x", ours = { of = "geomean", series = "mwf-gto+cff@ib4" }, 
                 err.starts_with("ib.toml: ") && err.contains(want),
                 "{err:?} should mention {want:?}"
             );
+        }
+    }
+
+    /// Issue 37: a misspelt statistic is an error when the experiment is read, naming the
+    /// valid ones, never an empty column.
+    #[test]
+    fn an_unknown_statistic_fails_at_load_naming_the_valid_ones() {
+        let with = |views: &str, claims: &str| {
+            format!(
+                "name = \"s\"\nprograms = [\"baws_bt\"]\nschedulers = [\"lrr\", \"gto\"]\nviews = [{views}]\nclaims = [{claims}]\n"
+            )
+        };
+        let good = with(
+            r#"{ kind = "stat", stat = "issue.pipeline" }"#,
+            r#"{ label = "x", paper = 1.0, ours = { of = "stat-ratio", a = "gto", b = "lrr", stat = "ipc" } }, { label = "y", paper = 0.1, ours = { of = "mean", series = "gto", stat = "barrier+exit" } }"#,
+        );
+        let e = Experiment::from_toml(&good, "s.toml").unwrap();
+        assert_eq!(e.views[0].file_stem(), "issue-pipeline");
+        let cases = [
+            (
+                good.replace("\"issue.pipeline\"", "\"issue_pipeline\""),
+                "key `views[0]`: `stat`: \"issue_pipeline\" is not one of cycles, ipc,",
+            ),
+            (
+                good.replace("stat = \"ipc\"", "stat = \"IPC\""),
+                "`stat`: \"IPC\" is not one of cycles, ipc,",
+            ),
+            (
+                good.replace("\"barrier+exit\"", "\"barrier+exits\""),
+                "`barrier`, `exit`, `barrier+exit`, `rtru`",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = Experiment::from_toml(&text, "s.toml").unwrap_err();
+            assert!(err.starts_with("s.toml: ") && err.contains(want), "{err}");
         }
     }
 }
