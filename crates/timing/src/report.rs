@@ -46,55 +46,49 @@ pub fn text(s: &TimingStats) -> String {
 
 /// CSV header: kernel, config, policy, then every [`launch_stats`] name, then `issued_w0 …
 /// issued_w32`.
-pub fn csv_header() -> String {
-    let mut h = String::from("kernel,config,policy,fetch_policy");
-    for (d, _) in launch_stats() {
-        h.push(',');
-        h.push_str(d.name);
-    }
-    for i in 0..=32 {
-        let _ = write!(h, ",issued_w{i}");
-    }
-    h
+pub fn csv_header() -> Vec<String> {
+    let names = ["kernel", "config", "policy", "fetch_policy"].map(String::from);
+    names
+        .into_iter()
+        .chain(launch_stats().map(|(d, _)| d.name.to_string()))
+        .chain((0..=32).map(|i| format!("issued_w{i}")))
+        .collect()
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// One CSV row for `s` (matching [`csv_header`]).
-pub fn csv_row(s: &TimingStats) -> String {
+/// One CSV row's fields for `s` (matching [`csv_header`]).
+pub fn csv_row(s: &TimingStats) -> Vec<String> {
     let kernel = warpsim_core::demangle(&s.kernel);
-    let mut r = [&kernel, &s.config, &s.policy, &s.fetch_policy]
-        .map(|x| csv_field(x))
-        .join(",");
-    for (d, get) in launch_stats() {
-        r.push(',');
-        r.push_str(&fmt_value(d, get, s));
-    }
-    for i in 0..=32 {
-        let _ = write!(r, ",{}", s.issued_lanes.get(i).copied().unwrap_or(0));
-    }
-    r
+    [
+        kernel,
+        s.config.clone(),
+        s.policy.clone(),
+        s.fetch_policy.clone(),
+    ]
+    .into_iter()
+    .chain(launch_stats().map(|(d, get)| fmt_value(d, get, s)))
+    .chain((0..=32).map(|i| s.issued_lanes.get(i).copied().unwrap_or(0).to_string()))
+    .collect()
 }
 
 /// A CSV table: header, one row per launch, and a `total` row when there is more than one.
 pub fn csv(stats: &[TimingStats]) -> String {
-    let mut out = csv_header();
-    out.push('\n');
-    for s in stats {
-        out.push_str(&csv_row(s));
-        out.push('\n');
+    let total = (stats.len() > 1).then(|| totals(stats));
+    let rows = stats.iter().chain(&total).map(csv_row);
+    csv_text(std::iter::once(csv_header()).chain(rows))
+}
+
+/// Records as CSV text through the `csv` crate: `\n` line ends, a field quoted only when it
+/// holds a comma, a quote or a line break.
+pub fn csv_text(records: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for r in records {
+        // Writing strings into memory cannot fail.
+        w.write_record(&r).expect("CSV into memory");
     }
-    if stats.len() > 1 {
-        out.push_str(&csv_row(&totals(stats)));
-        out.push('\n');
-    }
-    out
+    let bytes = w.into_inner().expect("CSV into memory");
+    String::from_utf8(bytes).expect("CSV of UTF-8 fields")
 }
 
 /// JSON of one launch: every field of [`TimingStats`] (serde) plus `descriptions`, the
