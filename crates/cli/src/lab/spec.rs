@@ -292,6 +292,23 @@ impl ViewStat {
     }
 }
 
+/// An experiment's series labels, which views and claims must name.
+struct SeriesLabels(Vec<String>);
+
+impl SeriesLabels {
+    /// `label` is one of them (`key` names where it was given).
+    fn known(&self, label: &str, key: &str) -> Result<(), String> {
+        if self.0.iter().any(|x| x == label) {
+            Ok(())
+        } else {
+            Err(format!(
+                "key `{key}`: no series {label:?}; series: {}",
+                self.0.join(", ")
+            ))
+        }
+    }
+}
+
 /// One series: a scheduler on one config variant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -419,143 +436,143 @@ impl Experiment {
             }
             seen.push(&v.label);
         }
-        let labels: Vec<String> = self.series().into_iter().map(|s| s.label).collect();
-        let known = |l: &str, key: &str| -> Result<(), String> {
-            if labels.iter().any(|x| x == l) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "key `{key}`: no series {l:?}; series: {}",
-                    labels.join(", ")
-                ))
-            }
-        };
+        let series = SeriesLabels(self.series().into_iter().map(|s| s.label).collect());
         if let Some(b) = &self.baseline {
-            known(b, "baseline")?;
+            series.known(b, "baseline")?;
         }
         for v in &self.views {
-            match v {
-                View::Speedup {
-                    series,
-                    baseline: Some(b),
-                } => {
+            self.validate_view(v, &series)?;
+        }
+        for c in &self.claims {
+            self.validate_claim(c, &series)?;
+        }
+        Ok(())
+    }
+
+    /// A view's references: series, programs, bounds.
+    fn validate_view(&self, v: &View, series_labels: &SeriesLabels) -> Result<(), String> {
+        let known = |l: &str, key: &str| series_labels.known(l, key);
+        match v {
+            View::Speedup {
+                series,
+                baseline: Some(b),
+            }
+            | View::IssueSlots {
+                series,
+                baseline: Some(b),
+            } => {
+                known(b, "views.baseline")?;
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::Speedup {
+                series,
+                baseline: None,
+            }
+            | View::Stalls { series } => {
+                if self.baseline.is_none() {
+                    return Err(format!(
+                        "key `views`: a `{}` view needs `baseline`",
+                        v.file_stem()
+                    ));
+                }
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::Fractions { series }
+            | View::Rtru { series }
+            | View::IssueSlots {
+                series,
+                baseline: None,
+            } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+            View::Stat {
+                series, baseline, ..
+            } => {
+                if let Some(b) = baseline {
                     known(b, "views.baseline")?;
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Speedup {
-                    series,
-                    baseline: None,
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::CtaOrder {
+                program,
+                series,
+                ranks,
+                rows,
+            } => {
+                known(series, "views.series")?;
+                self.has_program(program, "views.program")?;
+                let max = super::record::CTA_ORDER_RANKS;
+                if *ranks == 0 || *ranks as usize > max {
+                    return Err(format!(
+                        "key `views.ranks`: {ranks} is out of range 1..={max}"
+                    ));
                 }
-                | View::Stalls { series } => {
-                    if self.baseline.is_none() {
-                        return Err(format!(
-                            "key `views`: a `{}` view needs `baseline`",
-                            v.file_stem()
-                        ));
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                if *rows == 0 || *rows > 10_000 {
+                    return Err(format!(
+                        "key `views.rows`: {rows} is out of range 1..=10000"
+                    ));
                 }
-                View::Fractions { series }
-                | View::Rtru { series }
-                | View::IssueSlots {
-                    series,
-                    baseline: None,
-                } => series.iter().try_for_each(|s| known(s, "views.series"))?,
-                View::IssueSlots {
-                    series,
-                    baseline: Some(b),
-                } => {
-                    known(b, "views.baseline")?;
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::CtaSpans {
+                program,
+                series,
+                ctas,
+            } => {
+                if series.is_empty() {
+                    return Err(
+                        "key `views.series`: a `cta-spans` view names at least one series".into(),
+                    );
                 }
-                View::Stat {
-                    series, baseline, ..
-                } => {
-                    if let Some(b) = baseline {
-                        known(b, "views.baseline")?;
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                series.iter().try_for_each(|s| known(s, "views.series"))?;
+                self.has_program(program, "views.program")?;
+                let max = super::record::CTA_SPANS_KEPT;
+                if *ctas == 0 || *ctas as usize > max {
+                    return Err(format!(
+                        "key `views.ctas`: {ctas} is out of range 1..={max}"
+                    ));
                 }
-                View::CtaOrder {
-                    program,
-                    series,
-                    ranks,
-                    rows,
-                } => {
-                    known(series, "views.series")?;
-                    self.has_program(program, "views.program")?;
-                    let max = super::record::CTA_ORDER_RANKS;
-                    if *ranks == 0 || *ranks as usize > max {
-                        return Err(format!(
-                            "key `views.ranks`: {ranks} is out of range 1..={max}"
-                        ));
-                    }
-                    if *rows == 0 || *rows > 10_000 {
-                        return Err(format!(
-                            "key `views.rows`: {rows} is out of range 1..=10000"
-                        ));
-                    }
-                }
-                View::CtaSpans {
-                    program,
-                    series,
-                    ctas,
-                } => {
-                    if series.is_empty() {
-                        return Err(
-                            "key `views.series`: a `cta-spans` view names at least one series"
-                                .into(),
-                        );
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?;
-                    self.has_program(program, "views.program")?;
-                    let max = super::record::CTA_SPANS_KEPT;
-                    if *ctas == 0 || *ctas as usize > max {
-                        return Err(format!(
-                            "key `views.ctas`: {ctas} is out of range 1..={max}"
-                        ));
-                    }
-                }
-                View::Timeline {
-                    program,
-                    series,
-                    ctas,
-                } => {
-                    known(series, "views.series")?;
-                    self.has_program(program, "views.program")?;
-                    if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
-                        return Err(format!(
-                            "key `views.ctas`: {ctas} is out of range 1..={}",
-                            super::phases::TIMELINE_CTAS
-                        ));
-                    }
+            }
+            View::Timeline {
+                program,
+                series,
+                ctas,
+            } => {
+                known(series, "views.series")?;
+                self.has_program(program, "views.program")?;
+                if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
+                    return Err(format!(
+                        "key `views.ctas`: {ctas} is out of range 1..={}",
+                        super::phases::TIMELINE_CTAS
+                    ));
                 }
             }
         }
-        for c in &self.claims {
-            match &c.ours {
-                Measure::Geomean { series } => known(series, "claims.ours.series")?,
-                Measure::GeomeanRatio { a, b } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?
-                }
-                Measure::Mean { series, .. } | Measure::Max { series, .. } => {
-                    known(series, "claims.ours.series")?
-                }
-                Measure::MeanDifference { a, b, .. } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?
-                }
-                Measure::Program { program, series } => {
-                    known(series, "claims.ours.series")?;
-                    self.has_program(program, "claims.ours.program")?;
-                }
-                Measure::StatRatio { a, b, program, .. } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?;
-                    if let Some(p) = program {
-                        self.has_program(p, "claims.ours.program")?;
-                    }
+        Ok(())
+    }
+
+    /// A claim's references: series and programs.
+    fn validate_claim(&self, c: &Claim, series_labels: &SeriesLabels) -> Result<(), String> {
+        let known = |l: &str, key: &str| series_labels.known(l, key);
+        match &c.ours {
+            Measure::Geomean { series } => known(series, "claims.ours.series")?,
+            Measure::GeomeanRatio { a, b } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?
+            }
+            Measure::Mean { series, .. } | Measure::Max { series, .. } => {
+                known(series, "claims.ours.series")?
+            }
+            Measure::MeanDifference { a, b, .. } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?
+            }
+            Measure::Program { program, series } => {
+                known(series, "claims.ours.series")?;
+                self.has_program(program, "claims.ours.program")?;
+            }
+            Measure::StatRatio { a, b, program, .. } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?;
+                if let Some(p) = program {
+                    self.has_program(p, "claims.ours.program")?;
                 }
             }
         }
