@@ -288,11 +288,9 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
     }
 
     /// sp: LRR 1000, GTO 800 (1.25×), SAWS 1000; bt: LRR 1000, GTO 1250 (0.8×), SAWS failed.
-    #[test]
-    fn measures_and_directions_on_a_crafted_grid() {
-        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
-        let g = Grid::from_cells(
-            &e,
+    fn crafted_grid(e: &Experiment) -> Grid<'_> {
+        Grid::from_cells(
+            e,
             vec![
                 vec![
                     rec(Some(1000.0), 0.2),
@@ -305,7 +303,13 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
                     rec(None, 0.0),
                 ],
             ],
-        );
+        )
+    }
+
+    #[test]
+    fn measures_on_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         let gm = |s: &str| measure(&g, &Measure::Geomean { series: s.into() });
         assert!((gm("gto").unwrap() - 1.0).abs() < 1e-12, "1.25 × 0.8 = 1");
         assert_eq!(gm("saws"), None, "a failed run empties the mean");
@@ -337,7 +341,12 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
         )
         .unwrap();
         assert!((max - 0.3).abs() < 1e-12);
+    }
 
+    #[test]
+    fn directions_on_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         let up = |v| {
             judge(
                 &g,
@@ -402,7 +411,12 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             .direction,
             Direction::NotApplicable
         );
+    }
 
+    #[test]
+    fn tables_of_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         // The speedup table: baseline left out, failed cell and its GM empty.
         let t = table(&g, &e.views[0]).unwrap();
         assert_eq!(t.columns, ["gto", "saws"]);
