@@ -8,6 +8,7 @@
 mod bench;
 mod check;
 mod correlate;
+mod csv_out;
 mod elf;
 mod exec;
 mod exec_summary;

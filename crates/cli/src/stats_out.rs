@@ -200,9 +200,8 @@ pub fn timing_summary(t: &Totals) -> Vec<String> {
 /// What every statistic of `stats.csv`/`stats.json` means: the timing model's table, plus the
 /// issued-by-active-lanes histogram columns.
 fn descriptions() -> std::collections::BTreeMap<String, String> {
-    let mut d: std::collections::BTreeMap<String, String> = report::STATS
-        .iter()
-        .map(|d| (d.name.to_string(), d.description.to_string()))
+    let mut d: std::collections::BTreeMap<String, String> = report::launch_stats()
+        .map(|(d, _)| (d.name.to_string(), d.description.to_string()))
         .collect();
     for n in 0..=32 {
         d.insert(
@@ -262,54 +261,44 @@ pub fn stats_paths(p: &Path) -> [PathBuf; 3] {
 /// The columns every CSV row starts with; timing mode continues with the timing model's own
 /// statistics table (`warpsim_timing::report`: kernel, config, policy, then every declared
 /// statistic), functional mode with the kernel and its instruction counts.
-const CSV_PREFIX: &str = "program,launch,grid,block,registers,ctas";
-const CSV_FUNCTIONAL: &str = "kernel,warp_instructions,thread_instructions";
-
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+const CSV_PREFIX: [&str; 6] = ["program", "launch", "grid", "block", "registers", "ctas"];
+const CSV_FUNCTIONAL: [&str; 3] = ["kernel", "warp_instructions", "thread_instructions"];
 
 /// The CSV text: one row per launch, then one `total` row per program and, with several
 /// programs, an `all` one (totals leave grid, block, registers and CTAs empty).
 pub fn csv(rows: &[KernelRow]) -> String {
     let timed = rows.iter().any(|r| r.timing.is_some());
-    let mut out = format!(
-        "{CSV_PREFIX},{}\n",
-        if timed {
-            report::csv_header()
-        } else {
-            CSV_FUNCTIONAL.to_string()
-        }
-    );
-    let dims = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut header = strings(&CSV_PREFIX);
+    header.extend(if timed {
+        report::csv_header()
+    } else {
+        strings(&CSV_FUNCTIONAL)
+    });
     let body = |kernel: &str, warp: u64, thread: u64, timing: Option<&TimingStats>| match timing {
         Some(t) => report::csv_row(t),
-        None => format!("{},{warp},{thread}", csv_field(kernel)),
+        None => vec![kernel.to_string(), warp.to_string(), thread.to_string()],
     };
+    let dims = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
+    let mut records = vec![header];
     for r in rows {
-        let regs = r
-            .registers_per_thread
-            .map(|n| n.to_string())
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{regs},{},{}",
-            csv_field(&r.program),
-            r.launch,
+        let regs = r.registers_per_thread.map(|n| n.to_string());
+        let mut f = vec![
+            r.program.clone(),
+            r.launch.to_string(),
             dims(r.grid),
             dims(r.block),
-            r.ctas,
-            body(
-                &r.kernel,
-                r.warp_instructions,
-                r.thread_instructions,
-                r.timing.as_ref()
-            )
-        );
+            regs.unwrap_or_default(),
+            r.ctas.to_string(),
+        ];
+        let timing = r.timing.as_ref();
+        f.extend(body(
+            &r.kernel,
+            r.warp_instructions,
+            r.thread_instructions,
+            timing,
+        ));
+        records.push(f);
     }
     let mut programs: Vec<&str> = Vec::new();
     for r in rows {
@@ -317,31 +306,29 @@ pub fn csv(rows: &[KernelRow]) -> String {
             programs.push(&r.program);
         }
     }
-    let mut total_row = |name: &str, of: &[&KernelRow]| {
+    let total_row = |name: &str, of: &[&KernelRow]| {
         let t = Totals::of(of.iter().copied());
         let stats: Vec<TimingStats> = of.iter().filter_map(|r| r.timing.clone()).collect();
         let timing = timed.then(|| report::totals(&stats));
-        let _ = writeln!(
-            out,
-            "{},total,,,,,{}",
-            csv_field(name),
-            body(
-                "total",
-                t.warp_instructions,
-                t.thread_instructions,
-                timing.as_ref()
-            )
-        );
+        let mut f = vec![name.to_string(), "total".into()];
+        f.extend(vec![String::new(); 4]);
+        f.extend(body(
+            "total",
+            t.warp_instructions,
+            t.thread_instructions,
+            timing.as_ref(),
+        ));
+        f
     };
     for p in &programs {
         let of: Vec<&KernelRow> = rows.iter().filter(|r| r.program == *p).collect();
-        total_row(p, &of);
+        records.push(total_row(p, &of));
     }
     if programs.len() > 1 {
         let of: Vec<&KernelRow> = rows.iter().collect();
-        total_row("all", &of);
+        records.push(total_row("all", &of));
     }
-    out
+    crate::csv_out::records(records)
 }
 
 /// Writes `--stats` output; returns the files written.

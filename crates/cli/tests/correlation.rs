@@ -9,14 +9,11 @@
 //!   gap passes, and re-running the script records the smaller gap.
 
 mod common;
-#[path = "../src/correlate/csv_fields.rs"]
-mod csv_fields;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::*;
-use csv_fields::fields;
 
 struct RefRow {
     program: String,
@@ -28,7 +25,7 @@ struct RefRow {
 }
 
 fn reference() -> Vec<RefRow> {
-    let (head, rows) = read_csv("correlation/reference/gpgpusim.csv", fields);
+    let (head, rows) = read_csv("correlation/reference/gpgpusim.csv");
     csv_rows(&head, rows)
         // A row without both simulators' figures (a failed run) has no tolerance: nothing to hold.
         .filter(|r| {
@@ -146,9 +143,4 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
         rows.len(),
         failures.join("\n")
     );
-}
-
-#[test]
-fn csv_fields_split_quotes() {
-    assert_eq!(fields(r#"a,"b, ""c""",d"#), ["a", r#"b, "c""#, "d"]);
 }

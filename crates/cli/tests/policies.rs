@@ -9,14 +9,11 @@
 //! the CSV.
 
 mod common;
-#[path = "../src/correlate/csv_fields.rs"]
-mod csv_fields;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use common::*;
-use csv_fields::fields;
 
 /// How far a replayed speedup may move from the committed one.
 const TOLERANCE: f64 = 0.005;
@@ -34,7 +31,7 @@ struct Row {
 type Run = (String, String, String);
 
 fn reference() -> Vec<Row> {
-    let (head, rows) = read_csv("correlation/reference/policies.csv", fields);
+    let (head, rows) = read_csv("correlation/reference/policies.csv");
     csv_rows(&head, rows)
         .filter(|r| !r.get("warpsim_speedup").is_empty())
         .map(|r| Row {

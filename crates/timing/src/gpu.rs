@@ -505,7 +505,7 @@ fn statistics<P: IssuePolicy, F: FetchPolicy>(
         bank_conflict_cycles: env.bank_conflict_cycles,
         stalls,
         memory,
-        barrier_stall_fraction: stalls.barrier as f64 / resident_cycles.max(1) as f64,
+        barrier_stall_fraction: crate::analysis::stall_fraction(stalls.barrier, resident_cycles),
         issue_trace: env.trace.take().unwrap_or_default(),
         events: env.log.take().unwrap_or_default(),
         ctas: std::mem::take(&mut env.ctas),

@@ -15,6 +15,7 @@ pub mod policy;
 pub mod reg_use;
 pub mod report;
 pub mod sm;
+pub mod stat_table;
 pub mod stats;
 #[cfg(test)]
 mod test_rng;

@@ -1,263 +1,16 @@
-//! Statistics writers. Every scalar statistic is declared once in [`STATS`] (name, description,
-//! how to read it); the text, CSV and JSON writers all use that table, so a new statistic is
-//! one line here. Totals over several launches (run back to back) come from [`totals`].
+//! Statistics writers. Every scalar statistic is declared once in
+//! [`crate::stat_table::STATS`] (names, unit, description, how it is computed); the text, CSV
+//! and JSON writers show its per-launch ones ([`launch_stats`]), in its order. Totals over
+//! several launches (run back to back) come from [`totals`].
 
 use crate::stats::TimingStats;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// How a statistic is printed and summed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// An event count: printed as an integer; totals add.
-    Count,
-    /// A ratio: totals are recomputed from counts (see [`totals`]).
-    Ratio,
-}
+pub use crate::stat_table::{launch_stats, Kind, StatDef};
 
-/// One scalar statistic.
-pub struct StatDef {
-    pub name: &'static str,
-    pub description: &'static str,
-    pub kind: Kind,
-    pub get: fn(&TimingStats) -> f64,
-}
-
-macro_rules! count {
-    ($name:literal, $desc:literal, |$s:ident| $e:expr) => {
-        StatDef {
-            name: $name,
-            description: $desc,
-            kind: Kind::Count,
-            get: |$s| $e as f64,
-        }
-    };
-}
-
-/// Every scalar statistic, in output order.
-pub const STATS: &[StatDef] = &[
-    count!(
-        "cycles",
-        "GPU core cycles from launch to the last CTA's exit",
-        |s| s.cycles
-    ),
-    count!("warp_instructions", "warp instructions issued", |s| s
-        .warp_instructions),
-    count!(
-        "thread_instructions",
-        "thread instructions (active lanes of issued warp instructions)",
-        |s| s.thread_instructions
-    ),
-    StatDef {
-        name: "ipc",
-        description: "warp instructions per cycle, whole GPU",
-        kind: Kind::Ratio,
-        get: |s| s.ipc,
-    },
-    count!("ctas_per_sm", "CTA slots per SM (occupancy)", |s| s
-        .ctas_per_sm),
-    count!(
-        "issue_issued",
-        "scheduler-cycles that issued an instruction",
-        |s| s.issue.issued
-    ),
-    count!(
-        "issue_idle",
-        "scheduler-cycles with no warp holding an instruction it could try",
-        |s| s.issue.idle
-    ),
-    count!(
-        "issue_scoreboard",
-        "scheduler-cycles where every warp with an instruction waited on the scoreboard",
-        |s| s.issue.scoreboard
-    ),
-    count!(
-        "issue_pipeline",
-        "scheduler-cycles where a ready warp found its functional unit busy",
-        |s| s.issue.pipeline
-    ),
-    count!(
-        "stall_data",
-        "warp-cycles held by the scoreboard (RAW/WAW on an in-flight result)",
-        |s| s.stalls.data
-    ),
-    count!(
-        "stall_structural",
-        "warp-cycles ready but the unit busy, before the scheduler issued",
-        |s| s.stalls.structural
-    ),
-    count!("stall_barrier", "warp-cycles waiting at a barrier", |s| s
-        .stalls
-        .barrier),
-    count!(
-        "stall_exit_wait",
-        "warp-cycles finished, waiting for the CTA's other warps to finish",
-        |s| s.stalls.exit_wait
-    ),
-    count!(
-        "stall_drain",
-        "warp-cycles of a finished CTA waiting for its memory instructions (stores) to complete",
-        |s| s.stalls.drain
-    ),
-    count!(
-        "stall_control",
-        "warp-cycles with an I-buffer emptied by a control hazard",
-        |s| s.stalls.control
-    ),
-    count!(
-        "stall_fetch",
-        "warp-cycles with an empty I-buffer otherwise",
-        |s| s.stalls.fetch
-    ),
-    count!(
-        "stall_not_selected",
-        "warp-cycles ready but another warp was chosen",
-        |s| s.stalls.not_selected
-    ),
-    StatDef {
-        name: "barrier_stall_fraction",
-        description: "barrier stall cycles / resident warp cycles",
-        kind: Kind::Ratio,
-        get: |s| s.barrier_stall_fraction,
-    },
-    count!(
-        "shared_issues",
-        "instructions issued by another scheduler than the warp's own (warp sharing, `+ws`)",
-        |s| s.shared_issues.total()
-    ),
-    count!(
-        "shared_issues_sp",
-        "warp-sharing issues to an SP unit",
-        |s| s.shared_issues.sp
-    ),
-    count!("shared_issues_sfu", "warp-sharing issues to an SFU", |s| s
-        .shared_issues
-        .sfu),
-    count!(
-        "shared_issues_mem",
-        "warp-sharing issues to an LD/ST (MEM) unit",
-        |s| s.shared_issues.mem
-    ),
-    count!(
-        "icache_hits",
-        "L1 I-cache fetches that found their line",
-        |s| s.icache_hits
-    ),
-    count!(
-        "icache_misses",
-        "L1 I-cache fetches that missed (a line allocated, or merged into one in flight)",
-        |s| s.icache_misses
-    ),
-    count!(
-        "icache_reservation_fails",
-        "L1 I-cache fetches refused: no MSHR entry, merge room, miss-queue slot or free way",
-        |s| s.icache_reservation_fails
-    ),
-    count!(
-        "bank_conflict_cycles",
-        "extra operand-read cycles from register-bank conflicts",
-        |s| s.bank_conflict_cycles
-    ),
-    count!(
-        "dual_issues",
-        "second instructions a scheduler issued in the same cycle (dual issue)",
-        |s| s.dual_issues
-    ),
-    count!("l1d_hits", "L1 D-cache line accesses that hit", |s| s
-        .memory
-        .l1d
-        .hits),
-    count!(
-        "l1d_misses",
-        "L1 D-cache line accesses that missed (bypassing loads included) and went to L2",
-        |s| s.memory.l1d.misses
-    ),
-    count!(
-        "l1d_merged",
-        "L1 D-cache misses merged into a miss in flight (MSHR hits)",
-        |s| s.memory.l1d.merged
-    ),
-    count!(
-        "l1d_reservation_fails",
-        "LD/ST cycles an access retried: no L1 MSHR or miss-queue room",
-        |s| s.memory.l1d.reservation_fails
-    ),
-    count!("const_hits", "constant-cache line accesses that hit", |s| s
-        .memory
-        .const_cache
-        .hits),
-    count!(
-        "const_misses",
-        "constant-cache line accesses that missed",
-        |s| s.memory.const_cache.misses
-    ),
-    count!("tex_hits", "texture-cache line accesses that hit", |s| s
-        .memory
-        .tex
-        .hits),
-    count!(
-        "tex_misses",
-        "texture-cache line accesses that missed and went to L2",
-        |s| s.memory.tex.misses
-    ),
-    count!(
-        "l2_requests",
-        "requests the SMs sent to L2 (reads, writes, atomics, I-cache misses)",
-        |s| s.memory.l2_requests
-    ),
-    count!("l2_hits", "L2 accesses that hit", |s| s.memory.l2.hits),
-    count!(
-        "l2_misses",
-        "L2 accesses that missed (reads went to DRAM; writes allocated)",
-        |s| s.memory.l2.misses
-    ),
-    count!(
-        "l2_merged",
-        "L2 accesses merged into a DRAM read in flight",
-        |s| s.memory.l2.merged
-    ),
-    count!(
-        "l2_reservation_fails",
-        "slice-cycles the head request waited for an MSHR or DRAM queue room",
-        |s| s.memory.l2.reservation_fails
-    ),
-    count!(
-        "l2_writebacks",
-        "dirty L2 lines written back to DRAM",
-        |s| s.memory.l2.writebacks
-    ),
-    count!(
-        "dram_reads",
-        "DRAM read requests (a line, or the sectors a miss asked for)",
-        |s| s.memory.dram.reads
-    ),
-    count!(
-        "dram_writes",
-        "DRAM write requests (an evicted line)",
-        |s| s.memory.dram.writes
-    ),
-    count!(
-        "dram_row_hits",
-        "DRAM requests served without an activate of their own (reads + writes - activates)",
-        |s| s.memory.dram.row_hits
-    ),
-    count!("dram_activates", "DRAM row activations", |s| s
-        .memory
-        .dram
-        .activates),
-    count!(
-        "dram_busy_cycles",
-        "DRAM cycles the data buses carried data (summed over channels)",
-        |s| s.memory.dram.busy_cycles
-    ),
-    count!(
-        "icnt_flits",
-        "flits carried by the interconnect (both directions)",
-        |s| s.memory.icnt_flits
-    ),
-];
-
-fn fmt_value(d: &StatDef, v: f64) -> String {
+fn fmt_value(d: &StatDef, get: fn(&TimingStats) -> f64, s: &TimingStats) -> String {
+    let v = get(s);
     match d.kind {
         Kind::Count => format!("{}", v as u64),
         Kind::Ratio => format!("{v:.6}"),
@@ -274,12 +27,12 @@ pub fn text(s: &TimingStats) -> String {
         s.policy,
         s.fetch_policy
     );
-    for d in STATS {
+    for (d, get) in launch_stats() {
         let _ = writeln!(
             out,
             "{:<24} = {:>14}  # {}",
             d.name,
-            fmt_value(d, (d.get)(s)),
+            fmt_value(d, get, s),
             d.description
         );
     }
@@ -291,67 +44,60 @@ pub fn text(s: &TimingStats) -> String {
     out
 }
 
-/// CSV header: kernel, config, policy, then every [`STATS`] name, then `issued_w0 …
+/// CSV header: kernel, config, policy, then every [`launch_stats`] name, then `issued_w0 …
 /// issued_w32`.
-pub fn csv_header() -> String {
-    let mut h = String::from("kernel,config,policy,fetch_policy");
-    for d in STATS {
-        h.push(',');
-        h.push_str(d.name);
-    }
-    for i in 0..=32 {
-        let _ = write!(h, ",issued_w{i}");
-    }
-    h
+pub fn csv_header() -> Vec<String> {
+    let names = ["kernel", "config", "policy", "fetch_policy"].map(String::from);
+    names
+        .into_iter()
+        .chain(launch_stats().map(|(d, _)| d.name.to_string()))
+        .chain((0..=32).map(|i| format!("issued_w{i}")))
+        .collect()
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// One CSV row for `s` (matching [`csv_header`]).
-pub fn csv_row(s: &TimingStats) -> String {
+/// One CSV row's fields for `s` (matching [`csv_header`]).
+pub fn csv_row(s: &TimingStats) -> Vec<String> {
     let kernel = warpsim_core::demangle(&s.kernel);
-    let mut r = [&kernel, &s.config, &s.policy, &s.fetch_policy]
-        .map(|x| csv_field(x))
-        .join(",");
-    for d in STATS {
-        r.push(',');
-        r.push_str(&fmt_value(d, (d.get)(s)));
-    }
-    for i in 0..=32 {
-        let _ = write!(r, ",{}", s.issued_lanes.get(i).copied().unwrap_or(0));
-    }
-    r
+    [
+        kernel,
+        s.config.clone(),
+        s.policy.clone(),
+        s.fetch_policy.clone(),
+    ]
+    .into_iter()
+    .chain(launch_stats().map(|(d, get)| fmt_value(d, get, s)))
+    .chain((0..=32).map(|i| s.issued_lanes.get(i).copied().unwrap_or(0).to_string()))
+    .collect()
 }
 
 /// A CSV table: header, one row per launch, and a `total` row when there is more than one.
 pub fn csv(stats: &[TimingStats]) -> String {
-    let mut out = csv_header();
-    out.push('\n');
-    for s in stats {
-        out.push_str(&csv_row(s));
-        out.push('\n');
+    let total = (stats.len() > 1).then(|| totals(stats));
+    let rows = stats.iter().chain(&total).map(csv_row);
+    csv_text(std::iter::once(csv_header()).chain(rows))
+}
+
+/// Records as CSV text through the `csv` crate: `\n` line ends, a field quoted only when it
+/// holds a comma, a quote or a line break.
+pub fn csv_text(records: impl IntoIterator<Item = Vec<String>>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for r in records {
+        // Writing strings into memory cannot fail.
+        w.write_record(&r).expect("CSV into memory");
     }
-    if stats.len() > 1 {
-        out.push_str(&csv_row(&totals(stats)));
-        out.push('\n');
-    }
-    out
+    let bytes = w.into_inner().expect("CSV into memory");
+    String::from_utf8(bytes).expect("CSV of UTF-8 fields")
 }
 
 /// JSON of one launch: every field of [`TimingStats`] (serde) plus `descriptions`, the
-/// name → description map of [`STATS`].
+/// name → description map of [`launch_stats`].
 pub fn json(s: &TimingStats) -> serde_json::Value {
     let mut v = serde_json::to_value(s).unwrap_or(serde_json::Value::Null);
     if let serde_json::Value::Object(m) = &mut v {
-        let d: serde_json::Map<String, serde_json::Value> = STATS
-            .iter()
-            .map(|d| (d.name.to_string(), d.description.into()))
+        let d: serde_json::Map<String, serde_json::Value> = launch_stats()
+            .map(|(d, _)| (d.name.to_string(), d.description.into()))
             .collect();
         m.insert("descriptions".into(), serde_json::Value::Object(d));
     }
@@ -362,7 +108,13 @@ pub fn json(s: &TimingStats) -> serde_json::Value {
 /// stall fraction are recomputed; per-CTA/per-warp records are concatenated (traces and
 /// events are not); `kernel` is `total`. The sums are [`crate::analysis::Totals`]'s.
 pub fn totals(stats: &[TimingStats]) -> TimingStats {
-    let sum = crate::analysis::Totals::of(stats);
+    totals_of(&stats.iter().collect::<Vec<_>>())
+}
+
+/// [`totals`] of launches held by reference (an experiment run's, whose event logs are not
+/// copied for it).
+pub fn totals_of(stats: &[&TimingStats]) -> TimingStats {
+    let sum = crate::analysis::Totals::of(stats.iter().copied());
     let first =
         |f: fn(&TimingStats) -> &String| stats.first().map(|s| f(s).clone()).unwrap_or_default();
     let mut issued_lanes = sum.issued_lanes.clone();

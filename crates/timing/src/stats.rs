@@ -252,16 +252,11 @@ impl TimingStats {
     /// ratio of the summed numerators and denominators, not a mean of these fractions. 0 for
     /// a launch with no resident warp cycles.
     pub fn barrier_exit_fraction(&self) -> f64 {
-        let stalled: u64 = self
-            .warps
-            .iter()
-            .map(|w| w.stalls.barrier + w.stalls.exit_wait)
-            .sum();
-        let resident = crate::report::resident_warp_cycles(self);
-        if resident == 0 {
-            0.0
-        } else {
-            stalled as f64 / resident as f64
+        let mut stalls = StallCounts::default();
+        for w in &self.warps {
+            stalls.add(&w.stalls);
         }
+        let resident = crate::report::resident_warp_cycles(self);
+        crate::analysis::barrier_exit_fraction(&stalls, resident).unwrap_or(0.0)
     }
 }

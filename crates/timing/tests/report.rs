@@ -36,7 +36,7 @@ fn text_csv_and_json_cover_every_declared_statistic() {
     .stats
     .unwrap();
     let t = report::text(&a);
-    for d in report::STATS {
+    for (d, _) in report::launch_stats() {
         assert!(
             t.contains(d.name) && t.contains(d.description),
             "{}",

@@ -11,7 +11,6 @@
 //! `plot/` (a scatter chart added there) and reads statistics with the same code paths as
 //! the rest of the CLI; it never runs a simulation itself.
 
-mod csv_fields;
 mod gpgpusim;
 mod reference;
 mod runs;

@@ -10,10 +10,10 @@
 
 use std::path::Path;
 
-use super::csv_fields::fields;
 use super::runs::Row;
 use super::stats::KernelStats;
 use super::table::SIDE_COLUMNS;
+use serde::Deserialize;
 
 /// GPGPU-Sim's figures for one program × preset × policy.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -67,79 +67,106 @@ pub fn read(csv: &Path) -> Result<Vec<GpgpusimSide>, String> {
     parse(&text, &md).map_err(|e| format!("{}: {e}", csv.display()))
 }
 
+/// The columns of a reference row read by name (the side columns are read by position, from
+/// `gpgpusim_kernels` on, in `table::SIDE_COLUMNS` order).
+#[derive(Deserialize)]
+struct Named {
+    program: String,
+    preset: String,
+    policy: String,
+    gpgpusim_wall_s: String,
+    problems: String,
+}
+
 pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
-    let mut lines = csv.lines();
-    let head = fields(lines.next().ok_or("empty file")?);
+    let mut reader = crate::csv_out::reader(csv);
+    let head = reader.headers().map_err(|e| e.to_string())?.clone();
+    if head.is_empty() {
+        return Err("empty file".into());
+    }
     let col = |name: &str| {
         head.iter()
             .position(|h| h == name)
             .ok_or_else(|| format!("no column {name}"))
     };
-    let (prog, preset, policy) = (col("program")?, col("preset")?, col("policy")?);
+    for name in ["program", "preset", "policy", "gpgpusim_wall_s", "problems"] {
+        col(name)?;
+    }
     let first = col("gpgpusim_kernels")?;
-    let (wall, problems) = (col("gpgpusim_wall_s")?, col("problems")?);
     let metrics = report_metrics(md);
     let mut out = Vec::new();
-    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let f = fields(line);
-        if f.len() != head.len() {
+    for record in reader.records() {
+        let record = record.map_err(|e| e.to_string())?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record.len() != head.len() {
             return Err(format!(
-                "line {}: {} fields, the header has {}",
-                i + 2,
-                f.len(),
+                "line {line}: {} fields, the header has {}",
+                record.len(),
                 head.len()
             ));
         }
-        // In `table::SIDE_COLUMNS` order: kernels, cycles, thread instructions, L1D and L2
-        // accesses / misses / reservation fails, then the percentages.
-        let columns: Vec<String> = f[first..first + SIDE_COLUMNS.len()].to_vec();
-        let count = |k: usize| -> Result<u64, String> {
-            columns[k].parse().map_err(|_| {
-                format!(
-                    "line {}: {} is not a count: {:?}",
-                    i + 2,
-                    head[first + k],
-                    columns[k]
-                )
-            })
-        };
-        let stats = if columns[1].is_empty() {
-            None
-        } else {
-            Some(KernelStats {
-                kernel: columns[0].clone(),
-                cycles: count(1)?,
-                thread_instructions: count(2)?,
-                l1d_accesses: count(3)?,
-                l1d_misses: count(4)?,
-                l1d_reservation_fails: count(5)?,
-                l2_accesses: count(6)?,
-                l2_misses: count(7)?,
-                l2_reservation_fails: count(8)?,
-                ..KernelStats::default()
-            })
-        };
-        let (p, s, q) = (&f[prog], &f[preset], &f[policy]);
+        let named: Named = record
+            .deserialize(Some(&head))
+            .map_err(|e| format!("line {line}: {e}"))?;
+        let columns: Vec<String> = record
+            .iter()
+            .skip(first)
+            .take(SIDE_COLUMNS.len())
+            .map(String::from)
+            .collect();
+        let stats = side_stats(&columns, |k| {
+            format!("line {line}: {} is not a count", &head[first + k])
+        })?;
         out.push(GpgpusimSide {
-            program: p.clone(),
-            preset: s.clone(),
-            policy: q.clone(),
             stats,
             columns,
-            wall: f[wall].parse().ok(),
-            problems: f[problems]
+            wall: named.gpgpusim_wall_s.parse().ok(),
+            problems: named
+                .problems
                 .split("; ")
                 .filter(|x| x.starts_with("gpgpusim"))
                 .map(String::from)
                 .collect(),
             metrics: metrics
                 .iter()
-                .filter(|m| (&m.0, &m.1, &m.2) == (p, s, q))
+                .filter(|m| (&m.0, &m.1, &m.2) == (&named.program, &named.preset, &named.policy))
                 .map(|m| (m.3.clone(), m.4))
                 .collect(),
+            program: named.program,
+            preset: named.preset,
+            policy: named.policy,
         });
     }
     Ok(out)
+}
+
+/// A side's figures from its columns (kernels, cycles, thread instructions, L1D and L2
+/// accesses / misses / reservation fails, then the percentages); `None` when it has no
+/// cycles (that simulator failed). `what(k)` names column `k` in an error.
+fn side_stats(
+    columns: &[String],
+    what: impl Fn(usize) -> String,
+) -> Result<Option<KernelStats>, String> {
+    if columns[1].is_empty() {
+        return Ok(None);
+    }
+    let count = |k: usize| -> Result<u64, String> {
+        columns[k]
+            .parse()
+            .map_err(|_| format!("{}: {:?}", what(k), columns[k]))
+    };
+    Ok(Some(KernelStats {
+        kernel: columns[0].clone(),
+        cycles: count(1)?,
+        thread_instructions: count(2)?,
+        l1d_accesses: count(3)?,
+        l1d_misses: count(4)?,
+        l1d_reservation_fails: count(5)?,
+        l2_accesses: count(6)?,
+        l2_misses: count(7)?,
+        l2_reservation_fails: count(8)?,
+        ..KernelStats::default()
+    }))
 }
 
 /// Replaces each row's GPGPU-Sim side with the reference's (rows the reference lacks keep

@@ -124,10 +124,6 @@ fn gpgpusim_values(r: &Row) -> Vec<String> {
         .unwrap_or_else(|| side_values(r.gpgpusim.as_ref()))
 }
 
-fn csv_field(s: &str) -> String {
-    crate::stats_out::csv_field(s)
-}
-
 /// CSV header: identification, ratio and tolerance, then every side column for GPGPU-Sim
 /// and for warpsim, the replay's cycles, wall times and problems.
 pub fn csv(rows: &[Row]) -> String {
@@ -150,7 +146,7 @@ pub fn csv(rows: &[Row]) -> String {
         ]
         .map(String::from),
     );
-    let mut out = head.join(",") + "\n";
+    let mut records = vec![head];
     for r in rows {
         let ratio = r.ratio();
         let mut f = vec![
@@ -166,10 +162,9 @@ pub fn csv(rows: &[Row]) -> String {
         f.push(opt(r.gpgpusim_wall.map(|w| format!("{w:.2}"))));
         f.push(opt(r.warpsim_wall.map(|w| format!("{w:.2}"))));
         f.push(r.problems.join("; "));
-        out += &f.iter().map(|s| csv_field(s)).collect::<Vec<_>>().join(",");
-        out.push('\n');
+        records.push(f);
     }
-    out
+    crate::csv_out::records(records)
 }
 
 /// Distinct values of a key, in first-seen order.

@@ -9,48 +9,57 @@ use serde_json::{json, Value};
 use warpsim_suite::Size;
 
 use super::{Class, Row, Sums, Verdict, CUTOFF, POLICIES};
-use crate::stats_out::csv_field;
 
 /// One row per program: `program,sets,class,verdict`, then per policy its fraction, the warp
 /// cycle sums, program cycles, launches and status (`verified`, `MISMATCH`, `ERROR`).
 pub fn csv(rows: &[Row]) -> String {
-    let mut out = String::from("program,sets,class,verdict");
+    let mut header: Vec<String> = ["program", "sets", "class", "verdict"]
+        .map(String::from)
+        .into();
     for p in POLICIES {
         let p = p.name();
-        let _ =
-            write!(out, ",{p}_fraction,{p}_barrier_cycles,{p}_exit_wait_cycles,{p}_drain_cycles,{p}_resident_warp_cycles,{p}_cycles,{p}_launches,{p}_status");
-    }
-    out.push('\n');
-    for r in rows {
-        let _ = write!(
-            out,
-            "{},{},{},{}",
-            r.program.name,
-            csv_field(&r.program.sets.join(",")),
-            r.class.map_or("", Class::name),
-            csv_field(r.verdict.name())
+        header.extend(
+            [
+                "fraction",
+                "barrier_cycles",
+                "exit_wait_cycles",
+                "drain_cycles",
+                "resident_warp_cycles",
+                "cycles",
+                "launches",
+                "status",
+            ]
+            .map(|c| format!("{p}_{c}")),
         );
-        for run in &r.runs {
-            let _ = match run {
-                Ok(s) => {
-                    write!(
-                        out,
-                        ",{:.6},{},{},{},{},{},{},verified",
-                        s.fraction,
-                        s.barrier,
-                        s.exit_wait,
-                        s.drain,
-                        s.resident_warp_cycles,
-                        s.cycles,
-                        s.launches
-                    )
-                }
-                Err(f) => write!(out, ",,,,,,,,{}", f.status),
-            };
-        }
-        out.push('\n');
     }
-    out
+    let records = rows.iter().map(|r| {
+        let mut f = vec![
+            r.program.name.to_string(),
+            r.program.sets.join(","),
+            r.class.map_or("", Class::name).to_string(),
+            r.verdict.name().to_string(),
+        ];
+        for run in &r.runs {
+            match run {
+                Ok(s) => f.extend([
+                    format!("{:.6}", s.fraction),
+                    s.barrier.to_string(),
+                    s.exit_wait.to_string(),
+                    s.drain.to_string(),
+                    s.resident_warp_cycles.to_string(),
+                    s.cycles.to_string(),
+                    s.launches.to_string(),
+                    "verified".into(),
+                ]),
+                Err(e) => {
+                    f.extend(vec![String::new(); 7]);
+                    f.push(e.status.to_string());
+                }
+            }
+        }
+        f
+    });
+    crate::csv_out::records(std::iter::once(header).chain(records))
 }
 
 fn run_json(run: &Result<Sums, super::Failure>) -> Value {

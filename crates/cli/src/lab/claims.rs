@@ -140,14 +140,14 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
             let s = g.series_index(series)?;
             mean(
                 &programs
-                    .map(|p| mean_stat(g, p, s, stat))
+                    .map(|p| mean_stat(g, p, s, *stat))
                     .collect::<Vec<_>>(),
             )
         }
         Measure::Max { series, stat } => {
             let s = g.series_index(series)?;
             max(&programs
-                .map(|p| mean_stat(g, p, s, stat))
+                .map(|p| mean_stat(g, p, s, *stat))
                 .collect::<Vec<_>>())
         }
         Measure::MeanDifference { a, b, stat } => {
@@ -156,7 +156,7 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
                 mean(
                     &programs
                         .clone()
-                        .map(|p| mean_stat(g, p, s, stat))
+                        .map(|p| mean_stat(g, p, s, *stat))
                         .collect::<Vec<_>>(),
                 )
             };
@@ -173,10 +173,10 @@ pub fn measure(g: &Grid, m: &Measure) -> Option<f64> {
         } => {
             let (a, b) = (g.series_index(a)?, g.series_index(b)?);
             match program {
-                Some(p) => stat_cell(g, g.program_index(p)?, a, stat, Some(b)),
+                Some(p) => stat_cell(g, g.program_index(p)?, a, stat.0.stat, Some(b)),
                 None => geomean(
                     &programs
-                        .map(|p| stat_cell(g, p, a, stat, Some(b)))
+                        .map(|p| stat_cell(g, p, a, stat.0.stat, Some(b)))
                         .collect::<Vec<_>>(),
                 ),
             }
@@ -200,7 +200,7 @@ mod tests {
     use super::*;
     use crate::lab::grid::Grid;
     use crate::lab::record::RunRecord;
-    use crate::lab::spec::Experiment;
+    use crate::lab::spec::{Experiment, MeanStat, ViewStat};
     use crate::lab::table::{table, Format};
 
     const SPEC: &str = r#"
@@ -288,11 +288,9 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
     }
 
     /// sp: LRR 1000, GTO 800 (1.25×), SAWS 1000; bt: LRR 1000, GTO 1250 (0.8×), SAWS failed.
-    #[test]
-    fn measures_and_directions_on_a_crafted_grid() {
-        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
-        let g = Grid::from_cells(
-            &e,
+    fn crafted_grid(e: &Experiment) -> Grid<'_> {
+        Grid::from_cells(
+            e,
             vec![
                 vec![
                     rec(Some(1000.0), 0.2),
@@ -305,7 +303,13 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
                     rec(None, 0.0),
                 ],
             ],
-        );
+        )
+    }
+
+    #[test]
+    fn measures_on_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         let gm = |s: &str| measure(&g, &Measure::Geomean { series: s.into() });
         assert!((gm("gto").unwrap() - 1.0).abs() < 1e-12, "1.25 × 0.8 = 1");
         assert_eq!(gm("saws"), None, "a failed run empties the mean");
@@ -323,7 +327,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             &Measure::MeanDifference {
                 a: "gto".into(),
                 b: "lrr".into(),
-                stat: "barrier+exit".into(),
+                stat: MeanStat::BarrierExit,
             },
         )
         .unwrap();
@@ -332,12 +336,17 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             &g,
             &Measure::Max {
                 series: "gto".into(),
-                stat: "barrier".into(),
+                stat: MeanStat::Barrier,
             },
         )
         .unwrap();
         assert!((max - 0.3).abs() < 1e-12);
+    }
 
+    #[test]
+    fn directions_on_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         let up = |v| {
             judge(
                 &g,
@@ -393,7 +402,7 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
                 &claim(
                     Measure::Max {
                         series: "gto".into(),
-                        stat: "barrier".into()
+                        stat: MeanStat::Barrier
                     },
                     0.6,
                     None
@@ -402,7 +411,12 @@ views = [{ kind = "speedup" }, { kind = "fractions" }]
             .direction,
             Direction::NotApplicable
         );
+    }
 
+    #[test]
+    fn tables_of_a_crafted_grid() {
+        let e = Experiment::from_toml(SPEC, "t.toml").unwrap();
+        let g = crafted_grid(&e);
         // The speedup table: baseline left out, failed cell and its GM empty.
         let t = table(&g, &e.views[0]).unwrap();
         assert_eq!(t.columns, ["gto", "saws"]);
@@ -451,7 +465,7 @@ views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", sta
                 &Measure::StatRatio {
                     a: "gto".into(),
                     b: "lrr".into(),
-                    stat: "l1d.reservation_fails".into(),
+                    stat: ViewStat::try_from("l1d.reservation_fails".to_string()).unwrap(),
                     program: program.map(String::from),
                 },
             )
@@ -465,7 +479,7 @@ views = [{ kind = "stat", stat = "l1d.reservation_fails" }, { kind = "stat", sta
         );
         let err = Experiment::from_toml(&bad, "t.toml").unwrap_err();
         assert!(
-            err.contains("key `views.stat`") && err.contains("l1d.load_miss_rate"),
+            err.contains("key `views[0]`: `stat`: \"l1d.nope\" is not one of cycles, ipc, l1d.load_miss_rate"),
             "{err}"
         );
     }

@@ -4,6 +4,7 @@
 use super::record::RunRecord;
 use super::runner::{runs_of, RunOptions};
 use super::spec::{Experiment, Series};
+use warpsim_timing::stat_table::{self as st, StatDef};
 
 pub struct Grid<'a> {
     pub experiment: &'a Experiment,
@@ -67,10 +68,8 @@ impl<'a> Grid<'a> {
     }
 
     /// A verified run's statistic; `None` when the run is missing, failed or lacks it.
-    pub fn stat(&self, p: usize, s: usize, name: &str) -> Option<f64> {
-        self.record(p, s)
-            .filter(|r| r.ok())
-            .and_then(|r| r.stat(name))
+    pub fn stat(&self, p: usize, s: usize, d: &StatDef) -> Option<f64> {
+        self.record(p, s).filter(|r| r.ok()).and_then(|r| r.stat(d))
     }
 
     /// Every record, programs outer, series inner.
@@ -110,10 +109,10 @@ impl<'a> Grid<'a> {
     /// spin loop or an atomic retry runs changes the work, and cycles alone would count the
     /// extra instructions as slowness; [`Grid::ipc_programs`] names such programs).
     pub fn speedup_over(&self, p: usize, s: usize, b: usize) -> Option<f64> {
-        let (cb, cs) = (self.stat(p, b, "cycles")?, self.stat(p, s, "cycles")?);
+        let (cb, cs) = (self.stat(p, b, &st::CYCLES)?, self.stat(p, s, &st::CYCLES)?);
         match (
-            self.stat(p, b, "thread_instructions"),
-            self.stat(p, s, "thread_instructions"),
+            self.stat(p, b, &st::THREAD_INSTRUCTIONS),
+            self.stat(p, s, &st::THREAD_INSTRUCTIONS),
         ) {
             (Some(ib), Some(is)) if ib != is => Some((is / cs) / (ib / cb)),
             _ => Some(cb / cs),
@@ -126,7 +125,7 @@ impl<'a> Grid<'a> {
         (0..self.programs.len())
             .filter(|&p| {
                 let counts: Vec<f64> = (0..self.series.len())
-                    .filter_map(|s| self.stat(p, s, "thread_instructions"))
+                    .filter_map(|s| self.stat(p, s, &st::THREAD_INSTRUCTIONS))
                     .collect();
                 counts.windows(2).any(|w| w[0] != w[1])
             })

@@ -12,7 +12,8 @@ use super::grid::Grid;
 use super::key::simulator_id;
 use super::spec::{Measure, View};
 use super::table::{table, Format, Table, BAWS_CLASSES, STALL_COMPONENTS};
-use crate::stats_out::csv_field;
+use crate::csv_out;
+use serde::Serialize;
 
 /// Writes every output of `g` into `dir`; returns the files written.
 pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
@@ -31,10 +32,7 @@ pub fn write(g: &Grid, dir: &Path, size: &str) -> Result<Vec<PathBuf>, String> {
             put(format!("{}.csv", v.file_stem()), table_csv(&t))?;
         }
         if let Some((header, rows)) = cta_order_rows(g, v) {
-            let mut csv = header.join(",") + "\n";
-            for r in order_cells(&rows, "") {
-                csv += &(r.join(",") + "\n");
-            }
+            let csv = csv_out::records(std::iter::once(header).chain(order_cells(&rows, "")));
             put(format!("{}.csv", v.file_stem()), csv)?;
             figures_written.push(Ok(String::new()));
             continue;
@@ -77,52 +75,59 @@ fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
     out
 }
 
+/// A row of `runs.csv`: one run × statistic (a failed run's `error` is one too).
+#[derive(Serialize, Default)]
+struct TidyRow<'a> {
+    experiment: &'a str,
+    program: &'a str,
+    series: &'a str,
+    scheduler: &'a str,
+    variant: &'a str,
+    config: &'a str,
+    size: &'a str,
+    simulator: &'a str,
+    verified: &'a str,
+    statistic: &'a str,
+    /// The value as Rust prints an `f64` (shortest round trip, no `.0` on integers), or the
+    /// error.
+    value: String,
+}
+
 /// One row per run × statistic.
 pub fn tidy_csv(g: &Grid) -> String {
-    let mut s = String::from("experiment,program,series,scheduler,variant,config,size,simulator,verified,statistic,value\n");
-    for (program, series, r) in g.records() {
-        let head = [
-            g.experiment.name.as_str(),
+    let rows = g.records().flat_map(|(program, series, r)| {
+        let row = move |statistic, value| TidyRow {
+            experiment: &g.experiment.name,
             program,
-            &series.label,
-            &series.scheduler,
-            &series.variant.label,
-            &r.config,
-            &r.size,
-            &r.simulator,
-            if r.ok() { "yes" } else { "no" },
-        ];
-        let head: Vec<String> = head.iter().map(|f| csv_field(f)).collect();
-        let head = head.join(",");
-        for (k, v) in &r.stats {
-            let _ = writeln!(s, "{head},{k},{v}");
-        }
-        if let Some(e) = &r.error {
-            let _ = writeln!(s, "{head},error,{}", csv_field(e));
-        }
-    }
-    s
+            series: &series.label,
+            scheduler: &series.scheduler,
+            variant: &series.variant.label,
+            config: &r.config,
+            size: &r.size,
+            simulator: &r.simulator,
+            verified: if r.ok() { "yes" } else { "no" },
+            statistic,
+            value,
+        };
+        let stats = r
+            .stats
+            .iter()
+            .map(move |(k, v)| row(k.as_str(), v.to_string()));
+        stats.chain(r.error.iter().map(move |e| row("error", e.clone())))
+    });
+    csv_out::serde_rows(rows)
 }
 
 /// A view's table as CSV (empty cells for failed or missing runs).
 pub fn table_csv(t: &Table) -> String {
-    let mut s = String::from(t.row_label);
-    for c in &t.columns {
-        s += ",";
-        s += &csv_field(c);
-    }
-    s += "\n";
-    for (label, cells) in t.rows.iter().chain(&t.summary) {
-        s += &csv_field(label);
-        for c in cells {
-            s += ",";
-            if let Some(v) = c {
-                s += &format!("{v}");
-            }
-        }
-        s += "\n";
-    }
-    s
+    let header = std::iter::once(t.row_label.to_string()).chain(t.columns.iter().cloned());
+    let rows = t.rows.iter().chain(&t.summary).map(|(label, cells)| {
+        let cells = cells
+            .iter()
+            .map(|c| c.map_or(String::new(), |v| v.to_string()));
+        std::iter::once(label.clone()).chain(cells).collect()
+    });
+    csv_out::records(std::iter::once(header.collect()).chain(rows))
 }
 
 fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
@@ -371,7 +376,7 @@ fn heading(v: &View) -> String {
         View::Stalls { .. } => "Stall breakdown, normalised to the baseline's total stall cycles".into(),
         View::Rtru { .. } => "RTRU (mean over each CTA's warp phases)".into(),
         View::Stat { stat, baseline, .. } => {
-            let label = super::table::stat_view(stat).map_or(stat.as_str(), |v| v.label);
+            let label = stat.0.label;
             let mut c = label.chars();
             let label = c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect());
             match baseline {

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use warpsim_timing::stat_table::{self as st, Launches, StatDef};
 use warpsim_timing::{analysis, TimingStats};
 
 use crate::stats_out::KernelRow;
@@ -126,116 +127,42 @@ impl RunRecord {
         self.error.is_none()
     }
 
-    pub fn stat(&self, name: &str) -> Option<f64> {
-        self.stats.get(name).copied()
+    /// Statistic `d`; `None` when the record lacks it (a failed or untimed run, or one that
+    /// is undefined there) or records never hold it.
+    pub fn stat(&self, d: &StatDef) -> Option<f64> {
+        self.stats.get(d.record?).copied()
     }
 }
 
-/// The statistics of a run's launches, as stored (timing statistics only when it ran in
-/// timing mode). Sums come from `analysis::Totals`, the timing crate's one implementation.
+/// The statistics of a run's launches, as stored: every statistic of
+/// `warpsim_timing::stat_table` that records hold, by its record name (timing statistics only
+/// when it ran in timing mode; the runner adds RTRU with phases).
 pub fn stats_of(run: &ProgramRun) -> BTreeMap<String, f64> {
     let timed: Vec<&TimingStats> = run.rows.iter().filter_map(|r| r.timing.as_ref()).collect();
-    let t = analysis::Totals::of(timed.iter().copied());
     let mut m = BTreeMap::new();
-    let mut put = |k: &str, v: f64| {
-        m.insert(k.to_string(), v);
+    let mut put = |d: &StatDef, v: f64| {
+        if let Some(name) = d.record {
+            m.insert(name.to_string(), v);
+        }
     };
-    put("launches", run.rows.len() as f64);
-    put(
-        "warp_instructions",
-        run.rows.iter().map(|r| r.warp_instructions).sum::<u64>() as f64,
-    );
-    put(
-        "thread_instructions",
-        run.rows.iter().map(|r| r.thread_instructions).sum::<u64>() as f64,
-    );
+    put(&st::LAUNCHES, run.rows.len() as f64);
     if let Ok(o) = &run.result {
-        put("values_checked", o.values_checked as f64);
+        put(&st::VALUES_CHECKED, o.values_checked as f64);
     }
-    if t.cycles == 0 {
+    let launches = Launches::new(&timed);
+    if launches.totals.cycles == 0 {
+        // No timed launch: the instruction counts of the launch records (every mode).
+        let sum = |f: fn(&KernelRow) -> u64| run.rows.iter().map(f).sum::<u64>() as f64;
+        put(&st::WARP_INSTRUCTIONS, sum(|r| r.warp_instructions));
+        put(&st::THREAD_INSTRUCTIONS, sum(|r| r.thread_instructions));
         return m;
     }
-    put("cycles", t.cycles as f64);
-    put("ipc", t.ipc());
-    put("resident_warp_cycles", t.resident_warp_cycles as f64);
-    let s = &t.stalls;
-    for (k, v) in [
-        ("data", s.data),
-        ("structural", s.structural),
-        ("barrier", s.barrier),
-        ("exit_wait", s.exit_wait),
-        ("drain", s.drain),
-        ("control", s.control),
-        ("fetch", s.fetch),
-        ("not_selected", s.not_selected),
-    ] {
-        put(&format!("stall.{k}"), v as f64);
-    }
-    let b = analysis::baws_breakdown(s);
-    for (name, v) in analysis::BawsBreakdown::NAMES.iter().zip(b.classes()) {
-        put(&format!("baws.{name}"), v as f64);
-    }
-    put("baws.not_selected", b.not_selected as f64);
-    let i = analysis::issue_ratios(&t.issue);
-    for (k, slots, ratio) in [
-        ("issued", t.issue.issued, i.issued),
-        ("idle", t.issue.idle, i.idle),
-        ("scoreboard", t.issue.scoreboard, i.scoreboard),
-        ("pipeline", t.issue.pipeline, i.pipeline),
-    ] {
-        put(&format!("issue.{k}"), slots as f64);
-        put(&format!("issue.{k}_ratio"), ratio);
-    }
-    let resident = t.resident_warp_cycles.max(1) as f64;
-    put("fraction.barrier", s.barrier as f64 / resident);
-    put("fraction.exit", s.exit_wait as f64 / resident);
-    let l1d = analysis::l1d_load_miss_rate(&t.memory);
-    put("l1d.load_hits", l1d.hits as f64);
-    put("l1d.load_misses", (l1d.misses + l1d.merged) as f64);
-    put("l1d.load_miss_rate", l1d.miss_rate);
-    put(
-        "l1d.reservation_fails",
-        t.memory.l1d.reservation_fails as f64,
-    );
-    let mut in_flight = analysis::InFlightTotals::default();
-    for s in &timed {
-        in_flight.add(&analysis::InFlightTotals::of(s));
-    }
-    if let Some(w) = in_flight.issued_per_sm() {
-        put("warps_in_flight", w);
-    }
-    if let Some(w) = in_flight.per_sm() {
-        put("warps_resident", w);
-    }
-    if let Some(last) = longest_launch(&run.rows)
-        .and_then(|r| r.timing.as_ref())
-        .and_then(analysis::last_cta_time)
-    {
-        put("last_cta_cycles", last as f64);
-    }
-    if let Some(mean) = mean_last_cta_time(&timed) {
-        put("last_cta_mean_cycles", mean);
-    }
-    let sh = &t.shared_issues;
-    for (k, v) in [
-        ("sp", sh.sp),
-        ("sfu", sh.sfu),
-        ("mem", sh.mem),
-        ("total", sh.total()),
-    ] {
-        put(&format!("shared_issues.{k}"), v as f64);
+    for d in st::STATS {
+        if let Some(v) = d.of_launches(&launches) {
+            put(d, v);
+        }
     }
     m
-}
-
-/// The execution time of each launch's last-dispatched CTA, averaged over the launches (the
-/// KAWS paper's Table 2 metric: per kernel, then the mean); `None` without a timed CTA.
-pub fn mean_last_cta_time(launches: &[&TimingStats]) -> Option<f64> {
-    let times: Vec<u64> = launches
-        .iter()
-        .filter_map(|s| analysis::last_cta_time(s))
-        .collect();
-    (!times.is_empty()).then(|| times.iter().sum::<u64>() as f64 / times.len() as f64)
 }
 
 /// The launch with the most cycles (the one timelines and the last-CTA time describe).
@@ -246,42 +173,4 @@ pub fn longest_launch(rows: &[KernelRow]) -> Option<&KernelRow> {
             std::cmp::Reverse(r.launch),
         )
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use warpsim_timing::report;
-    use warpsim_timing::stats::CtaRecord;
-
-    /// A launch whose CTAs ran (dispatch, exit) as given, listed in exit order.
-    fn launch(ctas: &[(u64, u64)]) -> TimingStats {
-        let records = ctas
-            .iter()
-            .enumerate()
-            .map(|(i, &(start, end))| CtaRecord {
-                linear: i as u64,
-                id: [i as u32, 0, 0],
-                sm: 0,
-                start,
-                end,
-            })
-            .collect();
-        TimingStats {
-            cycles: ctas.iter().map(|c| c.1).max().unwrap_or(0),
-            ctas: records,
-            ..report::totals(&[])
-        }
-    }
-
-    /// Per launch the last-dispatched CTA (not the last to exit), then the mean over launches.
-    #[test]
-    fn last_cta_time_is_averaged_over_launches() {
-        let a = launch(&[(0, 50), (10, 30)]); // last dispatched: CTA 1, 20 cycles
-        let b = launch(&[(0, 100), (5, 65)]); // CTA 1, 60 cycles
-        assert_eq!(mean_last_cta_time(&[&a, &b]), Some(40.0));
-        assert_eq!(mean_last_cta_time(&[&a]), Some(20.0));
-        assert_eq!(mean_last_cta_time(&[&launch(&[])]), None);
-        assert_eq!(mean_last_cta_time(&[]), None);
-    }
 }

@@ -20,6 +20,7 @@ use super::spec::{Experiment, Series};
 use crate::model::{Mode, Model, ModelArgs};
 use crate::suite::par_map;
 use crate::workload::run_program;
+use warpsim_timing::stat_table as st;
 
 /// One simulation to have.
 pub struct PlannedRun {
@@ -203,11 +204,13 @@ pub fn run_one(r: &PlannedRun) -> RunRecord {
     let mut stats = stats_of(&run);
     let phases = if r.phases && run.result.is_ok() {
         let p = phases::of_run(&run.rows);
-        if let Some(rtru) = p.rtru {
-            stats.insert("rtru".into(), rtru);
-        }
-        if let Some(rtru) = p.rtru_barriers_only {
-            stats.insert("rtru.barriers_only".into(), rtru);
+        for (d, v) in [
+            (&st::RTRU, p.rtru),
+            (&st::RTRU_BARRIERS_ONLY, p.rtru_barriers_only),
+        ] {
+            if let (Some(name), Some(v)) = (d.record, v) {
+                stats.insert(name.into(), v);
+            }
         }
         Some(p.lanes)
     } else {

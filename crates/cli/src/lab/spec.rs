@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use warpsim_suite::Size;
 use warpsim_timing::PolicyKind;
 
+use super::table::StatView;
+
 /// One experiment. Field names are the TOML keys of `warpsim sweep FILE.toml`.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -96,7 +98,7 @@ pub enum View {
     /// `table::STAT_VIEWS`), or, with `baseline`, its ratio to that series' value (MOTRR
     /// Figs. 2, 5–7). Mean row (geometric mean of ratios); grouped bars.
     Stat {
-        stat: String,
+        stat: ViewStat,
         #[serde(default)]
         series: Vec<String>,
         #[serde(default)]
@@ -167,10 +169,10 @@ impl View {
             View::Stalls { .. } => "stalls".into(),
             View::Rtru { .. } => "rtru".into(),
             View::Stat { stat, baseline, .. } => match baseline {
-                None => stat.replace('.', "-"),
+                None => stat.name().replace('.', "-"),
                 Some(b) => format!(
                     "{}-over-{}",
-                    stat.replace('.', "-"),
+                    stat.name().replace('.', "-"),
                     b.replace(['+', '@', ':'], "_")
                 ),
             },
@@ -223,11 +225,15 @@ pub enum Measure {
     GeomeanRatio { a: String, b: String },
     /// The arithmetic mean over programs of a fractions / RTRU view's column for `series`
     /// (`stat`: `barrier`, `exit`, `barrier+exit`, or `rtru`).
-    Mean { series: String, stat: String },
+    Mean { series: String, stat: MeanStat },
     /// The largest per-program value of the same.
-    Max { series: String, stat: String },
+    Max { series: String, stat: MeanStat },
     /// Mean of `a`'s column minus mean of `b`'s (fractions / RTRU views).
-    MeanDifference { a: String, b: String, stat: String },
+    MeanDifference {
+        a: String,
+        b: String,
+        stat: MeanStat,
+    },
     /// One program's speedup for a series.
     Program { program: String, series: String },
     /// Series `a`'s statistic over series `b`'s (a name of `table::STAT_VIEWS`): the
@@ -235,36 +241,71 @@ pub enum Measure {
     StatRatio {
         a: String,
         b: String,
-        stat: String,
+        stat: ViewStat,
         #[serde(default)]
         program: Option<String>,
     },
 }
 
-/// The statistics `Measure::Mean`, `Max` and `MeanDifference` read.
-pub const MEAN_STATS: [&str; 4] = ["barrier", "exit", "barrier+exit", "rtru"];
+/// The statistic `Measure::Mean`, `Max` and `MeanDifference` read (a fractions / RTRU
+/// view's column); an unknown name fails when the experiment is read, naming these.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MeanStat {
+    /// Barrier stall cycles / resident warp cycles.
+    Barrier,
+    /// Exit-wait stall cycles / resident warp cycles.
+    Exit,
+    /// The two together.
+    #[serde(rename = "barrier+exit")]
+    BarrierExit,
+    /// Mean RTRU.
+    Rtru,
+}
 
-/// `stat` names a statistic a `stat` view or a `stat-ratio` claim can show.
-fn check_stat_view(stat: &str, key: &str) -> Result<(), String> {
-    if super::table::stat_view(stat).is_some() {
-        Ok(())
-    } else {
-        let names: Vec<&str> = super::table::STAT_VIEWS.iter().map(|v| v.name).collect();
-        Err(format!(
-            "key `{key}`: {stat:?} is not one of {}",
-            names.join(", ")
-        ))
+/// The statistic of a `stat` view or a `stat-ratio` claim: one of `table::STAT_VIEWS`, by
+/// its record name; an unknown name fails when the experiment is read, naming the valid ones.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(try_from = "String", into = "String")]
+pub struct ViewStat(pub &'static StatView);
+
+impl TryFrom<String> for ViewStat {
+    type Error = String;
+    fn try_from(name: String) -> Result<ViewStat, String> {
+        // Inside a tagged view or claim the error's path stops at the entry: name the key.
+        super::table::stat_view(&name)
+            .map(ViewStat)
+            .map_err(|e| format!("`stat`: {e}"))
     }
 }
 
-fn check_stat(stat: &str) -> Result<(), String> {
-    if MEAN_STATS.contains(&stat) {
-        Ok(())
-    } else {
-        Err(format!(
-            "key `claims.ours.stat`: {stat:?} is not one of {}",
-            MEAN_STATS.join(", ")
-        ))
+impl From<ViewStat> for String {
+    fn from(v: ViewStat) -> String {
+        v.0.name().to_string()
+    }
+}
+
+impl ViewStat {
+    /// Its name in records and in the experiment TOML.
+    pub fn name(&self) -> &'static str {
+        self.0.name()
+    }
+}
+
+/// An experiment's series labels, which views and claims must name.
+struct SeriesLabels(Vec<String>);
+
+impl SeriesLabels {
+    /// `label` is one of them (`key` names where it was given).
+    fn known(&self, label: &str, key: &str) -> Result<(), String> {
+        if self.0.iter().any(|x| x == label) {
+            Ok(())
+        } else {
+            Err(format!(
+                "key `{key}`: no series {label:?}; series: {}",
+                self.0.join(", ")
+            ))
+        }
     }
 }
 
@@ -395,154 +436,143 @@ impl Experiment {
             }
             seen.push(&v.label);
         }
-        let labels: Vec<String> = self.series().into_iter().map(|s| s.label).collect();
-        let known = |l: &str, key: &str| -> Result<(), String> {
-            if labels.iter().any(|x| x == l) {
-                Ok(())
-            } else {
-                Err(format!(
-                    "key `{key}`: no series {l:?}; series: {}",
-                    labels.join(", ")
-                ))
-            }
-        };
+        let series = SeriesLabels(self.series().into_iter().map(|s| s.label).collect());
         if let Some(b) = &self.baseline {
-            known(b, "baseline")?;
+            series.known(b, "baseline")?;
         }
         for v in &self.views {
-            match v {
-                View::Speedup {
-                    series,
-                    baseline: Some(b),
-                } => {
+            self.validate_view(v, &series)?;
+        }
+        for c in &self.claims {
+            self.validate_claim(c, &series)?;
+        }
+        Ok(())
+    }
+
+    /// A view's references: series, programs, bounds.
+    fn validate_view(&self, v: &View, series_labels: &SeriesLabels) -> Result<(), String> {
+        let known = |l: &str, key: &str| series_labels.known(l, key);
+        match v {
+            View::Speedup {
+                series,
+                baseline: Some(b),
+            }
+            | View::IssueSlots {
+                series,
+                baseline: Some(b),
+            } => {
+                known(b, "views.baseline")?;
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::Speedup {
+                series,
+                baseline: None,
+            }
+            | View::Stalls { series } => {
+                if self.baseline.is_none() {
+                    return Err(format!(
+                        "key `views`: a `{}` view needs `baseline`",
+                        v.file_stem()
+                    ));
+                }
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::Fractions { series }
+            | View::Rtru { series }
+            | View::IssueSlots {
+                series,
+                baseline: None,
+            } => series.iter().try_for_each(|s| known(s, "views.series"))?,
+            View::Stat {
+                series, baseline, ..
+            } => {
+                if let Some(b) = baseline {
                     known(b, "views.baseline")?;
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
                 }
-                View::Speedup {
-                    series,
-                    baseline: None,
+                series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::CtaOrder {
+                program,
+                series,
+                ranks,
+                rows,
+            } => {
+                known(series, "views.series")?;
+                self.has_program(program, "views.program")?;
+                let max = super::record::CTA_ORDER_RANKS;
+                if *ranks == 0 || *ranks as usize > max {
+                    return Err(format!(
+                        "key `views.ranks`: {ranks} is out of range 1..={max}"
+                    ));
                 }
-                | View::Stalls { series } => {
-                    if self.baseline.is_none() {
-                        return Err(format!(
-                            "key `views`: a `{}` view needs `baseline`",
-                            v.file_stem()
-                        ));
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                if *rows == 0 || *rows > 10_000 {
+                    return Err(format!(
+                        "key `views.rows`: {rows} is out of range 1..=10000"
+                    ));
                 }
-                View::Fractions { series }
-                | View::Rtru { series }
-                | View::IssueSlots {
-                    series,
-                    baseline: None,
-                } => series.iter().try_for_each(|s| known(s, "views.series"))?,
-                View::IssueSlots {
-                    series,
-                    baseline: Some(b),
-                } => {
-                    known(b, "views.baseline")?;
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+            }
+            View::CtaSpans {
+                program,
+                series,
+                ctas,
+            } => {
+                if series.is_empty() {
+                    return Err(
+                        "key `views.series`: a `cta-spans` view names at least one series".into(),
+                    );
                 }
-                View::Stat {
-                    stat,
-                    series,
-                    baseline,
-                } => {
-                    check_stat_view(stat, "views.stat")?;
-                    if let Some(b) = baseline {
-                        known(b, "views.baseline")?;
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?
+                series.iter().try_for_each(|s| known(s, "views.series"))?;
+                self.has_program(program, "views.program")?;
+                let max = super::record::CTA_SPANS_KEPT;
+                if *ctas == 0 || *ctas as usize > max {
+                    return Err(format!(
+                        "key `views.ctas`: {ctas} is out of range 1..={max}"
+                    ));
                 }
-                View::CtaOrder {
-                    program,
-                    series,
-                    ranks,
-                    rows,
-                } => {
-                    known(series, "views.series")?;
-                    self.has_program(program, "views.program")?;
-                    let max = super::record::CTA_ORDER_RANKS;
-                    if *ranks == 0 || *ranks as usize > max {
-                        return Err(format!(
-                            "key `views.ranks`: {ranks} is out of range 1..={max}"
-                        ));
-                    }
-                    if *rows == 0 || *rows > 10_000 {
-                        return Err(format!(
-                            "key `views.rows`: {rows} is out of range 1..=10000"
-                        ));
-                    }
-                }
-                View::CtaSpans {
-                    program,
-                    series,
-                    ctas,
-                } => {
-                    if series.is_empty() {
-                        return Err(
-                            "key `views.series`: a `cta-spans` view names at least one series"
-                                .into(),
-                        );
-                    }
-                    series.iter().try_for_each(|s| known(s, "views.series"))?;
-                    self.has_program(program, "views.program")?;
-                    let max = super::record::CTA_SPANS_KEPT;
-                    if *ctas == 0 || *ctas as usize > max {
-                        return Err(format!(
-                            "key `views.ctas`: {ctas} is out of range 1..={max}"
-                        ));
-                    }
-                }
-                View::Timeline {
-                    program,
-                    series,
-                    ctas,
-                } => {
-                    known(series, "views.series")?;
-                    self.has_program(program, "views.program")?;
-                    if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
-                        return Err(format!(
-                            "key `views.ctas`: {ctas} is out of range 1..={}",
-                            super::phases::TIMELINE_CTAS
-                        ));
-                    }
+            }
+            View::Timeline {
+                program,
+                series,
+                ctas,
+            } => {
+                known(series, "views.series")?;
+                self.has_program(program, "views.program")?;
+                if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
+                    return Err(format!(
+                        "key `views.ctas`: {ctas} is out of range 1..={}",
+                        super::phases::TIMELINE_CTAS
+                    ));
                 }
             }
         }
-        for c in &self.claims {
-            match &c.ours {
-                Measure::Geomean { series } => known(series, "claims.ours.series")?,
-                Measure::GeomeanRatio { a, b } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?
-                }
-                Measure::Mean { series, stat } | Measure::Max { series, stat } => {
-                    known(series, "claims.ours.series")?;
-                    check_stat(stat)?
-                }
-                Measure::MeanDifference { a, b, stat } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?;
-                    check_stat(stat)?
-                }
-                Measure::Program { program, series } => {
-                    known(series, "claims.ours.series")?;
-                    self.has_program(program, "claims.ours.program")?;
-                }
-                Measure::StatRatio {
-                    a,
-                    b,
-                    stat,
-                    program,
-                } => {
-                    known(a, "claims.ours.a")?;
-                    known(b, "claims.ours.b")?;
-                    check_stat_view(stat, "claims.ours.stat")?;
-                    if let Some(p) = program {
-                        self.has_program(p, "claims.ours.program")?;
-                    }
+        Ok(())
+    }
+
+    /// A claim's references: series and programs.
+    fn validate_claim(&self, c: &Claim, series_labels: &SeriesLabels) -> Result<(), String> {
+        let known = |l: &str, key: &str| series_labels.known(l, key);
+        match &c.ours {
+            Measure::Geomean { series } => known(series, "claims.ours.series")?,
+            Measure::GeomeanRatio { a, b } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?
+            }
+            Measure::Mean { series, .. } | Measure::Max { series, .. } => {
+                known(series, "claims.ours.series")?
+            }
+            Measure::MeanDifference { a, b, .. } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?
+            }
+            Measure::Program { program, series } => {
+                known(series, "claims.ours.series")?;
+                self.has_program(program, "claims.ours.program")?;
+            }
+            Measure::StatRatio { a, b, program, .. } => {
+                known(a, "claims.ours.a")?;
+                known(b, "claims.ours.b")?;
+                if let Some(p) = program {
+                    self.has_program(p, "claims.ours.program")?;
                 }
             }
         }
@@ -630,6 +660,41 @@ claims = [{ label = "x", ours = { of = "geomean", series = "mwf-gto+cff@ib4" }, 
                 err.starts_with("ib.toml: ") && err.contains(want),
                 "{err:?} should mention {want:?}"
             );
+        }
+    }
+
+    /// Issue 37: a misspelt statistic is an error when the experiment is read, naming the
+    /// valid ones, never an empty column.
+    #[test]
+    fn an_unknown_statistic_fails_at_load_naming_the_valid_ones() {
+        let with = |views: &str, claims: &str| {
+            format!(
+                "name = \"s\"\nprograms = [\"baws_bt\"]\nschedulers = [\"lrr\", \"gto\"]\nviews = [{views}]\nclaims = [{claims}]\n"
+            )
+        };
+        let good = with(
+            r#"{ kind = "stat", stat = "issue.pipeline" }"#,
+            r#"{ label = "x", paper = 1.0, ours = { of = "stat-ratio", a = "gto", b = "lrr", stat = "ipc" } }, { label = "y", paper = 0.1, ours = { of = "mean", series = "gto", stat = "barrier+exit" } }"#,
+        );
+        let e = Experiment::from_toml(&good, "s.toml").unwrap();
+        assert_eq!(e.views[0].file_stem(), "issue-pipeline");
+        let cases = [
+            (
+                good.replace("\"issue.pipeline\"", "\"issue_pipeline\""),
+                "key `views[0]`: `stat`: \"issue_pipeline\" is not one of cycles, ipc,",
+            ),
+            (
+                good.replace("stat = \"ipc\"", "stat = \"IPC\""),
+                "`stat`: \"IPC\" is not one of cycles, ipc,",
+            ),
+            (
+                good.replace("\"barrier+exit\"", "\"barrier+exits\""),
+                "`barrier`, `exit`, `barrier+exit`, `rtru`",
+            ),
+        ];
+        for (text, want) in cases {
+            let err = Experiment::from_toml(&text, "s.toml").unwrap_err();
+            assert!(err.starts_with("s.toml: ") && err.contains(want), "{err}");
         }
     }
 }

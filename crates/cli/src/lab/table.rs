@@ -1,27 +1,57 @@
 //! Views → tables: rows are programs plus a summary row (geometric mean for speedups,
 //! arithmetic mean for fractions and RTRU), columns are series (or series × component). A
-//! cell whose run failed or is missing is empty, and so is any summary over it.
+//! cell whose run failed or is missing is empty, and so is any summary over it. Statistics
+//! are named by their `warpsim_timing::stat_table` constants, never by string, so a cell
+//! cannot be empty for a misspelt name.
 
 use super::grid::{geomean, mean, Grid};
-use super::spec::View;
+use super::spec::{MeanStat, View};
+use warpsim_timing::stat_table::{self as st, StatDef};
 
 /// The stall components of BAWS Figure 10, in its order: the record's `baws.*` statistics
 /// (`analysis::baws_breakdown`: `drain` counts as exit), then `not selected` (ready but not
 /// picked), which is no BAWS class: it is shown beside the six, outside the total the
 /// series are normalised by, and not drawn in the stacks.
-pub const STALL_COMPONENTS: [(&str, &str); 7] = [
-    ("control", "baws.control"),
-    ("data", "baws.data"),
-    ("structural", "baws.structural"),
-    ("barrier", "baws.barrier"),
-    ("exit", "baws.exit"),
-    ("fetch", "baws.fetch"),
-    ("not selected", "baws.not_selected"),
+pub const STALL_COMPONENTS: [(&str, &StatDef); 7] = [
+    ("control", &st::BAWS_CONTROL),
+    ("data", &st::BAWS_DATA),
+    ("structural", &st::BAWS_STRUCTURAL),
+    ("barrier", &st::BAWS_BARRIER),
+    ("exit", &st::BAWS_EXIT),
+    ("fetch", &st::BAWS_FETCH),
+    ("not selected", &st::BAWS_NOT_SELECTED),
 ];
 
-/// The issue-slot kinds an `issue-slots` view shows (the record's `issue.KIND_ratio`); the
-/// rest of the slots issued.
-pub const ISSUE_SLOT_KINDS: [&str; 3] = ["idle", "scoreboard", "pipeline"];
+/// An issue-slot kind an `issue-slots` view shows: its column label, its slots and their
+/// share of all slots.
+pub struct IssueSlot {
+    pub label: &'static str,
+    pub slots: &'static StatDef,
+    pub ratio: &'static StatDef,
+}
+
+/// The issue-slot kinds an `issue-slots` view shows; the rest of the slots issued.
+pub const ISSUE_SLOTS: [IssueSlot; 3] = [
+    IssueSlot {
+        label: "idle",
+        slots: &st::ISSUE_IDLE,
+        ratio: &st::ISSUE_IDLE_RATIO,
+    },
+    IssueSlot {
+        label: "scoreboard",
+        slots: &st::ISSUE_SCOREBOARD,
+        ratio: &st::ISSUE_SCOREBOARD_RATIO,
+    },
+    IssueSlot {
+        label: "pipeline",
+        slots: &st::ISSUE_PIPELINE,
+        ratio: &st::ISSUE_PIPELINE_RATIO,
+    },
+];
+
+/// The fractions view's columns.
+pub const FRACTIONS: [(&str, MeanStat); 2] =
+    [("barrier", MeanStat::Barrier), ("exit", MeanStat::Exit)];
 
 /// The six BAWS classes of [`STALL_COMPONENTS`] (without `not selected`).
 pub const BAWS_CLASSES: usize = 6;
@@ -60,11 +90,12 @@ impl Format {
     }
 }
 
-/// A statistic of the record that a `stat` view can show.
+/// A statistic of the record that a `stat` view can show, with the words its headings and
+/// axes use (the statistic's own description is in `stat_table`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatView {
-    /// Its name in the record (`record::stats_of`).
-    pub name: &'static str,
+    /// The statistic (its record name is what the experiment TOML's `stat` keys give).
+    pub stat: &'static StatDef,
     /// What it is, for headings.
     pub label: &'static str,
     /// A few words, for figure titles and axes.
@@ -73,13 +104,13 @@ pub struct StatView {
 }
 
 const fn sv(
-    name: &'static str,
+    stat: &'static StatDef,
     label: &'static str,
     short: &'static str,
     format: Format,
 ) -> StatView {
     StatView {
-        name,
+        stat,
         label,
         short,
         format,
@@ -88,100 +119,116 @@ const fn sv(
 
 /// The statistics `stat` views and `stat-ratio` claims can use.
 pub const STAT_VIEWS: &[StatView] = &[
-    sv("cycles", "cycles", "cycles", Format::Count),
+    sv(&st::CYCLES, "cycles", "cycles", Format::Count),
     sv(
-        "ipc",
+        &st::IPC,
         "IPC (warp instructions per cycle)",
         "IPC",
         Format::Ratio,
     ),
     sv(
-        "l1d.load_miss_rate",
+        &st::L1D_LOAD_MISS_RATE,
         "L1D miss rate of loads",
         "L1D miss rate",
         Format::Percent,
     ),
     sv(
-        "l1d.reservation_fails",
+        &st::L1D_RESERVATION_FAILS,
         "L1D reservation-fail cycles",
         "reservation fails",
         Format::Count,
     ),
     sv(
-        "issue.idle",
+        &st::ISSUE_IDLE,
         "idle issue slots (no warp had a valid instruction)",
         "idle slots",
         Format::Count,
     ),
     sv(
-        "issue.scoreboard",
+        &st::ISSUE_SCOREBOARD,
         "scoreboard issue slots (valid instructions all waiting on operands)",
         "scoreboard slots",
         Format::Count,
     ),
     sv(
-        "issue.pipeline",
+        &st::ISSUE_PIPELINE,
         "pipeline-stall issue slots (ready warps, their units busy)",
         "pipeline-stall slots",
         Format::Count,
     ),
     sv(
-        "warps_in_flight",
+        &st::WARPS_IN_FLIGHT,
         "mean warps with an issued, not yet completed instruction per SM (MOTRR's \"in flight\")",
         "warps in flight",
         Format::Ratio,
     ),
     sv(
-        "warps_resident",
+        &st::WARPS_RESIDENT,
         "mean resident, unfinished warps per SM",
         "warps resident",
         Format::Ratio,
     ),
     sv(
-        "last_cta_cycles",
+        &st::LAST_CTA_CYCLES,
         "cycles of the longest launch's last-dispatched CTA",
         "last CTA cycles",
         Format::Count,
     ),
     sv(
-        "last_cta_mean_cycles",
+        &st::LAST_CTA_MEAN_CYCLES,
         "cycles of each launch's last-dispatched CTA, mean over the launches",
         "mean last-CTA cycles",
         Format::Count,
     ),
     sv(
-        "shared_issues.sp",
+        &st::SHARED_ISSUES_SP,
         "warp-sharing issues to an SP port of another scheduler",
         "shared SP issues",
         Format::Count,
     ),
     sv(
-        "shared_issues.sfu",
+        &st::SHARED_ISSUES_SFU,
         "warp-sharing issues to an SFU port of another scheduler",
         "shared SFU issues",
         Format::Count,
     ),
     sv(
-        "shared_issues.mem",
+        &st::SHARED_ISSUES_MEM,
         "warp-sharing issues to a MEM (LD/ST) port of another scheduler",
         "shared MEM issues",
         Format::Count,
     ),
     sv(
-        "shared_issues.total",
+        &st::SHARED_ISSUES,
         "warp-sharing issues to another scheduler's port, all unit classes",
         "shared issues",
         Format::Count,
     ),
 ];
 
-/// The `stat` view entry named `name`.
-pub fn stat_view(name: &str) -> Option<&'static StatView> {
-    STAT_VIEWS.iter().find(|v| v.name == name)
+impl StatView {
+    /// Its name in records and in the experiment TOML.
+    pub fn name(&self) -> &'static str {
+        self.stat.record.unwrap_or(self.stat.name)
+    }
+}
+
+/// The `stat` view entry named `name` (a record name); else an error naming the valid ones.
+pub fn stat_view(name: &str) -> Result<&'static StatView, String> {
+    STAT_VIEWS.iter().find(|v| v.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = STAT_VIEWS.iter().map(|v| v.name()).collect();
+        format!("{name:?} is not one of {}", names.join(", "))
+    })
 }
 
 /// A `stat` view's cell: the statistic, or its ratio to series `baseline`'s.
-pub fn stat_cell(g: &Grid, p: usize, s: usize, stat: &str, baseline: Option<usize>) -> Option<f64> {
+pub fn stat_cell(
+    g: &Grid,
+    p: usize,
+    s: usize,
+    stat: &StatDef,
+    baseline: Option<usize>,
+) -> Option<f64> {
     let v = g.stat(p, s, stat)?;
     match baseline {
         None => Some(v),
@@ -198,17 +245,17 @@ pub fn issue_slot_cell(
     g: &Grid,
     p: usize,
     s: usize,
-    kind: &str,
+    kind: &IssueSlot,
     baseline: Option<usize>,
 ) -> Option<f64> {
     match baseline {
-        None => g.stat(p, s, &format!("issue.{kind}_ratio")),
+        None => g.stat(p, s, kind.ratio),
         Some(b) => {
-            let total: f64 = ISSUE_SLOT_KINDS
+            let total: f64 = ISSUE_SLOTS
                 .iter()
-                .map(|k| g.stat(p, b, &format!("issue.{k}")))
+                .map(|k| g.stat(p, b, k.slots))
                 .sum::<Option<f64>>()?;
-            let part = g.stat(p, s, &format!("issue.{kind}"))?;
+            let part = g.stat(p, s, kind.slots)?;
             (total > 0.0).then(|| part / total)
         }
     }
@@ -216,7 +263,7 @@ pub fn issue_slot_cell(
 
 /// Per program and series, a stall component's cycles over the baseline's total stall
 /// cycles (its six BAWS classes).
-pub fn stall_share(g: &Grid, p: usize, s: usize, component: &str) -> Option<f64> {
+pub fn stall_share(g: &Grid, p: usize, s: usize, component: &StatDef) -> Option<f64> {
     let b = g.baseline()?;
     let total: f64 = STALL_COMPONENTS[..BAWS_CLASSES]
         .iter()
@@ -226,30 +273,35 @@ pub fn stall_share(g: &Grid, p: usize, s: usize, component: &str) -> Option<f64>
     (total > 0.0).then(|| part / total)
 }
 
-/// The value of a fractions / RTRU statistic (`barrier`, `exit`, `barrier+exit`, `rtru`).
-pub fn mean_stat(g: &Grid, p: usize, s: usize, stat: &str) -> Option<f64> {
+/// The value of a fractions / RTRU statistic.
+pub fn mean_stat(g: &Grid, p: usize, s: usize, stat: MeanStat) -> Option<f64> {
+    let barrier = &st::BARRIER_STALL_FRACTION;
     match stat {
-        "barrier" => g.stat(p, s, "fraction.barrier"),
-        "exit" => g.stat(p, s, "fraction.exit"),
-        "barrier+exit" => Some(g.stat(p, s, "fraction.barrier")? + g.stat(p, s, "fraction.exit")?),
-        "rtru" => g.stat(p, s, "rtru"),
-        _ => None,
+        MeanStat::Barrier => g.stat(p, s, barrier),
+        MeanStat::Exit => g.stat(p, s, &st::FRACTION_EXIT),
+        MeanStat::BarrierExit => Some(g.stat(p, s, barrier)? + g.stat(p, s, &st::FRACTION_EXIT)?),
+        MeanStat::Rtru => g.stat(p, s, &st::RTRU),
     }
 }
 
 /// A summary row: its label and how a column is summed up.
 type Summary = (&'static str, fn(&[Option<f64>]) -> Option<f64>);
 
-/// Programs × columns, a column being a series and, for views with several numbers per
-/// series, a part of it (`""` for none); `cell(program, series, part)`; one summary row,
-/// `sum` over each column.
+/// Programs × columns, a column being a shown series and, for views with several numbers
+/// per series, a part of it (`parts` their labels, `[""]` for none); `cell(program, series,
+/// part index)`; one summary row, `sum` over each column.
 fn build(
     g: &Grid,
-    cols: &[(usize, &str)],
-    cell: impl Fn(usize, usize, &str) -> Option<f64>,
+    shown: &[usize],
+    parts: &[&str],
+    cell: impl Fn(usize, usize, usize) -> Option<f64>,
     (summary, sum): Summary,
     format: Format,
 ) -> Table {
+    let cols: Vec<(usize, usize)> = shown
+        .iter()
+        .flat_map(|&s| (0..parts.len()).map(move |k| (s, k)))
+        .collect();
     let rows: Vec<(String, Vec<Option<f64>>)> = g
         .programs
         .iter()
@@ -257,7 +309,7 @@ fn build(
         .map(|(p, name)| {
             (
                 name.to_string(),
-                cols.iter().map(|&(s, part)| cell(p, s, part)).collect(),
+                cols.iter().map(|&(s, k)| cell(p, s, k)).collect(),
             )
         })
         .collect();
@@ -269,12 +321,9 @@ fn build(
     )];
     let columns = cols
         .iter()
-        .map(|&(s, part)| {
-            if part.is_empty() {
-                g.series[s].label.clone()
-            } else {
-                format!("{} {part}", g.series[s].label)
-            }
+        .map(|&(s, k)| match parts[k] {
+            "" => g.series[s].label.clone(),
+            part => format!("{} {part}", g.series[s].label),
         })
         .collect();
     Table {
@@ -286,14 +335,6 @@ fn build(
     }
 }
 
-/// Every (series, part) pair, series outer.
-fn parts<'a>(shown: &[usize], parts: &[&'a str]) -> Vec<(usize, &'a str)> {
-    shown
-        .iter()
-        .flat_map(|&s| parts.iter().map(move |p| (s, *p)))
-        .collect()
-}
-
 /// The table of a view (`None` for a timeline or a CTA order, which have no numeric table).
 pub fn table(g: &Grid, v: &View) -> Option<Table> {
     const MEAN: Summary = ("mean", mean);
@@ -302,7 +343,8 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             let b = g.view_baseline(baseline)?;
             build(
                 g,
-                &parts(&g.shown(series, Some(b)), &[""]),
+                &g.shown(series, Some(b)),
+                &[""],
                 |p, s, _| g.speedup_over(p, s, b),
                 ("GM", geomean),
                 Format::Ratio,
@@ -319,20 +361,22 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             };
             let (summary, format): (Summary, Format) = match base {
                 Some(_) => (("GM", geomean), Format::Ratio),
-                None => (MEAN, stat_view(stat)?.format),
+                None => (MEAN, stat.0.format),
             };
             build(
                 g,
-                &parts(&g.shown(series, None), &[""]),
-                |p, s, _| stat_cell(g, p, s, stat, base),
+                &g.shown(series, None),
+                &[""],
+                |p, s, _| stat_cell(g, p, s, stat.0.stat, base),
                 summary,
                 format,
             )
         }
         View::Rtru { series } => build(
             g,
-            &parts(&g.shown(series, None), &[""]),
-            |p, s, _| mean_stat(g, p, s, "rtru"),
+            &g.shown(series, None),
+            &[""],
+            |p, s, _| mean_stat(g, p, s, MeanStat::Rtru),
             MEAN,
             Format::Percent,
         ),
@@ -348,35 +392,29 @@ pub fn table(g: &Grid, v: &View) -> Option<Table> {
             };
             build(
                 g,
-                &parts(&g.shown(series, None), &ISSUE_SLOT_KINDS),
-                |p, s, k| issue_slot_cell(g, p, s, k, base),
+                &g.shown(series, None),
+                &ISSUE_SLOTS.map(|k| k.label),
+                |p, s, k| issue_slot_cell(g, p, s, &ISSUE_SLOTS[k], base),
                 MEAN,
                 format,
             )
         }
         View::Fractions { series } => build(
             g,
-            &parts(&g.shown(series, None), &["barrier", "exit"]),
-            |p, s, k| mean_stat(g, p, s, k),
+            &g.shown(series, None),
+            &FRACTIONS.map(|(label, _)| label),
+            |p, s, k| mean_stat(g, p, s, FRACTIONS[k].1),
             MEAN,
             Format::Percent,
         ),
-        View::Stalls { series } => {
-            let names: Vec<&str> = STALL_COMPONENTS.iter().map(|(n, _)| *n).collect();
-            let stat = |name: &str| {
-                STALL_COMPONENTS
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map_or("", |(_, k)| k)
-            };
-            build(
-                g,
-                &parts(&g.shown(series, None), &names),
-                |p, s, c| stall_share(g, p, s, stat(c)),
-                MEAN,
-                Format::Ratio,
-            )
-        }
+        View::Stalls { series } => build(
+            g,
+            &g.shown(series, None),
+            &STALL_COMPONENTS.map(|(label, _)| label),
+            |p, s, c| stall_share(g, p, s, STALL_COMPONENTS[c].1),
+            MEAN,
+            Format::Ratio,
+        ),
         View::CtaSpans {
             program,
             series,
@@ -441,4 +479,30 @@ pub fn cta_span_table(g: &Grid, program: &str, series: &[String], ctas: usize) -
         summary: vec![("last".to_string(), last)],
         format: Format::Count,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tables name statistics by constant; each must be one records hold, or its cells would
+    /// always be empty.
+    #[test]
+    fn every_statistic_a_table_reads_is_recorded() {
+        let used = STAT_VIEWS
+            .iter()
+            .map(|v| v.stat)
+            .chain(STALL_COMPONENTS.iter().map(|c| c.1))
+            .chain(ISSUE_SLOTS.iter().flat_map(|k| [k.slots, k.ratio]))
+            .chain([
+                &st::BARRIER_STALL_FRACTION,
+                &st::FRACTION_EXIT,
+                &st::RTRU,
+                &st::CYCLES,
+                &st::THREAD_INSTRUCTIONS,
+            ]);
+        for d in used {
+            assert!(d.record.is_some(), "{} is not recorded", d.name);
+        }
+    }
 }

@@ -103,14 +103,18 @@ impl CsvRow<'_> {
     }
 }
 
-/// A committed CSV under the repository (`rel`), split into fields by `fields` (the CLI's own
-/// splitter, which tests include by path): its header and its rows.
-pub fn read_csv(rel: &str, fields: fn(&str) -> Vec<String>) -> (Vec<String>, Vec<Vec<String>>) {
+/// A committed CSV under the repository (`rel`), read with the `csv` crate as the CLI reads
+/// it: its header and its rows.
+pub fn read_csv(rel: &str) -> (Vec<String>, Vec<Vec<String>>) {
     let path = repo().join(rel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines();
-    let head = fields(lines.next().expect("a header"));
-    (head, lines.map(fields).collect())
+    let mut r = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let strings = |r: &csv::StringRecord| r.iter().map(String::from).collect::<Vec<_>>();
+    let head = strings(r.headers().expect("a header"));
+    let rows = r
+        .records()
+        .map(|rec| strings(&rec.unwrap_or_else(|e| panic!("{}: {e}", path.display()))))
+        .collect();
+    (head, rows)
 }
 
 /// The rows of [`read_csv`]'s result, each readable by column name.

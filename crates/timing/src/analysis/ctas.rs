@@ -43,6 +43,13 @@ pub fn last_cta_time(s: &TimingStats) -> Option<u64> {
     cta_spans(s).last().map(CtaSpan::cycles)
 }
 
+/// The last-dispatched CTA's time of each launch, averaged over the launches (the KAWS
+/// paper's Table 2 metric: per kernel, then the mean); `None` without a timed CTA.
+pub fn mean_last_cta_time(launches: &[&TimingStats]) -> Option<f64> {
+    let times: Vec<u64> = launches.iter().filter_map(|s| last_cta_time(s)).collect();
+    (!times.is_empty()).then(|| times.iter().sum::<u64>() as f64 / times.len() as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +70,28 @@ mod tests {
         assert_eq!(order, [0, 1, 2, 3]);
         assert_eq!(last_cta_time(&s), Some(55));
         assert_eq!(last_cta_time(&empty()), None);
+    }
+
+    /// A launch whose CTAs ran (dispatch, exit) as given, listed in exit order.
+    fn launch(ctas: &[(u64, u64)]) -> TimingStats {
+        let mut s = empty();
+        s.ctas = ctas
+            .iter()
+            .enumerate()
+            .map(|(i, &(start, end))| cta(i as u64, 0, start, end))
+            .collect();
+        s.cycles = ctas.iter().map(|c| c.1).max().unwrap_or(0);
+        s
+    }
+
+    /// Per launch the last-dispatched CTA (not the last to exit), then the mean over launches.
+    #[test]
+    fn last_cta_time_is_averaged_over_launches() {
+        let a = launch(&[(0, 50), (10, 30)]); // last dispatched: CTA 1, 20 cycles
+        let b = launch(&[(0, 100), (5, 65)]); // CTA 1, 60 cycles
+        assert_eq!(mean_last_cta_time(&[&a, &b]), Some(40.0));
+        assert_eq!(mean_last_cta_time(&[&a]), Some(20.0));
+        assert_eq!(mean_last_cta_time(&[&launch(&[])]), None);
+        assert_eq!(mean_last_cta_time(&[]), None);
     }
 }

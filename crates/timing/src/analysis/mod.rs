@@ -31,13 +31,13 @@ mod waits;
 
 pub use breakdown::{baws_breakdown, BawsBreakdown};
 pub use cta_order::{cta_order_table, cta_order_text, CtaOrderRow};
-pub use ctas::{cta_spans, last_cta_time, CtaSpan};
+pub use ctas::{cta_spans, last_cta_time, mean_last_cta_time, CtaSpan};
 pub use in_flight::{warps_in_flight, InFlightTotals, WarpsInFlight};
 pub use issue_ratios::{issue_ratios, IssueRatios};
 pub use l1d::{l1d_load_miss_rate, L1dLoads};
 pub use phases::{warp_phases, PhaseEnd, WarpPhase, WarpTimeline};
 pub use rtru::{rtru, rtru_summary, PhaseRtru, RtruSummary};
-pub use totals::{barrier_exit_fraction, Totals};
+pub use totals::{barrier_exit_fraction, stall_fraction, Totals};
 pub use waits::{wait_fractions, WaitFractions};
 
 /// `part / whole`, 0 when `whole` is 0 (every ratio here guards its denominator this way).

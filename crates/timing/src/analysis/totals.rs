@@ -74,13 +74,20 @@ impl Totals {
 
     /// Barrier stall cycles / resident warp cycles (over at least one).
     pub fn barrier_stall_fraction(&self) -> f64 {
-        self.stalls.barrier as f64 / self.resident_warp_cycles.max(1) as f64
+        stall_fraction(self.stalls.barrier, self.resident_warp_cycles)
     }
 
     /// BAWS's barrier intensity: [`barrier_exit_fraction`] of the sums.
     pub fn barrier_exit_fraction(&self) -> Option<f64> {
         barrier_exit_fraction(&self.stalls, self.resident_warp_cycles)
     }
+}
+
+/// Stall warp cycles (barrier, exit wait) / resident warp cycles, over at least one: the
+/// one definition of the experiment records' `fraction.*` and of `barrier_stall_fraction`
+/// over launches.
+pub fn stall_fraction(stall_cycles: u64, resident_warp_cycles: u64) -> f64 {
+    stall_cycles as f64 / resident_warp_cycles.max(1) as f64
 }
 
 /// (barrier + exit-wait warp cycles) / resident warp cycles, `None` with nothing resident.
