@@ -381,16 +381,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         self.advance_ibuffer(s, next);
         self.front.rouse();
-        if let Some(tr) = env.trace.as_mut() {
-            tr.push(IssueEvent {
-                cycle: now,
-                sm: self.id,
-                scheduler: sched as u32,
-                slot: s as u32,
-                age: self.warps.age[s],
-                pc,
-            });
-        }
+        self.trace_issue(env, s, sched, pc, now);
         let e = Issued {
             slot: s as u16,
             scheduler: sched as u16,
@@ -401,6 +392,21 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         notify!(self, now, env.all_dispatched, |p, v| p.on_issue(&e, &v));
         self.after_step(env, s, ev, pc, now)
+    }
+
+    /// Records the issue in the trace, when tracing.
+    #[inline]
+    fn trace_issue(&self, env: &mut Env, s: usize, sched: usize, pc: u32, now: u64) {
+        if let Some(tr) = env.trace.as_mut() {
+            tr.push(IssueEvent {
+                cycle: now,
+                sm: self.id,
+                scheduler: sched as u32,
+                slot: s as u32,
+                age: self.warps.age[s],
+                pc,
+            });
+        }
     }
 
     /// Warp `s` issues at `now`: if nothing of its was in flight, its previous run of

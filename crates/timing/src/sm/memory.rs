@@ -122,28 +122,14 @@ struct FailedLoad {
 }
 
 pub struct SmMem {
-    l1: TagArray,
-    l1_mshrs: Mshrs<Waiter>,
-    cc: TagArray,
-    cc_mshrs: Mshrs<Waiter>,
-    tex: TagArray,
-    tex_mshrs: Mshrs<Waiter>,
+    /// The L1 D-cache, constant and texture caches with their MSHRs.
+    caches: Caches,
+    /// The LD/ST unit instances' staged accesses.
+    ldst: LdstQueues,
+    /// Which accesses the L1 D-cache keeps.
+    writes: L1Policy,
     miss_queue: VecDeque<Req>,
     miss_cap: usize,
-    /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
-    staged: Vec<VecDeque<Staged>>,
-    /// Per LD/ST unit instance: instructions in `staged` (the one being served and those
-    /// queued behind it, at most `1 + queue_cap`).
-    queued: Vec<u32>,
-    /// `sm.ldst_queue`.
-    queue_cap: u32,
-    /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
-    failed_load: Vec<Option<FailedLoad>>,
-    /// Per LD/ST unit instance: cycles its staged head, already served, still holds the unit
-    /// (`coalescer.bypass_per_sector`: one cycle per sector of an access around L1).
-    hold: Vec<u32>,
-    /// `coalescer.bypass_per_sector`.
-    bypass_per_sector: bool,
     tracks: Vec<Track>,
     free_tracks: Vec<u32>,
     /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
@@ -159,9 +145,6 @@ pub struct SmMem {
     pub(crate) lines: Vec<LineAccess>,
     latency: u64,
     sector: u64,
-    global_write_back: bool,
-    local_write_back: bool,
-    cache_global_loads: bool,
     pub l1d_counts: CacheCounts,
     /// The loads among `l1d_counts` that looked the tags up (not bypassing ones).
     pub l1d_load_counts: CacheCounts,
@@ -169,12 +152,48 @@ pub struct SmMem {
     pub tex_counts: CacheCounts,
 }
 
+/// The SM's data caches: tags and MSHRs of the L1 D-cache, the constant cache and the texture
+/// cache.
+struct Caches {
+    pub l1: TagArray,
+    pub l1_mshrs: Mshrs<Waiter>,
+    pub cc: TagArray,
+    pub cc_mshrs: Mshrs<Waiter>,
+    pub tex: TagArray,
+    pub tex_mshrs: Mshrs<Waiter>,
+}
+
+/// Per LD/ST unit instance: the accesses of the instruction it serves and those queued behind.
+struct LdstQueues {
+    /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
+    pub staged: Vec<VecDeque<Staged>>,
+    /// Per LD/ST unit instance: instructions in `staged` (the one being served and those
+    /// queued behind it, at most `1 + queue_cap`).
+    pub queued: Vec<u32>,
+    /// `sm.ldst_queue`.
+    pub queue_cap: u32,
+    /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
+    pub failed_load: Vec<Option<FailedLoad>>,
+    /// Per LD/ST unit instance: cycles its staged head, already served, still holds the unit
+    /// (`coalescer.bypass_per_sector`: one cycle per sector of an access around L1).
+    pub hold: Vec<u32>,
+    /// `coalescer.bypass_per_sector`.
+    pub bypass_per_sector: bool,
+}
+
+/// What the L1 D-cache keeps (`l1d.global_write`, `l1d.local_write`, `l1d.cache_global_loads`).
+struct L1Policy {
+    pub global_write_back: bool,
+    pub local_write_back: bool,
+    pub cache_global_loads: bool,
+}
+
 impl SmMem {
     pub fn new(cfg: &GpuConfig, slots: usize) -> SmMem {
         let d = &cfg.l1d;
         let c = &cfg.const_cache;
         let units = cfg.units.ldst.max(1) as usize;
-        SmMem {
+        let caches = Caches {
             l1: TagArray::new(d.size, d.assoc, d.line, d.set_hash),
             l1_mshrs: Mshrs::new(d.mshrs, d.mshr_merge),
             cc: TagArray::new(
@@ -194,8 +213,8 @@ impl SmMem {
                 warpsim_core::config::SetIndex::Linear,
             ),
             tex_mshrs: Mshrs::new(cfg.tex.mshrs, cfg.tex.mshr_merge),
-            miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
-            miss_cap: d.miss_queue as usize,
+        };
+        let ldst = LdstQueues {
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
             queued: vec![0; units],
             queue_cap: cfg.sm.ldst_queue,
@@ -203,6 +222,18 @@ impl SmMem {
             failed_load: vec![None; units + 1],
             hold: vec![0; units],
             bypass_per_sector: cfg.coalescer.bypass_per_sector,
+        };
+        let writes = L1Policy {
+            global_write_back: d.global_write == WritePolicy::WriteBack,
+            local_write_back: d.local_write == WritePolicy::WriteBack,
+            cache_global_loads: d.cache_global_loads,
+        };
+        SmMem {
+            caches,
+            ldst,
+            writes,
+            miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
+            miss_cap: d.miss_queue as usize,
             tracks: Vec::with_capacity(4 * slots),
             free_tracks: Vec::with_capacity(4 * slots),
             hits: VecDeque::with_capacity(64),
@@ -212,9 +243,6 @@ impl SmMem {
             lines: Vec::with_capacity(WARP_SIZE * 2),
             latency: d.latency as u64,
             sector: cfg.coalescer.sector_bytes as u64,
-            global_write_back: d.global_write == WritePolicy::WriteBack,
-            local_write_back: d.local_write == WritePolicy::WriteBack,
-            cache_global_loads: d.cache_global_loads,
             l1d_counts: CacheCounts::default(),
             l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
@@ -224,13 +252,13 @@ impl SmMem {
 
     /// Swaps in the constant and texture caches' tags a previous launch left (`kept.rs`).
     pub(crate) fn swap_read_only(&mut self, constant: &mut TagArray, texture: &mut TagArray) {
-        std::mem::swap(&mut self.cc, constant);
-        std::mem::swap(&mut self.tex, texture);
+        std::mem::swap(&mut self.caches.cc, constant);
+        std::mem::swap(&mut self.caches.tex, texture);
     }
 
     /// The constant and texture caches' tags, for the next launch (`kept.rs`).
     pub(crate) fn into_read_only(self) -> (TagArray, TagArray) {
-        (self.cc, self.tex)
+        (self.caches.cc, self.caches.tex)
     }
 
     /// A hit of `track` in cycle `now` whose data is back `latency` cycles later: at once
@@ -249,14 +277,14 @@ impl SmMem {
     /// frees it).
     #[inline]
     pub fn serving(&self, unit: usize) -> bool {
-        !self.staged[unit].is_empty()
+        !self.ldst.staged[unit].is_empty()
     }
 
     /// Another memory instruction may queue behind the one LD/ST unit `unit` is serving
     /// (`sm.ldst_queue`).
     #[inline]
     pub fn queue_room(&self, unit: usize) -> bool {
-        self.serving(unit) && self.queued[unit] <= self.queue_cap
+        self.serving(unit) && self.ldst.queued[unit] <= self.ldst.queue_cap
     }
 
     /// Marks track `id` (just staged) as a copy of `cp.async` group `group`.
@@ -266,7 +294,7 @@ impl SmMem {
 
     /// The LD/ST line size (the L1 line).
     pub fn line_bytes(&self) -> u64 {
-        self.l1.line_bytes()
+        self.caches.l1.line_bytes()
     }
 
     /// Queues the write-back of an L1 line a fill evicted, when it is dirty (write-back local
@@ -276,7 +304,7 @@ impl SmMem {
             return;
         };
         self.l1d_counts.writebacks += 1;
-        let bytes = self.l1.line_bytes();
+        let bytes = self.caches.l1.line_bytes();
         let all = Req::all_sectors(bytes, self.sector);
         self.miss_queue.push_back(Req {
             addr: ev.addr,
@@ -291,12 +319,12 @@ impl SmMem {
 
     /// The constant cache's line size (constant and parameter loads coalesce into its lines).
     pub fn const_line_bytes(&self) -> u64 {
-        self.cc.line_bytes()
+        self.caches.cc.line_bytes()
     }
 
     /// The texture cache's line size (texture fetches coalesce into its lines).
     pub fn tex_line_bytes(&self) -> u64 {
-        self.tex.line_bytes()
+        self.caches.tex.line_bytes()
     }
 
     /// The timing-model address of a functional address in `space` for `thread` (a global id).
@@ -319,7 +347,7 @@ impl SmMem {
         AccKind::Load {
             alloc: !mods.volatile
                 && !mods.l2_only
-                && (!global || self.cache_global_loads || mods.nc),
+                && (!global || self.writes.cache_global_loads || mods.nc),
         }
     }
 
@@ -330,7 +358,7 @@ impl SmMem {
             a.kind,
             AccKind::Load { alloc: false } | AccKind::Store { bypass: true, .. } | AccKind::Atomic
         );
-        if self.bypass_per_sector && around {
+        if self.ldst.bypass_per_sector && around {
             a.line.sectors.count_ones().saturating_sub(1)
         } else {
             0
@@ -340,11 +368,11 @@ impl SmMem {
     pub fn store_kind(&self, global: bool) -> AccKind {
         AccKind::Store {
             write_back: if global {
-                self.global_write_back
+                self.writes.global_write_back
             } else {
-                self.local_write_back
+                self.writes.local_write_back
             },
-            bypass: global && !self.cache_global_loads,
+            bypass: global && !self.writes.cache_global_loads,
         }
     }
 
@@ -353,12 +381,12 @@ impl SmMem {
         !self.miss_queue.is_empty()
             || !self.hits.is_empty()
             || !self.l1_pipe.is_empty()
-            || self.staged.iter().any(|q| !q.is_empty())
+            || self.ldst.staged.iter().any(|q| !q.is_empty())
     }
 
     /// Earliest cycle after `now` the SM-side memory pipeline acts by itself.
     pub fn next_event(&self, now: u64) -> u64 {
-        if !self.miss_queue.is_empty() || self.staged.iter().any(|q| !q.is_empty()) {
+        if !self.miss_queue.is_empty() || self.ldst.staged.iter().any(|q| !q.is_empty()) {
             return now + 1;
         }
         let pipe = self
@@ -404,9 +432,9 @@ impl SmMem {
         };
         self.outstanding[slot] += 1;
         if !self.lines.is_empty() {
-            self.queued[unit] += 1;
+            self.ldst.queued[unit] += 1;
         }
-        let q = &mut self.staged[unit];
+        let q = &mut self.ldst.staged[unit];
         for &line in &self.lines {
             q.push_back(Staged {
                 line,
@@ -445,9 +473,24 @@ fn cached_read(
 ) -> bool {
     let room = m.miss_queue.len() < m.miss_cap;
     let (tags, mshrs, counts, dest) = match cache {
-        ReadCache::L1 => (&mut m.l1, &mut m.l1_mshrs, &mut m.l1d_counts, Dest::L1),
-        ReadCache::Const => (&mut m.cc, &mut m.cc_mshrs, &mut m.cc_counts, Dest::Const),
-        ReadCache::Tex => (&mut m.tex, &mut m.tex_mshrs, &mut m.tex_counts, Dest::Tex),
+        ReadCache::L1 => (
+            &mut m.caches.l1,
+            &mut m.caches.l1_mshrs,
+            &mut m.l1d_counts,
+            Dest::L1,
+        ),
+        ReadCache::Const => (
+            &mut m.caches.cc,
+            &mut m.caches.cc_mshrs,
+            &mut m.cc_counts,
+            Dest::Const,
+        ),
+        ReadCache::Tex => (
+            &mut m.caches.tex,
+            &mut m.caches.tex_mshrs,
+            &mut m.tex_counts,
+            Dest::Tex,
+        ),
     };
     // Loads that look the L1 up are counted apart too (the L1 miss rate of loads).
     let mut loads = match cache {
@@ -518,30 +561,30 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.mem.hits.pop_front();
             self.line_done(env, track, now);
         }
-        for u in 0..self.mem.staged.len() {
-            if let Some(&a) = self.mem.staged[u].front() {
+        for u in 0..self.mem.ldst.staged.len() {
+            if let Some(&a) = self.mem.ldst.staged[u].front() {
                 // The head was served; its further sectors hold the unit (one a cycle).
-                let done = if self.mem.hold[u] > 0 {
-                    self.mem.hold[u] -= 1;
-                    self.mem.hold[u] == 0
+                let done = if self.mem.ldst.hold[u] > 0 {
+                    self.mem.ldst.hold[u] -= 1;
+                    self.mem.ldst.hold[u] == 0
                 } else if self.serve(a, u, now) {
-                    self.mem.hold[u] = self.mem.extra_cycles(&a);
-                    self.mem.hold[u] == 0
+                    self.mem.ldst.hold[u] = self.mem.extra_cycles(&a);
+                    self.mem.ldst.hold[u] == 0
                 } else {
                     false
                 };
                 if done {
-                    self.mem.staged[u].pop_front();
-                    let next = self.mem.staged[u].front().map(|n| n.track);
+                    self.mem.ldst.staged[u].pop_front();
+                    let next = self.mem.ldst.staged[u].front().map(|n| n.track);
                     if next != Some(a.track) {
                         // The instruction has left the unit: one more may queue behind it. A
                         // scheduler asleep on the full queue walks again.
-                        self.mem.queued[u] -= 1;
-                        if self.mem.queue_cap > 0 {
+                        self.mem.ldst.queued[u] -= 1;
+                        if self.mem.ldst.queue_cap > 0 {
                             self.sched.wake_all_by(now);
                         }
                     }
-                    if self.mem.staged[u].is_empty() {
+                    if self.mem.ldst.staged[u].is_empty() {
                         // Pipelined: the unit accepts the next instruction in the cycle its
                         // last access is served (the issue stage runs after this one), so a
                         // stream of one-line accesses flows at one per cycle, as GPGPU-Sim's
@@ -606,7 +649,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let Some(&(t, a)) = self.mem.l1_pipe.front() else {
             return;
         };
-        if t <= now && self.access(a, self.mem.failed_load.len() - 1, now, true) {
+        if t <= now && self.access(a, self.mem.ldst.failed_load.len() - 1, now, true) {
             self.mem.l1_pipe.pop_front();
         }
     }
@@ -622,7 +665,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         match a.kind {
             AccKind::Load { alloc } => {
                 let bytes = if alloc {
-                    m.l1.line_bytes() as u16
+                    m.caches.l1.line_bytes() as u16
                 } else {
                     a.line.bytes(m.sector)
                 };
@@ -638,11 +681,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 let state = FailedLoad {
                     addr,
                     track: a.track,
-                    tags: m.l1.changes(),
-                    mshrs: m.l1_mshrs.changes(),
+                    tags: m.caches.l1.changes(),
+                    mshrs: m.caches.l1_mshrs.changes(),
                     room,
                 };
-                if m.failed_load[slot] == Some(state) {
+                if m.ldst.failed_load[slot] == Some(state) {
                     // What `cached_read` counts when it fails.
                     m.l1d_counts.reservation_fails += 1;
                     if alloc {
@@ -663,7 +706,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     now,
                     hit_latency,
                 );
-                m.failed_load[slot] = (!served).then_some(state);
+                m.ldst.failed_load[slot] = (!served).then_some(state);
                 served
             }
             AccKind::Store {
@@ -678,7 +721,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 }
                 if bypass {
                     // Straight to L2: no L1 lookup.
-                } else if m.l1.access(addr, false) {
+                } else if m.caches.l1.access(addr, false) {
                     m.l1d_counts.hits += 1;
                 } else {
                     m.l1d_counts.misses += 1;
@@ -698,16 +741,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             AccKind::Store {
                 write_back: true, ..
             } => {
-                if m.l1.access(addr, true) {
+                if m.caches.l1.access(addr, true) {
                     m.l1d_counts.hits += 1;
                 } else {
                     // Every way of the set waits for a fill: no line to write into.
-                    if !room || !m.l1.can_reserve(addr) {
+                    if !room || !m.caches.l1.can_reserve(addr) {
                         m.l1d_counts.reservation_fails += 1;
                         return false;
                     }
                     m.l1d_counts.misses += 1;
-                    let victim = m.l1.fill(addr, true);
+                    let victim = m.caches.l1.fill(addr, true);
                     m.write_back(victim, sm);
                 }
                 let hit_latency = if paid { 0 } else { m.latency };
@@ -720,7 +763,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                     return false;
                 }
                 // The L2 executes atomics; a stale L1 copy is dropped.
-                m.l1.invalidate(addr);
+                m.caches.l1.invalidate(addr);
                 let bytes = a.line.bytes(m.sector);
                 m.miss_queue.push_back(Req {
                     addr,
@@ -736,9 +779,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             AccKind::Const | AccKind::Tex => {
                 // Constant-cache hits are back at once; texture hits after the L1 latency.
                 let (cache, bytes, hit_latency) = if a.kind == AccKind::Const {
-                    (ReadCache::Const, m.cc.line_bytes() as u16, 0)
+                    (ReadCache::Const, m.caches.cc.line_bytes() as u16, 0)
                 } else {
-                    (ReadCache::Tex, m.tex.line_bytes() as u16, m.latency)
+                    (ReadCache::Tex, m.caches.tex.line_bytes() as u16, m.latency)
                 };
                 let w = Waiter {
                     track: a.track,
@@ -783,21 +826,21 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 return;
             }
             Dest::L1 => {
-                m.l1_mshrs.complete(r.addr, &mut w);
+                m.caches.l1_mshrs.complete(r.addr, &mut w);
                 if w.iter().any(|x| x.alloc) {
                     // May exceed the miss queue's capacity by the few victims of fills; the
                     // queue drains one per cycle.
-                    let victim = m.l1.fill(r.addr, false);
+                    let victim = m.caches.l1.fill(r.addr, false);
                     m.write_back(victim, r.sm);
                 }
             }
             Dest::Const => {
-                m.cc_mshrs.complete(r.addr, &mut w);
-                m.cc.fill(r.addr, false);
+                m.caches.cc_mshrs.complete(r.addr, &mut w);
+                m.caches.cc.fill(r.addr, false);
             }
             Dest::Tex => {
-                m.tex_mshrs.complete(r.addr, &mut w);
-                m.tex.fill(r.addr, false);
+                m.caches.tex_mshrs.complete(r.addr, &mut w);
+                m.caches.tex.fill(r.addr, false);
             }
         }
         for x in &w {
