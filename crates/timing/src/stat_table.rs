@@ -6,7 +6,7 @@
 //! A statistic has two spellings, both in committed outputs: the run outputs' column
 //! (`issue_pipeline`) and the experiment records' name (`issue.pipeline`, the tidy
 //! `runs.csv`'s `statistic` column and the experiment TOML's `stat` keys). The record name is
-//! derived from the column name by [`grouped!`] (`GROUP_MEMBER` → `GROUP.MEMBER`); the two
+//! derived from the column name by `grouped!` (`GROUP_MEMBER` → `GROUP.MEMBER`); the two
 //! entries that predate that rule name theirs explicitly.
 
 use std::cmp::Reverse;
@@ -299,7 +299,7 @@ stats! {
         "warp-cycles with an empty I-buffer otherwise", |s| s.stalls.fetch as f64);
     STALL_NOT_SELECTED = launch(grouped!("stall", "not_selected"), Unit::WarpCycles, Count,
         "warp-cycles ready but another warp was chosen", |s| s.stalls.not_selected as f64);
-    /// Recorded as `fraction.barrier`, beside `fraction.exit` (older than [`grouped!`]).
+    /// Recorded as `fraction.barrier`, beside `fraction.exit` (older than `grouped!`).
     BARRIER_STALL_FRACTION = launch(("barrier_stall_fraction", Some("fraction.barrier")),
         Unit::Fraction, Ratio, "barrier stall cycles / resident warp cycles",
         |s| s.barrier_stall_fraction);

@@ -9,7 +9,7 @@
 //!   (`tid` = slot + 1, named "slot n"; ids start at 1 because some viewers treat 0 as
 //!   special), and per SM a counter track "resident CTAs" (a counter, because the CTAs of one
 //!   SM overlap in time and overlapping slices cannot share a track).
-//! - **Slices** ("X" events) on a warp slot's track: "CTA <linear>" over the CTA's residency,
+//! - **Slices** ("X" events) on a warp slot's track: "CTA `<linear>`" over the CTA's residency,
 //!   and inside it, one after another, "phase k" (the warp's phase, from
 //!   [`analysis::warp_phases`](crate::analysis::warp_phases)), "barrier @pc" (its wait at the
 //!   barrier at that PC) and, last, "exit wait" (finished, until the CTA ends). Empty waits

@@ -5,7 +5,7 @@
 //! Issue executes the instruction functionally through `exec::step`.
 //!
 //! A scheduler that found no candidate (all warps blocked) sleeps until the earliest cycle one
-//! of its warps can change state (`sched_wake`), charging the same issue-slot outcome each
+//! of its warps can change state (`Schedulers::wake`), charging the same issue-slot outcome each
 //! cycle; any state change of one of its warps wakes it (`Sm::block`). Only for policies with
 //! `MAY_SLEEP` (every registered one: see its definition for what it requires).
 
@@ -195,7 +195,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             && self.sched.policies[k].settled(&view!(self, now, env.all_dispatched))
         {
             // No candidate could issue: nothing changes before one of the other warps' wake
-            // cycle or an event, which lowers `sched_wake` through `block` — or, when the
+            // cycle or an event, which lowers `Schedulers::wake` through `block` — or, when the
             // candidates wait for the LD/ST unit, the memory stage freeing it.
             let mut wake = u64::MAX;
             for &s in &self.shape.sched_slots[k] {

@@ -1,9 +1,10 @@
-//! One streaming multiprocessor. Per-warp timing state is struct-of-arrays indexed by warp
-//! slot; a CTA in CTA slot `c` owns warp slots `c*W .. c*W + W` (W = warps per CTA) and warp
-//! slot `w` belongs to scheduler `w mod S`. Each cycle runs the stages in reverse pipeline
-//! order (GPGPU-Sim's): the memory pipeline ([`memory`]), completions and writeback/retire
-//! ([`writeback`]), issue
-//! ([`issue`], with warp sharing in [`share`]), fetch+decode ([`fetch`]).
+//! One streaming multiprocessor: a coordinator over state each stage owns (see [`Sm`]).
+//! Per-warp timing state is struct-of-arrays indexed by warp slot; a CTA in CTA slot `c` owns
+//! warp slots `c*W .. c*W + W` (W = warps per CTA) and warp slot `w` belongs to scheduler
+//! `w mod S`. Each cycle runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
+//! pipeline ([`memory`]), memory-completion hooks ([`events`]), CTA retirement ([`retire`]),
+//! issue ([`issue`], an instruction's timing in [`mem_plan`], warp sharing in [`share`]),
+//! fetch+decode ([`fetch`]). `ARCHITECTURE.md` walks through one cycle.
 //!
 //! Speed: a warp's blocking state (scoreboard, barrier, exit, empty I-buffer) is computed when
 //! it changes, not every cycle ([`warps`]); stall cycles are credited per interval; the issue
