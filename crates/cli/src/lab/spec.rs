@@ -499,17 +499,12 @@ impl Experiment {
             } => {
                 known(series, "views.series")?;
                 self.has_program(program, "views.program")?;
-                let max = super::record::CTA_ORDER_RANKS;
-                if *ranks == 0 || *ranks as usize > max {
-                    return Err(format!(
-                        "key `views.ranks`: {ranks} is out of range 1..={max}"
-                    ));
-                }
-                if *rows == 0 || *rows > 10_000 {
-                    return Err(format!(
-                        "key `views.rows`: {rows} is out of range 1..=10000"
-                    ));
-                }
+                in_range(
+                    "views.ranks",
+                    *ranks as usize,
+                    super::record::CTA_ORDER_RANKS,
+                )?;
+                in_range("views.rows", *rows as usize, 10_000)?;
             }
             View::CtaSpans {
                 program,
@@ -523,12 +518,7 @@ impl Experiment {
                 }
                 series.iter().try_for_each(|s| known(s, "views.series"))?;
                 self.has_program(program, "views.program")?;
-                let max = super::record::CTA_SPANS_KEPT;
-                if *ctas == 0 || *ctas as usize > max {
-                    return Err(format!(
-                        "key `views.ctas`: {ctas} is out of range 1..={max}"
-                    ));
-                }
+                in_range("views.ctas", *ctas as usize, super::record::CTA_SPANS_KEPT)?;
             }
             View::Timeline {
                 program,
@@ -537,12 +527,7 @@ impl Experiment {
             } => {
                 known(series, "views.series")?;
                 self.has_program(program, "views.program")?;
-                if *ctas == 0 || *ctas as usize > super::phases::TIMELINE_CTAS {
-                    return Err(format!(
-                        "key `views.ctas`: {ctas} is out of range 1..={}",
-                        super::phases::TIMELINE_CTAS
-                    ));
-                }
+                in_range("views.ctas", *ctas as usize, super::phases::TIMELINE_CTAS)?;
             }
         }
         Ok(())
@@ -594,6 +579,14 @@ impl Experiment {
     pub fn needs_phases(&self) -> bool {
         self.views.iter().any(View::needs_phases)
     }
+}
+
+/// A view's count `value` under `key` must be in `1..=max`.
+fn in_range(key: &str, value: usize, max: usize) -> Result<(), String> {
+    if value == 0 || value > max {
+        return Err(format!("key `{key}`: {value} is out of range 1..={max}"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
