@@ -1,8 +1,8 @@
 //! `warpsim list policies` and `warpsim list configs`: what `--policy`, `--fetch` and
-//! `--config` accept. Policies come from the timing model's registry, with the `[policy]`
-//! config keys each one reads and their values in the default preset.
+//! `--config` accept. Policies come from the timing model's registry, with the keys of the
+//! `[policy.NAME]` tables each one reads and their values in the default preset.
 
-use warpsim_core::config::{GpuConfig, PRESETS};
+use warpsim_core::config::{GpuConfig, PolicyParams, PRESETS};
 use warpsim_timing::policy::{FETCH, ISSUE};
 
 use crate::exit;
@@ -31,10 +31,10 @@ pub fn policies() -> u8 {
             )
         }
     };
-    let show = |name: &str, summary: &str, params: &[&str]| {
+    let show = |name: &str, summary: &str, tables: &[&str]| {
         println!("  {name:8}  {summary}");
-        for p in params {
-            let v = value_of(&defaults, p).unwrap_or_else(|| "?".into());
+        for p in tables.iter().flat_map(|t| PolicyParams::keys(t)) {
+            let v = value_of(&defaults, &p).unwrap_or_else(|| "?".into());
             println!("  {:8}    -c {p}={v}", "");
         }
     };

@@ -545,3 +545,65 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     assert!(old.sm.atomics_block_warp);
     assert_eq!(old.sm.ldst_queue, 0);
 }
+
+/// The policy tables' defaults are declared once (`policy.rs`), not in the presets; a resolved
+/// configuration still lists every key, a file may give any subset of a table, and a key the
+/// table lacks is an error naming the valid ones.
+#[test]
+fn policy_tables_default_once_and_resolve_in_full() {
+    use warpsim_core::config::{CffMerge, PolicyParams, PRESETS};
+    for (name, text) in PRESETS {
+        assert!(
+            !text.contains("\n[policy"),
+            "{name}: the preset repeats a policy table"
+        );
+        let resolved = GpuConfig::load(name).unwrap().to_toml();
+        for table in PolicyParams::default_table().keys() {
+            for key in PolicyParams::keys(table) {
+                let (section, leaf) = key.rsplit_once('.').unwrap();
+                let at = resolved
+                    .find(&format!("[{section}]\n"))
+                    .unwrap_or_else(|| panic!("{name}: no [{section}] in\n{resolved}"));
+                assert!(
+                    resolved[at..].contains(&format!("\n{leaf} = ")),
+                    "{name}: `{key}` missing from the resolved config"
+                );
+            }
+        }
+    }
+    let c = GpuConfig::from_toml(
+        "mine.toml",
+        "base = \"gtx480\"\n[policy.cff]\nmerge = \"rank\"\n",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(c.policy.cff.merge, CffMerge::Rank);
+    assert_eq!(
+        c.policy.cff.eligibility,
+        PolicyParams::default().cff.eligibility
+    );
+    assert_eq!(c.policy.tls, PolicyParams::default().tls);
+    assert!(c.name.contains("policy.cff.merge"), "{}", c.name);
+    match GpuConfig::load_with("gtx480", &["policy.tls.size=4".into()]).unwrap_err() {
+        ConfigError::UnknownKey { key, valid } => {
+            assert_eq!(key, "policy.tls.size");
+            assert_eq!(valid, ["policy.tls.active"]);
+        }
+        e => panic!("{e:?}"),
+    }
+    let e = GpuConfig::load_with("gtx480", &["policy.tls.active=65".into()]).unwrap_err();
+    assert!(e.to_string().contains("65 is out of range 1..=64"), "{e}");
+    let small = [
+        "sm.max_threads=256",
+        "sm.max_warps=8",
+        "policy.tls.active=9",
+    ]
+    .map(String::from);
+    match GpuConfig::load_with("gtx480", &small).unwrap_err() {
+        ConfigError::Invalid { key, why } => {
+            assert_eq!(key, "policy.tls.active");
+            assert!(why.contains("sm.max_warps = 8, got 9"), "{why}");
+        }
+        e => panic!("{e:?}"),
+    }
+}

@@ -225,7 +225,7 @@ fn the_family_is_registered_with_its_parameter() {
     for (name, params) in [
         ("mto", &[][..]),
         ("motrr", &[][..]),
-        ("motrr-recency", &["policy.motrr.recency_bits"][..]),
+        ("motrr-recency", &["motrr"][..]),
     ] {
         let p = PolicyKind::from_name(name).unwrap();
         assert_eq!(p.issue().params, params);

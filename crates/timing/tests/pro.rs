@@ -359,6 +359,6 @@ fn the_order_is_the_same_with_fast_forward_and_sleeping_schedulers_or_without() 
 #[test]
 fn pro_is_registered_with_its_parameter() {
     let p = PolicyKind::from_name("pro").unwrap();
-    assert_eq!(p.issue().params, ["policy.pro.threshold"]);
+    assert_eq!(p.issue().params, ["pro"]);
     assert!(common::policies().iter().any(|q| q.issue_name() == "pro"));
 }

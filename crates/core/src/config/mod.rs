@@ -5,9 +5,11 @@
 //! and why; nothing the user wrote is ignored or silently defaulted.
 
 mod bounds;
+mod policy;
 mod types;
 mod validate;
 
+pub use policy::*;
 pub use types::*;
 
 /// The built-in presets: (name, TOML text).
@@ -84,7 +86,7 @@ impl GpuConfig {
             message: e.to_string(),
         };
         let mut table: toml::Table = text.parse().map_err(syntax)?;
-        let reference: toml::Table = PRESETS[0].1.parse().expect("built-in preset parses");
+        let reference = reference_keys();
         let mut file_keys = Vec::new();
         if let Some(base) = table.remove("base") {
             let names = || {
@@ -137,6 +139,17 @@ impl GpuConfig {
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("a config serializes")
     }
+}
+
+/// Every key a configuration may have: the first preset's, and the policy tables' (which
+/// presets do not repeat; their defaults are declared once, in `policy.rs`).
+pub(crate) fn reference_keys() -> toml::Table {
+    let mut reference: toml::Table = PRESETS[0].1.parse().expect("built-in preset parses");
+    reference.insert(
+        "policy".into(),
+        toml::Value::Table(PolicyParams::default_table()),
+    );
+    reference
 }
 
 /// Applies `overrides` in order; returns those that changed the configuration (`name=…`

@@ -219,15 +219,7 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
             ),
         ));
     }
-    if c.policy.tls.active > c.sm.max_warps {
-        return Err(invalid(
-            "policy.tls.active",
-            format!(
-                "must be between 1 and sm.max_warps = {}, got {}",
-                c.sm.max_warps, c.policy.tls.active
-            ),
-        ));
-    }
+    c.policy.check(c)?;
     cache_shape("l1i", c.l1i.size, c.l1i.assoc, c.l1i.line)?;
     cache_shape("l1d", c.l1d.size, c.l1d.assoc, c.l1d.line)?;
     cache_shape(

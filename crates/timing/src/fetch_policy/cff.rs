@@ -22,9 +22,9 @@
 //! Orders are built lazily: with `round-robin` and one warp per fetch, usually only one
 //! scheduler's order is built per fetch cycle.
 
-use super::{eligible, eligible_now, eligible_set, FetchPolicy};
+use super::{eligible, eligible_now, eligible_set, BuildFetch, FetchPolicy};
 use crate::policy::{slot_bits, IssueOrders, IssuePolicy, PolicyView};
-use warpsim_core::config::{CffMerge, FetchEligibility};
+use warpsim_core::config::{CffMerge, FetchEligibility, PolicyParams};
 
 pub struct Cff {
     merge: CffMerge,
@@ -125,6 +125,13 @@ impl Cff {
             }
         }
         None
+    }
+}
+
+impl BuildFetch for Cff {
+    /// From `[policy.cff]`.
+    fn build(params: &PolicyParams) -> Cff {
+        Cff::with_rule(params.cff.merge, params.cff.eligibility)
     }
 }
 

@@ -8,9 +8,9 @@
 //! SM-cycle. It visits only the slots whose `fetch_room` bit is set (see `WarpSlots`), the
 //! key packed into a word: entries in the top byte, age below (ages stay far below 2^56).
 
-use super::{eligible, FetchPolicy};
+use super::{eligible, BuildFetch, FetchPolicy};
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, MAX_WARP_SLOTS};
-use warpsim_core::config::FetchEligibility;
+use warpsim_core::config::{FetchEligibility, PolicyParams};
 
 #[derive(Clone, Debug, Default)]
 pub struct Fef;
@@ -49,6 +49,12 @@ impl Fef {
         (0..v.warps.len().min(MAX_WARP_SLOTS))
             .filter(|&s| eligible(v, s, FetchEligibility::Partial) && !taken.contains(&(s as u16)))
             .min_by_key(|&s| (v.warps.ib_n[s] as u64) << 56 | v.warps.age[s])
+    }
+}
+
+impl BuildFetch for Fef {
+    fn build(_: &PolicyParams) -> Fef {
+        Fef
     }
 }
 

@@ -1,8 +1,8 @@
 //! Fetch policies: which warps the fetch stage fills this cycle. A fetch policy sees the same
 //! [`PolicyView`] as issue policies and can read every scheduler's current issue order through
 //! [`IssueOrders`] (what critical-fetch-first needs). The registered ones ([`FETCH`] in the
-//! policy registry) are one enum, [`AnyFetch`], matched once per SM-cycle; a custom fetch
-//! policy (tests) is a type the SM is generic over.
+//! policy registry, declared with [`fetch_registry!`]) are one enum, [`AnyFetch`], matched once
+//! per SM-cycle; a custom fetch policy (tests) is a type the SM is generic over.
 //!
 //! [`FETCH`]: crate::policy::FETCH
 
@@ -14,6 +14,7 @@ pub use cff::Cff;
 pub use fef::Fef;
 pub use rr::RoundRobin;
 
+pub use crate::policy::AnyFetch;
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, FETCH, MAX_WARP_SLOTS};
 use warpsim_core::config::{FetchEligibility, PolicyParams};
 use warpsim_core::exec::warp::WarpState;
@@ -69,72 +70,90 @@ pub fn eligible_now(v: &PolicyView, s: usize, rule: FetchEligibility) -> bool {
     ok
 }
 
-/// The registered fetch policies, by name (see [`FETCH`] for the names and summaries).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum FetchKind {
-    /// Round robin over warps with an empty I-buffer (GPGPU-Sim's fetch).
-    #[default]
-    Rr,
-    /// Critical fetch first.
-    Cff,
-    /// Fewest entries first.
-    Fef,
+/// Construction from the configuration's `[policy]` tables, for fetch policies the registry
+/// can name (each reads only its own table).
+pub trait BuildFetch: FetchPolicy {
+    fn build(params: &PolicyParams) -> Self;
 }
 
+/// Declares the registered fetch policies in one list: each line is
+/// `Variant(Type) "name", [TABLES], "summary";`. It defines the [`FETCH`] table (what
+/// `--fetch`, `warpsim list policies` and every "all policies" test read), [`AnyFetch`] (one
+/// enum matched once per SM-cycle: static dispatch without compiling issue × fetch pairs) and
+/// [`FetchKind`]'s constants. Adding a fetch policy is its file (the type, its
+/// [`FetchPolicy`] and [`BuildFetch`]) plus one line in the list in `policy/registry.rs`.
+macro_rules! fetch_registry {
+    ($( $(#[$doc:meta])* $variant:ident($ty:ty) $name:literal, [$($table:expr),*], $summary:literal; )+) => {
+        /// A registered fetch policy: matched once per SM-cycle.
+        pub enum AnyFetch {
+            $( $(#[$doc])* $variant($ty), )+
+        }
+
+        impl $crate::fetch_policy::FetchPolicy for AnyFetch {
+            #[inline]
+            fn pick<P: $crate::policy::IssuePolicy>(
+                &mut self,
+                v: &$crate::policy::PolicyView,
+                orders: &mut $crate::policy::IssueOrders<'_, P>,
+                budget: usize,
+                out: &mut Vec<u16>,
+            ) {
+                match self {
+                    $( AnyFetch::$variant(f) => f.pick(v, orders, budget, out), )+
+                }
+            }
+        }
+
+        /// The fetch policies, in the order `warpsim list policies` shows them; the first is
+        /// the default.
+        pub const FETCH: &[$crate::policy::FetchEntry] = &[
+            $( $crate::policy::FetchEntry {
+                name: $name,
+                summary: $summary,
+                params: &[$($table),*],
+                build: |params| AnyFetch::$variant(
+                    <$ty as $crate::fetch_policy::BuildFetch>::build(params),
+                ),
+            }, )+
+        ];
+    };
+}
+pub(crate) use fetch_registry;
+
+/// A registered fetch policy: its index in [`FETCH`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FetchKind(u8);
+
 impl FetchKind {
+    /// `rr`, the first entry of [`FETCH`] and the default.
+    pub const RR: FetchKind = FetchKind(0);
+
     /// A name of [`FETCH`]; the error lists the valid ones.
     pub fn from_name(name: &str) -> Result<FetchKind, crate::TimingError> {
         FETCH
             .iter()
-            .find(|e| e.name == name)
-            .map(|e| e.kind)
+            .position(|e| e.name == name)
+            .map(|i| FetchKind(i as u8))
             .ok_or_else(|| crate::TimingError::UnknownFetch {
                 name: name.to_string(),
                 valid: FETCH.iter().map(|e| e.name.to_string()).collect(),
             })
     }
 
+    /// Its entry in [`FETCH`].
+    pub fn entry(&self) -> &'static crate::policy::FetchEntry {
+        &FETCH[self.0 as usize]
+    }
+
     /// Its name in [`FETCH`].
     pub fn name(&self) -> &'static str {
-        FETCH
-            .iter()
-            .find(|e| e.kind == *self)
-            .map_or("?", |e| e.name)
+        self.entry().name
     }
-}
-
-/// A registered fetch policy: matched once per SM-cycle.
-pub enum AnyFetch {
-    Rr(RoundRobin),
-    Cff(Cff),
-    Fef(Fef),
 }
 
 impl AnyFetch {
+    /// The policy `kind` names, built from the configuration's `[policy]` tables.
     pub fn new(kind: FetchKind, params: &PolicyParams) -> AnyFetch {
-        match kind {
-            FetchKind::Rr => AnyFetch::Rr(RoundRobin::default()),
-            FetchKind::Cff => {
-                AnyFetch::Cff(Cff::with_rule(params.cff.merge, params.cff.eligibility))
-            }
-            FetchKind::Fef => AnyFetch::Fef(Fef),
-        }
-    }
-}
-
-impl FetchPolicy for AnyFetch {
-    #[inline]
-    fn pick<P: IssuePolicy>(
-        &mut self,
-        v: &PolicyView,
-        orders: &mut IssueOrders<'_, P>,
-        budget: usize,
-        out: &mut Vec<u16>,
-    ) {
-        match self {
-            AnyFetch::Rr(f) => f.pick(v, orders, budget, out),
-            AnyFetch::Cff(f) => f.pick(v, orders, budget, out),
-            AnyFetch::Fef(f) => f.pick(v, orders, budget, out),
-        }
+        (kind.entry().build)(params)
     }
 }

@@ -1,13 +1,19 @@
 //! `rr`: round robin over the SM's warp slots whose I-buffer is empty, starting after the
 //! last slot fetched (GPGPU-Sim's baseline).
 
-use super::{eligible_now, FetchPolicy};
+use super::{eligible_now, BuildFetch, FetchPolicy};
 use crate::policy::{bits_from, IssueOrders, IssuePolicy, PolicyView};
-use warpsim_core::config::FetchEligibility;
+use warpsim_core::config::{FetchEligibility, PolicyParams};
 
 #[derive(Clone, Debug, Default)]
 pub struct RoundRobin {
     next: usize,
+}
+
+impl BuildFetch for RoundRobin {
+    fn build(_: &PolicyParams) -> RoundRobin {
+        RoundRobin::default()
+    }
 }
 
 impl FetchPolicy for RoundRobin {

@@ -44,7 +44,7 @@ pub use motrr::{Motrr, MotrrRecency, Mto, Recency};
 pub use mwf::{MwfGto, MwfLrr, WaitingFirst};
 pub use oldest::Oldest;
 pub use pro::{Pro, ProCta, ProState};
-pub use registry::{FetchEntry, IssueEntry, PolicyKind, FETCH, ISSUE};
+pub use registry::{AnyFetch, FetchEntry, IssueEntry, PolicyKind, FETCH, ISSUE};
 pub use saws::{FirstArrival, Saws};
 pub use tls::Tls;
 pub use view::{Block, CtaSlots, PolicyView, WarpSlots};

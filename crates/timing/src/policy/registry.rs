@@ -21,11 +21,13 @@ use super::{
     Build, Gto, IssuePolicy, KernelAware, Lrr, Motrr, MotrrRecency, Mto, MwfGto, MwfLrr, Oldest,
     Pro, Saws, Tls,
 };
-use crate::fetch_policy::{AnyFetch, FetchKind};
+use crate::fetch_policy::{fetch_registry, Cff, Fef, FetchKind, RoundRobin};
 use crate::gpu::{run_loop, Launch, TimingOptions};
 use crate::mem::MemSystem;
 use crate::{TimingError, TimingStats};
-use warpsim_core::config::GpuConfig;
+use warpsim_core::config::{
+    CffParams, GpuConfig, MotrrParams, MwfParams, PolicyParams, PolicyTable, ProParams, TlsParams,
+};
 
 /// Runs one launch under an issue policy (the entry's monomorphised cycle loop).
 pub type RunFn =
@@ -37,17 +39,19 @@ pub struct IssueEntry {
     pub name: &'static str,
     /// One line for `warpsim list policies`.
     pub summary: &'static str,
-    /// The config keys (`[policy]` table) it reads.
+    /// The `[policy.NAME]` tables it reads ([`PolicyParams::keys`] lists their keys).
     pub params: &'static [&'static str],
     pub run: RunFn,
 }
 
-/// One fetch policy of the registry.
+/// One fetch policy of the registry (declared by `fetch_registry!`).
 pub struct FetchEntry {
     pub name: &'static str,
     pub summary: &'static str,
+    /// The `[policy.NAME]` tables it reads.
     pub params: &'static [&'static str],
-    pub kind: FetchKind,
+    /// The policy, built from the configuration's `[policy]` tables.
+    pub build: fn(&PolicyParams) -> AnyFetch,
 }
 
 /// The issue policies. The first four are the papers' baselines.
@@ -73,19 +77,19 @@ pub const ISSUE: &[IssueEntry] = &[
     IssueEntry {
         name: "tls",
         summary: "two-level: an LRR active set per scheduler, demoted on barriers and long-latency dependences (`tls:N` sets the size)",
-        params: &["policy.tls.active"],
+        params: &[TlsParams::TABLE],
         run: run_registered::<Tls>,
     },
     IssueEntry {
         name: "mwf-lrr",
         summary: "BAWS most-waiting-first: CTAs with more warps at a barrier (or exited) first, then older; LRR inside a CTA",
-        params: &["policy.mwf.count_exited_warps"],
+        params: &[MwfParams::TABLE],
         run: run_registered::<MwfLrr>,
     },
     IssueEntry {
         name: "mwf-gto",
         summary: "BAWS most-waiting-first with greedy-then-oldest inside a CTA",
-        params: &["policy.mwf.count_exited_warps"],
+        params: &[MwfParams::TABLE],
         run: run_registered::<MwfGto>,
     },
     IssueEntry {
@@ -97,7 +101,7 @@ pub const ISSUE: &[IssueEntry] = &[
     IssueEntry {
         name: "pro",
         summary: "PRO progress-aware: finishWait > barrierWait > noWait CTAs (slow phase: barrierWait1 > finishNoWait, less progress first), re-sorted every policy.pro.threshold cycles",
-        params: &["policy.pro.threshold"],
+        params: &[ProParams::TABLE],
         run: run_registered::<Pro>,
     },
     IssueEntry {
@@ -115,7 +119,7 @@ pub const ISSUE: &[IssueEntry] = &[
     IssueEntry {
         name: "motrr-recency",
         summary: "MOTRR+Recency: as motrr, compute warps whose memory instructions completed recently (W_active/2 most recent, policy.motrr.recency_bits counters) first",
-        params: &["policy.motrr.recency_bits"],
+        params: &[MotrrParams::TABLE],
         run: run_registered::<MotrrRecency>,
     },
     IssueEntry {
@@ -141,27 +145,17 @@ pub const ISSUE: &[IssueEntry] = &[
 /// The suffix that turns warp sharing on for any issue policy (`gto+ws`).
 pub const SHARE_SUFFIX: &str = "ws";
 
-/// The fetch policies.
-pub const FETCH: &[FetchEntry] = &[
-    FetchEntry {
-        name: "rr",
-        summary: "round robin over warps with an empty I-buffer and no I-cache miss pending (GPGPU-Sim; default)",
-        params: &[],
-        kind: FetchKind::Rr,
-    },
-    FetchEntry {
-        name: "cff",
-        summary: "BAWS critical-fetch-first: the first eligible warp (empty I-buffer, as rr) in the issue policy's order",
-        params: &["policy.cff.merge", "policy.cff.eligibility"],
-        kind: FetchKind::Cff,
-    },
-    FetchEntry {
-        name: "fef",
-        summary: "fewest-entries-first: the warp with the fewest valid I-buffer entries (partial rule: any free entry), ties oldest",
-        params: &[],
-        kind: FetchKind::Fef,
-    },
-];
+fetch_registry! {
+    /// Round robin over warps with an empty I-buffer (GPGPU-Sim's fetch).
+    Rr(RoundRobin) "rr", [],
+        "round robin over warps with an empty I-buffer and no I-cache miss pending (GPGPU-Sim; default)";
+    /// Critical fetch first (BAWS).
+    Cff(Cff) "cff", [CffParams::TABLE],
+        "BAWS critical-fetch-first: the first eligible warp (empty I-buffer, as rr) in the issue policy's order";
+    /// Fewest entries first (BAWS §6.2's comparison).
+    Fef(Fef) "fef", [],
+        "fewest-entries-first: the warp with the fewest valid I-buffer entries (partial rule: any free entry), ties oldest";
+}
 
 /// The cycle loop of issue policy `P`, with the fetch policy the options name; warp sharing
 /// when the name had `+ws`.
@@ -220,13 +214,13 @@ impl PolicyKind {
     /// `lrr` with `rr` fetch.
     pub const LRR: PolicyKind = PolicyKind {
         issue: 0,
-        fetch: FetchKind::Rr,
+        fetch: FetchKind::RR,
         share: false,
     };
     /// `gto` with `rr` fetch (the default).
     pub const GTO: PolicyKind = PolicyKind {
         issue: 1,
-        fetch: FetchKind::Rr,
+        fetch: FetchKind::RR,
         share: false,
     };
 
@@ -234,7 +228,7 @@ impl PolicyKind {
     pub fn all_issue() -> impl Iterator<Item = PolicyKind> {
         (0..ISSUE.len()).map(|i| PolicyKind {
             issue: i as u8,
-            fetch: FetchKind::Rr,
+            fetch: FetchKind::RR,
             share: false,
         })
     }
@@ -266,7 +260,7 @@ impl PolicyKind {
         }
         Ok(PolicyKind {
             issue: i as u8,
-            fetch: fetch.unwrap_or(FetchKind::Rr),
+            fetch: fetch.unwrap_or(FetchKind::RR),
             share,
         })
     }
@@ -354,7 +348,7 @@ impl PolicyKind {
     /// with warp sharing (`gto+cff+ws`).
     pub fn name(&self) -> String {
         let mut n = self.issue_name().to_string();
-        if self.fetch != FetchKind::Rr {
+        if self.fetch != FetchKind::RR {
             n = format!("{n}+{}", self.fetch.name());
         }
         if self.share {
@@ -392,6 +386,24 @@ mod tests {
         assert_eq!(PolicyKind::GTO.name(), "gto");
     }
 
+    /// Every `[policy.NAME]` table an entry names exists and has keys (so `warpsim list
+    /// policies` shows them), and every table is read by some entry.
+    #[test]
+    fn every_parameter_table_named_exists_and_is_read() {
+        let named: Vec<&str> = ISSUE
+            .iter()
+            .flat_map(|e| e.params)
+            .chain(FETCH.iter().flat_map(|e| e.params))
+            .copied()
+            .collect();
+        for t in &named {
+            assert!(!PolicyParams::keys(t).is_empty(), "`{t}` has no keys");
+        }
+        for t in PolicyParams::default_table().keys() {
+            assert!(named.contains(&t.as_str()), "no policy reads [policy.{t}]");
+        }
+    }
+
     #[test]
     fn names_are_unique_and_round_trip() {
         for (i, e) in ISSUE.iter().enumerate() {
@@ -412,8 +424,8 @@ mod tests {
         for (i, f) in FETCH.iter().enumerate() {
             assert!(FETCH[..i].iter().all(|o| o.name != f.name), "{}", f.name);
             assert_ne!(f.name, SHARE_SUFFIX);
-            assert_eq!(FetchKind::from_name(f.name).unwrap(), f.kind);
-            assert_eq!(f.kind.name(), f.name);
+            let kind = FetchKind::from_name(f.name).unwrap();
+            assert_eq!((kind.name(), kind.entry().params), (f.name, f.params));
         }
     }
 
