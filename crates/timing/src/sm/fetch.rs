@@ -16,45 +16,92 @@
 //! decoded in t+1 and can issue in t+2; one fetched in an earlier slot issues from t+1.
 
 use super::icache::{ICache, Lookup, Waiter, AWAITING_REPLY};
+use super::warps::WarpTiming;
 use super::{Env, Sm};
+use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
-use crate::policy::{IssueOrders, IssuePolicy};
+use crate::policy::{IssueOrders, IssuePolicy, PolicyView, WarpSlots};
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::warp::WarpState;
 
-/// The SM's front end: the fetch policy, the I-cache and every warp's I-buffer.
+/// The SM's front end: the fetch policy, the I-cache and every warp's I-buffer. It owns them;
+/// the rest of the SM reaches them through the methods below. Of the warps it reads where each
+/// continues (`WarpTiming`) and writes what policies see of fetch (`WarpSlots::ib_n`,
+/// `fetch_wait`); a warp whose empty I-buffer it fills is handed back ([`Frontend::decoded`])
+/// for the SM to re-derive its blocking state.
 pub(crate) struct Frontend<F> {
     /// Which warps fetch (`fetch_policy/`).
-    pub policy: F,
-    pub icache: ICache,
-    /// Per warp slot, the I-buffer: `WarpSlots::ib_n` valid decoded entries, the first at
-    /// (`ib_func`, `ib_pc`), the rest sequential.
-    pub ib_func: Vec<u32>,
-    pub ib_pc: Vec<u32>,
-    /// Per warp slot: cycle from which the I-buffer's first entry is decoded and can issue.
-    pub ib_ready: Vec<u64>,
-    /// Per warp slot: the I-buffer was emptied by a control hazard and not refilled yet.
-    pub flushed: Vec<bool>,
+    policy: F,
+    icache: ICache,
+    ib: IBuffers,
     /// Nothing became fetchable since the fetch stage last found nothing to do…
-    pub idle: bool,
+    idle: bool,
     /// …until this cycle (the earliest pending I-cache miss returns).
-    pub wake: u64,
+    wake: u64,
+    /// Instructions one fetch brings (`sm.fetch_bytes / 8`, at most the I-buffer's depth).
+    per_fetch: u8,
+    /// Fetch slots a cycle (`sm.fetch_warps_per_cycle`).
+    slots: usize,
+    /// Fetch slots used so far this cycle.
+    used: usize,
     /// Scratch: the warps the policy picked this cycle.
-    pub pick: Vec<u16>,
+    pick: Vec<u16>,
+    /// Scratch: warps whose empty I-buffer was filled in this phase (and are `Ready`), with the
+    /// cycle from which the new head can issue.
+    decoded: Vec<(u16, u64)>,
+}
+
+/// Per warp slot, the I-buffer: `WarpSlots::ib_n` valid decoded entries, the first at
+/// (`func`, `pc`), the rest sequential.
+struct IBuffers {
+    func: Vec<u32>,
+    pc: Vec<u32>,
+    /// The cycle from which the first entry is decoded and can issue.
+    ready: Vec<u64>,
+    /// Emptied by a control hazard and not refilled yet.
+    flushed: Vec<bool>,
+}
+
+/// What the front end reads and writes of the rest of the SM in a fetch phase.
+pub(crate) struct FetchPorts<'a> {
+    pub warps: &'a mut WarpSlots,
+    pub timing: &'a WarpTiming,
+    pub table: &'a TimingTable,
+    /// I-buffer entries per warp.
+    pub ib_depth: u8,
+}
+
+/// A warp's I-buffer head, as the issue stage needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Head {
+    /// Nothing decoded: waiting on fetch, or (`flushed`) on a control hazard's refetch.
+    Empty { flushed: bool },
+    /// The decoded stream was not where the warp continues: it is flushed now (a control
+    /// hazard). `ready`: when the flushed head would have left decode.
+    Diverged { ready: u64 },
+    /// The head is the warp's next instruction, decoded and issuable from `ready`.
+    Decoded { ready: u64 },
 }
 
 impl<F> Frontend<F> {
     pub fn new(cfg: &GpuConfig, slots: usize, policy: F, perfect_icache: bool) -> Self {
+        let ib_depth = cfg.sm.ibuffer_entries.clamp(1, 255);
         Frontend {
             policy,
             icache: ICache::new(cfg, perfect_icache),
-            ib_func: vec![0; slots],
-            ib_pc: vec![0; slots],
-            ib_ready: vec![0; slots],
-            flushed: vec![false; slots],
+            ib: IBuffers {
+                func: vec![0; slots],
+                pc: vec![0; slots],
+                ready: vec![0; slots],
+                flushed: vec![false; slots],
+            },
             idle: false,
             wake: 0,
+            per_fetch: (cfg.sm.fetch_bytes / 8).max(1).min(ib_depth) as u8,
+            slots: cfg.sm.fetch_warps_per_cycle.max(1) as usize,
+            used: 0,
             pick: Vec::with_capacity(slots),
+            decoded: Vec::with_capacity(slots),
         }
     }
 
@@ -66,83 +113,188 @@ impl<F> Frontend<F> {
 
     /// Warp slot `s` takes a fresh warp: an empty I-buffer, no control hazard pending.
     pub fn reset_slot(&mut self, s: usize) {
-        self.flushed[s] = false;
-        self.ib_ready[s] = 0;
+        self.ib.flushed[s] = false;
+        self.ib.ready[s] = 0;
     }
-}
 
-impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
-    pub(crate) fn fetch_stage(&mut self, env: &Env, now: u64) {
-        if self.front.idle && now < self.front.wake {
-            return; // nothing became eligible since the last fetch found nothing
+    /// The fetch stage has work this cycle: something became fetchable since it last found
+    /// nothing, or a pending miss's line is due.
+    #[inline]
+    pub fn due(&self, now: u64) -> bool {
+        !self.idle || now >= self.wake
+    }
+
+    /// The front end acts next cycle whatever else happens: it found work last time, or an
+    /// I-cache miss waits to be sent.
+    #[inline]
+    pub fn busy(&self) -> bool {
+        !self.idle || self.icache.next_request().is_some()
+    }
+
+    /// When an idle front end wakes by itself (its earliest pending I-cache line).
+    #[inline]
+    pub fn wake_at(&self) -> u64 {
+        self.wake
+    }
+
+    /// Warp `s`'s I-buffer head, given where the warp continues (`cur`: function, PC). A
+    /// decoded stream elsewhere is flushed here (`Head::Diverged`).
+    pub fn head(&mut self, warps: &mut WarpSlots, s: usize, cur: (u32, u32)) -> Head {
+        if warps.ib_n[s] == 0 {
+            return Head::Empty {
+                flushed: self.ib.flushed[s],
+            };
         }
-        let per_fetch = (env.cfg.sm.fetch_bytes / 8)
-            .max(1)
-            .min(self.shape.ib_depth as u32) as u8;
-        let slots = env.cfg.sm.fetch_warps_per_cycle.max(1) as usize;
-        let mut used = 0;
-        // Misses whose lines have arrived go first.
-        while used < slots {
-            let Some(w) = self.front.icache.next_ready(now) else {
+        let ready = self.ib.ready[s];
+        if cur != (self.ib.func[s], self.ib.pc[s]) {
+            warps.set_ib_n(s, 0);
+            self.ib.flushed[s] = true;
+            self.rouse();
+            return Head::Diverged { ready };
+        }
+        Head::Decoded { ready }
+    }
+
+    /// The PC of warp `s`'s I-buffer head.
+    #[cfg(test)]
+    pub fn head_pc(&self, s: usize) -> u32 {
+        self.ib.pc[s]
+    }
+
+    /// The cycle from which warp `s`'s I-buffer head can issue.
+    #[cfg(test)]
+    pub fn head_ready(&self, s: usize) -> u64 {
+        self.ib.ready[s]
+    }
+
+    /// The fetch stage found nothing to do in its last cycle.
+    #[cfg(test)]
+    pub fn is_idle(&self) -> bool {
+        self.idle
+    }
+
+    /// Warp `s` issued its head and continues at `next` (`None`: finished): pop the head when
+    /// that is the next entry, else flush (a control hazard).
+    pub fn advance(&mut self, warps: &mut WarpSlots, s: usize, next: Option<(u32, u32)>) {
+        match next {
+            None => warps.set_ib_n(s, 0),
+            Some((func, npc)) => {
+                if func == self.ib.func[s] && npc == self.ib.pc[s] + 1 {
+                    self.ib.pc[s] = npc;
+                    warps.set_ib_n(s, warps.ib_n[s] - 1);
+                } else {
+                    warps.set_ib_n(s, 0);
+                    self.ib.flushed[s] = true;
+                }
+            }
+        }
+        self.rouse();
+    }
+
+    /// The I-cache, for its statistics.
+    pub fn icache(&self) -> &ICache {
+        &self.icache
+    }
+
+    /// The line address of the I-cache's next miss to send to memory, if any.
+    #[inline]
+    pub fn next_icache_request(&self) -> Option<u64> {
+        self.icache.next_request()
+    }
+
+    /// The miss [`Frontend::next_icache_request`] named was sent.
+    pub fn icache_request_sent(&mut self) {
+        self.icache.request_sent();
+    }
+
+    /// Memory's reply for line `line` arrived: this cycle's fetch hands it to the warps
+    /// waiting for it.
+    pub fn icache_fill(&mut self, line: u64, now: u64) {
+        self.icache.fill(line, now);
+        self.wake = self.wake.min(now);
+    }
+
+    /// Swaps the I-cache with one kept from an earlier launch.
+    pub fn swap_icache(&mut self, other: &mut ICache) {
+        std::mem::swap(&mut self.icache, other);
+    }
+
+    /// The I-cache, kept for the next launch.
+    pub fn into_icache(self) -> ICache {
+        self.icache
+    }
+
+    /// Starts a fetch cycle: hands misses whose lines arrived back to their warps (one a fetch
+    /// slot, oldest line first). Warps whose empty I-buffer this filled are in
+    /// [`Frontend::take_decoded`].
+    pub fn deliver_ready(&mut self, now: u64, p: &mut FetchPorts) {
+        self.used = 0;
+        self.decoded.clear();
+        while self.used < self.slots {
+            let Some(w) = self.icache.next_ready(now) else {
                 break;
             };
-            let usable = decoded_at(now, used, slots);
-            self.deliver(env, w, per_fetch, usable);
-            used += 1;
+            let usable = decoded_at(now, self.used, self.slots);
+            self.deliver(p, w, usable);
+            self.used += 1;
         }
-        let mut pick = std::mem::take(&mut self.front.pick);
-        pick.clear();
-        if used < slots {
-            let v = view!(self, now, env.all_dispatched);
-            let mut orders = IssueOrders::new(
-                &mut self.sched.policies,
-                &self.sched.shared,
-                &self.shape.sched_slots,
-            );
-            self.front
-                .policy
-                .pick(&v, &mut orders, slots - used, &mut pick);
-        }
-        self.front.idle = used == 0 && pick.is_empty();
+    }
+
+    /// Fetches for the warps the policy picked ([`Frontend::pick`]) in the slots left; then,
+    /// when the whole cycle did nothing, sleeps until the I-cache hands a line back (a reply
+    /// or any event wakes it earlier). Warps whose empty I-buffer this filled are in
+    /// [`Frontend::take_decoded`].
+    pub fn fill_picked(&mut self, now: u64, p: &mut FetchPorts) {
+        self.decoded.clear();
+        self.idle = self.used == 0 && self.pick.is_empty();
+        let pick = std::mem::take(&mut self.pick);
         for &s in &pick {
-            let usable = decoded_at(now, used, slots);
-            self.fill(env, s as usize, per_fetch, now, usable);
-            used += 1;
+            let usable = decoded_at(now, self.used, self.slots);
+            self.fill(p, s as usize, now, usable);
+            self.used += 1;
         }
-        self.front.pick = pick;
-        if self.front.idle {
-            // Sleep until the I-cache hands a line back (a reply wakes it earlier) or an event.
-            self.front.wake = self.front.icache.next_ready_at();
+        self.pick = pick;
+        if self.idle {
+            self.wake = self.icache.next_ready_at();
         }
     }
 
-    /// Warp `s`'s next fetch address: after its I-buffer's entries, or its PC when empty.
-    fn fetch_pc(&self, s: usize) -> (u32, u32) {
-        if self.warps.ib_n[s] == 0 {
-            (self.timing.cur_func[s], self.timing.cur_pc[s])
+    /// The warps whose empty I-buffer the last phase filled (and that are `Ready`), with the
+    /// cycle from which each new head can issue; give the vector back with
+    /// [`Frontend::return_decoded`] (it keeps its capacity: no allocation per cycle).
+    pub fn take_decoded(&mut self) -> Vec<(u16, u64)> {
+        std::mem::take(&mut self.decoded)
+    }
+
+    pub fn return_decoded(&mut self, v: Vec<(u16, u64)>) {
+        self.decoded = v;
+    }
+
+    /// Warp `s`'s next fetch address: after its I-buffer's entries, or where it continues
+    /// when empty.
+    fn fetch_pc(&self, p: &FetchPorts, s: usize) -> (u32, u32) {
+        if p.warps.ib_n[s] == 0 {
+            (p.timing.cur_func[s], p.timing.cur_pc[s])
         } else {
-            (
-                self.front.ib_func[s],
-                self.front.ib_pc[s] + self.warps.ib_n[s] as u32,
-            )
+            (self.ib.func[s], self.ib.pc[s] + p.warps.ib_n[s] as u32)
         }
     }
 
-    /// Fetches for warp `s` in cycle `now`: on a hit up to `n` instructions join its I-buffer,
-    /// usable by issue from cycle `usable`; on a miss the warp waits for the I-cache to hand
-    /// the line back; on a reservation failure nothing happens.
-    fn fill(&mut self, env: &Env, s: usize, n: u8, now: u64, usable: u64) {
-        let (func, pc) = self.fetch_pc(s);
-        let addr = env.table.inst_addr(func, pc);
+    /// Fetches for warp `s` in cycle `now`: on a hit up to a fetch block of instructions join
+    /// its I-buffer, usable by issue from cycle `usable`; on a miss the warp waits for the
+    /// I-cache to hand the line back; on a reservation failure nothing happens.
+    fn fill(&mut self, p: &mut FetchPorts, s: usize, now: u64, usable: u64) {
+        let (func, pc) = self.fetch_pc(p, s);
+        let addr = p.table.inst_addr(func, pc);
         let w = Waiter {
             slot: s as u16,
-            age: self.warps.age[s],
+            age: p.warps.age[s],
             func,
             pc,
         };
-        match self.front.icache.access(addr, now, w) {
-            Lookup::Hit => self.decode(env, s, func, pc, n, usable),
-            Lookup::Miss => self.warps.fetch_wait[s] = AWAITING_REPLY,
+        match self.icache.access(addr, now, w) {
+            Lookup::Hit => self.decode(p, s, func, pc, usable),
+            Lookup::Miss => p.warps.fetch_wait[s] = AWAITING_REPLY,
             Lookup::ReservationFail => {}
         }
     }
@@ -150,36 +302,94 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// An I-cache miss came back for `w`: decode its instructions if its warp still wants them
     /// (the slot holds the same warp, unfinished, fetching from the same place; a warp that
     /// took a branch meanwhile fetches again).
-    fn deliver(&mut self, env: &Env, w: Waiter, n: u8, usable: u64) {
+    fn deliver(&mut self, p: &mut FetchPorts, w: Waiter, usable: u64) {
         let s = w.slot as usize;
-        if !self.warps.occupied[s] || self.warps.age[s] != w.age {
+        if !p.warps.occupied[s] || p.warps.age[s] != w.age {
             return;
         }
-        self.warps.fetch_wait[s] = 0;
-        if self.warps.state[s] == WarpState::Done
-            || self.fetch_pc(s) != (w.func, w.pc)
-            || self.warps.ib_n[s] >= self.shape.ib_depth
+        p.warps.fetch_wait[s] = 0;
+        if p.warps.state[s] == WarpState::Done
+            || self.fetch_pc(p, s) != (w.func, w.pc)
+            || p.warps.ib_n[s] >= p.ib_depth
         {
             return;
         }
-        self.decode(env, s, w.func, w.pc, n, usable);
+        self.decode(p, s, w.func, w.pc, usable);
     }
 
-    /// Up to `n` instructions from (`func`, `pc`) join warp `s`'s I-buffer (as many as it has
-    /// room for), usable by issue from cycle `usable`.
-    fn decode(&mut self, env: &Env, s: usize, func: u32, pc: u32, n: u8, usable: u64) {
-        let was_empty = self.warps.ib_n[s] == 0;
+    /// Up to a fetch block of instructions from (`func`, `pc`) join warp `s`'s I-buffer (as
+    /// many as it has room for), usable by issue from cycle `usable`.
+    fn decode(&mut self, p: &mut FetchPorts, s: usize, func: u32, pc: u32, usable: u64) {
+        let was_empty = p.warps.ib_n[s] == 0;
         if was_empty {
-            self.front.ib_func[s] = func;
-            self.front.ib_pc[s] = pc;
-            self.front.ib_ready[s] = usable;
-            self.front.flushed[s] = false;
+            self.ib.func[s] = func;
+            self.ib.pc[s] = pc;
+            self.ib.ready[s] = usable;
+            self.ib.flushed[s] = false;
         }
-        let room = self.shape.ib_depth.saturating_sub(self.warps.ib_n[s]);
-        self.warps.set_ib_n(s, self.warps.ib_n[s] + n.min(room));
-        if was_empty && self.warps.state[s] == WarpState::Ready {
-            self.set_head(env, s, usable);
+        let room = p.ib_depth.saturating_sub(p.warps.ib_n[s]);
+        p.warps
+            .set_ib_n(s, p.warps.ib_n[s] + self.per_fetch.min(room));
+        if was_empty && p.warps.state[s] == WarpState::Ready {
+            self.decoded.push((s as u16, usable));
         }
+    }
+}
+
+impl<F: FetchPolicy> Frontend<F> {
+    /// The fetch policy picks warps for the slots [`Frontend::deliver_ready`] left.
+    pub fn pick<P: IssuePolicy>(&mut self, v: &PolicyView, orders: &mut IssueOrders<'_, P>) {
+        self.pick.clear();
+        if self.used < self.slots {
+            self.policy
+                .pick(v, orders, self.slots - self.used, &mut self.pick);
+        }
+    }
+}
+
+/// The SM's parts the front end reads and writes (a macro, not a method, so that the borrow
+/// of `$sm.front` beside it stays separate).
+macro_rules! fetch_ports {
+    ($sm:expr, $env:expr) => {
+        FetchPorts {
+            warps: &mut $sm.warps,
+            timing: &$sm.timing,
+            table: $env.table,
+            ib_depth: $sm.shape.ib_depth,
+        }
+    };
+}
+
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// The fetch stage: the front end delivers arrived misses, its policy picks, it fetches;
+    /// each warp whose empty I-buffer got its next instruction has its blocking state
+    /// re-derived (`set_head`) after the phase that filled it, before the policy looks.
+    pub(crate) fn fetch_stage(&mut self, env: &Env, now: u64) {
+        if !self.front.due(now) {
+            return; // nothing became eligible since the last fetch found nothing
+        }
+        self.front.deliver_ready(now, &mut fetch_ports!(self, env));
+        self.head_decoded(env);
+        {
+            let v = view!(self, now, env.all_dispatched);
+            let mut orders = IssueOrders::new(
+                &mut self.sched.policies,
+                &self.sched.shared,
+                &self.shape.sched_slots,
+            );
+            self.front.pick(&v, &mut orders);
+        }
+        self.front.fill_picked(now, &mut fetch_ports!(self, env));
+        self.head_decoded(env);
+    }
+
+    /// `set_head` for every warp the last fetch phase gave a decoded head.
+    fn head_decoded(&mut self, env: &Env) {
+        let decoded = self.front.take_decoded();
+        for &(s, usable) in &decoded {
+            self.set_head(env, s as usize, usable);
+        }
+        self.front.return_decoded(decoded);
     }
 }
 
@@ -209,6 +419,65 @@ mod tests {
         assert_eq!(decoded_at(10, 1, 2), 12);
     }
 
+    /// The I-buffer interface on hand-built state, without an SM: a head is decoded where the
+    /// warp continues, popped in sequence, and flushed (a control hazard) when the warp goes
+    /// elsewhere, either at issue (`advance`) or when its head is next looked at (`head`).
+    #[test]
+    fn the_ibuffer_pops_in_sequence_and_flushes_on_a_jump() {
+        use super::{Frontend, Head};
+        use crate::fetch_policy::RoundRobin;
+        use crate::policy::WarpSlots;
+        let cfg = warpsim_core::config::GpuConfig::load("gtx480").unwrap();
+        let mut front = Frontend::new(&cfg, 2, RoundRobin::default(), true);
+        let mut warps = WarpSlots::new(2, 2, 2);
+        assert_eq!(
+            front.head(&mut warps, 0, (0, 0)),
+            Head::Empty { flushed: false }
+        );
+        // Two instructions from (0, 4), issuable from cycle 7.
+        front.ib.func[0] = 0;
+        front.ib.pc[0] = 4;
+        front.ib.ready[0] = 7;
+        warps.set_ib_n(0, 2);
+        assert_eq!(
+            front.head(&mut warps, 0, (0, 4)),
+            Head::Decoded { ready: 7 }
+        );
+        front.advance(&mut warps, 0, Some((0, 5)));
+        assert_eq!((warps.ib_n[0], front.head_pc(0)), (1, 5), "popped");
+        assert_eq!(
+            front.head(&mut warps, 0, (0, 5)),
+            Head::Decoded { ready: 7 }
+        );
+        // The warp branched to 9 while 5 was its head: flushed, and refetched after a
+        // control stall.
+        front.idle = true;
+        assert_eq!(
+            front.head(&mut warps, 0, (0, 9)),
+            Head::Diverged { ready: 7 }
+        );
+        assert_eq!(warps.ib_n[0], 0);
+        assert!(!front.is_idle(), "a flush makes the warp fetchable again");
+        assert_eq!(
+            front.head(&mut warps, 0, (0, 9)),
+            Head::Empty { flushed: true }
+        );
+        // Issue of a branch: the next PC is not the next entry, so the rest is flushed.
+        warps.set_ib_n(1, 2);
+        front.ib.pc[1] = 0;
+        front.advance(&mut warps, 1, Some((0, 3)));
+        assert_eq!(warps.ib_n[1], 0);
+        assert_eq!(
+            front.head(&mut warps, 1, (0, 3)),
+            Head::Empty { flushed: true }
+        );
+        front.reset_slot(1);
+        assert_eq!(
+            front.head(&mut warps, 1, (0, 0)),
+            Head::Empty { flushed: false }
+        );
+    }
+
     #[test]
     fn one_warp_a_cycle_fills_its_buffer_and_issues_two_cycles_later() {
         let src = kernel("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;\nadd.u32 %r3, %r2, 1;");
@@ -221,14 +490,14 @@ mod tests {
         // Round robin from slot 0: warp 0 gets a whole block (two instructions, the buffer's
         // depth) in cycle 0, decoded in cycle 1, issuable from cycle 2; warp 1 nothing yet.
         assert_eq!((sm.warps.ib_n[0], sm.warps.ib_n[1]), (2, 0));
-        assert_eq!((sm.front.ib_pc[0], sm.front.ib_ready[0]), (0, 2));
+        assert_eq!((sm.front.head_pc(0), sm.front.head_ready(0)), (0, 2));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
         assert_eq!(sm.warps.block[1], Block::Fetch);
         b.with_env(1, |env| sm.fetch_stage(env, 1));
-        assert_eq!((sm.warps.ib_n[1], sm.front.ib_ready[1]), (2, 3));
+        assert_eq!((sm.warps.ib_n[1], sm.front.head_ready(1)), (2, 3));
         // Both buffers full: nothing is eligible, the stage goes idle.
         b.with_env(1, |env| sm.fetch_stage(env, 2));
-        assert!(sm.front.idle);
+        assert!(sm.front.is_idle());
         // Waiting for its first instruction was a fetch stall: two cycles for warp 0 (credited
         // when the interval closes), three for warp 1.
         sm.settle(0, 10);

@@ -379,8 +379,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         ) {
             self.cp.commit(s);
         }
-        self.advance_ibuffer(s, next);
-        self.front.rouse();
+        self.front.advance(&mut self.warps, s, next);
         self.trace_issue(env, s, sched, pc, now);
         let e = Issued {
             slot: s as u16,
@@ -498,23 +497,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // Busy until its staged lines are served (`mem_stage` frees it).
         self.units.occupy(Unit::Ldst, i.unit, u64::MAX);
     }
-
-    /// I-buffer after warp `s` issued its head, given where it continues (`None`: finished):
-    /// pop the head when execution continues sequentially, else flush (a control hazard).
-    fn advance_ibuffer(&mut self, s: usize, next: Option<(u32, u32)>) {
-        match next {
-            None => self.warps.set_ib_n(s, 0),
-            Some((func, npc)) => {
-                if func == self.front.ib_func[s] && npc == self.front.ib_pc[s] + 1 {
-                    self.front.ib_pc[s] = npc;
-                    self.warps.set_ib_n(s, self.warps.ib_n[s] - 1);
-                } else {
-                    self.warps.set_ib_n(s, 0);
-                    self.front.flushed[s] = true;
-                }
-            }
-        }
-    }
 }
 
 /// An instruction being issued, as the bookkeeping after its execution needs it.
@@ -564,7 +546,11 @@ mod tests {
         assert_eq!(sm.sched.outcome[1], Slot::Idle);
         assert_eq!(sm.sched.outcome[0], Slot::Issued);
         assert_eq!(sm.warps.insts[0], 1);
-        assert_eq!((sm.warps.ib_n[0], sm.front.ib_pc[0]), (1, 1), "head popped");
+        assert_eq!(
+            (sm.warps.ib_n[0], sm.front.head_pc(0)),
+            (1, 1),
+            "head popped"
+        );
         // The `add` reads `%r1`: a `mov` (latency 1) is released collect 1 + 1 register-read
         // cycle + dispatch 3 + latency 1 - 1 + writeback 2 = 7 cycles after issue (the
         // preset's `[pipeline]` rule), so the add may issue from cycle 9.

@@ -36,10 +36,10 @@ impl<P: IssuePolicy, F> Sm<P, F> {
     /// Starts this launch with the caches the SM's previous launch left (built for the same
     /// configuration; a perfect I-cache asked for now is kept perfect).
     pub(crate) fn adopt(&mut self, mut k: KeptCaches) {
-        if k.icache.is_perfect() != self.front.icache.is_perfect() {
+        if k.icache.is_perfect() != self.front.icache().is_perfect() {
             return;
         }
-        std::mem::swap(&mut self.front.icache, &mut k.icache);
+        self.front.swap_icache(&mut k.icache);
         self.mem.swap_read_only(&mut k.constant, &mut k.texture);
     }
 
@@ -47,7 +47,7 @@ impl<P: IssuePolicy, F> Sm<P, F> {
     pub(crate) fn into_kept(self) -> KeptCaches {
         let (constant, texture) = self.mem.into_read_only();
         KeptCaches {
-            icache: self.front.icache,
+            icache: self.front.into_icache(),
             constant,
             texture,
         }

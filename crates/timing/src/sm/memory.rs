@@ -597,18 +597,19 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         // An instruction miss goes first: every warp that needs the line waits for it.
-        if let Some(line) = self.front.icache.next_request() {
+        if let Some(line) = self.front.next_icache_request() {
+            let bytes = self.front.icache().line();
             let r = Req {
                 addr: CODE_BASE + line,
                 kind: Kind::Read,
                 sm: sm as u16,
-                bytes: self.front.icache.line() as u16,
+                bytes: bytes as u16,
                 dest: Dest::ICache,
-                sectors: Req::all_sectors(self.front.icache.line(), self.mem.sector),
+                sectors: Req::all_sectors(bytes, self.mem.sector),
                 whole: 0,
             };
             if env.mem.can_send(sm, &r, now) {
-                self.front.icache.request_sent();
+                self.front.icache_request_sent();
                 env.mem.send(now, r);
             }
         }
@@ -820,9 +821,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             Dest::ICache => {
                 m.waiters = w;
-                self.front.icache.fill(r.addr - CODE_BASE, now);
                 // This cycle's fetch hands the line back to the warps waiting for it.
-                self.front.wake = self.front.wake.min(now);
+                self.front.icache_fill(r.addr - CODE_BASE, now);
                 return;
             }
             Dest::L1 => {

@@ -37,14 +37,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .iter()
                 .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
             || self.residency.pending_exit
-            || !self.front.idle
-            || self.front.icache.next_request().is_some()
+            || self.front.busy()
         {
             return now + 1;
         }
         let mut t = self
             .front
-            .wake
+            .wake_at()
             .min(self.mem.next_event(now))
             .min(self.sched.shared.wake_at());
         for &w in &self.sched.wake {

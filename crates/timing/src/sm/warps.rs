@@ -10,6 +10,7 @@
 //! issue walk; `not_selected` is the remainder (resident cycles − issued − all other reasons),
 //! so every resident, non-issuing warp-cycle still counts exactly one reason.
 
+use super::fetch::Head;
 use super::scoreboard::Scoreboard;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
@@ -148,30 +149,26 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Re-derives warp `s`'s blocking state from cycle `t` from its I-buffer head and
     /// scoreboard (the warp is `Ready`). Call after anything that can unblock it.
     pub(crate) fn set_head(&mut self, env: &Env, s: usize, t: u64) {
-        // A head still in decode cannot issue before it leaves decode.
-        let t = if self.warps.ib_n[s] == 0 {
-            t
-        } else {
-            t.max(self.front.ib_ready[s])
-        };
-        if self.warps.ib_n[s] == 0 {
-            let why = if self.front.flushed[s] {
-                Block::Control
-            } else {
-                Block::Fetch
-            };
-            self.block(s, why, t, u64::MAX);
-            return;
-        }
         let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
-        if func != self.front.ib_func[s] || pc != self.front.ib_pc[s] {
-            // The decoded stream is not where the warp continues: a control hazard.
-            self.warps.set_ib_n(s, 0);
-            self.front.flushed[s] = true;
-            self.front.rouse();
-            self.block(s, Block::Control, t, u64::MAX);
-            return;
-        }
+        let t = match self.front.head(&mut self.warps, s, (func, pc)) {
+            Head::Empty { flushed } => {
+                let why = if flushed {
+                    Block::Control
+                } else {
+                    Block::Fetch
+                };
+                self.block(s, why, t, u64::MAX);
+                return;
+            }
+            // The decoded stream is not where the warp continues: a control hazard (from when
+            // the stale head would have left decode).
+            Head::Diverged { ready } => {
+                self.block(s, Block::Control, t.max(ready), u64::MAX);
+                return;
+            }
+            // A head still in decode cannot issue before it leaves decode.
+            Head::Decoded { ready } => t.max(ready),
+        };
         if self.timing.atomics_until[s] > t {
             // GPGPU-Sim's `shd_warp_t::waiting`: no issue while its atomics are in flight. A
             // long wait, as for a load (two-level scheduling demotes such warps).
