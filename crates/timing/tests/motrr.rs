@@ -58,7 +58,7 @@ fn motrr_issues_memory_warps_oldest_first_then_compute_warps_round_robin() {
     assert_eq!(sm.order(0), [0, 6, 3, 7, 1, 2, 4, 5]);
     // A memory warp whose I-buffer is empty, or that waits at a barrier, is not memory class:
     // it takes its round-robin place among the rest (where the issue walk skips it).
-    sm.w.ib_n[0] = 0;
+    sm.w.set_ib_n(0, 0);
     sm.arrive(3);
     assert_eq!(sm.order(0), [6, 7, 0, 1, 2, 3, 4, 5]);
 }

@@ -133,18 +133,18 @@ fn cff_fetches_the_warp_the_issue_stage_picks_next() {
     // order, where RR takes the next empty warp after the last one it fetched for.
     let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
     sm.issue(2);
-    sm.w.ib_n = vec![1, 2, 0, 0];
+    sm.set_ib(&[1, 2, 0, 0]);
     assert_eq!(sm.order(0)[0], 2);
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 1), [2]);
-    sm.w.ib_n = vec![0, 2, 1, 0];
+    sm.set_ib(&[0, 2, 1, 0]);
     assert_eq!(sm.fetch(&mut Cff::new(CffMerge::RoundRobin), 2), [0, 3]);
     assert_eq!(sm.fetch(&mut RoundRobin::default(), 1), [0]);
     // With the `partial` rule CFF refills the greedy warp while it has a free entry.
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [2]);
     // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
-    sm.w.ib_n[2] = 2;
+    sm.w.set_ib_n(2, 2);
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [0]);
-    sm.w.ib_n[2] = 1;
+    sm.w.set_ib_n(2, 1);
     sm.w.fetch_wait[2] = 99;
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 2), [0, 3]);
     // Finished warps are never fetched.
@@ -157,19 +157,17 @@ fn cff_fetches_the_warp_the_issue_stage_picks_next() {
 fn cff_block_rule_needs_room_for_a_whole_fetch_block() {
     // 4-entry I-buffers, fetches of 2 instructions: `block` makes a warp eligible with 0, 1 or
     // 2 valid entries, `empty` only with 0, `partial` with up to 3.
-    let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
-    sm.w.ib_depth = 4;
-    sm.w.fetch_block_size = 2;
+    let mut sm = Crafted::<Gto>::with_ibuffers(1, 4, 1, &params(), 4, 2);
     sm.issue(2);
     sm.issue(3);
-    sm.w.ib_n = vec![4, 1, 2, 3];
+    sm.set_ib(&[4, 1, 2, 3]);
     assert_eq!(sm.order(0)[0], 3);
     let pick =
         |sm: &mut Crafted<Gto>, rule| sm.fetch(&mut Cff::with_rule(CffMerge::RoundRobin, rule), 4);
     assert_eq!(pick(&mut sm, FetchEligibility::Block), [1, 2]);
     assert_eq!(pick(&mut sm, FetchEligibility::Partial), [3, 1, 2]);
     assert_eq!(pick(&mut sm, FetchEligibility::Empty), Vec::<u16>::new());
-    sm.w.ib_n[0] = 0;
+    sm.w.set_ib_n(0, 0);
     assert_eq!(pick(&mut sm, FetchEligibility::Empty), [0]);
 }
 
@@ -181,14 +179,14 @@ fn cff_partial(merge: CffMerge) -> Cff {
 #[test]
 fn cff_follows_mwf_to_the_critical_cta() {
     let mut sm = figure7::<MwfLrr>(&params());
-    sm.w.ib_n = vec![1; 12];
+    sm.set_ib(&[1; 12]);
     // The first runnable warp of the CTA with the most waiters.
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [8]);
-    sm.w.ib_n[8] = 2;
+    sm.w.set_ib_n(8, 2);
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [4]);
     // Only when no runnable warp can take an instruction do the waiting ones get a turn.
     for s in [0, 1, 3, 4, 6] {
-        sm.w.ib_n[s] = 2;
+        sm.w.set_ib_n(s, 2);
     }
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [9]);
 }
@@ -198,7 +196,7 @@ fn cff_merges_the_schedulers_orders_round_robin_or_by_rank() {
     // Two schedulers under MWF(GTO); CTA 1 (slots 4–7) has a waiter, so both orders start there.
     let mut sm = Crafted::<MwfGto>::new(2, 4, 2, &params());
     sm.arrive(5);
-    sm.w.ib_n = vec![0; 8];
+    sm.set_ib(&vec![0; 8]);
     let mut rr = cff_partial(CffMerge::RoundRobin);
     // Turns alternate between the schedulers' heads: 4 (scheduler 0), then 7 (scheduler 1).
     assert_eq!(sm.fetch(&mut rr, 1), [4]);
@@ -217,7 +215,7 @@ fn cff_reads_two_level_pending_warps_after_the_active_set() {
     p.tls.active = 2;
     let mut sm = Crafted::<Tls>::new(1, 6, 1, &p);
     assert_eq!(sm.order(0), [0, 1]);
-    sm.w.ib_n = vec![2, 2, 0, 0, 0, 0];
+    sm.set_ib(&[2, 2, 0, 0, 0, 0]);
     // The active set is full up; the pending FIFO's front is next.
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 2), [2, 3]);
 }
@@ -225,13 +223,13 @@ fn cff_reads_two_level_pending_warps_after_the_active_set() {
 #[test]
 fn fef_fetches_the_emptiest_i_buffer_oldest_first() {
     let mut sm = Crafted::<Gto>::new(1, 4, 1, &params());
-    sm.w.ib_n = vec![2, 1, 1, 2];
+    sm.set_ib(&[2, 1, 1, 2]);
     assert_eq!(sm.fetch(&mut Fef, 1), [1]);
     sm.w.age = vec![0, 5, 3, 1];
     assert_eq!(sm.fetch(&mut Fef, 2), [2, 1]);
-    sm.w.ib_n = vec![2, 2, 2, 2];
+    sm.set_ib(&[2, 2, 2, 2]);
     assert!(sm.fetch(&mut Fef, 1).is_empty());
-    sm.w.ib_n[3] = 0;
+    sm.w.set_ib_n(3, 0);
     sm.finish(3);
     assert!(sm.fetch(&mut Fef, 1).is_empty());
 }
@@ -252,13 +250,13 @@ fn gto_memoised_order_is_its_definition() {
     for step in 0..5_000 {
         let slot = rand(24) as u16;
         match rand(6) {
-            0 if !sm.w.waiting[slot as usize] => sm.arrive(slot),
+            0 if !sm.w.waiting()[slot as usize] => sm.arrive(slot),
             1 => sm.release(slot as usize / 4),
             2 => {
                 let ages: Vec<u64> = (0..24).map(|_| rand(1000)).collect();
                 sm.set_ages(&ages);
             }
-            3 if !sm.w.waiting[slot as usize] && rand(8) == 0 => sm.finish(slot),
+            3 if !sm.w.waiting()[slot as usize] && rand(8) == 0 => sm.finish(slot),
             _ => sm.issue(slot),
         }
         for k in 0..2 {

@@ -187,7 +187,9 @@ struct V {
 impl V {
     fn new(n: usize) -> V {
         let mut w = WarpSlots::new(n, 2, 2);
-        w.occupied = vec![true; n];
+        for s in 0..n {
+            w.set_occupied(s, true);
+        }
         w.age = (0..n as u64).collect();
         w.wake = vec![0; n];
         w.block = vec![Block::Ready; n];
@@ -205,7 +207,7 @@ impl V {
         let mut o: Vec<u16> = slots
             .iter()
             .copied()
-            .filter(|&s| self.w.occupied[s as usize])
+            .filter(|&s| self.w.occupied()[s as usize])
             .collect();
         self.w.touch();
         self.slot_order = vec![o.clone()];

@@ -23,14 +23,14 @@ impl Fef {
     fn best(v: &PolicyView, taken: &[u16]) -> Option<usize> {
         let w = v.warps;
         let mut best = (u64::MAX, usize::MAX);
-        let mut set = w.fetch_room;
+        let mut set = w.fetch_room();
         while set != 0 {
             let s = set.trailing_zeros() as usize;
             set &= set - 1;
             if w.fetch_wait[s] > v.now {
                 continue;
             }
-            let key = (w.ib_n[s] as u64) << 56 | w.age[s];
+            let key = (w.ib_n()[s] as u64) << 56 | w.age[s];
             if key < best.0 && !taken.contains(&(s as u16)) {
                 best = (key, s);
             }
@@ -48,7 +48,7 @@ impl Fef {
     fn best_by_definition(v: &PolicyView, taken: &[u16]) -> Option<usize> {
         (0..v.warps.len().min(MAX_WARP_SLOTS))
             .filter(|&s| eligible(v, s, FetchEligibility::Partial) && !taken.contains(&(s as u16)))
-            .min_by_key(|&s| (v.warps.ib_n[s] as u64) << 56 | v.warps.age[s])
+            .min_by_key(|&s| (v.warps.ib_n()[s] as u64) << 56 | v.warps.age[s])
     }
 }
 

@@ -39,14 +39,14 @@ pub trait FetchPolicy {
 #[inline]
 pub fn eligible(v: &PolicyView, s: usize, rule: FetchEligibility) -> bool {
     let w = v.warps;
-    let n = w.ib_n[s] as u16;
-    w.occupied[s]
-        && w.state[s] != WarpState::Done
+    let n = w.ib_n()[s] as u16;
+    w.occupied()[s]
+        && w.state()[s] != WarpState::Done
         && w.fetch_wait[s] <= v.now
         && match rule {
             FetchEligibility::Empty => n == 0,
-            FetchEligibility::Block => n + w.fetch_block_size as u16 <= w.ib_depth as u16,
-            FetchEligibility::Partial => n < w.ib_depth as u16,
+            FetchEligibility::Block => n + w.fetch_block_size() as u16 <= w.ib_depth() as u16,
+            FetchEligibility::Partial => n < w.ib_depth() as u16,
         }
 }
 
@@ -54,9 +54,9 @@ pub fn eligible(v: &PolicyView, s: usize, rule: FetchEligibility) -> bool {
 #[inline]
 pub fn eligible_set(v: &PolicyView, rule: FetchEligibility) -> u64 {
     match rule {
-        FetchEligibility::Empty => v.warps.fetch_empty,
-        FetchEligibility::Block => v.warps.fetch_block,
-        FetchEligibility::Partial => v.warps.fetch_room,
+        FetchEligibility::Empty => v.warps.fetch_empty(),
+        FetchEligibility::Block => v.warps.fetch_block(),
+        FetchEligibility::Partial => v.warps.fetch_room(),
     }
 }
 

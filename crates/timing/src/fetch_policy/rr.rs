@@ -29,7 +29,7 @@ impl FetchPolicy for RoundRobin {
         // This runs every cycle: only the slots whose bit says "resident, running, empty
         // I-buffer" are visited, from `start` to the end, then from 0 (bit order is slot
         // order; an SM has at most 64 slots).
-        let empty = v.warps.fetch_empty;
+        let empty = v.warps.fetch_empty();
         let from_start = bits_from(start);
         for mut set in [empty & from_start, empty & !from_start] {
             while set != 0 && left > 0 {

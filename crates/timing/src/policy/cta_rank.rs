@@ -129,7 +129,7 @@ impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
         out: &mut Vec<u16>,
         mut run_at: Option<&mut [u16]>,
     ) {
-        let waiting = v.warps.waiting_bits;
+        let waiting = v.warps.waiting_bits();
         for &c in sh.order() {
             let c = c as usize;
             if let Some(at) = run_at.as_deref_mut() {
@@ -148,7 +148,7 @@ impl<K: CtaKey, const GREEDY: bool> InCta<K, GREEDY> {
     /// not on `last`.
     #[inline(always)]
     fn run(&self, c: usize, v: &PolicyView, mut put: impl FnMut(u16)) {
-        let runnable = self.mine(c, v.ctas.warps[c]) & !v.warps.waiting_bits;
+        let runnable = self.mine(c, v.ctas.warps[c]) & !v.warps.waiting_bits();
         let last = self.last[c];
         let mut put_bits = |mut set: u64| {
             while set != 0 {

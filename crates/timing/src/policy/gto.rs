@@ -71,10 +71,10 @@ impl IssuePolicy for Gto {
     fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         let greedy = self.greedy(v);
         let m = &mut self.memo;
-        if m.version != v.warps.version {
+        if m.version != v.warps.version() {
             m.by_age.clear();
             by_age(self.me, v, &mut m.by_age);
-            m.version = v.warps.version;
+            m.version = v.warps.version();
             m.order_valid = false;
         }
         if !m.order_valid || m.greedy != greedy {

@@ -41,7 +41,7 @@ use warpsim_core::exec::warp::WarpState;
 #[inline]
 fn masks(me: u16, v: &PolicyView) -> (u64, u64) {
     let occupied = slot_bits(&v.slot_order[me as usize]);
-    let memory = v.warps.memory_heads & occupied;
+    let memory = v.warps.memory_heads() & occupied;
     debug_assert_eq!(
         memory,
         v.slot_order[me as usize]
@@ -68,7 +68,7 @@ fn memory_then_round_robin(
     // One pass over the age order (this scheduler's occupied slots) gives the memory warps
     // in age order and the occupied set; the order is built in a fixed array and copied out
     // once (pushes check the capacity each time).
-    let heads = v.warps.memory_heads;
+    let heads = v.warps.memory_heads();
     let mut order = [0u16; MAX_WARP_SLOTS];
     let (mut n, mut occupied) = (0, 0u64);
     for &s in &v.age_order[me as usize] {
@@ -138,8 +138,11 @@ impl IssuePolicy for Mto {
         // memory-class bits need no mask of them.)
         out.clear();
         let ages = &v.age_order[self.me as usize];
-        debug_assert_eq!(masks(self.me, v).1, slot_bits(ages) & v.warps.memory_heads);
-        let heads = v.warps.memory_heads;
+        debug_assert_eq!(
+            masks(self.me, v).1,
+            slot_bits(ages) & v.warps.memory_heads()
+        );
+        let heads = v.warps.memory_heads();
         let mut compute = [0u16; MAX_WARP_SLOTS];
         let mut n = 0;
         out.reserve(ages.len());
@@ -310,7 +313,7 @@ impl Events for Recency {
         self.last[s] = self.tick;
         // A finished warp whose stores drain still resets its counter but cannot issue again:
         // it does not take a place in the group.
-        if v.warps.state[s] != WarpState::Done && !self.recent(slot) {
+        if v.warps.state()[s] != WarpState::Done && !self.recent(slot) {
             self.recent_mask |= 1 << s;
             self.group.push(slot);
         }

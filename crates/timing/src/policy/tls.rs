@@ -148,7 +148,7 @@ impl Tls {
     #[inline]
     fn due_for_demotion(s: u16, v: &PolicyView) -> bool {
         // Both tests, no branch between them (the bit set is `waiting`; slots are below 64).
-        (v.warps.waiting_bits >> s & 1 != 0) | v.long_dep(s)
+        (v.warps.waiting_bits() >> s & 1 != 0) | v.long_dep(s)
     }
 
     /// Appends the active set in round-robin order after the last issued warp, when every
@@ -314,7 +314,7 @@ impl IssuePolicy for Tls {
         // The members are the active warps and the pending ones; a pending warp that is not
         // waiting must be blocked on a load.
         let pending = self.joined & !active;
-        let mut m = pending & !v.warps.waiting_bits;
+        let mut m = pending & !v.warps.waiting_bits();
         while m != 0 {
             let s = m.trailing_zeros() as u16;
             m &= m - 1;
@@ -343,7 +343,7 @@ impl IssuePolicy for Tls {
     fn fetch_order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         // Fetch comes after issue: asleep, this cycle's rotation is one of those to replay.
         self.catch_up(v.now + 1);
-        if self.seen == v.warps.version {
+        if self.seen == v.warps.version() {
             // Membership is current (`order` ran since the last occupancy change): every
             // member is resident and every resident warp a member.
             out.clear();
@@ -372,7 +372,7 @@ impl IssuePolicy for Tls {
         scratch: &mut Vec<u16>,
     ) -> Option<u16> {
         self.catch_up(v.now + 1);
-        if self.seen != v.warps.version {
+        if self.seen != v.warps.version() {
             // Membership is behind occupancy (rare): the whole order, as `fetch_order`.
             scratch.clear();
             self.fetch_order(sh, slots, v, scratch);
@@ -405,8 +405,8 @@ impl IssuePolicy for Tls {
         // The cycles slept through had the occupancy of before (a change wakes it).
         self.catch_up(v.now);
         self.replay_due = 0;
-        if self.seen != v.warps.version {
-            self.seen = v.warps.version;
+        if self.seen != v.warps.version() {
+            self.seen = v.warps.version();
             self.follow_occupancy(slots, v);
         }
         self.rotate(|s| Tls::due_for_demotion(s, v));

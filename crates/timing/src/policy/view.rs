@@ -31,20 +31,24 @@ pub enum Block {
 
 /// Per warp slot state (index = the SM's warp slot; slot `w` belongs to scheduler `w mod S`
 /// and to CTA slot `w / warps_per_cta`).
+///
+/// Invariant: the flags the derived bit sets and `version` depend on (`occupied`, `state`,
+/// `waiting`, `ib_n`) are private, written only through their setters, so the bit sets are
+/// always up to date; policies read them through the accessors of the same names.
 #[derive(Clone, Debug)]
 pub struct WarpSlots {
     /// The slot holds a warp of a resident CTA (written through [`WarpSlots::set_occupied`]).
-    pub occupied: Vec<bool>,
+    occupied: Vec<bool>,
     /// Dynamic id (launch order): smaller is older.
     pub age: Vec<u64>,
     /// The functional warp's state (refreshed at issue and on barrier release / exit; written
     /// through [`WarpSlots::set_state`]).
-    pub state: Vec<WarpState>,
+    state: Vec<WarpState>,
     /// At a barrier or finished (waiting for its CTA to exit; written through
     /// [`WarpSlots::set_waiting`]).
-    pub waiting: Vec<bool>,
+    waiting: Vec<bool>,
     /// Valid decoded entries in the I-buffer (written through [`WarpSlots::set_ib_n`]).
-    pub ib_n: Vec<u8>,
+    ib_n: Vec<u8>,
     /// Unit class of the I-buffer head (meaningful while `ib_n > 0`); `Unit::Ldst` = a
     /// memory instruction (MOTRR's memory class).
     pub head_unit: Vec<Unit>,
@@ -65,12 +69,12 @@ pub struct WarpSlots {
     /// Moves whenever a slot's `occupied` or `waiting` flag or the age orders change: a
     /// policy whose order derives only from those (and its own state) keeps the order while
     /// this stands, instead of re-deriving it every cycle.
-    pub version: u64,
+    version: u64,
     /// I-buffer depth (`sm.ibuffer_entries`), for [`WarpSlots::fetch_room`].
-    pub ib_depth: u8,
+    ib_depth: u8,
     /// Instructions one fetch brings (`sm.fetch_bytes / 8`, at most `ib_depth`), for
     /// [`WarpSlots::fetch_block`].
-    pub fetch_block_size: u8,
+    fetch_block_size: u8,
     /// Bit sets over the slots (`sm.max_warps ≤ 64`), derived from the fields above so that
     /// policies test a bit instead of several arrays. Kept by the setters (each refreshes the
     /// bits its field feeds) and by the SM after each change of an I-buffer head
@@ -78,18 +82,18 @@ pub struct WarpSlots {
     /// [`WarpSlots::refresh`] redoes all of a slot's. Bit `s` of `memory_heads`: the slot's
     /// next instruction goes to the load/store unit and it is not waiting (`ib_n > 0 &&
     /// head_unit == Ldst && !waiting`: MOTRR's memory class). Meaningful for occupied slots.
-    pub memory_heads: u64,
+    memory_heads: u64,
     /// Bit `s`: `waiting[s]`.
-    pub waiting_bits: u64,
+    waiting_bits: u64,
     /// Bit `s`: occupied, not finished, a free I-buffer entry (fetch's `partial` rule, less the
     /// I-cache wait).
-    pub fetch_room: u64,
+    fetch_room: u64,
     /// Bit `s`: occupied, not finished, free entries for a whole fetch block (fetch's `block`
     /// rule, less the I-cache wait).
-    pub fetch_block: u64,
+    fetch_block: u64,
     /// Bit `s`: occupied, not finished, an empty I-buffer (fetch's baseline rule, less the
     /// I-cache wait).
-    pub fetch_empty: u64,
+    fetch_empty: u64,
 }
 
 impl WarpSlots {
@@ -117,6 +121,78 @@ impl WarpSlots {
             fetch_block: 0,
             fetch_empty: 0,
         }
+    }
+
+    /// The slot holds a warp of a resident CTA.
+    #[inline]
+    pub fn occupied(&self) -> &[bool] {
+        &self.occupied
+    }
+
+    /// The functional warp's state.
+    #[inline]
+    pub fn state(&self) -> &[WarpState] {
+        &self.state
+    }
+
+    /// At a barrier or finished.
+    #[inline]
+    pub fn waiting(&self) -> &[bool] {
+        &self.waiting
+    }
+
+    /// Valid decoded entries in each I-buffer.
+    #[inline]
+    pub fn ib_n(&self) -> &[u8] {
+        &self.ib_n
+    }
+
+    /// Moves whenever a slot's `occupied` or `waiting` flag or the age orders change.
+    #[inline]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// I-buffer depth.
+    #[inline]
+    pub fn ib_depth(&self) -> u8 {
+        self.ib_depth
+    }
+
+    /// Instructions one fetch brings.
+    #[inline]
+    pub fn fetch_block_size(&self) -> u8 {
+        self.fetch_block_size
+    }
+
+    /// Bit `s`: the slot's next instruction is a memory one and it is not waiting.
+    #[inline]
+    pub fn memory_heads(&self) -> u64 {
+        self.memory_heads
+    }
+
+    /// Bit `s`: `waiting()[s]`.
+    #[inline]
+    pub fn waiting_bits(&self) -> u64 {
+        self.waiting_bits
+    }
+
+    /// Bit `s`: fetch's `partial` rule holds (less the I-cache wait).
+    #[inline]
+    pub fn fetch_room(&self) -> u64 {
+        self.fetch_room
+    }
+
+    /// Bit `s`: fetch's `block` rule holds (less the I-cache wait).
+    #[inline]
+    pub fn fetch_block(&self) -> u64 {
+        self.fetch_block
+    }
+
+    /// Bit `s`: fetch's `empty` rule holds (less the I-cache wait).
+    #[inline]
+    pub fn fetch_empty(&self) -> u64 {
+        self.fetch_empty
     }
 
     pub fn set_occupied(&mut self, s: usize, on: bool) {

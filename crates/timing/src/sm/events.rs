@@ -79,7 +79,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if waits_at_barrier {
             self.barrier_arrival(env, s, pc, now);
         }
-        match self.warps.state[s] {
+        match self.warps.state()[s] {
             WarpState::Done => self.warp_finished(env, s, now),
             WarpState::AtBarrier { .. } => {
                 self.warps.set_waiting(s, true);
@@ -90,14 +90,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if matches!(ev, StepEvent::Continue) {
             return Ok(());
         }
-        if waits_at_barrier && self.warps.state[s] != WarpState::Ready {
+        if waits_at_barrier && self.warps.state()[s] != WarpState::Ready {
             // The barrier this warp waits on is incomplete, and the functional CTA releases
             // another barrier only when its arrival count or the live threads change (an
             // arrival there, an exit): nobody was released, no other warp to look at.
             return Ok(());
         }
         // A barrier arrival or an exit can release the CTA's waiting warps.
-        let released = if waits_at_barrier && self.warps.state[s] == WarpState::Ready {
+        let released = if waits_at_barrier && self.warps.state()[s] == WarpState::Ready {
             self.cta_slots.at_barrier[c] -= 1;
             Some(pc)
         } else {
@@ -196,9 +196,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             if o == s {
                 continue;
             }
-            let old = self.warps.state[o];
+            let old = self.warps.state()[o];
             self.snapshot(o);
-            if matches!(old, WarpState::AtBarrier { .. }) && self.warps.state[o] == WarpState::Ready
+            if matches!(old, WarpState::AtBarrier { .. })
+                && self.warps.state()[o] == WarpState::Ready
             {
                 self.warps.set_waiting(o, false);
                 self.cta_slots.at_barrier[c] -= 1;
@@ -223,7 +224,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 break;
             }
             self.completions.pop();
-            if self.warps.occupied[s as usize] {
+            if self.warps.occupied()[s as usize] {
                 notify!(self, now, env.all_dispatched, |p, v| p
                     .on_mem_complete(s, &v));
             }

@@ -140,7 +140,7 @@ impl<F> Frontend<F> {
     /// Warp `s`'s I-buffer head, given where the warp continues (`cur`: function, PC). A
     /// decoded stream elsewhere is flushed here (`Head::Diverged`).
     pub fn head(&mut self, warps: &mut WarpSlots, s: usize, cur: (u32, u32)) -> Head {
-        if warps.ib_n[s] == 0 {
+        if warps.ib_n()[s] == 0 {
             return Head::Empty {
                 flushed: self.ib.flushed[s],
             };
@@ -181,7 +181,7 @@ impl<F> Frontend<F> {
             Some((func, npc)) => {
                 if func == self.ib.func[s] && npc == self.ib.pc[s] + 1 {
                     self.ib.pc[s] = npc;
-                    warps.set_ib_n(s, warps.ib_n[s] - 1);
+                    warps.set_ib_n(s, warps.ib_n()[s] - 1);
                 } else {
                     warps.set_ib_n(s, 0);
                     self.ib.flushed[s] = true;
@@ -273,10 +273,10 @@ impl<F> Frontend<F> {
     /// Warp `s`'s next fetch address: after its I-buffer's entries, or where it continues
     /// when empty.
     fn fetch_pc(&self, p: &FetchPorts, s: usize) -> (u32, u32) {
-        if p.warps.ib_n[s] == 0 {
+        if p.warps.ib_n()[s] == 0 {
             (p.timing.cur_func[s], p.timing.cur_pc[s])
         } else {
-            (self.ib.func[s], self.ib.pc[s] + p.warps.ib_n[s] as u32)
+            (self.ib.func[s], self.ib.pc[s] + p.warps.ib_n()[s] as u32)
         }
     }
 
@@ -304,13 +304,13 @@ impl<F> Frontend<F> {
     /// took a branch meanwhile fetches again).
     fn deliver(&mut self, p: &mut FetchPorts, w: Waiter, usable: u64) {
         let s = w.slot as usize;
-        if !p.warps.occupied[s] || p.warps.age[s] != w.age {
+        if !p.warps.occupied()[s] || p.warps.age[s] != w.age {
             return;
         }
         p.warps.fetch_wait[s] = 0;
-        if p.warps.state[s] == WarpState::Done
+        if p.warps.state()[s] == WarpState::Done
             || self.fetch_pc(p, s) != (w.func, w.pc)
-            || p.warps.ib_n[s] >= p.ib_depth
+            || p.warps.ib_n()[s] >= p.ib_depth
         {
             return;
         }
@@ -320,17 +320,17 @@ impl<F> Frontend<F> {
     /// Up to a fetch block of instructions from (`func`, `pc`) join warp `s`'s I-buffer (as
     /// many as it has room for), usable by issue from cycle `usable`.
     fn decode(&mut self, p: &mut FetchPorts, s: usize, func: u32, pc: u32, usable: u64) {
-        let was_empty = p.warps.ib_n[s] == 0;
+        let was_empty = p.warps.ib_n()[s] == 0;
         if was_empty {
             self.ib.func[s] = func;
             self.ib.pc[s] = pc;
             self.ib.ready[s] = usable;
             self.ib.flushed[s] = false;
         }
-        let room = p.ib_depth.saturating_sub(p.warps.ib_n[s]);
+        let room = p.ib_depth.saturating_sub(p.warps.ib_n()[s]);
         p.warps
-            .set_ib_n(s, p.warps.ib_n[s] + self.per_fetch.min(room));
-        if was_empty && p.warps.state[s] == WarpState::Ready {
+            .set_ib_n(s, p.warps.ib_n()[s] + self.per_fetch.min(room));
+        if was_empty && p.warps.state()[s] == WarpState::Ready {
             self.decoded.push((s as u16, usable));
         }
     }
@@ -444,7 +444,7 @@ mod tests {
             Head::Decoded { ready: 7 }
         );
         front.advance(&mut warps, 0, Some((0, 5)));
-        assert_eq!((warps.ib_n[0], front.head_pc(0)), (1, 5), "popped");
+        assert_eq!((warps.ib_n()[0], front.head_pc(0)), (1, 5), "popped");
         assert_eq!(
             front.head(&mut warps, 0, (0, 5)),
             Head::Decoded { ready: 7 }
@@ -456,7 +456,7 @@ mod tests {
             front.head(&mut warps, 0, (0, 9)),
             Head::Diverged { ready: 7 }
         );
-        assert_eq!(warps.ib_n[0], 0);
+        assert_eq!(warps.ib_n()[0], 0);
         assert!(!front.is_idle(), "a flush makes the warp fetchable again");
         assert_eq!(
             front.head(&mut warps, 0, (0, 9)),
@@ -466,7 +466,7 @@ mod tests {
         warps.set_ib_n(1, 2);
         front.ib.pc[1] = 0;
         front.advance(&mut warps, 1, Some((0, 3)));
-        assert_eq!(warps.ib_n[1], 0);
+        assert_eq!(warps.ib_n()[1], 0);
         assert_eq!(
             front.head(&mut warps, 1, (0, 3)),
             Head::Empty { flushed: true }
@@ -489,12 +489,12 @@ mod tests {
         b.with_env(1, |env| sm.fetch_stage(env, 0));
         // Round robin from slot 0: warp 0 gets a whole block (two instructions, the buffer's
         // depth) in cycle 0, decoded in cycle 1, issuable from cycle 2; warp 1 nothing yet.
-        assert_eq!((sm.warps.ib_n[0], sm.warps.ib_n[1]), (2, 0));
+        assert_eq!((sm.warps.ib_n()[0], sm.warps.ib_n()[1]), (2, 0));
         assert_eq!((sm.front.head_pc(0), sm.front.head_ready(0)), (0, 2));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
         assert_eq!(sm.warps.block[1], Block::Fetch);
         b.with_env(1, |env| sm.fetch_stage(env, 1));
-        assert_eq!((sm.warps.ib_n[1], sm.front.head_ready(1)), (2, 3));
+        assert_eq!((sm.warps.ib_n()[1], sm.front.head_ready(1)), (2, 3));
         // Both buffers full: nothing is eligible, the stage goes idle.
         b.with_env(1, |env| sm.fetch_stage(env, 2));
         assert!(sm.front.is_idle());

@@ -199,7 +199,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // candidates wait for the LD/ST unit, the memory stage freeing it.
             let mut wake = u64::MAX;
             for &s in &self.shape.sched_slots[k] {
-                if self.warps.occupied[s as usize] && self.warps.wake[s as usize] > now {
+                if self.warps.occupied()[s as usize] && self.warps.wake[s as usize] > now {
                     wake = wake.min(self.warps.wake[s as usize]);
                 }
             }
@@ -270,7 +270,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// hazard at `now` (including on the instruction just issued), and a free unit of a
     /// different class (GPGPU-Sim's `dual_issue_diff_exec_units`).
     fn second_issue(&self, env: &Env, s: usize, k: usize, first: Unit, now: u64) -> Option<usize> {
-        if self.warps.state[s] != WarpState::Ready
+        if self.warps.state()[s] != WarpState::Ready
             || self.warps.block[s] != Block::Ready
             || self.warps.wake[s] != now + 1
             || self.warps.head_unit[s] == first
@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(sm.sched.outcome[0], Slot::Issued);
         assert_eq!(sm.warps.insts[0], 1);
         assert_eq!(
-            (sm.warps.ib_n[0], sm.front.head_pc(0)),
+            (sm.warps.ib_n()[0], sm.front.head_pc(0)),
             (1, 1),
             "head popped"
         );
@@ -574,7 +574,7 @@ mod tests {
             sm.issue_stage(env, 0, 3).unwrap();
         });
         assert_eq!(sm.warps.insts[0], 2);
-        assert_eq!(sm.warps.ib_n[0], 0, "both entries issued");
+        assert_eq!(sm.warps.ib_n()[0], 0, "both entries issued");
         // The empty buffer waits for fetch.
         assert_eq!(sm.warps.block[0], Block::Fetch);
     }

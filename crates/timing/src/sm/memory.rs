@@ -894,7 +894,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         self.mem.outstanding[s] -= 1;
         self.timing.last_complete[s] = self.timing.last_complete[s].max(done);
-        if self.mem.outstanding[s] == 0 && self.warps.waiting[s] {
+        if self.mem.outstanding[s] == 0 && self.warps.waiting()[s] {
             self.residency.pending_exit = true;
         }
         if P::WANTS_MEM_EVENTS {

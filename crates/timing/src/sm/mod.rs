@@ -389,7 +389,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 slots
                     .iter()
                     .copied()
-                    .filter(|&s| self.warps.occupied[s as usize]),
+                    .filter(|&s| self.warps.occupied()[s as usize]),
             );
             let a = &mut self.age_order[k];
             a.clear();

@@ -211,7 +211,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Warp `s`'s scoreboard changed outside its own issue (an asynchronous result release):
     /// re-derive its blocking state from cycle `t`.
     pub fn recheck(&mut self, env: &Env, s: usize, t: u64) {
-        if self.warps.occupied[s] && self.warps.state[s] == WarpState::Ready {
+        if self.warps.occupied()[s] && self.warps.state()[s] == WarpState::Ready {
             self.set_head(env, s, t);
         }
     }
@@ -289,7 +289,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         for wi in 0..nw {
             let s = c * self.shape.wpc + wi;
             self.snapshot(s);
-            if self.warps.state[s] == WarpState::Done {
+            if self.warps.state()[s] == WarpState::Done {
                 // A warp with no valid lanes is finished from the start.
                 self.warps.set_waiting(s, true);
                 self.cta_slots.finished[c] += 1;

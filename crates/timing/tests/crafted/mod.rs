@@ -47,14 +47,28 @@ pub struct Crafted<P: IssuePolicy> {
 
 impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn new(ctas: usize, wpc: usize, scheds: usize, params: &PolicyParams) -> Self {
+        Self::with_ibuffers(ctas, wpc, scheds, params, 2, 2)
+    }
+
+    /// As [`Crafted::new`], with I-buffers `ib_depth` deep and fetches of `fetch_block`.
+    pub fn with_ibuffers(
+        ctas: usize,
+        wpc: usize,
+        scheds: usize,
+        params: &PolicyParams,
+        ib_depth: u8,
+        fetch_block: u8,
+    ) -> Self {
         let n = ctas * wpc;
-        let mut w = WarpSlots::new(n, 2, 2);
-        w.occupied = vec![true; n];
+        let mut w = WarpSlots::new(n, ib_depth, fetch_block);
         w.age = (0..n as u64).collect();
-        w.state = vec![WarpState::Ready; n];
         w.block = vec![Block::Ready; n];
         w.wake = vec![0; n];
-        w.ib_n = vec![2; n];
+        for s in 0..n {
+            w.set_occupied(s, true);
+            w.set_state(s, WarpState::Ready);
+            w.set_ib_n(s, 2);
+        }
         let mut c = CtaSlots::new(ctas);
         for k in 0..ctas {
             c.resident[k] = true;
@@ -156,10 +170,18 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         self.c.resident[c] = false;
     }
 
+    /// Every slot's valid I-buffer entries.
+    pub fn set_ib(&mut self, n: &[u8]) {
+        for (s, &k) in n.iter().enumerate() {
+            self.w.set_ib_n(s, k);
+        }
+    }
+
     pub fn arrive(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
         self.w.set_waiting(slot as usize, true);
-        self.w.state[slot as usize] = WarpState::AtBarrier { id: 0 };
+        self.w
+            .set_state(slot as usize, WarpState::AtBarrier { id: 0 });
         self.c.at_barrier[c] += 1;
         self.c.first_arrival[c].get_or_insert(self.now);
         self.notify(|p, v| p.on_barrier_arrive(slot, 7, v));
@@ -168,16 +190,16 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn finish(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
         self.w.set_waiting(slot as usize, true);
-        self.w.state[slot as usize] = WarpState::Done;
+        self.w.set_state(slot as usize, WarpState::Done);
         self.c.finished[c] += 1;
         self.notify(|p, v| p.on_warp_finished(slot, v));
     }
 
     pub fn release(&mut self, c: usize) {
         for s in c * self.wpc..(c + 1) * self.wpc {
-            if matches!(self.w.state[s], WarpState::AtBarrier { .. }) {
+            if matches!(self.w.state()[s], WarpState::AtBarrier { .. }) {
                 self.w.set_waiting(s, false);
-                self.w.state[s] = WarpState::Ready;
+                self.w.set_state(s, WarpState::Ready);
             }
         }
         self.c.at_barrier[c] = 0;
@@ -198,7 +220,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn runnable(&mut self, k: usize) -> Vec<u16> {
         let o = self.order(k);
         o.into_iter()
-            .filter(|&s| !self.w.waiting[s as usize])
+            .filter(|&s| !self.w.waiting()[s as usize])
             .collect()
     }
 
@@ -273,7 +295,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         for (i, s) in (c * self.wpc..(c + 1) * self.wpc).enumerate() {
             self.w.set_occupied(s, true);
             self.w.age[s] = young + i as u64;
-            self.w.state[s] = WarpState::Ready;
+            self.w.set_state(s, WarpState::Ready);
             self.w.set_waiting(s, false);
             self.age_order[s % n].push(s as u16);
             let o = &mut self.slot_order[s % n];
