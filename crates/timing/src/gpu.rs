@@ -475,7 +475,7 @@ fn statistics<P: IssuePolicy, F: FetchPolicy>(
         memory.l1d_loads.add(&l1d_loads);
         memory.const_cache.add(&cc);
         memory.tex.add(&tex);
-        for s in &sm.sched.slots {
+        for s in sm.sched.counters() {
             issue.add(s);
         }
     }
@@ -495,7 +495,7 @@ fn statistics<P: IssuePolicy, F: FetchPolicy>(
         ipc: env.warp_instructions as f64 / cycles.max(1) as f64,
         ctas_per_sm,
         issue,
-        issue_per_scheduler: sms.iter().map(|s| s.sched.slots.clone()).collect(),
+        issue_per_scheduler: sms.iter().map(|s| s.sched.counters().to_vec()).collect(),
         issued_lanes: std::mem::take(&mut env.lanes),
         icache_hits: sms.iter().map(|s| s.front.icache().hits).sum(),
         icache_misses: sms.iter().map(|s| s.front.icache().misses).sum(),

@@ -372,11 +372,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.head_decoded(env);
         {
             let v = view!(self, now, env.all_dispatched);
-            let mut orders = IssueOrders::new(
-                &mut self.sched.policies,
-                &self.sched.shared,
-                &self.shape.sched_slots,
-            );
+            let mut orders = self.sched.orders(&self.shape.sched_slots);
             self.front.pick(&v, &mut orders);
         }
         self.front.fill_picked(now, &mut fetch_ports!(self, env));

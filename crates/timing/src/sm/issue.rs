@@ -16,7 +16,7 @@ use super::{Env, Shape, Slot, Sm};
 use crate::classify::Unit;
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::Events as _;
-use crate::policy::{Block, Build, BuildCtx, IssuePolicy, Issued};
+use crate::policy::{Block, Build, BuildCtx, IssueOrders, IssuePolicy, Issued, SmState as _};
 use crate::stats::{IssueEvent, IssueSlots};
 use std::cmp::Reverse;
 use warpsim_core::config::GpuConfig;
@@ -27,28 +27,29 @@ use warpsim_core::exec::warp::{Frame, WarpState, WARP_SIZE};
 use warpsim_core::ir::{Inst, Op};
 
 /// The warp schedulers of one SM: each one's policy, its issue-slot outcome and counters,
-/// and when it may sleep.
+/// and when it may sleep. Its state is its own: the rest of the SM wakes schedulers, lends the
+/// policies to fetch and to event delivery, and reads the counters, through the methods below.
 pub(crate) struct Schedulers<P: IssuePolicy> {
     /// Per scheduler.
-    pub policies: Vec<P>,
+    policies: Vec<P>,
     /// The policy's SM-wide state (one per SM, told about every event before the schedulers).
-    pub shared: P::Shared,
+    shared: P::Shared,
     /// Scratch: a scheduler's priority order this cycle.
-    pub order: Vec<u16>,
+    order: Vec<u16>,
     /// Per scheduler: issue-slot counters.
-    pub slots: Vec<IssueSlots>,
+    slots: Vec<IssueSlots>,
     /// Per scheduler: it need not walk before this cycle (nothing can issue).
-    pub wake: Vec<u64>,
+    wake: Vec<u64>,
     /// Per scheduler: the warps its last walk found ready but blocked on a busy unit or
     /// collector (charged a structural stall for every cycle it sleeps on them).
-    pub unit_stalled: Vec<Vec<u16>>,
+    unit_stalled: Vec<Vec<u16>>,
     /// A memory instruction that cannot queue (shared memory) waits for the LD/ST unit: no
     /// other may queue until it has issued, so it is served in its turn (`sm.ldst_queue`).
-    pub ldst_waiting: bool,
+    ldst_waiting: bool,
     /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
-    pub outcome: Vec<Slot>,
+    outcome: Vec<Slot>,
     /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
-    pub blocked_ready: Vec<u16>,
+    blocked_ready: Vec<u16>,
 }
 
 impl<P: IssuePolicy> Schedulers<P> {
@@ -103,6 +104,114 @@ impl<P: IssuePolicy> Schedulers<P> {
     /// Every scheduler sleeping past `now` walks at `now` (the LD/ST unit freed).
     pub fn wake_all_by(&mut self, now: u64) {
         self.wake.iter_mut().for_each(|w| *w = (*w).min(now));
+    }
+
+    /// Scheduler `k` walks again by cycle `t` at the latest (one of its warps changed state).
+    #[inline]
+    pub fn wake_by(&mut self, k: usize, t: u64) {
+        self.wake[k] = self.wake[k].min(t);
+    }
+
+    /// Some scheduler issued or met a busy unit this cycle: it acts again next cycle.
+    #[inline]
+    pub fn active(&self) -> bool {
+        self.outcome
+            .iter()
+            .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
+    }
+
+    /// The first cycle at which a sleeping scheduler walks again or the SM-wide policy
+    /// state's timer is due.
+    pub fn next_wake(&self) -> u64 {
+        self.wake
+            .iter()
+            .fold(self.shared.wake_at(), |t, &w| t.min(w))
+    }
+
+    /// The SM-wide policy state's timer is due at `now`.
+    #[inline]
+    pub fn timer_due(&self, now: u64) -> bool {
+        now >= self.shared.wake_at()
+    }
+
+    /// Runs the SM-wide state's timer; the order may have changed, so every scheduler walks
+    /// again.
+    pub fn fire_timer(&mut self, v: &crate::policy::PolicyView) {
+        self.shared.on_timer(v);
+        self.wake_all();
+    }
+
+    /// The SM-wide policy state.
+    pub fn shared(&self) -> &P::Shared {
+        &self.shared
+    }
+
+    /// The SM-wide policy state and every scheduler's policy, to deliver an event to.
+    pub fn policies_mut(&mut self) -> (&mut P::Shared, &mut [P]) {
+        (&mut self.shared, &mut self.policies)
+    }
+
+    /// Every scheduler's issue order, built on demand (what a fetch policy reads).
+    pub fn orders<'a>(&'a mut self, sched_slots: &'a [Vec<u16>]) -> IssueOrders<'a, P> {
+        IssueOrders::new(&mut self.policies, &self.shared, sched_slots)
+    }
+
+    /// Per scheduler: the issue-slot counters.
+    pub fn counters(&self) -> &[IssueSlots] {
+        &self.slots
+    }
+
+    /// Warp sharing's inputs: the warps ready this cycle whose port was busy, and scratch
+    /// space; `None` when there are none. Hand both back with [`Schedulers::end_sharing`].
+    pub fn begin_sharing(&mut self) -> Option<(Vec<u16>, Vec<u16>)> {
+        if self.blocked_ready.is_empty() {
+            return None;
+        }
+        Some((
+            std::mem::take(&mut self.blocked_ready),
+            std::mem::take(&mut self.order),
+        ))
+    }
+
+    /// Takes back [`Schedulers::begin_sharing`]'s vectors (they keep their capacity).
+    pub fn end_sharing(&mut self, mut blocked: Vec<u16>, scratch: Vec<u16>) {
+        blocked.clear();
+        self.blocked_ready = blocked;
+        self.order = scratch;
+    }
+
+    /// Scheduler `b` issued this cycle.
+    #[inline]
+    pub fn issued(&self, b: usize) -> bool {
+        self.outcome[b] == Slot::Issued
+    }
+
+    /// Scheduler `b` issued another scheduler's warp (warp sharing).
+    pub fn issued_shared(&mut self, b: usize) {
+        self.outcome[b] = Slot::Issued;
+        self.wake[b] = 0;
+    }
+
+    /// Scheduler `b`'s policy picks among `cand` (warp sharing).
+    pub fn pick_shared(
+        &mut self,
+        b: usize,
+        cand: &[u16],
+        v: &crate::policy::PolicyView,
+    ) -> Option<u16> {
+        self.policies[b].pick_shared(cand, v)
+    }
+
+    /// A cycle's outcome for scheduler `k`, set by hand (tests).
+    #[cfg(test)]
+    pub fn set_outcome(&mut self, k: usize, o: Slot) {
+        self.outcome[k] = o;
+    }
+
+    /// The warps found ready but port-blocked this cycle, set by hand (tests).
+    #[cfg(test)]
+    pub fn set_blocked_ready(&mut self, warps: Vec<u16>) {
+        self.blocked_ready = warps;
     }
 
     /// Charges this cycle's outcome of each scheduler, `n` times (`n` > 1: cycles slept).

@@ -33,11 +33,12 @@ macro_rules! view {
 macro_rules! notify {
     ($sm:expr, $now:expr, $all:expr, |$p:ident, $v:ident| $call:expr) => {{
         let $v = view!($sm, $now, $all);
+        let (shared, policies) = $sm.sched.policies_mut();
         {
-            let $p = &mut $sm.sched.shared;
+            let $p = shared;
             $call;
         }
-        for $p in $sm.sched.policies.iter_mut() {
+        for $p in policies.iter_mut() {
             $call;
         }
     }};
@@ -64,7 +65,7 @@ pub mod warps;
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
-use crate::policy::{BuildCtx, CtaSlots, IssuePolicy, PolicyView, SmState, WarpSlots};
+use crate::policy::{BuildCtx, CtaSlots, IssuePolicy, PolicyView, WarpSlots};
 use crate::stats::{CtaRecord, IssueEvent, LogEvent, WarpRecord};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -409,11 +410,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// The stages of one cycle.
     fn run_stages(&mut self, env: &mut Env, now: u64) -> Result<(), crate::TimingError> {
-        if now >= self.sched.shared.wake_at() {
+        if self.sched.timer_due(now) {
             let v = view!(self, now, env.all_dispatched);
-            self.sched.shared.on_timer(&v);
-            // The order may have changed: every scheduler walks again.
-            self.sched.wake_all();
+            self.sched.fire_timer(&v);
         }
         self.mem_stage(env, now);
         if P::WANTS_MEM_EVENTS {

@@ -9,7 +9,7 @@
 //! `TimingStats::shared_issues` by unit class. With the pool collector model the collector
 //! check is the SM-wide pool's, as at issue.
 
-use super::{Env, Slot, Sm};
+use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::policy::IssuePolicy;
 
@@ -19,12 +19,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         env: &mut Env,
         now: u64,
     ) -> Result<(), crate::TimingError> {
-        if self.sched.blocked_ready.is_empty() {
+        let Some((blocked, mut cand)) = self.sched.begin_sharing() else {
             return Ok(());
-        }
+        };
         let n = self.shape.sched_slots.len();
-        let blocked = std::mem::take(&mut self.sched.blocked_ready);
-        let mut cand = std::mem::take(&mut self.sched.order);
         let mut result = Ok(());
         for b in 0..n {
             let Some(s) = self.share_pick(b, &blocked, &mut cand, now, env.all_dispatched) else {
@@ -36,16 +34,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .free(self.warps.head_unit[si], b, now)
                 .expect("checked free");
             self.timing.stalls[si].structural -= 1;
-            self.sched.outcome[b] = Slot::Issued;
-            self.sched.wake[b] = 0;
+            self.sched.issued_shared(b);
             if let Err(e) = self.issue_one(env, si, b, u, now, true) {
                 result = Err(e);
                 break;
             }
         }
-        self.sched.order = cand;
-        self.sched.blocked_ready = blocked;
-        self.sched.blocked_ready.clear();
+        self.sched.end_sharing(blocked, cand);
         result
     }
 
@@ -62,7 +57,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         now: u64,
         all_dispatched: bool,
     ) -> Option<u16> {
-        if self.sched.outcome[b] == Slot::Issued {
+        if self.sched.issued(b) {
             return None;
         }
         let n = self.shape.sched_slots.len();
@@ -82,8 +77,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return None;
         }
         let v = view!(self, now, all_dispatched);
-        self.sched.policies[b]
-            .pick_shared(cand, &v)
+        self.sched
+            .pick_shared(b, cand, &v)
             .filter(|s| cand.contains(s))
     }
 }
@@ -149,21 +144,21 @@ mod tests {
         // Every scheduler's walk found only warps whose own port is busy: none issued, and the
         // ready warps are the sharing candidates, in walk order.
         for k in 0..4 {
-            sm.sched.outcome[k] = Slot::Pipeline;
+            sm.sched.set_outcome(k, Slot::Pipeline);
         }
-        sm.sched.blocked_ready = (0..8u16).filter(|&w| ready[w as usize].is_some()).collect();
+        sm.sched
+            .set_blocked_ready((0..8u16).filter(|&w| ready[w as usize].is_some()).collect());
         sm
     }
 
     /// (warp, sharing scheduler) for each shared issue of the cycle.
     fn share(sm: &mut Sm<Gto, RoundRobin>) -> Vec<(u16, usize)> {
-        let blocked = std::mem::take(&mut sm.sched.blocked_ready);
-        let mut cand = Vec::new();
+        let (blocked, mut cand) = sm.sched.begin_sharing().unwrap_or_default();
         let mut out = Vec::new();
         for b in 0..4 {
             if let Some(w) = sm.share_pick(b, &blocked, &mut cand, NOW, false) {
                 let u = sm.warps.head_unit[w as usize];
-                sm.sched.outcome[b] = Slot::Issued;
+                sm.sched.issued_shared(b);
                 sm.warps.wake[w as usize] = NOW + 1;
                 sm.collectors.occupy((u as u8, b as u16), NOW + 1);
                 sm.units.occupy(u, b, NOW + 1);
@@ -219,7 +214,7 @@ mod tests {
     fn no_sharing_to_a_scheduler_that_issued_this_cycle() {
         let (ready, busy) = fig3();
         let mut s = sm(ready, &busy);
-        s.sched.outcome[1] = Slot::Issued; // S1 issued a warp of its own: its free MEM port is not offered
+        s.sched.set_outcome(1, Slot::Issued); // S1 issued a warp of its own: its free MEM port is not offered
         assert_eq!(share(&mut s), [(5, 2), (1, 3)]);
     }
 

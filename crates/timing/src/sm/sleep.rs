@@ -8,9 +8,9 @@
 //! the interconnect for it (the run loop asks `MemSystem::next_reply` every cycle), a CTA
 //! launched on it, the last CTA dispatched — and each of those wakes it first.
 
-use super::{Slot, Sm};
+use super::Sm;
 use crate::fetch_policy::FetchPolicy;
-use crate::policy::{IssuePolicy, SmState};
+use crate::policy::IssuePolicy;
 
 /// Per-SM fast-forward state.
 #[derive(Default)]
@@ -30,14 +30,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub fn next_activity(&self, now: u64) -> u64 {
         // The cheapest test first: a scheduler that issued or met a busy unit acts again next
         // cycle, which is most cycles of a busy SM.
-        if !P::MAY_SLEEP
-            || self
-                .sched
-                .outcome
-                .iter()
-                .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
-            || self.residency.pending_exit
-            || self.front.busy()
+        if !P::MAY_SLEEP || self.sched.active() || self.residency.pending_exit || self.front.busy()
         {
             return now + 1;
         }
@@ -45,10 +38,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             .front
             .wake_at()
             .min(self.mem.next_event(now))
-            .min(self.sched.shared.wake_at());
-        for &w in &self.sched.wake {
-            t = t.min(w);
-        }
+            .min(self.sched.next_wake());
         if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
             t = t.min(*at);
         }

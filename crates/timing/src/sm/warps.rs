@@ -120,7 +120,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // opens an interval from the cycle after next), so one cycle before `from`. A
         // scheduler woken at `from` would charge its old outcome for a cycle in which a
         // walking one already reads the new flags (and two-level's replay must stop there).
-        self.sched.wake[k] = self.sched.wake[k].min(from.saturating_sub(1));
+        self.sched.wake_by(k, from.saturating_sub(1));
     }
 
     /// Credits the blocked part of the current interval up to cycle `t`.
