@@ -96,7 +96,7 @@ fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<Timing
     for (r, s) in records.iter().zip(&stats) {
         assert_eq!(
             (r.cycles, r.stats.warp_instructions, &r.kernel),
-            (Some(s.cycles), s.warp_instructions, &s.kernel)
+            (Some(s.cycles), s.warp_instructions, &s.identity.kernel)
         );
     }
     Ok((outcome, stats))
@@ -234,7 +234,7 @@ fn check_matrix(full: bool) {
                     if comparable(p, &got) != comparable(p, want) {
                         return Err(format!("{} {preset}/{policy}: outcome {got:?} differs from functional {want:?}", p.name));
                     }
-                    if stats.iter().any(|s| s.cycles == 0 || s.config != preset) {
+                    if stats.iter().any(|s| s.cycles == 0 || s.identity.config != preset) {
                         return Err(format!("{} {preset}/{policy}: bad statistics", p.name));
                     }
                     Ok(golden_row(p, preset, policy, &stats))

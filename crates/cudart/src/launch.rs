@@ -509,7 +509,7 @@ pub fn timing_fields(rt: &Runtime, registers: Option<u32>, t: Option<&TimingStat
     format!(
         ",\"mode\":\"timing\",\"config\":{},\"policy\":{},\"registers\":{regs},\"cycles\":{},\"ipc\":{},\"ctas_per_sm\":{},\"issue\":{},\"stalls\":{},\"memory\":{}",
         json_string(&rt.config.gpu.name),
-        json_string(&t.policy),
+        json_string(&t.identity.policy),
         t.cycles,
         serde_json::to_string(&t.ipc).expect("a number"),
         t.ctas_per_sm,

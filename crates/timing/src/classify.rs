@@ -123,56 +123,10 @@ const SHFL: usize = 5;
 /// Maps one instruction to its unit and timing.
 pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
     let (lat, ini) = (&cfg.latency, &cfg.initiation);
-    let int = |i: usize| OpTiming {
-        unit: Unit::Sp,
-        latency: lat.int[i],
-        initiation: ini.int[i],
-        mem: MemClass::None,
-        queues: false,
-    };
-    let fp = |i: usize, ty: Ty| {
-        if ty == Ty::F64 {
-            let unit = if cfg.units.dp_on_sfu {
-                Unit::Sfu
-            } else {
-                Unit::Sp
-            };
-            OpTiming {
-                unit,
-                latency: lat.fp64[i],
-                initiation: ini.fp64[i],
-                mem: MemClass::None,
-                queues: false,
-            }
-        } else {
-            OpTiming {
-                unit: Unit::Sp,
-                latency: lat.fp32[i],
-                initiation: ini.fp32[i],
-                mem: MemClass::None,
-                queues: false,
-            }
-        }
-    };
+    let int = |i: usize| int_op(cfg, i);
+    let fp = |i: usize| fp_op(cfg, i, inst.ty);
     match inst.op {
-        Op::Ld | Op::St | Op::Atom | Op::Red | Op::CpAsync => {
-            let mem = match inst.mods.space {
-                Space::Const | Space::KernelParam => MemClass::Const,
-                _ => MemClass::Data,
-            };
-            let queues = match inst.mods.space {
-                Space::Global | Space::Local => inst.op != Op::CpAsync,
-                Space::Const | Space::KernelParam => !cfg.const_cache.perfect,
-                _ => false,
-            };
-            OpTiming {
-                unit: Unit::Ldst,
-                latency: cfg.l1d.latency,
-                initiation: 1,
-                mem,
-                queues,
-            }
-        }
+        Op::Ld | Op::St | Op::Atom | Op::Red | Op::CpAsync => memory_op(inst, cfg),
         // Texture fetches and surface accesses read and write global memory through the
         // LD/ST unit (addresses from `exec::texture::fetch::lane_addresses` at issue).
         Op::Tex | Op::Tld4 | Op::Suld | Op::Sust => OpTiming {
@@ -186,13 +140,13 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         // mul, mad/fma, div/rem and shfl take the latency tables' entries; 24-bit multiplies
         // one cycle more; div/rem and the transcendentals run on the SFU.
         Op::IAdd | Op::IAddC | Op::ISub | Op::ISubC => int(ADD),
-        Op::FAdd | Op::FSub => fp(ADD, inst.ty),
+        Op::FAdd | Op::FSub => fp(ADD),
         Op::IMin | Op::IMax => int(MAX),
-        Op::FMin | Op::FMax => fp(MAX, inst.ty),
+        Op::FMin | Op::FMax => fp(MAX),
         Op::IMulLo | Op::IMulHi | Op::IMulWide => int(MUL),
-        Op::FMul => fp(MUL, inst.ty),
+        Op::FMul => fp(MUL),
         Op::IMadLo | Op::IMadHi | Op::IMadWide | Op::IMadC => int(MAD),
-        Op::FFma => fp(MAD, inst.ty),
+        Op::FFma => fp(MAD),
         Op::IMul24 | Op::IMad24 => {
             let i = if inst.op == Op::IMul24 { MUL } else { MAD };
             OpTiming {
@@ -207,7 +161,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         },
         Op::FDiv => OpTiming {
             unit: Unit::Sfu,
-            ..fp(DIV, inst.ty)
+            ..fp(DIV)
         },
         // match and redux (sm_70+, which GPGPU-Sim lacks) are warp-wide like shfl.
         Op::Shfl | Op::Match | Op::Redux => int(SHFL),
@@ -235,5 +189,67 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
             mem: MemClass::None,
             queues: false,
         },
+    }
+}
+
+/// An integer instruction of latency-table class `i` (`ADD` … `SHFL`) on the SP unit.
+fn int_op(cfg: &GpuConfig, i: usize) -> OpTiming {
+    OpTiming {
+        unit: Unit::Sp,
+        latency: cfg.latency.int[i],
+        initiation: cfg.initiation.int[i],
+        mem: MemClass::None,
+        queues: false,
+    }
+}
+
+/// A floating-point instruction of latency-table class `i` and type `ty`: double precision
+/// takes the `fp64` entries and runs on the SFU where the preset puts it there
+/// (`units.dp_on_sfu`); everything else the `fp32` entries on the SP unit.
+fn fp_op(cfg: &GpuConfig, i: usize, ty: Ty) -> OpTiming {
+    let (lat, ini) = (&cfg.latency, &cfg.initiation);
+    if ty == Ty::F64 {
+        let unit = if cfg.units.dp_on_sfu {
+            Unit::Sfu
+        } else {
+            Unit::Sp
+        };
+        OpTiming {
+            unit,
+            latency: lat.fp64[i],
+            initiation: ini.fp64[i],
+            mem: MemClass::None,
+            queues: false,
+        }
+    } else {
+        OpTiming {
+            unit: Unit::Sp,
+            latency: lat.fp32[i],
+            initiation: ini.fp32[i],
+            mem: MemClass::None,
+            queues: false,
+        }
+    }
+}
+
+/// A load, store, atomic, reduction or `cp.async`: an LD/ST instruction at the L1 latency,
+/// its [`MemClass`] and whether it queues in the LD/ST unit ([`OpTiming::queues`]) by its
+/// state space.
+fn memory_op(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
+    let mem = match inst.mods.space {
+        Space::Const | Space::KernelParam => MemClass::Const,
+        _ => MemClass::Data,
+    };
+    let queues = match inst.mods.space {
+        Space::Global | Space::Local => inst.op != Op::CpAsync,
+        Space::Const | Space::KernelParam => !cfg.const_cache.perfect,
+        _ => false,
+    };
+    OpTiming {
+        unit: Unit::Ldst,
+        latency: cfg.l1d.latency,
+        initiation: 1,
+        mem,
+        queues,
     }
 }

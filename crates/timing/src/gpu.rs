@@ -16,7 +16,9 @@ use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
 use crate::policy::{BuildCtx, IssuePolicy, PolicyKind};
 use crate::sm::{Env, Sm};
-use crate::stats::{CtaRecord, IssueSlots, StallCounts, TimingStats, WarpRecord};
+use crate::stats::{
+    CtaRecord, ICacheStats, IssueSlots, LaunchIdentity, StallCounts, TimingStats, WarpRecord,
+};
 use crate::TimingError;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::device::DeviceError;
@@ -485,10 +487,12 @@ fn statistics<P: IssuePolicy, F: FetchPolicy>(
     }
     let resident_cycles = resident_warp_cycles(&env.ctas, &env.warps);
     TimingStats {
-        kernel: kernel_name(k),
-        config: cfg.name.clone(),
-        policy: opts.policy.issue_label(),
-        fetch_policy: opts.policy.fetch.name().to_string(),
+        identity: LaunchIdentity {
+            kernel: kernel_name(k),
+            config: cfg.name.clone(),
+            policy: opts.policy.issue_label(),
+            fetch_policy: opts.policy.fetch.name().to_string(),
+        },
         cycles,
         warp_instructions: env.warp_instructions,
         thread_instructions: env.thread_instructions,
@@ -497,9 +501,11 @@ fn statistics<P: IssuePolicy, F: FetchPolicy>(
         issue,
         issue_per_scheduler: sms.iter().map(|s| s.sched.counters().to_vec()).collect(),
         issued_lanes: std::mem::take(&mut env.lanes),
-        icache_hits: sms.iter().map(|s| s.front.icache().hits).sum(),
-        icache_misses: sms.iter().map(|s| s.front.icache().misses).sum(),
-        icache_reservation_fails: sms.iter().map(|s| s.front.icache().reservation_fails).sum(),
+        icache: ICacheStats {
+            hits: sms.iter().map(|s| s.front.icache().hits).sum(),
+            misses: sms.iter().map(|s| s.front.icache().misses).sum(),
+            reservation_fails: sms.iter().map(|s| s.front.icache().reservation_fails).sum(),
+        },
         shared_issues: env.shared_issues,
         dual_issues: env.dual_issues,
         bank_conflict_cycles: env.bank_conflict_cycles,

@@ -3,7 +3,7 @@
 //! and JSON writers show its per-launch ones ([`launch_stats`]), in its order. Totals over
 //! several launches (run back to back) come from [`totals`].
 
-use crate::stats::TimingStats;
+use crate::stats::{LaunchIdentity, TimingStats};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -22,10 +22,10 @@ fn fmt_value(d: &StatDef, get: fn(&TimingStats) -> f64, s: &TimingStats) -> Stri
 pub fn text(s: &TimingStats) -> String {
     let mut out = format!(
         "kernel {} on {} ({} / fetch {})\n",
-        warpsim_core::demangle(&s.kernel),
-        s.config,
-        s.policy,
-        s.fetch_policy
+        warpsim_core::demangle(&s.identity.kernel),
+        s.identity.config,
+        s.identity.policy,
+        s.identity.fetch_policy
     );
     for (d, get) in launch_stats() {
         let _ = writeln!(
@@ -57,12 +57,12 @@ pub fn csv_header() -> Vec<String> {
 
 /// One CSV row's fields for `s` (matching [`csv_header`]).
 pub fn csv_row(s: &TimingStats) -> Vec<String> {
-    let kernel = warpsim_core::demangle(&s.kernel);
+    let id = &s.identity;
     [
-        kernel,
-        s.config.clone(),
-        s.policy.clone(),
-        s.fetch_policy.clone(),
+        warpsim_core::demangle(&id.kernel),
+        id.config.clone(),
+        id.policy.clone(),
+        id.fetch_policy.clone(),
     ]
     .into_iter()
     .chain(launch_stats().map(|(d, get)| fmt_value(d, get, s)))
@@ -122,10 +122,12 @@ pub fn totals_of(stats: &[&TimingStats]) -> TimingStats {
         issued_lanes.resize(33, 0);
     }
     TimingStats {
-        kernel: "total".into(),
-        config: first(|s| &s.config),
-        policy: first(|s| &s.policy),
-        fetch_policy: first(|s| &s.fetch_policy),
+        identity: LaunchIdentity {
+            kernel: "total".into(),
+            config: first(|s| &s.identity.config),
+            policy: first(|s| &s.identity.policy),
+            fetch_policy: first(|s| &s.identity.fetch_policy),
+        },
         cycles: sum.cycles,
         warp_instructions: sum.warp_instructions,
         thread_instructions: sum.thread_instructions,
@@ -134,9 +136,7 @@ pub fn totals_of(stats: &[&TimingStats]) -> TimingStats {
         issue: sum.issue,
         issue_per_scheduler: Vec::new(),
         issued_lanes,
-        icache_hits: sum.icache_hits,
-        icache_misses: sum.icache_misses,
-        icache_reservation_fails: sum.icache_reservation_fails,
+        icache: sum.icache,
         shared_issues: sum.shared_issues,
         dual_issues: sum.dual_issues,
         bank_conflict_cycles: sum.bank_conflict_cycles,

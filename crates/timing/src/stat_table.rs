@@ -315,13 +315,13 @@ stats! {
     SHARED_ISSUES_MEM = launch(grouped!("shared_issues", "mem"), Unit::WarpInstructions, Count,
         "warp-sharing issues to an LD/ST (MEM) unit", |s| s.shared_issues.mem as f64);
     ICACHE_HITS = launch(column("icache_hits"), Unit::Accesses, Count,
-        "L1 I-cache fetches that found their line", |s| s.icache_hits as f64);
+        "L1 I-cache fetches that found their line", |s| s.icache.hits as f64);
     ICACHE_MISSES = launch(column("icache_misses"), Unit::Accesses, Count,
         "L1 I-cache fetches that missed (a line allocated, or merged into one in flight)",
-        |s| s.icache_misses as f64);
+        |s| s.icache.misses as f64);
     ICACHE_RESERVATION_FAILS = launch(column("icache_reservation_fails"), Unit::Accesses, Count,
         "L1 I-cache fetches refused: no MSHR entry, merge room, miss-queue slot or free way",
-        |s| s.icache_reservation_fails as f64);
+        |s| s.icache.reservation_fails as f64);
     BANK_CONFLICT_CYCLES = launch(column("bank_conflict_cycles"), Unit::Cycles, Count,
         "extra operand-read cycles from register-bank conflicts",
         |s| s.bank_conflict_cycles as f64);

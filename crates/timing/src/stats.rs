@@ -189,13 +189,53 @@ pub struct LogEvent {
     pub kind: LogKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TimingStats {
+/// What a launch's statistics are of: the kernel and the configuration it ran under (names).
+/// Serialised inline, as `TimingStats`'s first four fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LaunchIdentity {
+    /// The kernel's name as in the module (mangled for C++; the writers demangle it);
+    /// `total` for [`crate::report::totals`].
     pub kernel: String,
+    /// Preset (GPU configuration) name.
     pub config: String,
+    /// Issue policy label (with its `+ws` warp-sharing suffix, if any).
     pub policy: String,
     /// Fetch policy name.
     pub fetch_policy: String,
+}
+
+/// L1 I-cache fetch counters, summed over all SMs. Serialised inline under their
+/// `icache_`-prefixed names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ICacheStats {
+    /// Fetches that found their line.
+    #[serde(rename = "icache_hits")]
+    pub hits: u64,
+    /// Fetches that missed: allocated a line, or merged into a line in flight.
+    #[serde(rename = "icache_misses")]
+    pub misses: u64,
+    /// Fetches refused for want of an MSHR entry, merge room, a miss-queue slot or an
+    /// unreserved way (the fetch slot is spent).
+    #[serde(rename = "icache_reservation_fails")]
+    pub reservation_fails: u64,
+}
+
+impl ICacheStats {
+    pub fn add(&mut self, o: &ICacheStats) {
+        self.hits += o.hits;
+        self.misses += o.misses;
+        self.reservation_fails += o.reservation_fails;
+    }
+}
+
+/// The statistics of one launch. Serialised (JSON) as one flat object: the sub-structs
+/// [`LaunchIdentity`] and [`ICacheStats`] are flattened in place, so the field order and names
+/// are those of the statistics' JSON (`timing_golden.csv` digests it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimingStats {
+    /// Kernel, preset and policy names (`kernel`, `config`, `policy`, `fetch_policy`).
+    #[serde(flatten)]
+    pub identity: LaunchIdentity,
     pub cycles: u64,
     pub warp_instructions: u64,
     pub thread_instructions: u64,
@@ -209,13 +249,10 @@ pub struct TimingStats {
     /// Issued warp instructions by active-lane count (index 0 ..= warp size; GPGPU-Sim's
     /// `W1 … W32` issue-slot breakdown).
     pub issued_lanes: Vec<u64>,
-    /// L1 I-cache fetches that found their line (all SMs).
-    pub icache_hits: u64,
-    /// L1 I-cache fetches that missed: allocated a line, or merged into a line in flight.
-    pub icache_misses: u64,
-    /// L1 I-cache fetches refused for want of an MSHR entry, merge room, a miss-queue slot or
-    /// an unreserved way (the fetch slot is spent).
-    pub icache_reservation_fails: u64,
+    /// L1 I-cache fetches (all SMs): `icache_hits`, `icache_misses`,
+    /// `icache_reservation_fails`.
+    #[serde(flatten)]
+    pub icache: ICacheStats,
     /// Instructions issued by a scheduler other than the warp's own (warp sharing), by unit
     /// class.
     pub shared_issues: SharedIssues,

@@ -44,7 +44,7 @@ pub fn chrome_trace(launches: &[TimingStats]) -> Value {
                 ends.get(&t.cta).copied(),
                 offset,
                 launch,
-                &warpsim_core::demangle(&s.kernel),
+                &warpsim_core::demangle(&s.identity.kernel),
                 &mut events,
             );
         }
@@ -66,10 +66,10 @@ pub fn chrome_trace(launches: &[TimingStats]) -> Value {
         "displayTimeUnit": "ns",
         "otherData": {
             "time_unit": "cycles (ts and dur are GPU core cycles, shown by viewers as microseconds)",
-            "config": first.map(|s| s.config.as_str()),
-            "policy": first.map(|s| s.policy.as_str()),
-            "fetch_policy": first.map(|s| s.fetch_policy.as_str()),
-            "kernels": launches.iter().map(|s| warpsim_core::demangle(&s.kernel)).collect::<Vec<_>>(),
+            "config": first.map(|s| s.identity.config.as_str()),
+            "policy": first.map(|s| s.identity.policy.as_str()),
+            "fetch_policy": first.map(|s| s.identity.fetch_policy.as_str()),
+            "kernels": launches.iter().map(|s| warpsim_core::demangle(&s.identity.kernel)).collect::<Vec<_>>(),
         },
     })
 }

@@ -369,7 +369,7 @@ fn warp_sharing_on(cfg: &GpuConfig) {
     assert_eq!(out0, reference);
     assert_eq!(out1, reference);
     assert_eq!(plain.shared_issues.total(), 0);
-    assert_eq!(shared.policy, "gto+ws");
+    assert_eq!(shared.identity.policy, "gto+ws");
     // The shared work is the SFU chain.
     let sh = shared.shared_issues;
     assert!(sh.sfu > 0 && sh.sfu >= sh.sp + sh.mem, "{sh:?}");

@@ -169,7 +169,7 @@ fn warp_sharing_counts_its_issues_by_unit_class_on_per_scheduler_collectors() {
         let s = stats(p);
         let sh = s.shared_issues;
         assert!(sh.sfu > 0, "{p}: {sh:?}");
-        assert_eq!(s.policy, p);
+        assert_eq!(s.identity.policy, p);
     }
     // `kaws-ws` is `gto+ws` under the paper's name: the same run.
     let (a, b) = (stats("kaws-ws"), stats("gto+ws"));

@@ -106,10 +106,10 @@ fn a_kernel_launched_again_finds_its_code_and_parameters() {
     );
     let r = records(&dev);
     // One CTA on every SM each time: every SM fetched the code and read the parameter once.
-    assert!(r[0].icache_misses >= sms as u64, "{}", r[0].icache_misses);
+    assert!(r[0].icache.misses >= sms as u64, "{}", r[0].icache.misses);
     assert_eq!(r[0].memory.const_cache.misses, sms as u64);
     assert_eq!(
-        (r[1].icache_misses, r[1].memory.const_cache.misses),
+        (r[1].icache.misses, r[1].memory.const_cache.misses),
         (0, 0),
         "the second launch hits in both"
     );
@@ -137,7 +137,7 @@ fn another_module_has_code_of_its_own() {
     let r = records(&dev);
     // Same instructions, other addresses: module b's fetches miss as module a's did; its
     // parameter sits where a's did and hits.
-    assert_eq!(r[1].icache_misses, r[0].icache_misses);
+    assert_eq!(r[1].icache.misses, r[0].icache.misses);
     assert_eq!(r[1].memory.const_cache.misses, 0);
 }
 
@@ -163,9 +163,9 @@ fn the_dispatcher_goes_on_where_the_last_launch_stopped() {
     assert_eq!(sms, want);
     // Each lands on an SM that has not run the kernel: its code and parameter miss, until
     // the round robin is back on SM 0-2.
-    assert!(r[1].icache_misses > 0 && r[1].memory.const_cache.misses == 1);
+    assert!(r[1].icache.misses > 0 && r[1].memory.const_cache.misses == 1);
     let back = &r[cfg.gpu.num_sms as usize - 2]; // on SM 0
-    assert_eq!((back.ctas[0].sm, back.icache_misses), (0, 0));
+    assert_eq!((back.ctas[0].sm, back.icache.misses), (0, 0));
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn an_l1_miss_leaves_for_l2_after_the_l1_latency() {
             dev.launch(k, shape(1, 1), &[Arg::Ptr(p)]).unwrap();
         }
         let r = records(&dev).pop().unwrap();
-        assert_eq!(r.icache_misses, 0);
+        assert_eq!(r.icache.misses, 0);
         r.cycles
     };
     // `ld.global.cg` skips L1; only the store (write-through, looked up in L1) waits.

@@ -208,13 +208,13 @@ fn cold_icache_misses_cost_the_miss_latency_per_line() {
             };
             let add = (cfg.latency.int[0] + cfg.pipeline.overhead()) as f64;
             let expected = o[3] as f64 * add + lines * miss;
-            println!("{p} {path:?}: add region {} cycles with a cold I-cache ({lines} lines × {miss:.1} miss + chain), {} misses", o[0], s.icache_misses);
+            println!("{p} {path:?}: add region {} cycles with a cold I-cache ({lines} lines × {miss:.1} miss + chain), {} misses", o[0], s.icache.misses);
             within(
                 o[0] as f64,
                 expected,
                 &format!("{p} {path:?} cold I-cache add region"),
             );
-            assert!(s.icache_misses >= 3 * lines as u64);
+            assert!(s.icache.misses >= 3 * lines as u64);
         }
     }
 }

@@ -9,7 +9,7 @@
 
 use crate::mem::MemStats;
 use crate::report::resident_warp_cycles;
-use crate::stats::{IssueSlots, SharedIssues, StallCounts, TimingStats};
+use crate::stats::{ICacheStats, IssueSlots, SharedIssues, StallCounts, TimingStats};
 
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Totals {
@@ -23,9 +23,9 @@ pub struct Totals {
     pub stalls: StallCounts,
     pub memory: MemStats,
     pub issued_lanes: Vec<u64>,
-    pub icache_hits: u64,
-    pub icache_misses: u64,
-    pub icache_reservation_fails: u64,
+    /// Serialised inline, as `icache_hits`, `icache_misses`, `icache_reservation_fails`.
+    #[serde(flatten)]
+    pub icache: ICacheStats,
     pub shared_issues: SharedIssues,
     pub dual_issues: u64,
     pub bank_conflict_cycles: u64,
@@ -58,9 +58,7 @@ impl Totals {
         for (a, b) in self.issued_lanes.iter_mut().zip(&s.issued_lanes) {
             *a += b;
         }
-        self.icache_hits += s.icache_hits;
-        self.icache_misses += s.icache_misses;
-        self.icache_reservation_fails += s.icache_reservation_fails;
+        self.icache.add(&s.icache);
         self.shared_issues.add(&s.shared_issues);
         self.dual_issues += s.dual_issues;
         self.bank_conflict_cycles += s.bank_conflict_cycles;

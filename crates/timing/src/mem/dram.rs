@@ -30,7 +30,7 @@ pub const WRITE_HIGH: usize = 6;
 /// …and where it stops.
 pub const WRITE_LOW: usize = 2;
 
-/// Timing parameters in DRAM cycles.
+/// Timing parameters in DRAM cycles, and the bank groups and bursts they apply to.
 #[derive(Clone, Copy, Debug)]
 pub struct DramTiming {
     pub ccd: u64,
@@ -49,16 +49,62 @@ pub struct DramTiming {
     pub wtr: u64,
     pub rtw: u64,
     pub wr: u64,
-    /// Banks per group (`banks` when there are no groups) and whether the low bank bits
-    /// pick the group.
-    pub group_banks: u16,
-    pub groups: u16,
-    pub group_low: bool,
-    /// Bytes per read request (0: one command per line), column commands per read
-    /// request, and bytes per command (a burst).
+    /// How the banks form bank groups (`tCCDL` and `tRTPL` apply within a group).
+    pub groups: BankGroups,
+    /// How a request splits into column commands (bursts).
+    pub bursts: RequestBursts,
+}
+
+/// The channel's bank groups (GDDR5): which group a bank is in.
+#[derive(Clone, Copy, Debug)]
+pub struct BankGroups {
+    /// Banks per group (`banks` when there are no groups).
+    pub per_group: u16,
+    /// Number of groups (1: no groups).
+    pub count: u16,
+    /// Whether the low bank bits pick the group (else the high ones).
+    pub low_bits: bool,
+}
+
+impl BankGroups {
+    /// The group of bank `bank`.
+    fn group_of(&self, bank: u16) -> usize {
+        if self.low_bits {
+            (bank % self.count) as usize
+        } else {
+            (bank / self.per_group.max(1)) as usize
+        }
+    }
+}
+
+/// How an access splits into column commands, each holding the data bus for one burst
+/// (`dram.request_bytes`: GPGPU-Sim's sectored L2 and DRAM atom).
+#[derive(Clone, Copy, Debug)]
+pub struct RequestBursts {
+    /// Bytes per read request (0: one command per line).
     pub request_bytes: u64,
+    /// Column commands per read request.
     pub cmds_per_request: u8,
+    /// Bytes per command (a burst).
     pub burst_bytes: u64,
+}
+
+impl RequestBursts {
+    /// Column commands for an access of `bytes` (one, a whole line's worth, without
+    /// `request_bytes`). A read asks per sector, each sector a whole burst; a write-back is
+    /// one request for the line (GPGPU-Sim writes an evicted line back whole, with its dirty
+    /// mask), as many bursts as its bytes fill.
+    pub fn commands(&self, bytes: u64, write: bool) -> u8 {
+        if self.request_bytes == 0 {
+            return 1;
+        }
+        let n = if write {
+            bytes.div_ceil(self.burst_bytes)
+        } else {
+            bytes.div_ceil(self.request_bytes) * self.cmds_per_request as u64
+        };
+        n.clamp(1, 255) as u8
+    }
 }
 
 impl DramTiming {
@@ -76,15 +122,19 @@ impl DramTiming {
             wtr: d.tWTR as u64,
             rtw: d.tRTW as u64,
             wr: d.tWR as u64,
-            group_banks: (d.banks.max(1) / groups) as u16,
-            groups: groups as u16,
-            group_low: d.bank_group_index == BankGroupIndex::Low,
-            request_bytes,
-            burst_bytes,
-            cmds_per_request: if request_bytes == 0 {
-                1
-            } else {
-                request_bytes.div_ceil(burst_bytes).min(255) as u8
+            groups: BankGroups {
+                per_group: (d.banks.max(1) / groups) as u16,
+                count: groups as u16,
+                low_bits: d.bank_group_index == BankGroupIndex::Low,
+            },
+            bursts: RequestBursts {
+                request_bytes,
+                burst_bytes,
+                cmds_per_request: if request_bytes == 0 {
+                    1
+                } else {
+                    request_bytes.div_ceil(burst_bytes).min(255) as u8
+                },
             },
             ccd: d.tCCD as u64,
             rrd: d.tRRD as u64,
@@ -102,30 +152,6 @@ impl DramTiming {
             fcfs: d.scheduler == DramScheduler::Fcfs,
         }
     }
-
-    /// Column commands for an access of `bytes` (one, a whole line's worth, without
-    /// `request_bytes`). A read asks per sector, each sector a whole burst; a write-back is
-    /// one request for the line (GPGPU-Sim writes an evicted line back whole, with its dirty
-    /// mask), as many bursts as its bytes fill.
-    pub fn commands(&self, bytes: u64, write: bool) -> u8 {
-        if self.request_bytes == 0 {
-            return 1;
-        }
-        let n = if write {
-            bytes.div_ceil(self.burst_bytes)
-        } else {
-            bytes.div_ceil(self.request_bytes) * self.cmds_per_request as u64
-        };
-        n.clamp(1, 255) as u8
-    }
-
-    fn group(&self, bank: u16) -> usize {
-        if self.group_low {
-            (bank % self.groups) as usize
-        } else {
-            (bank / self.group_banks.max(1)) as usize
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -138,7 +164,7 @@ struct Bank {
     pre_ready: u64,
     /// Earliest activate (tRP after PRE, tRC after the last ACT).
     act_ready: u64,
-    /// Its bank group ([`DramTiming::group`], tabled: the scheduler asks per bank per cycle,
+    /// Its bank group ([`BankGroups::group_of`], tabled: the scheduler asks per bank per cycle,
     /// and the formula divides).
     group: u16,
 }
@@ -152,7 +178,7 @@ pub struct DramReq {
     pub write: bool,
     /// The L2 slice to return a read's line to.
     pub slice: u16,
-    /// Column commands still to issue ([`DramTiming::commands`]).
+    /// Column commands still to issue ([`RequestBursts::commands`]).
     pub cmds: u8,
 }
 
@@ -269,7 +295,7 @@ impl Channel {
             banks: (0..banks)
                 .map(|b| Bank {
                     open: NONE,
-                    group: t.group(b as u16) as u16,
+                    group: t.groups.group_of(b as u16) as u16,
                     ..Bank::default()
                 })
                 .collect(),
@@ -281,8 +307,8 @@ impl Channel {
             returns: VecDeque::with_capacity(cap),
             last_act: None,
             last_col: None,
-            group_col: vec![0; t.groups as usize],
-            group_pre: vec![0; t.groups as usize],
+            group_col: vec![0; t.groups.count as usize],
+            group_pre: vec![0; t.groups.count as usize],
             read_ok: 0,
             write_ok: 0,
             bus_free: 0,
@@ -331,7 +357,7 @@ impl Channel {
 
     /// Accepts `r`, an access of `bytes`, which joins the scheduling queue at core cycle `at`.
     pub fn push(&mut self, at: u64, mut r: DramReq, bytes: u64) {
-        r.cmds = self.t.commands(bytes, r.write);
+        r.cmds = self.t.bursts.commands(bytes, r.write);
         self.incoming.push_back((at, r));
     }
 

@@ -544,6 +544,175 @@ fn cached_read(
     true
 }
 
+/// Line accesses, one kind each ([`AccKind`]; `Sm::access` picks the one), performed in cycle
+/// `now` for SM `sm`: true when served, false on a reservation failure (the LD/ST unit or the
+/// L1 latency queue retries it). Where a hit's data is back after the L1 latency,
+/// `hit_latency` is the cycles it has still to wait (0 when the latency queue paid it).
+impl SmMem {
+    /// Whether the miss queue can take another request to L2.
+    fn miss_room(&self) -> bool {
+        self.miss_queue.len() < self.miss_cap
+    }
+
+    /// A load through the L1 D-cache (`alloc`: it allocates there; else it bypasses the tags
+    /// and asks L2 for its sectors only). `slot` is its retry record in `failed_load`: a
+    /// retry in the state it last failed in fails again without a lookup.
+    fn load_line(
+        &mut self,
+        a: Staged,
+        alloc: bool,
+        slot: usize,
+        sm: u16,
+        now: u64,
+        hit_latency: u64,
+    ) -> bool {
+        let bytes = if alloc {
+            self.caches.l1.line_bytes() as u16
+        } else {
+            a.line.bytes(self.sector)
+        };
+        let sectors = if alloc {
+            Req::all_sectors(bytes as u64, self.sector)
+        } else {
+            a.line.sectors
+        };
+        let w = Waiter {
+            track: a.track,
+            alloc,
+        };
+        let state = FailedLoad {
+            addr: a.line.addr,
+            track: a.track,
+            tags: self.caches.l1.changes(),
+            mshrs: self.caches.l1_mshrs.changes(),
+            room: self.miss_room(),
+        };
+        if self.ldst.failed_load[slot] == Some(state) {
+            // What `cached_read` counts when it fails.
+            self.l1d_counts.reservation_fails += 1;
+            if alloc {
+                self.l1d_load_counts.reservation_fails += 1;
+            }
+            return false;
+        }
+        let served = cached_read(
+            self,
+            ReadCache::L1,
+            a.line.addr,
+            w,
+            alloc,
+            bytes,
+            sectors,
+            sm,
+            now,
+            hit_latency,
+        );
+        self.ldst.failed_load[slot] = (!served).then_some(state);
+        served
+    }
+
+    /// A write-through store: updates the L1 D-cache on a hit (unless it `bypass`es L1) and
+    /// goes on to L2, which acknowledges it.
+    fn store_through(&mut self, a: Staged, bypass: bool, sm: u16) -> bool {
+        let addr = a.line.addr;
+        if !self.miss_room() {
+            if !bypass {
+                self.l1d_counts.reservation_fails += 1;
+            }
+            return false;
+        }
+        if bypass {
+            // Straight to L2: no L1 lookup.
+        } else if self.caches.l1.access(addr, false) {
+            self.l1d_counts.hits += 1;
+        } else {
+            self.l1d_counts.misses += 1;
+        }
+        let bytes = a.line.bytes(self.sector);
+        self.miss_queue.push_back(Req {
+            addr,
+            kind: Kind::Write,
+            sm,
+            bytes,
+            dest: Dest::Track(a.track),
+            sectors: a.line.sectors,
+            whole: a.line.whole,
+        });
+        true
+    }
+
+    /// A write-back store: writes its line in the L1 D-cache, dirty (a miss allocates it,
+    /// sending a dirty victim to L2), and completes as a hit.
+    fn store_back(&mut self, a: Staged, sm: u16, now: u64, hit_latency: u64) -> bool {
+        let addr = a.line.addr;
+        if self.caches.l1.access(addr, true) {
+            self.l1d_counts.hits += 1;
+        } else {
+            // Every way of the set waits for a fill: no line to write into.
+            if !self.miss_room() || !self.caches.l1.can_reserve(addr) {
+                self.l1d_counts.reservation_fails += 1;
+                return false;
+            }
+            self.l1d_counts.misses += 1;
+            let victim = self.caches.l1.fill(addr, true);
+            self.write_back(victim, sm);
+        }
+        self.hit(now, hit_latency, a.track);
+        true
+    }
+
+    /// An atomic: sent to L2, which executes it; a stale L1 copy is dropped.
+    fn atomic(&mut self, a: Staged, sm: u16) -> bool {
+        if !self.miss_room() {
+            self.l1d_counts.reservation_fails += 1;
+            return false;
+        }
+        self.caches.l1.invalidate(a.line.addr);
+        let bytes = a.line.bytes(self.sector);
+        self.miss_queue.push_back(Req {
+            addr: a.line.addr,
+            kind: Kind::Atomic,
+            sm,
+            bytes,
+            dest: Dest::Track(a.track),
+            sectors: a.line.sectors,
+            whole: 0,
+        });
+        true
+    }
+
+    /// A read through the constant or the texture cache (by `a.kind`): constant-cache hits
+    /// are back at once, texture hits after the L1 latency.
+    fn read_only(&mut self, a: Staged, sm: u16, now: u64) -> bool {
+        let (cache, bytes, hit_latency) = if a.kind == AccKind::Const {
+            (ReadCache::Const, self.caches.cc.line_bytes() as u16, 0)
+        } else {
+            (
+                ReadCache::Tex,
+                self.caches.tex.line_bytes() as u16,
+                self.latency,
+            )
+        };
+        let w = Waiter {
+            track: a.track,
+            alloc: true,
+        };
+        let sectors = Req::all_sectors(bytes as u64, self.sector);
+        cached_read(
+            self,
+            cache,
+            a.line.addr,
+            w,
+            true,
+            bytes,
+            sectors,
+            sm,
+            now,
+            hit_latency,
+        )
+    }
+}
+
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// The memory stage of cycle `now` (first in the cycle): replies from L2, L1 hits whose
     /// data is back, one staged access per LD/ST instance, and the miss queue's head into the
@@ -659,149 +828,20 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// `paid`: the L1 latency was spent in the latency queue, so a hit's data is back now.
     /// False on a reservation failure.
     fn access(&mut self, a: Staged, slot: usize, now: u64, paid: bool) -> bool {
-        let m = &mut self.mem;
-        let addr = a.line.addr;
         let sm = self.id as u16;
-        let room = m.miss_queue.len() < m.miss_cap;
+        let m = &mut self.mem;
+        let hit_latency = if paid { 0 } else { m.latency };
         match a.kind {
-            AccKind::Load { alloc } => {
-                let bytes = if alloc {
-                    m.caches.l1.line_bytes() as u16
-                } else {
-                    a.line.bytes(m.sector)
-                };
-                let sectors = if alloc {
-                    Req::all_sectors(bytes as u64, m.sector)
-                } else {
-                    a.line.sectors
-                };
-                let w = Waiter {
-                    track: a.track,
-                    alloc,
-                };
-                let state = FailedLoad {
-                    addr,
-                    track: a.track,
-                    tags: m.caches.l1.changes(),
-                    mshrs: m.caches.l1_mshrs.changes(),
-                    room,
-                };
-                if m.ldst.failed_load[slot] == Some(state) {
-                    // What `cached_read` counts when it fails.
-                    m.l1d_counts.reservation_fails += 1;
-                    if alloc {
-                        m.l1d_load_counts.reservation_fails += 1;
-                    }
-                    return false;
-                }
-                let hit_latency = if paid { 0 } else { m.latency };
-                let served = cached_read(
-                    m,
-                    ReadCache::L1,
-                    addr,
-                    w,
-                    alloc,
-                    bytes,
-                    sectors,
-                    sm,
-                    now,
-                    hit_latency,
-                );
-                m.ldst.failed_load[slot] = (!served).then_some(state);
-                served
-            }
+            AccKind::Load { alloc } => m.load_line(a, alloc, slot, sm, now, hit_latency),
             AccKind::Store {
                 write_back: false,
                 bypass,
-            } => {
-                if !room {
-                    if !bypass {
-                        m.l1d_counts.reservation_fails += 1;
-                    }
-                    return false;
-                }
-                if bypass {
-                    // Straight to L2: no L1 lookup.
-                } else if m.caches.l1.access(addr, false) {
-                    m.l1d_counts.hits += 1;
-                } else {
-                    m.l1d_counts.misses += 1;
-                }
-                let bytes = a.line.bytes(m.sector);
-                m.miss_queue.push_back(Req {
-                    addr,
-                    kind: Kind::Write,
-                    sm,
-                    bytes,
-                    dest: Dest::Track(a.track),
-                    sectors: a.line.sectors,
-                    whole: a.line.whole,
-                });
-                true
-            }
+            } => m.store_through(a, bypass, sm),
             AccKind::Store {
                 write_back: true, ..
-            } => {
-                if m.caches.l1.access(addr, true) {
-                    m.l1d_counts.hits += 1;
-                } else {
-                    // Every way of the set waits for a fill: no line to write into.
-                    if !room || !m.caches.l1.can_reserve(addr) {
-                        m.l1d_counts.reservation_fails += 1;
-                        return false;
-                    }
-                    m.l1d_counts.misses += 1;
-                    let victim = m.caches.l1.fill(addr, true);
-                    m.write_back(victim, sm);
-                }
-                let hit_latency = if paid { 0 } else { m.latency };
-                m.hit(now, hit_latency, a.track);
-                true
-            }
-            AccKind::Atomic => {
-                if !room {
-                    m.l1d_counts.reservation_fails += 1;
-                    return false;
-                }
-                // The L2 executes atomics; a stale L1 copy is dropped.
-                m.caches.l1.invalidate(addr);
-                let bytes = a.line.bytes(m.sector);
-                m.miss_queue.push_back(Req {
-                    addr,
-                    kind: Kind::Atomic,
-                    sm,
-                    bytes,
-                    dest: Dest::Track(a.track),
-                    sectors: a.line.sectors,
-                    whole: 0,
-                });
-                true
-            }
-            AccKind::Const | AccKind::Tex => {
-                // Constant-cache hits are back at once; texture hits after the L1 latency.
-                let (cache, bytes, hit_latency) = if a.kind == AccKind::Const {
-                    (ReadCache::Const, m.caches.cc.line_bytes() as u16, 0)
-                } else {
-                    (ReadCache::Tex, m.caches.tex.line_bytes() as u16, m.latency)
-                };
-                let w = Waiter {
-                    track: a.track,
-                    alloc: true,
-                };
-                let sectors = Req::all_sectors(bytes as u64, m.sector);
-                cached_read(
-                    m,
-                    cache,
-                    addr,
-                    w,
-                    true,
-                    bytes,
-                    sectors,
-                    sm,
-                    now,
-                    hit_latency,
-                )
-            }
+            } => m.store_back(a, sm, now, hit_latency),
+            AccKind::Atomic => m.atomic(a, sm),
+            AccKind::Const | AccKind::Tex => m.read_only(a, sm, now),
         }
     }
 

@@ -17,12 +17,16 @@ fn timing() -> DramTiming {
         wtr: 0,
         rtw: 0,
         wr: 0,
-        group_banks: 4,
-        groups: 1,
-        group_low: false,
-        request_bytes: 0,
-        cmds_per_request: 1,
-        burst_bytes: 64,
+        groups: BankGroups {
+            per_group: 4,
+            count: 1,
+            low_bits: false,
+        },
+        bursts: RequestBursts {
+            request_bytes: 0,
+            cmds_per_request: 1,
+            burst_bytes: 64,
+        },
     }
 }
 
@@ -120,11 +124,16 @@ fn grouped() -> DramTiming {
         wtr: 11,
         rtw: 12,
         wr: 12,
-        group_banks: 4,
-        groups: 4,
-        request_bytes: 32,
-        cmds_per_request: 1,
-        burst_bytes: 64,
+        groups: BankGroups {
+            per_group: 4,
+            count: 4,
+            low_bits: false,
+        },
+        bursts: RequestBursts {
+            request_bytes: 32,
+            cmds_per_request: 1,
+            burst_bytes: 64,
+        },
         ..timing()
     }
 }
@@ -137,15 +146,15 @@ fn read_ends(ch: &mut Channel, until: u64) -> Vec<u64> {
 #[test]
 fn a_line_read_is_one_command_per_sector() {
     let t = grouped();
-    assert_eq!(t.commands(128, false), 4, "4 sectors of 32 B");
-    assert_eq!(t.commands(32, false), 1);
+    assert_eq!(t.bursts.commands(128, false), 4, "4 sectors of 32 B");
+    assert_eq!(t.bursts.commands(32, false), 1);
     assert_eq!(
-        t.commands(128, true),
+        t.bursts.commands(128, true),
         2,
         "a write-back: 128 B in 64-byte bursts"
     );
     // Without request_bytes: one command per line.
-    assert_eq!(timing().commands(128, false), 1);
+    assert_eq!(timing().bursts.commands(128, false), 1);
 }
 
 #[test]
@@ -182,17 +191,17 @@ fn other_groups_fill_the_tccdl_gaps() {
 
 #[test]
 fn bank_groups_from_low_bits() {
-    let t = DramTiming {
-        group_low: true,
-        ..grouped()
+    let g = BankGroups {
+        low_bits: true,
+        ..grouped().groups
     };
     assert_eq!(
-        (t.group(0), t.group(1), t.group(4), t.group(5)),
+        (g.group_of(0), g.group_of(1), g.group_of(4), g.group_of(5)),
         (0, 1, 0, 1)
     );
-    let t = grouped();
+    let g = grouped().groups;
     assert_eq!(
-        (t.group(0), t.group(1), t.group(4), t.group(15)),
+        (g.group_of(0), g.group_of(1), g.group_of(4), g.group_of(15)),
         (0, 0, 1, 3)
     );
 }
@@ -307,7 +316,7 @@ fn flat_queue_decision(ch: &Channel, t: u64, write: bool) -> Command {
     q.sort_by_key(|e| e.0);
     q.truncate(if ch.t.fcfs { 1 } else { q.len() });
     let t_ = &ch.t;
-    let group = |b: usize| t_.group(b as u16);
+    let group = |b: usize| t_.groups.group_of(b as u16);
     let column_ok = !(ch.last_col.is_some_and(|c| t < c + t_.ccd)
         || t + t_.cl.max(t_.wl) < ch.bus_free
         || t < if write { ch.write_ok } else { ch.read_ok });
@@ -374,10 +383,10 @@ fn per_bank_queues_decide_as_the_flat_queue_did() {
         let mut t = if case % 2 == 0 { timing() } else { grouped() };
         t.fcfs = case % 3 == 0;
         let banks = [4u32, 16, 100][(case % 5 % 3) as usize];
-        if t.groups > 1 && !banks.is_multiple_of(t.groups as u32) {
-            t.groups = 1;
+        if t.groups.count > 1 && !banks.is_multiple_of(t.groups.count as u32) {
+            t.groups.count = 1;
         }
-        t.group_banks = (banks / t.groups as u32) as u16;
+        t.groups.per_group = (banks / t.groups.count as u32) as u16;
         let cap = [2u32, 8, 64][(case / 3 % 3) as usize];
         let mut ch = Channel::new(t, banks, cap).with_pipeline(4);
         let mut out = Vec::new();
