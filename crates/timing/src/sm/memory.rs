@@ -32,11 +32,14 @@
 //! SM's miss queue to L2 like L1 misses. Unlike GPGPU-Sim's, its fetches do not return in
 //! order through a fragment FIFO: each completes when its own lines are back.
 
+use super::fetch::Frontend;
+use super::units::Units;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::cache::TagArray;
 use crate::mem::coalesce::LineAccess;
 use crate::mem::mshr::{MshrAdd, Mshrs};
+use crate::mem::MemSystem;
 use crate::mem::{CacheCounts, Dest, Kind, Req};
 use crate::policy::Events as _;
 use crate::policy::IssuePolicy;
@@ -84,7 +87,7 @@ struct Staged {
 
 /// A memory instruction in flight.
 #[derive(Clone, Copy, Debug, Default)]
-struct Track {
+pub(crate) struct Track {
     slot: u16,
     /// Lines not yet completed.
     remaining: u32,
@@ -100,6 +103,16 @@ struct Track {
 
 /// [`Track::group`] of an instruction that is not a `cp.async`.
 const NO_GROUP: u32 = u32::MAX;
+
+/// What the memory side reaches outside itself in a cycle.
+pub(crate) struct MemPorts<'a, F> {
+    /// The interconnect, L2 and DRAM.
+    pub net: &'a mut MemSystem,
+    /// The I-cache's misses go out, and come back, through the memory side.
+    pub front: &'a mut Frontend<F>,
+    /// An LD/ST instance is free again when its staged accesses are served.
+    pub units: &'a mut Units,
+}
 
 /// An L1 MSHR waiter.
 #[derive(Clone, Copy, Debug, Default)]
@@ -142,6 +155,8 @@ pub struct SmMem {
     /// Per warp slot: memory instructions in flight.
     pub(crate) outstanding: Vec<u32>,
     waiters: Vec<Waiter>,
+    /// Scratch: the memory instructions this cycle completed, in completion order.
+    completed: Vec<Track>,
     pub(crate) lines: Vec<LineAccess>,
     latency: u64,
     sector: u64,
@@ -240,6 +255,7 @@ impl SmMem {
             l1_pipe: VecDeque::with_capacity(d.latency.max(1) as usize),
             outstanding: vec![0; slots],
             waiters: Vec::with_capacity(d.mshr_merge.max(1) as usize),
+            completed: Vec::with_capacity(slots),
             lines: Vec::with_capacity(WARP_SIZE * 2),
             latency: d.latency as u64,
             sector: cfg.coalescer.sector_bytes as u64,
@@ -713,89 +729,101 @@ impl SmMem {
     }
 }
 
-impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
-    /// The memory stage of cycle `now` (first in the cycle): replies from L2, L1 hits whose
-    /// data is back, one staged access per LD/ST instance, and the miss queue's head into the
-    /// interconnect.
-    pub(crate) fn mem_stage(&mut self, env: &mut Env, now: u64) {
-        let sm = self.id as usize;
-        while let Some(r) = env.mem.pop_reply(sm, now) {
-            self.mem_reply(env, r, now);
+impl SmMem {
+    /// One cycle of the SM's memory side (first in the SM's cycle): replies from L2, L1 hits
+    /// whose data is back, one staged access per LD/ST instance, and the I-cache's and the
+    /// miss queue's next requests into the interconnect. The memory instructions this
+    /// completed are in [`SmMem::take_completed`]. Returns whether an LD/ST instance took an
+    /// instruction off its queue or emptied (a scheduler asleep on it must walk again).
+    pub(crate) fn cycle<F>(&mut self, sm: usize, now: u64, p: MemPorts<'_, F>) -> bool {
+        self.completed.clear();
+        let mut ldst_freed = false;
+        while let Some(r) = p.net.pop_reply(sm, now) {
+            self.reply(p.front, r, now);
         }
-        self.l1_lookup(now);
-        while let Some(&(t, track)) = self.mem.hits.front() {
+        self.l1_lookup(sm as u16, now);
+        while let Some(&(t, track)) = self.hits.front() {
             if t > now {
                 break;
             }
-            self.mem.hits.pop_front();
-            self.line_done(env, track, now);
+            self.hits.pop_front();
+            self.line_done(track);
         }
-        for u in 0..self.mem.ldst.staged.len() {
-            if let Some(&a) = self.mem.ldst.staged[u].front() {
+        for u in 0..self.ldst.staged.len() {
+            if let Some(&a) = self.ldst.staged[u].front() {
                 // The head was served; its further sectors hold the unit (one a cycle).
-                let done = if self.mem.ldst.hold[u] > 0 {
-                    self.mem.ldst.hold[u] -= 1;
-                    self.mem.ldst.hold[u] == 0
-                } else if self.serve(a, u, now) {
-                    self.mem.ldst.hold[u] = self.mem.extra_cycles(&a);
-                    self.mem.ldst.hold[u] == 0
+                let done = if self.ldst.hold[u] > 0 {
+                    self.ldst.hold[u] -= 1;
+                    self.ldst.hold[u] == 0
+                } else if self.serve(a, u, sm as u16, now) {
+                    self.ldst.hold[u] = self.extra_cycles(&a);
+                    self.ldst.hold[u] == 0
                 } else {
                     false
                 };
                 if done {
-                    self.mem.ldst.staged[u].pop_front();
-                    let next = self.mem.ldst.staged[u].front().map(|n| n.track);
+                    self.ldst.staged[u].pop_front();
+                    let next = self.ldst.staged[u].front().map(|n| n.track);
                     if next != Some(a.track) {
                         // The instruction has left the unit: one more may queue behind it. A
                         // scheduler asleep on the full queue walks again.
-                        self.mem.ldst.queued[u] -= 1;
-                        if self.mem.ldst.queue_cap > 0 {
-                            self.sched.wake_all_by(now);
-                        }
+                        self.ldst.queued[u] -= 1;
+                        ldst_freed |= self.ldst.queue_cap > 0;
                     }
-                    if self.mem.ldst.staged[u].is_empty() {
+                    if self.ldst.staged[u].is_empty() {
                         // Pipelined: the unit accepts the next instruction in the cycle its
                         // last access is served (the issue stage runs after this one), so a
                         // stream of one-line accesses flows at one per cycle, as GPGPU-Sim's
                         // LD/ST unit refills its dispatch register in the cycle it empties.
-                        self.units.occupy(crate::classify::Unit::Ldst, u, now);
+                        p.units.occupy(crate::classify::Unit::Ldst, u, now);
                         // A scheduler asleep on a busy LD/ST unit walks again.
-                        self.sched.wake_all_by(now);
+                        ldst_freed = true;
                     }
                 }
             }
         }
         // An instruction miss goes first: every warp that needs the line waits for it.
-        if let Some(line) = self.front.next_icache_request() {
-            let bytes = self.front.icache().line();
+        if let Some(line) = p.front.next_icache_request() {
+            let bytes = p.front.icache().line();
             let r = Req {
                 addr: CODE_BASE + line,
                 kind: Kind::Read,
                 sm: sm as u16,
                 bytes: bytes as u16,
                 dest: Dest::ICache,
-                sectors: Req::all_sectors(bytes, self.mem.sector),
+                sectors: Req::all_sectors(bytes, self.sector),
                 whole: 0,
             };
-            if env.mem.can_send(sm, &r, now) {
-                self.front.icache_request_sent();
-                env.mem.send(now, r);
+            if p.net.can_send(sm, &r, now) {
+                p.front.icache_request_sent();
+                p.net.send(now, r);
             }
         }
-        if let Some(&r) = self.mem.miss_queue.front() {
-            if env.mem.can_send(sm, &r, now) {
-                self.mem.miss_queue.pop_front();
-                env.mem.send(now, r);
+        if let Some(&r) = self.miss_queue.front() {
+            if p.net.can_send(sm, &r, now) {
+                self.miss_queue.pop_front();
+                p.net.send(now, r);
             }
         }
+        ldst_freed
+    }
+
+    /// The memory instructions the last [`SmMem::cycle`] completed, in completion order; give
+    /// the vector back with [`SmMem::return_completed`] (it keeps its capacity).
+    pub(crate) fn take_completed(&mut self) -> Vec<Track> {
+        std::mem::take(&mut self.completed)
+    }
+
+    pub(crate) fn return_completed(&mut self, v: Vec<Track>) {
+        self.completed = v;
     }
 
     /// Serves one line access, the head of LD/ST unit `unit`'s staged queue, in cycle `now`;
     /// false on a reservation failure or a full L1 latency queue (retry). An access that looks
     /// the L1 D-cache up joins `l1_pipe` (at most one a cycle): it is looked up when its
-    /// latency has passed ([`Sm::l1_lookup`]); the others are served now.
-    fn serve(&mut self, a: Staged, unit: usize, now: u64) -> bool {
-        let m = &mut self.mem;
+    /// latency has passed ([`SmMem::l1_lookup`]); the others are served now.
+    fn serve(&mut self, a: Staged, unit: usize, sm: u16, now: u64) -> bool {
+        let m = &mut *self;
         let through_l1 = matches!(
             a.kind,
             AccKind::Load { alloc: true } | AccKind::Store { bypass: false, .. }
@@ -809,27 +837,26 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             m.l1_pipe.push_back((now + m.latency, a));
             return true;
         }
-        self.access(a, unit, now, false)
+        self.access(a, unit, sm, now, false)
     }
 
     /// The L1 latency queue's head, when its latency has passed, looks the L1 D-cache up in
     /// cycle `now` (one a cycle: GPGPU-Sim's single-bank `l1_latency_queue`); a reservation
     /// failure keeps it at the head, holding the accesses behind it.
-    fn l1_lookup(&mut self, now: u64) {
-        let Some(&(t, a)) = self.mem.l1_pipe.front() else {
+    fn l1_lookup(&mut self, sm: u16, now: u64) {
+        let Some(&(t, a)) = self.l1_pipe.front() else {
             return;
         };
-        if t <= now && self.access(a, self.mem.ldst.failed_load.len() - 1, now, true) {
-            self.mem.l1_pipe.pop_front();
+        if t <= now && self.access(a, self.ldst.failed_load.len() - 1, sm, now, true) {
+            self.l1_pipe.pop_front();
         }
     }
 
     /// Performs line access `a` in cycle `now` (`slot`: its retry record in `failed_load`);
     /// `paid`: the L1 latency was spent in the latency queue, so a hit's data is back now.
     /// False on a reservation failure.
-    fn access(&mut self, a: Staged, slot: usize, now: u64, paid: bool) -> bool {
-        let sm = self.id as u16;
-        let m = &mut self.mem;
+    fn access(&mut self, a: Staged, slot: usize, sm: u16, now: u64, paid: bool) -> bool {
+        let m = &mut *self;
         let hit_latency = if paid { 0 } else { m.latency };
         match a.kind {
             AccKind::Load { alloc } => m.load_line(a, alloc, slot, sm, now, hit_latency),
@@ -846,13 +873,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// A reply from L2 arrived in cycle `now`.
-    fn mem_reply(&mut self, env: &mut Env, r: Req, now: u64) {
-        let m = &mut self.mem;
+    fn reply<F>(&mut self, front: &mut Frontend<F>, r: Req, now: u64) {
+        let m = &mut *self;
         let mut w = std::mem::take(&mut m.waiters);
         match r.dest {
             Dest::Track(t) => {
                 m.waiters = w;
-                self.line_done(env, t, now);
+                self.line_done(t);
                 return;
             }
             Dest::Nobody => {
@@ -862,7 +889,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             Dest::ICache => {
                 m.waiters = w;
                 // This cycle's fetch hands the line back to the warps waiting for it.
-                self.front.icache_fill(r.addr - CODE_BASE, now);
+                front.icache_fill(r.addr - CODE_BASE, now);
                 return;
             }
             Dest::L1 => {
@@ -884,21 +911,42 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         for x in &w {
-            self.line_done(env, x.track, now);
+            self.line_done(x.track);
         }
-        self.mem.waiters = w;
+        self.waiters = w;
     }
 
-    /// One line of track `t` completed in cycle `now`.
-    fn line_done(&mut self, env: &mut Env, t: u32, now: u64) {
-        let tr = &mut self.mem.tracks[t as usize];
+    /// One line of track `t` completed: when it was the last, the instruction completes.
+    fn line_done(&mut self, t: u32) {
+        let tr = &mut self.tracks[t as usize];
         tr.remaining -= 1;
         if tr.remaining > 0 {
             return;
         }
         let done = *tr;
-        self.mem.free_tracks.push(t);
-        self.finish(env, done, now);
+        self.free_tracks.push(t);
+        self.outstanding[done.slot as usize] -= 1;
+        self.completed.push(done);
+    }
+}
+
+impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
+    /// The memory stage of cycle `now` (first in the cycle): the memory side's cycle
+    /// ([`SmMem::cycle`]), then the bookkeeping of every memory instruction it completed.
+    pub(crate) fn mem_stage(&mut self, env: &mut Env, now: u64) {
+        let ports = MemPorts {
+            net: &mut *env.mem,
+            front: &mut self.front,
+            units: &mut self.units,
+        };
+        if self.mem.cycle(self.id as usize, now, ports) {
+            self.sched.wake_all_by(now);
+        }
+        let completed = self.mem.take_completed();
+        for &tr in &completed {
+            self.finish(env, tr, now);
+        }
+        self.mem.return_completed(completed);
     }
 
     /// A memory instruction completed in cycle `now` (its data is back, or a store was
@@ -932,7 +980,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // these results may issue in this very cycle, before they are written back.
             self.recheck(env, s, now);
         }
-        self.mem.outstanding[s] -= 1;
         self.timing.last_complete[s] = self.timing.last_complete[s].max(done);
         if self.mem.outstanding[s] == 0 && self.warps.waiting()[s] {
             self.residency.pending_exit = true;
