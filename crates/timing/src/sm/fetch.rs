@@ -124,17 +124,16 @@ impl<F> Frontend<F> {
         !self.idle || now >= self.wake
     }
 
-    /// The front end acts next cycle whatever else happens: it found work last time, or an
-    /// I-cache miss waits to be sent.
+    /// After cycle `now`, the next cycle the front end acts by itself: the next one when it
+    /// found work last time or an I-cache miss waits to be sent; else when its earliest
+    /// pending I-cache line is due (a reply wakes it earlier).
     #[inline]
-    pub fn busy(&self) -> bool {
-        !self.idle || self.icache.next_request().is_some()
-    }
-
-    /// When an idle front end wakes by itself (its earliest pending I-cache line).
-    #[inline]
-    pub fn wake_at(&self) -> u64 {
-        self.wake
+    pub fn next_activity(&self, now: u64) -> u64 {
+        if !self.idle || self.icache.next_request().is_some() {
+            now + 1
+        } else {
+            self.wake
+        }
     }
 
     /// Warp `s`'s I-buffer head, given where the warp continues (`cur`: function, PC). A

@@ -112,17 +112,18 @@ impl<P: IssuePolicy> Schedulers<P> {
         self.wake[k] = self.wake[k].min(t);
     }
 
-    /// Some scheduler issued or met a busy unit this cycle: it acts again next cycle.
+    /// After cycle `now`, the next cycle the schedulers act by themselves: the next one when
+    /// one of them issued or met a busy unit (it walks again); else the first at which a
+    /// sleeping one walks again or the SM-wide policy state's timer is due.
     #[inline]
-    pub fn active(&self) -> bool {
-        self.outcome
+    pub fn next_activity(&self, now: u64) -> u64 {
+        if self
+            .outcome
             .iter()
             .any(|o| matches!(o, Slot::Issued | Slot::Pipeline))
-    }
-
-    /// The first cycle at which a sleeping scheduler walks again or the SM-wide policy
-    /// state's timer is due.
-    pub fn next_wake(&self) -> u64 {
+        {
+            return now + 1;
+        }
         self.wake
             .iter()
             .fold(self.shared.wake_at(), |t, &w| t.min(w))

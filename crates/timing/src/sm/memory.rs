@@ -400,8 +400,9 @@ impl SmMem {
             || self.ldst.staged.iter().any(|q| !q.is_empty())
     }
 
-    /// Earliest cycle after `now` the SM-side memory pipeline acts by itself.
-    pub fn next_event(&self, now: u64) -> u64 {
+    /// Earliest cycle after `now` the SM-side memory pipeline acts by itself (replies still
+    /// in the interconnect are the memory system's: `MemSystem::next_reply`).
+    pub fn next_activity(&self, now: u64) -> u64 {
         if !self.miss_queue.is_empty() || self.ldst.staged.iter().any(|q| !q.is_empty()) {
             return now + 1;
         }

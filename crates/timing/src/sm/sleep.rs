@@ -30,15 +30,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub fn next_activity(&self, now: u64) -> u64 {
         // The cheapest test first: a scheduler that issued or met a busy unit acts again next
         // cycle, which is most cycles of a busy SM.
-        if !P::MAY_SLEEP || self.sched.active() || self.residency.pending_exit || self.front.busy()
-        {
+        if !P::MAY_SLEEP || self.residency.pending_exit {
             return now + 1;
         }
-        let mut t = self
-            .front
-            .wake_at()
-            .min(self.mem.next_event(now))
-            .min(self.sched.next_wake());
+        let sched = self.sched.next_activity(now);
+        if sched <= now + 1 {
+            return now + 1;
+        }
+        let front = self.front.next_activity(now);
+        if front <= now + 1 {
+            return now + 1;
+        }
+        let mut t = sched.min(front).min(self.mem.next_activity(now));
         if let Some(std::cmp::Reverse((at, _))) = self.completions.peek() {
             t = t.min(*at);
         }
