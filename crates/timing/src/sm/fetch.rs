@@ -112,6 +112,7 @@ impl<F> Frontend<F> {
     }
 
     /// Warp slot `s` takes a fresh warp: an empty I-buffer, no control hazard pending.
+    #[inline]
     pub fn reset_slot(&mut self, s: usize) {
         self.ib.flushed[s] = false;
         self.ib.ready[s] = 0;
@@ -138,6 +139,7 @@ impl<F> Frontend<F> {
 
     /// Warp `s`'s I-buffer head, given where the warp continues (`cur`: function, PC). A
     /// decoded stream elsewhere is flushed here (`Head::Diverged`).
+    #[inline(always)]
     pub fn head(&mut self, warps: &mut WarpSlots, s: usize, cur: (u32, u32)) -> Head {
         if warps.ib_n()[s] == 0 {
             return Head::Empty {
@@ -174,6 +176,7 @@ impl<F> Frontend<F> {
 
     /// Warp `s` issued its head and continues at `next` (`None`: finished): pop the head when
     /// that is the next entry, else flush (a control hazard).
+    #[inline(always)]
     pub fn advance(&mut self, warps: &mut WarpSlots, s: usize, next: Option<(u32, u32)>) {
         match next {
             None => warps.set_ib_n(s, 0),
@@ -226,6 +229,7 @@ impl<F> Frontend<F> {
     /// Starts a fetch cycle: hands misses whose lines arrived back to their warps (one a fetch
     /// slot, oldest line first). Warps whose empty I-buffer this filled are in
     /// [`Frontend::take_decoded`].
+    #[inline(always)]
     pub fn deliver_ready(&mut self, now: u64, p: &mut FetchPorts) {
         self.used = 0;
         self.decoded.clear();
@@ -243,6 +247,7 @@ impl<F> Frontend<F> {
     /// when the whole cycle did nothing, sleeps until the I-cache hands a line back (a reply
     /// or any event wakes it earlier). Warps whose empty I-buffer this filled are in
     /// [`Frontend::take_decoded`].
+    #[inline(always)]
     pub fn fill_picked(&mut self, now: u64, p: &mut FetchPorts) {
         self.decoded.clear();
         self.idle = self.used == 0 && self.pick.is_empty();
@@ -261,16 +266,19 @@ impl<F> Frontend<F> {
     /// The warps whose empty I-buffer the last phase filled (and that are `Ready`), with the
     /// cycle from which each new head can issue; give the vector back with
     /// [`Frontend::return_decoded`] (it keeps its capacity: no allocation per cycle).
+    #[inline]
     pub fn take_decoded(&mut self) -> Vec<(u16, u64)> {
         std::mem::take(&mut self.decoded)
     }
 
+    #[inline]
     pub fn return_decoded(&mut self, v: Vec<(u16, u64)>) {
         self.decoded = v;
     }
 
     /// Warp `s`'s next fetch address: after its I-buffer's entries, or where it continues
     /// when empty.
+    #[inline(always)]
     fn fetch_pc(&self, p: &FetchPorts, s: usize) -> (u32, u32) {
         if p.warps.ib_n()[s] == 0 {
             (p.timing.cur_func[s], p.timing.cur_pc[s])
@@ -282,6 +290,7 @@ impl<F> Frontend<F> {
     /// Fetches for warp `s` in cycle `now`: on a hit up to a fetch block of instructions join
     /// its I-buffer, usable by issue from cycle `usable`; on a miss the warp waits for the
     /// I-cache to hand the line back; on a reservation failure nothing happens.
+    #[inline(always)]
     fn fill(&mut self, p: &mut FetchPorts, s: usize, now: u64, usable: u64) {
         let (func, pc) = self.fetch_pc(p, s);
         let addr = p.table.inst_addr(func, pc);
@@ -301,6 +310,7 @@ impl<F> Frontend<F> {
     /// An I-cache miss came back for `w`: decode its instructions if its warp still wants them
     /// (the slot holds the same warp, unfinished, fetching from the same place; a warp that
     /// took a branch meanwhile fetches again).
+    #[inline(always)]
     fn deliver(&mut self, p: &mut FetchPorts, w: Waiter, usable: u64) {
         let s = w.slot as usize;
         if !p.warps.occupied()[s] || p.warps.age[s] != w.age {
@@ -318,6 +328,7 @@ impl<F> Frontend<F> {
 
     /// Up to a fetch block of instructions from (`func`, `pc`) join warp `s`'s I-buffer (as
     /// many as it has room for), usable by issue from cycle `usable`.
+    #[inline(always)]
     fn decode(&mut self, p: &mut FetchPorts, s: usize, func: u32, pc: u32, usable: u64) {
         let was_empty = p.warps.ib_n()[s] == 0;
         if was_empty {
@@ -337,6 +348,7 @@ impl<F> Frontend<F> {
 
 impl<F: FetchPolicy> Frontend<F> {
     /// The fetch policy picks warps for the slots [`Frontend::deliver_ready`] left.
+    #[inline(always)]
     pub fn pick<P: IssuePolicy>(&mut self, v: &PolicyView, orders: &mut IssueOrders<'_, P>) {
         self.pick.clear();
         if self.used < self.slots {
@@ -363,6 +375,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// The fetch stage: the front end delivers arrived misses, its policy picks, it fetches;
     /// each warp whose empty I-buffer got its next instruction has its blocking state
     /// re-derived (`set_head`) after the phase that filled it, before the policy looks.
+    #[inline(always)]
     pub(crate) fn fetch_stage(&mut self, env: &Env, now: u64) {
         if !self.front.due(now) {
             return; // nothing became eligible since the last fetch found nothing
@@ -379,7 +392,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// `set_head` for every warp the last fetch phase gave a decoded head.
+    #[inline(always)]
     fn head_decoded(&mut self, env: &Env) {
+        if self.front.decoded.is_empty() {
+            return; // most phases decode nothing into an empty I-buffer
+        }
         let decoded = self.front.take_decoded();
         for &(s, usable) in &decoded {
             self.set_head(env, s as usize, usable);

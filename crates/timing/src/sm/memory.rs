@@ -736,6 +736,7 @@ impl SmMem {
     /// miss queue's next requests into the interconnect. The memory instructions this
     /// completed are in [`SmMem::take_completed`]. Returns whether an LD/ST instance took an
     /// instruction off its queue or emptied (a scheduler asleep on it must walk again).
+    #[inline(always)]
     pub(crate) fn cycle<F>(&mut self, sm: usize, now: u64, p: MemPorts<'_, F>) -> bool {
         self.completed.clear();
         let mut ldst_freed = false;
@@ -811,10 +812,12 @@ impl SmMem {
 
     /// The memory instructions the last [`SmMem::cycle`] completed, in completion order; give
     /// the vector back with [`SmMem::return_completed`] (it keeps its capacity).
+    #[inline]
     pub(crate) fn take_completed(&mut self) -> Vec<Track> {
         std::mem::take(&mut self.completed)
     }
 
+    #[inline]
     pub(crate) fn return_completed(&mut self, v: Vec<Track>) {
         self.completed = v;
     }
@@ -823,6 +826,7 @@ impl SmMem {
     /// false on a reservation failure or a full L1 latency queue (retry). An access that looks
     /// the L1 D-cache up joins `l1_pipe` (at most one a cycle): it is looked up when its
     /// latency has passed ([`SmMem::l1_lookup`]); the others are served now.
+    #[inline(always)]
     fn serve(&mut self, a: Staged, unit: usize, sm: u16, now: u64) -> bool {
         let m = &mut *self;
         let through_l1 = matches!(
@@ -844,6 +848,7 @@ impl SmMem {
     /// The L1 latency queue's head, when its latency has passed, looks the L1 D-cache up in
     /// cycle `now` (one a cycle: GPGPU-Sim's single-bank `l1_latency_queue`); a reservation
     /// failure keeps it at the head, holding the accesses behind it.
+    #[inline(always)]
     fn l1_lookup(&mut self, sm: u16, now: u64) {
         let Some(&(t, a)) = self.l1_pipe.front() else {
             return;
@@ -874,6 +879,7 @@ impl SmMem {
     }
 
     /// A reply from L2 arrived in cycle `now`.
+    #[inline(always)]
     fn reply<F>(&mut self, front: &mut Frontend<F>, r: Req, now: u64) {
         let m = &mut *self;
         let mut w = std::mem::take(&mut m.waiters);
@@ -918,6 +924,7 @@ impl SmMem {
     }
 
     /// One line of track `t` completed: when it was the last, the instruction completes.
+    #[inline(always)]
     fn line_done(&mut self, t: u32) {
         let tr = &mut self.tracks[t as usize];
         tr.remaining -= 1;
@@ -934,6 +941,7 @@ impl SmMem {
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// The memory stage of cycle `now` (first in the cycle): the memory side's cycle
     /// ([`SmMem::cycle`]), then the bookkeeping of every memory instruction it completed.
+    #[inline(always)]
     pub(crate) fn mem_stage(&mut self, env: &mut Env, now: u64) {
         let ports = MemPorts {
             net: &mut *env.mem,
@@ -942,6 +950,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         if self.mem.cycle(self.id as usize, now, ports) {
             self.sched.wake_all_by(now);
+        }
+        if self.mem.completed.is_empty() {
+            return; // most cycles: nothing completed
         }
         let completed = self.mem.take_completed();
         for &tr in &completed {
