@@ -148,3 +148,231 @@ impl Scoreboard {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The scoreboard alone, on instructions of a small PTX kernel: which cycles a reserved
+    //! register or predicate blocks a reader or a writer, what `Hazard::Blocked` reports, and
+    //! how explicit releases and the board's size change that.
+    use super::{Hazard, Scoreboard, PENDING};
+    use crate::reg_use::RegUseTable;
+    use warpsim_core::exec::warp::{Frame, WARP_SIZE};
+    use warpsim_core::ir::{Inst, Module};
+
+    /// One instruction per line; the comments name what each reads and writes.
+    const SRC: &str = ".version 9.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\
+        .reg .b32 %r<8>;\n.reg .pred %p<4>;\n\
+        mov.u32 %r1, 7;\n\
+        add.u32 %r2, %r1, 1;\n\
+        mov.u32 %r1, 3;\n\
+        mov.u32 %r5, 9;\n\
+        add.u32 %r4, %r1, %r3;\n\
+        setp.lt.u32 %p1, %r2, 5;\n\
+        @%p1 add.u32 %r6, %r6, 1;\n\
+        ld.global.u32 %r3, [256];\n\
+        ret;\n}\n";
+    /// PCs of `SRC`'s instructions.
+    const MOV_R1: u32 = 0; // writes %r1
+    const READ_R1: u32 = 1; // reads %r1, writes %r2
+    const WRITE_R1: u32 = 2; // writes %r1 again (WAW)
+    const INDEPENDENT: u32 = 3; // writes %r5 only
+    const READ_R1_R3: u32 = 4; // reads %r1 and %r3
+    const SETP: u32 = 5; // reads %r2, writes %p1
+    const GUARDED: u32 = 6; // guard %p1, reads and writes %r6
+    const LOAD_R3: u32 = 7; // writes %r3
+
+    struct Kernel {
+        module: Module,
+        uses: RegUseTable,
+    }
+
+    impl Kernel {
+        fn new() -> Kernel {
+            let module = warpsim_core::load_ptx(SRC).expect("kernel loads");
+            let uses = RegUseTable::new(&module);
+            Kernel { module, uses }
+        }
+
+        fn inst(&self, pc: u32) -> &Inst {
+            &self.module.functions[0].insts[pc as usize]
+        }
+
+        /// `pc`'s check at cycle `now` against `sb`, frame bases `rb` (register slots) and `pb`.
+        fn check(&self, sb: &Scoreboard, pc: u32, rb: usize, pb: usize, now: u64) -> Hazard {
+            sb.check_at(self.uses.get(0, pc), rb, pb, now)
+        }
+    }
+
+    /// The kernel frame: registers and predicates from slot 0.
+    fn frame0() -> Frame {
+        frame(0, 0)
+    }
+
+    /// A frame whose registers start at slot `rb` and predicates at `pb`.
+    fn frame(rb: usize, pb: usize) -> Frame {
+        Frame {
+            func: 0,
+            reg_base: rb * WARP_SIZE,
+            pred_base: pb,
+            local_base: 0,
+            call_site: 0,
+        }
+    }
+
+    /// A board big enough for the kernel.
+    fn board() -> Scoreboard {
+        let mut sb = Scoreboard::default();
+        sb.fit(16, 8);
+        sb
+    }
+
+    fn blocked(long: bool, until: u64) -> Hazard {
+        Hazard::Blocked { long, until }
+    }
+
+    /// The kernel is what the constants say: the tests below rest on these PCs.
+    #[test]
+    fn the_kernel_has_the_instructions_the_tests_name() {
+        let k = Kernel::new();
+        let f = &k.module.functions[0];
+        let reg = |n: &str| f.reg_names.iter().position(|x| x == n).unwrap() as u32;
+        assert_eq!(k.uses.get(0, READ_R1).regs, &[reg("%r1"), reg("%r2")]);
+        assert_eq!(k.uses.get(0, READ_R1).sources, 1);
+        assert_eq!(
+            k.uses.get(0, READ_R1_R3).regs,
+            &[reg("%r1"), reg("%r3"), reg("%r4")]
+        );
+        assert_eq!(k.uses.get(0, GUARDED).preds.len(), 1, "the guard");
+        assert_eq!(k.uses.get(0, SETP).preds.len(), 1, "the destination");
+        assert_eq!(k.inst(LOAD_R3).op, warpsim_core::ir::Op::Ld);
+    }
+
+    /// RAW: a result reserved ready at cycle 10 blocks its reader at every cycle before 10,
+    /// reporting `until: 10`, and not from cycle 10 on (the ready cycle is the first the
+    /// reader may issue in); an instruction touching other registers is never blocked.
+    #[test]
+    fn a_reader_waits_until_exactly_the_ready_cycle() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), blocked(false, 10));
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 9), blocked(false, 10));
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 10), Hazard::None);
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 11), Hazard::None);
+        assert_eq!(k.check(&sb, INDEPENDENT, 0, 0, 0), Hazard::None);
+    }
+
+    /// WAW: a second writer of the same register waits for the first's ready cycle too; a
+    /// later reservation replaces the earlier one (the board holds one cycle per register).
+    #[test]
+    fn a_second_writer_waits_for_the_first() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(MOV_R1), &frame0(), 12, false);
+        assert_eq!(k.check(&sb, WRITE_R1, 0, 0, 11), blocked(false, 12));
+        assert_eq!(k.check(&sb, WRITE_R1, 0, 0, 12), Hazard::None);
+        // The second writer issues at 12 with its result ready at 15: readers now wait for 15.
+        sb.reserve(k.inst(WRITE_R1), &frame0(), 15, false);
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 12), blocked(false, 15));
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 15), Hazard::None);
+    }
+
+    /// Of several blocking sources, the hazard reports the latest ready cycle, and `long`
+    /// while any blocking one is a long (global/local) load: here `%r3` (a long load, ready at
+    /// 20) and `%r1` (short, ready at 30) give `until: 30, long` before 20 and `until: 30`,
+    /// not long, from 20 (the load no longer blocks).
+    #[test]
+    fn the_latest_blocking_source_and_any_long_load_are_reported() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(MOV_R1), &frame0(), 30, false);
+        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, true);
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 19), blocked(true, 30));
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 20), blocked(false, 30));
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 30), Hazard::None);
+    }
+
+    /// A result of unknown latency reserved `PENDING` (a long load in the memory system)
+    /// blocks its reader however late, reporting `until: PENDING` and `long`; `release` at 50
+    /// makes it an ordinary short result ready at 50 (`long` cleared).
+    #[test]
+    fn a_pending_load_blocks_until_released() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, true);
+        assert_eq!(
+            k.check(&sb, READ_R1_R3, 0, 0, 1 << 40),
+            blocked(true, PENDING)
+        );
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 1 << 40), Hazard::None);
+        sb.release(k.inst(LOAD_R3), &frame0(), 50);
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 49), blocked(false, 50));
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 50), Hazard::None);
+    }
+
+    /// `release_at` releases the slots of the frame the instruction issued in (register slot
+    /// base 4, predicate base 2 here), whatever frame the warp is in now: the same register
+    /// of another frame is untouched.
+    #[test]
+    fn release_at_releases_the_issuing_frames_slots() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(LOAD_R3), &frame(4, 2), PENDING, true);
+        // Frame 0's %r3 is free; the callee frame's is pending.
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 5), Hazard::None);
+        assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 5), blocked(true, PENDING));
+        sb.release_at(k.inst(LOAD_R3), 4, 2, 40);
+        assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 39), blocked(false, 40));
+        assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 40), Hazard::None);
+        // The same for a predicate destination, at its frame's predicate base.
+        sb.reserve(k.inst(SETP), &frame(4, 2), PENDING, false);
+        assert_eq!(k.check(&sb, GUARDED, 0, 0, 5), Hazard::None);
+        assert_eq!(k.check(&sb, GUARDED, 4, 2, 5), blocked(false, PENDING));
+        sb.release_at(k.inst(SETP), 4, 2, 44);
+        assert_eq!(k.check(&sb, GUARDED, 4, 2, 43), blocked(false, 44));
+        assert_eq!(k.check(&sb, GUARDED, 4, 2, 44), Hazard::None);
+    }
+
+    /// Predicates are scoreboarded like registers: a `setp`'s result ready at 8 blocks an
+    /// instruction guarded by it (RAW on the guard) and another `setp` writing it (WAW) until
+    /// cycle 8.
+    #[test]
+    fn a_guard_predicate_in_flight_blocks_the_guarded_instruction() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(SETP), &frame0(), 8, false);
+        assert_eq!(k.check(&sb, GUARDED, 0, 0, 7), blocked(false, 8));
+        assert_eq!(k.check(&sb, GUARDED, 0, 0, 8), Hazard::None);
+        assert_eq!(k.check(&sb, SETP, 0, 0, 7), blocked(false, 8), "WAW");
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 7), Hazard::None);
+    }
+
+    /// An empty board ignores reservations (nothing blocks); `fit` grows it to the warp's
+    /// register file without losing what it holds and never shrinks it; `clear` frees every
+    /// entry.
+    #[test]
+    fn fit_grows_the_board_and_clear_empties_it() {
+        let k = Kernel::new();
+        let mut sb = Scoreboard::default();
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), Hazard::None, "no slots yet");
+        sb.fit(8, 2);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), blocked(false, 10));
+        // A callee frame at slot 8 is past the board until it grows (a call fits it).
+        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, false);
+        assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), Hazard::None);
+        sb.fit(16, 4);
+        sb.fit(4, 1);
+        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, false);
+        assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), blocked(false, 20));
+        assert_eq!(
+            k.check(&sb, READ_R1, 0, 0, 0),
+            blocked(false, 10),
+            "kept while growing, not shrunk"
+        );
+        sb.clear();
+        assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), Hazard::None);
+        assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), Hazard::None);
+    }
+}

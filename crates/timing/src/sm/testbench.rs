@@ -38,7 +38,7 @@ impl Bench {
         let table = TimingTable::new(&module, &cfg);
         Bench {
             mem: MemSystem::new(&cfg, 1),
-            gmem: GlobalMemory::default(),
+            gmem: GlobalMemory::new(),
             printf: String::new(),
             module,
             block,
@@ -80,6 +80,32 @@ impl Bench {
             &self.table,
         );
         f(&mut env)
+    }
+
+    /// Allocates `bytes` of zeroed global memory for the kernel to touch; the first
+    /// allocation is at `warpsim_core::ir::layout::GLOBAL_BASE`.
+    pub fn alloc(&mut self, bytes: u64) -> u64 {
+        self.gmem.alloc(bytes).expect("bench allocation")
+    }
+
+    /// Runs cycles `cycles` of `sm` as `gpu.rs`'s `run_loop` does (the memory system's cycle,
+    /// then the SM's), every CTA of the `grid`-CTA launch dispatched; `watch(sm, env, now)`
+    /// looks at the state after each cycle.
+    pub fn run(
+        &mut self,
+        sm: &mut TestSm,
+        grid: u32,
+        cycles: std::ops::Range<u64>,
+        mut watch: impl FnMut(&TestSm, &Env, u64),
+    ) {
+        self.with_env(grid, |env| {
+            env.all_dispatched = true;
+            for now in cycles {
+                env.mem.cycle(now);
+                sm.cycle(env, now).expect("the bench kernel runs");
+                watch(sm, env, now);
+            }
+        });
     }
 
     /// Makes CTA `linear` of a `grid`-CTA launch resident on `sm` at cycle `now`.

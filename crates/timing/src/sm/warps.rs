@@ -313,3 +313,208 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         c
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Per-warp blocking state on gtx480 (two schedulers, two-entry I-buffers, one fetch slot a
+    //! cycle) with a perfect I-cache: what a warp is blocked on after launch, fetch, issue and
+    //! hand-made scoreboard changes, which stall class each blocked interval is credited to,
+    //! and when its scheduler is told to walk again.
+    use super::super::scoreboard::PENDING;
+    use super::super::testbench::{kernel, Bench, TestSm};
+    use crate::policy::Block;
+    use crate::stats::StallCounts;
+    use warpsim_core::exec::warp::Frame;
+
+    /// One CTA of `threads` threads of `kernel(body)` made resident at cycle `at`.
+    fn launched(body: &str, threads: u32, at: u64) -> (Bench, TestSm) {
+        let mut b = Bench::new(&kernel(body), threads, "gtx480", &[]);
+        let mut sm = b.sm(1, true);
+        b.launch(&mut sm, 1, 0, at);
+        (b, sm)
+    }
+
+    /// The kernel frame (register slot 0, predicate 0).
+    fn frame0() -> Frame {
+        Frame {
+            func: 0,
+            reg_base: 0,
+            pred_base: 0,
+            local_base: 0,
+            call_site: 0,
+        }
+    }
+
+    /// A CTA launched at cycle 5 has every warp blocked on fetch until an event (`wake` =
+    /// `u64::MAX`), its interval opened at 5, not long, nothing credited yet; settling credits
+    /// exactly the cycles since 5 to `fetch`, once.
+    #[test]
+    fn after_launch_every_warp_waits_for_fetch_from_the_launch_cycle() {
+        let (_b, mut sm) = launched("mov.u32 %r1, %tid.x;", 64, 5);
+        for s in 0..2 {
+            assert_eq!(sm.warps.block[s], Block::Fetch);
+            assert_eq!(sm.warps.wake[s], u64::MAX);
+            assert_eq!(sm.warps.long_until[s], 0);
+            assert_eq!(sm.timing.since[s], 5);
+            assert_eq!(sm.timing.stalls[s], StallCounts::default());
+            sm.settle(s, 9);
+            sm.settle(s, 9);
+            assert_eq!(sm.timing.stalls[s].fetch, 4, "cycles 5..9, credited once");
+            sm.settle(s, 12);
+            assert_eq!(sm.timing.stalls[s].fetch, 7);
+        }
+    }
+
+    /// Every blocked interval `[from, min(wake, close))` is credited, when it closes, to its
+    /// reason's class only: `Atomic` to `data`; a `Ready` interval to nothing; an interval
+    /// with a wake cycle stops counting at its wake even when it closes later.
+    #[test]
+    fn each_blocked_interval_is_credited_to_its_class() {
+        let (_b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
+        sm.block(0, Block::Control, 4, u64::MAX); // fetch 0..4
+        sm.block(0, Block::Data, 10, 16); // control 4..10
+        sm.settle(0, 13); // data 10..13
+        assert_eq!(sm.timing.stalls[0].data, 3);
+        sm.settle(0, 20); // data 13..16: the wake cut it
+        assert_eq!(sm.timing.stalls[0].data, 6);
+        sm.block(0, Block::Ready, 20, 20);
+        sm.block(0, Block::Atomic, 22, 25); // ready 20..22: nothing
+        sm.block(0, Block::Barrier, 30, u64::MAX); // atomic 22..25, as data
+        sm.block(0, Block::Exit, 33, u64::MAX); // barrier 30..33
+        sm.block(0, Block::Drain, 34, u64::MAX); // exit 33..34
+        sm.settle(0, 40); // drain 34..40
+        let want = StallCounts {
+            fetch: 4,
+            control: 6,
+            data: 9,
+            barrier: 3,
+            exit_wait: 1,
+            drain: 6,
+            ..StallCounts::default()
+        };
+        assert_eq!(sm.timing.stalls[0], want);
+    }
+
+    /// A new interval tells the warp's scheduler to walk one cycle before the interval starts
+    /// (never later than it already would): both schedulers asleep for good (`u64::MAX`) after
+    /// walking with nothing to issue, a fetch in cycle 0 making warp 0's head issuable from 2
+    /// brings scheduler 0's next walk to cycle 1; a later interval does not postpone it.
+    #[test]
+    fn a_new_interval_wakes_the_warps_scheduler_a_cycle_early() {
+        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
+        b.with_env(1, |env| {
+            sm.issue_stage(env, 0, 0).unwrap();
+            sm.issue_stage(env, 1, 0).unwrap();
+        });
+        assert_eq!(sm.sched.next_activity(0), u64::MAX, "both asleep");
+        b.with_env(1, |env| sm.fetch_stage(env, 0));
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
+        assert_eq!(sm.sched.next_activity(0), 1);
+        // The walk in cycle 1 finds the head not yet decoded: asleep until 2.
+        b.with_env(1, |env| sm.issue_stage(env, 0, 1).unwrap());
+        assert_eq!(sm.sched.next_activity(1), 2);
+        sm.block(0, Block::Data, 6, 9);
+        assert_eq!(sm.sched.next_activity(1), 2, "not postponed to 5");
+        sm.block(0, Block::Ready, 0, 0);
+        assert_eq!(sm.sched.next_activity(0), 0, "from 0: at once");
+    }
+
+    /// A head whose destination is reserved by a load still in the memory system (`PENDING`,
+    /// long) is a data stall until an event, long all the while; once the load's release at 20
+    /// is rechecked at 15 it is a short data stall until exactly 20, then a candidate. The
+    /// data stall is 2..20: 13 cycles credited at the recheck, 5 more when settled past 20.
+    #[test]
+    fn a_head_waiting_on_a_released_load_wakes_at_its_ready_cycle() {
+        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;", 32, 0);
+        b.with_env(1, |env| {
+            sm.fetch_stage(env, 0);
+            // The head (`mov %r1`, issuable from 2) writes a register a load still owns: WAW.
+            let mov = &env.k.module.functions[0].insts[0];
+            sm.timing.sb[0].reserve(mov, &frame0(), PENDING, true);
+            sm.set_head(env, 0, 2);
+        });
+        assert_eq!(sm.warps.block[0], Block::Data);
+        assert_eq!(sm.warps.wake[0], PENDING);
+        assert_eq!(sm.warps.long_until[0], PENDING);
+        b.with_env(1, |env| {
+            let mov = &env.k.module.functions[0].insts[0];
+            sm.timing.sb[0].release_at(mov, 0, 0, 20);
+            sm.recheck(env, 0, 15);
+        });
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 20));
+        assert_eq!(sm.warps.long_until[0], 0, "a released result is short");
+        assert_eq!(sm.timing.stalls[0].data, 13);
+        assert_eq!(sm.timing.stalls[0].fetch, 2);
+        sm.settle(0, 30);
+        assert_eq!(sm.timing.stalls[0].data, 18);
+        b.with_env(1, |env| sm.recheck(env, 0, 20));
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 20));
+    }
+
+    /// A taken branch flushes the I-buffer: issued in cycle 2, `bra` leaves the warp blocked on
+    /// control from 3; the fetch stage of the same cycle refetches at the target, issuable
+    /// from 4 (fetched in the cycle's last slot): one control stall cycle, after two of fetch.
+    #[test]
+    fn a_taken_branch_is_a_control_stall_until_the_target_is_decoded() {
+        let body = "bra SKIP;\nmov.u32 %r1, 1;\nSKIP:\nmov.u32 %r2, 2;";
+        let (mut b, mut sm) = launched(body, 32, 0);
+        b.with_env(1, |env| {
+            sm.fetch_stage(env, 0);
+            sm.fetch_stage(env, 1);
+            sm.issue_stage(env, 0, 2).unwrap();
+        });
+        assert_eq!(sm.warps.insts[0], 1, "the branch issued");
+        assert_eq!(sm.timing.cur_pc[0], 2, "taken");
+        assert_eq!(
+            (sm.warps.block[0], sm.warps.wake[0]),
+            (Block::Control, u64::MAX)
+        );
+        assert_eq!(sm.timing.since[0], 3);
+        b.with_env(1, |env| sm.fetch_stage(env, 2));
+        assert_eq!(sm.front.head_pc(0), 2);
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 4));
+        assert_eq!(sm.timing.stalls[0].control, 1);
+        assert_eq!(sm.timing.stalls[0].fetch, 2);
+    }
+
+    /// A decoded head that is not where the warp continues (here: the warp moved on to PC 1
+    /// while PC 0 is decoded) is flushed and is a control stall from when it would have left
+    /// decode (2), even when looked at earlier (1).
+    #[test]
+    fn a_stale_head_is_a_control_stall_from_its_decode() {
+        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;", 32, 0);
+        b.with_env(1, |env| {
+            sm.fetch_stage(env, 0);
+            sm.timing.cur_pc[0] = 1;
+            sm.set_head(env, 0, 1);
+        });
+        assert_eq!(sm.warps.ib_n()[0], 0, "flushed");
+        assert_eq!(
+            (sm.warps.block[0], sm.warps.wake[0]),
+            (Block::Control, u64::MAX)
+        );
+        assert_eq!(sm.timing.since[0], 2);
+        sm.settle(0, 7);
+        assert_eq!(sm.timing.stalls[0].control, 5);
+        assert_eq!(sm.timing.stalls[0].fetch, 2);
+    }
+
+    /// With atomics in flight until 30 (`sm.atomics_block_warp`) the warp is blocked on them
+    /// from its head's decode (2) until exactly 30, a long wait, credited as data; from 30 on
+    /// the head is a candidate again.
+    #[test]
+    fn atomics_in_flight_block_the_warp_until_they_complete() {
+        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
+        b.with_env(1, |env| {
+            sm.fetch_stage(env, 0);
+            sm.timing.atomics_until[0] = 30;
+            sm.set_head(env, 0, 1);
+        });
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 30));
+        assert_eq!(sm.warps.long_until[0], 30);
+        assert_eq!(sm.timing.since[0], 2);
+        b.with_env(1, |env| sm.set_head(env, 0, 30));
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 30));
+        assert_eq!(sm.timing.stalls[0].data, 28);
+    }
+}
