@@ -196,7 +196,7 @@ fn cff_merges_the_schedulers_orders_round_robin_or_by_rank() {
     // Two schedulers under MWF(GTO); CTA 1 (slots 4–7) has a waiter, so both orders start there.
     let mut sm = Crafted::<MwfGto>::new(2, 4, 2, &params());
     sm.arrive(5);
-    sm.set_ib(&vec![0; 8]);
+    sm.set_ib(&[0; 8]);
     let mut rr = cff_partial(CffMerge::RoundRobin);
     // Turns alternate between the schedulers' heads: 4 (scheduler 0), then 7 (scheduler 1).
     assert_eq!(sm.fetch(&mut rr, 1), [4]);
