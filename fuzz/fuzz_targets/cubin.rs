@@ -2,7 +2,6 @@
 //! map on any input: no panic or overflow on corrupt offsets and sizes.
 #![no_main]
 
-#[allow(dead_code)]
 #[path = "../../crates/cudart/src/cubin.rs"]
 mod cubin;
 

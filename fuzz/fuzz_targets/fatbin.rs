@@ -4,10 +4,9 @@
 //! The runtime's own source files are compiled in (the shim crate is a cdylib).
 #![no_main]
 
-#[allow(dead_code)]
 #[path = "../../crates/cudart/src/cubin.rs"]
 mod cubin;
-#[allow(dead_code)]
+#[allow(dead_code)] // the target uses only part of this library source
 #[path = "../../crates/cudart/src/fatbin.rs"]
 mod fatbin;
 

@@ -5,13 +5,13 @@
 //! a manifest resolve against the working directory; nothing is read but file metadata.
 #![no_main]
 
-#[allow(dead_code)]
+#[allow(dead_code)] // the target uses only part of this library source
 #[path = "../../crates/cli/src/init.rs"]
 mod init;
-#[allow(dead_code, unused_imports)]
+#[allow(dead_code, unused_imports)] // the target uses only part of this library source
 #[path = "../../crates/cli/src/manifest/mod.rs"]
 mod manifest;
-#[allow(dead_code)]
+#[allow(dead_code)] // the target uses only part of this library source
 #[path = "../../crates/cli/src/scalar.rs"]
 mod scalar;
 

@@ -289,7 +289,6 @@ trait WrappingAbsCompat {
 macro_rules! wabs {
     ($($t:ty),*) => {$(
         impl WrappingAbsCompat for $t {
-            #[allow(unused_comparisons)]
             fn wrapping_abs_compat(self) -> Self {
                 if self < (0 as $t) { (0 as $t).wrapping_sub(self) } else { self }
             }

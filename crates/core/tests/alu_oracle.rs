@@ -5,7 +5,6 @@
 //! rounded result in any direction of an operation whose exact value V is known only through
 //! `sign(V − t)` for floats t, starting from the host's round-to-nearest result. It shares no
 //! code with the ALU's rounding.
-#![allow(dead_code)]
 
 const LIMBS: usize = 72; // 4608 bits
 

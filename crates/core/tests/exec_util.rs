@@ -1,4 +1,5 @@
 //! Shared helpers for executor tests: wrap a kernel body in a module and run it.
+// Each exec_* test uses what it needs, and this file's own test binary uses none.
 #![allow(dead_code)]
 // `DeviceError` is the API's error type: the helpers return it as the API does.
 #![allow(clippy::result_large_err)]

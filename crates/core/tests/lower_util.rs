@@ -1,5 +1,6 @@
 //! Shared helpers of the `lower_*` tests (included with `#[path]`): lowering snippets inside a
 //! standard kernel, and rendering instructions as compact text to compare against.
+// Each lower_* test uses what it needs, and this file's own test binary uses none.
 #![allow(dead_code)]
 
 use warpsim_core::ir::{Function, Inst, Mods, Module, Op, Opnd, NO_PC};

@@ -232,6 +232,7 @@ unsafe extern "C" fn cudaGetChannelDesc(
 
 /// Copies `height` rows of `width` bytes between an array region starting at byte `x` of row
 /// `y` and linear memory `other` with row pitch `pitch`.
+// The 2-D array copy entry points' own arguments, passed through.
 #[allow(clippy::too_many_arguments)]
 unsafe fn array_2d(
     rt: &mut Runtime,
@@ -272,6 +273,7 @@ fn past(end: Option<usize>, limit: usize) -> bool {
     !matches!(end, Some(e) if e <= limit)
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DToArray(
     dst: cudaArray_t,
@@ -298,6 +300,7 @@ unsafe extern "C" fn cudaMemcpy2DToArray(
     })
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DFromArray(
     dst: *mut c_void,
@@ -324,6 +327,7 @@ unsafe extern "C" fn cudaMemcpy2DFromArray(
     })
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
     dst: cudaArray_t,
@@ -352,6 +356,7 @@ unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
     })
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(
     dst: *mut c_void,

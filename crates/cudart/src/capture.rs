@@ -482,7 +482,6 @@ unsafe extern "C" fn cudaStreamIsCapturing_ptsz(
 ) -> cudaError_t {
     cudaStreamIsCapturing(stream, out)
 }
-#[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(
     stream: cudaStream_t,
     status_out: *mut c_int,

@@ -11,6 +11,7 @@
 //! event. Changes to a graph after instantiation do not reach the executable graph, and a
 //! kernel node's arguments are copied when the node is added, as in CUDA.
 
+// The handle types keep CUDA's C names (`cudaGraph_t`), so the code reads like the CUDA headers.
 #![allow(non_camel_case_types)]
 
 use crate::runtime::{api, diag, guard, put, Runtime};
@@ -434,6 +435,7 @@ unsafe extern "C" fn cudaGraphAddMemcpyNode(
     })
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
     out: *mut cudaGraphNode_t,

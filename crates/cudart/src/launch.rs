@@ -262,7 +262,6 @@ pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaErro
 
 /// The CUDA error a failed launch or copy reports.
 pub fn error_code(e: &DeviceError) -> cudaError_t {
-    #[allow(unreachable_patterns)]
     match e {
         DeviceError::Load(_) => cudaErrorInvalidPtx,
         DeviceError::UnknownKernel { .. } => cudaErrorInvalidDeviceFunction,
@@ -314,6 +313,7 @@ fn emit_printf(text: &str) {
     }
 }
 
+// The launch entry points' own arguments, passed through, and whether the launch is cooperative.
 #[allow(clippy::too_many_arguments)]
 unsafe fn launch(
     rt: &mut Runtime,

@@ -568,6 +568,7 @@ unsafe extern "C" fn cudaMallocPitch(
 /// `cudaErrorInvalidPitchValue` (measured on an H200, CUDA 13.0 driver, 2026-11-28:
 /// `cudaMemcpy2D` of one 8-byte row with a 4-byte pitch); the other 2-D/3-D copies and
 /// `cudaMemset2D` follow the same rule.
+// The `cudaMemcpy2D` entry points' own arguments, passed through.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn copy_2d(
     rt: &mut Runtime,
@@ -618,6 +619,7 @@ unsafe extern "C" fn cudaMemcpy2D(
     })
 }
 
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DAsync(
     dst: *mut c_void,
@@ -792,6 +794,7 @@ unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(
 ) -> cudaError_t {
     cudaMemcpyFromSymbolAsync(dst, sym, count, offset, kind, stream)
 }
+// An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn cudaMemcpy2DAsync_ptsz(
     dst: *mut c_void,

@@ -7,8 +7,6 @@
 //! `cudaDeviceProp` is CUDA 13's layout, written by hand from `driver_types.h` (1008 bytes;
 //! the `clockRate`-style fields CUDA 13 removed are attributes only).
 
-#![allow(non_camel_case_types, non_snake_case)]
-
 use std::ffi::c_char;
 
 use warpsim_core::config::GpuConfig;

@@ -2,7 +2,8 @@
 //! out as CUDA 13's headers lay them out (checked by the test below against a C program
 //! compiled with nvcc 13.5's headers; see the README's "Layouts").
 
-#![allow(non_camel_case_types, non_upper_case_globals)]
+// The types keep CUDA's C names (`cudaArray_t`), so the code reads like the CUDA headers.
+#![allow(non_camel_case_types)]
 
 use std::ffi::c_void;
 

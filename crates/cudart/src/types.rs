@@ -1,6 +1,7 @@
 //! C types and constants of the CUDA runtime API (`driver_types.h`, `vector_types.h`).
 
-#![allow(non_camel_case_types, non_upper_case_globals)]
+// The types keep CUDA's C names (`cudaStream_t`), so the code reads like the CUDA headers.
+#![allow(non_camel_case_types)]
 
 use std::ffi::c_void;
 

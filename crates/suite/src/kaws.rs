@@ -33,7 +33,6 @@ pub struct Benchmark {
 /// Table 2's average of the last-CTA column (% of GTO).
 pub const KAWS_TABLE2_AVERAGE_PERCENT: f64 = 94.91;
 
-#[allow(clippy::too_many_arguments)]
 const fn row(
     name: &'static str,
     launches: u32,

@@ -30,6 +30,7 @@ fn launch(
 }
 
 /// [`launch`] on a memory system earlier launches used.
+// `launch`'s arguments and the memory system, so that each test's launch reads as one call.
 #[allow(clippy::too_many_arguments)]
 fn launch_on(
     mem: &mut MemSystem,

@@ -25,7 +25,7 @@ pub enum PlotError {
     #[error("drawing failed: {0}")]
     Draw(String),
     #[error("writing {path}: {source}")]
-    #[allow(dead_code)] // from write_svg
+    #[allow(dead_code)] // only `write_svg` makes it, and no report calls that yet
     Io {
         path: PathBuf,
         source: std::io::Error,

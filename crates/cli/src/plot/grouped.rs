@@ -249,6 +249,7 @@ fn value_label(
 }
 
 /// Renders a single-series chart (a [`grouped_bars`] chart with one series and no legend).
+// No report draws a single-series chart yet (the review renderer and tests do).
 #[allow(dead_code)]
 pub fn bars(chart: &Bars) -> Result<String, PlotError> {
     grouped_bars(&GroupedBars {

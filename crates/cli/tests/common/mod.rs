@@ -1,6 +1,6 @@
 //! Helpers shared by the CLI integration tests: run the built binary, make scratch folders.
 
-#![allow(dead_code)]
+#![allow(dead_code)] // each test file uses what it needs
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

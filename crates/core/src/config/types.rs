@@ -353,6 +353,7 @@ pub enum DramScheduler {
     Fcfs,
 }
 
+// The timing fields keep the datasheet names (`tCCD`, `CL`), which are also their config keys.
 #[allow(non_snake_case)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -135,6 +135,7 @@ pub fn execute_setp(
 
 /// Source `i` (decoded as `s`) for all 32 lanes: a register in place, anything else in `tmp`.
 #[inline(always)]
+// Inlined per source operand: the step's context in registers, not a struct built per operand.
 #[allow(clippy::too_many_arguments)]
 fn staged_lanes<'a>(
     k: &LaunchCtx,

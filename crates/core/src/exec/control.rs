@@ -174,6 +174,7 @@ pub fn ret(module: &Module, w: &mut Warp, returning: u32) {
 }
 
 /// Enters `site`'s callee for the lanes in `mask` (the caller continues at `next`).
+// The call instruction's operands as `general` holds them; a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub fn call(
     k: &LaunchCtx,

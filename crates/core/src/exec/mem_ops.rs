@@ -78,6 +78,7 @@ fn resolve(space: Space, addr: u64) -> (Space, u64) {
 
 /// Reads (`value` None) or writes `size` bytes for one lane. Returns the value read.
 #[inline(always)]
+// Per lane of every access: the values in registers, not a struct built and torn down per lane.
 #[allow(clippy::too_many_arguments)]
 pub fn access(
     k: &LaunchCtx,
@@ -187,6 +188,7 @@ fn would_fault(
 /// when a launch fails.
 #[cold]
 #[inline(never)]
+// The faulted access as its callers hold it (`access`'s arguments, the lanes and the fault).
 #[allow(clippy::too_many_arguments)]
 fn located(
     k: &LaunchCtx,
@@ -273,6 +275,7 @@ fn vec_regs(o: &Opnd) -> ([u32; 4], usize) {
 
 /// The per-lane rest of a scalar load into the register at `at`: the lanes of `mask` from
 /// `first` on, each through [`access`], which reports a fault exactly.
+// The scalar load's values as `ld` and `ld_based` hold them, passed on to `access` per lane.
 #[allow(clippy::too_many_arguments)]
 fn ld_lanes(
     k: &LaunchCtx,

@@ -95,6 +95,7 @@ pub fn step(k: &LaunchCtx, m: &mut MemCtx, w: &mut Warp) -> Result<StepEvent, Ex
 /// warp-level and the rest), kept out of line so that the decoded forms' common path in
 /// [`step`] stays a small function.
 #[inline(never)]
+// Per instruction: the step's context and instruction in registers, not a struct built per step.
 #[allow(clippy::too_many_arguments)]
 fn general(
     k: &LaunchCtx,

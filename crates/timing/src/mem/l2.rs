@@ -52,6 +52,7 @@ pub trait Locate {
 }
 
 impl L2Slice {
+    // One value per cache parameter, so that the unit tests build a slice without a config.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: u16,

@@ -415,6 +415,7 @@ impl SmMem {
 
     /// Stages the lines in `self.lines` as one instruction on LD/ST instance `unit` for warp
     /// slot `slot`; returns the track id.
+    // Once per memory instruction: the track's fields, from the issuing code's locals.
     #[allow(clippy::too_many_arguments)]
     pub fn stage(
         &mut self,
@@ -475,6 +476,7 @@ enum ReadCache {
 /// bypassing load skips the tags), a merge into a miss in flight, or a new miss queued for
 /// L2 asking `bytes` (the sectors `sectors`). False on a reservation failure (no MSHR or
 /// miss-queue room).
+// Per line on the LD/ST path: the access's values in registers, not a struct built per call.
 #[allow(clippy::too_many_arguments)]
 fn cached_read(
     m: &mut SmMem,

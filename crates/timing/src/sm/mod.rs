@@ -280,6 +280,7 @@ pub(crate) struct Residency {
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// An SM with `ctas_per_sm` CTA slots of `wpc` warps; `make(ctx)` builds scheduler
     /// `ctx.scheduler`'s policy; `share_warps` turns warp sharing on.
+    // Once per SM per launch, from the config, the launch's occupancy and the options.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: u32,

@@ -1,6 +1,6 @@
 //! Helpers: build a launch of a hand-written kernel `k(.u64 out, .u32 n)` and run it in
 //! functional and timing mode.
-#![allow(dead_code)]
+#![allow(dead_code)] // each test file uses what it needs
 
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;

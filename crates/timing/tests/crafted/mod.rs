@@ -1,7 +1,7 @@
 //! A crafted SM for policy tests: resident CTAs, warp slots and counters set by hand, events
 //! delivered through the same hooks the SM calls, in the same order (SM-wide state first),
 //! the SM-wide timer fired as the SM fires it.
-#![allow(dead_code)]
+#![allow(dead_code)] // each test file uses what it needs
 
 use warpsim_core::config::PolicyParams;
 use warpsim_core::exec::warp::WarpState;
