@@ -72,13 +72,40 @@ impl PolicyParams {
     }
 
     /// The dotted keys of table `table` (`policy.tls.active`), in the order a resolved
-    /// configuration writes them; empty when there is no such table.
+    /// configuration writes them (the struct's); empty when there is no such table.
     pub fn keys(table: &str) -> Vec<String> {
-        PolicyParams::default_table()
-            .get(table)
-            .and_then(|t| t.as_table())
-            .map(|t| t.keys().map(|k| format!("policy.{table}.{k}")).collect())
-            .unwrap_or_default()
+        // Read from the serialized text: a `toml::Table` would sort the keys.
+        let text = toml::to_string(&PolicyParams::default()).expect("policy defaults serialize");
+        let mut inside = false;
+        let mut keys = Vec::new();
+        for line in text.lines().map(str::trim) {
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                inside = name == table;
+            } else if let (true, Some((key, _))) = (inside, line.split_once('=')) {
+                keys.push(format!("policy.{table}.{}", key.trim()));
+            }
+        }
+        keys
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_come_in_the_structs_order() {
+        assert_eq!(
+            PolicyParams::keys("cff"),
+            ["policy.cff.merge", "policy.cff.eligibility"]
+        );
+        assert_eq!(PolicyParams::keys("tls"), ["policy.tls.active"]);
+        assert!(PolicyParams::keys("nope").is_empty());
+        let every: usize = PolicyParams::default_table()
+            .keys()
+            .map(|t| PolicyParams::keys(t).len())
+            .sum();
+        assert_eq!(every, 6);
     }
 }
 

@@ -27,8 +27,8 @@ use warpsim_core::exec::warp::WarpState;
 /// The SM's front end: the fetch policy, the I-cache and every warp's I-buffer. It owns them;
 /// the rest of the SM reaches them through the methods below. Of the warps it reads where each
 /// continues (`WarpTiming`) and writes what policies see of fetch (`WarpSlots::ib_n`,
-/// `fetch_wait`); a warp whose empty I-buffer it fills is handed back ([`Frontend::decoded`])
-/// for the SM to re-derive its blocking state.
+/// `fetch_wait`); a warp whose empty I-buffer it fills is handed back
+/// ([`Frontend::take_decoded`]) for the SM to re-derive its blocking state.
 pub(crate) struct Frontend<F> {
     /// Which warps fetch (`fetch_policy/`).
     policy: F,

@@ -4,7 +4,9 @@
 //! `w mod S`. Each cycle runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
 //! pipeline ([`memory`]), memory-completion hooks ([`events`]), CTA retirement ([`retire`]),
 //! issue ([`issue`], an instruction's timing in [`mem_plan`], warp sharing in [`share`]),
-//! fetch+decode ([`fetch`]). `ARCHITECTURE.md` walks through one cycle.
+//! fetch+decode ([`fetch`]). The front end (`Frontend`), the schedulers (`Schedulers`) and the
+//! memory side (`SmMem`) keep their state private; each answers `next_activity` for fast
+//! forward ([`sleep`]). `ARCHITECTURE.md` walks through one cycle.
 //!
 //! Speed: a warp's blocking state (scoreboard, barrier, exit, empty I-buffer) is computed when
 //! it changes, not every cycle ([`warps`]); stall cycles are credited per interval; the issue
