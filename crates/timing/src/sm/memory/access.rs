@@ -1,0 +1,275 @@
+//! How the LD/ST unit serves one line access of each kind ([`AccKind`]): loads through the
+//! L1 D-cache, stores written through or back, atomics at L2, constant and texture reads through
+//! their read-only caches; each reports whether it was served or must be retried.
+
+use super::{AccKind, FailedLoad, SmMem, Staged, Waiter};
+use crate::mem::mshr::MshrAdd;
+use crate::mem::{CacheCounts, Dest, Kind, Req};
+
+/// The SM's read caches.
+#[derive(Clone, Copy)]
+enum ReadCache {
+    L1,
+    Const,
+    Tex,
+}
+
+/// A read through one of the SM's read caches in cycle `now`: a hit (when `lookup`; a
+/// bypassing load skips the tags), a merge into a miss in flight, or a new miss queued for
+/// L2 asking `bytes` (the sectors `sectors`). False on a reservation failure (no MSHR or
+/// miss-queue room).
+// Per line on the LD/ST path: the access's values in registers, not a struct built per call.
+#[allow(clippy::too_many_arguments)]
+fn cached_read(
+    m: &mut SmMem,
+    cache: ReadCache,
+    addr: u64,
+    w: Waiter,
+    lookup: bool,
+    bytes: u16,
+    sectors: u32,
+    sm: u16,
+    now: u64,
+    hit_latency: u64,
+) -> bool {
+    let room = m.miss_queue.len() < m.miss_cap;
+    let (tags, mshrs, counts, dest) = match cache {
+        ReadCache::L1 => (
+            &mut m.caches.l1,
+            &mut m.caches.l1_mshrs,
+            &mut m.l1d_counts,
+            Dest::L1,
+        ),
+        ReadCache::Const => (
+            &mut m.caches.cc,
+            &mut m.caches.cc_mshrs,
+            &mut m.cc_counts,
+            Dest::Const,
+        ),
+        ReadCache::Tex => (
+            &mut m.caches.tex,
+            &mut m.caches.tex_mshrs,
+            &mut m.tex_counts,
+            Dest::Tex,
+        ),
+    };
+    // Loads that look the L1 up are counted apart too (the L1 miss rate of loads).
+    let mut loads = match cache {
+        ReadCache::L1 if lookup => Some(&mut m.l1d_load_counts),
+        _ => None,
+    };
+    let mut count = |f: fn(&mut CacheCounts)| {
+        f(counts);
+        if let Some(l) = loads.as_deref_mut() {
+            f(l);
+        }
+    };
+    if lookup && tags.access(addr, false) {
+        count(|c| c.hits += 1);
+        m.hit(now, hit_latency, w.track);
+        return true;
+    }
+    // A new miss of a load that allocates in the L1 D-cache takes a way of its set now
+    // (allocate on miss): none free of fills on their way is a reservation failure.
+    let reserves = matches!(cache, ReadCache::L1) && w.alloc && !mshrs.pending(addr);
+    if reserves && !tags.can_reserve(addr) {
+        count(|c| c.reservation_fails += 1);
+        return false;
+    }
+    // A merge into a miss in flight, or a new miss when the miss queue has room.
+    let added = mshrs.add_if(addr, w, room);
+    if added == MshrAdd::Full {
+        count(|c| c.reservation_fails += 1);
+        return false;
+    }
+    let mut victim = None;
+    if added == MshrAdd::Merged {
+        count(|c| c.merged += 1);
+    } else {
+        if reserves {
+            victim = tags.reserve(addr).expect("checked");
+        }
+        count(|c| c.misses += 1);
+        m.miss_queue.push_back(Req {
+            addr,
+            kind: Kind::Read,
+            sm,
+            bytes,
+            dest,
+            sectors,
+            whole: 0,
+        });
+    }
+    // A dirty line it replaced (local memory is written back) goes to L2.
+    m.write_back(victim, sm);
+    true
+}
+
+/// Line accesses, one kind each ([`AccKind`]; `Sm::access` picks the one), performed in cycle
+/// `now` for SM `sm`: true when served, false on a reservation failure (the LD/ST unit or the
+/// L1 latency queue retries it). Where a hit's data is back after the L1 latency,
+/// `hit_latency` is the cycles it has still to wait (0 when the latency queue paid it).
+impl SmMem {
+    /// Whether the miss queue can take another request to L2.
+    pub(super) fn miss_room(&self) -> bool {
+        self.miss_queue.len() < self.miss_cap
+    }
+
+    /// A load through the L1 D-cache (`alloc`: it allocates there; else it bypasses the tags
+    /// and asks L2 for its sectors only). `slot` is its retry record in `failed_load`: a
+    /// retry in the state it last failed in fails again without a lookup.
+    pub(super) fn load_line(
+        &mut self,
+        a: Staged,
+        alloc: bool,
+        slot: usize,
+        sm: u16,
+        now: u64,
+        hit_latency: u64,
+    ) -> bool {
+        let bytes = if alloc {
+            self.caches.l1.line_bytes() as u16
+        } else {
+            a.line.bytes(self.sector)
+        };
+        let sectors = if alloc {
+            Req::all_sectors(bytes as u64, self.sector)
+        } else {
+            a.line.sectors
+        };
+        let w = Waiter {
+            track: a.track,
+            alloc,
+        };
+        let state = FailedLoad {
+            addr: a.line.addr,
+            track: a.track,
+            tags: self.caches.l1.changes(),
+            mshrs: self.caches.l1_mshrs.changes(),
+            room: self.miss_room(),
+        };
+        if self.ldst.failed_load[slot] == Some(state) {
+            // What `cached_read` counts when it fails.
+            self.l1d_counts.reservation_fails += 1;
+            if alloc {
+                self.l1d_load_counts.reservation_fails += 1;
+            }
+            return false;
+        }
+        let served = cached_read(
+            self,
+            ReadCache::L1,
+            a.line.addr,
+            w,
+            alloc,
+            bytes,
+            sectors,
+            sm,
+            now,
+            hit_latency,
+        );
+        self.ldst.failed_load[slot] = (!served).then_some(state);
+        served
+    }
+
+    /// A write-through store: updates the L1 D-cache on a hit (unless it `bypass`es L1) and
+    /// goes on to L2, which acknowledges it.
+    pub(super) fn store_through(&mut self, a: Staged, bypass: bool, sm: u16) -> bool {
+        let addr = a.line.addr;
+        if !self.miss_room() {
+            if !bypass {
+                self.l1d_counts.reservation_fails += 1;
+            }
+            return false;
+        }
+        if bypass {
+            // Straight to L2: no L1 lookup.
+        } else if self.caches.l1.access(addr, false) {
+            self.l1d_counts.hits += 1;
+        } else {
+            self.l1d_counts.misses += 1;
+        }
+        let bytes = a.line.bytes(self.sector);
+        self.miss_queue.push_back(Req {
+            addr,
+            kind: Kind::Write,
+            sm,
+            bytes,
+            dest: Dest::Track(a.track),
+            sectors: a.line.sectors,
+            whole: a.line.whole,
+        });
+        true
+    }
+
+    /// A write-back store: writes its line in the L1 D-cache, dirty (a miss allocates it,
+    /// sending a dirty victim to L2), and completes as a hit.
+    pub(super) fn store_back(&mut self, a: Staged, sm: u16, now: u64, hit_latency: u64) -> bool {
+        let addr = a.line.addr;
+        if self.caches.l1.access(addr, true) {
+            self.l1d_counts.hits += 1;
+        } else {
+            // Every way of the set waits for a fill: no line to write into.
+            if !self.miss_room() || !self.caches.l1.can_reserve(addr) {
+                self.l1d_counts.reservation_fails += 1;
+                return false;
+            }
+            self.l1d_counts.misses += 1;
+            let victim = self.caches.l1.fill(addr, true);
+            self.write_back(victim, sm);
+        }
+        self.hit(now, hit_latency, a.track);
+        true
+    }
+
+    /// An atomic: sent to L2, which executes it; a stale L1 copy is dropped.
+    pub(super) fn atomic(&mut self, a: Staged, sm: u16) -> bool {
+        if !self.miss_room() {
+            self.l1d_counts.reservation_fails += 1;
+            return false;
+        }
+        self.caches.l1.invalidate(a.line.addr);
+        let bytes = a.line.bytes(self.sector);
+        self.miss_queue.push_back(Req {
+            addr: a.line.addr,
+            kind: Kind::Atomic,
+            sm,
+            bytes,
+            dest: Dest::Track(a.track),
+            sectors: a.line.sectors,
+            whole: 0,
+        });
+        true
+    }
+
+    /// A read through the constant or the texture cache (by `a.kind`): constant-cache hits
+    /// are back at once, texture hits after the L1 latency.
+    pub(super) fn read_only(&mut self, a: Staged, sm: u16, now: u64) -> bool {
+        let (cache, bytes, hit_latency) = if a.kind == AccKind::Const {
+            (ReadCache::Const, self.caches.cc.line_bytes() as u16, 0)
+        } else {
+            (
+                ReadCache::Tex,
+                self.caches.tex.line_bytes() as u16,
+                self.latency,
+            )
+        };
+        let w = Waiter {
+            track: a.track,
+            alloc: true,
+        };
+        let sectors = Req::all_sectors(bytes as u64, self.sector);
+        cached_read(
+            self,
+            cache,
+            a.line.addr,
+            w,
+            true,
+            bytes,
+            sectors,
+            sm,
+            now,
+            hit_latency,
+        )
+    }
+}

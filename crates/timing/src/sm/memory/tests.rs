@@ -1,0 +1,138 @@
+//! The memory side on gtx480 (L1 D-cache latency 35, global loads cached in L1, pipeline
+//! stages 1 + 3 + 2 around the units) with a perfect I-cache: one warp's global loads run
+//! cycle by cycle through the SM and a real memory system, as `gpu.rs`'s loop runs them.
+use super::super::scoreboard::PENDING;
+use super::super::testbench::{Bench, TestSm};
+use crate::classify::Unit;
+use crate::policy::Block;
+use warpsim_core::ir::layout::GLOBAL_BASE;
+
+/// What a run showed of warp 0 and the memory side, cycle by cycle.
+#[derive(Default, Debug)]
+struct Seen {
+    /// The cycle each of the warp's instructions issued in, in order.
+    issued: Vec<u64>,
+    /// The cycle each request left the SM for the memory system.
+    sent: Vec<u64>,
+    /// Each distinct arrival cycle of a reply for the SM, as the memory system announced
+    /// it (`MemSystem::next_reply`) before the SM took it.
+    replies: Vec<u64>,
+    /// `(cycle, count after)` whenever the warp's memory instructions in flight changed.
+    outstanding: Vec<(u64, u32)>,
+    /// Per cycle: the first cycle an LD/ST instance is free.
+    ldst_free: Vec<u64>,
+    /// Per cycle: the warp's blocking reason, wake cycle and long-wait cycle.
+    state: Vec<(Block, u64, u64)>,
+}
+
+/// A kernel `k()` of `body` then `ret`, registers `%r0`–`%r15`; `{A}` in `body` is the
+/// address of the bench's first global allocation.
+fn kernel(body: &str) -> String {
+    let body = body.replace("{A}", &GLOBAL_BASE.to_string());
+    super::super::testbench::kernel(&body)
+}
+
+/// One warp of `kernel(body)` run for cycles `0..cycles`, with 256 bytes of global memory
+/// at `GLOBAL_BASE`.
+fn run(body: &str, cycles: u64) -> (Seen, TestSm) {
+    let mut b = Bench::new(&kernel(body), 32, "gtx480", &[]);
+    assert_eq!(b.alloc(256), GLOBAL_BASE);
+    let mut sm = b.sm(1, true);
+    b.launch(&mut sm, 1, 0, 0);
+    let mut seen = Seen::default();
+    b.run(&mut sm, 1, 0..cycles, |sm, env, now| {
+        while seen.issued.len() < sm.warps.insts[0] as usize {
+            seen.issued.push(now);
+        }
+        while seen.sent.len() < env.mem.requests as usize {
+            seen.sent.push(now);
+        }
+        let r = env.mem.next_reply(0);
+        if r != u64::MAX && seen.replies.last() != Some(&r) {
+            seen.replies.push(r);
+        }
+        let out = sm.mem.outstanding[0];
+        if seen.outstanding.last().map_or(0, |x| x.1) != out {
+            seen.outstanding.push((now, out));
+        }
+        seen.ldst_free.push(sm.units.next_free(Unit::Ldst, 0));
+        seen.state
+            .push((sm.warps.block[0], sm.warps.wake[0], sm.warps.long_until[0]));
+    });
+    (seen, sm)
+}
+
+/// The one reply the run saw: its arrival cycle, at least the fixed latencies after the
+/// request left at `sent` (interconnect there and back, L2's, DRAM's).
+fn one_reply(seen: &Seen, sent: u64) -> u64 {
+    assert_eq!(seen.replies.len(), 1, "{seen:?}");
+    let r = seen.replies[0];
+    assert!(r >= sent + 8 + 120 + 100 + 8, "{r}");
+    r
+}
+
+/// A global load that misses: issued in cycle 2, it holds the LD/ST unit (busy until the
+/// memory stage frees it) until its one line is served in cycle 3 (the unit takes the next
+/// instruction in that cycle); the line spends the L1 latency in the latency queue, misses
+/// at its lookup in 3 + 35 = 38 and leaves for L2 in that cycle. The instruction is in
+/// flight (`outstanding` 1) from its issue until its reply arrives (cycle R, as the memory
+/// system announced it); its destination is readable from R + 1 + 6 (the pipeline stages,
+/// paid at completion), so the dependent `add` is a long data stall until the release,
+/// then a short one until exactly R + 7, when it issues.
+#[test]
+fn a_missing_load_is_readable_pipeline_cycles_after_its_reply() {
+    let (seen, sm) = run("ld.global.u32 %r1, [{A}];\nadd.u32 %r2, %r1, 1;", 400);
+    assert_eq!(seen.issued[0], 2);
+    assert_eq!(&seen.ldst_free[..4], &[0, 0, u64::MAX, 3]);
+    assert_eq!(seen.sent, vec![38]);
+    let r = one_reply(&seen, 38);
+    assert_eq!(seen.outstanding, vec![(2, 1), (r, 0)]);
+    // After issue: the `add` waits on a result of unknown latency, a long wait.
+    assert_eq!(seen.state[2], (Block::Data, PENDING, PENDING));
+    assert_eq!(seen.state[r as usize - 1], (Block::Data, PENDING, PENDING));
+    assert_eq!(seen.state[r as usize], (Block::Data, r + 7, 0));
+    assert_eq!(seen.issued[1], r + 7);
+    assert_eq!(sm.timing.stalls[0].data, r + 7 - 3);
+    let c = sm.mem.l1d_counts;
+    assert_eq!((c.hits, c.misses, c.merged), (0, 1, 0));
+}
+
+/// A second load of a line whose miss is in flight merges into its MSHR: it issues in cycle
+/// 3 (the unit free again), is looked up at 4 + 35 = 39, sends nothing, and completes with
+/// the first at the one reply: both leave `outstanding` in that cycle and the `add` reading
+/// both issues at R + 7.
+#[test]
+fn a_load_of_a_line_in_flight_merges_into_its_miss() {
+    let body = "ld.global.u32 %r1, [{A}];\nld.global.u32 %r2, [{A}+4];\nadd.u32 %r3, %r1, %r2;";
+    let (seen, sm) = run(body, 400);
+    assert_eq!(&seen.issued[..2], &[2, 3]);
+    assert_eq!(seen.sent, vec![38], "one request for both");
+    let r = one_reply(&seen, 38);
+    assert_eq!(seen.outstanding, vec![(2, 1), (3, 2), (r, 0)]);
+    assert_eq!(seen.issued[2], r + 7);
+    let c = sm.mem.l1d_counts;
+    assert_eq!((c.hits, c.misses, c.merged), (0, 1, 1));
+}
+
+/// A load of a line the L1 holds hits: the first load's `add` issues at R + 7, emptying
+/// the I-buffer (`rr` refills only empty ones), so the second load is fetched in that
+/// cycle's last fetch slot and issues at R + 9; it is served at R + 10, looked up and back
+/// at R + 10 + 35 (a hit pays only the latency queue), and its register is readable 7
+/// cycles later: its `add` issues at R + 52. Nothing more is sent to L2.
+#[test]
+fn a_load_of_a_line_in_l1_hits_after_the_l1_latency() {
+    let body = "ld.global.u32 %r1, [{A}];\nadd.u32 %r2, %r1, 1;\n\
+                ld.global.u32 %r3, [{A}+4];\nadd.u32 %r4, %r3, 1;";
+    let (seen, sm) = run(body, 500);
+    let r = one_reply(&seen, 38);
+    assert_eq!(&seen.issued[..4], &[2, r + 7, r + 9, r + 52]);
+    assert_eq!(seen.sent, vec![38]);
+    assert_eq!(
+        seen.outstanding,
+        vec![(2, 1), (r, 0), (r + 9, 1), (r + 45, 0)]
+    );
+    assert_eq!(seen.state[r as usize + 45], (Block::Data, r + 52, 0));
+    let c = sm.mem.l1d_counts;
+    assert_eq!((c.hits, c.misses, c.merged), (1, 1, 0));
+    assert!(!sm.mem.busy(), "nothing left in the memory side");
+}
