@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error;
 pub mod fetch_policy;
 pub mod gpu;
+pub mod ids;
 pub mod mem;
 pub mod policy;
 pub mod reg_use;

@@ -10,6 +10,7 @@ mod crafted;
 use common::*;
 use crafted::Crafted;
 use warpsim_core::config::{GpuConfig, PolicyParams};
+use warpsim_timing::ids::WarpSlot;
 use warpsim_timing::policy::{Motrr, MotrrRecency, Mto};
 use warpsim_timing::PolicyKind;
 
@@ -58,7 +59,7 @@ fn motrr_issues_memory_warps_oldest_first_then_compute_warps_round_robin() {
     assert_eq!(sm.order(0), [0, 6, 3, 7, 1, 2, 4, 5]);
     // A memory warp whose I-buffer is empty, or that waits at a barrier, is not memory class:
     // it takes its round-robin place among the rest (where the issue walk skips it).
-    sm.w.set_ib_n(0, 0);
+    sm.w.set_ib_n(WarpSlot(0), 0);
     sm.arrive(3);
     assert_eq!(sm.order(0), [6, 7, 0, 1, 2, 3, 4, 5]);
 }

@@ -9,6 +9,7 @@ mod crafted;
 use crafted::Crafted;
 use warpsim_core::config::{CffMerge, FetchEligibility, PolicyParams};
 use warpsim_timing::fetch_policy::{Cff, Fef, RoundRobin};
+use warpsim_timing::ids::WarpSlot;
 use warpsim_timing::policy::{Build, Gto, IssuePolicy, MwfGto, MwfLrr, Saws, Tls};
 
 fn params() -> PolicyParams {
@@ -142,9 +143,9 @@ fn cff_fetches_the_warp_the_issue_stage_picks_next() {
     // With the `partial` rule CFF refills the greedy warp while it has a free entry.
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [2]);
     // A full I-buffer or a pending I-cache miss makes the next warp of the order the pick.
-    sm.w.set_ib_n(2, 2);
+    sm.w.set_ib_n(WarpSlot(2), 2);
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [0]);
-    sm.w.set_ib_n(2, 1);
+    sm.w.set_ib_n(WarpSlot(2), 1);
     sm.w.fetch_wait[2] = 99;
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 2), [0, 3]);
     // Finished warps are never fetched.
@@ -167,7 +168,7 @@ fn cff_block_rule_needs_room_for_a_whole_fetch_block() {
     assert_eq!(pick(&mut sm, FetchEligibility::Block), [1, 2]);
     assert_eq!(pick(&mut sm, FetchEligibility::Partial), [3, 1, 2]);
     assert_eq!(pick(&mut sm, FetchEligibility::Empty), Vec::<u16>::new());
-    sm.w.set_ib_n(0, 0);
+    sm.w.set_ib_n(WarpSlot(0), 0);
     assert_eq!(pick(&mut sm, FetchEligibility::Empty), [0]);
 }
 
@@ -182,11 +183,11 @@ fn cff_follows_mwf_to_the_critical_cta() {
     sm.set_ib(&[1; 12]);
     // The first runnable warp of the CTA with the most waiters.
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [8]);
-    sm.w.set_ib_n(8, 2);
+    sm.w.set_ib_n(WarpSlot(8), 2);
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [4]);
     // Only when no runnable warp can take an instruction do the waiting ones get a turn.
     for s in [0, 1, 3, 4, 6] {
-        sm.w.set_ib_n(s, 2);
+        sm.w.set_ib_n(WarpSlot(s), 2);
     }
     assert_eq!(sm.fetch(&mut cff_partial(CffMerge::RoundRobin), 1), [9]);
 }
@@ -229,7 +230,7 @@ fn fef_fetches_the_emptiest_i_buffer_oldest_first() {
     assert_eq!(sm.fetch(&mut Fef, 2), [2, 1]);
     sm.set_ib(&[2, 2, 2, 2]);
     assert!(sm.fetch(&mut Fef, 1).is_empty());
-    sm.w.set_ib_n(3, 0);
+    sm.w.set_ib_n(WarpSlot(3), 0);
     sm.finish(3);
     assert!(sm.fetch(&mut Fef, 1).is_empty());
 }

@@ -2,6 +2,7 @@ mod common;
 
 use common::*;
 use warpsim_timing::classify::Unit;
+use warpsim_timing::ids::WarpSlot;
 use warpsim_timing::policy::{
     Block, CtaSlots, Events, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView, Tls, WarpSlots,
 };
@@ -188,7 +189,7 @@ impl V {
     fn new(n: usize) -> V {
         let mut w = WarpSlots::new(n, 2, 2);
         for s in 0..n {
-            w.set_occupied(s, true);
+            w.set_occupied(WarpSlot::new(s), true);
         }
         w.age = (0..n as u64).collect();
         w.wake = vec![0; n];
@@ -291,8 +292,8 @@ fn gto_keeps_the_greedy_warp_until_it_waits() {
     issued(&mut p, &v, 3);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [3, 2, 1, 0]);
-    v.w.set_waiting(3, true);
-    v.w.set_waiting(2, true);
+    v.w.set_waiting(WarpSlot(3), true);
+    v.w.set_waiting(WarpSlot(2), true);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [1, 0, 2, 3]);
 }
@@ -302,7 +303,7 @@ fn oldest_orders_by_dynamic_id() {
     let slots = [0u16, 1, 2, 3];
     let mut v = V::new(4);
     v.w.age = vec![9, 4, 7, 1];
-    v.w.set_occupied(2, false);
+    v.w.set_occupied(WarpSlot(2), false);
     v.sort(&slots);
     let mut out = Vec::new();
     Oldest::new(0).order(&(), &slots, &v.view(), &mut out);
@@ -325,7 +326,7 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     assert_eq!(p.active(), [0, 2, 3]);
     assert_eq!(out, [2, 3, 0]);
     v.long_dep(1, false);
-    v.w.set_waiting(0, true);
+    v.w.set_waiting(WarpSlot(0), true);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(p.active(), [2, 3, 4]);
     // `current_order` is side-effect free.
@@ -364,7 +365,7 @@ fn tls_replays_the_rotations_it_slept_through() {
             v.w.long_until[s] = 1_000;
         }
         for &s in waiting {
-            v.w.set_waiting(s, true);
+            v.w.set_waiting(WarpSlot::new(s), true);
             v.w.block[s] = Block::Barrier;
             v.w.wake[s] = u64::MAX;
         }

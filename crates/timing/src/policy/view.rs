@@ -3,6 +3,7 @@
 //! cycle), plus the current cycle.
 
 use crate::classify::Unit;
+use crate::ids::WarpSlot;
 use warpsim_core::exec::warp::WarpState;
 
 /// Why a resident warp cannot be a candidate for issue before its `wake` cycle.
@@ -195,13 +196,13 @@ impl WarpSlots {
         self.fetch_empty
     }
 
-    pub fn set_occupied(&mut self, s: usize, on: bool) {
+    pub fn set_occupied(&mut self, s: WarpSlot, on: bool) {
         self.occupied[s] = on;
         self.version += 1;
         self.refresh(s);
     }
 
-    pub fn set_waiting(&mut self, s: usize, on: bool) {
+    pub fn set_waiting(&mut self, s: WarpSlot, on: bool) {
         self.waiting[s] = on;
         self.version += 1;
         self.refresh(s);
@@ -210,14 +211,14 @@ impl WarpSlots {
     // `set_ib_n` and `set_state` run several times per issued instruction: each refreshes
     // only the bits its field feeds.
     #[inline]
-    pub fn set_ib_n(&mut self, s: usize, n: u8) {
+    pub fn set_ib_n(&mut self, s: WarpSlot, n: u8) {
         self.ib_n[s] = n;
         self.refresh_fetch(s);
         self.refresh_memory_head(s);
     }
 
     #[inline]
-    pub fn set_state(&mut self, s: usize, state: WarpState) {
+    pub fn set_state(&mut self, s: WarpSlot, state: WarpState) {
         let was_done = self.state[s] == WarpState::Done;
         self.state[s] = state;
         if was_done != (state == WarpState::Done) {
@@ -232,7 +233,7 @@ impl WarpSlots {
     }
 
     /// Brings bit `s` of every derived bit set up to date.
-    pub fn refresh(&mut self, s: usize) {
+    pub fn refresh(&mut self, s: WarpSlot) {
         self.waiting_bits = with_bit(self.waiting_bits, s, self.waiting[s]);
         self.refresh_memory_head(s);
         self.refresh_fetch(s);
@@ -241,13 +242,13 @@ impl WarpSlots {
     /// Bit `s` of [`WarpSlots::memory_heads`] (the SM calls this after an I-buffer head
     /// changed).
     #[inline]
-    pub fn refresh_memory_head(&mut self, s: usize) {
-        self.memory_heads = with_bit(self.memory_heads, s, self.memory_head(s));
+    pub fn refresh_memory_head(&mut self, s: WarpSlot) {
+        self.memory_heads = with_bit(self.memory_heads, s, self.memory_head(s.index()));
     }
 
     /// Bit `s` of the fetch bit sets.
     #[inline]
-    fn refresh_fetch(&mut self, s: usize) {
+    fn refresh_fetch(&mut self, s: WarpSlot) {
         let live = self.occupied[s] && self.state[s] != WarpState::Done;
         let n = self.ib_n[s];
         self.fetch_room = with_bit(self.fetch_room, s, live && n < self.ib_depth);
@@ -275,7 +276,8 @@ impl WarpSlots {
 
 /// `set` with bit `s` equal to `on` (slots past 64, only in hand-built views, have no bit).
 #[inline]
-fn with_bit(set: u64, s: usize, on: bool) -> u64 {
+fn with_bit(set: u64, s: WarpSlot, on: bool) -> u64 {
+    let s = s.index();
     if s >= super::MAX_WARP_SLOTS {
         return set;
     }

@@ -30,6 +30,7 @@
 //! write its bank first and stalls a writeback whose bank is taken).
 
 use crate::classify::Unit;
+use crate::ids::{SchedId, WarpSlot};
 use crate::reg_use::RegUse;
 use warpsim_core::config::GpuConfig;
 
@@ -95,10 +96,10 @@ impl Collectors {
     /// scheduler: one of `sched`'s own of that class. Pool: the class's first free one, then a
     /// generic one (`sched` does not matter).
     #[inline]
-    pub fn free(&self, unit: Unit, sched: usize, now: u64) -> Option<Collector> {
+    pub fn free(&self, unit: Unit, sched: SchedId, now: u64) -> Option<Collector> {
         let pool = unit as usize;
         if self.per_scheduler > 0 {
-            let first = sched * self.per_scheduler;
+            let first = sched.index() * self.per_scheduler;
             let own = self.busy[pool].get(first..first + self.per_scheduler)?;
             return own
                 .iter()
@@ -130,8 +131,8 @@ impl Collectors {
 
     /// The bank of register number `reg` (GPGPU-Sim's) of warp slot `slot`.
     #[inline]
-    fn bank(&self, reg: u64, slot: usize) -> usize {
-        let skewed = reg + slot as u64;
+    fn bank(&self, reg: u64, slot: WarpSlot) -> usize {
+        let skewed = reg + slot.0 as u64;
         // A mask when the bank count is a power of two (every preset): no division per source
         // register.
         let b = if self.banks.is_power_of_two() {
@@ -140,7 +141,7 @@ impl Collectors {
             skewed % self.banks
         };
         if self.split {
-            (b + (slot as u64 % self.schedulers) * self.banks) as usize
+            (b + (slot.0 as u64 % self.schedulers) * self.banks) as usize
         } else {
             b as usize
         }
@@ -150,7 +151,7 @@ impl Collectors {
     /// numbers of its source operands) for warp slot `slot`, issued at `now`: each read takes
     /// the first cycle from `now` on in which its bank is free. Returns the cycles from `now`
     /// to the last read, inclusive (at least 1).
-    pub fn book_reads(&mut self, uses: RegUse, slot: usize, now: u64) -> u32 {
+    pub fn book_reads(&mut self, uses: RegUse, slot: WarpSlot, now: u64) -> u32 {
         let first = now * self.ports;
         let mut last = first;
         for &r in uses.bank_regs {
@@ -166,6 +167,7 @@ impl Collectors {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::{SchedId, WarpSlot};
 
     fn cfg(overrides: &[&str]) -> GpuConfig {
         let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
@@ -186,32 +188,35 @@ mod tests {
     fn per_scheduler_collectors_belong_to_one_scheduler_and_class() {
         let mut oc = Collectors::new(&cfg(&[]));
         assert!(oc.per_scheduler());
-        let c = oc.free(Unit::Ldst, 2, 10).unwrap();
+        let c = oc.free(Unit::Ldst, SchedId(2), 10).unwrap();
         oc.occupy(c, 12);
         // Scheduler 2's MEM collector gathers until 12; its SP and SFU ones and every other
         // scheduler's MEM one are free.
-        assert_eq!(oc.free(Unit::Ldst, 2, 11), None);
-        assert_eq!(oc.free(Unit::Ldst, 2, 12), Some(c));
+        assert_eq!(oc.free(Unit::Ldst, SchedId(2), 11), None);
+        assert_eq!(oc.free(Unit::Ldst, SchedId(2), 12), Some(c));
         for (u, k) in [
             (Unit::Sp, 2),
             (Unit::Sfu, 2),
             (Unit::Ldst, 0),
             (Unit::Ldst, 3),
         ] {
-            assert!(oc.free(u, k, 11).is_some(), "{u:?} of scheduler {k}");
+            assert!(
+                oc.free(u, SchedId(k), 11).is_some(),
+                "{u:?} of scheduler {k}"
+            );
         }
     }
 
     #[test]
     fn n_per_scheduler_gives_each_scheduler_n_of_each_class() {
         let mut oc = Collectors::new(&cfg(&["operand_collectors.per_scheduler=2"]));
-        let a = oc.free(Unit::Sp, 1, 0).unwrap();
+        let a = oc.free(Unit::Sp, SchedId(1), 0).unwrap();
         oc.occupy(a, 5);
-        let b = oc.free(Unit::Sp, 1, 0).unwrap();
+        let b = oc.free(Unit::Sp, SchedId(1), 0).unwrap();
         assert_ne!(a, b);
         oc.occupy(b, 5);
-        assert_eq!(oc.free(Unit::Sp, 1, 4), None);
-        assert!(oc.free(Unit::Sp, 0, 4).is_some());
+        assert_eq!(oc.free(Unit::Sp, SchedId(1), 4), None);
+        assert!(oc.free(Unit::Sp, SchedId(0), 4).is_some());
     }
 
     #[test]
@@ -221,13 +226,13 @@ mod tests {
             "operand_collectors.generic=1",
         ]));
         assert!(!oc.per_scheduler());
-        let c = oc.free(Unit::Sp, 0, 0).unwrap();
+        let c = oc.free(Unit::Sp, SchedId(0), 0).unwrap();
         oc.occupy(c, 3);
         // One generic collector for the SM: taken for scheduler 0, so busy for all.
         for k in 0..4 {
-            assert_eq!(oc.free(Unit::Sfu, k, 2), None);
+            assert_eq!(oc.free(Unit::Sfu, SchedId(k), 2), None);
         }
-        assert_eq!(oc.free(Unit::Sfu, 3, 3), Some(c));
+        assert_eq!(oc.free(Unit::Sfu, SchedId(3), 3), Some(c));
     }
 
     /// An instruction whose source operands have GPGPU-Sim's register numbers `regs`.
@@ -245,40 +250,40 @@ mod tests {
         // Each case on idle banks (a fresh set).
         let fresh = || banked(4, false, 1);
         // r1, r5 and r9 share bank 1 (warp slot 0); r2 has bank 2 to itself.
-        assert_eq!(fresh().book_reads(reads(&[1, 5, 2, 9]), 0, 10), 3);
+        assert_eq!(fresh().book_reads(reads(&[1, 5, 2, 9]), WarpSlot(0), 10), 3);
         // The warp slot skews the banks: 2 + 1 and 6 + 1 meet in bank 3, 4 + 1 does not.
-        assert_eq!(fresh().book_reads(reads(&[2, 6, 4]), 1, 10), 2);
-        assert_eq!(fresh().book_reads(reads(&[]), 0, 10), 1);
+        assert_eq!(fresh().book_reads(reads(&[2, 6, 4]), WarpSlot(1), 10), 2);
+        assert_eq!(fresh().book_reads(reads(&[]), WarpSlot(0), 10), 1);
         // A register named twice is read twice (GPGPU-Sim reads every source operand).
-        assert_eq!(fresh().book_reads(reads(&[3, 3]), 0, 10), 2);
+        assert_eq!(fresh().book_reads(reads(&[3, 3]), WarpSlot(0), 10), 2);
         // More than 64 banks: registers 64 apart are in different banks.
         let wide = || banked(128, false, 1);
-        assert_eq!(wide().book_reads(reads(&[1, 65]), 0, 10), 1);
-        assert_eq!(wide().book_reads(reads(&[1, 129]), 0, 10), 2);
+        assert_eq!(wide().book_reads(reads(&[1, 65]), WarpSlot(0), 10), 1);
+        assert_eq!(wide().book_reads(reads(&[1, 129]), WarpSlot(0), 10), 2);
     }
 
     #[test]
     fn a_bank_serves_the_instructions_in_issue_order() {
         let mut oc = banked(4, false, 1);
         // Warp 0 reads r1 and r5 (bank 1) from cycle 10: cycles 10 and 11.
-        assert_eq!(oc.book_reads(reads(&[1, 5]), 0, 10), 2);
+        assert_eq!(oc.book_reads(reads(&[1, 5]), WarpSlot(0), 10), 2);
         // Warp 1's r0 is in bank 1 too, issued the same cycle: it waits for cycle 12 (its r1,
         // in bank 2, is read at 10).
-        assert_eq!(oc.book_reads(reads(&[0, 1]), 1, 10), 3);
+        assert_eq!(oc.book_reads(reads(&[0, 1]), WarpSlot(1), 10), 3);
         // Issued at 13, the bank is free again.
-        assert_eq!(oc.book_reads(reads(&[0]), 1, 13), 1);
+        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(1), 13), 1);
         // Bank 3 was never taken.
-        assert_eq!(oc.book_reads(reads(&[3]), 0, 10), 1);
+        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(0), 10), 1);
     }
 
     #[test]
     fn a_bank_with_two_read_ports_serves_two_reads_a_cycle() {
         let mut oc = banked(4, false, 2);
         // r0, r4, r8 share bank 0: two reads in cycle 10, the third in 11.
-        assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 1);
-        assert_eq!(oc.book_reads(reads(&[8]), 0, 10), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10), 1);
+        assert_eq!(oc.book_reads(reads(&[8]), WarpSlot(0), 10), 2);
         // From cycle 12 the bank is free again; reads booked from an earlier cycle wait.
-        assert_eq!(oc.book_reads(reads(&[0, 0, 0]), 0, 12), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 0, 0]), WarpSlot(0), 12), 2);
     }
 
     #[test]
@@ -286,11 +291,11 @@ mod tests {
         // titanx-pascal: 4 schedulers; 16 banks split, 4 each.
         let mut oc = banked(16, true, 1);
         // Warp slot 0 (scheduler 0): r0 and r4 meet in its bank 0 (4 banks, not 16).
-        assert_eq!(oc.book_reads(reads(&[0, 4]), 0, 10), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10), 2);
         // Warp slot 4 (scheduler 0 too): r0 + 4 is in scheduler 0's bank 0, taken until 12.
-        assert_eq!(oc.book_reads(reads(&[0]), 4, 10), 3);
+        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(4), 10), 3);
         // Warp slot 1 (scheduler 1) reads scheduler 1's banks: none taken.
-        assert_eq!(oc.book_reads(reads(&[3]), 1, 10), 1);
+        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(1), 10), 1);
         // An uneven split is refused, naming the key.
         let err = GpuConfig::load_with(
             "titanx-pascal",

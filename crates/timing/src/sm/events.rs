@@ -4,6 +4,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::{CtaSlot, WarpSlot};
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy, SmState as _};
 use crate::stats::{LogEvent, LogKind};
@@ -68,7 +69,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn after_step(
         &mut self,
         env: &mut Env,
-        s: usize,
+        s: WarpSlot,
         ev: StepEvent,
         pc: u32,
         now: u64,
@@ -113,7 +114,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     fn apply_step_event(
         &mut self,
         env: &Env,
-        c: usize,
+        c: CtaSlot,
         wi: usize,
         ev: StepEvent,
     ) -> Result<bool, crate::TimingError> {
@@ -140,7 +141,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Warp slot `s` arrived at the barrier at `pc` (counted as an arrival even when it
     /// completes the barrier at once).
-    fn barrier_arrival(&mut self, env: &mut Env, s: usize, pc: u32, now: u64) {
+    fn barrier_arrival(&mut self, env: &mut Env, s: WarpSlot, pc: u32, now: u64) {
         let (c, wi) = self.cta_and_warp(s);
         self.cta_slots.at_barrier[c] += 1;
         self.cta_slots.first_arrival[c].get_or_insert(now);
@@ -155,13 +156,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 pc,
             },
         );
-        notify!(self, now, env.all_dispatched, |p, v| p
-            .on_barrier_arrive(s as u16, pc, &v));
+        notify!(self, now, env.all_dispatched, |p, v| p.on_barrier_arrive(
+            s.raw(),
+            pc,
+            &v
+        ));
     }
 
     /// Warp slot `s` executed its last instruction in cycle `now`: it waits at the implicit
     /// exit barrier, and when it was its CTA's last warp the CTA drains its memory accesses.
-    fn warp_finished(&mut self, env: &mut Env, s: usize, now: u64) {
+    fn warp_finished(&mut self, env: &mut Env, s: WarpSlot, now: u64) {
         let (c, wi) = self.cta_and_warp(s);
         self.warps.set_waiting(s, true);
         self.cta_slots.finished[c] += 1;
@@ -184,14 +188,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             },
         );
         notify!(self, now, env.all_dispatched, |p, v| p
-            .on_warp_finished(s as u16, &v));
+            .on_warp_finished(s.raw(), &v));
     }
 
     /// After warp slot `s`'s barrier arrival or exit in cycle `now`: the warps of its CTA
     /// the functional CTA released from their barrier may issue from the next cycle.
     /// `released`: the barrier's PC when `s` itself passed it.
-    fn release_waiters(&mut self, env: &mut Env, s: usize, mut released: Option<u32>, now: u64) {
-        let c = self.shape.place[s].cta as usize;
+    fn release_waiters(&mut self, env: &mut Env, s: WarpSlot, mut released: Option<u32>, now: u64) {
+        let c = self.shape.place[s].cta;
         for o in self.cta_warp_slots(c) {
             if o == s {
                 continue;
@@ -213,8 +217,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         let cta = self.cta_slots.linear[c];
         self.log(env, now, LogKind::BarrierRelease { cta, pc });
-        notify!(self, now, env.all_dispatched, |p, v| p
-            .on_barrier_release(c as u16, pc, &v));
+        notify!(self, now, env.all_dispatched, |p, v| p.on_barrier_release(
+            c.raw(),
+            pc,
+            &v
+        ));
     }
 
     /// Delivers `on_mem_complete` for every memory instruction whose result is ready by `now`.
@@ -224,9 +231,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 break;
             }
             self.completions.pop();
-            if self.warps.occupied()[s as usize] {
+            if self.warps.occupied()[s] {
                 notify!(self, now, env.all_dispatched, |p, v| p
-                    .on_mem_complete(s, &v));
+                    .on_mem_complete(s.raw(), &v));
             }
         }
     }
@@ -240,6 +247,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 #[cfg(test)]
 mod tests {
     use super::super::testbench::{kernel, Bench};
+    use crate::ids::WarpSlot;
     use crate::policy::Block;
 
     /// Two warps meet at `bar.sync`, run cycle by cycle on gtx480: the first to arrive waits
@@ -272,7 +280,7 @@ mod tests {
         assert_eq!((sm.warps.insts[0], sm.warps.insts[1]), (2, 2));
         assert_eq!(sm.cta_slots.at_barrier[0], 0);
         assert_eq!(sm.cta_slots.first_arrival[0], None);
-        sm.settle(0, 10);
+        sm.settle(WarpSlot(0), 10);
         assert_eq!(sm.timing.stalls[0].barrier, 1, "cycle 3");
         assert_eq!(sm.timing.stalls[1].barrier, 0);
     }

@@ -20,6 +20,7 @@ use super::warps::WarpTiming;
 use super::{Env, Sm};
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::WarpSlot;
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, WarpSlots};
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::warp::WarpState;
@@ -48,7 +49,7 @@ pub(crate) struct Frontend<F> {
     pick: Vec<u16>,
     /// Scratch: warps whose empty I-buffer was filled in this phase (and are `Ready`), with the
     /// cycle from which the new head can issue.
-    decoded: Vec<(u16, u64)>,
+    decoded: Vec<(WarpSlot, u64)>,
 }
 
 /// Per warp slot, the I-buffer: `WarpSlots::ib_n` valid decoded entries, the first at
@@ -113,7 +114,7 @@ impl<F> Frontend<F> {
 
     /// Warp slot `s` takes a fresh warp: an empty I-buffer, no control hazard pending.
     #[inline]
-    pub fn reset_slot(&mut self, s: usize) {
+    pub fn reset_slot(&mut self, s: WarpSlot) {
         self.ib.flushed[s] = false;
         self.ib.ready[s] = 0;
     }
@@ -140,7 +141,7 @@ impl<F> Frontend<F> {
     /// Warp `s`'s I-buffer head, given where the warp continues (`cur`: function, PC). A
     /// decoded stream elsewhere is flushed here (`Head::Diverged`).
     #[inline(always)]
-    pub fn head(&mut self, warps: &mut WarpSlots, s: usize, cur: (u32, u32)) -> Head {
+    pub fn head(&mut self, warps: &mut WarpSlots, s: WarpSlot, cur: (u32, u32)) -> Head {
         if warps.ib_n()[s] == 0 {
             return Head::Empty {
                 flushed: self.ib.flushed[s],
@@ -158,13 +159,13 @@ impl<F> Frontend<F> {
 
     /// The PC of warp `s`'s I-buffer head.
     #[cfg(test)]
-    pub fn head_pc(&self, s: usize) -> u32 {
+    pub fn head_pc(&self, s: WarpSlot) -> u32 {
         self.ib.pc[s]
     }
 
     /// The cycle from which warp `s`'s I-buffer head can issue.
     #[cfg(test)]
-    pub fn head_ready(&self, s: usize) -> u64 {
+    pub fn head_ready(&self, s: WarpSlot) -> u64 {
         self.ib.ready[s]
     }
 
@@ -177,7 +178,7 @@ impl<F> Frontend<F> {
     /// Warp `s` issued its head and continues at `next` (`None`: finished): pop the head when
     /// that is the next entry, else flush (a control hazard).
     #[inline(always)]
-    pub fn advance(&mut self, warps: &mut WarpSlots, s: usize, next: Option<(u32, u32)>) {
+    pub fn advance(&mut self, warps: &mut WarpSlots, s: WarpSlot, next: Option<(u32, u32)>) {
         match next {
             None => warps.set_ib_n(s, 0),
             Some((func, npc)) => {
@@ -254,7 +255,7 @@ impl<F> Frontend<F> {
         let pick = std::mem::take(&mut self.pick);
         for &s in &pick {
             let usable = decoded_at(now, self.used, self.slots);
-            self.fill(p, s as usize, now, usable);
+            self.fill(p, WarpSlot::from_raw(s), now, usable);
             self.used += 1;
         }
         self.pick = pick;
@@ -267,19 +268,19 @@ impl<F> Frontend<F> {
     /// cycle from which each new head can issue; give the vector back with
     /// [`Frontend::return_decoded`] (it keeps its capacity: no allocation per cycle).
     #[inline]
-    pub fn take_decoded(&mut self) -> Vec<(u16, u64)> {
+    pub fn take_decoded(&mut self) -> Vec<(WarpSlot, u64)> {
         std::mem::take(&mut self.decoded)
     }
 
     #[inline]
-    pub fn return_decoded(&mut self, v: Vec<(u16, u64)>) {
+    pub fn return_decoded(&mut self, v: Vec<(WarpSlot, u64)>) {
         self.decoded = v;
     }
 
     /// Warp `s`'s next fetch address: after its I-buffer's entries, or where it continues
     /// when empty.
     #[inline(always)]
-    fn fetch_pc(&self, p: &FetchPorts, s: usize) -> (u32, u32) {
+    fn fetch_pc(&self, p: &FetchPorts, s: WarpSlot) -> (u32, u32) {
         if p.warps.ib_n()[s] == 0 {
             (p.timing.cur_func[s], p.timing.cur_pc[s])
         } else {
@@ -291,11 +292,11 @@ impl<F> Frontend<F> {
     /// its I-buffer, usable by issue from cycle `usable`; on a miss the warp waits for the
     /// I-cache to hand the line back; on a reservation failure nothing happens.
     #[inline(always)]
-    fn fill(&mut self, p: &mut FetchPorts, s: usize, now: u64, usable: u64) {
+    fn fill(&mut self, p: &mut FetchPorts, s: WarpSlot, now: u64, usable: u64) {
         let (func, pc) = self.fetch_pc(p, s);
         let addr = p.table.inst_addr(func, pc);
         let w = Waiter {
-            slot: s as u16,
+            slot: s,
             age: p.warps.age[s],
             func,
             pc,
@@ -312,7 +313,7 @@ impl<F> Frontend<F> {
     /// took a branch meanwhile fetches again).
     #[inline(always)]
     fn deliver(&mut self, p: &mut FetchPorts, w: Waiter, usable: u64) {
-        let s = w.slot as usize;
+        let s = w.slot;
         if !p.warps.occupied()[s] || p.warps.age[s] != w.age {
             return;
         }
@@ -329,7 +330,7 @@ impl<F> Frontend<F> {
     /// Up to a fetch block of instructions from (`func`, `pc`) join warp `s`'s I-buffer (as
     /// many as it has room for), usable by issue from cycle `usable`.
     #[inline(always)]
-    fn decode(&mut self, p: &mut FetchPorts, s: usize, func: u32, pc: u32, usable: u64) {
+    fn decode(&mut self, p: &mut FetchPorts, s: WarpSlot, func: u32, pc: u32, usable: u64) {
         let was_empty = p.warps.ib_n()[s] == 0;
         if was_empty {
             self.ib.func[s] = func;
@@ -341,7 +342,7 @@ impl<F> Frontend<F> {
         p.warps
             .set_ib_n(s, p.warps.ib_n()[s] + self.per_fetch.min(room));
         if was_empty && p.warps.state()[s] == WarpState::Ready {
-            self.decoded.push((s as u16, usable));
+            self.decoded.push((s, usable));
         }
     }
 }
@@ -399,7 +400,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         let decoded = self.front.take_decoded();
         for &(s, usable) in &decoded {
-            self.set_head(env, s as usize, usable);
+            self.set_head(env, s, usable);
         }
         self.front.return_decoded(decoded);
     }
@@ -422,6 +423,7 @@ mod tests {
     //! blocks), with a perfect I-cache: what each cycle's fetch brings, and when it can issue.
     use super::super::testbench::{kernel, Bench};
     use super::decoded_at;
+    use crate::ids::WarpSlot;
     use crate::policy::Block;
 
     #[test]
@@ -443,49 +445,53 @@ mod tests {
         let mut front = Frontend::new(&cfg, 2, RoundRobin::default(), true);
         let mut warps = WarpSlots::new(2, 2, 2);
         assert_eq!(
-            front.head(&mut warps, 0, (0, 0)),
+            front.head(&mut warps, WarpSlot(0), (0, 0)),
             Head::Empty { flushed: false }
         );
         // Two instructions from (0, 4), issuable from cycle 7.
         front.ib.func[0] = 0;
         front.ib.pc[0] = 4;
         front.ib.ready[0] = 7;
-        warps.set_ib_n(0, 2);
+        warps.set_ib_n(WarpSlot(0), 2);
         assert_eq!(
-            front.head(&mut warps, 0, (0, 4)),
+            front.head(&mut warps, WarpSlot(0), (0, 4)),
             Head::Decoded { ready: 7 }
         );
-        front.advance(&mut warps, 0, Some((0, 5)));
-        assert_eq!((warps.ib_n()[0], front.head_pc(0)), (1, 5), "popped");
+        front.advance(&mut warps, WarpSlot(0), Some((0, 5)));
         assert_eq!(
-            front.head(&mut warps, 0, (0, 5)),
+            (warps.ib_n()[0], front.head_pc(WarpSlot(0))),
+            (1, 5),
+            "popped"
+        );
+        assert_eq!(
+            front.head(&mut warps, WarpSlot(0), (0, 5)),
             Head::Decoded { ready: 7 }
         );
         // The warp branched to 9 while 5 was its head: flushed, and refetched after a
         // control stall.
         front.idle = true;
         assert_eq!(
-            front.head(&mut warps, 0, (0, 9)),
+            front.head(&mut warps, WarpSlot(0), (0, 9)),
             Head::Diverged { ready: 7 }
         );
         assert_eq!(warps.ib_n()[0], 0);
         assert!(!front.is_idle(), "a flush makes the warp fetchable again");
         assert_eq!(
-            front.head(&mut warps, 0, (0, 9)),
+            front.head(&mut warps, WarpSlot(0), (0, 9)),
             Head::Empty { flushed: true }
         );
         // Issue of a branch: the next PC is not the next entry, so the rest is flushed.
-        warps.set_ib_n(1, 2);
+        warps.set_ib_n(WarpSlot(1), 2);
         front.ib.pc[1] = 0;
-        front.advance(&mut warps, 1, Some((0, 3)));
+        front.advance(&mut warps, WarpSlot(1), Some((0, 3)));
         assert_eq!(warps.ib_n()[1], 0);
         assert_eq!(
-            front.head(&mut warps, 1, (0, 3)),
+            front.head(&mut warps, WarpSlot(1), (0, 3)),
             Head::Empty { flushed: true }
         );
-        front.reset_slot(1);
+        front.reset_slot(WarpSlot(1));
         assert_eq!(
-            front.head(&mut warps, 1, (0, 0)),
+            front.head(&mut warps, WarpSlot(1), (0, 0)),
             Head::Empty { flushed: false }
         );
     }
@@ -502,18 +508,27 @@ mod tests {
         // Round robin from slot 0: warp 0 gets a whole block (two instructions, the buffer's
         // depth) in cycle 0, decoded in cycle 1, issuable from cycle 2; warp 1 nothing yet.
         assert_eq!((sm.warps.ib_n()[0], sm.warps.ib_n()[1]), (2, 0));
-        assert_eq!((sm.front.head_pc(0), sm.front.head_ready(0)), (0, 2));
+        assert_eq!(
+            (
+                sm.front.head_pc(WarpSlot(0)),
+                sm.front.head_ready(WarpSlot(0))
+            ),
+            (0, 2)
+        );
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
         assert_eq!(sm.warps.block[1], Block::Fetch);
         b.with_env(1, |env| sm.fetch_stage(env, 1));
-        assert_eq!((sm.warps.ib_n()[1], sm.front.head_ready(1)), (2, 3));
+        assert_eq!(
+            (sm.warps.ib_n()[1], sm.front.head_ready(WarpSlot(1))),
+            (2, 3)
+        );
         // Both buffers full: nothing is eligible, the stage goes idle.
         b.with_env(1, |env| sm.fetch_stage(env, 2));
         assert!(sm.front.is_idle());
         // Waiting for its first instruction was a fetch stall: two cycles for warp 0 (credited
         // when the interval closes), three for warp 1.
-        sm.settle(0, 10);
-        sm.settle(1, 10);
+        sm.settle(WarpSlot(0), 10);
+        sm.settle(WarpSlot(1), 10);
         assert_eq!(sm.timing.stalls[0].fetch, 2);
         assert_eq!(sm.timing.stalls[1].fetch, 3);
     }

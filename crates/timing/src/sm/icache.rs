@@ -20,6 +20,7 @@
 //! by the SM's memory stage ahead of its data misses, at most `l1i.miss_queue` unsent) comes
 //! back from L2 (`"memory"`, GPGPU-Sim's path: a cold line costs a DRAM access).
 
+use crate::ids::WarpSlot;
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, InstMissPath};
 
@@ -30,7 +31,7 @@ pub const AWAITING_REPLY: u64 = u64::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Waiter {
     /// The warp slot.
-    pub slot: u16,
+    pub slot: WarpSlot,
     /// The warp's dynamic id (a slot is reused by later CTAs).
     pub age: u64,
     /// Where the fetch started.
@@ -317,7 +318,7 @@ mod tests {
 
     fn warp(slot: u16) -> Waiter {
         Waiter {
-            slot,
+            slot: WarpSlot::from_raw(slot),
             age: slot as u64,
             func: 0,
             pc: 0,

@@ -15,6 +15,7 @@ use super::scoreboard::PENDING;
 use super::{Env, Shape, Slot, Sm};
 use crate::classify::Unit;
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::{CtaSlot, SchedId, WarpSlot};
 use crate::policy::Events as _;
 use crate::policy::{Block, Build, BuildCtx, IssueOrders, IssuePolicy, Issued, SmState as _};
 use crate::stats::{IssueEvent, IssueSlots};
@@ -108,7 +109,7 @@ impl<P: IssuePolicy> Schedulers<P> {
 
     /// Scheduler `k` walks again by cycle `t` at the latest (one of its warps changed state).
     #[inline]
-    pub fn wake_by(&mut self, k: usize, t: u64) {
+    pub fn wake_by(&mut self, k: SchedId, t: u64) {
         self.wake[k] = self.wake[k].min(t);
     }
 
@@ -183,12 +184,12 @@ impl<P: IssuePolicy> Schedulers<P> {
 
     /// Scheduler `b` issued this cycle.
     #[inline]
-    pub fn issued(&self, b: usize) -> bool {
+    pub fn issued(&self, b: SchedId) -> bool {
         self.outcome[b] == Slot::Issued
     }
 
     /// Scheduler `b` issued another scheduler's warp (warp sharing).
-    pub fn issued_shared(&mut self, b: usize) {
+    pub fn issued_shared(&mut self, b: SchedId) {
         self.outcome[b] = Slot::Issued;
         self.wake[b] = 0;
     }
@@ -196,7 +197,7 @@ impl<P: IssuePolicy> Schedulers<P> {
     /// Scheduler `b`'s policy picks among `cand` (warp sharing).
     pub fn pick_shared(
         &mut self,
-        b: usize,
+        b: SchedId,
         cand: &[u16],
         v: &crate::policy::PolicyView,
     ) -> Option<u16> {
@@ -205,7 +206,7 @@ impl<P: IssuePolicy> Schedulers<P> {
 
     /// A cycle's outcome for scheduler `k`, set by hand (tests).
     #[cfg(test)]
-    pub fn set_outcome(&mut self, k: usize, o: Slot) {
+    pub fn set_outcome(&mut self, k: SchedId, o: Slot) {
         self.outcome[k] = o;
     }
 
@@ -232,7 +233,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn issue_stage(
         &mut self,
         env: &mut Env,
-        k: usize,
+        k: SchedId,
         now: u64,
     ) -> Result<(), crate::TimingError> {
         if P::MAY_SLEEP && now < self.sched.wake[k] {
@@ -257,7 +258,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let (mut any_data, mut any_struct) = (false, false);
         let mut picked = None;
         for &s in &order {
-            let si = s as usize;
+            let si = WarpSlot::from_raw(s);
             if self.warps.wake[si] > now {
                 any_data |= self.warps.block[si] == Block::Data;
                 continue;
@@ -333,7 +334,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// and operand collectors in front of the unit): an access that always goes to the memory
     /// system, a free collector, and room in that instance's queue.
     #[inline]
-    fn queue_behind(&self, env: &Env, s: usize, unit: Unit, k: usize, now: u64) -> Option<usize> {
+    fn queue_behind(
+        &self,
+        env: &Env,
+        s: WarpSlot,
+        unit: Unit,
+        k: SchedId,
+        now: u64,
+    ) -> Option<usize> {
         if unit != Unit::Ldst
             || self.sched.ldst_waiting
             || !env
@@ -354,10 +362,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// `k`'s warps can be shared either, and sleeping skips only their pushes onto the
     /// sharing list. (Short stalls on SP/SFU initiation intervals are cheaper walked than
     /// slept through.)
-    fn waits_for_memory_stage(&self, k: usize) -> bool {
+    fn waits_for_memory_stage(&self, k: SchedId) -> bool {
         // Held, and no room in its queue (`sm.ldst_queue`): room means a candidate waited for
         // something else (a collector), which frees by itself.
-        let held = |b: usize| {
+        let held = |b: SchedId| {
             self.units.next_free(Unit::Ldst, b) == u64::MAX
                 && !self
                     .units
@@ -368,7 +376,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             .iter()
             .all(|&s| self.warps.head_unit[s as usize] == Unit::Ldst)
             && if self.shape.share_warps {
-                (0..self.shape.sched_slots.len()).all(held)
+                SchedId::all(self.shape.sched_slots.len()).all(held)
             } else {
                 held(k)
             }
@@ -379,7 +387,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// the same cycle: still running, the next I-buffer entry valid at its PC, no scoreboard
     /// hazard at `now` (including on the instruction just issued), and a free unit of a
     /// different class (GPGPU-Sim's `dual_issue_diff_exec_units`).
-    fn second_issue(&self, env: &Env, s: usize, k: usize, first: Unit, now: u64) -> Option<usize> {
+    fn second_issue(
+        &self,
+        env: &Env,
+        s: WarpSlot,
+        k: SchedId,
+        first: Unit,
+        now: u64,
+    ) -> Option<usize> {
         if self.warps.state()[s] != WarpState::Ready
             || self.warps.block[s] != Block::Ready
             || self.warps.wake[s] != now + 1
@@ -407,8 +422,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     pub(crate) fn issue_one(
         &mut self,
         env: &mut Env,
-        s: usize,
-        sched: usize,
+        s: WarpSlot,
+        sched: SchedId,
         unit: usize,
         now: u64,
         shared: bool,
@@ -492,8 +507,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.front.advance(&mut self.warps, s, next);
         self.trace_issue(env, s, sched, pc, now);
         let e = Issued {
-            slot: s as u16,
-            scheduler: sched as u16,
+            slot: s.raw(),
+            scheduler: sched.raw() as u16,
             pc,
             unit: t.unit,
             lanes: lanes as u32,
@@ -505,13 +520,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Records the issue in the trace, when tracing.
     #[inline]
-    fn trace_issue(&self, env: &mut Env, s: usize, sched: usize, pc: u32, now: u64) {
+    fn trace_issue(&self, env: &mut Env, s: WarpSlot, sched: SchedId, pc: u32, now: u64) {
         if let Some(tr) = env.trace.as_mut() {
             tr.push(IssueEvent {
                 cycle: now,
                 sm: self.id,
-                scheduler: sched as u32,
-                slot: s as u32,
+                scheduler: sched.0,
+                slot: s.0,
                 age: self.warps.age[s],
                 pc,
             });
@@ -521,7 +536,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Warp `s` issues at `now`: if nothing of its was in flight, its previous run of
     /// in-flight cycles ended at its last completion, and a new one starts.
     #[inline]
-    fn open_busy_run(&mut self, s: usize, now: u64) {
+    fn open_busy_run(&mut self, s: WarpSlot, now: u64) {
         let t = &mut self.timing;
         if self.mem.outstanding[s] == 0 && now >= t.last_complete[s] {
             t.busy_cycles[s] += t.last_complete[s].saturating_sub(t.busy_from[s]);
@@ -534,8 +549,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     fn count_issue(
         &mut self,
         env: &mut Env,
-        s: usize,
-        c: usize,
+        s: WarpSlot,
+        c: CtaSlot,
         unit: Unit,
         lanes: u64,
         shared: bool,
@@ -578,7 +593,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .occupy(i.class, i.unit, now + access.occupancy.max(1) as u64);
         }
         if P::WANTS_MEM_EVENTS && i.class == Unit::Ldst {
-            self.completions.push(Reverse((ready, s as u16)));
+            self.completions.push(Reverse((ready, s)));
         }
     }
 
@@ -611,7 +626,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
 /// An instruction being issued, as the bookkeeping after its execution needs it.
 struct Issuing<'x> {
-    slot: usize,
+    slot: WarpSlot,
     /// The unit instance it issued on, and its class.
     unit: usize,
     class: Unit,
@@ -630,6 +645,7 @@ mod tests {
     //! cycles: which warp issues, what the walk charges, when a dependent instruction may go.
     use super::super::testbench::{kernel, Bench, TestSm};
     use super::super::Slot;
+    use crate::ids::{SchedId, WarpSlot};
     use crate::policy::Block;
 
     /// Two warps of one CTA (slot 0 on scheduler 0, slot 1 on scheduler 1), fetched in cycles 0
@@ -650,14 +666,14 @@ mod tests {
         let (mut b, mut sm) = fetched("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;");
         // Cycle 2: scheduler 1's warp is still in decode, scheduler 0's issues.
         b.with_env(1, |env| {
-            sm.issue_stage(env, 1, 2).unwrap();
-            sm.issue_stage(env, 0, 2).unwrap();
+            sm.issue_stage(env, SchedId(1), 2).unwrap();
+            sm.issue_stage(env, SchedId(0), 2).unwrap();
         });
         assert_eq!(sm.sched.outcome[1], Slot::Idle);
         assert_eq!(sm.sched.outcome[0], Slot::Issued);
         assert_eq!(sm.warps.insts[0], 1);
         assert_eq!(
-            (sm.warps.ib_n()[0], sm.front.head_pc(0)),
+            (sm.warps.ib_n()[0], sm.front.head_pc(WarpSlot(0))),
             (1, 1),
             "head popped"
         );
@@ -666,10 +682,10 @@ mod tests {
         // preset's `[pipeline]` rule), so the add may issue from cycle 9.
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 9));
         // Scheduler 0 has nothing to issue before then.
-        b.with_env(1, |env| sm.issue_stage(env, 0, 3).unwrap());
+        b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 3).unwrap());
         assert_eq!(sm.sched.outcome[0], Slot::Scoreboard);
         assert_eq!(sm.sched.wake[0], 9, "it sleeps until the warp can go");
-        b.with_env(1, |env| sm.issue_stage(env, 0, 9).unwrap());
+        b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 9).unwrap());
         assert_eq!(sm.sched.outcome[0], Slot::Issued);
         assert_eq!(sm.warps.insts[0], 2);
         // The wait was a data stall of 6 cycles (3..9), credited when it closed.
@@ -680,8 +696,8 @@ mod tests {
     fn independent_instructions_issue_back_to_back() {
         let (mut b, mut sm) = fetched("mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ntid.x;");
         b.with_env(1, |env| {
-            sm.issue_stage(env, 0, 2).unwrap();
-            sm.issue_stage(env, 0, 3).unwrap();
+            sm.issue_stage(env, SchedId(0), 2).unwrap();
+            sm.issue_stage(env, SchedId(0), 3).unwrap();
         });
         assert_eq!(sm.warps.insts[0], 2);
         assert_eq!(sm.warps.ib_n()[0], 0, "both entries issued");

@@ -36,6 +36,7 @@ use super::fetch::Frontend;
 use super::units::Units;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::WarpSlot;
 use crate::mem::cache::TagArray;
 use crate::mem::coalesce::LineAccess;
 use crate::mem::mshr::Mshrs;
@@ -88,7 +89,7 @@ struct Staged {
 /// A memory instruction in flight.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Track {
-    slot: u16,
+    slot: WarpSlot,
     /// Lines not yet completed.
     remaining: u32,
     /// Release the destinations (loads, atomics) when done.
@@ -420,7 +421,7 @@ impl SmMem {
     pub fn stage(
         &mut self,
         unit: usize,
-        slot: usize,
+        slot: WarpSlot,
         kind: AccKind,
         release: bool,
         func: u32,
@@ -429,7 +430,7 @@ impl SmMem {
         pb: u32,
     ) -> u32 {
         let t = Track {
-            slot: slot as u16,
+            slot,
             remaining: self.lines.len() as u32,
             release,
             func,
@@ -667,7 +668,7 @@ impl SmMem {
         }
         let done = *tr;
         self.free_tracks.push(t);
-        self.outstanding[done.slot as usize] -= 1;
+        self.outstanding[done.slot] -= 1;
         self.completed.push(done);
     }
 }
@@ -701,7 +702,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// dispatch stages are paid here with the writeback — the same latency as paying them
     /// first, and the order of accesses is unchanged.
     fn finish(&mut self, env: &mut Env, tr: Track, now: u64) {
-        let s = tr.slot as usize;
+        let s = tr.slot;
         if tr.group != NO_GROUP {
             // The copy has landed: a wait on its group may issue from the next cycle.
             self.cp.land(s, tr.group);
@@ -732,7 +733,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         if P::WANTS_MEM_EVENTS {
             notify!(self, now, env.all_dispatched, |p, v| p
-                .on_mem_complete(tr.slot, &v));
+                .on_mem_complete(tr.slot.raw(), &v));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! One streaming multiprocessor: a coordinator over state each stage owns (see [`Sm`]).
 //! Per-warp timing state is struct-of-arrays indexed by warp slot; a CTA in CTA slot `c` owns
 //! warp slots `c*W .. c*W + W` (W = warps per CTA) and warp slot `w` belongs to scheduler
-//! `w mod S`. Each cycle runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
+//! `w mod S` (the typed ids [`WarpSlot`], [`CtaSlot`], [`SchedId`] index them). Each cycle runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
 //! pipeline ([`memory`]), memory-completion hooks ([`events`]), CTA retirement ([`retire`]),
 //! issue ([`issue`], an instruction's timing in [`mem_plan`], warp sharing in [`share`]),
 //! fetch+decode ([`fetch`]). The front end (`Frontend`), the schedulers (`Schedulers`) and the
@@ -66,6 +66,7 @@ pub mod warps;
 
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::{CtaSlot, SchedId, WarpSlot};
 use crate::mem::MemSystem;
 use crate::policy::{BuildCtx, CtaSlots, IssuePolicy, PolicyView, WarpSlots};
 use crate::stats::{CtaRecord, IssueEvent, LogEvent, WarpRecord};
@@ -169,9 +170,9 @@ pub(crate) enum Slot {
 /// A warp slot's CTA slot, warp index within that CTA and scheduler.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SlotPlace {
-    pub cta: u16,
+    pub cta: CtaSlot,
     pub warp: u16,
-    pub scheduler: u16,
+    pub scheduler: SchedId,
 }
 
 /// One SM: a coordinator over state that each stage owns. The stages run in [`Sm::cycle`];
@@ -206,7 +207,7 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) cp: cp_async::CpGroups,
     /// Completions `(cycle, slot)` of synchronous LD/ST instructions (shared memory) for
     /// `on_mem_complete` (only with `WANTS_MEM_EVENTS`; asynchronous ones notify directly).
-    pub(crate) completions: BinaryHeap<Reverse<(u64, u16)>>,
+    pub(crate) completions: BinaryHeap<Reverse<(u64, WarpSlot)>>,
     /// Per-SM fast forward (`sleep.rs`).
     pub(crate) sleep: sleep::Sleep,
 }
@@ -244,9 +245,9 @@ impl Shape {
             wpc,
             place: (0..n)
                 .map(|w| SlotPlace {
-                    cta: (w / wpc) as u16,
+                    cta: CtaSlot::new(w / wpc),
                     warp: (w % wpc) as u16,
-                    scheduler: (w % s) as u16,
+                    scheduler: SchedId::new(w % s),
                 })
                 .collect(),
             sched_slots: (0..s)
@@ -334,16 +335,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Warp slot `s`'s CTA slot and its warp index in that CTA.
     #[inline]
-    pub(crate) fn cta_and_warp(&self, s: usize) -> (usize, usize) {
+    pub(crate) fn cta_and_warp(&self, s: WarpSlot) -> (CtaSlot, usize) {
         let p = self.shape.place[s];
-        (p.cta as usize, p.warp as usize)
+        (p.cta, p.warp as usize)
     }
 
     /// The warp slots of CTA slot `c`'s warps.
     #[inline]
-    pub(crate) fn cta_warp_slots(&self, c: usize) -> std::ops::Range<usize> {
-        let first = c * self.shape.wpc;
-        first..first + self.cta_slots.warps[c] as usize
+    pub(crate) fn cta_warp_slots(&self, c: CtaSlot) -> impl Iterator<Item = WarpSlot> {
+        let first = c.index() * self.shape.wpc;
+        WarpSlot::range(first..first + self.cta_slots.warps[c] as usize)
     }
 
     /// A CTA slot is free.
@@ -435,7 +436,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         let mut k = first;
         for _ in 0..s {
-            self.issue_stage(env, k, now)?;
+            self.issue_stage(env, SchedId::new(k), now)?;
             k = if k + 1 == s { 0 } else { k + 1 };
         }
         if self.shape.share_warps {

@@ -5,6 +5,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::{CtaSlot, WarpSlot};
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::stats::{CtaRecord, LogKind, WarpRecord};
@@ -15,14 +16,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return;
         }
         self.residency.pending_exit = false;
-        for c in 0..self.residency.ctas.len() {
+        for c in (0..self.residency.ctas.len()).map(CtaSlot::new) {
             let Some(rc) = &self.residency.ctas[c] else {
                 continue;
             };
             if !rc.cta.finished() {
                 continue;
             }
-            let slots = c * self.shape.wpc..c * self.shape.wpc + rc.cta.warps.len();
+            let first = c.index() * self.shape.wpc;
+            let slots = WarpSlot::range(first..first + rc.cta.warps.len());
             let drain = slots
                 .clone()
                 .map(|s| self.timing.last_complete[s])
@@ -44,12 +46,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 let issue_cycles = self.warps.insts[s] - self.timing.dual[s];
                 st.not_selected = 0;
                 st.not_selected = resident.saturating_sub(issue_cycles + st.total());
-                let w = &rc.cta.warps[s - c * self.shape.wpc];
+                let w = &rc.cta.warps[s.index() - first];
                 env.warps.push(WarpRecord {
                     cta: rc.linear,
                     warp: w.index,
                     sm: self.id,
-                    slot: s as u32,
+                    slot: s.0,
                     age: self.warps.age[s],
                     instructions: w.instructions,
                     thread_instructions: w.thread_instructions,
@@ -77,7 +79,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             });
             self.log(env, now, LogKind::CtaEnd { cta: rc.linear });
             notify!(self, now, env.all_dispatched, |p, v| p
-                .on_cta_exit(c as u16, &v));
+                .on_cta_exit(c.raw(), &v));
             self.cta_slots.resident[c] = false;
             self.residency.count -= 1;
             self.rebuild_age_order();

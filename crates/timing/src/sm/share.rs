@@ -11,6 +11,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::{SchedId, WarpSlot};
 use crate::policy::IssuePolicy;
 
 impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
@@ -24,11 +25,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         let n = self.shape.sched_slots.len();
         let mut result = Ok(());
-        for b in 0..n {
+        for b in SchedId::all(n) {
             let Some(s) = self.share_pick(b, &blocked, &mut cand, now, env.all_dispatched) else {
                 continue;
             };
-            let si = s as usize;
+            let si = WarpSlot::from_raw(s);
             let u = self
                 .units
                 .free(self.warps.head_unit[si], b, now)
@@ -51,7 +52,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// `cand` is scratch space.
     pub(crate) fn share_pick(
         &mut self,
-        b: usize,
+        b: SchedId,
         blocked: &[u16],
         cand: &mut Vec<u16>,
         now: u64,
@@ -60,12 +61,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if self.sched.issued(b) {
             return None;
         }
-        let n = self.shape.sched_slots.len();
         cand.clear();
         for &s in blocked {
-            let si = s as usize;
+            let si = WarpSlot::from_raw(s);
             let unit = self.warps.head_unit[si];
-            if si % n != b
+            if self.shape.place[si].scheduler != b
                 && self.warps.wake[si] <= now
                 && self.units.free(unit, b, now).is_some()
                 && self.collectors.free(unit, b, now).is_some()
@@ -92,6 +92,7 @@ mod tests {
     use super::super::{Slot, Sm};
     use crate::classify::Unit;
     use crate::fetch_policy::RoundRobin;
+    use crate::ids::{SchedId, WarpSlot};
     use crate::policy::Gto;
     use warpsim_core::config::GpuConfig;
 
@@ -130,7 +131,7 @@ mod tests {
             true,
         );
         for (w, r) in ready.iter().enumerate() {
-            sm.warps.set_occupied(w, true);
+            sm.warps.set_occupied(WarpSlot::new(w), true);
             sm.warps.age[w] = w as u64;
             sm.warps.wake[w] = if r.is_some() { NOW } else { NOW + 10 };
             sm.warps.head_unit[w] = r.unwrap_or(Unit::Sp);
@@ -144,7 +145,7 @@ mod tests {
         // Every scheduler's walk found only warps whose own port is busy: none issued, and the
         // ready warps are the sharing candidates, in walk order.
         for k in 0..4 {
-            sm.sched.set_outcome(k, Slot::Pipeline);
+            sm.sched.set_outcome(SchedId(k), Slot::Pipeline);
         }
         sm.sched
             .set_blocked_ready((0..8u16).filter(|&w| ready[w as usize].is_some()).collect());
@@ -156,9 +157,9 @@ mod tests {
         let (blocked, mut cand) = sm.sched.begin_sharing().unwrap_or_default();
         let mut out = Vec::new();
         for b in 0..4 {
-            if let Some(w) = sm.share_pick(b, &blocked, &mut cand, NOW, false) {
+            if let Some(w) = sm.share_pick(SchedId::new(b), &blocked, &mut cand, NOW, false) {
                 let u = sm.warps.head_unit[w as usize];
-                sm.sched.issued_shared(b);
+                sm.sched.issued_shared(SchedId::new(b));
                 sm.warps.wake[w as usize] = NOW + 1;
                 sm.collectors.occupy((u as u8, b as u16), NOW + 1);
                 sm.units.occupy(u, b, NOW + 1);
@@ -214,7 +215,7 @@ mod tests {
     fn no_sharing_to_a_scheduler_that_issued_this_cycle() {
         let (ready, busy) = fig3();
         let mut s = sm(ready, &busy);
-        s.sched.set_outcome(1, Slot::Issued); // S1 issued a warp of its own: its free MEM port is not offered
+        s.sched.set_outcome(SchedId(1), Slot::Issued); // S1 issued a warp of its own: its free MEM port is not offered
         assert_eq!(share(&mut s), [(5, 2), (1, 3)]);
     }
 

@@ -3,6 +3,7 @@
 //! pool has at least S instances); otherwise any scheduler may use any instance.
 
 use crate::classify::Unit;
+use crate::ids::SchedId;
 use warpsim_core::config::GpuConfig;
 
 pub struct Units {
@@ -24,19 +25,20 @@ impl Units {
 
     /// A free instance of `unit` for scheduler `sched` at cycle `now`.
     #[inline]
-    pub fn free(&self, unit: Unit, sched: usize, now: u64) -> Option<usize> {
+    pub fn free(&self, unit: Unit, sched: SchedId, now: u64) -> Option<usize> {
         let pool = &self.busy_until[unit as usize];
         let private = self.sub_core && pool.len() >= self.schedulers;
-        (0..pool.len()).find(|&i| (!private || i % self.schedulers == sched) && pool[i] <= now)
+        (0..pool.len())
+            .find(|&i| (!private || i % self.schedulers == sched.index()) && pool[i] <= now)
     }
 
     /// The first cycle an instance of `unit` that scheduler `sched` may use is free
     /// (`u64::MAX`: each is held until the memory stage frees it).
-    pub fn next_free(&self, unit: Unit, sched: usize) -> u64 {
+    pub fn next_free(&self, unit: Unit, sched: SchedId) -> u64 {
         let pool = &self.busy_until[unit as usize];
         let private = self.sub_core && pool.len() >= self.schedulers;
         (0..pool.len())
-            .filter(|&i| !private || i % self.schedulers == sched)
+            .filter(|&i| !private || i % self.schedulers == sched.index())
             .map(|i| pool[i])
             .min()
             .unwrap_or(u64::MAX)
@@ -44,10 +46,10 @@ impl Units {
 
     /// The instances of `unit` scheduler `sched` may use.
     #[inline]
-    pub fn usable(&self, unit: Unit, sched: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn usable(&self, unit: Unit, sched: SchedId) -> impl Iterator<Item = usize> + '_ {
         let n = self.busy_until[unit as usize].len();
         let private = self.sub_core && n >= self.schedulers;
-        (0..n).filter(move |&i| !private || i % self.schedulers == sched)
+        (0..n).filter(move |&i| !private || i % self.schedulers == sched.index())
     }
 
     #[inline]

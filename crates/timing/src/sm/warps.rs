@@ -14,6 +14,7 @@ use super::fetch::Head;
 use super::scoreboard::Scoreboard;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::WarpSlot;
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::sm::scoreboard::Hazard;
@@ -86,7 +87,7 @@ impl WarpTiming {
 
     /// Slot `s` takes a fresh warp at cycle `now` with `regs` registers and `preds` predicates
     /// (per lane): nothing in flight, no statistics from the slot's previous occupant.
-    pub fn reset_slot(&mut self, s: usize, regs: usize, preds: usize, now: u64) {
+    pub fn reset_slot(&mut self, s: WarpSlot, regs: usize, preds: usize, now: u64) {
         self.sb[s].clear();
         self.sb[s].fit(regs, preds);
         self.last_complete[s] = now;
@@ -106,7 +107,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Closes warp `s`'s current blocked interval at cycle `t` and opens `[from, until)` with
     /// reason `why` (`Block::Ready` with `until == from`: a candidate from `from`).
     #[inline]
-    pub(crate) fn block(&mut self, s: usize, why: Block, from: u64, until: u64) {
+    pub(crate) fn block(&mut self, s: WarpSlot, why: Block, from: u64, until: u64) {
         self.settle(s, from);
         self.warps.block[s] = why;
         self.warps.wake[s] = until;
@@ -114,7 +115,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.timing.since[s] = from;
         // Every change of the I-buffer head is followed by a new interval.
         self.warps.refresh_memory_head(s);
-        let k = self.shape.place[s].scheduler as usize;
+        let k = self.shape.place[s].scheduler;
         // The scheduler must walk again in the first cycle that can see the flags above: they
         // changed now, and `from` is at most two cycles on (decode after this cycle's issue
         // opens an interval from the cycle after next), so one cycle before `from`. A
@@ -125,7 +126,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Credits the blocked part of the current interval up to cycle `t`.
     #[inline]
-    pub(crate) fn settle(&mut self, s: usize, t: u64) {
+    pub(crate) fn settle(&mut self, s: WarpSlot, t: u64) {
         let end = self.warps.wake[s].min(t);
         let since = self.timing.since[s];
         if end <= since {
@@ -148,7 +149,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Re-derives warp `s`'s blocking state from cycle `t` from its I-buffer head and
     /// scoreboard (the warp is `Ready`). Call after anything that can unblock it.
-    pub(crate) fn set_head(&mut self, env: &Env, s: usize, t: u64) {
+    pub(crate) fn set_head(&mut self, env: &Env, s: WarpSlot, t: u64) {
         let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
         let t = match self.front.head(&mut self.warps, s, (func, pc)) {
             Head::Empty { flushed } => {
@@ -210,7 +211,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Warp `s`'s scoreboard changed outside its own issue (an asynchronous result release):
     /// re-derive its blocking state from cycle `t`.
-    pub fn recheck(&mut self, env: &Env, s: usize, t: u64) {
+    pub fn recheck(&mut self, env: &Env, s: WarpSlot, t: u64) {
         if self.warps.occupied()[s] && self.warps.state()[s] == WarpState::Ready {
             self.set_head(env, s, t);
         }
@@ -218,7 +219,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// Copies the functional warp's state, PC and frame into the slot's cached fields.
     #[inline]
-    pub(crate) fn snapshot(&mut self, s: usize) {
+    pub(crate) fn snapshot(&mut self, s: WarpSlot) {
         let (c, wi) = self.cta_and_warp(s);
         let Some(rc) = &self.residency.ctas[c] else {
             return;
@@ -255,7 +256,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             .expect("launch only with room");
         let nw = cta.warps.len();
         for (wi, w) in cta.warps.iter().enumerate() {
-            let s = c * self.shape.wpc + wi;
+            let s = WarpSlot::new(c * self.shape.wpc + wi);
             self.warps.set_occupied(s, true);
             self.warps.age[s] = age_base + wi as u64;
             self.warps.set_waiting(s, false);
@@ -287,7 +288,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.cta_slots.insts[c] = 0;
         self.cta_slots.thread_insts[c] = 0;
         for wi in 0..nw {
-            let s = c * self.shape.wpc + wi;
+            let s = WarpSlot::new(c * self.shape.wpc + wi);
             self.snapshot(s);
             if self.warps.state()[s] == WarpState::Done {
                 // A warp with no valid lanes is finished from the start.
@@ -322,6 +323,7 @@ mod tests {
     //! and when its scheduler is told to walk again.
     use super::super::scoreboard::PENDING;
     use super::super::testbench::{kernel, Bench, TestSm};
+    use crate::ids::{SchedId, WarpSlot};
     use crate::policy::Block;
     use crate::stats::StallCounts;
     use warpsim_core::exec::warp::Frame;
@@ -357,10 +359,10 @@ mod tests {
             assert_eq!(sm.warps.long_until[s], 0);
             assert_eq!(sm.timing.since[s], 5);
             assert_eq!(sm.timing.stalls[s], StallCounts::default());
-            sm.settle(s, 9);
-            sm.settle(s, 9);
+            sm.settle(WarpSlot::new(s), 9);
+            sm.settle(WarpSlot::new(s), 9);
             assert_eq!(sm.timing.stalls[s].fetch, 4, "cycles 5..9, credited once");
-            sm.settle(s, 12);
+            sm.settle(WarpSlot::new(s), 12);
             assert_eq!(sm.timing.stalls[s].fetch, 7);
         }
     }
@@ -371,18 +373,18 @@ mod tests {
     #[test]
     fn each_blocked_interval_is_credited_to_its_class() {
         let (_b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
-        sm.block(0, Block::Control, 4, u64::MAX); // fetch 0..4
-        sm.block(0, Block::Data, 10, 16); // control 4..10
-        sm.settle(0, 13); // data 10..13
+        sm.block(WarpSlot(0), Block::Control, 4, u64::MAX); // fetch 0..4
+        sm.block(WarpSlot(0), Block::Data, 10, 16); // control 4..10
+        sm.settle(WarpSlot(0), 13); // data 10..13
         assert_eq!(sm.timing.stalls[0].data, 3);
-        sm.settle(0, 20); // data 13..16: the wake cut it
+        sm.settle(WarpSlot(0), 20); // data 13..16: the wake cut it
         assert_eq!(sm.timing.stalls[0].data, 6);
-        sm.block(0, Block::Ready, 20, 20);
-        sm.block(0, Block::Atomic, 22, 25); // ready 20..22: nothing
-        sm.block(0, Block::Barrier, 30, u64::MAX); // atomic 22..25, as data
-        sm.block(0, Block::Exit, 33, u64::MAX); // barrier 30..33
-        sm.block(0, Block::Drain, 34, u64::MAX); // exit 33..34
-        sm.settle(0, 40); // drain 34..40
+        sm.block(WarpSlot(0), Block::Ready, 20, 20);
+        sm.block(WarpSlot(0), Block::Atomic, 22, 25); // ready 20..22: nothing
+        sm.block(WarpSlot(0), Block::Barrier, 30, u64::MAX); // atomic 22..25, as data
+        sm.block(WarpSlot(0), Block::Exit, 33, u64::MAX); // barrier 30..33
+        sm.block(WarpSlot(0), Block::Drain, 34, u64::MAX); // exit 33..34
+        sm.settle(WarpSlot(0), 40); // drain 34..40
         let want = StallCounts {
             fetch: 4,
             control: 6,
@@ -403,19 +405,19 @@ mod tests {
     fn a_new_interval_wakes_the_warps_scheduler_a_cycle_early() {
         let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
         b.with_env(1, |env| {
-            sm.issue_stage(env, 0, 0).unwrap();
-            sm.issue_stage(env, 1, 0).unwrap();
+            sm.issue_stage(env, SchedId(0), 0).unwrap();
+            sm.issue_stage(env, SchedId(1), 0).unwrap();
         });
         assert_eq!(sm.sched.next_activity(0), u64::MAX, "both asleep");
         b.with_env(1, |env| sm.fetch_stage(env, 0));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 2));
         assert_eq!(sm.sched.next_activity(0), 1);
         // The walk in cycle 1 finds the head not yet decoded: asleep until 2.
-        b.with_env(1, |env| sm.issue_stage(env, 0, 1).unwrap());
+        b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 1).unwrap());
         assert_eq!(sm.sched.next_activity(1), 2);
-        sm.block(0, Block::Data, 6, 9);
+        sm.block(WarpSlot(0), Block::Data, 6, 9);
         assert_eq!(sm.sched.next_activity(1), 2, "not postponed to 5");
-        sm.block(0, Block::Ready, 0, 0);
+        sm.block(WarpSlot(0), Block::Ready, 0, 0);
         assert_eq!(sm.sched.next_activity(0), 0, "from 0: at once");
     }
 
@@ -431,7 +433,7 @@ mod tests {
             // The head (`mov %r1`, issuable from 2) writes a register a load still owns: WAW.
             let mov = &env.k.module.functions[0].insts[0];
             sm.timing.sb[0].reserve(mov, &frame0(), PENDING, true);
-            sm.set_head(env, 0, 2);
+            sm.set_head(env, WarpSlot(0), 2);
         });
         assert_eq!(sm.warps.block[0], Block::Data);
         assert_eq!(sm.warps.wake[0], PENDING);
@@ -439,15 +441,15 @@ mod tests {
         b.with_env(1, |env| {
             let mov = &env.k.module.functions[0].insts[0];
             sm.timing.sb[0].release_at(mov, 0, 0, 20);
-            sm.recheck(env, 0, 15);
+            sm.recheck(env, WarpSlot(0), 15);
         });
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 20));
         assert_eq!(sm.warps.long_until[0], 0, "a released result is short");
         assert_eq!(sm.timing.stalls[0].data, 13);
         assert_eq!(sm.timing.stalls[0].fetch, 2);
-        sm.settle(0, 30);
+        sm.settle(WarpSlot(0), 30);
         assert_eq!(sm.timing.stalls[0].data, 18);
-        b.with_env(1, |env| sm.recheck(env, 0, 20));
+        b.with_env(1, |env| sm.recheck(env, WarpSlot(0), 20));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 20));
     }
 
@@ -461,7 +463,7 @@ mod tests {
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
             sm.fetch_stage(env, 1);
-            sm.issue_stage(env, 0, 2).unwrap();
+            sm.issue_stage(env, SchedId(0), 2).unwrap();
         });
         assert_eq!(sm.warps.insts[0], 1, "the branch issued");
         assert_eq!(sm.timing.cur_pc[0], 2, "taken");
@@ -471,7 +473,7 @@ mod tests {
         );
         assert_eq!(sm.timing.since[0], 3);
         b.with_env(1, |env| sm.fetch_stage(env, 2));
-        assert_eq!(sm.front.head_pc(0), 2);
+        assert_eq!(sm.front.head_pc(WarpSlot(0)), 2);
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 4));
         assert_eq!(sm.timing.stalls[0].control, 1);
         assert_eq!(sm.timing.stalls[0].fetch, 2);
@@ -486,7 +488,7 @@ mod tests {
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
             sm.timing.cur_pc[0] = 1;
-            sm.set_head(env, 0, 1);
+            sm.set_head(env, WarpSlot(0), 1);
         });
         assert_eq!(sm.warps.ib_n()[0], 0, "flushed");
         assert_eq!(
@@ -494,7 +496,7 @@ mod tests {
             (Block::Control, u64::MAX)
         );
         assert_eq!(sm.timing.since[0], 2);
-        sm.settle(0, 7);
+        sm.settle(WarpSlot(0), 7);
         assert_eq!(sm.timing.stalls[0].control, 5);
         assert_eq!(sm.timing.stalls[0].fetch, 2);
     }
@@ -508,12 +510,12 @@ mod tests {
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
             sm.timing.atomics_until[0] = 30;
-            sm.set_head(env, 0, 1);
+            sm.set_head(env, WarpSlot(0), 1);
         });
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 30));
         assert_eq!(sm.warps.long_until[0], 30);
         assert_eq!(sm.timing.since[0], 2);
-        b.with_env(1, |env| sm.set_head(env, 0, 30));
+        b.with_env(1, |env| sm.set_head(env, WarpSlot(0), 30));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 30));
         assert_eq!(sm.timing.stalls[0].data, 28);
     }

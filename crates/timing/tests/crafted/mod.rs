@@ -7,6 +7,7 @@ use warpsim_core::config::PolicyParams;
 use warpsim_core::exec::warp::WarpState;
 use warpsim_timing::classify::Unit;
 use warpsim_timing::fetch_policy::FetchPolicy;
+use warpsim_timing::ids::WarpSlot;
 use warpsim_timing::policy::{
     Block, Build, BuildCtx, CtaSlots, Events, IssueOrders, IssuePolicy, Issued, PolicyView,
     SmState, WarpSlots,
@@ -65,9 +66,9 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         w.block = vec![Block::Ready; n];
         w.wake = vec![0; n];
         for s in 0..n {
-            w.set_occupied(s, true);
-            w.set_state(s, WarpState::Ready);
-            w.set_ib_n(s, 2);
+            w.set_occupied(WarpSlot::new(s), true);
+            w.set_state(WarpSlot::new(s), WarpState::Ready);
+            w.set_ib_n(WarpSlot::new(s), 2);
         }
         let mut c = CtaSlots::new(ctas);
         for k in 0..ctas {
@@ -161,7 +162,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// The CTA in slot `c` exits (its warp slots free, then the exit hook).
     pub fn exit(&mut self, c: usize) {
         for s in c * self.wpc..(c + 1) * self.wpc {
-            self.w.set_occupied(s, false);
+            self.w.set_occupied(WarpSlot::new(s), false);
         }
         for o in self.age_order.iter_mut().chain(self.slot_order.iter_mut()) {
             o.retain(|&s| s as usize / self.wpc != c);
@@ -173,15 +174,15 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// Every slot's valid I-buffer entries.
     pub fn set_ib(&mut self, n: &[u8]) {
         for (s, &k) in n.iter().enumerate() {
-            self.w.set_ib_n(s, k);
+            self.w.set_ib_n(WarpSlot::new(s), k);
         }
     }
 
     pub fn arrive(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
-        self.w.set_waiting(slot as usize, true);
+        self.w.set_waiting(WarpSlot::from_raw(slot), true);
         self.w
-            .set_state(slot as usize, WarpState::AtBarrier { id: 0 });
+            .set_state(WarpSlot::from_raw(slot), WarpState::AtBarrier { id: 0 });
         self.c.at_barrier[c] += 1;
         self.c.first_arrival[c].get_or_insert(self.now);
         self.notify(|p, v| p.on_barrier_arrive(slot, 7, v));
@@ -189,8 +190,8 @@ impl<P: IssuePolicy + Build> Crafted<P> {
 
     pub fn finish(&mut self, slot: u16) {
         let c = slot as usize / self.wpc;
-        self.w.set_waiting(slot as usize, true);
-        self.w.set_state(slot as usize, WarpState::Done);
+        self.w.set_waiting(WarpSlot::from_raw(slot), true);
+        self.w.set_state(WarpSlot::from_raw(slot), WarpState::Done);
         self.c.finished[c] += 1;
         self.notify(|p, v| p.on_warp_finished(slot, v));
     }
@@ -198,8 +199,8 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     pub fn release(&mut self, c: usize) {
         for s in c * self.wpc..(c + 1) * self.wpc {
             if matches!(self.w.state()[s], WarpState::AtBarrier { .. }) {
-                self.w.set_waiting(s, false);
-                self.w.set_state(s, WarpState::Ready);
+                self.w.set_waiting(WarpSlot::new(s), false);
+                self.w.set_state(WarpSlot::new(s), WarpState::Ready);
             }
         }
         self.c.at_barrier[c] = 0;
@@ -228,7 +229,7 @@ impl<P: IssuePolicy + Build> Crafted<P> {
     /// the fields directly, so bring the bits up to date before a policy reads them.
     fn sync(&mut self) {
         for s in 0..self.w.len() {
-            self.w.refresh(s);
+            self.w.refresh(WarpSlot::new(s));
         }
     }
 
@@ -293,10 +294,10 @@ impl<P: IssuePolicy + Build> Crafted<P> {
         let young = self.w.age.iter().max().map_or(0, |a| a + 1);
         let n = self.policies.len();
         for (i, s) in (c * self.wpc..(c + 1) * self.wpc).enumerate() {
-            self.w.set_occupied(s, true);
+            self.w.set_occupied(WarpSlot::new(s), true);
             self.w.age[s] = young + i as u64;
-            self.w.set_state(s, WarpState::Ready);
-            self.w.set_waiting(s, false);
+            self.w.set_state(WarpSlot::new(s), WarpState::Ready);
+            self.w.set_waiting(WarpSlot::new(s), false);
             self.age_order[s % n].push(s as u16);
             let o = &mut self.slot_order[s % n];
             let at = o.partition_point(|&x| (x as usize) < s);

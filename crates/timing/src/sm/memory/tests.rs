@@ -4,6 +4,7 @@
 use super::super::scoreboard::PENDING;
 use super::super::testbench::{Bench, TestSm};
 use crate::classify::Unit;
+use crate::ids::SchedId;
 use crate::policy::Block;
 use warpsim_core::ir::layout::GLOBAL_BASE;
 
@@ -55,7 +56,8 @@ fn run(body: &str, cycles: u64) -> (Seen, TestSm) {
         if seen.outstanding.last().map_or(0, |x| x.1) != out {
             seen.outstanding.push((now, out));
         }
-        seen.ldst_free.push(sm.units.next_free(Unit::Ldst, 0));
+        seen.ldst_free
+            .push(sm.units.next_free(Unit::Ldst, SchedId(0)));
         seen.state
             .push((sm.warps.block[0], sm.warps.wake[0], sm.warps.long_until[0]));
     });
