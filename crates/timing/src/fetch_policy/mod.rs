@@ -1,7 +1,7 @@
 //! Fetch policies: which warps the fetch stage fills this cycle. A fetch policy sees the same
 //! [`PolicyView`] as issue policies and can read every scheduler's current issue order through
 //! [`IssueOrders`] (what critical-fetch-first needs). The registered ones ([`FETCH`] in the
-//! policy registry, declared with [`fetch_registry!`]) are one enum, [`AnyFetch`], matched once
+//! policy registry, declared with `fetch_registry!`) are one enum, [`AnyFetch`], matched once
 //! per SM-cycle; a custom fetch policy (tests) is a type the SM is generic over.
 //!
 //! [`FETCH`]: crate::policy::FETCH
