@@ -170,14 +170,23 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // A head still in decode cannot issue before it leaves decode.
             Head::Decoded { ready } => t.max(ready),
         };
-        if self.timing.atomics_until[s] > t {
-            // GPGPU-Sim's `shd_warp_t::waiting`: no issue while its atomics are in flight. A
-            // long wait, as for a load (two-level scheduling demotes such warps).
-            let until = self.timing.atomics_until[s];
-            self.block(s, Block::Atomic, t, until);
-            self.warps.long_until[s] = until;
+        // GPGPU-Sim's `shd_warp_t::waiting`: no issue while its atomics are in flight, a long
+        // wait as for a load (two-level scheduling demotes such warps). While they fly the
+        // memory stage re-derives the state when the last completes (`finish`); once they
+        // have, the head is checked as of the cycle their results are written back, so the
+        // walk then sees its unit and scoreboard as they are.
+        let atomics = self.timing.atomics_until[s];
+        if atomics == u64::MAX {
+            self.block(s, Block::Atomic, t, u64::MAX);
+            self.warps.long_until[s] = u64::MAX;
             return;
         }
+        let (from, t) = (t, t.max(atomics));
+        let (data, waits) = if atomics > from {
+            (Block::Atomic, true)
+        } else {
+            (Block::Data, false)
+        };
         let timing = env.table.get(func, pc);
         self.warps.head_unit[s] = timing.unit;
         if let Some(inst) = env.k.module.functions[func as usize].insts.get(pc as usize) {
@@ -188,7 +197,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 _ => true,
             };
             if !copies_landed {
-                self.block(s, Block::Data, t, u64::MAX);
+                self.block(s, data, from, u64::MAX);
                 self.warps.long_until[s] = u64::MAX;
                 return;
             }
@@ -199,14 +208,19 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 t,
             );
             if let Hazard::Blocked { until, long } = h {
-                self.block(s, Block::Data, t, until);
-                if long {
+                self.block(s, data, from, until);
+                if long || waits {
                     self.warps.long_until[s] = until;
                 }
                 return;
             }
         }
-        self.block(s, Block::Ready, t, t);
+        if waits {
+            self.block(s, Block::Atomic, from, t);
+            self.warps.long_until[s] = t;
+        } else {
+            self.block(s, Block::Ready, t, t);
+        }
     }
 
     /// Warp `s`'s scoreboard changed outside its own issue (an asynchronous result release):
@@ -323,6 +337,7 @@ mod tests {
     //! and when its scheduler is told to walk again.
     use super::super::scoreboard::PENDING;
     use super::super::testbench::{kernel, Bench, TestSm};
+    use crate::classify::Unit;
     use crate::ids::{SchedId, WarpSlot};
     use crate::policy::Block;
     use crate::stats::StallCounts;
@@ -518,5 +533,32 @@ mod tests {
         b.with_env(1, |env| sm.set_head(env, WarpSlot(0), 30));
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 30));
         assert_eq!(sm.timing.stalls[0].data, 28);
+    }
+
+    /// Once its atomics have completed (their results written back at 30) the head is checked
+    /// as of 30: the walk then finds the head's own unit (here SP, not the LD/ST unit of the
+    /// atomic it issued last), and a register still owned by an earlier instruction past 30
+    /// keeps the warp waiting until it is written (40).
+    #[test]
+    fn after_its_atomics_the_head_is_checked_as_of_their_writeback() {
+        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;", 32, 0);
+        sm.warps.head_unit[0] = Unit::Ldst; // the atomic's
+        b.with_env(1, |env| {
+            sm.fetch_stage(env, 0);
+            sm.timing.atomics_until[0] = 30;
+            sm.set_head(env, WarpSlot(0), 1);
+        });
+        assert_eq!(sm.warps.head_unit[0], Unit::Sp);
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 30));
+        b.with_env(1, |env| {
+            let mov = &env.k.module.functions[0].insts[0];
+            sm.timing.sb[0].reserve(mov, &frame0(), 40, false);
+            sm.set_head(env, WarpSlot(0), 5);
+        });
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 40));
+        assert_eq!(sm.warps.long_until[0], 40);
+        b.with_env(1, |env| sm.set_head(env, WarpSlot(0), 40));
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 40));
+        assert_eq!(sm.timing.stalls[0].data, 38, "2..40, all of it waiting");
     }
 }
