@@ -170,56 +170,70 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // A head still in decode cannot issue before it leaves decode.
             Head::Decoded { ready } => t.max(ready),
         };
-        // GPGPU-Sim's `shd_warp_t::waiting`: no issue while its atomics are in flight, a long
-        // wait as for a load (two-level scheduling demotes such warps). While they fly the
-        // memory stage re-derives the state when the last completes (`finish`); once they
-        // have, the head is checked as of the cycle their results are written back, so the
-        // walk then sees its unit and scoreboard as they are.
         let atomics = self.timing.atomics_until[s];
-        if atomics == u64::MAX {
-            self.block(s, Block::Atomic, t, u64::MAX);
-            self.warps.long_until[s] = u64::MAX;
+        if atomics > t {
+            self.wait_for_atomics(env, s, t, atomics);
             return;
         }
-        let (from, t) = (t, t.max(atomics));
-        let (data, waits) = if atomics > from {
-            (Block::Atomic, true)
-        } else {
-            (Block::Data, false)
-        };
-        let timing = env.table.get(func, pc);
-        self.warps.head_unit[s] = timing.unit;
-        if let Some(inst) = env.k.module.functions[func as usize].insts.get(pc as usize) {
-            // `cp.async.wait_group`/`wait_all` wait for copies in flight, like a load's result.
-            let copies_landed = match inst.op {
-                Op::CpAsyncWait => self.cp.ready(s, cp_wait_count(inst)),
-                Op::CpAsyncWaitAll => self.cp.all_landed(s),
-                _ => true,
-            };
-            if !copies_landed {
-                self.block(s, data, from, u64::MAX);
-                self.warps.long_until[s] = u64::MAX;
-                return;
-            }
-            let h = self.timing.sb[s].check_at(
-                env.table.regs.get(func, pc),
-                self.timing.reg_base[s] as usize,
-                self.timing.pred_base[s] as usize,
-                t,
-            );
-            if let Hazard::Blocked { until, long } = h {
-                self.block(s, data, from, until);
-                if long || waits {
+        self.warps.head_unit[s] = env.table.get(func, pc).unit;
+        match self.head_waits(env, s, t) {
+            Some((until, long)) => {
+                self.block(s, Block::Data, t, until);
+                if long {
                     self.warps.long_until[s] = until;
                 }
-                return;
+            }
+            None => self.block(s, Block::Ready, t, t),
+        }
+    }
+
+    /// `set_head` for a warp whose atomics are in flight, or done but not yet written back
+    /// (at `atomics` > `t`). GPGPU-Sim's `shd_warp_t::waiting`: it issues nothing until then,
+    /// a long wait as for a load (two-level scheduling demotes it). While they fly the memory
+    /// stage re-derives the state when the last completes (`finish`); once they have, the
+    /// head is checked as of their writeback, so that the walk then finds its own unit and
+    /// waits for whatever else it still needs.
+    #[cold]
+    fn wait_for_atomics(&mut self, env: &Env, s: WarpSlot, t: u64, atomics: u64) {
+        let mut until = atomics;
+        if atomics != u64::MAX {
+            let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
+            self.warps.head_unit[s] = env.table.get(func, pc).unit;
+            if let Some((after, _)) = self.head_waits(env, s, atomics) {
+                until = after;
             }
         }
-        if waits {
-            self.block(s, Block::Atomic, from, t);
-            self.warps.long_until[s] = t;
-        } else {
-            self.block(s, Block::Ready, t, t);
+        self.block(s, Block::Atomic, t, until);
+        self.warps.long_until[s] = until;
+    }
+
+    /// What the head of warp `s` still waits for at cycle `t`: `None` when it could issue
+    /// then; else the cycle it can (`u64::MAX`: until an event re-derives it) and whether
+    /// that is a long wait (a load's result, copies in flight).
+    #[inline(always)]
+    fn head_waits(&self, env: &Env, s: WarpSlot, t: u64) -> Option<(u64, bool)> {
+        let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
+        let inst = env.k.module.functions[func as usize]
+            .insts
+            .get(pc as usize)?;
+        // `cp.async.wait_group`/`wait_all` wait for copies in flight, like a load's result.
+        let copies_landed = match inst.op {
+            Op::CpAsyncWait => self.cp.ready(s, cp_wait_count(inst)),
+            Op::CpAsyncWaitAll => self.cp.all_landed(s),
+            _ => true,
+        };
+        if !copies_landed {
+            return Some((u64::MAX, true));
+        }
+        let h = self.timing.sb[s].check_at(
+            env.table.regs.get(func, pc),
+            self.timing.reg_base[s] as usize,
+            self.timing.pred_base[s] as usize,
+            t,
+        );
+        match h {
+            Hazard::Blocked { until, long } => Some((until, long)),
+            Hazard::None => None,
         }
     }
 
