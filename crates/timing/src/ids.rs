@@ -25,7 +25,7 @@ macro_rules! typed_id {
                 $name(i as u32)
             }
 
-            /// The id as the policy interface and the records carry it.
+            /// The id of a raw value from the policy interface (an order, an event).
             #[inline(always)]
             pub fn from_raw(r: $raw) -> Self {
                 $name(r as u32)
@@ -41,12 +41,6 @@ macro_rules! typed_id {
             #[inline(always)]
             pub fn index(self) -> usize {
                 self.0 as usize
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                self.0.fmt(f)
             }
         }
 

@@ -1,7 +1,8 @@
 //! One streaming multiprocessor: a coordinator over state each stage owns (see [`Sm`]).
 //! Per-warp timing state is struct-of-arrays indexed by warp slot; a CTA in CTA slot `c` owns
 //! warp slots `c*W .. c*W + W` (W = warps per CTA) and warp slot `w` belongs to scheduler
-//! `w mod S` (the typed ids [`WarpSlot`], [`CtaSlot`], [`SchedId`] index them). Each cycle runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
+//! `w mod S` (the typed ids [`WarpSlot`], [`CtaSlot`], [`SchedId`] index them). Each cycle
+//! runs the stages in reverse pipeline order (GPGPU-Sim's): the memory
 //! pipeline ([`memory`]), memory-completion hooks ([`events`]), CTA retirement ([`retire`]),
 //! issue ([`issue`], an instruction's timing in [`mem_plan`], warp sharing in [`share`]),
 //! fetch+decode ([`fetch`]). The front end (`Frontend`), the schedulers (`Schedulers`) and the
@@ -342,7 +343,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// The warp slots of CTA slot `c`'s warps.
     #[inline]
-    pub(crate) fn cta_warp_slots(&self, c: CtaSlot) -> impl Iterator<Item = WarpSlot> {
+    pub(crate) fn cta_warp_slots(&self, c: CtaSlot) -> impl Iterator<Item = WarpSlot> + Clone {
         let first = c.index() * self.shape.wpc;
         WarpSlot::range(first..first + self.cta_slots.warps[c] as usize)
     }

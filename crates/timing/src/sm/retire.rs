@@ -5,7 +5,7 @@
 
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
-use crate::ids::{CtaSlot, WarpSlot};
+use crate::ids::CtaSlot;
 use crate::policy::Events as _;
 use crate::policy::{Block, IssuePolicy};
 use crate::stats::{CtaRecord, LogKind, WarpRecord};
@@ -24,7 +24,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 continue;
             }
             let first = c.index() * self.shape.wpc;
-            let slots = WarpSlot::range(first..first + rc.cta.warps.len());
+            let slots = self.cta_warp_slots(c);
             let drain = slots
                 .clone()
                 .map(|s| self.timing.last_complete[s])
