@@ -24,6 +24,10 @@ pub struct RegUse<'a> {
     /// whose name has no digits is not read through the banks. Register banks are chosen by
     /// this number (GPGPU-Sim's `arch_reg` and `register_bank`), not by the frame's slots.
     pub bank_regs: &'a [u16],
+    /// The register-file writes at writeback, as GPGPU-Sim makes them: the numbers of the
+    /// first destination operand's registers (a register, a predicate, or a vector's
+    /// elements; GPGPU-Sim's `arch_reg.dst`), `_` and digitless names left out.
+    pub bank_dsts: &'a [u16],
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,6 +39,8 @@ struct Span {
     n_preds: u8,
     bank_regs: u32,
     n_bank_regs: u8,
+    /// Destinations follow the sources in `bank_regs`.
+    n_bank_dsts: u8,
 }
 
 /// Per function and PC, its [`RegUse`]; all lists in three flat vectors.
@@ -99,6 +105,23 @@ impl RegUseTable {
                 }
             }
         }
+        let n_bank_regs = (self.bank_regs.len() - b0).min(u8::MAX as usize);
+        self.bank_regs.truncate(b0 + n_bank_regs);
+        // Only the first destination operand is written through the banks (GPGPU-Sim's
+        // `ptx_instruction` fills `arch_reg.dst` from operand 0 alone).
+        let d0 = self.bank_regs.len();
+        if let Some(o) = inst.dst.first() {
+            for_each_reg(o, |r| {
+                if let Some(&Some(n)) = reg_arch.get(r as usize) {
+                    self.bank_regs.push(n);
+                }
+            });
+            if let Opnd::Pred { id, .. } = *o {
+                if let Some(&Some(n)) = pred_arch.get(id as usize) {
+                    self.bank_regs.push(n);
+                }
+            }
+        }
         self.preds.extend(inst.guard.pred);
         for o in &inst.src {
             for_each_reg(o, |r| {
@@ -124,12 +147,13 @@ impl RegUseTable {
             preds: p0 as u32,
             n_preds: (self.preds.len() - p0) as u8,
             bank_regs: b0 as u32,
-            n_bank_regs: (self.bank_regs.len() - b0).min(u8::MAX as usize) as u8,
+            n_bank_regs: n_bank_regs as u8,
+            n_bank_dsts: (self.bank_regs.len() - d0) as u8,
         }
     }
 
     /// `func`'s instruction `pc` (past the end, the implicit return: nothing).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, func: u32, pc: u32) -> RegUse<'_> {
         let s = self
             .funcs
@@ -145,6 +169,8 @@ impl RegUseTable {
             sources: s.sources as usize,
             preds: &self.preds[p..p + s.n_preds as usize],
             bank_regs: &self.bank_regs[b..b + s.n_bank_regs as usize],
+            bank_dsts: &self.bank_regs
+                [b + s.n_bank_regs as usize..b + s.n_bank_regs as usize + s.n_bank_dsts as usize],
         }
     }
 }
@@ -230,8 +256,12 @@ mod tests {
         // Every source operand's number, repeats kept: %rd15, the address base %rd15, the
         // vector's %rd15 and %sp (not %tmp), the predicate %p12; not the guard or destinations.
         assert_eq!(u.bank_regs, &[15, 15, 15, 0, 12][..]);
+        // Written at writeback: the first destination operand's registers, %f7 and %f8 (not
+        // the predicate of the second).
+        assert_eq!(u.bank_dsts, &[7, 8][..]);
         let nop = t.get(0, 1);
         assert!(nop.regs.is_empty() && nop.preds.is_empty() && nop.bank_regs.is_empty());
+        assert!(nop.bank_dsts.is_empty());
         let past_end = t.get(0, 2);
         assert!(past_end.regs.is_empty() && past_end.sources == 0);
         assert!(t.get(1, 0).regs.is_empty());

@@ -26,8 +26,19 @@
 //! So an instruction's reads are booked one by one, each in the first cycle its bank is free:
 //! sources that share a bank — its own, or those of an instruction issued before it that are
 //! still queued — take turns. The read cycles beyond the first delay the result and hold the
-//! collector. Simplification: writes do not take bank cycles from reads (GPGPU-Sim gives a
-//! write its bank first and stalls a writeback whose bank is taken).
+//! collector.
+//!
+//! Writes take bank cycles too: GPGPU-Sim's writeback writes an instruction's destination
+//! registers through their banks (`opndcoll_rfu_t::writeback`) before the collectors read in
+//! the same cycle, and the arbiter gives a bank with a write no read that cycle. An
+//! instruction timed at issue books its writes then, in the cycle its result is released;
+//! reads booked later find that bank cycle taken. Simplifications: a write whose bank cycle
+//! an earlier-booked read already holds is not booked (GPGPU-Sim would move the read; it drops
+//! a second write to one bank in a cycle the same way), and the writes of accesses timed by
+//! the memory system (global loads, whose reply cycle is not known at issue) are not booked.
+//!
+//! The bookings live in a calendar per bank (`WINDOW` cycles ahead of issue, each entry
+//! tagged with its cycle so nothing is cleared as time passes).
 
 use crate::classify::Unit;
 use crate::ids::{SchedId, WarpSlot};
@@ -37,6 +48,12 @@ use warpsim_core::config::GpuConfig;
 /// Which collector an instruction holds: (pool, index); pool 3 = generic, 4 = unconstrained.
 /// Per scheduler, pool = the unit class and index = `scheduler × N + i`.
 pub type Collector = (u8, u16);
+
+/// The most collector steps a bank's calendar reaches ahead of issue (a config with unit
+/// latencies of thousands of cycles books no writes that far ahead).
+const MAX_WINDOW: u64 = 4096;
+/// Cycles of queued reads the calendar leaves room for beyond a result's latency.
+const READ_SLACK: u64 = 32;
 
 pub struct Collectors {
     /// `busy[pool][i]`: first cycle collector `i` is free (pools: sp, sfu, mem, generic). Per
@@ -50,10 +67,18 @@ pub struct Collectors {
     /// `split_banks`: scheduler `k`'s banks start at `k · banks`.
     split: bool,
     schedulers: u64,
-    /// Reads a bank serves per cycle (`bank_reads_per_cycle`).
+    /// Collector steps per cycle (`bank_reads_per_cycle`); a bank serves one access a step.
     ports: u64,
-    /// Per bank of the SM: its next free read slot, in units of `1 / ports` cycle.
-    bank_free: Vec<u64>,
+    /// Per bank of the SM, `window` entries: entry `t mod window` of bank `b` is `t + 1` when
+    /// the bank is taken in collector step `t` (`cycle × ports + k`).
+    calendar: Vec<u64>,
+    /// Collector steps ahead of issue the calendar reaches (a power of two): enough for the
+    /// write of the slowest unit's result, at most `MAX_WINDOW`. A write further ahead is not
+    /// booked.
+    window: u64,
+    /// Cycles from issue to the first register read (`pipeline.collect`): a write released in
+    /// cycle `r` takes the bank cycle a read booked at `r - collect` would.
+    collect: u64,
 }
 
 impl Collectors {
@@ -76,14 +101,28 @@ impl Collectors {
         } else {
             all
         };
+        let l = &cfg.latency;
+        let slowest = l
+            .int
+            .iter()
+            .chain(&l.fp32)
+            .chain(&l.fp64)
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let ahead = slowest.max(l.sfu) as u64 + cfg.pipeline.overhead() as u64 + READ_SLACK;
+        let ports = o.bank_reads_per_cycle.max(1) as u64;
+        let window = (ahead * ports).next_power_of_two().clamp(64, MAX_WINDOW);
         Collectors {
             busy,
             per_scheduler: per,
             banks,
             split: o.split_banks,
             schedulers,
-            ports: o.bank_reads_per_cycle.max(1) as u64,
-            bank_free: vec![0; all.max(banks * schedulers) as usize],
+            ports,
+            calendar: vec![0; (all.max(banks * schedulers) * window) as usize],
+            window,
+            collect: cfg.pipeline.collect as u64,
         }
     }
 
@@ -149,19 +188,69 @@ impl Collectors {
 
     /// Books the register-file reads of an instruction (`uses.bank_regs`: GPGPU-Sim's
     /// numbers of its source operands) for warp slot `slot`, issued at `now`: each read takes
-    /// the first cycle from `now` on in which its bank is free. Returns the cycles from `now`
-    /// to the last read, inclusive (at least 1).
-    pub fn book_reads(&mut self, uses: RegUse, slot: WarpSlot, now: u64) -> u32 {
+    /// the first collector step from `now` on in which its bank is free.
+    pub fn book_reads(&mut self, uses: RegUse, slot: WarpSlot, now: u64) -> Reads {
         let first = now * self.ports;
-        let mut last = first;
+        let mut last: Option<u64> = None;
         for &r in uses.bank_regs {
             let b = self.bank(r as u64, slot);
-            let at = self.bank_free[b].max(first);
-            self.bank_free[b] = at + 1;
-            last = last.max(at);
+            let mut at = first;
+            while !self.take(b, at) {
+                at += 1;
+            }
+            last = Some(last.map_or(at, |l| l.max(at)));
         }
-        (last / self.ports - now + 1) as u32
+        // GPGPU-Sim's collector unit is allocated one step before its first read and
+        // dispatched the step after its last (the step after its allocation when it reads
+        // nothing); an instruction issued the cycle before that step can have it then.
+        let (cycles, dispatch) = match last {
+            Some(l) => ((l / self.ports - now + 1) as u32, l + 1),
+            None => (1, first),
+        };
+        Reads {
+            cycles,
+            collector_free: ((dispatch + 1) / self.ports).max(now + 1),
+        }
     }
+
+    /// Books the writes of the destination registers `dsts` (GPGPU-Sim's numbers:
+    /// `RegUse::bank_dsts`) of an instruction of warp slot `slot` issued at `now` whose
+    /// result is released in cycle `released`: each takes its bank in the first collector
+    /// step of that cycle.
+    #[inline]
+    pub fn book_writes(&mut self, dsts: &[u16], slot: WarpSlot, now: u64, released: u64) {
+        let at = released.saturating_sub(self.collect).max(now);
+        if dsts.is_empty() || (at - now + 1) * self.ports > self.window {
+            return;
+        }
+        for &r in dsts {
+            let b = self.bank(r as u64, slot);
+            if !self.take(b, at * self.ports) {
+                return;
+            }
+        }
+    }
+
+    /// Takes bank `b` in collector step `step` if nothing else has it then.
+    #[inline]
+    fn take(&mut self, b: usize, step: u64) -> bool {
+        let e = &mut self.calendar[(b as u64 * self.window + (step & (self.window - 1))) as usize];
+        if *e == step + 1 {
+            false
+        } else {
+            *e = step + 1;
+            true
+        }
+    }
+}
+
+/// An instruction's register reads, booked at issue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reads {
+    /// Cycles from issue to the last read, inclusive (at least 1).
+    pub cycles: u32,
+    /// The first cycle another instruction can issue into its collector unit.
+    pub collector_free: u64,
 }
 
 #[cfg(test)]
@@ -242,6 +331,7 @@ mod tests {
             sources: 0,
             preds: &[],
             bank_regs: regs,
+            bank_dsts: &[],
         }
     }
 
@@ -250,40 +340,98 @@ mod tests {
         // Each case on idle banks (a fresh set).
         let fresh = || banked(4, false, 1);
         // r1, r5 and r9 share bank 1 (warp slot 0); r2 has bank 2 to itself.
-        assert_eq!(fresh().book_reads(reads(&[1, 5, 2, 9]), WarpSlot(0), 10), 3);
+        assert_eq!(
+            fresh()
+                .book_reads(reads(&[1, 5, 2, 9]), WarpSlot(0), 10)
+                .cycles,
+            3
+        );
         // The warp slot skews the banks: 2 + 1 and 6 + 1 meet in bank 3, 4 + 1 does not.
-        assert_eq!(fresh().book_reads(reads(&[2, 6, 4]), WarpSlot(1), 10), 2);
-        assert_eq!(fresh().book_reads(reads(&[]), WarpSlot(0), 10), 1);
+        assert_eq!(
+            fresh()
+                .book_reads(reads(&[2, 6, 4]), WarpSlot(1), 10)
+                .cycles,
+            2
+        );
+        assert_eq!(fresh().book_reads(reads(&[]), WarpSlot(0), 10).cycles, 1);
         // A register named twice is read twice (GPGPU-Sim reads every source operand).
-        assert_eq!(fresh().book_reads(reads(&[3, 3]), WarpSlot(0), 10), 2);
+        assert_eq!(
+            fresh().book_reads(reads(&[3, 3]), WarpSlot(0), 10).cycles,
+            2
+        );
         // More than 64 banks: registers 64 apart are in different banks.
         let wide = || banked(128, false, 1);
-        assert_eq!(wide().book_reads(reads(&[1, 65]), WarpSlot(0), 10), 1);
-        assert_eq!(wide().book_reads(reads(&[1, 129]), WarpSlot(0), 10), 2);
+        assert_eq!(
+            wide().book_reads(reads(&[1, 65]), WarpSlot(0), 10).cycles,
+            1
+        );
+        assert_eq!(
+            wide().book_reads(reads(&[1, 129]), WarpSlot(0), 10).cycles,
+            2
+        );
     }
 
     #[test]
     fn a_bank_serves_the_instructions_in_issue_order() {
         let mut oc = banked(4, false, 1);
         // Warp 0 reads r1 and r5 (bank 1) from cycle 10: cycles 10 and 11.
-        assert_eq!(oc.book_reads(reads(&[1, 5]), WarpSlot(0), 10), 2);
+        assert_eq!(oc.book_reads(reads(&[1, 5]), WarpSlot(0), 10).cycles, 2);
         // Warp 1's r0 is in bank 1 too, issued the same cycle: it waits for cycle 12 (its r1,
         // in bank 2, is read at 10).
-        assert_eq!(oc.book_reads(reads(&[0, 1]), WarpSlot(1), 10), 3);
+        assert_eq!(oc.book_reads(reads(&[0, 1]), WarpSlot(1), 10).cycles, 3);
         // Issued at 13, the bank is free again.
-        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(1), 13), 1);
+        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(1), 13).cycles, 1);
         // Bank 3 was never taken.
-        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(0), 10), 1);
+        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(0), 10).cycles, 1);
     }
 
     #[test]
     fn a_bank_with_two_read_ports_serves_two_reads_a_cycle() {
         let mut oc = banked(4, false, 2);
         // r0, r4, r8 share bank 0: two reads in cycle 10, the third in 11.
-        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10), 1);
-        assert_eq!(oc.book_reads(reads(&[8]), WarpSlot(0), 10), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10).cycles, 1);
+        assert_eq!(oc.book_reads(reads(&[8]), WarpSlot(0), 10).cycles, 2);
         // From cycle 12 the bank is free again; reads booked from an earlier cycle wait.
-        assert_eq!(oc.book_reads(reads(&[0, 0, 0]), WarpSlot(0), 12), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 0, 0]), WarpSlot(0), 12).cycles, 2);
+    }
+
+    #[test]
+    fn a_write_takes_its_bank_from_the_reads_of_that_cycle() {
+        let mut oc = banked(4, false, 1);
+        let collect = oc.collect;
+        // An instruction of warp slot 0 issued at 10 writes r1 (bank 1) and is released in
+        // cycle 20: the bank cycle a read booked at 20 - collect would take.
+        let w: &[u16] = &[1];
+        oc.book_writes(w, WarpSlot(0), 10, 20);
+        let at = 20 - collect;
+        // A read of r5 (bank 1) from that cycle waits a cycle; r2 (bank 2) does not.
+        assert_eq!(oc.book_reads(reads(&[5]), WarpSlot(0), at).cycles, 2);
+        assert_eq!(oc.book_reads(reads(&[2]), WarpSlot(0), at).cycles, 1);
+        // A write the calendar cannot reach is not booked.
+        let far = 10 + oc.window;
+        oc.book_writes(w, WarpSlot(0), 10, far + collect);
+        assert_eq!(oc.book_reads(reads(&[1]), WarpSlot(0), far).cycles, 1);
+    }
+
+    #[test]
+    fn a_collector_is_free_again_the_cycle_after_its_last_read() {
+        // One step a cycle (gtx480): allocated the cycle after issue, reading the next, handed
+        // on the cycle after its last read: a one-read instruction issued at 10 holds its
+        // collector for issues at 10 and 11.
+        let mut one = banked(4, false, 1);
+        let r = one.book_reads(reads(&[1]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.collector_free), (1, 12));
+        // Three reads in one bank: the last at 12, free for an issue at 14.
+        let r = banked(4, false, 1).book_reads(reads(&[1, 5, 9]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.collector_free), (3, 14));
+        // Nothing to read: dispatched the step after its allocation.
+        let r = banked(4, false, 1).book_reads(reads(&[]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.collector_free), (1, 11));
+        // Two steps a cycle (titanx-pascal): allocation, read and dispatch fit in the cycle.
+        let r = banked(4, false, 2).book_reads(reads(&[1]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.collector_free), (1, 11));
+        let r = banked(4, false, 2).book_reads(reads(&[1, 5, 9]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.collector_free), (2, 12));
     }
 
     #[test]
@@ -291,11 +439,11 @@ mod tests {
         // titanx-pascal: 4 schedulers; 16 banks split, 4 each.
         let mut oc = banked(16, true, 1);
         // Warp slot 0 (scheduler 0): r0 and r4 meet in its bank 0 (4 banks, not 16).
-        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10), 2);
+        assert_eq!(oc.book_reads(reads(&[0, 4]), WarpSlot(0), 10).cycles, 2);
         // Warp slot 4 (scheduler 0 too): r0 + 4 is in scheduler 0's bank 0, taken until 12.
-        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(4), 10), 3);
+        assert_eq!(oc.book_reads(reads(&[0]), WarpSlot(4), 10).cycles, 3);
         // Warp slot 1 (scheduler 1) reads scheduler 1's banks: none taken.
-        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(1), 10), 1);
+        assert_eq!(oc.book_reads(reads(&[3]), WarpSlot(1), 10).cycles, 1);
         // An uneven split is refused, naming the key.
         let err = GpuConfig::load_with(
             "titanx-pascal",

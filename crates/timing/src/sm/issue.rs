@@ -468,11 +468,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         );
         // Operand collection: a collector (checked free by the caller) for the read cycles,
         // the register banks' turns booked.
-        let read = self
-            .collectors
-            .book_reads(env.table.regs.get(frame.func, pc), s, now);
+        let table = env.table;
+        let uses = table.regs.get(frame.func, pc);
+        let reads = self.collectors.book_reads(uses, s, now);
+        let read = reads.cycles;
         if let Some(oc) = self.collectors.free(t.unit, sched, now) {
-            self.collectors.occupy(oc, now + read as u64);
+            self.collectors.occupy(oc, reads.collector_free);
         }
         let before = w.thread_instructions;
         let ev = step(k, &mut m, w).map_err(|e| fault_error(k, cta, wi, e))?;
@@ -485,6 +486,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             inst,
             frame,
             read,
+            writes: uses.bank_dsts,
             regs: w.regs.len() / WARP_SIZE,
             preds: w.preds.len(),
         };
@@ -581,6 +583,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         self.timing.sb[s].fit(i.regs, i.preds);
+        self.collectors.book_writes(i.writes, s, now, ready);
         self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
         // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
         if self.shape.atomics_block_warp && i.inst.is_some_and(|x| x.op == Op::Atom) {
@@ -634,6 +637,8 @@ struct Issuing<'x> {
     frame: Frame,
     /// Operand-read cycles (register-bank conflicts included).
     read: u32,
+    /// The registers it writes through the banks at writeback (`RegUse::bank_dsts`).
+    writes: &'x [u16],
     /// The warp's registers and predicates per lane (the scoreboard's size).
     regs: usize,
     preds: usize,
