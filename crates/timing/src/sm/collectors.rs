@@ -76,6 +76,8 @@ pub struct Collectors {
     /// write of the slowest unit's result, at most `MAX_WINDOW`. A write further ahead is not
     /// booked.
     window: u64,
+    /// Cycles ahead of issue a write can be booked: `window / ports`.
+    write_horizon: u64,
     /// Cycles from issue to the first register read (`pipeline.collect`): a write released in
     /// cycle `r` takes the bank cycle a read booked at `r - collect` would.
     collect: u64,
@@ -122,6 +124,7 @@ impl Collectors {
             ports,
             calendar: vec![0; (all.max(banks * schedulers) * window) as usize],
             window,
+            write_horizon: window / ports,
             collect: cfg.pipeline.collect as u64,
         }
     }
@@ -217,10 +220,10 @@ impl Collectors {
     /// `RegUse::bank_dsts`) of an instruction of warp slot `slot` issued at `now` whose
     /// result is released in cycle `released`: each takes its bank in the first collector
     /// step of that cycle.
-    #[inline]
+    #[inline(always)]
     pub fn book_writes(&mut self, dsts: &[u16], slot: WarpSlot, now: u64, released: u64) {
         let at = released.saturating_sub(self.collect).max(now);
-        if dsts.is_empty() || (at - now + 1) * self.ports > self.window {
+        if dsts.is_empty() || at - now >= self.write_horizon {
             return;
         }
         for &r in dsts {
