@@ -45,7 +45,6 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("units.sp", u(c.units.sp), 1, 64),
         ("units.sfu", u(c.units.sfu), 1, 64),
         ("units.ldst", u(c.units.ldst), 1, 64),
-        ("units.result_buses", u(c.units.result_buses), 0, 64),
         ("operand_collectors.sp", u(c.operand_collectors.sp), 0, 256),
         (
             "operand_collectors.sfu",

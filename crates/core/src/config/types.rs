@@ -100,11 +100,6 @@ pub struct Units {
     pub ldst: u32,
     /// Double precision executes on the SFU pipeline (Fermi).
     pub dp_on_sfu: bool,
-    /// Result buses (GPGPU-Sim's EX_WB width): an SP or SFU instruction enters its unit only
-    /// when one of them is free in the cycle its result will be written back. 0 (also when
-    /// absent): not modelled.
-    #[serde(default)]
-    pub result_buses: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

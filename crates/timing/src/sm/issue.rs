@@ -575,16 +575,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// its unit's occupancy.
     fn book_sync(&mut self, i: &Issuing, access: Access, now: u64) {
         let s = i.slot;
-        let mut ready =
+        let ready =
             now + self.shape.pipeline_cycles + i.read as u64 + access.latency.max(1) as u64 - 1;
-        // An SP or SFU result needs a result bus in its writeback cycle: waiting for one holds
-        // the unit instance and delays the result.
-        let mut held = 0;
-        if i.class != Unit::Ldst {
-            let at = self.units.book_result(ready, now);
-            held = at - ready;
-            ready = at;
-        }
         if let Some(inst) = i.inst {
             if !matches!(inst.op, Op::St | Op::Sust) {
                 self.timing.sb[s].reserve(inst, &i.frame, ready, false);
@@ -601,7 +593,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // active lane): the unit stays held until the memory stage frees it.
         if i.class != Unit::Ldst || !self.mem.serving(i.unit) {
             self.units
-                .occupy(i.class, i.unit, now + access.occupancy.max(1) as u64 + held);
+                .occupy(i.class, i.unit, now + access.occupancy.max(1) as u64);
         }
         if P::WANTS_MEM_EVENTS && i.class == Unit::Ldst {
             self.completions.push(Reverse((ready, s)));
