@@ -94,16 +94,7 @@ impl RegUseTable {
     fn push(&mut self, inst: &Inst, reg_arch: &[Option<u16>], pred_arch: &[Option<u16>]) -> Span {
         let (r0, p0, b0) = (self.regs.len(), self.preds.len(), self.bank_regs.len());
         for o in &inst.src {
-            for_each_reg(o, |r| {
-                if let Some(&Some(n)) = reg_arch.get(r as usize) {
-                    self.bank_regs.push(n);
-                }
-            });
-            if let Opnd::Pred { id, .. } = *o {
-                if let Some(&Some(n)) = pred_arch.get(id as usize) {
-                    self.bank_regs.push(n);
-                }
-            }
+            push_arch_numbers(&mut self.bank_regs, o, reg_arch, pred_arch);
         }
         let n_bank_regs = (self.bank_regs.len() - b0).min(u8::MAX as usize);
         self.bank_regs.truncate(b0 + n_bank_regs);
@@ -111,16 +102,7 @@ impl RegUseTable {
         // `ptx_instruction` fills `arch_reg.dst` from operand 0 alone).
         let d0 = self.bank_regs.len();
         if let Some(o) = inst.dst.first() {
-            for_each_reg(o, |r| {
-                if let Some(&Some(n)) = reg_arch.get(r as usize) {
-                    self.bank_regs.push(n);
-                }
-            });
-            if let Opnd::Pred { id, .. } = *o {
-                if let Some(&Some(n)) = pred_arch.get(id as usize) {
-                    self.bank_regs.push(n);
-                }
-            }
+            push_arch_numbers(&mut self.bank_regs, o, reg_arch, pred_arch);
         }
         self.preds.extend(inst.guard.pred);
         for o in &inst.src {
@@ -171,6 +153,26 @@ impl RegUseTable {
             bank_regs: &self.bank_regs[b..b + s.n_bank_regs as usize],
             bank_dsts: &self.bank_regs
                 [b + s.n_bank_regs as usize..b + s.n_bank_regs as usize + s.n_bank_dsts as usize],
+        }
+    }
+}
+
+/// Appends to `out` GPGPU-Sim's numbers of the registers and predicate operand `o` names (a
+/// name without digits has none).
+fn push_arch_numbers(
+    out: &mut Vec<u16>,
+    o: &Opnd,
+    reg_arch: &[Option<u16>],
+    pred_arch: &[Option<u16>],
+) {
+    for_each_reg(o, |r| {
+        if let Some(&Some(n)) = reg_arch.get(r as usize) {
+            out.push(n);
+        }
+    });
+    if let Opnd::Pred { id, .. } = *o {
+        if let Some(&Some(n)) = pred_arch.get(id as usize) {
+            out.push(n);
         }
     }
 }
