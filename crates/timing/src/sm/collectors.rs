@@ -37,8 +37,8 @@
 //! a second write to one bank in a cycle the same way), and the writes of accesses timed by
 //! the memory system (global loads, whose reply cycle is not known at issue) are not booked.
 //!
-//! The bookings live in a calendar per bank (`WINDOW` cycles ahead of issue, each entry
-//! tagged with its cycle so nothing is cleared as time passes).
+//! The bookings live in a calendar per bank (`window` collector steps ahead of issue, each
+//! entry tagged with its step so nothing is cleared as time passes).
 
 use crate::classify::Unit;
 use crate::ids::{SchedId, WarpSlot};
