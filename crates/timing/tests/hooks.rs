@@ -320,11 +320,13 @@ fn loop_free_kernel(n: usize) -> String {
 
 #[test]
 fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
-    // Sub-core Pascal-like SM with 2 schedulers, each owning one SFU port: scheduler 0's warps
+    // Sub-core Pascal-like SM with 2 schedulers, each owning one SFU port (one ID/OC and one
+    // OC/EX register and one SFU, as each of titanx-pascal's four has): scheduler 0's warps
     // run SFU-heavy code (busy port), scheduler 1's warps exit at once, so its port is free.
     // The SFU work depends on a kernel parameter so it is not hidden behind that load. Under
-    // both collector models (per scheduler: titanx-pascal's; the SM-wide pool).
-    for collectors in ["1", "0"] {
+    // both collector models (per scheduler: titanx-pascal's; SM6_TITANX's pool of generic
+    // ones, two per scheduler).
+    for (collectors, generic) in [("1", "8"), ("0", "4")] {
         warp_sharing_on(
             &GpuConfig::load_with(
                 "titanx-pascal",
@@ -332,8 +334,11 @@ fn warp_sharing_issues_another_schedulers_warp_to_a_free_port() {
                     "gpu.num_sms=1".into(),
                     "sm.schedulers=2".into(),
                     "units.sfu=2".into(),
+                    "pipeline.id_oc=[2, 2]".into(),
+                    "pipeline.oc_ex=[2, 2]".into(),
                     "sm.sub_core=true".into(),
                     format!("operand_collectors.per_scheduler={collectors}"),
+                    format!("operand_collectors.generic={generic}"),
                 ],
             )
             .unwrap(),

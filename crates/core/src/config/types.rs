@@ -12,8 +12,7 @@ pub struct GpuConfig {
     pub units: Units,
     pub operand_collectors: OperandCollectors,
     /// The pipeline stages every instruction passes between issue and the scoreboard release
-    /// besides its unit's latency. Optional in a file: without it, none (the model before
-    /// the section existed).
+    /// besides its unit's latency. Optional in a file: without it, `Pipeline::default()`.
     #[serde(default)]
     pub pipeline: Pipeline,
     /// Result latencies: int `[add, max, mul, mad, div, shfl]`, fp32/fp64 `[add, max, mul, mad, div]`.
@@ -157,21 +156,59 @@ impl Default for TexCache {
     }
 }
 
-/// `[pipeline]`: cycles an instruction spends in the stages around its unit (GPGPU-Sim's
-/// ID/OC, OC/EX and EX/WB pipeline registers), so that a dependent instruction issues
-/// `collect + read cycles + dispatch + latency − 1 + writeback` cycles after its producer.
-/// Memory instructions pay the same stages on top of their access.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `[pipeline]`: the stages around the units (GPGPU-Sim's ID/OC, OC/EX and EX/WB pipeline
+/// registers). An SP or SFU instruction goes through them one by one (`id_oc`, the operand
+/// collectors, `oc_ex`, its unit, a result bus): with nothing in its way a dependent
+/// instruction issues `latency + 6` cycles after it with one collector step a cycle
+/// (`operand_collectors.bank_reads_per_cycle = 1`, gtx480) and `latency + 5` with two
+/// (titanx-pascal), more with register-bank conflicts or when a stage is full. An LD/ST
+/// instruction whose timing is known at issue (shared memory, a constant-cache hit) is
+/// released `collect + read cycles + dispatch + latency − 1 + writeback` cycles after issue;
+/// one that goes to the memory system, `collect + dispatch + writeback` cycles after its data
+/// returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pipeline {
-    /// Issue → the operand collector's first register read (the ID/OC register).
+    /// Issue → the cycle whose collector steps can move the instruction into a collector (the
+    /// ID/OC register); the collector reads its registers from the next step on.
     pub collect: u32,
-    /// Last register read → the unit's first stage (the OC/EX register and the unit's
-    /// dispatch register).
+    /// LD/ST instructions: last register read → the unit's first stage (the OC/EX register
+    /// and the unit's dispatch register). SP and SFU instructions take GPGPU-Sim's steps
+    /// instead: dispatched in the collector step after their last read, into the unit in the
+    /// next cycle.
     pub dispatch: u32,
     /// The unit's last stage → the result is written back and its scoreboard entry released
     /// (the EX/WB register and the writeback stage).
     pub writeback: u32,
+    /// `[sp, sfu]`: instructions issued to that class that can wait for an operand collector
+    /// (GPGPU-Sim's ID_OC pipeline registers, `-gpgpu_pipeline_widths`). A scheduler cannot
+    /// issue to a class whose registers are full. With `sm.sub_core` (and at least one per
+    /// scheduler) register `i` belongs to scheduler `i mod schedulers`.
+    pub id_oc: [u32; 2],
+    /// `[sp, sfu]`: instructions whose operands are collected that can wait for their unit
+    /// (GPGPU-Sim's OC_EX pipeline registers); a collector holds its instruction until one is
+    /// free. Partitioned like `id_oc`.
+    pub oc_ex: [u32; 2],
+    /// Results the SP and SFU units can hand to writeback in one cycle (GPGPU-Sim's result
+    /// buses: the EX_WB width). An instruction enters its unit only in a cycle whose result
+    /// slot, `latency` cycles on, has a free bus.
+    pub result_buses: u32,
+}
+
+/// A config file without `[pipeline]`: no stage cycles of its own, pipeline registers and
+/// result buses that never fill (the most each key allows). Not a model of any GPU: the
+/// presets set every key.
+impl Default for Pipeline {
+    fn default() -> Self {
+        Pipeline {
+            collect: 0,
+            dispatch: 0,
+            writeback: 0,
+            id_oc: [64; 2],
+            oc_ex: [64; 2],
+            result_buses: 64,
+        }
+    }
 }
 
 impl Pipeline {

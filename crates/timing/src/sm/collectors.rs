@@ -56,12 +56,17 @@ const MAX_WINDOW: u64 = 4096;
 const READ_SLACK: u64 = 32;
 
 pub struct Collectors {
-    /// `busy[pool][i]`: first cycle collector `i` is free (pools: sp, sfu, mem, generic). Per
-    /// scheduler: pools sp / sfu / mem hold N entries per scheduler, scheduler `k`'s at
-    /// `k·N .. k·N + N`; generic is empty.
+    /// `busy[pool][i]`: the first collector step in which collector `i` can be allocated
+    /// (pools: sp, sfu, mem, generic). Per scheduler: pools sp / sfu / mem hold N entries per
+    /// scheduler, scheduler `k`'s at `k·N .. k·N + N`; generic is empty.
     busy: [Vec<u64>; 4],
     /// N collectors per (scheduler, class); 0 = the pool model.
     per_scheduler: usize,
+    /// Pool model with `sm.sub_core`: each pool is split into one block per scheduler, as
+    /// GPGPU-Sim's sub-core model allocates only among the issuing scheduler's share of a
+    /// collector set (`allocate_cu`: `cusPerSched`; a pool that does not split evenly is
+    /// shared).
+    split_pools: bool,
     /// Banks a warp's registers spread over: all of the SM's, or its scheduler's share.
     banks: u64,
     /// `split_banks`: scheduler `k`'s banks start at `k · banks`.
@@ -76,10 +81,8 @@ pub struct Collectors {
     /// write of the slowest unit's result, at most `MAX_WINDOW`. A write further ahead is not
     /// booked.
     window: u64,
-    /// Cycles ahead of issue a write can be booked: `window / ports`.
-    write_horizon: u64,
-    /// Cycles from issue to the first register read (`pipeline.collect`): a write released in
-    /// cycle `r` takes the bank cycle a read booked at `r - collect` would.
+    /// Cycles from issue to the collector step in which a collector can first be allocated
+    /// (`pipeline.collect`).
     collect: u64,
 }
 
@@ -118,13 +121,13 @@ impl Collectors {
         Collectors {
             busy,
             per_scheduler: per,
+            split_pools: per == 0 && cfg.sm.sub_core,
             banks,
             split: o.split_banks,
             schedulers,
             ports,
             calendar: vec![0; (all.max(banks * schedulers) * window) as usize],
             window,
-            write_horizon: window / ports,
             collect: cfg.pipeline.collect as u64,
         }
     }
@@ -134,32 +137,85 @@ impl Collectors {
         self.per_scheduler > 0
     }
 
-    /// A collector for a `unit`-class instruction that scheduler `sched` may use at `now`. Per
-    /// scheduler: one of `sched`'s own of that class. Pool: the class's first free one, then a
-    /// generic one (`sched` does not matter).
+    /// Collector steps a cycle.
+    pub fn ports(&self) -> u64 {
+        self.ports
+    }
+
+    /// The first collector step in which an instruction issued at cycle `now` can be moved
+    /// into a collector (GPGPU-Sim's `allocate_cu` in the next cycle's steps).
+    #[inline]
+    pub fn first_step(&self, now: u64) -> u64 {
+        (now + self.collect) * self.ports
+    }
+
+    /// A collector for a `unit`-class instruction that scheduler `sched` issues at `now` and
+    /// that is free by the time it can be allocated. Per scheduler: one of `sched`'s own of
+    /// that class. Pool: the class's first free one, then a generic one (`sched` does not
+    /// matter).
     #[inline]
     pub fn free(&self, unit: Unit, sched: SchedId, now: u64) -> Option<Collector> {
+        let step = self.first_step(now);
         let pool = unit as usize;
         if self.per_scheduler > 0 {
             let first = sched.index() * self.per_scheduler;
-            let own = self.busy[pool].get(first..first + self.per_scheduler)?;
-            return own
-                .iter()
-                .position(|&b| b <= now)
-                .map(|i| (pool as u8, (first + i) as u16));
+            return (first..first + self.per_scheduler)
+                .find(|&i| self.busy[pool][i] <= step)
+                .map(|i| (pool as u8, i as u16));
         }
         if self.busy[pool].is_empty() && self.busy[3].is_empty() {
             return Some((4, 0));
         }
-        for p in [pool, 3] {
-            if let Some(i) = self.busy[p].iter().position(|&b| b <= now) {
-                return Some((p as u8, i as u16));
-            }
-        }
-        None
+        [pool, 3].into_iter().find_map(|p| {
+            self.mine(p, sched)
+                .find(|&i| self.busy[p][i] <= step)
+                .map(|i| (p as u8, i as u16))
+        })
     }
 
-    /// Collector `c` gathers operands until cycle `until` (free from then on).
+    /// The collectors of pool `p` scheduler `sched` may take (`split_pools`).
+    #[inline]
+    fn mine(&self, p: usize, sched: SchedId) -> std::ops::Range<usize> {
+        let n = self.busy[p].len();
+        let s = self.schedulers as usize;
+        if self.split_pools && n >= s && n.is_multiple_of(s) {
+            let per = n / s;
+            sched.index() * per..(sched.index() + 1) * per
+        } else {
+            0..n
+        }
+    }
+
+    /// The collector a `unit`-class instruction of scheduler `sched` gets first and the step
+    /// from which it is free: the first free one in allocation order (own class, then
+    /// generic) when several are free by the same step.
+    #[inline]
+    pub fn earliest(&self, unit: Unit, sched: SchedId) -> (Collector, u64) {
+        let pool = unit as usize;
+        if self.per_scheduler > 0 {
+            let first = sched.index() * self.per_scheduler;
+            return (first..first + self.per_scheduler)
+                .map(|i| ((pool as u8, i as u16), self.busy[pool][i]))
+                .min_by_key(|&(c, at)| (at, c.1))
+                .expect("per_scheduler > 0");
+        }
+        if self.busy[pool].is_empty() && self.busy[3].is_empty() {
+            return ((4, 0), 0);
+        }
+        let mut best: Option<(Collector, u64)> = None;
+        for p in [pool, 3] {
+            for i in self.mine(p, sched) {
+                let at = self.busy[p][i];
+                if best.is_none_or(|(_, b)| at < b) {
+                    best = Some(((p as u8, i as u16), at));
+                }
+            }
+        }
+        best.expect("a pool with collectors")
+    }
+
+    /// Collector `c` holds its instruction until collector step `until` (and can be allocated
+    /// again in that step: GPGPU-Sim dispatches before it allocates).
     #[inline]
     pub fn occupy(&mut self, c: Collector, until: u64) {
         if let Some(b) = self
@@ -190,45 +246,45 @@ impl Collectors {
     }
 
     /// Books the register-file reads of an instruction (`uses.bank_regs`: GPGPU-Sim's
-    /// numbers of its source operands) for warp slot `slot`, issued at `now`: each read takes
-    /// the first collector step from `now` on in which its bank is free.
-    pub fn book_reads(&mut self, uses: RegUse, slot: WarpSlot, now: u64) -> Reads {
-        let first = now * self.ports;
+    /// numbers of its source operands) for warp slot `slot` whose collector was allocated in
+    /// step `allocated`: each read takes the first step after that in which its bank is free.
+    /// The last read's step, `None` when it reads nothing.
+    pub fn read(&mut self, uses: RegUse, slot: WarpSlot, allocated: u64) -> Option<u64> {
         let mut last: Option<u64> = None;
         for &r in uses.bank_regs {
             let b = self.bank(r as u64, slot);
-            let mut at = first;
+            let mut at = allocated + 1;
             while !self.take(b, at) {
                 at += 1;
             }
             last = Some(last.map_or(at, |l| l.max(at)));
         }
-        // GPGPU-Sim's collector unit is allocated one step before its first read and
-        // dispatched the step after its last (the step after its allocation when it reads
-        // nothing); an instruction issued the cycle before that step can have it then.
-        let (cycles, dispatch) = match last {
-            Some(l) => ((l / self.ports - now + 1) as u32, l + 1),
-            None => (1, first),
-        };
-        Reads {
-            cycles,
-            collector_free: ((dispatch + 1) / self.ports).max(now + 1),
-        }
+        last
+    }
+
+    /// Books the reads of an instruction issued at `now` whose collector is free when it
+    /// arrives (an LD/ST instruction): allocated in the first step it can be, it reads, and
+    /// dispatches the step after its last read (the step after its allocation when it reads
+    /// nothing), when its collector is free again.
+    pub fn book_reads(&mut self, uses: RegUse, slot: WarpSlot, now: u64) -> Reads {
+        let allocated = self.first_step(now);
+        let last = self.read(uses, slot, allocated);
+        Reads::new(allocated, last, self.ports)
     }
 
     /// Books the writes of the destination registers `dsts` (GPGPU-Sim's numbers:
     /// `RegUse::bank_dsts`) of an instruction of warp slot `slot` issued at `now` whose
     /// result is released in cycle `released`: each takes its bank in the first collector
-    /// step of that cycle.
+    /// step of that cycle (GPGPU-Sim writes back before the collectors step).
     #[inline(always)]
     pub fn book_writes(&mut self, dsts: &[u16], slot: WarpSlot, now: u64, released: u64) {
-        let at = released.saturating_sub(self.collect).max(now);
-        if dsts.is_empty() || at - now >= self.write_horizon {
+        let at = released * self.ports;
+        if dsts.is_empty() || at >= self.first_step(now) + self.window {
             return;
         }
         for &r in dsts {
             let b = self.bank(r as u64, slot);
-            if !self.take(b, at * self.ports) {
+            if !self.take(b, at) {
                 return;
             }
         }
@@ -247,13 +303,32 @@ impl Collectors {
     }
 }
 
-/// An instruction's register reads, booked at issue.
+/// An instruction's register reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reads {
-    /// Cycles from issue to the last read, inclusive (at least 1).
+    /// Cycles from the first step a read could take to the last read, inclusive (at least 1;
+    /// more with register-bank conflicts).
     pub cycles: u32,
-    /// The first cycle another instruction can issue into its collector unit.
-    pub collector_free: u64,
+    /// The collector step in which its collector dispatches it (and is free again).
+    pub dispatch: u64,
+}
+
+impl Reads {
+    /// Reads from a collector allocated in step `allocated`, the last in step `last`, with
+    /// `ports` steps a cycle.
+    #[inline]
+    pub fn new(allocated: u64, last: Option<u64>, ports: u64) -> Reads {
+        match last {
+            Some(l) => Reads {
+                cycles: ((l - allocated - 1) / ports + 1) as u32,
+                dispatch: l + 1,
+            },
+            None => Reads {
+                cycles: 1,
+                dispatch: allocated + 1,
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -281,9 +356,9 @@ mod tests {
         let mut oc = Collectors::new(&cfg(&[]));
         assert!(oc.per_scheduler());
         let c = oc.free(Unit::Ldst, SchedId(2), 10).unwrap();
-        oc.occupy(c, 12);
-        // Scheduler 2's MEM collector gathers until 12; its SP and SFU ones and every other
-        // scheduler's MEM one are free.
+        oc.occupy(c, oc.first_step(12));
+        // Scheduler 2's MEM collector is held for instructions issued before 12; its SP and
+        // SFU ones and every other scheduler's MEM one are free.
         assert_eq!(oc.free(Unit::Ldst, SchedId(2), 11), None);
         assert_eq!(oc.free(Unit::Ldst, SchedId(2), 12), Some(c));
         for (u, k) in [
@@ -303,10 +378,10 @@ mod tests {
     fn n_per_scheduler_gives_each_scheduler_n_of_each_class() {
         let mut oc = Collectors::new(&cfg(&["operand_collectors.per_scheduler=2"]));
         let a = oc.free(Unit::Sp, SchedId(1), 0).unwrap();
-        oc.occupy(a, 5);
+        oc.occupy(a, oc.first_step(5));
         let b = oc.free(Unit::Sp, SchedId(1), 0).unwrap();
         assert_ne!(a, b);
-        oc.occupy(b, 5);
+        oc.occupy(b, oc.first_step(5));
         assert_eq!(oc.free(Unit::Sp, SchedId(1), 4), None);
         assert!(oc.free(Unit::Sp, SchedId(0), 4).is_some());
     }
@@ -319,7 +394,7 @@ mod tests {
         ]));
         assert!(!oc.per_scheduler());
         let c = oc.free(Unit::Sp, SchedId(0), 0).unwrap();
-        oc.occupy(c, 3);
+        oc.occupy(c, oc.first_step(3));
         // One generic collector for the SM: taken for scheduler 0, so busy for all.
         for k in 0..4 {
             assert_eq!(oc.free(Unit::Sfu, SchedId(k), 2), None);
@@ -401,40 +476,72 @@ mod tests {
     #[test]
     fn a_write_takes_its_bank_from_the_reads_of_that_cycle() {
         let mut oc = banked(4, false, 1);
-        let collect = oc.collect;
-        // An instruction of warp slot 0 issued at 10 writes r1 (bank 1) and is released in
-        // cycle 20: the bank cycle a read booked at 20 - collect would take.
+        // An instruction of warp slot 0 issued at 10 writes r1 (bank 1), released in cycle 20:
+        // it takes bank 1 in that cycle's step. An instruction issued at 18 (collector in 19)
+        // reads from step 20.
         let w: &[u16] = &[1];
         oc.book_writes(w, WarpSlot(0), 10, 20);
-        let at = 20 - collect;
-        // A read of r5 (bank 1) from that cycle waits a cycle; r2 (bank 2) does not.
-        assert_eq!(oc.book_reads(reads(&[5]), WarpSlot(0), at).cycles, 2);
-        assert_eq!(oc.book_reads(reads(&[2]), WarpSlot(0), at).cycles, 1);
+        // A read of r5 (bank 1) waits a cycle; r2 (bank 2) does not.
+        assert_eq!(oc.book_reads(reads(&[5]), WarpSlot(0), 18).cycles, 2);
+        assert_eq!(oc.book_reads(reads(&[2]), WarpSlot(0), 18).cycles, 1);
         // A write the calendar cannot reach is not booked.
-        let far = 10 + oc.window;
-        oc.book_writes(w, WarpSlot(0), 10, far + collect);
-        assert_eq!(oc.book_reads(reads(&[1]), WarpSlot(0), far).cycles, 1);
+        let far = 10 + oc.window + 5;
+        oc.book_writes(w, WarpSlot(0), 10, far);
+        assert_eq!(oc.book_reads(reads(&[1]), WarpSlot(0), far - 2).cycles, 1);
     }
 
     #[test]
-    fn a_collector_is_free_again_the_cycle_after_its_last_read() {
-        // One step a cycle (gtx480): allocated the cycle after issue, reading the next, handed
-        // on the cycle after its last read: a one-read instruction issued at 10 holds its
-        // collector for issues at 10 and 11.
+    fn a_collector_is_free_again_in_the_step_after_its_last_read() {
+        // One step a cycle (gtx480): allocated the cycle after issue, reading the next,
+        // dispatched (and free) the step after its last read: a one-read instruction issued at
+        // 10 is allocated at 11, reads at 12, dispatches at 13, so its collector takes the
+        // next instruction issued at 12, not 11.
         let mut one = banked(4, false, 1);
         let r = one.book_reads(reads(&[1]), WarpSlot(0), 10);
-        assert_eq!((r.cycles, r.collector_free), (1, 12));
-        // Three reads in one bank: the last at 12, free for an issue at 14.
+        assert_eq!((r.cycles, r.dispatch), (1, 13));
+        let c = one.free(Unit::Sp, SchedId(0), 10).unwrap();
+        one.occupy(c, r.dispatch);
+        assert!(
+            (0..2).all(|k| one.free(Unit::Sp, SchedId(k), 11) != Some(c)),
+            "held"
+        );
+        // Three reads in one bank: 12, 13, 14; dispatched at 15.
         let r = banked(4, false, 1).book_reads(reads(&[1, 5, 9]), WarpSlot(0), 10);
-        assert_eq!((r.cycles, r.collector_free), (3, 14));
+        assert_eq!((r.cycles, r.dispatch), (3, 15));
         // Nothing to read: dispatched the step after its allocation.
         let r = banked(4, false, 1).book_reads(reads(&[]), WarpSlot(0), 10);
-        assert_eq!((r.cycles, r.collector_free), (1, 11));
-        // Two steps a cycle (titanx-pascal): allocation, read and dispatch fit in the cycle.
-        let r = banked(4, false, 2).book_reads(reads(&[1]), WarpSlot(0), 10);
-        assert_eq!((r.cycles, r.collector_free), (1, 11));
+        assert_eq!((r.cycles, r.dispatch), (1, 12));
+        // Two steps a cycle (titanx-pascal): allocated at step 22 (cycle 11), read at 23,
+        // dispatched at 24 (cycle 12): free for an instruction issued at 11.
+        let mut two = banked(4, false, 2);
+        let r = two.book_reads(reads(&[1]), WarpSlot(0), 10);
+        assert_eq!((r.cycles, r.dispatch), (1, 24));
+        assert_eq!(two.first_step(11), 24);
         let r = banked(4, false, 2).book_reads(reads(&[1, 5, 9]), WarpSlot(0), 10);
-        assert_eq!((r.cycles, r.collector_free), (2, 12));
+        assert_eq!((r.cycles, r.dispatch), (2, 26));
+    }
+
+    #[test]
+    fn a_sub_core_pool_gives_each_scheduler_its_block() {
+        // titanx-pascal with GPGPU-Sim's SM6_TITANX collectors: 8 generic, 2 per scheduler.
+        let mut oc = Collectors::new(&cfg(&["operand_collectors.per_scheduler=0"]));
+        for _ in 0..2 {
+            let c = oc.free(Unit::Sp, SchedId(1), 10).unwrap();
+            assert!((2..4).contains(&c.1), "scheduler 1's block: {c:?}");
+            oc.occupy(c, oc.first_step(20));
+        }
+        assert_eq!(oc.free(Unit::Sfu, SchedId(1), 10), None);
+        assert!(oc.free(Unit::Sp, SchedId(2), 10).is_some());
+        // Without the sub-core model the pool is the SM's.
+        let mut oc = Collectors::new(&cfg(&[
+            "operand_collectors.per_scheduler=0",
+            "sm.sub_core=false",
+        ]));
+        for _ in 0..8 {
+            let c = oc.free(Unit::Sp, SchedId(1), 10).unwrap();
+            oc.occupy(c, oc.first_step(20));
+        }
+        assert_eq!(oc.free(Unit::Sp, SchedId(3), 10), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! cycle; any state change of one of its warps wakes it (`Sm::block`). Only for policies with
 //! `MAY_SLEEP` (every registered one: see its definition for what it requires).
 
+use super::collectors::Reads;
 use super::mem_plan::{Access, AtIssue, Plan};
 use super::memory::AccKind;
 use super::scoreboard::PENDING;
@@ -18,6 +19,7 @@ use crate::fetch_policy::FetchPolicy;
 use crate::ids::{CtaSlot, SchedId, WarpSlot};
 use crate::policy::Events as _;
 use crate::policy::{Block, Build, BuildCtx, IssueOrders, IssuePolicy, Issued, SmState as _};
+use crate::reg_use::RegUse;
 use crate::stats::{IssueEvent, IssueSlots};
 use std::cmp::Reverse;
 use warpsim_core::config::GpuConfig;
@@ -265,9 +267,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             let unit = self.warps.head_unit[si];
             match self
-                .units
-                .free(unit, k, now)
-                .filter(|_| self.collectors.free(unit, k, now).is_some())
+                .port(unit, k, now)
                 .or_else(|| self.queue_behind(env, si, unit, k, now))
             {
                 Some(u) => {
@@ -352,7 +352,21 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return None;
         }
         self.collectors.free(unit, k, now)?;
-        self.units.usable(unit, k).find(|&u| self.mem.queue_room(u))
+        self.units.usable(k).find(|&u| self.mem.queue_room(u))
+    }
+
+    /// Where an instruction for a `unit`-class unit can issue from scheduler `k` at `now`: an
+    /// SP or SFU instruction into a free ID/OC register of its class (`alu_path.rs`), an LD/ST
+    /// one to a free LD/ST instance with a free collector. The register or instance.
+    #[inline]
+    pub(crate) fn port(&self, unit: Unit, k: SchedId, now: u64) -> Option<usize> {
+        match unit {
+            Unit::Ldst => self
+                .units
+                .free(k, now)
+                .filter(|_| self.collectors.free(unit, k, now).is_some()),
+            Unit::Sp | Unit::Sfu => self.alu.id_oc_free(unit, k, now),
+        }
     }
 
     /// Every candidate of scheduler `k`'s last walk met a busy unit, each the LD/ST unit, and
@@ -366,11 +380,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // Held, and no room in its queue (`sm.ldst_queue`): room means a candidate waited for
         // something else (a collector), which frees by itself.
         let held = |b: SchedId| {
-            self.units.next_free(Unit::Ldst, b) == u64::MAX
-                && !self
-                    .units
-                    .usable(Unit::Ldst, b)
-                    .any(|u| self.mem.queue_room(u))
+            self.units.next_free(b) == u64::MAX
+                && !self.units.usable(b).any(|u| self.mem.queue_room(u))
         };
         self.sched.unit_stalled[k]
             .iter()
@@ -413,18 +424,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if self.timing.sb[s].check_at(uses, rb, pb, now) != super::scoreboard::Hazard::None {
             return None;
         }
-        self.collectors.free(self.warps.head_unit[s], k, now)?;
-        self.units.free(self.warps.head_unit[s], k, now)
+        self.port(self.warps.head_unit[s], k, now)
     }
 
-    /// Issues the I-buffer head of warp slot `s` from scheduler `sched` on unit instance
-    /// `unit` (`shared`: for another scheduler, by warp sharing).
+    /// Issues the I-buffer head of warp slot `s` from scheduler `sched` through `port` (an
+    /// ID/OC register for SP and SFU instructions, an LD/ST instance: `Sm::port`; `shared`:
+    /// for another scheduler, by warp sharing).
     pub(crate) fn issue_one(
         &mut self,
         env: &mut Env,
         s: WarpSlot,
         sched: SchedId,
-        unit: usize,
+        port: usize,
         now: u64,
         shared: bool,
     ) -> Result<(), crate::TimingError> {
@@ -466,14 +477,18 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 age: self.warps.age[s],
             },
         );
-        // Operand collection: a collector (checked free by the caller) for the read cycles,
-        // the register banks' turns booked.
+        // Operand collection of an LD/ST instruction: a collector (checked free by the
+        // caller) for the read cycles, the register banks' turns booked. (An SP or SFU
+        // instruction's are booked on its way to its unit: `book_alu`.)
         let table = env.table;
         let uses = table.regs.get(frame.func, pc);
-        let reads = self.collectors.book_reads(uses, s, now);
-        let read = reads.cycles;
-        if let Some(oc) = self.collectors.free(t.unit, sched, now) {
-            self.collectors.occupy(oc, reads.collector_free);
+        let mut read = 1;
+        if t.unit == Unit::Ldst {
+            let reads = self.collectors.book_reads(uses, s, now);
+            read = reads.cycles;
+            if let Some(oc) = self.collectors.free(t.unit, sched, now) {
+                self.collectors.occupy(oc, reads.dispatch);
+            }
         }
         let before = w.thread_instructions;
         let ev = step(k, &mut m, w).map_err(|e| fault_error(k, cta, wi, e))?;
@@ -481,12 +496,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let lanes = w.thread_instructions - before;
         let issuing = Issuing {
             slot: s,
-            unit,
+            sched,
+            port,
             class: t.unit,
             inst,
             frame,
             read,
-            writes: uses.bank_dsts,
+            uses,
             regs: w.regs.len() / WARP_SIZE,
             preds: w.preds.len(),
         };
@@ -494,12 +510,15 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             (WarpState::Done, _) | (_, None) => None,
             (_, Some(npc)) => Some((w.frame().func, npc)),
         };
-        env.bank_conflict_cycles += read as u64 - 1;
         self.count_issue(env, s, c, t.unit, lanes, shared);
-        match plan {
+        let read = match plan {
             Plan::Sync(access) => self.book_sync(&issuing, access, now),
-            Plan::Async { kind, long } => self.book_async(&issuing, kind, long, pc),
-        }
+            Plan::Async { kind, long } => {
+                self.book_async(&issuing, kind, long, pc);
+                read
+            }
+        };
+        env.bank_conflict_cycles += read as u64 - 1;
         if matches!(
             inst.map(|i| i.op),
             Some(Op::CpAsyncCommit | Op::CpAsyncWaitAll)
@@ -572,18 +591,25 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     }
 
     /// Books a result timed at issue: its registers' ready cycle, the warp's last completion,
-    /// its unit's occupancy.
-    fn book_sync(&mut self, i: &Issuing, access: Access, now: u64) {
+    /// its unit's occupancy. Its operand-read cycles.
+    fn book_sync(&mut self, i: &Issuing, access: Access, now: u64) -> u32 {
         let s = i.slot;
-        let ready =
-            now + self.shape.pipeline_cycles + i.read as u64 + access.latency.max(1) as u64 - 1;
+        let (ready, read) = if i.class == Unit::Ldst {
+            let l = access.latency.max(1) as u64;
+            (
+                now + self.shape.pipeline_cycles + i.read as u64 + l - 1,
+                i.read,
+            )
+        } else {
+            self.book_alu(i, access, now)
+        };
         if let Some(inst) = i.inst {
             if !matches!(inst.op, Op::St | Op::Sust) {
                 self.timing.sb[s].reserve(inst, &i.frame, ready, false);
             }
         }
         self.timing.sb[s].fit(i.regs, i.preds);
-        self.collectors.book_writes(i.writes, s, now, ready);
+        self.collectors.book_writes(i.uses.bank_dsts, s, now, ready);
         self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
         // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
         if self.shape.atomics_block_warp && i.inst.is_some_and(|x| x.op == Op::Atom) {
@@ -591,13 +617,42 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         }
         // Queued behind an instruction the LD/ST unit is still serving (an access with no
         // active lane): the unit stays held until the memory stage frees it.
-        if i.class != Unit::Ldst || !self.mem.serving(i.unit) {
+        if i.class == Unit::Ldst && !self.mem.serving(i.port) {
             self.units
-                .occupy(i.class, i.unit, now + access.occupancy.max(1) as u64);
+                .occupy(i.port, now + access.occupancy.max(1) as u64);
         }
         if P::WANTS_MEM_EVENTS && i.class == Unit::Ldst {
             self.completions.push(Reverse((ready, s)));
         }
+        read
+    }
+
+    /// Times an SP or SFU instruction issued at `now` into ID/OC register `i.port` on its way
+    /// to its unit (`alu_path.rs`): into the first collector free, its register reads, into
+    /// an OC/EX register, into a unit instance. Its result's release cycle and its
+    /// operand-read cycles.
+    fn book_alu(&mut self, i: &Issuing, access: Access, now: u64) -> (u64, u32) {
+        let ports = self.collectors.ports();
+        let (oc, free) = self.collectors.earliest(i.class, i.sched);
+        let allocated = self.collectors.first_step(now).max(free);
+        // The collectors step before the schedulers issue: the register takes the next
+        // instruction in the cycle of that step.
+        self.alu.release_id_oc(i.class, i.port, allocated / ports);
+        let last = self.collectors.read(i.uses, i.slot, allocated);
+        let reads = Reads::new(allocated, last, ports);
+        let (reg, dispatched) = self.alu.dispatch(i.class, i.sched, reads.dispatch);
+        self.collectors.occupy(oc, dispatched);
+        // The units take instructions before the collectors step: the cycle after dispatch.
+        let entered = self.alu.enter(
+            i.class,
+            i.sched,
+            reg,
+            dispatched / ports + 1,
+            access.latency,
+            access.occupancy,
+        );
+        let released = entered.cycle + access.latency.max(1) as u64 + self.shape.writeback;
+        (released, reads.cycles)
     }
 
     /// Books a memory instruction whose lines the plan staged: registers pending until the
@@ -612,7 +667,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.timing.sb[s].fit(i.regs, i.preds);
         let f = &i.frame;
         let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
-        let track = self.mem.stage(i.unit, s, kind, release, f.func, pc, rb, pb);
+        let track = self.mem.stage(i.port, s, kind, release, f.func, pc, rb, pb);
         if self.shape.atomics_block_warp && inst.op == Op::Atom {
             // Until the last of its atomics completes (`finish`).
             self.timing.atomics_out[s] += 1;
@@ -623,22 +678,24 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.mem.set_group(track, group);
         }
         // Busy until its staged lines are served (`mem_stage` frees it).
-        self.units.occupy(Unit::Ldst, i.unit, u64::MAX);
+        self.units.occupy(i.port, u64::MAX);
     }
 }
 
 /// An instruction being issued, as the bookkeeping after its execution needs it.
 struct Issuing<'x> {
     slot: WarpSlot,
-    /// The unit instance it issued on, and its class.
-    unit: usize,
+    /// The scheduler it issued from (the sharer, with warp sharing).
+    sched: SchedId,
+    /// Where it issued (`Sm::port`: an ID/OC register, an LD/ST instance), and its class.
+    port: usize,
     class: Unit,
     inst: Option<&'x Inst>,
     frame: Frame,
-    /// Operand-read cycles (register-bank conflicts included).
+    /// Operand-read cycles of an LD/ST instruction (register-bank conflicts included).
     read: u32,
-    /// The registers it writes through the banks at writeback (`RegUse::bank_dsts`).
-    writes: &'x [u16],
+    /// The registers it reads and writes.
+    uses: RegUse<'x>,
     /// The warp's registers and predicates per lane (the scoreboard's size).
     regs: usize,
     preds: usize,
@@ -682,19 +739,19 @@ mod tests {
             (1, 1),
             "head popped"
         );
-        // The `add` reads `%r1`: a `mov` (latency 1) is released collect 1 + 1 register-read
-        // cycle + dispatch 3 + latency 1 - 1 + writeback 2 = 7 cycles after issue (the
-        // preset's `[pipeline]` rule), so the add may issue from cycle 9.
-        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 9));
+        // The `add` reads `%r1`. The `mov` reads no register (`%tid.x` is not in the banks):
+        // into a collector at 3, dispatched at 4, into its unit at 5, out after its latency 1
+        // and released writeback 2 cycles on, so the add may issue from cycle 8.
+        assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 8));
         // Scheduler 0 has nothing to issue before then.
         b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 3).unwrap());
         assert_eq!(sm.sched.outcome[0], Slot::Scoreboard);
-        assert_eq!(sm.sched.wake[0], 9, "it sleeps until the warp can go");
-        b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 9).unwrap());
+        assert_eq!(sm.sched.wake[0], 8, "it sleeps until the warp can go");
+        b.with_env(1, |env| sm.issue_stage(env, SchedId(0), 8).unwrap());
         assert_eq!(sm.sched.outcome[0], Slot::Issued);
         assert_eq!(sm.warps.insts[0], 2);
-        // The wait was a data stall of 6 cycles (3..9), credited when it closed.
-        assert_eq!(sm.timing.stalls[0].data, 6);
+        // The wait was a data stall of 5 cycles (3..8), credited when it closed.
+        assert_eq!(sm.timing.stalls[0].data, 5);
     }
 
     #[test]

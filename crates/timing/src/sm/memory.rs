@@ -512,7 +512,7 @@ impl SmMem {
                         // last access is served (the issue stage runs after this one), so a
                         // stream of one-line accesses flows at one per cycle, as GPGPU-Sim's
                         // LD/ST unit refills its dispatch register in the cycle it empties.
-                        p.units.occupy(crate::classify::Unit::Ldst, u, now);
+                        p.units.occupy(u, now);
                         // A scheduler asleep on a busy LD/ST unit walks again.
                         ldst_freed = true;
                     }

@@ -47,6 +47,7 @@ macro_rules! notify {
     }};
 }
 
+pub mod alu_path;
 pub mod collectors;
 pub mod cp_async;
 pub mod events;
@@ -198,8 +199,11 @@ pub struct Sm<P: IssuePolicy, F> {
     pub(crate) front: fetch::Frontend<F>,
     /// The warp schedulers: policies, issue-slot outcomes, sleep state (`issue.rs`).
     pub(crate) sched: issue::Schedulers<P>,
-    /// Functional-unit instances and their initiation intervals.
+    /// LD/ST unit instances.
     pub(crate) units: Units,
+    /// SP and SFU instructions' way to their units: pipeline registers, unit instances,
+    /// result buses.
+    pub(crate) alu: alu_path::AluPath,
     /// Operand collectors and register banks.
     pub(crate) collectors: collectors::Collectors,
     /// L1 D-cache, constant cache, LD/ST staging and in-flight memory instructions.
@@ -224,9 +228,11 @@ pub(crate) struct Shape {
     pub sched_slots: Vec<Vec<u16>>,
     /// I-buffer entries per warp.
     pub ib_depth: u8,
-    /// Cycles the pipeline stages around the units add to every result (`[pipeline]`:
-    /// collect + dispatch + writeback).
+    /// Cycles the pipeline stages around the LD/ST unit add to a result timed at issue
+    /// (`[pipeline]`: collect + dispatch + writeback).
     pub pipeline_cycles: u64,
+    /// Cycles from a unit's last stage to the release of its result (`pipeline.writeback`).
+    pub writeback: u64,
     /// Warp sharing is on (`+ws`): the share stage runs after the schedulers' walks.
     pub share_warps: bool,
     /// `sm.dual_issue`: a scheduler may issue a second instruction of the same warp to a
@@ -256,6 +262,7 @@ impl Shape {
                 .collect(),
             ib_depth: cfg.sm.ibuffer_entries.clamp(1, 255) as u8,
             pipeline_cycles: cfg.pipeline.overhead() as u64,
+            writeback: cfg.pipeline.writeback as u64,
             share_warps,
             dual_issue: cfg.sm.dual_issue,
             rotate_schedulers: cfg.sm.scheduler_order == SchedulerOrder::Rotate,
@@ -325,6 +332,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             front: fetch::Frontend::new(cfg, n, fetch, perfect_icache),
             sched: issue::Schedulers::new(cfg, &shape, ctas_per_sm, make),
             units: Units::new(cfg),
+            alu: alu_path::AluPath::new(cfg),
             collectors: collectors::Collectors::new(cfg),
             mem: memory::SmMem::new(cfg, n),
             cp: cp_async::CpGroups::new(n),

@@ -117,14 +117,15 @@ mod tests {
         // Fetched in cycle 0 (both instructions: one block), `mov` issues in 2, `ret` in 3.
         let exit = sm.timing.done_at[0];
         assert_eq!(exit, 3);
-        // `ret`'s result slot is released 7 cycles after issue (collect 1 + 1 read + dispatch
-        // 3 + latency 1 - 1 + writeback 2); the CTA retires with it.
-        assert_eq!(sm.timing.last_complete[0], exit + 7);
-        assert_eq!(end, exit + 7);
-        assert_eq!(drained, 7, "cycles 3..10 spent draining");
+        // `ret` reads no register: into a collector the next cycle, dispatched the one after,
+        // into its unit the third, released latency 1 + writeback 2 later; the CTA retires
+        // with it.
+        assert_eq!(sm.timing.last_complete[0], exit + 6);
+        assert_eq!(end, exit + 6);
+        assert_eq!(drained, 6, "cycles 3..9 spent draining");
         assert_eq!(sm.warps.block[0], Block::Exit);
         assert_eq!(
-            sm.timing.stalls[0].drain, 6,
+            sm.timing.stalls[0].drain, 5,
             "the drain interval opens at exit + 1"
         );
         assert!(sm.has_room(), "its slot is free again");

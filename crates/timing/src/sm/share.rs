@@ -1,10 +1,11 @@
 //! Warp sharing (KAWS §3, Fig. 3; on with `+ws`): after every scheduler walked its own order,
 //! each scheduler that issued nothing this cycle may issue one warp of another scheduler that
-//! was ready this cycle but found its own port busy (its collector or its unit instance of the
-//! instruction's class), if the sharing scheduler's own collector *and* unit instance of that
-//! class are free. The sharing schedulers take their turn in index order; each one's policy
-//! picks among its candidates ([`IssuePolicy::pick_shared`], default oldest). The issue runs
-//! on the sharer's collector and unit, counts as the warp's issue (its structural stall for
+//! was ready this cycle but found its own port of the instruction's class busy (`Sm::port`:
+//! for SP and SFU its ID/OC register, full while the collectors behind it are busy; for LD/ST
+//! its collector or its unit instance), if the sharing scheduler's port of that class is free.
+//! The sharing schedulers take their turn in index order; each one's policy picks among its
+//! candidates ([`IssuePolicy::pick_shared`], default oldest). The issue runs through the
+//! sharer's port, collectors and units, counts as the warp's issue (its structural stall for
 //! this cycle is taken back) and as an `issued` slot of the sharer, and is counted in
 //! `TimingStats::shared_issues` by unit class. With the pool collector model the collector
 //! check is the SM-wide pool's, as at issue.
@@ -31,8 +32,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             };
             let si = WarpSlot::from_raw(s);
             let u = self
-                .units
-                .free(self.warps.head_unit[si], b, now)
+                .port(self.warps.head_unit[si], b, now)
                 .expect("checked free");
             self.timing.stalls[si].structural -= 1;
             self.sched.issued_shared(b);
@@ -67,8 +67,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             let unit = self.warps.head_unit[si];
             if self.shape.place[si].scheduler != b
                 && self.warps.wake[si] <= now
-                && self.units.free(unit, b, now).is_some()
-                && self.collectors.free(unit, b, now).is_some()
+                && self.port(unit, b, now).is_some()
             {
                 cand.push(s);
             }
@@ -137,10 +136,7 @@ mod tests {
             sm.warps.head_unit[w] = r.unwrap_or(Unit::Sp);
         }
         for &(k, u, what) in busy {
-            match what {
-                Busy::Collector => sm.collectors.occupy((u as u8, k as u16), NOW + 3),
-                Busy::Unit => sm.units.occupy(u, k, NOW + 3),
-            }
+            hold(&mut sm, k, u, what, NOW + 3);
         }
         // Every scheduler's walk found only warps whose own port is busy: none issued, and the
         // ready warps are the sharing candidates, in walk order.
@@ -152,6 +148,21 @@ mod tests {
         sm
     }
 
+    /// Scheduler `k`'s port of class `u` cannot take an instruction before cycle `until`: its
+    /// collector (for SP and SFU, the ID/OC register in front of it, which holds its
+    /// instruction while the collector is busy) or its unit instance (LD/ST).
+    fn hold(sm: &mut Sm<Gto, RoundRobin>, k: usize, u: Unit, what: Busy, until: u64) {
+        match (what, u) {
+            (Busy::Collector, Unit::Ldst) => {
+                let step = sm.collectors.first_step(until);
+                sm.collectors.occupy((u as u8, k as u16), step);
+            }
+            (Busy::Collector, _) => sm.alu.release_id_oc(u, k, until),
+            (Busy::Unit, Unit::Ldst) => sm.units.occupy(k, until),
+            (Busy::Unit, _) => unreachable!("SP and SFU instances are behind the ID/OC register"),
+        }
+    }
+
     /// (warp, sharing scheduler) for each shared issue of the cycle.
     fn share(sm: &mut Sm<Gto, RoundRobin>) -> Vec<(u16, usize)> {
         let (blocked, mut cand) = sm.sched.begin_sharing().unwrap_or_default();
@@ -161,8 +172,10 @@ mod tests {
                 let u = sm.warps.head_unit[w as usize];
                 sm.sched.issued_shared(SchedId::new(b));
                 sm.warps.wake[w as usize] = NOW + 1;
-                sm.collectors.occupy((u as u8, b as u16), NOW + 1);
-                sm.units.occupy(u, b, NOW + 1);
+                hold(sm, b, u, Collector, NOW + 1);
+                if u == Mem {
+                    hold(sm, b, u, Unit, NOW + 1);
+                }
                 out.push((w, b));
             }
         }

@@ -3,7 +3,6 @@
 //! cycle by cycle through the SM and a real memory system, as `gpu.rs`'s loop runs them.
 use super::super::scoreboard::PENDING;
 use super::super::testbench::{Bench, TestSm};
-use crate::classify::Unit;
 use crate::ids::SchedId;
 use crate::policy::Block;
 use warpsim_core::ir::layout::GLOBAL_BASE;
@@ -56,8 +55,7 @@ fn run(body: &str, cycles: u64) -> (Seen, TestSm) {
         if seen.outstanding.last().map_or(0, |x| x.1) != out {
             seen.outstanding.push((now, out));
         }
-        seen.ldst_free
-            .push(sm.units.next_free(Unit::Ldst, SchedId(0)));
+        seen.ldst_free.push(sm.units.next_free(SchedId(0)));
         seen.state
             .push((sm.warps.block[0], sm.warps.wake[0], sm.warps.long_until[0]));
     });
