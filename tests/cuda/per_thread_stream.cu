@@ -1,5 +1,7 @@
 // Built with --default-stream per-thread: launches use __cudaLaunchKernel_ptsz and copies
-// the _ptds/_ptsz entry points.
+// the _ptds/_ptsz entry points, in which stream 0 is the per-thread default stream. Unlike
+// the legacy default stream, that one can be captured into a graph: a memset and a launch on
+// stream 0 are captured (not run), and the graph's two launches each add the sum again.
 // NVCC-FLAGS: --default-stream per-thread
 #include "check.h"
 
@@ -22,6 +24,32 @@ int main() {
     CHECK(cudaStreamSynchronize(0));
     CHECK(cudaMemcpyFromSymbol(&got, total, sizeof got));
     EXPECT(got == 49 * 50 / 2);
+
+    // Capture on stream 0, i.e. cudaStreamPerThread.
+    unsigned flags = 1;
+    CHECK(cudaStreamGetFlags(0, &flags));
+    EXPECT(flags == 0);
+    CHECK(cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal));
+    cudaStreamCaptureStatus st;
+    CHECK(cudaStreamIsCapturing(cudaStreamPerThread, &st));
+    EXPECT(st == cudaStreamCaptureStatusActive);
+    CHECK(cudaMemsetAsync(d, 0, 10 * sizeof(int), 0));
+    add<<<1, 128>>>(d, 100);
+    CHECK(cudaGetLastError());
+    cudaGraph_t g;
+    CHECK(cudaStreamEndCapture(0, &g));
+    CHECK(cudaMemcpyFromSymbol(&got, total, sizeof got));
+    EXPECT(got == 49 * 50 / 2);  // nothing ran during the capture
+    cudaGraphExec_t x;
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaGraphLaunch(x, 0));
+    CHECK(cudaStreamSynchronize(0));
+    CHECK(cudaMemcpyFromSymbol(&got, total, sizeof got));
+    // Elements 0..9 are now 0: each launch adds 10..49.
+    EXPECT(got == 49 * 50 / 2 + 2 * (49 * 50 / 2 - 9 * 10 / 2));
+    CHECK(cudaGraphExecDestroy(x));
+    CHECK(cudaGraphDestroy(g));
     printf("PASS per_thread_stream\n");
     return 0;
 }

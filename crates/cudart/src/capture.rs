@@ -273,7 +273,10 @@ pub fn wait_event(
     Ok(true)
 }
 
-unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: c_int) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamBeginCapture(
+    stream: cudaStream_t,
+    mode: c_int,
+) -> cudaError_t {
     api("cudaStreamBeginCapture", |rt| {
         let s = stream as usize;
         if !rt.valid_stream(stream) {
@@ -383,7 +386,7 @@ fn end_capture(
     unsafe { put(out, seq.graph as cudaGraph_t) }
 }
 
-unsafe extern "C" fn cudaStreamEndCapture(
+pub(crate) unsafe extern "C" fn cudaStreamEndCapture(
     stream: cudaStream_t,
     out: *mut cudaGraph_t,
 ) -> cudaError_t {
@@ -400,7 +403,10 @@ fn status(rt: &Runtime, stream: cudaStream_t) -> (c_int, Option<u64>) {
     }
 }
 
-unsafe extern "C" fn cudaStreamIsCapturing(stream: cudaStream_t, out: *mut c_int) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamIsCapturing(
+    stream: cudaStream_t,
+    out: *mut c_int,
+) -> cudaError_t {
     api("cudaStreamIsCapturing", |rt| {
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
@@ -412,7 +418,7 @@ unsafe extern "C" fn cudaStreamIsCapturing(stream: cudaStream_t, out: *mut c_int
 /// CUDA 13's `cudaStreamGetCaptureInfo(stream, status, id, graph, deps, edgeData, numDeps)`;
 /// every out-pointer but the status may be null. The dependency and edge arrays stay valid
 /// until the stream's next captured operation or the end of the capture.
-unsafe extern "C" fn cudaStreamGetCaptureInfo(
+pub(crate) unsafe extern "C" fn cudaStreamGetCaptureInfo(
     stream: cudaStream_t,
     status_out: *mut c_int,
     id_out: *mut u64,
@@ -467,43 +473,10 @@ unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> cu
     })
 }
 
-unsafe extern "C" fn cudaStreamBeginCapture_ptsz(stream: cudaStream_t, mode: c_int) -> cudaError_t {
-    cudaStreamBeginCapture(stream, mode)
-}
-unsafe extern "C" fn cudaStreamEndCapture_ptsz(
-    stream: cudaStream_t,
-    out: *mut cudaGraph_t,
-) -> cudaError_t {
-    cudaStreamEndCapture(stream, out)
-}
-unsafe extern "C" fn cudaStreamIsCapturing_ptsz(
-    stream: cudaStream_t,
-    out: *mut c_int,
-) -> cudaError_t {
-    cudaStreamIsCapturing(stream, out)
-}
-unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(
-    stream: cudaStream_t,
-    status_out: *mut c_int,
-    id_out: *mut u64,
-    graph_out: *mut cudaGraph_t,
-    deps_out: *mut *const cudaGraphNode_t,
-    edges_out: *mut *const [u8; 8],
-    count_out: *mut usize,
-) -> cudaError_t {
-    cudaStreamGetCaptureInfo(
-        stream, status_out, id_out, graph_out, deps_out, edges_out, count_out,
-    )
-}
-
 export!(
     cudaStreamBeginCapture,
     cudaStreamEndCapture,
     cudaStreamIsCapturing,
     cudaStreamGetCaptureInfo,
     cudaThreadExchangeStreamCaptureMode,
-    cudaStreamBeginCapture_ptsz,
-    cudaStreamEndCapture_ptsz,
-    cudaStreamIsCapturing_ptsz,
-    cudaStreamGetCaptureInfo_ptsz,
 );

@@ -677,7 +677,10 @@ unsafe extern "C" fn cudaGraphExecDestroy(exec: cudaGraphExec_t) -> cudaError_t 
     })
 }
 
-unsafe extern "C" fn cudaGraphUpload(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaGraphUpload(
+    exec: cudaGraphExec_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaGraphUpload", |rt| {
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
@@ -692,7 +695,10 @@ unsafe extern "C" fn cudaGraphUpload(exec: cudaGraphExec_t, stream: cudaStream_t
 
 /// Runs the executable graph's nodes in order, to completion; the first failing node's error
 /// is returned. On a capturing stream the nodes are captured in that order instead.
-unsafe extern "C" fn cudaGraphLaunch(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaGraphLaunch(
+    exec: cudaGraphExec_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
     const WHAT: &str = "cudaGraphLaunch";
     let mut nodes = Vec::new();
     let e = api(WHAT, |rt| {
@@ -731,19 +737,6 @@ unsafe extern "C" fn cudaGraphLaunch(exec: cudaGraphExec_t, stream: cudaStream_t
     cudaSuccess
 }
 
-unsafe extern "C" fn cudaGraphLaunch_ptsz(
-    exec: cudaGraphExec_t,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaGraphLaunch(exec, stream)
-}
-unsafe extern "C" fn cudaGraphUpload_ptsz(
-    exec: cudaGraphExec_t,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaGraphUpload(exec, stream)
-}
-
 export!(
     cudaGraphCreate,
     cudaGraphDestroy,
@@ -761,8 +754,6 @@ export!(
     cudaGraphExecDestroy,
     cudaGraphUpload,
     cudaGraphLaunch,
-    cudaGraphLaunch_ptsz,
-    cudaGraphUpload_ptsz,
 );
 
 #[cfg(test)]

@@ -65,6 +65,7 @@ mod managed;
 mod memory;
 mod occupancy;
 mod props;
+mod ptsz;
 pub(crate) mod register;
 mod runtime;
 mod streams;
