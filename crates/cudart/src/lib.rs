@@ -6,8 +6,9 @@
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
 //! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
-//! (texture and surface objects), `device`, `errors`, `streams`, `graphs` + `capture`,
-//! `stubs`.
+//! (texture and surface objects), `device`, `errors`, `streams`, `ptsz` (per-thread default
+//! stream spellings), `graphs` + `graph_nodes` + `graph_params` + `graph_exec` +
+//! `user_objects` + `capture`, `stubs` (everything else NVIDIA's library exports).
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -59,6 +60,9 @@ mod device;
 mod error_table;
 mod errors;
 pub mod fatbin;
+mod graph_exec;
+mod graph_nodes;
+mod graph_params;
 mod graphs;
 mod launch;
 mod managed;
@@ -73,3 +77,4 @@ mod stubs;
 pub mod tex_types;
 mod texture;
 pub mod types;
+mod user_objects;

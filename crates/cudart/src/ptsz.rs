@@ -14,11 +14,13 @@
 
 use crate::arrays::*;
 use crate::capture::{
-    cudaStreamBeginCapture, cudaStreamEndCapture, cudaStreamGetCaptureInfo, cudaStreamIsCapturing,
+    cudaStreamBeginCapture, cudaStreamBeginCaptureToGraph, cudaStreamEndCapture,
+    cudaStreamGetCaptureInfo, cudaStreamIsCapturing, cudaStreamUpdateCaptureDependencies,
 };
-use crate::graphs::{
-    cudaGraphExec_t, cudaGraphLaunch, cudaGraphNode_t, cudaGraphUpload, cudaGraph_t, HostFn,
+use crate::graph_exec::{
+    cudaGraphInstantiateParams, cudaGraphInstantiateWithParams, cudaGraphLaunch, cudaGraphUpload,
 };
+use crate::graphs::{cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, HostFn};
 use crate::launch::{__cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchKernel};
 use crate::managed::{cudaMemLocation, cudaMemPrefetchAsync, cudaStreamAttachMemAsync};
 use crate::memory::*;
@@ -89,6 +91,8 @@ ptsz! {
     cudaEventRecord_ptsz => cudaEventRecord(e: cudaEvent_t, @s);
     cudaEventRecordWithFlags_ptsz => cudaEventRecordWithFlags(e: cudaEvent_t, @s, flags: c_uint);
     cudaStreamBeginCapture_ptsz => cudaStreamBeginCapture(@s, mode: c_int);
+    cudaStreamBeginCaptureToGraph_ptsz => cudaStreamBeginCaptureToGraph(@s, g: cudaGraph_t, deps: *const cudaGraphNode_t, edges: *const [u8; 8], n: usize, mode: c_int);
+    cudaStreamUpdateCaptureDependencies_ptsz => cudaStreamUpdateCaptureDependencies(@s, deps: *const cudaGraphNode_t, edges: *const [u8; 8], n: usize, flags: c_uint);
     cudaStreamEndCapture_ptsz => cudaStreamEndCapture(@s, g: *mut cudaGraph_t);
     cudaStreamIsCapturing_ptsz => cudaStreamIsCapturing(@s, st: *mut c_int);
     cudaStreamGetCaptureInfo_ptsz => cudaStreamGetCaptureInfo(@s, st: *mut c_int, id: *mut u64, g: *mut cudaGraph_t, deps: *mut *const cudaGraphNode_t, edges: *mut *const [u8; 8], n: *mut usize);
@@ -109,6 +113,20 @@ ptds! {
     cudaMemcpyFromArray_ptds => cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_t, wo: usize, ho: usize, n: usize, kind: c_int);
     cudaMemcpy3D_ptds => cudaMemcpy3D(p: *const cudaMemcpy3DParms);
 }
+
+/// The upload stream is inside the parameters; 0 there is the per-thread stream.
+unsafe extern "C" fn cudaGraphInstantiateWithParams_ptsz(
+    out: *mut cudaGraphExec_t,
+    graph: cudaGraph_t,
+    p: *mut cudaGraphInstantiateParams,
+) -> cudaError_t {
+    if let Some(p) = p.as_mut() {
+        p.upload_stream = per_thread(p.upload_stream);
+    }
+    cudaGraphInstantiateWithParams(out, graph, p)
+}
+
+export!(cudaGraphInstantiateWithParams_ptsz);
 
 #[cfg(test)]
 mod tests {
