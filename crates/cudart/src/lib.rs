@@ -8,7 +8,7 @@
 //! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
 //! (texture and surface objects), `device`, `errors`, `streams`, `ptsz` (per-thread default
 //! stream spellings), `graphs` + `graph_nodes` + `graph_params` + `graph_exec` +
-//! `user_objects` + `capture`, `stubs` (everything else NVIDIA's library exports).
+//! `user_objects` + `capture`, `library` (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -65,6 +65,7 @@ mod graph_nodes;
 mod graph_params;
 mod graphs;
 mod launch;
+mod library;
 mod managed;
 mod memory;
 mod occupancy;

@@ -227,14 +227,7 @@ stubs!(
     cudaStreamBeginRecaptureToGraph,
     cudaStreamBeginRecaptureToGraph_ptsz,
     // User objects.
-    // Libraries loaded at run time.
-    cudaLibraryLoadData,
-    cudaLibraryLoadFromFile,
-    cudaLibraryUnload,
-    cudaLibraryGetKernel,
-    cudaLibraryGetKernelCount,
-    cudaLibraryEnumerateKernels,
-    cudaLibraryGetGlobal,
+    // Libraries loaded at run time: managed variables and unified function tables.
     cudaLibraryGetManaged,
     cudaLibraryGetUnifiedFunction,
     // Batched, attributed, peer and asynchronous array copies.
@@ -258,9 +251,6 @@ stubs!(
     cudaLaunchKernelExC_ptsz,
     cudaGetDriverEntryPoint_ptsz,
     cudaGetDriverEntryPointByVersion_ptsz,
-    cudaFuncGetParamCount,
-    cudaFuncGetParamInfo,
-    cudaKernelSetAttributeForDevice,
     cudaLaunchHostFunc_v2,
     cudaLaunchHostFunc_v2_ptsz,
     cudaStreamGetAttribute_ptsz,
