@@ -486,6 +486,11 @@ struct Side3 {
     limit: Option<[usize; 3]>,
 }
 
+/// Bytes per element of a live array.
+pub(crate) fn element_size(rt: &Runtime, what: &str, a: cudaArray_t) -> Result<usize, cudaError_t> {
+    Ok(array(rt, what, a)?.format.bytes() as usize)
+}
+
 unsafe fn side3(
     rt: &Runtime,
     what: &str,
@@ -524,7 +529,7 @@ unsafe fn side3(
     })
 }
 
-unsafe fn memcpy_3d(
+pub(crate) unsafe fn memcpy_3d(
     rt: &mut Runtime,
     what: &str,
     p: *const cudaMemcpy3DParms,

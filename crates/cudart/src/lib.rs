@@ -5,10 +5,11 @@
 //!
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
-//! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
-//! (texture and surface objects), `device`, `errors`, `streams`, `ptsz` (per-thread default
-//! stream spellings), `graphs` + `graph_nodes` + `graph_params` + `graph_exec` +
-//! `user_objects` + `capture`, `library` (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
+//! `register`, `launch`, `memory`, `copies` (batched and peer copies, 3-D memsets), `arrays`
+//! (CUDA arrays and their copies), `texture` (texture and surface objects), `device`,
+//! `errors`, `streams`, `ptsz` (per-thread default stream spellings), `graphs` +
+//! `graph_nodes` + `graph_params` + `graph_exec` + `user_objects` + `capture`, `library`
+//! (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -55,6 +56,7 @@ macro_rules! export {
 mod arrays;
 mod capture;
 pub mod config;
+mod copies;
 pub mod cubin;
 mod device;
 mod error_table;

@@ -17,6 +17,7 @@ use crate::capture::{
     cudaStreamBeginCapture, cudaStreamBeginCaptureToGraph, cudaStreamEndCapture,
     cudaStreamGetCaptureInfo, cudaStreamIsCapturing, cudaStreamUpdateCaptureDependencies,
 };
+use crate::copies::*;
 use crate::graph_exec::{
     cudaGraphInstantiateParams, cudaGraphInstantiateWithParams, cudaGraphLaunch, cudaGraphUpload,
 };
@@ -25,7 +26,7 @@ use crate::launch::{__cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchK
 use crate::managed::{cudaMemLocation, cudaMemPrefetchAsync, cudaStreamAttachMemAsync};
 use crate::memory::*;
 use crate::streams::*;
-use crate::tex_types::{cudaArray_t, cudaMemcpy3DParms};
+use crate::tex_types::{cudaArray_t, cudaExtent, cudaMemcpy3DParms, cudaPitchedPtr};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -98,6 +99,15 @@ ptsz! {
     cudaStreamGetCaptureInfo_ptsz => cudaStreamGetCaptureInfo(@s, st: *mut c_int, id: *mut u64, g: *mut cudaGraph_t, deps: *mut *const cudaGraphNode_t, edges: *mut *const [u8; 8], n: *mut usize);
     cudaGraphLaunch_ptsz => cudaGraphLaunch(x: cudaGraphExec_t, @s);
     cudaGraphUpload_ptsz => cudaGraphUpload(x: cudaGraphExec_t, @s);
+    cudaMemset2DAsync_ptsz => cudaMemset2DAsync(p: *mut c_void, pitch: usize, v: c_int, w: usize, h: usize, @s);
+    cudaMemset3DAsync_ptsz => cudaMemset3DAsync(p: cudaPitchedPtr, v: c_int, e: cudaExtent, @s);
+    cudaMemcpyToArrayAsync_ptsz => cudaMemcpyToArrayAsync(dst: cudaArray_t, wo: usize, ho: usize, src: *const c_void, n: usize, kind: c_int, @s);
+    cudaMemcpyFromArrayAsync_ptsz => cudaMemcpyFromArrayAsync(dst: *mut c_void, src: cudaArray_t, wo: usize, ho: usize, n: usize, kind: c_int, @s);
+    cudaMemcpyBatchAsync_ptsz => cudaMemcpyBatchAsync(d: *const *mut c_void, s: *const *const c_void, n: *const usize, count: usize, a: *const cudaMemcpyAttributes, ai: *const usize, na: usize, @stream);
+    cudaMemcpyWithAttributesAsync_ptsz => cudaMemcpyWithAttributesAsync(d: *mut c_void, s: *const c_void, n: usize, a: *const cudaMemcpyAttributes, @stream);
+    cudaMemcpy3DBatchAsync_ptsz => cudaMemcpy3DBatchAsync(n: usize, ops: *const cudaMemcpy3DBatchOp, flags: u64, @s);
+    cudaMemcpy3DWithAttributesAsync_ptsz => cudaMemcpy3DWithAttributesAsync(op: *const cudaMemcpy3DBatchOp, flags: u64, @s);
+    cudaMemcpy3DPeerAsync_ptsz => cudaMemcpy3DPeerAsync(p: *const cudaMemcpy3DPeerParms, @s);
 }
 
 ptds! {
@@ -112,6 +122,8 @@ ptds! {
     cudaMemcpyToArray_ptds => cudaMemcpyToArray(dst: cudaArray_t, wo: usize, ho: usize, src: *const c_void, n: usize, kind: c_int);
     cudaMemcpyFromArray_ptds => cudaMemcpyFromArray(dst: *mut c_void, src: cudaArray_t, wo: usize, ho: usize, n: usize, kind: c_int);
     cudaMemcpy3D_ptds => cudaMemcpy3D(p: *const cudaMemcpy3DParms);
+    cudaMemset3D_ptds => cudaMemset3D(p: cudaPitchedPtr, v: c_int, e: cudaExtent);
+    cudaMemcpy3DPeer_ptds => cudaMemcpy3DPeer(p: *const cudaMemcpy3DPeerParms);
 }
 
 /// The upload stream is inside the parameters; 0 there is the per-thread stream.

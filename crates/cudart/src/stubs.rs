@@ -63,16 +63,11 @@ stubs!(
     cudaMemPoolSetAttribute,
     cudaMemPoolGetAttribute,
     cudaMemPoolTrimTo,
-    // Mipmapped arrays, 3-D memset, array-to-array copies.
+    // Mipmapped arrays, array-to-array copies.
     cudaMallocMipmappedArray,
     cudaFreeMipmappedArray,
-    cudaMemset3D,
-    cudaMemset3DAsync,
-    cudaMemset2DAsync,
     cudaMemcpyArrayToArray,
     // Several devices.
-    cudaMemcpyPeer,
-    cudaMemcpyPeerAsync,
     cudaDeviceEnablePeerAccess,
     cudaDeviceDisablePeerAccess,
     cudaDeviceGetP2PAttribute,
@@ -191,8 +186,8 @@ stubs!(
     cudaMemDiscardBatchAsync_ptsz,
     cudaMemDiscardAndPrefetchBatchAsync,
     cudaMemDiscardAndPrefetchBatchAsync_ptsz,
-    // Mipmapped, sparse and multi-planar arrays, resource views, and the per-thread spellings of
-    // the array copies and memsets above.
+    // Mipmapped, sparse and multi-planar arrays, resource views, 2-D array-to-array copies and
+    // the per-thread spelling of those above.
     cudaGetMipmappedArrayLevel,
     cudaMipmappedArrayGetMemoryRequirements,
     cudaMipmappedArrayGetSparseProperties,
@@ -203,11 +198,8 @@ stubs!(
     cudaMemcpy2DArrayToArray,
     cudaMemcpy2DArrayToArray_ptds,
     cudaMemcpyArrayToArray_ptds,
-    cudaMemset2DAsync_ptsz,
-    cudaMemset3D_ptds,
-    cudaMemset3DAsync_ptsz,
-    // Graphs: conditional nodes, the generic node-parameter API (`cudaGraphNodeParams`), and the
-    // rest of the graph API not implemented yet.
+    // Graphs: conditional nodes, the generic node-parameter API (`cudaGraphNodeParams`),
+    // memory-allocation nodes and the graph memory pool, kernel-node attributes, recapture.
     cudaGraphConditionalHandleCreate,
     cudaGraphConditionalHandleCreate_v2,
     cudaGraphAddNode,
@@ -226,27 +218,9 @@ stubs!(
     cudaGraphMemFreeNodeGetParams,
     cudaStreamBeginRecaptureToGraph,
     cudaStreamBeginRecaptureToGraph_ptsz,
-    // User objects.
     // Libraries loaded at run time: managed variables and unified function tables.
     cudaLibraryGetManaged,
     cudaLibraryGetUnifiedFunction,
-    // Batched, attributed, peer and asynchronous array copies.
-    cudaMemcpyBatchAsync,
-    cudaMemcpyBatchAsync_ptsz,
-    cudaMemcpy3DBatchAsync,
-    cudaMemcpy3DBatchAsync_ptsz,
-    cudaMemcpyWithAttributesAsync,
-    cudaMemcpyWithAttributesAsync_ptsz,
-    cudaMemcpy3DWithAttributesAsync,
-    cudaMemcpy3DWithAttributesAsync_ptsz,
-    cudaMemcpy3DPeer,
-    cudaMemcpy3DPeer_ptds,
-    cudaMemcpy3DPeerAsync,
-    cudaMemcpy3DPeerAsync_ptsz,
-    cudaMemcpyToArrayAsync,
-    cudaMemcpyToArrayAsync_ptsz,
-    cudaMemcpyFromArrayAsync,
-    cudaMemcpyFromArrayAsync_ptsz,
     // Launch, function and stream variants.
     cudaLaunchKernelExC_ptsz,
     cudaGetDriverEntryPoint_ptsz,
