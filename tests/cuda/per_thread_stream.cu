@@ -2,6 +2,8 @@
 // the _ptds/_ptsz entry points, in which stream 0 is the per-thread default stream. Unlike
 // the legacy default stream, that one can be captured into a graph: a memset and a launch on
 // stream 0 are captured (not run), and the graph's two launches each add the sum again.
+// cudaStreamGetId tells stream 0 from the legacy stream; cudaStreamGetDevice,
+// cudaLaunchHostFunc_v2 on stream 0.
 // NVCC-FLAGS: --default-stream per-thread
 #include "check.h"
 
@@ -24,6 +26,20 @@ int main() {
     CHECK(cudaStreamSynchronize(0));
     CHECK(cudaMemcpyFromSymbol(&got, total, sizeof got));
     EXPECT(got == 49 * 50 / 2);
+
+    // Stream 0 is cudaStreamPerThread here, not the legacy stream.
+    unsigned long long id0 = 0, id_pt = 0, id_legacy = 0;
+    CHECK(cudaStreamGetId(0, &id0));
+    CHECK(cudaStreamGetId(cudaStreamPerThread, &id_pt));
+    CHECK(cudaStreamGetId(cudaStreamLegacy, &id_legacy));
+    EXPECT(id0 == id_pt && id0 != id_legacy);
+    int dev = -1;
+    CHECK(cudaStreamGetDevice(0, &dev));
+    EXPECT(dev == 0);
+    static int host_calls = 0;
+    CHECK(cudaLaunchHostFunc_v2(0, [](void *p) { ++*(int *)p; }, &host_calls, cudaHostTaskBlocking));
+    CHECK(cudaStreamSynchronize(0));
+    EXPECT(host_calls == 1);
 
     // Capture on stream 0, i.e. cudaStreamPerThread.
     unsigned flags = 1;

@@ -89,6 +89,9 @@ ptsz! {
     cudaStreamGetPriority_ptsz => cudaStreamGetPriority(@s, p: *mut c_int);
     cudaStreamAddCallback_ptsz => cudaStreamAddCallback(@s, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint);
     cudaLaunchHostFunc_ptsz => cudaLaunchHostFunc(@s, f: Option<HostFn>, data: *mut c_void);
+    cudaLaunchHostFunc_v2_ptsz => cudaLaunchHostFunc_v2(@s, f: Option<HostFn>, data: *mut c_void, mode: c_uint);
+    cudaStreamGetId_ptsz => cudaStreamGetId(@s, id: *mut u64);
+    cudaStreamGetDevice_ptsz => cudaStreamGetDevice(@s, d: *mut c_int);
     cudaEventRecord_ptsz => cudaEventRecord(e: cudaEvent_t, @s);
     cudaEventRecordWithFlags_ptsz => cudaEventRecordWithFlags(e: cudaEvent_t, @s, flags: c_uint);
     cudaStreamBeginCapture_ptsz => cudaStreamBeginCapture(@s, mode: c_int);

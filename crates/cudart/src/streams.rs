@@ -178,6 +178,43 @@ pub(crate) unsafe extern "C" fn cudaLaunchHostFunc(
     e
 }
 
+/// `cudaLaunchHostFunc` with a `cudaHostTaskSyncMode` (blocking 0 or spin-wait 1): how the
+/// driver's thread waits makes no difference when the function runs at once.
+pub(crate) unsafe extern "C" fn cudaLaunchHostFunc_v2(
+    stream: cudaStream_t,
+    f: Option<HostFn>,
+    data: *mut c_void,
+    sync_mode: c_uint,
+) -> cudaError_t {
+    if sync_mode > 1 {
+        return api("cudaLaunchHostFunc_v2", |_| Err(cudaErrorInvalidValue));
+    }
+    cudaLaunchHostFunc(stream, f, data)
+}
+
+/// Stream ids: the legacy default stream is 1, the per-thread one 2, a created stream its
+/// handle (unique among live streams; CUDA's ids are unique for the process's lifetime).
+pub(crate) unsafe extern "C" fn cudaStreamGetId(stream: cudaStream_t, id: *mut u64) -> cudaError_t {
+    api("cudaStreamGetId", |rt| {
+        check_stream(rt, stream)?;
+        let v = match stream as usize {
+            0 | STREAM_LEGACY => 1,
+            s => s as u64,
+        };
+        put(id, v)
+    })
+}
+
+pub(crate) unsafe extern "C" fn cudaStreamGetDevice(
+    stream: cudaStream_t,
+    device: *mut c_int,
+) -> cudaError_t {
+    api("cudaStreamGetDevice", |rt| {
+        check_stream(rt, stream)?;
+        put(device, 0)
+    })
+}
+
 fn create_event(rt: &mut Runtime, event: *mut cudaEvent_t, flags: u32) -> Result<(), cudaError_t> {
     if event.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -326,6 +363,9 @@ export!(
     cudaStreamGetPriority,
     cudaStreamAddCallback,
     cudaLaunchHostFunc,
+    cudaLaunchHostFunc_v2,
+    cudaStreamGetId,
+    cudaStreamGetDevice,
     cudaEventCreate,
     cudaEventCreateWithFlags,
     cudaEventRecord,
