@@ -123,6 +123,11 @@ fn instantiate(
         cudaErrorInvalidValue
     })?;
     let exec = new_handle();
+    if rt.graphs.mem.has_nodes(g) && !rt.graphs.mem.instantiated(g, exec) {
+        unsafe { free_handle(exec) };
+        diag(&format!("{what}: the graph has memory nodes and an executable graph already (CUDA allows one at a time)"));
+        return Err(cudaErrorNotSupported);
+    }
     let id = rt.graphs.next_id();
     // The executable graph holds the graph's user-object references too.
     rt.graphs.user_objects.copy_refs(g, exec);
@@ -192,6 +197,8 @@ unsafe extern "C" fn cudaGraphExecDestroy(exec: cudaGraphExec_t) -> cudaError_t 
             .remove(&(exec as usize))
             .ok_or(cudaErrorInvalidValue)?;
         rt.graphs.user_objects.owner_destroyed(exec as usize);
+        rt.graphs.mem.release(exec as usize);
+        crate::graph_mem::free_released(rt);
         free_handle(exec as usize);
         Ok(())
     });
@@ -223,7 +230,19 @@ pub(crate) unsafe extern "C" fn cudaGraphLaunch(
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
         }
-        exec_of(rt, exec)?.frozen.sequence(&mut nodes);
+        let x = exec_of(rt, exec)?;
+        x.frozen.sequence(&mut nodes);
+        let flags = x.flags;
+        let mem = nodes
+            .iter()
+            .any(|n| matches!(n, NodeKind::MemAlloc { .. } | NodeKind::MemFree { .. }));
+        if mem && crate::capture::capturing(rt, stream) {
+            diag(&format!(
+                "{WHAT}: capturing a graph with memory nodes is not supported by warpsim"
+            ));
+            return Err(cudaErrorNotSupported);
+        }
+        crate::graph_mem::check_launch(rt, &nodes, flags)?;
         if crate::capture::capturing(rt, stream) {
             for n in std::mem::take(&mut nodes) {
                 crate::capture::capture(rt, stream, n)?;
@@ -263,6 +282,7 @@ pub struct cudaGraphExecUpdateResultInfo {
 pub const UPDATE_TOPOLOGY_CHANGED: c_int = 2;
 pub const UPDATE_NODE_TYPE_CHANGED: c_int = 3;
 pub const UPDATE_PARAMETERS_CHANGED: c_int = 5;
+pub const UPDATE_NOT_SUPPORTED: c_int = 6;
 pub const UPDATE_UNSUPPORTED_FUNCTION_CHANGE: c_int = 7;
 
 /// Why an update is refused: the result and the nodes `resultInfo` names.
@@ -331,6 +351,15 @@ pub fn parameters_compatible(old: &NodeKind, new: &NodeKind) -> Result<(), (c_in
             } else {
                 Ok(())
             }
+        }
+        (NodeKind::MemAlloc { addr: a, .. }, NodeKind::MemAlloc { addr: b, .. })
+        | (NodeKind::MemFree { addr: a }, NodeKind::MemFree { addr: b })
+            if a != b =>
+        {
+            Err((
+                UPDATE_NOT_SUPPORTED,
+                "a memory node cannot change its allocation".into(),
+            ))
         }
         (NodeKind::Copy(a), NodeKind::Copy(b)) if copy_sides(a) != copy_sides(b) => Err((
             UPDATE_PARAMETERS_CHANGED,

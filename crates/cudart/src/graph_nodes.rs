@@ -55,6 +55,7 @@ pub fn clone_graph(g: &mut Graphs, graph: usize) -> usize {
 unsafe extern "C" fn cudaGraphClone(out: *mut cudaGraph_t, graph: cudaGraph_t) -> cudaError_t {
     api("cudaGraphClone", |rt| {
         let g = graph_of(rt, graph)?;
+        refuse_memory_nodes(rt, "cudaGraphClone", g)?;
         if out.is_null() {
             return Err(cudaErrorInvalidValue);
         }
@@ -242,6 +243,7 @@ unsafe extern "C" fn cudaGraphRemoveDependencies(
     const WHAT: &str = "cudaGraphRemoveDependencies";
     api(WHAT, |rt| {
         let g = graph_of(rt, graph)?;
+        refuse_memory_nodes(rt, WHAT, g)?;
         let from = dependencies(rt, WHAT, g, from, n)?;
         let to = dependencies(rt, WHAT, g, to, n)?;
         for (i, (f, t)) in from.iter().zip(&to).enumerate() {
@@ -267,6 +269,7 @@ unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t 
     api("cudaGraphDestroyNode", |rt| {
         let n = node as usize;
         let graph = node_of(rt, node)?.graph;
+        refuse_memory_nodes(rt, "cudaGraphDestroyNode", graph)?;
         let g = &mut rt.graphs;
         g.graphs
             .get_mut(&graph)
@@ -282,6 +285,18 @@ unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t 
         g.free_node(n);
         Ok(())
     })
+}
+
+/// CUDA's restrictions on a graph with memory-allocation or -free nodes: it is not cloned, used
+/// as a child graph, or has nodes or edges removed.
+fn refuse_memory_nodes(rt: &Runtime, what: &str, graph: usize) -> Result<(), cudaError_t> {
+    if rt.graphs.mem.has_nodes(graph) {
+        diag(&format!(
+            "{what}: not for a graph with memory-allocation or -free nodes (CUDA's rule)"
+        ));
+        return Err(cudaErrorNotSupported);
+    }
+    Ok(())
 }
 
 /// Whether `graph` is the child graph of some node (then only the node may free it).
@@ -301,6 +316,7 @@ unsafe extern "C" fn cudaGraphAddChildGraphNode(
     const WHAT: &str = "cudaGraphAddChildGraphNode";
     api(WHAT, |rt| {
         let c = graph_of(rt, child)?;
+        refuse_memory_nodes(rt, WHAT, c)?;
         if c == graph as usize {
             diag(&format!("{WHAT}: a graph cannot be its own child"));
             return Err(cudaErrorInvalidValue);
@@ -358,6 +374,8 @@ fn label(rt: &Runtime, kind: &NodeKind) -> String {
         NodeKind::EventRecord { .. } => "event record".into(),
         NodeKind::EventWait { .. } => "event wait".into(),
         NodeKind::Child { .. } => "child graph".into(),
+        NodeKind::MemAlloc { addr, size, .. } => format!("alloc {size} bytes at {addr:#x}"),
+        NodeKind::MemFree { addr } => format!("free {addr:#x}"),
         NodeKind::Empty => "empty".into(),
     }
 }

@@ -153,6 +153,15 @@ pub enum NodeKind {
     Child {
         graph: usize,
     },
+    /// A graph allocation (`graph_mem.rs`) at its fixed address, and its pool properties.
+    MemAlloc {
+        addr: usize,
+        size: usize,
+        props: crate::graph_mem::cudaMemPoolProps,
+    },
+    MemFree {
+        addr: usize,
+    },
     Empty,
 }
 
@@ -168,6 +177,8 @@ impl NodeKind {
             NodeKind::Empty => 5,
             NodeKind::EventWait { .. } => 6,
             NodeKind::EventRecord { .. } => 7,
+            NodeKind::MemAlloc { .. } => 10,
+            NodeKind::MemFree { .. } => 11,
         }
     }
 }
@@ -199,6 +210,7 @@ pub struct Graphs {
     pub execs: HashMap<usize, crate::graph_exec::Exec>,
     pub capture: crate::capture::Captures,
     pub user_objects: crate::user_objects::UserObjects,
+    pub mem: crate::graph_mem::GraphMem,
     last_id: u32,
 }
 
@@ -258,6 +270,7 @@ impl Graphs {
         }
         self.ids.remove(&graph);
         self.user_objects.graph_destroyed(graph);
+        self.mem.release(graph);
         unsafe { free_handle(graph) };
         true
     }
@@ -455,6 +468,7 @@ pub fn run_node(rt: &mut Runtime, node: &NodeKind) -> Result<(), cudaError_t> {
             .contains_key(event)
             .then_some(())
             .ok_or(cudaErrorInvalidResourceHandle),
+        NodeKind::MemAlloc { .. } | NodeKind::MemFree { .. } => crate::graph_mem::run(rt, node),
         // Child graphs are expanded at instantiation; host nodes run outside the lock.
         NodeKind::Host { .. } | NodeKind::Child { .. } | NodeKind::Empty => Ok(()),
     }
@@ -478,6 +492,7 @@ unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
             return Err(cudaErrorInvalidValue);
         }
         if rt.graphs.destroy_graph(graph as usize) {
+            crate::graph_mem::free_released(rt);
             Ok(())
         } else {
             Err(cudaErrorInvalidValue)

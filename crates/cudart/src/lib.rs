@@ -8,8 +8,8 @@
 //! `register`, `launch`, `memory`, `copies` (batched and peer copies, 3-D memsets), `arrays`
 //! (CUDA arrays and their copies), `texture` (texture and surface objects), `device`,
 //! `errors`, `streams`, `ptsz` (per-thread default stream spellings), `graphs` +
-//! `graph_nodes` + `graph_params` + `graph_exec` + `user_objects` + `capture`, `library`
-//! (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
+//! `graph_nodes` + `graph_params` + `graph_exec` + `graph_mem` + `user_objects` + `capture`,
+//! `library` (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -63,6 +63,7 @@ mod error_table;
 mod errors;
 pub mod fatbin;
 mod graph_exec;
+mod graph_mem;
 mod graph_nodes;
 mod graph_params;
 mod graphs;

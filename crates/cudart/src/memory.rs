@@ -229,6 +229,9 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             ));
             return Err(cudaErrorInvalidValue);
         }
+        if let Some(r) = crate::graph_mem::free(rt, ptr as usize) {
+            return r;
+        }
         let managed = rt.managed_allocs.remove(&(ptr as usize));
         if !is_device(ptr) && !managed {
             diag(&format!("cudaFree: {ptr:p} is not a device pointer"));
