@@ -275,7 +275,7 @@ fn past(end: Option<usize>, limit: usize) -> bool {
 
 // An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DToArray(
+pub(crate) unsafe extern "C" fn cudaMemcpy2DToArray(
     dst: cudaArray_t,
     w_off: usize,
     h_off: usize,
@@ -302,7 +302,7 @@ unsafe extern "C" fn cudaMemcpy2DToArray(
 
 // An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DFromArray(
+pub(crate) unsafe extern "C" fn cudaMemcpy2DFromArray(
     dst: *mut c_void,
     dpitch: usize,
     src: cudaArray_t,
@@ -329,7 +329,7 @@ unsafe extern "C" fn cudaMemcpy2DFromArray(
 
 // An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
     dst: cudaArray_t,
     w_off: usize,
     h_off: usize,
@@ -358,7 +358,7 @@ unsafe extern "C" fn cudaMemcpy2DToArrayAsync(
 
 // An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpy2DFromArrayAsync(
     dst: *mut c_void,
     dpitch: usize,
     src: cudaArray_t,
@@ -430,7 +430,7 @@ unsafe fn array_linear(
     }
 }
 
-unsafe extern "C" fn cudaMemcpyToArray(
+pub(crate) unsafe extern "C" fn cudaMemcpyToArray(
     dst: cudaArray_t,
     w_off: usize,
     h_off: usize,
@@ -453,7 +453,7 @@ unsafe extern "C" fn cudaMemcpyToArray(
     })
 }
 
-unsafe extern "C" fn cudaMemcpyFromArray(
+pub(crate) unsafe extern "C" fn cudaMemcpyFromArray(
     dst: *mut c_void,
     src: cudaArray_t,
     w_off: usize,
@@ -484,6 +484,11 @@ struct Side3 {
     /// The element size when the side is an array (extent.width counts elements then).
     elem: Option<usize>,
     limit: Option<[usize; 3]>,
+}
+
+/// Bytes per element of a live array.
+pub(crate) fn element_size(rt: &Runtime, what: &str, a: cudaArray_t) -> Result<usize, cudaError_t> {
+    Ok(array(rt, what, a)?.format.bytes() as usize)
 }
 
 unsafe fn side3(
@@ -524,7 +529,7 @@ unsafe fn side3(
     })
 }
 
-unsafe fn memcpy_3d(
+pub(crate) unsafe fn memcpy_3d(
     rt: &mut Runtime,
     what: &str,
     p: *const cudaMemcpy3DParms,
@@ -591,11 +596,11 @@ unsafe fn memcpy_3d(
     Ok(())
 }
 
-unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
     api("cudaMemcpy3D", |rt| memcpy_3d(rt, "cudaMemcpy3D", p))
 }
 
-unsafe extern "C" fn cudaMemcpy3DAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpy3DAsync(
     p: *const cudaMemcpy3DParms,
     stream: cudaStream_t,
 ) -> cudaError_t {

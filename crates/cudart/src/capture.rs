@@ -49,6 +49,9 @@ struct Sequence {
     mode: c_int,
     origin: usize,
     invalidated: bool,
+    /// Whether the capture made the graph (`cudaStreamBeginCapture`) rather than adding to
+    /// the program's (`cudaStreamBeginCaptureToGraph`); a failed capture destroys only its own.
+    own_graph: bool,
 }
 
 /// A stream taking part in a capture sequence.
@@ -273,42 +276,129 @@ pub fn wait_event(
     Ok(true)
 }
 
-unsafe extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: c_int) -> cudaError_t {
-    api("cudaStreamBeginCapture", |rt| {
-        let s = stream as usize;
+/// Starts a capture on `stream` into `graph` (a new one when `None`), its first operations
+/// depending on `deps`.
+fn begin_capture(
+    rt: &mut Runtime,
+    what: &str,
+    stream: cudaStream_t,
+    mode: c_int,
+    graph: Option<usize>,
+    deps: Vec<usize>,
+) -> Result<(), cudaError_t> {
+    let s = stream as usize;
+    if !rt.valid_stream(stream) {
+        return Err(cudaErrorInvalidResourceHandle);
+    }
+    if !(0..=MODE_RELAXED).contains(&mode) {
+        return Err(cudaErrorInvalidValue);
+    }
+    if matches!(s, 0 | STREAM_LEGACY) {
+        diag(&format!(
+            "{what}: the legacy default stream cannot be captured; capture a stream of your own"
+        ));
+        return Err(cudaErrorStreamCaptureUnsupported);
+    }
+    if capturing(rt, stream) {
+        return Err(cudaErrorIllegalState);
+    }
+    let own_graph = graph.is_none();
+    let graph = graph.unwrap_or_else(|| rt.graphs.new_graph());
+    let c = &mut rt.graphs.capture;
+    c.last_id += 1;
+    c.seqs.insert(
+        c.last_id,
+        Sequence {
+            graph,
+            mode,
+            origin: s,
+            invalidated: false,
+            own_graph,
+        },
+    );
+    let edges = vec![[0; 8]; deps.len()];
+    c.streams.insert(
+        s,
+        Member {
+            seq: c.last_id,
+            tail: deps,
+            edges,
+        },
+    );
+    Ok(())
+}
+
+pub(crate) unsafe extern "C" fn cudaStreamBeginCapture(
+    stream: cudaStream_t,
+    mode: c_int,
+) -> cudaError_t {
+    const WHAT: &str = "cudaStreamBeginCapture";
+    api(WHAT, |rt| {
+        begin_capture(rt, WHAT, stream, mode, None, Vec::new())
+    })
+}
+
+/// Captures into the program's graph, after its nodes `deps` (edge data ignored);
+/// `cudaStreamEndCapture` returns that graph.
+pub(crate) unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
+    stream: cudaStream_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    _edges: *const [u8; 8],
+    n: usize,
+    mode: c_int,
+) -> cudaError_t {
+    const WHAT: &str = "cudaStreamBeginCaptureToGraph";
+    api(WHAT, |rt| {
+        let g = crate::graphs::graph_of(rt, graph)?;
+        let deps = crate::graphs::dependencies(rt, WHAT, g, deps, n)?;
+        begin_capture(rt, WHAT, stream, mode, Some(g), deps)
+    })
+}
+
+/// `flags`: `cudaStreamAddCaptureDependencies` (0) adds `deps` to the nodes the stream's next
+/// captured operation waits for, `cudaStreamSetCaptureDependencies` (1) replaces them.
+pub(crate) unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
+    stream: cudaStream_t,
+    deps: *const cudaGraphNode_t,
+    _edges: *const [u8; 8],
+    n: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    const WHAT: &str = "cudaStreamUpdateCaptureDependencies";
+    api(WHAT, |rt| {
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
         }
-        if !(0..=MODE_RELAXED).contains(&mode) {
+        if flags > 1 {
             return Err(cudaErrorInvalidValue);
         }
-        if matches!(s, 0 | STREAM_LEGACY) {
-            diag("cudaStreamBeginCapture: the legacy default stream cannot be captured; capture a stream of your own");
-            return Err(cudaErrorStreamCaptureUnsupported);
-        }
-        if capturing(rt, stream) {
+        let c = &rt.graphs.capture;
+        let Some(m) = c.streams.get(&(stream as usize)) else {
+            diag(&format!("{WHAT}: the stream is not capturing"));
             return Err(cudaErrorIllegalState);
+        };
+        let seq = &c.seqs[&m.seq];
+        if seq.invalidated {
+            return Err(cudaErrorStreamCaptureInvalidated);
         }
-        let graph = rt.graphs.new_graph();
-        let c = &mut rt.graphs.capture;
-        c.last_id += 1;
-        c.seqs.insert(
-            c.last_id,
-            Sequence {
-                graph,
-                mode,
-                origin: s,
-                invalidated: false,
-            },
-        );
-        c.streams.insert(
-            s,
-            Member {
-                seq: c.last_id,
-                tail: Vec::new(),
-                edges: Vec::new(),
-            },
-        );
+        let graph = seq.graph;
+        let new = crate::graphs::dependencies(rt, WHAT, graph, deps, n)?;
+        let m = rt
+            .graphs
+            .capture
+            .streams
+            .get_mut(&(stream as usize))
+            .expect("checked above");
+        if flags == 1 {
+            m.tail.clear();
+        }
+        for d in new {
+            if !m.tail.contains(&d) {
+                m.tail.push(d);
+            }
+        }
+        m.edges = vec![[0; 8]; m.tail.len()];
         Ok(())
     })
 }
@@ -376,14 +466,16 @@ fn end_capture(
         None
     };
     if let Some(e) = failure {
-        rt.graphs.destroy_graph(seq.graph);
+        if seq.own_graph {
+            rt.graphs.destroy_graph(seq.graph);
+        }
         unsafe { put(out, std::ptr::null_mut())? };
         return Err(e);
     }
     unsafe { put(out, seq.graph as cudaGraph_t) }
 }
 
-unsafe extern "C" fn cudaStreamEndCapture(
+pub(crate) unsafe extern "C" fn cudaStreamEndCapture(
     stream: cudaStream_t,
     out: *mut cudaGraph_t,
 ) -> cudaError_t {
@@ -400,7 +492,10 @@ fn status(rt: &Runtime, stream: cudaStream_t) -> (c_int, Option<u64>) {
     }
 }
 
-unsafe extern "C" fn cudaStreamIsCapturing(stream: cudaStream_t, out: *mut c_int) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamIsCapturing(
+    stream: cudaStream_t,
+    out: *mut c_int,
+) -> cudaError_t {
     api("cudaStreamIsCapturing", |rt| {
         if !rt.valid_stream(stream) {
             return Err(cudaErrorInvalidResourceHandle);
@@ -412,7 +507,7 @@ unsafe extern "C" fn cudaStreamIsCapturing(stream: cudaStream_t, out: *mut c_int
 /// CUDA 13's `cudaStreamGetCaptureInfo(stream, status, id, graph, deps, edgeData, numDeps)`;
 /// every out-pointer but the status may be null. The dependency and edge arrays stay valid
 /// until the stream's next captured operation or the end of the capture.
-unsafe extern "C" fn cudaStreamGetCaptureInfo(
+pub(crate) unsafe extern "C" fn cudaStreamGetCaptureInfo(
     stream: cudaStream_t,
     status_out: *mut c_int,
     id_out: *mut u64,
@@ -467,43 +562,12 @@ unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> cu
     })
 }
 
-unsafe extern "C" fn cudaStreamBeginCapture_ptsz(stream: cudaStream_t, mode: c_int) -> cudaError_t {
-    cudaStreamBeginCapture(stream, mode)
-}
-unsafe extern "C" fn cudaStreamEndCapture_ptsz(
-    stream: cudaStream_t,
-    out: *mut cudaGraph_t,
-) -> cudaError_t {
-    cudaStreamEndCapture(stream, out)
-}
-unsafe extern "C" fn cudaStreamIsCapturing_ptsz(
-    stream: cudaStream_t,
-    out: *mut c_int,
-) -> cudaError_t {
-    cudaStreamIsCapturing(stream, out)
-}
-unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(
-    stream: cudaStream_t,
-    status_out: *mut c_int,
-    id_out: *mut u64,
-    graph_out: *mut cudaGraph_t,
-    deps_out: *mut *const cudaGraphNode_t,
-    edges_out: *mut *const [u8; 8],
-    count_out: *mut usize,
-) -> cudaError_t {
-    cudaStreamGetCaptureInfo(
-        stream, status_out, id_out, graph_out, deps_out, edges_out, count_out,
-    )
-}
-
 export!(
     cudaStreamBeginCapture,
+    cudaStreamBeginCaptureToGraph,
+    cudaStreamUpdateCaptureDependencies,
     cudaStreamEndCapture,
     cudaStreamIsCapturing,
     cudaStreamGetCaptureInfo,
     cudaThreadExchangeStreamCaptureMode,
-    cudaStreamBeginCapture_ptsz,
-    cudaStreamEndCapture_ptsz,
-    cudaStreamIsCapturing_ptsz,
-    cudaStreamGetCaptureInfo_ptsz,
 );

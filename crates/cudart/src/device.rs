@@ -135,7 +135,7 @@ unsafe extern "C" fn cudaFuncGetAttributes(
 
 /// `cudaFuncAttributeMaxDynamicSharedMemorySize` (8) is checked against the 48 KB a CTA may
 /// use and applied; the carveout (9) is a hint and accepted; the rest are not supported.
-unsafe extern "C" fn cudaFuncSetAttribute(
+pub(crate) unsafe extern "C" fn cudaFuncSetAttribute(
     func: *const c_void,
     attr: c_int,
     value: c_int,

@@ -14,7 +14,7 @@
 // The handle types keep CUDA's C names (`cudaGraph_t`), so the code reads like the CUDA headers.
 #![allow(non_camel_case_types)]
 
-use crate::runtime::{api, diag, guard, put, Runtime};
+use crate::runtime::{api, diag, put, Runtime};
 use crate::streams::{free_handle, new_handle};
 use crate::types::*;
 use std::collections::HashMap;
@@ -27,6 +27,7 @@ pub type HostFn = unsafe extern "C" fn(*mut c_void);
 
 /// `cudaKernelNodeParams`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct cudaKernelNodeParams {
     pub func: *const c_void,
     pub grid: dim3,
@@ -53,6 +54,7 @@ pub struct cudaPitchedPtr {
     pub ysize: usize,
 }
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct cudaMemcpy3DParms {
     pub src_array: *mut c_void,
     pub src_pos: cudaPos,
@@ -66,6 +68,7 @@ pub struct cudaMemcpy3DParms {
 
 /// `cudaMemsetParams`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct cudaMemsetParams {
     pub dst: *mut c_void,
     pub pitch: usize,
@@ -77,6 +80,7 @@ pub struct cudaMemsetParams {
 
 /// `cudaHostNodeParams`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct cudaHostNodeParams {
     pub f: Option<HostFn>,
     pub data: *mut c_void,
@@ -141,7 +145,42 @@ pub enum NodeKind {
     EventRecord {
         event: usize,
     },
+    /// Waits for an event: everything has finished by then, so it checks the event exists.
+    EventWait {
+        event: usize,
+    },
+    /// A child graph: the graph (owned by the node, a copy of the one given) runs in its place.
+    Child {
+        graph: usize,
+    },
+    /// A graph allocation (`graph_mem.rs`) at its fixed address, and its pool properties.
+    MemAlloc {
+        addr: usize,
+        size: usize,
+        props: crate::graph_mem::cudaMemPoolProps,
+    },
+    MemFree {
+        addr: usize,
+    },
     Empty,
+}
+
+impl NodeKind {
+    /// `cudaGraphNodeType`.
+    pub fn type_code(&self) -> c_int {
+        match self {
+            NodeKind::Kernel { .. } => 0,
+            NodeKind::Copy(_) => 1,
+            NodeKind::Memset { .. } => 2,
+            NodeKind::Host { .. } => 3,
+            NodeKind::Child { .. } => 4,
+            NodeKind::Empty => 5,
+            NodeKind::EventWait { .. } => 6,
+            NodeKind::EventRecord { .. } => 7,
+            NodeKind::MemAlloc { .. } => 10,
+            NodeKind::MemFree { .. } => 11,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -150,6 +189,14 @@ pub struct Node {
     pub kind: NodeKind,
     /// Nodes of the same graph this one waits for.
     pub deps: Vec<usize>,
+    /// Unique among the nodes of all graphs (`cudaGraphNodeGetLocalId`).
+    pub id: u32,
+    /// The node this one was cloned from (`cudaGraphNodeFindInClone`).
+    pub origin: Option<usize>,
+    /// Addresses of a kernel node's argument copies, handed out by
+    /// `cudaGraphKernelNodeGetParams` as its `void **kernelParams` (valid until the node's
+    /// parameters change).
+    pub arg_ptrs: Vec<usize>,
 }
 
 /// Graphs, their nodes and executable graphs, by handle.
@@ -157,59 +204,106 @@ pub struct Node {
 pub struct Graphs {
     /// Graph → its nodes in the order they were added.
     pub graphs: HashMap<usize, Vec<usize>>,
+    /// Graph → its id (`cudaGraphGetId`).
+    pub ids: HashMap<usize, u32>,
     pub nodes: HashMap<usize, Node>,
-    /// Executable graph → its nodes in launch order.
-    pub execs: HashMap<usize, Vec<NodeKind>>,
+    pub execs: HashMap<usize, crate::graph_exec::Exec>,
     pub capture: crate::capture::Captures,
+    pub user_objects: crate::user_objects::UserObjects,
+    pub mem: crate::graph_mem::GraphMem,
+    last_id: u32,
 }
 
 impl Graphs {
     pub fn new_graph(&mut self) -> usize {
         let g = new_handle();
         self.graphs.insert(g, Vec::new());
+        let id = self.next_id();
+        self.ids.insert(g, id);
         g
+    }
+
+    /// A fresh id for a graph, node or executable graph.
+    pub fn next_id(&mut self) -> u32 {
+        self.last_id += 1;
+        self.last_id
     }
 
     /// Adds a node to a graph that exists, after dependencies that are its nodes.
     pub fn insert(&mut self, graph: usize, mut deps: Vec<usize>, kind: NodeKind) -> usize {
         deps.dedup();
         let n = new_handle();
-        self.nodes.insert(n, Node { graph, kind, deps });
+        let id = self.next_id();
+        self.nodes.insert(
+            n,
+            Node {
+                graph,
+                kind,
+                deps,
+                id,
+                origin: None,
+                arg_ptrs: Vec::new(),
+            },
+        );
         self.graphs.get_mut(&graph).expect("a live graph").push(n);
         n
     }
 
-    /// Frees a graph and its nodes.
+    /// Frees a node (which the caller has unlinked from its graph), with the child graph it
+    /// owns.
+    pub fn free_node(&mut self, n: usize) {
+        if let Some(node) = self.nodes.remove(&n) {
+            if let NodeKind::Child { graph } = node.kind {
+                self.destroy_graph(graph);
+            }
+            unsafe { free_handle(n) };
+        }
+    }
+
+    /// Frees a graph, its nodes and the child graphs they own.
     pub fn destroy_graph(&mut self, graph: usize) -> bool {
         let Some(nodes) = self.graphs.remove(&graph) else {
             return false;
         };
         for n in nodes {
-            self.nodes.remove(&n);
-            unsafe { free_handle(n) };
+            self.free_node(n);
         }
+        self.ids.remove(&graph);
+        self.user_objects.graph_destroyed(graph);
+        self.mem.release(graph);
         unsafe { free_handle(graph) };
         true
     }
 
     /// The graph's nodes in dependency order: among the nodes whose dependencies are done, the
-    /// one added first. `None` when the dependencies form a cycle.
+    /// one added first. `None` when the dependencies form a cycle. (Instantiation orders its
+    /// frozen copy, `graph_exec::freeze`.)
+    #[cfg(test)]
     pub fn order(&self, graph: usize) -> Option<Vec<usize>> {
         let nodes = &self.graphs[&graph];
-        let mut done: Vec<bool> = vec![false; nodes.len()];
         let index: HashMap<usize, usize> = nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-        let mut order = Vec::with_capacity(nodes.len());
-        while order.len() < nodes.len() {
-            let next = (0..nodes.len())
-                .find(|&i| !done[i] && self.nodes[&nodes[i]].deps.iter().all(|d| done[index[d]]))?;
-            done[next] = true;
-            order.push(nodes[next]);
-        }
-        Some(order)
+        let deps: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|n| self.nodes[n].deps.iter().map(|d| index[d]).collect())
+            .collect();
+        Some(order_of(&deps)?.into_iter().map(|i| nodes[i]).collect())
     }
 }
 
-fn graph_of(rt: &Runtime, graph: cudaGraph_t) -> Result<usize, cudaError_t> {
+/// Dependency order of nodes `0..deps.len()`, node `i` waiting for the nodes `deps[i]`: among
+/// the nodes whose dependencies are done, the lowest index. `None` for a cycle.
+pub fn order_of(deps: &[Vec<usize>]) -> Option<Vec<usize>> {
+    let mut done = vec![false; deps.len()];
+    let mut order = Vec::with_capacity(deps.len());
+    while order.len() < deps.len() {
+        let next = (0..deps.len()).find(|&i| !done[i] && deps[i].iter().all(|&d| done[d]))?;
+        done[next] = true;
+        order.push(next);
+    }
+    Some(order)
+}
+
+pub fn graph_of(rt: &Runtime, graph: cudaGraph_t) -> Result<usize, cudaError_t> {
     let g = graph as usize;
     if rt.graphs.graphs.contains_key(&g) {
         Ok(g)
@@ -219,7 +313,7 @@ fn graph_of(rt: &Runtime, graph: cudaGraph_t) -> Result<usize, cudaError_t> {
 }
 
 /// The dependency list a program passed, checked to be nodes of `graph`.
-unsafe fn dependencies(
+pub unsafe fn dependencies(
     rt: &Runtime,
     what: &str,
     graph: usize,
@@ -249,7 +343,7 @@ unsafe fn dependencies(
 }
 
 /// The shared part of every `cudaGraphAdd*Node`.
-unsafe fn add(
+pub unsafe fn add(
     rt: &mut Runtime,
     what: &str,
     out: *mut cudaGraphNode_t,
@@ -369,7 +463,14 @@ pub fn run_node(rt: &mut Runtime, node: &NodeKind) -> Result<(), cudaError_t> {
             e.recorded = Some(clock);
             Ok(())
         }
-        NodeKind::Host { .. } | NodeKind::Empty => Ok(()),
+        NodeKind::EventWait { event } => rt
+            .events
+            .contains_key(event)
+            .then_some(())
+            .ok_or(cudaErrorInvalidResourceHandle),
+        NodeKind::MemAlloc { .. } | NodeKind::MemFree { .. } => crate::graph_mem::run(rt, node),
+        // Child graphs are expanded at instantiation; host nodes run outside the lock.
+        NodeKind::Host { .. } | NodeKind::Child { .. } | NodeKind::Empty => Ok(()),
     }
 }
 
@@ -383,14 +484,22 @@ unsafe extern "C" fn cudaGraphCreate(graph: *mut cudaGraph_t, flags: c_uint) -> 
     })
 }
 
+/// Also drops the graph's references to user objects, whose destructors may then run.
 unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
-    api("cudaGraphDestroy", |rt| {
+    let e = api("cudaGraphDestroy", |rt| {
+        if crate::graph_nodes::owned_by_a_node(&rt.graphs, graph as usize) {
+            diag("cudaGraphDestroy: the graph belongs to a child-graph node; destroy the node or its graph");
+            return Err(cudaErrorInvalidValue);
+        }
         if rt.graphs.destroy_graph(graph as usize) {
+            crate::graph_mem::free_released(rt);
             Ok(())
         } else {
             Err(cudaErrorInvalidValue)
         }
-    })
+    });
+    crate::user_objects::run_destructors();
+    e
 }
 
 unsafe extern "C" fn cudaGraphAddKernelNode(
@@ -402,22 +511,33 @@ unsafe extern "C" fn cudaGraphAddKernelNode(
 ) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddKernelNode";
     api(WHAT, |rt| {
-        let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
-        if p.args.is_null() && !p.extra.is_null() {
-            diag(&format!("{WHAT}: kernel arguments in the `extra` format are not supported; pass kernelParams"));
-            return Err(cudaErrorNotSupported);
-        }
-        let stub = p.func as usize;
-        let args = crate::launch::argument_bytes(rt, stub, p.args)?;
-        let kind = NodeKind::Kernel {
-            stub,
-            grid: p.grid,
-            block: p.block,
-            shared: p.shared as usize,
-            args,
-            cooperative: false,
-        };
+        let kind = kernel_kind(rt, WHAT, p)?;
         add(rt, WHAT, out, graph, deps, n, kind)
+    })
+}
+
+/// A kernel node's parameters as given; the arguments are copied now.
+pub unsafe fn kernel_kind(
+    rt: &mut Runtime,
+    what: &str,
+    p: *const cudaKernelNodeParams,
+) -> Result<NodeKind, cudaError_t> {
+    let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
+    if p.args.is_null() && !p.extra.is_null() {
+        diag(&format!(
+            "{what}: kernel arguments in the `extra` format are not supported; pass kernelParams"
+        ));
+        return Err(cudaErrorNotSupported);
+    }
+    let stub = p.func as usize;
+    let args = crate::launch::argument_bytes(rt, stub, p.args)?;
+    Ok(NodeKind::Kernel {
+        stub,
+        grid: p.grid,
+        block: p.block,
+        shared: p.shared as usize,
+        args,
+        cooperative: false,
     })
 }
 
@@ -473,31 +593,36 @@ unsafe extern "C" fn cudaGraphAddMemsetNode(
 ) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddMemsetNode";
     api(WHAT, |rt| {
-        let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
-        if !matches!(p.element_size, 1 | 2 | 4) {
-            diag(&format!(
-                "{WHAT}: elementSize {} (must be 1, 2 or 4)",
-                p.element_size
-            ));
-            return Err(cudaErrorInvalidValue);
-        }
-        let row = p.width * p.element_size as usize;
-        if p.height > 1 && p.pitch < row {
-            diag(&format!(
-                "{WHAT}: pitch {} is less than a row of {row} bytes",
-                p.pitch
-            ));
-            return Err(cudaErrorInvalidValue);
-        }
-        let kind = NodeKind::Memset {
-            dst: p.dst as usize,
-            pitch: p.pitch,
-            value: p.value,
-            element_size: p.element_size,
-            width: p.width,
-            height: p.height.max(1),
-        };
+        let kind = memset_kind(WHAT, p)?;
         add(rt, WHAT, out, graph, deps, n, kind)
+    })
+}
+
+/// A memset node's parameters, checked.
+pub unsafe fn memset_kind(what: &str, p: *const cudaMemsetParams) -> Result<NodeKind, cudaError_t> {
+    let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
+    if !matches!(p.element_size, 1 | 2 | 4) {
+        diag(&format!(
+            "{what}: elementSize {} (must be 1, 2 or 4)",
+            p.element_size
+        ));
+        return Err(cudaErrorInvalidValue);
+    }
+    let row = p.width * p.element_size as usize;
+    if p.height > 1 && p.pitch < row {
+        diag(&format!(
+            "{what}: pitch {} is less than a row of {row} bytes",
+            p.pitch
+        ));
+        return Err(cudaErrorInvalidValue);
+    }
+    Ok(NodeKind::Memset {
+        dst: p.dst as usize,
+        pitch: p.pitch,
+        value: p.value,
+        element_size: p.element_size,
+        width: p.width,
+        height: p.height.max(1),
     })
 }
 
@@ -510,20 +635,18 @@ unsafe extern "C" fn cudaGraphAddHostNode(
 ) -> cudaError_t {
     const WHAT: &str = "cudaGraphAddHostNode";
     api(WHAT, |rt| {
-        let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
-        let f = p.f.ok_or(cudaErrorInvalidValue)?;
-        add(
-            rt,
-            WHAT,
-            out,
-            graph,
-            deps,
-            n,
-            NodeKind::Host {
-                f,
-                data: p.data as usize,
-            },
-        )
+        let kind = host_kind(p)?;
+        add(rt, WHAT, out, graph, deps, n, kind)
+    })
+}
+
+/// A host node's parameters: the function must not be null.
+pub unsafe fn host_kind(p: *const cudaHostNodeParams) -> Result<NodeKind, cudaError_t> {
+    let p = p.as_ref().ok_or(cudaErrorInvalidValue)?;
+    let f = p.f.ok_or(cudaErrorInvalidValue)?;
+    Ok(NodeKind::Host {
+        f,
+        data: p.data as usize,
     })
 }
 
@@ -622,128 +745,6 @@ unsafe extern "C" fn cudaGraphGetNodes(
     })
 }
 
-fn instantiate(
-    rt: &mut Runtime,
-    what: &str,
-    out: *mut cudaGraphExec_t,
-    graph: cudaGraph_t,
-) -> Result<(), cudaError_t> {
-    if out.is_null() {
-        return Err(cudaErrorInvalidValue);
-    }
-    let g = graph_of(rt, graph)?;
-    let Some(order) = rt.graphs.order(g) else {
-        diag(&format!("{what}: the graph's dependencies form a cycle"));
-        return Err(cudaErrorInvalidValue);
-    };
-    let nodes = order
-        .iter()
-        .map(|n| rt.graphs.nodes[n].kind.clone())
-        .collect();
-    let exec = new_handle();
-    rt.graphs.execs.insert(exec, nodes);
-    unsafe { put(out, exec as cudaGraphExec_t) }
-}
-
-/// CUDA 13: `cudaGraphInstantiate(exec, graph, unsigned long long flags)`.
-unsafe extern "C" fn cudaGraphInstantiate(
-    out: *mut cudaGraphExec_t,
-    graph: cudaGraph_t,
-    _flags: u64,
-) -> cudaError_t {
-    api("cudaGraphInstantiate", |rt| {
-        instantiate(rt, "cudaGraphInstantiate", out, graph)
-    })
-}
-
-unsafe extern "C" fn cudaGraphInstantiateWithFlags(
-    out: *mut cudaGraphExec_t,
-    graph: cudaGraph_t,
-    _flags: u64,
-) -> cudaError_t {
-    api("cudaGraphInstantiateWithFlags", |rt| {
-        instantiate(rt, "cudaGraphInstantiateWithFlags", out, graph)
-    })
-}
-
-unsafe extern "C" fn cudaGraphExecDestroy(exec: cudaGraphExec_t) -> cudaError_t {
-    api("cudaGraphExecDestroy", |rt| {
-        rt.graphs
-            .execs
-            .remove(&(exec as usize))
-            .ok_or(cudaErrorInvalidValue)?;
-        free_handle(exec as usize);
-        Ok(())
-    })
-}
-
-unsafe extern "C" fn cudaGraphUpload(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    api("cudaGraphUpload", |rt| {
-        if !rt.valid_stream(stream) {
-            return Err(cudaErrorInvalidResourceHandle);
-        }
-        rt.graphs
-            .execs
-            .get(&(exec as usize))
-            .map(|_| ())
-            .ok_or(cudaErrorInvalidValue)
-    })
-}
-
-/// Runs the executable graph's nodes in order, to completion; the first failing node's error
-/// is returned. On a capturing stream the nodes are captured in that order instead.
-unsafe extern "C" fn cudaGraphLaunch(exec: cudaGraphExec_t, stream: cudaStream_t) -> cudaError_t {
-    const WHAT: &str = "cudaGraphLaunch";
-    let mut nodes = Vec::new();
-    let e = api(WHAT, |rt| {
-        if !rt.valid_stream(stream) {
-            return Err(cudaErrorInvalidResourceHandle);
-        }
-        nodes = rt
-            .graphs
-            .execs
-            .get(&(exec as usize))
-            .ok_or(cudaErrorInvalidValue)?
-            .clone();
-        if crate::capture::capturing(rt, stream) {
-            for n in std::mem::take(&mut nodes) {
-                crate::capture::capture(rt, stream, n)?;
-            }
-        }
-        Ok(())
-    });
-    if e != cudaSuccess {
-        return e;
-    }
-    for node in nodes {
-        let e = match node {
-            // Outside the runtime lock: the function may call the runtime.
-            NodeKind::Host { f, data } => guard(WHAT, cudaErrorUnknown, || {
-                f(data as *mut c_void);
-                cudaSuccess
-            }),
-            node => api(WHAT, |rt| run_node(rt, &node)),
-        };
-        if e != cudaSuccess {
-            return e;
-        }
-    }
-    cudaSuccess
-}
-
-unsafe extern "C" fn cudaGraphLaunch_ptsz(
-    exec: cudaGraphExec_t,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaGraphLaunch(exec, stream)
-}
-unsafe extern "C" fn cudaGraphUpload_ptsz(
-    exec: cudaGraphExec_t,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaGraphUpload(exec, stream)
-}
-
 export!(
     cudaGraphCreate,
     cudaGraphDestroy,
@@ -756,13 +757,6 @@ export!(
     cudaGraphAddEventRecordNode,
     cudaGraphAddDependencies,
     cudaGraphGetNodes,
-    cudaGraphInstantiate,
-    cudaGraphInstantiateWithFlags,
-    cudaGraphExecDestroy,
-    cudaGraphUpload,
-    cudaGraphLaunch,
-    cudaGraphLaunch_ptsz,
-    cudaGraphUpload_ptsz,
 );
 
 #[cfg(test)]

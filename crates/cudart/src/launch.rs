@@ -85,7 +85,7 @@ unsafe extern "C" fn cudaGetKernel(kernel: *mut cudaKernel_t, entry: *const c_vo
     __cudaGetKernel(kernel, entry)
 }
 
-unsafe extern "C" fn __cudaLaunchKernel(
+pub(crate) unsafe extern "C" fn __cudaLaunchKernel(
     kernel: cudaKernel_t,
     grid: dim3,
     block: dim3,
@@ -107,29 +107,7 @@ unsafe extern "C" fn __cudaLaunchKernel(
     })
 }
 
-unsafe extern "C" fn __cudaLaunchKernel_ptsz(
-    kernel: cudaKernel_t,
-    grid: dim3,
-    block: dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api("__cudaLaunchKernel_ptsz", |rt| {
-        launch(
-            rt,
-            kernel as usize,
-            grid,
-            block,
-            args,
-            shared,
-            stream,
-            false,
-        )
-    })
-}
-
-unsafe extern "C" fn cudaLaunchKernel(
+pub(crate) unsafe extern "C" fn cudaLaunchKernel(
     func: *const c_void,
     grid: dim3,
     block: dim3,
@@ -142,25 +120,12 @@ unsafe extern "C" fn cudaLaunchKernel(
     })
 }
 
-unsafe extern "C" fn cudaLaunchKernel_ptsz(
-    func: *const c_void,
-    grid: dim3,
-    block: dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api("cudaLaunchKernel_ptsz", |rt| {
-        launch(rt, func as usize, grid, block, args, shared, stream, false)
-    })
-}
-
 /// A cooperative launch: its CTAs must all fit on the GPU at once (by the occupancy rule the
 /// timing model's dispatcher uses, `Device::check_cooperative`; checked here, before a stream
 /// capture records it, and again by the Device in either mode), and it gets the grid-sync
 /// workspace cooperative groups' `grid.sync()` reads from `%envreg1/2`
 /// (`Device::launch_cooperative`).
-unsafe extern "C" fn cudaLaunchCooperativeKernel(
+pub(crate) unsafe extern "C" fn cudaLaunchCooperativeKernel(
     func: *const c_void,
     grid: dim3,
     block: dim3,
@@ -186,17 +151,6 @@ unsafe extern "C" fn cudaLaunchCooperativeKernel(
         }
         launch(rt, func as usize, grid, block, args, shared, stream, true)
     })
-}
-
-unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(
-    func: *const c_void,
-    grid: dim3,
-    block: dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream)
 }
 
 /// The kernel behind a host stub, resolved on first use.
@@ -585,11 +539,8 @@ export!(
     __cudaGetKernel,
     cudaGetKernel,
     __cudaLaunchKernel,
-    __cudaLaunchKernel_ptsz,
     cudaLaunchKernel,
-    cudaLaunchKernel_ptsz,
     cudaLaunchCooperativeKernel,
-    cudaLaunchCooperativeKernel_ptsz,
 );
 
 #[cfg(test)]

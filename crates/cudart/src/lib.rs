@@ -5,9 +5,11 @@
 //!
 //! Layout: `fatbin`/`cubin` (pure parsing), `config` (environment), `runtime` (the one global
 //! state behind a mutex, error bookkeeping), and one file per group of entry points:
-//! `register`, `launch`, `memory`, `arrays` (CUDA arrays and their copies), `texture`
-//! (texture and surface objects), `device`, `errors`, `streams`, `graphs` + `capture`,
-//! `stubs`.
+//! `register`, `launch`, `memory`, `copies` (batched and peer copies, 3-D memsets), `arrays`
+//! (CUDA arrays and their copies), `texture` (texture and surface objects), `device`,
+//! `errors`, `streams`, `ptsz` (per-thread default stream spellings), `graphs` +
+//! `graph_nodes` + `graph_params` + `graph_exec` + `graph_mem` + `user_objects` + `capture`,
+//! `library` (code loaded at run time), `stubs` (everything else NVIDIA's library exports).
 //!
 //! Entry points are ordinary `unsafe extern "C"` Rust functions named like the CUDA ones; the
 //! [`export!`] macro publishes each under its C name with symbol version `libcudart.so.13`
@@ -54,17 +56,24 @@ macro_rules! export {
 mod arrays;
 mod capture;
 pub mod config;
+mod copies;
 pub mod cubin;
 mod device;
 mod error_table;
 mod errors;
 pub mod fatbin;
+mod graph_exec;
+mod graph_mem;
+mod graph_nodes;
+mod graph_params;
 mod graphs;
 mod launch;
+mod library;
 mod managed;
 mod memory;
 mod occupancy;
 mod props;
+mod ptsz;
 pub(crate) mod register;
 mod runtime;
 mod streams;
@@ -72,3 +81,4 @@ mod stubs;
 pub mod tex_types;
 mod texture;
 pub mod types;
+mod user_objects;

@@ -137,7 +137,7 @@ fn hint(
     Ok(())
 }
 
-unsafe extern "C" fn cudaMemPrefetchAsync(
+pub(crate) unsafe extern "C" fn cudaMemPrefetchAsync(
     p: *const c_void,
     count: usize,
     _to: cudaMemLocation,
@@ -150,16 +150,6 @@ unsafe extern "C" fn cudaMemPrefetchAsync(
         }
         hint(rt, "cudaMemPrefetchAsync", p, count, Some(stream))
     })
-}
-
-unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(
-    p: *const c_void,
-    count: usize,
-    to: cudaMemLocation,
-    flags: c_uint,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemPrefetchAsync(p, count, to, flags, stream)
 }
 
 unsafe extern "C" fn cudaMemAdvise(
@@ -176,7 +166,7 @@ unsafe extern "C" fn cudaMemAdvise(
     })
 }
 
-unsafe extern "C" fn cudaStreamAttachMemAsync(
+pub(crate) unsafe extern "C" fn cudaStreamAttachMemAsync(
     stream: cudaStream_t,
     p: *mut c_void,
     length: usize,
@@ -202,21 +192,10 @@ unsafe extern "C" fn cudaStreamAttachMemAsync(
     })
 }
 
-unsafe extern "C" fn cudaStreamAttachMemAsync_ptsz(
-    stream: cudaStream_t,
-    p: *mut c_void,
-    length: usize,
-    flags: c_uint,
-) -> cudaError_t {
-    cudaStreamAttachMemAsync(stream, p, length, flags)
-}
-
 export!(
     cudaMallocManaged,
     cudaHostGetDevicePointer,
     cudaMemPrefetchAsync,
-    cudaMemPrefetchAsync_ptsz,
     cudaMemAdvise,
     cudaStreamAttachMemAsync,
-    cudaStreamAttachMemAsync_ptsz,
 );

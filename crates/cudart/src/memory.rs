@@ -229,6 +229,9 @@ unsafe extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             ));
             return Err(cudaErrorInvalidValue);
         }
+        if let Some(r) = crate::graph_mem::free(rt, ptr as usize) {
+            return r;
+        }
         let managed = rt.managed_allocs.remove(&(ptr as usize));
         if !is_device(ptr) && !managed {
             diag(&format!("cudaFree: {ptr:p} is not a device pointer"));
@@ -330,7 +333,7 @@ unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> 
     })
 }
 
-unsafe extern "C" fn cudaMemcpy(
+pub(crate) unsafe extern "C" fn cudaMemcpy(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
@@ -341,7 +344,7 @@ unsafe extern "C" fn cudaMemcpy(
     })
 }
 
-unsafe extern "C" fn cudaMemcpyAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpyAsync(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
@@ -376,13 +379,17 @@ pub unsafe fn memset(
         .map_err(|e| bad_pointer(what, e))
 }
 
-unsafe extern "C" fn cudaMemset(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaMemset(
+    ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+) -> cudaError_t {
     api("cudaMemset", |rt| {
         memset(rt, "cudaMemset", ptr, value, count)
     })
 }
 
-unsafe extern "C" fn cudaMemsetAsync(
+pub(crate) unsafe extern "C" fn cudaMemsetAsync(
     ptr: *mut c_void,
     value: c_int,
     count: usize,
@@ -443,7 +450,7 @@ unsafe fn from_symbol(
     copy(rt, what, dst, src, count, kind)
 }
 
-unsafe extern "C" fn cudaMemcpyToSymbol(
+pub(crate) unsafe extern "C" fn cudaMemcpyToSymbol(
     sym: *const c_void,
     src: *const c_void,
     count: usize,
@@ -455,7 +462,7 @@ unsafe extern "C" fn cudaMemcpyToSymbol(
     })
 }
 
-unsafe extern "C" fn cudaMemcpyFromSymbol(
+pub(crate) unsafe extern "C" fn cudaMemcpyFromSymbol(
     dst: *mut c_void,
     sym: *const c_void,
     count: usize,
@@ -467,7 +474,7 @@ unsafe extern "C" fn cudaMemcpyFromSymbol(
     })
 }
 
-unsafe extern "C" fn cudaMemcpyToSymbolAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     sym: *const c_void,
     src: *const c_void,
     count: usize,
@@ -485,7 +492,7 @@ unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     })
 }
 
-unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
     dst: *mut c_void,
     sym: *const c_void,
     count: usize,
@@ -595,7 +602,7 @@ pub unsafe fn copy_2d(
     Ok(())
 }
 
-unsafe extern "C" fn cudaMemcpy2D(
+pub(crate) unsafe extern "C" fn cudaMemcpy2D(
     dst: *mut c_void,
     dpitch: usize,
     src: *const c_void,
@@ -621,7 +628,7 @@ unsafe extern "C" fn cudaMemcpy2D(
 
 // An entry point: the parameters are CUDA's C signature.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DAsync(
+pub(crate) unsafe extern "C" fn cudaMemcpy2DAsync(
     dst: *mut c_void,
     dpitch: usize,
     src: *const c_void,
@@ -666,7 +673,7 @@ unsafe extern "C" fn cudaMemcpy2DAsync(
     })
 }
 
-unsafe extern "C" fn cudaMemset2D(
+pub(crate) unsafe extern "C" fn cudaMemset2D(
     ptr: *mut c_void,
     pitch: usize,
     value: c_int,
@@ -727,108 +734,6 @@ unsafe extern "C" fn cudaPointerGetAttributes(
     })
 }
 
-// Per-thread-default-stream spellings (`nvcc --default-stream per-thread`): the same calls.
-unsafe extern "C" fn cudaMemcpy_ptds(
-    dst: *mut c_void,
-    src: *const c_void,
-    count: usize,
-    kind: c_int,
-) -> cudaError_t {
-    cudaMemcpy(dst, src, count, kind)
-}
-unsafe extern "C" fn cudaMemcpyAsync_ptsz(
-    dst: *mut c_void,
-    src: *const c_void,
-    count: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemcpyAsync(dst, src, count, kind, stream)
-}
-unsafe extern "C" fn cudaMemset_ptds(ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
-    cudaMemset(ptr, value, count)
-}
-unsafe extern "C" fn cudaMemsetAsync_ptsz(
-    ptr: *mut c_void,
-    value: c_int,
-    count: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemsetAsync(ptr, value, count, stream)
-}
-unsafe extern "C" fn cudaMemcpyToSymbol_ptds(
-    sym: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    cudaMemcpyToSymbol(sym, src, count, offset, kind)
-}
-unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(
-    dst: *mut c_void,
-    sym: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    cudaMemcpyFromSymbol(dst, sym, count, offset, kind)
-}
-unsafe extern "C" fn cudaMemcpyToSymbolAsync_ptsz(
-    sym: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemcpyToSymbolAsync(sym, src, count, offset, kind, stream)
-}
-unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(
-    dst: *mut c_void,
-    sym: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemcpyFromSymbolAsync(dst, sym, count, offset, kind, stream)
-}
-// An entry point: the parameters are CUDA's C signature.
-#[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cudaMemcpy2DAsync_ptsz(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)
-}
-unsafe extern "C" fn cudaMemset2D_ptds(
-    ptr: *mut c_void,
-    pitch: usize,
-    value: c_int,
-    width: usize,
-    height: usize,
-) -> cudaError_t {
-    cudaMemset2D(ptr, pitch, value, width, height)
-}
-unsafe extern "C" fn cudaMemcpy2D_ptds(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-) -> cudaError_t {
-    cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind)
-}
-
 export!(
     cudaMalloc,
     cudaFree,
@@ -854,17 +759,6 @@ export!(
     cudaMemcpy2DAsync,
     cudaMemset2D,
     cudaPointerGetAttributes,
-    cudaMemcpy_ptds,
-    cudaMemcpyAsync_ptsz,
-    cudaMemset_ptds,
-    cudaMemsetAsync_ptsz,
-    cudaMemcpyToSymbol_ptds,
-    cudaMemcpyFromSymbol_ptds,
-    cudaMemcpy2D_ptds,
-    cudaMemcpyToSymbolAsync_ptsz,
-    cudaMemcpyFromSymbolAsync_ptsz,
-    cudaMemcpy2DAsync_ptsz,
-    cudaMemset2D_ptds,
 );
 
 #[cfg(test)]

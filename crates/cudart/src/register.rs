@@ -13,7 +13,7 @@ unsafe fn name_of(p: *const c_char) -> Option<String> {
 }
 
 /// Reads and loads one fatbinary; never fails (a broken module is recorded as `Failed`).
-unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
+pub(crate) unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) -> Module {
     let failed = |code, message: String| Module {
         state: ModuleState::Failed { code, message },
         ptx: None,

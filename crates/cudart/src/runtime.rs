@@ -102,6 +102,8 @@ pub struct Runtime {
     pub graphs: crate::graphs::Graphs,
     /// CUDA arrays and the texture and surface objects' descriptors as given.
     pub objects: crate::arrays::Objects,
+    /// Libraries loaded at run time (`cudaLibraryLoadData`); their modules are in `modules`.
+    pub libraries: crate::library::Libraries,
 }
 
 impl Runtime {
@@ -133,6 +135,7 @@ impl Runtime {
             limits: HashMap::new(),
             graphs: crate::graphs::Graphs::default(),
             objects: Default::default(),
+            libraries: Default::default(),
         }
     }
 

@@ -11,7 +11,7 @@
 
 use crate::capture;
 use crate::config::Mode;
-use crate::graphs::NodeKind;
+use crate::graphs::{HostFn, NodeKind};
 use crate::runtime::{api, diag, guard, put, Event, Runtime};
 use crate::types::*;
 use std::ffi::{c_float, c_int, c_uint, c_void};
@@ -77,21 +77,21 @@ unsafe extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
     })
 }
 
-unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
     api("cudaStreamSynchronize", |rt| {
         check_stream(rt, stream)?;
         capture::refuse_sync(rt, "cudaStreamSynchronize", Some(stream))
     })
 }
 
-unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
     api("cudaStreamQuery", |rt| {
         check_stream(rt, stream)?;
         capture::refuse_sync(rt, "cudaStreamQuery", Some(stream))
     })
 }
 
-unsafe extern "C" fn cudaStreamWaitEvent(
+pub(crate) unsafe extern "C" fn cudaStreamWaitEvent(
     stream: cudaStream_t,
     event: cudaEvent_t,
     _flags: c_uint,
@@ -105,14 +105,17 @@ unsafe extern "C" fn cudaStreamWaitEvent(
     })
 }
 
-unsafe extern "C" fn cudaStreamGetFlags(stream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaStreamGetFlags(
+    stream: cudaStream_t,
+    flags: *mut c_uint,
+) -> cudaError_t {
     api("cudaStreamGetFlags", |rt| {
         check_stream(rt, stream)?;
         put(flags, 0)
     })
 }
 
-unsafe extern "C" fn cudaStreamGetPriority(
+pub(crate) unsafe extern "C" fn cudaStreamGetPriority(
     stream: cudaStream_t,
     priority: *mut c_int,
 ) -> cudaError_t {
@@ -122,11 +125,10 @@ unsafe extern "C" fn cudaStreamGetPriority(
     })
 }
 
-type StreamCallback = unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void);
-type HostFn = unsafe extern "C" fn(*mut c_void);
+pub type StreamCallback = unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void);
 
 /// Host callbacks run at once, outside the runtime lock (they may call the runtime).
-unsafe extern "C" fn cudaStreamAddCallback(
+pub(crate) unsafe extern "C" fn cudaStreamAddCallback(
     stream: cudaStream_t,
     callback: Option<StreamCallback>,
     data: *mut c_void,
@@ -148,7 +150,7 @@ unsafe extern "C" fn cudaStreamAddCallback(
     e
 }
 
-unsafe extern "C" fn cudaLaunchHostFunc(
+pub(crate) unsafe extern "C" fn cudaLaunchHostFunc(
     stream: cudaStream_t,
     f: Option<HostFn>,
     data: *mut c_void,
@@ -174,6 +176,43 @@ unsafe extern "C" fn cudaLaunchHostFunc(
         guard("cudaLaunchHostFunc", (), || f(data));
     }
     e
+}
+
+/// `cudaLaunchHostFunc` with a `cudaHostTaskSyncMode` (blocking 0 or spin-wait 1): how the
+/// driver's thread waits makes no difference when the function runs at once.
+pub(crate) unsafe extern "C" fn cudaLaunchHostFunc_v2(
+    stream: cudaStream_t,
+    f: Option<HostFn>,
+    data: *mut c_void,
+    sync_mode: c_uint,
+) -> cudaError_t {
+    if sync_mode > 1 {
+        return api("cudaLaunchHostFunc_v2", |_| Err(cudaErrorInvalidValue));
+    }
+    cudaLaunchHostFunc(stream, f, data)
+}
+
+/// Stream ids: the legacy default stream is 1, the per-thread one 2, a created stream its
+/// handle (unique among live streams; CUDA's ids are unique for the process's lifetime).
+pub(crate) unsafe extern "C" fn cudaStreamGetId(stream: cudaStream_t, id: *mut u64) -> cudaError_t {
+    api("cudaStreamGetId", |rt| {
+        check_stream(rt, stream)?;
+        let v = match stream as usize {
+            0 | STREAM_LEGACY => 1,
+            s => s as u64,
+        };
+        put(id, v)
+    })
+}
+
+pub(crate) unsafe extern "C" fn cudaStreamGetDevice(
+    stream: cudaStream_t,
+    device: *mut c_int,
+) -> cudaError_t {
+    api("cudaStreamGetDevice", |rt| {
+        check_stream(rt, stream)?;
+        put(device, 0)
+    })
 }
 
 fn create_event(rt: &mut Runtime, event: *mut cudaEvent_t, flags: u32) -> Result<(), cudaError_t> {
@@ -226,11 +265,14 @@ fn record_event(
     Ok(())
 }
 
-unsafe extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+pub(crate) unsafe extern "C" fn cudaEventRecord(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+) -> cudaError_t {
     api("cudaEventRecord", |rt| record_event(rt, event, stream, 0))
 }
 
-unsafe extern "C" fn cudaEventRecordWithFlags(
+pub(crate) unsafe extern "C" fn cudaEventRecordWithFlags(
     event: cudaEvent_t,
     stream: cudaStream_t,
     flags: c_uint,
@@ -309,46 +351,6 @@ unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
     })
 }
 
-// Per-thread-default-stream spellings.
-unsafe extern "C" fn cudaStreamSynchronize_ptsz(stream: cudaStream_t) -> cudaError_t {
-    cudaStreamSynchronize(stream)
-}
-unsafe extern "C" fn cudaStreamQuery_ptsz(stream: cudaStream_t) -> cudaError_t {
-    cudaStreamQuery(stream)
-}
-unsafe extern "C" fn cudaStreamWaitEvent_ptsz(
-    stream: cudaStream_t,
-    event: cudaEvent_t,
-    flags: c_uint,
-) -> cudaError_t {
-    cudaStreamWaitEvent(stream, event, flags)
-}
-unsafe extern "C" fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
-    cudaEventRecord(event, stream)
-}
-unsafe extern "C" fn cudaEventRecordWithFlags_ptsz(
-    event: cudaEvent_t,
-    stream: cudaStream_t,
-    flags: c_uint,
-) -> cudaError_t {
-    cudaEventRecordWithFlags(event, stream, flags)
-}
-unsafe extern "C" fn cudaLaunchHostFunc_ptsz(
-    stream: cudaStream_t,
-    f: Option<HostFn>,
-    data: *mut c_void,
-) -> cudaError_t {
-    cudaLaunchHostFunc(stream, f, data)
-}
-unsafe extern "C" fn cudaStreamAddCallback_ptsz(
-    stream: cudaStream_t,
-    callback: Option<StreamCallback>,
-    data: *mut c_void,
-    flags: c_uint,
-) -> cudaError_t {
-    cudaStreamAddCallback(stream, callback, data, flags)
-}
-
 export!(
     cudaStreamCreate,
     cudaStreamCreateWithFlags,
@@ -361,6 +363,9 @@ export!(
     cudaStreamGetPriority,
     cudaStreamAddCallback,
     cudaLaunchHostFunc,
+    cudaLaunchHostFunc_v2,
+    cudaStreamGetId,
+    cudaStreamGetDevice,
     cudaEventCreate,
     cudaEventCreateWithFlags,
     cudaEventRecord,
@@ -369,13 +374,6 @@ export!(
     cudaEventQuery,
     cudaEventElapsedTime,
     cudaEventDestroy,
-    cudaStreamSynchronize_ptsz,
-    cudaStreamQuery_ptsz,
-    cudaStreamWaitEvent_ptsz,
-    cudaEventRecord_ptsz,
-    cudaEventRecordWithFlags_ptsz,
-    cudaLaunchHostFunc_ptsz,
-    cudaStreamAddCallback_ptsz,
 );
 
 #[cfg(test)]
