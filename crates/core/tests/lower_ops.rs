@@ -136,6 +136,11 @@ fn bit_operations() {
             "shf.r.clamp.b32 %r1, %r2, %r3, 8;",
             "Shf.B32 hi clamp %r1 <- %r2, %r3, 8",
         ),
+        (
+            "bmsk.clamp.b32 %r1, %r2, %r3;",
+            "Bmsk.B32 clamp %r1 <- %r2, %r3",
+        ),
+        ("bmsk.wrap.b32 %r1, 1, 2;", "Bmsk.B32 %r1 <- 1, 2"),
     ]);
 }
 
@@ -789,6 +794,8 @@ fn barriers_and_control() {
         ("fence.proxy.alias;", "Membar.B32"),
         ("nanosleep.u32 100;", "Nanosleep.U32 <- 100"),
         ("nanosleep.u32 %r1;", "Nanosleep.U32 <- %r1"),
+        ("griddepcontrol.wait;", "Nop.B32"),
+        ("griddepcontrol.launch_dependents;", "Nop.B32"),
         ("ret;", "Ret.B32"),
         ("ret.uni;", "Ret.B32 uni"),
         ("exit;", "Exit.B32"),
