@@ -284,6 +284,7 @@ pub(super) fn decode(opcode: &str, s: &mut Suffixes) -> Result<Decoded, LoadErro
         "prefetch" | "prefetchu" => op_mem::prefetch(s),
         "discard" => op_mem::discard(s),
         "cp" => op_mem::cp(s),
+        "mbarrier" => op_mem::mbarrier(s),
         "bra" => op_sync::bra(s),
         "brx" => op_sync::brx(s),
         "call" => op_sync::call(s),
