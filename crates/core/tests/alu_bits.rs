@@ -347,3 +347,55 @@ proptest! {
         prop_assert_eq!(int_unary(Op::Bfind, Ty::S32, &sa, a), sh);
     }
 }
+
+/// bmsk as written in the PTX ISA (building the mask bit by bit).
+fn bmsk_ref(clamp: bool, a: u32, b: u32) -> u32 {
+    let (a1, b1) = (a & 31, b & 31);
+    let (mut pos, mut len) = (a1, b1);
+    if a1 + b1 >= 32 {
+        len = 32 - a1; // the mask runs to bit 31
+    }
+    if clamp {
+        if a >= 32 {
+            return 0;
+        }
+        if b >= 32 {
+            len = 32 - a1;
+        }
+    }
+    if !clamp && a1 + b1 >= 32 {
+        pos = a1;
+    }
+    (pos..pos + len).fold(0, |d, i| d | 1 << i)
+}
+
+#[test]
+fn bmsk_examples_from_the_manual_and_edges() {
+    let clamp = Mods {
+        clamp: true,
+        ..Mods::default()
+    };
+    let bm = |mods: &Mods, a: u64, b: u64| int_binary(Op::Bmsk, Ty::B32, mods, a, b);
+    // The manual's example: `bmsk.wrap.b32 rd, 1, 2` is 0x00000006.
+    assert_eq!(bm(&m(), 1, 2), 6);
+    assert_eq!(bm(&clamp, 1, 2), 6);
+    assert_eq!(bm(&m(), 0, 0), 0);
+    assert_eq!(bm(&m(), 0, 31), 0x7fff_ffff);
+    assert_eq!(bm(&m(), 4, 30), 0xffff_fff0); // past bit 31: from bit 4 up
+    assert_eq!(bm(&m(), 36, 2), 0x30); // wrap: positions mod 32
+    assert_eq!(bm(&clamp, 36, 2), 0); // clamp: a position past 31 gives nothing
+    assert_eq!(bm(&clamp, 8, 32), 0xffff_ff00); // clamp: a width past 31 runs to bit 31
+    assert_eq!(bm(&m(), 8, 32), 0); // wrap: width 32 is width 0
+    assert_eq!(bm(&clamp, 0, 40), u32::MAX as u64);
+}
+
+proptest! {
+    #[test]
+    fn bmsk_matches_the_manual(a in 0u32..80, b in 0u32..80, clamp: bool) {
+        let mods = Mods { clamp, ..Mods::default() };
+        prop_assert_eq!(
+            int_binary(Op::Bmsk, Ty::B32, &mods, a as u64, b as u64),
+            bmsk_ref(clamp, a, b) as u64
+        );
+    }
+}

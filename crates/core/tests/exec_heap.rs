@@ -26,7 +26,7 @@ fn free(reg: &str) -> String {
 
 #[test]
 fn lanes_get_distinct_aligned_blocks_in_lane_order() {
-    // Each thread mallocs 24 bytes (a 32-byte slot), stores its id at the end of its block, reads it back,
+    // Each thread mallocs 24 bytes (a 32-byte slot after a 16-byte header), stores its id at the end of its block, reads it back,
     // frees the block, and reports (block offset from the heap base) + id read back.
     let body = format!(
         "{}\nst.u32 [%rd5+20], %r2;\nld.u32 %r6, [%rd5+20];\ncvt.u32.u64 %r7, %rd5;\nadd.s32 %r10, %r7, %r6;\n{}\n\
@@ -40,7 +40,7 @@ fn lanes_get_distinct_aligned_blocks_in_lane_order() {
     for (t, v) in out.iter().enumerate() {
         assert_eq!(
             v.wrapping_sub(base),
-            32 * (t as u32 % 32) + t as u32,
+            48 * (t as u32 % 32) + 16 + t as u32,
             "thread {t}"
         );
     }
@@ -55,8 +55,9 @@ fn one_byte_past_a_block_is_out_of_bounds() {
             write: true,
             ..
         } => {
-            assert_eq!(address, HEAP_BASE + 24);
-            assert!(e.to_string().contains(&format!("0 bytes after the end of a 24-byte block at 0x{HEAP_BASE:x} (device malloc call 1)")), "{e}");
+            assert_eq!(address, HEAP_BASE + 16 + 24);
+            let block = HEAP_BASE + 16;
+            assert!(e.to_string().contains(&format!("0 bytes after the end of a 24-byte block at 0x{block:x} (device malloc call 1)")), "{e}");
         }
         e => panic!("{e}"),
     }
@@ -79,15 +80,16 @@ fn use_after_free_and_double_free_are_reported() {
     );
     let text = err.to_string();
     let want = format!(
-        "read after free of 4 bytes at 0x{:x} (Global space): inside a 16-byte block at 0x{HEAP_BASE:x} (device malloc call 1), freed by device free call 1; \
+        "read after free of 4 bytes at 0x{:x} (Global space): inside a 16-byte block at 0x{:x} (device malloc call 1), freed by device free call 1; \
          1 of the warp's 1 active thread faults, the first at kernel `k`",
-        HEAP_BASE + 4
+        HEAP_BASE + 20,
+        HEAP_BASE + 16
     );
     assert!(text.starts_with(&want), "{text}");
     let body = format!("{}\n{}\n{}", malloc("16"), free("%rd5"), free("%rd5"));
     match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
         e @ DeviceError::BadFree { address, .. } => {
-            assert_eq!(address, HEAP_BASE);
+            assert_eq!(address, HEAP_BASE + 16);
             assert!(
                 e.to_string()
                     .contains("not a live block of the device heap"),
@@ -100,7 +102,7 @@ fn use_after_free_and_double_free_are_reported() {
 
 #[test]
 fn exhausted_heap_returns_null() {
-    // A 1 KiB heap: 32 lanes × 64 bytes fit 16 blocks; the other lanes get 0.
+    // A 1 KiB heap: 32 lanes × 64 bytes (80 with the header) fit 12 blocks; the others get 0.
     let mut dev = warpsim_core::device::Device::with_options(DeviceOptions::default());
     dev.set_heap_size(1024).unwrap();
     let body = format!(
@@ -109,7 +111,7 @@ fn exhausted_heap_returns_null() {
         malloc("64")
     );
     let out = run_with(dev, &kernel(DECLS, &body), 1, 32, 32).unwrap();
-    assert_eq!(out, [[1u32; 16], [0; 16]].concat());
+    assert_eq!(out, [[1u32; 12].as_slice(), &[0; 20]].concat());
 }
 
 #[test]
@@ -158,4 +160,31 @@ fn the_heap_size_is_fixed_once_a_kernel_using_it_has_run() {
         Err(DeviceError::HeapFixed { bytes: 8192 })
     ));
     assert_eq!(dev.heap_size(), 4096);
+}
+
+#[test]
+fn the_eight_bytes_before_a_block_hold_new_arrays_cookie() {
+    // nvcc 13.5's `new P[n]` (P: a constructor, no destructor): malloc(n * sizeof(P)), then
+    // the element count stored 8 bytes before the block; `delete[]` reads nothing there.
+    let body = format!(
+        "{}\ncvt.u64.u32 %rd6, %r2;\nst.u64 [%rd5+-8], %rd6;\nld.u64 %rd7, [%rd5+-8];\n\
+         cvt.u32.u64 %r10, %rd7;\n{}\n\
+         mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r10;",
+        malloc("12"),
+        free("%rd5")
+    );
+    let out = run(&kernel(DECLS, &body), 1, 4, 4).unwrap();
+    assert_eq!(out, [0, 1, 2, 3]);
+    // The header's first 8 bytes are not memory: an access there faults.
+    let body = format!("{}\nst.u32 [%rd5+-12], 1;", malloc("12"));
+    match run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err() {
+        DeviceError::MemoryFault { address, .. } => assert_eq!(address, HEAP_BASE + 4),
+        e => panic!("{e}"),
+    }
+    // Nor does the slot let an access run into the block.
+    let body = format!("{}\nst.u64 [%rd5+-4], %rd5;", malloc("12"));
+    assert!(matches!(
+        run(&kernel(DECLS, &body), 1, 1, 1).unwrap_err(),
+        DeviceError::MemoryFault { .. }
+    ));
 }

@@ -136,6 +136,11 @@ fn bit_operations() {
             "shf.r.clamp.b32 %r1, %r2, %r3, 8;",
             "Shf.B32 hi clamp %r1 <- %r2, %r3, 8",
         ),
+        (
+            "bmsk.clamp.b32 %r1, %r2, %r3;",
+            "Bmsk.B32 clamp %r1 <- %r2, %r3",
+        ),
+        ("bmsk.wrap.b32 %r1, 1, 2;", "Bmsk.B32 %r1 <- 1, 2"),
     ]);
 }
 
@@ -703,6 +708,38 @@ fn atomics_and_hints() {
             "Red.B32 Shared Or <- [Absolute+0], 1",
         ),
         (
+            "mbarrier.init.shared.b64 [%r2], %r3;",
+            "Red.B64 Shared MbarInit <- [%r2+0], %r3",
+        ),
+        (
+            "mbarrier.arrive.shared.b64 %rd1, [%r2];",
+            "Atom.B64 Shared MbarArrive %rd1 <- [%r2+0]",
+        ),
+        (
+            "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [%r2], %r3;",
+            "Atom.B64 Shared MbarArrive %rd1 <- [%r2+0], %r3",
+        ),
+        (
+            "mbarrier.test_wait.shared.b64 %p1, [%r2], %rd3;",
+            "Atom.B64 Shared MbarTest %p1 <- [%r2+0], %rd3",
+        ),
+        (
+            "mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], %r3;",
+            "Atom.B64 Shared MbarTestParity %p1 <- [%r2+0], %r3",
+        ),
+        (
+            "mbarrier.inval.shared.b64 [%r2];",
+            "Red.B64 Shared MbarInval <- [%r2+0]",
+        ),
+        (
+            "cp.async.mbarrier.arrive.shared.b64 [%r2];",
+            "Red.B64 Shared MbarKeep <- [%r2+0]",
+        ),
+        (
+            "cp.async.mbarrier.arrive.noinc.shared.b64 [%r2];",
+            "Red.B64 Shared MbarArrive <- [%r2+0]",
+        ),
+        (
             "red.relaxed.gpu.global.add.f32 [%rd1], %f1;",
             "Red.F32 Global <- [%rd1+0], %f1",
         ),
@@ -789,6 +826,8 @@ fn barriers_and_control() {
         ("fence.proxy.alias;", "Membar.B32"),
         ("nanosleep.u32 100;", "Nanosleep.U32 <- 100"),
         ("nanosleep.u32 %r1;", "Nanosleep.U32 <- %r1"),
+        ("griddepcontrol.wait;", "Nop.B32"),
+        ("griddepcontrol.launch_dependents;", "Nop.B32"),
         ("ret;", "Ret.B32"),
         ("ret.uni;", "Ret.B32 uni"),
         ("exit;", "Exit.B32"),

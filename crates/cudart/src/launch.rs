@@ -153,6 +153,68 @@ pub(crate) unsafe extern "C" fn cudaLaunchCooperativeKernel(
     })
 }
 
+/// `cudaLaunchConfig_t` (driver_types.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct cudaLaunchConfig_t {
+    pub grid_dim: dim3,
+    pub block_dim: dim3,
+    pub dynamic_smem_bytes: usize,
+    pub stream: cudaStream_t,
+    pub attrs: *const cudaLaunchAttribute,
+    pub num_attrs: u32,
+}
+
+/// `cudaLaunchAttribute`: an id, padding to 8 bytes, a 64-byte value union.
+#[repr(C)]
+pub struct cudaLaunchAttribute {
+    pub id: u32,
+    pad: [u8; 4],
+    pub val: [u32; 16],
+}
+
+/// `cudaLaunchKernelExC(config, func, args)`, the launch behind `cudaLaunchKernelEx` (CUB
+/// launches through it for sm_90). Attributes: `cooperative` (2) makes it
+/// `cudaLaunchCooperativeKernel`; programmatic stream serialization and events (6, 7; the
+/// programmatic dependent launch CUB asks for), priority (8), the access-policy window (1),
+/// memory-sync domains (9, 10) and cluster scheduling preferences (5, 11) are hints with
+/// nothing to do here, since launches run one after another; a cluster dimension (4) other
+/// than 1×1×1 and any other attribute are `cudaErrorNotSupported`.
+pub(crate) unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    let Some(c) = config.as_ref() else {
+        return cudaErrorInvalidValue;
+    };
+    let mut cooperative = false;
+    if c.num_attrs > 0 {
+        if c.attrs.is_null() {
+            return cudaErrorInvalidValue;
+        }
+        for a in std::slice::from_raw_parts(c.attrs, c.num_attrs as usize) {
+            match a.id {
+                0 | 1 | 5 | 6 | 7 | 8 | 9 | 10 | 11 => {}
+                2 => cooperative = a.val[0] != 0,
+                4 if a.val[..3].iter().all(|&d| d <= 1) => {}
+                id => {
+                    diag(&format!(
+                        "cudaLaunchKernelExC: launch attribute {id} is not supported"
+                    ));
+                    return cudaErrorNotSupported;
+                }
+            }
+        }
+    }
+    let (g, b, s, st) = (c.grid_dim, c.block_dim, c.dynamic_smem_bytes, c.stream);
+    if cooperative {
+        cudaLaunchCooperativeKernel(func, g, b, args, s, st)
+    } else {
+        cudaLaunchKernel(func, g, b, args, s, st)
+    }
+}
+
 /// The kernel behind a host stub, resolved on first use.
 pub fn kernel_of(rt: &mut Runtime, stub: usize) -> Result<KernelHandle, cudaError_t> {
     let Some(f) = rt.functions.get(&stub) else {
@@ -541,6 +603,7 @@ export!(
     __cudaLaunchKernel,
     cudaLaunchKernel,
     cudaLaunchCooperativeKernel,
+    cudaLaunchKernelExC,
 );
 
 #[cfg(test)]

@@ -22,7 +22,10 @@ use crate::graph_exec::{
     cudaGraphInstantiateParams, cudaGraphInstantiateWithParams, cudaGraphLaunch, cudaGraphUpload,
 };
 use crate::graphs::{cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, HostFn};
-use crate::launch::{__cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaLaunchKernel};
+use crate::launch::{
+    __cudaLaunchKernel, cudaLaunchConfig_t, cudaLaunchCooperativeKernel, cudaLaunchKernel,
+    cudaLaunchKernelExC,
+};
 use crate::managed::{cudaMemLocation, cudaMemPrefetchAsync, cudaStreamAttachMemAsync};
 use crate::memory::*;
 use crate::streams::*;
@@ -67,6 +70,23 @@ macro_rules! ptds {
         export!($($name),*);
     };
 }
+
+/// `cudaLaunchKernelExC_ptsz`: the stream in the launch configuration, through [`per_thread`].
+unsafe extern "C" fn cudaLaunchKernelExC_ptsz(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    let Some(c) = config.as_ref() else {
+        return cudaErrorInvalidValue;
+    };
+    let c = cudaLaunchConfig_t {
+        stream: per_thread(c.stream),
+        ..*c
+    };
+    cudaLaunchKernelExC(&c, func, args)
+}
+export!(cudaLaunchKernelExC_ptsz);
 
 ptsz! {
     __cudaLaunchKernel_ptsz => __cudaLaunchKernel(k: cudaKernel_t, g: dim3, b: dim3, args: *mut *mut c_void, shared: usize, @s);

@@ -80,7 +80,6 @@ stubs!(
     cudaIpcGetEventHandle,
     cudaIpcOpenEventHandle,
     // Launch variants and driver interop.
-    cudaLaunchKernelExC,
     cudaGetFuncBySymbol,
     cudaGetDriverEntryPoint,
     cudaGetDriverEntryPointByVersion,
@@ -215,7 +214,6 @@ stubs!(
     cudaLibraryGetManaged,
     cudaLibraryGetUnifiedFunction,
     // Launch, function and stream variants.
-    cudaLaunchKernelExC_ptsz,
     cudaGetDriverEntryPoint_ptsz,
     cudaGetDriverEntryPointByVersion_ptsz,
     cudaStreamGetAttribute_ptsz,

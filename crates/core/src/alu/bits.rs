@@ -174,6 +174,35 @@ pub fn prmt(mode: u8, a: u64, b: u64, c: u64) -> u64 {
     d
 }
 
+/// `bmsk.{clamp,wrap}.b32 d, a, b`: a mask of `b` one bits starting at bit `a`, exactly the
+/// PTX ISA's pseudo-code. Both modes use the low 5 bits of each operand; `.wrap` gives the
+/// bits from `a` up when `a + b` passes bit 31, `.clamp` gives 0 for `a ≥ 32` and the bits from
+/// `a` up for `b ≥ 32`; a width of 0 gives 0.
+#[inline]
+pub fn bmsk(clamp: bool, a: u32, b: u32) -> u32 {
+    let (a1, b1) = (a & 0x1f, b & 0x1f);
+    let mut mask0 = u32::MAX << a1;
+    let sum = a1 + b1;
+    let mut overflow = sum >= 32;
+    if clamp {
+        if a >= 32 {
+            overflow = true;
+            mask0 = 0;
+        }
+        if b >= 32 {
+            overflow = true;
+        }
+    }
+    let mask1 = if overflow {
+        0
+    } else if b1 == 0 {
+        u32::MAX
+    } else {
+        u32::MAX << sum
+    };
+    mask0 & !mask1
+}
+
 /// `shf.l/.r[.wrap/.clamp]` (`right` = `.r`): funnel shift of the 2n-bit value {b, a} (b high).
 /// The amount is c & (n − 1) for `.wrap`, min(c, n) for `.clamp`; `.l` returns the high n bits
 /// of {b, a} << amount, `.r` the low n bits of {b, a} >> amount.

@@ -270,6 +270,7 @@ pub fn int_binary(op: Op, ty: Ty, mods: &Mods, a: u64, b: u64) -> u64 {
         Op::Xor => (a ^ b) & ty.mask(),
         Op::Shl => bits::shl(ty, a, b as u32),
         Op::Shr => bits::shr(ty, a, b as u32),
+        Op::Bmsk => bits::bmsk(mods.clamp, a as u32, b as u32) as u64,
         Op::IAddC => carry::carry_op(op, ty, mods, a, b, 0, false).0,
         Op::ISubC => carry::carry_op(op, ty, mods, a, b, 0, true).0,
         _ => 0,

@@ -22,6 +22,7 @@
 //! | `IMul24` | [`int_binary`] | `hi`: bits 47..16, else 31..0 of the 48-bit product |
 //! | `IDiv IRem IMin IMax` | [`int_binary`] | x/0 = all ones, x%0 = x, MIN/−1 = MIN |
 //! | `And Or Xor Shl Shr` | [`int_binary`] | shift amount = low 32 bits of b, ≥ width clamps |
+//! | `Bmsk` | [`int_binary`] | `clamp` (else `.wrap`); b32 only |
 //! | `IAbs INeg Not Cnot Popc Clz Brev Bfind` | [`int_unary`] | `shiftamt` (bfind) |
 //! | `IMadLo IMadHi IMadWide IMad24 Sad Bfe Prmt Shf` | [`int_ternary`] | `sat` (mad.hi/mad24.hi s32), `hi`, `prmt_mode`, `hi`=shf.r + `clamp` |
 //! | `IMadLo IMadHi` with `cc`, `IMadC` | [`carry_op`] | `hi` selects madc.hi |

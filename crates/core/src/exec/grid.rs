@@ -308,6 +308,10 @@ fn describe_alloc(a: &AllocInfo) -> String {
             "a {}-byte block at 0x{:x} (device malloc call {})",
             a.size, a.base, a.call
         ),
+        Origin::HeapCookie => format!(
+            "the 8-byte header slot at 0x{:x} before device malloc call {}'s block",
+            a.base, a.call
+        ),
         Origin::Module => format!(
             "a module's {}-byte block of __device__/__constant__ variables at 0x{:x}",
             a.size, a.base

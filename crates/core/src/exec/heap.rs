@@ -7,6 +7,13 @@
 //! each live block is also its own allocation in [`super::memory::GlobalMemory`], exactly
 //! `size` bytes long, so the memory checker catches an access one byte past a block and any
 //! access to a freed block (until its range is handed out again, as on the hardware).
+//!
+//! Each block is preceded by a [`HEAP_HEADER`]-byte header, as a GPU's allocator keeps one.
+//! The header's last 8 bytes (the *cookie slot*, just before the block) are writable memory:
+//! nvcc 13.5 compiles `new T[n]` of a class with a constructor but no destructor into
+//! `malloc(n * sizeof(T))` followed by `st.u64 [p+-8], n` (the array cookie written before the
+//! block malloc returned), and CUDA programs rely on that working. The header's first 8 bytes
+//! stay unmapped, so an access 9–16 bytes before a block still faults.
 
 use crate::ir::layout::HEAP_BASE;
 
@@ -16,6 +23,10 @@ pub const DEFAULT_HEAP_BYTES: u64 = 8 << 20;
 pub const MAX_HEAP_BYTES: u64 = 1 << 36;
 /// Alignment of every block.
 pub const HEAP_ALIGN: u64 = 16;
+/// Bytes in front of each block: 8 unmapped, then the 8-byte cookie slot.
+pub const HEAP_HEADER: u64 = 16;
+/// Bytes of the writable slot just before each block (`new[]`'s element count).
+pub const COOKIE_BYTES: u64 = 8;
 
 #[derive(Clone, Debug)]
 pub struct DeviceHeap {
@@ -65,9 +76,12 @@ impl DeviceHeap {
         (HEAP_BASE..HEAP_BASE + self.limit).contains(&addr)
     }
 
-    /// Takes a block for `size` bytes (≥ 1): its address, or `None` when no free range fits.
+    /// Takes a block for `size` bytes (≥ 1): its address (after its header), or `None` when
+    /// no free range fits.
     pub fn take(&mut self, size: u64) -> Option<u64> {
-        let need = size.checked_next_multiple_of(HEAP_ALIGN)?;
+        let need = size
+            .checked_next_multiple_of(HEAP_ALIGN)?
+            .checked_add(HEAP_HEADER)?;
         let i = self.free.iter().position(|&(_, len)| len >= need)?;
         let (off, len) = self.free[i];
         if len == need {
@@ -76,13 +90,14 @@ impl DeviceHeap {
             self.free[i] = (off + need, len - need);
         }
         self.live += 1;
-        Some(HEAP_BASE + off)
+        Some(HEAP_BASE + off + HEAP_HEADER)
     }
 
     /// Returns the block at `addr` of `size` bytes (as given to [`DeviceHeap::take`]),
     /// merging it with free neighbours.
     pub fn give_back(&mut self, addr: u64, size: u64) {
-        let (off, len) = (addr - HEAP_BASE, size.next_multiple_of(HEAP_ALIGN));
+        let off = addr - HEAP_HEADER - HEAP_BASE;
+        let len = size.next_multiple_of(HEAP_ALIGN) + HEAP_HEADER;
         let i = self.free.partition_point(|&(o, _)| o < off);
         self.free.insert(i, (off, len));
         if i + 1 < self.free.len() && self.free[i].0 + self.free[i].1 == self.free[i + 1].0 {
@@ -108,16 +123,18 @@ mod tests {
         let a = h.take(10).unwrap();
         let b = h.take(100).unwrap();
         let c = h.take(16).unwrap();
-        assert_eq!((a, b, c), (HEAP_BASE, HEAP_BASE + 16, HEAP_BASE + 128));
-        assert_eq!(h.take(200), None);
+        // Each block sits after its 16-byte header.
+        assert_eq!((a, b, c), (HEAP_BASE + 16, HEAP_BASE + 48, HEAP_BASE + 176));
+        assert_eq!(h.take(50), None);
         h.give_back(b, 100);
-        assert_eq!(h.take(50), Some(HEAP_BASE + 16));
-        h.give_back(HEAP_BASE + 16, 50);
+        assert_eq!(h.take(50), Some(HEAP_BASE + 48));
+        h.give_back(HEAP_BASE + 48, 50);
         h.give_back(a, 10);
         h.give_back(c, 16);
         assert_eq!(h.free, vec![(0, 256)]);
         assert_eq!(h.live_blocks(), 0);
-        assert_eq!(h.take(256), Some(HEAP_BASE));
+        assert_eq!(h.take(240), Some(HEAP_BASE + 16));
+        assert_eq!(h.take(1), None);
         assert!(!h.set_limit(512));
     }
 }

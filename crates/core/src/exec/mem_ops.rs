@@ -655,11 +655,16 @@ fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
         AtomOp::And => old & b,
         AtomOp::Or => old | b,
         AtomOp::Xor => old ^ b,
+        AtomOp::MbarInit => super::mbarrier::init(b),
+        AtomOp::MbarArrive => super::mbarrier::arrive(old, b),
+        AtomOp::MbarInval => 0,
+        AtomOp::MbarTest | AtomOp::MbarTestParity | AtomOp::MbarKeep => old,
     };
     v & mask
 }
 
-/// `atom` and `red`: lanes are applied in lane order, each a read-modify-write.
+/// `atom` and `red` (and the `mbarrier` instructions, lowered to them): lanes are applied in
+/// lane order, each a read-modify-write.
 pub fn atom(
     k: &LaunchCtx,
     m: &mut MemCtx,
@@ -681,7 +686,11 @@ pub fn atom(
         let n = atom_apply(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
         access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n))
             .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
-        old[lane] = o;
+        old[lane] = match inst.mods.atom {
+            AtomOp::MbarTest => super::mbarrier::completed(o, b[lane]) as u64,
+            AtomOp::MbarTestParity => super::mbarrier::parity_completed(o, b[lane]) as u64,
+            _ => o,
+        };
     }
     if inst.op == Op::Atom {
         scatter(w, &f, &inst.dst[0], mask, &old);

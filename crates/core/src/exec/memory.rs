@@ -14,7 +14,7 @@
 //! the end of a 1024-byte allocation", "use after free"). That costs nothing per access:
 //! [`GlobalMemory::nearby`] searches only once an access has faulted.
 
-use super::heap::DeviceHeap;
+use super::heap::{DeviceHeap, COOKIE_BYTES};
 use super::warp::{lanes, WARP_SIZE};
 use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
@@ -31,6 +31,9 @@ pub enum Origin {
     Host(&'static str),
     /// Device-side `malloc` (or `new`).
     DeviceMalloc,
+    /// The 8-byte slot just before a device-heap block, where nvcc's `new[]` stores the
+    /// element count (`heap::COOKIE_BYTES`); `call` is its block's.
+    HeapCookie,
     /// A module's `__device__` / `__constant__` variables.
     Module,
     /// The grid-barrier workspace of a cooperative launch.
@@ -42,6 +45,7 @@ impl std::fmt::Display for Origin {
         match self {
             Origin::Host(name) => f.write_str(name),
             Origin::DeviceMalloc => f.write_str("device malloc"),
+            Origin::HeapCookie => f.write_str("device malloc header"),
             Origin::Module => f.write_str("module variables"),
             Origin::Workspace => f.write_str("cooperative launch workspace"),
         }
@@ -212,7 +216,16 @@ impl GlobalMemory {
             call,
             data,
         });
-        self.in_use -= bytes;
+        self.insert(Allocation {
+            base: base - COOKIE_BYTES,
+            len: COOKIE_BYTES,
+            skew: 0,
+            host_visible: false,
+            origin: Origin::HeapCookie,
+            call,
+            data: vec![0; COOKIE_BYTES as usize],
+        });
+        self.in_use -= bytes + COOKIE_BYTES;
         Some(base)
     }
 
@@ -225,8 +238,19 @@ impl GlobalMemory {
         let Ok(i) = self.allocs.binary_search_by_key(&addr, |a| a.base) else {
             return false;
         };
+        if self.allocs[i].origin != Origin::DeviceMalloc {
+            return false;
+        }
         let len = self.allocs[i].len;
         self.forget(i, "device free");
+        // The block's cookie slot goes with it (unremembered: a fault there names the block).
+        if let Ok(c) = self
+            .allocs
+            .binary_search_by_key(&(addr - COOKIE_BYTES), |a| a.base)
+        {
+            self.allocs.remove(c);
+            self.last.set(0);
+        }
         self.heap.give_back(addr, len);
         true
     }
@@ -325,7 +349,7 @@ impl GlobalMemory {
     fn count(&mut self, origin: Origin) -> u64 {
         self.count_name(match origin {
             Origin::Host(name) => name,
-            Origin::DeviceMalloc => "device malloc",
+            Origin::DeviceMalloc | Origin::HeapCookie => "device malloc",
             Origin::Module => "module",
             Origin::Workspace => "workspace",
         })
@@ -741,18 +765,24 @@ mod tests {
     fn heap_blocks_are_bounds_checked_and_freed_only_by_heap_free() {
         let mut m = GlobalMemory::new();
         let d = m.alloc(32).unwrap();
-        assert!(m.set_heap_limit(64));
+        assert!(m.set_heap_limit(96));
         let a = m.heap_malloc(20).unwrap();
         let b = m.heap_malloc(20).unwrap();
         assert_eq!(
             m.heap_malloc(20),
             None,
-            "64-byte heap holds two 32-byte blocks"
+            "96-byte heap holds two 32-byte blocks after their 16-byte headers"
         );
         assert_eq!(m.heap_malloc(0), None);
         assert_eq!(m.in_use(), 32);
         m.write_uint(a + 16, 4, 5).unwrap();
         assert_eq!(m.read_uint(a + 20, 1), Err(GlobalFault::OutOfBounds));
+        // The cookie slot before a block is memory; the rest of the header is not.
+        m.write_uint(b - 8, 8, 3).unwrap();
+        assert_eq!(m.read_uint(b - 8, 8), Ok(3));
+        assert_eq!(m.read_uint(b - 12, 4), Err(GlobalFault::OutOfBounds));
+        assert_eq!(m.read_uint(b - 4, 8), Err(GlobalFault::OutOfBounds));
+        assert!(!m.heap_free(b - 8), "the cookie slot is not a block");
         assert!(!m.free(a), "cudaFree cannot free a heap block");
         assert!(!m.heap_free(d) && !m.heap_free(a + 4));
         assert!(!m.set_heap_limit(128), "blocks are live");

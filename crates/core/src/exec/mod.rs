@@ -16,6 +16,7 @@ pub mod grid;
 pub mod heap;
 pub mod lane_loops;
 pub mod lane_runs;
+pub mod mbarrier;
 pub mod mem_ops;
 pub mod memory;
 pub mod operands;

@@ -290,10 +290,27 @@ fn general(
             write_dst_pair(w, inst, exec, &d, if uniform { u32::MAX } else { 0 });
         }
         Op::Redux => {
-            let mut a: Lanes = [0; WARP_SIZE];
+            let (mut a, mut members): (Lanes, Lanes) = ([0; WARP_SIZE], [0; WARP_SIZE]);
             gather(k, m, w, &f, &inst.src[0], &mut a);
-            let r = warp_ops::redux(inst.mods.redux, inst.ty, &a, exec);
-            scatter(w, &f, &inst.dst[0], exec, &[r; WARP_SIZE]);
+            gather(k, m, w, &f, &inst.src[1], &mut members);
+            // Each lane reduces over the active lanes of its own membermask: the two 16-lane
+            // tiles of `cg::reduce` on a `tiled_partition<16>` run one `redux` with two masks.
+            let mut d: Lanes = [0; WARP_SIZE];
+            let mut done = 0u32;
+            for l in lanes(exec) {
+                if done & (1 << l) != 0 {
+                    continue;
+                }
+                let mask = members[l] as u32;
+                let r = warp_ops::redux(inst.mods.redux, inst.ty, &a, exec & mask);
+                for j in lanes(exec & !done) {
+                    if members[j] as u32 == mask {
+                        d[j] = r;
+                        done |= 1 << j;
+                    }
+                }
+            }
+            scatter(w, &f, &inst.dst[0], exec, &d);
         }
         _ => super::arith::execute(k, m, w, &f, inst, exec),
     }

@@ -135,6 +135,8 @@ pub enum Op {
     Shr,
     /// `shf.l/.r` funnel shift (mods.hi = right): src = a, b, c; mods.clamp for `.clamp`.
     Shf,
+    /// `bmsk.{clamp,wrap}.b32` (mods.clamp): a mask of `b` bits from bit `a`.
+    Bmsk,
     // ---- floating point (ty F32/F64; F16 later) ----
     FAdd,
     FSub,

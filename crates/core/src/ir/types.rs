@@ -176,6 +176,21 @@ pub enum AtomOp {
     And,
     Or,
     Xor,
+    /// `mbarrier.init [a], count` (the 64-bit word at `a` is an mbarrier object:
+    /// `exec::mbarrier`).
+    MbarInit,
+    /// `mbarrier.arrive [a]{, count}` (absent count: 1) and `cp.async.mbarrier.arrive.noinc`;
+    /// the result is the word before, the state token `test_wait` takes.
+    MbarArrive,
+    /// `mbarrier.{test,try}_wait [a], state`: the result is whether that phase has completed.
+    MbarTest,
+    /// `mbarrier.{test,try}_wait.parity [a], parity`: whether the phase of that parity has.
+    MbarTestParity,
+    /// `mbarrier.inval [a]`: the word becomes 0.
+    MbarInval,
+    /// `cp.async.mbarrier.arrive [a]` without `.noinc`: its increment of the pending count and
+    /// its arrival cancel (warpsim's `cp.async` has completed at issue); the word is unchanged.
+    MbarKeep,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

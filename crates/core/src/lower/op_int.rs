@@ -325,6 +325,20 @@ pub(super) fn shf(s: &mut Suffixes) -> R {
     Ok(Decoded::alu(Op::Shf, ty, m, 3).with_src(&[K::V(ty), K::V(ty), K::V(Ty::U32)]))
 }
 
+/// `bmsk.{clamp,wrap}.b32 d, a, b` (sm_70+; the mode is required).
+pub(super) fn bmsk(s: &mut Suffixes) -> R {
+    let clamp = s.pick(&[("clamp", true), ("wrap", false)]);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, ty == Ty::B32)?;
+    let clamp = clamp.ok_or_else(|| s.invalid("needs .clamp or .wrap"))?;
+    let m = Mods {
+        clamp,
+        ..Mods::default()
+    };
+    Ok(Decoded::alu(Op::Bmsk, ty, m, 2).with_src(&[K::V(Ty::U32), K::V(Ty::U32)]))
+}
+
 /// A `.b32` or `.b64` type and nothing else.
 fn bits_32_64(s: &mut Suffixes) -> Result<Ty, LoadError> {
     let ty = s.one_type()?;

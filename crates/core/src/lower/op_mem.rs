@@ -180,6 +180,105 @@ pub(super) fn atom(s: &mut Suffixes, op: Op) -> R {
     ))
 }
 
+/// `mbarrier.{init,inval,arrive,test_wait,try_wait}[.parity]….b64` (sm_80+) on an mbarrier
+/// object in shared (or generic) memory: each is an `atom`/`red` of its 64-bit word with an
+/// mbarrier operation (`exec::mbarrier`), so it is checked and timed like a shared atomic.
+/// `try_wait`'s optional suspend-time hint is accepted and ignored; `arrive`'s count is
+/// optional (absent: 1).
+pub(super) fn mbarrier(s: &mut Suffixes) -> R {
+    let try_wait = s.has("try_wait");
+    let kind = if try_wait {
+        Some(AtomOp::MbarTest)
+    } else {
+        s.pick(&[
+            ("init", AtomOp::MbarInit),
+            ("inval", AtomOp::MbarInval),
+            ("arrive", AtomOp::MbarArrive),
+            ("test_wait", AtomOp::MbarTest),
+        ])
+    };
+    let parity = s.has("parity");
+    let space = s.pick(&ATOM_SPACES[1..]);
+    let dropped = skip_ordering_and_hints(s, &[]);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, ty == Ty::B64)?;
+    let kind = kind.ok_or_else(|| s.invalid("needs init, inval, arrive, test_wait or try_wait"))?;
+    if parity && kind != AtomOp::MbarTest {
+        return Err(s.unsupported());
+    }
+    let waits = kind == AtomOp::MbarTest;
+    let (op, aop, dst, src, optional): (Op, AtomOp, &[K], &[K], usize) = match kind {
+        AtomOp::MbarInit => (Op::Red, kind, &[], &[K::Mem, K::V(Ty::U32)], 0),
+        AtomOp::MbarInval => (Op::Red, kind, &[], &[K::Mem], 0),
+        AtomOp::MbarArrive => (
+            Op::Atom,
+            kind,
+            &[K::V(Ty::B64)],
+            &[K::Mem, K::V(Ty::U32)],
+            1,
+        ),
+        _ if parity => (
+            Op::Atom,
+            AtomOp::MbarTestParity,
+            &[K::V(Ty::Pred)],
+            &[K::Mem, K::V(Ty::U32), K::V(Ty::U32)],
+            1,
+        ),
+        _ => (
+            Op::Atom,
+            AtomOp::MbarTest,
+            &[K::V(Ty::Pred)],
+            &[K::Mem, K::V(Ty::B64), K::V(Ty::U32)],
+            1,
+        ),
+    };
+    // test_wait has no hint operand.
+    let src = if waits && !try_wait { &src[..2] } else { src };
+    let optional = if waits && !try_wait { 0 } else { optional };
+    let m = Mods {
+        atom: aop,
+        ..Mods::default()
+    };
+    let d = Decoded {
+        dropped,
+        optional,
+        ..Decoded::new(op, ty)
+    };
+    Ok(with_space(
+        d.with_mods(m).with_dst(dst).with_src(src),
+        space,
+    ))
+}
+
+/// `cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [a]`: the mbarrier arrival that
+/// follows the thread's earlier `cp.async` copies. They have completed at issue in warpsim, so
+/// the arrival happens now: `.noinc` counts as one arrival, the plain form (which first adds
+/// one to the pending count) changes nothing.
+fn cp_async_mbarrier_arrive(s: &mut Suffixes) -> R {
+    let arrive = s.has("arrive");
+    let noinc = s.has("noinc");
+    let space = s.pick(&ATOM_SPACES[1..]);
+    let ty = s.one_type()?;
+    s.done()?;
+    require(s, ty, ty == Ty::B64)?;
+    if !arrive {
+        return Err(s.unsupported());
+    }
+    let m = Mods {
+        atom: if noinc {
+            AtomOp::MbarArrive
+        } else {
+            AtomOp::MbarKeep
+        },
+        ..Mods::default()
+    };
+    Ok(with_space(
+        Decoded::new(Op::Red, ty).with_mods(m).with_src(&[K::Mem]),
+        space,
+    ))
+}
+
 /// `cvta[.to].space.size d, a`: between generic and a space's own addresses.
 pub(super) fn cvta(s: &mut Suffixes) -> R {
     let to_space = s.has("to");
@@ -222,6 +321,9 @@ pub(super) fn discard(s: &mut Suffixes) -> R {
 pub(super) fn cp(s: &mut Suffixes) -> R {
     if !s.has("async") {
         return Err(s.unsupported());
+    }
+    if s.has("mbarrier") {
+        return cp_async_mbarrier_arrive(s);
     }
     if let Some(which) = s.pick(&[
         ("commit_group", Op::CpAsyncCommit),

@@ -144,6 +144,18 @@ pub(super) fn fence(s: &mut Suffixes) -> R {
     })
 }
 
+/// `griddepcontrol.wait` / `griddepcontrol.launch_dependents` (sm_90 programmatic dependent
+/// launch; CUB emits both for sm_90). warpsim runs a device's launches one after another, so
+/// when a grid starts every grid it could depend on has finished and its writes are visible
+/// (what `.wait` waits for), and there is no dependent grid to start early (what
+/// `.launch_dependents` allows): both are no-ops, timed as one ALU instruction.
+pub(super) fn griddepcontrol(s: &mut Suffixes) -> R {
+    let action = s.pick(&[("wait", ()), ("launch_dependents", ())]);
+    s.done()?;
+    action.ok_or_else(|| s.invalid("needs .wait or .launch_dependents"))?;
+    Ok(Decoded::new(Op::Nop, Ty::B32))
+}
+
 /// `nanosleep.u32 t`.
 pub(super) fn nanosleep(s: &mut Suffixes) -> R {
     let ty = s.one_type()?;
