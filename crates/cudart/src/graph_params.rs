@@ -174,13 +174,7 @@ fn to_symbol_kind(
     offset: usize,
     kind: c_int,
 ) -> Result<NodeKind, cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
-        return Err(cudaErrorInvalidMemcpyDirection);
-    }
-    let dst = crate::memory::symbol_range(rt, what, sym, count, offset)?;
+    let dst = crate::memory::symbol_dst(rt, what, sym, count, offset, kind)?;
     copy_1d_kind(dst, src, count, kind)
 }
 
@@ -193,13 +187,7 @@ fn from_symbol_kind(
     offset: usize,
     kind: c_int,
 ) -> Result<NodeKind, cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
-        return Err(cudaErrorInvalidMemcpyDirection);
-    }
-    let src = crate::memory::symbol_range(rt, what, sym, count, offset)?;
+    let src = crate::memory::symbol_src(rt, what, sym, count, offset, kind)?;
     copy_1d_kind(dst, src, count, kind)
 }
 

@@ -199,6 +199,44 @@ pub fn symbol_range(
     Ok(p.offset(offset as u64).0 as *mut c_void)
 }
 
+/// The device range of a copy into `__device__` variable `sym` (`count` bytes at `offset`),
+/// once `kind` is a direction that can write device memory.
+pub fn symbol_dst(
+    rt: &Runtime,
+    what: &str,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> Result<*mut c_void, cudaError_t> {
+    if !matches!(
+        kind,
+        cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
+    ) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    symbol_range(rt, what, sym, count, offset)
+}
+
+/// The device range of a copy out of `__device__` variable `sym`, once `kind` is a
+/// direction that can read device memory.
+pub fn symbol_src(
+    rt: &Runtime,
+    what: &str,
+    sym: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> Result<*mut c_void, cudaError_t> {
+    if !matches!(
+        kind,
+        cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
+    ) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    symbol_range(rt, what, sym, count, offset)
+}
+
 unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
     api("cudaMalloc", |rt| {
         if ptr.is_null() {
@@ -421,13 +459,7 @@ unsafe fn to_symbol(
     offset: usize,
     kind: c_int,
 ) -> Result<(), cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
-        return Err(cudaErrorInvalidMemcpyDirection);
-    }
-    let dst = symbol_range(rt, what, sym, count, offset)?;
+    let dst = symbol_dst(rt, what, sym, count, offset, kind)?;
     copy(rt, what, dst, src, count, kind)
 }
 
@@ -440,13 +472,7 @@ unsafe fn from_symbol(
     offset: usize,
     kind: c_int,
 ) -> Result<(), cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
-        return Err(cudaErrorInvalidMemcpyDirection);
-    }
-    let src = symbol_range(rt, what, sym, count, offset)?;
+    let src = symbol_src(rt, what, sym, count, offset, kind)?;
     copy(rt, what, dst, src, count, kind)
 }
 
