@@ -174,7 +174,15 @@ fn to_symbol_kind(
     offset: usize,
     kind: c_int,
 ) -> Result<NodeKind, cudaError_t> {
-    let dst = crate::memory::symbol_dst(rt, what, sym, count, offset, kind)?;
+    let dst = crate::memory::symbol_copy_range(
+        rt,
+        what,
+        sym,
+        count,
+        offset,
+        kind,
+        crate::memory::SymbolCopy::To,
+    )?;
     copy_1d_kind(dst, src, count, kind)
 }
 
@@ -187,7 +195,15 @@ fn from_symbol_kind(
     offset: usize,
     kind: c_int,
 ) -> Result<NodeKind, cudaError_t> {
-    let src = crate::memory::symbol_src(rt, what, sym, count, offset, kind)?;
+    let src = crate::memory::symbol_copy_range(
+        rt,
+        what,
+        sym,
+        count,
+        offset,
+        kind,
+        crate::memory::SymbolCopy::From,
+    )?;
     copy_1d_kind(dst, src, count, kind)
 }
 

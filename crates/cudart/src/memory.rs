@@ -199,39 +199,31 @@ pub fn symbol_range(
     Ok(p.offset(offset as u64).0 as *mut c_void)
 }
 
-/// The device range of a copy into `__device__` variable `sym` (`count` bytes at `offset`),
-/// once `kind` is a direction that can write device memory.
-pub fn symbol_dst(
-    rt: &Runtime,
-    what: &str,
-    sym: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> Result<*mut c_void, cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyHostToDevice | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
-        return Err(cudaErrorInvalidMemcpyDirection);
-    }
-    symbol_range(rt, what, sym, count, offset)
+/// Which way a copy to or from a `__device__` variable goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SymbolCopy {
+    /// `cudaMemcpyToSymbol`: the variable is written.
+    To,
+    /// `cudaMemcpyFromSymbol`: the variable is read.
+    From,
 }
 
-/// The device range of a copy out of `__device__` variable `sym`, once `kind` is a
-/// direction that can read device memory.
-pub fn symbol_src(
+/// The device range of a copy of `count` bytes at `offset` to or from `__device__` variable
+/// `sym`, once `kind` is a direction that can write (`To`) or read (`From`) device memory.
+pub fn symbol_copy_range(
     rt: &Runtime,
     what: &str,
     sym: *const c_void,
     count: usize,
     offset: usize,
     kind: c_int,
+    way: SymbolCopy,
 ) -> Result<*mut c_void, cudaError_t> {
-    if !matches!(
-        kind,
-        cudaMemcpyDeviceToHost | cudaMemcpyDeviceToDevice | cudaMemcpyDefault
-    ) {
+    let host_side = match way {
+        SymbolCopy::To => cudaMemcpyHostToDevice,
+        SymbolCopy::From => cudaMemcpyDeviceToHost,
+    };
+    if kind != host_side && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault {
         return Err(cudaErrorInvalidMemcpyDirection);
     }
     symbol_range(rt, what, sym, count, offset)
@@ -459,7 +451,7 @@ unsafe fn to_symbol(
     offset: usize,
     kind: c_int,
 ) -> Result<(), cudaError_t> {
-    let dst = symbol_dst(rt, what, sym, count, offset, kind)?;
+    let dst = symbol_copy_range(rt, what, sym, count, offset, kind, SymbolCopy::To)?;
     copy(rt, what, dst, src, count, kind)
 }
 
@@ -472,7 +464,7 @@ unsafe fn from_symbol(
     offset: usize,
     kind: c_int,
 ) -> Result<(), cudaError_t> {
-    let src = symbol_src(rt, what, sym, count, offset, kind)?;
+    let src = symbol_copy_range(rt, what, sym, count, offset, kind, SymbolCopy::From)?;
     copy(rt, what, dst, src, count, kind)
 }
 
