@@ -498,7 +498,7 @@ fn dram_structure_keys_are_checked() {
 /// `latency.other` / `initiation.other` (GPGPU-Sim's `ALU_OP`: logic, moves, compares…): both
 /// presets set 1, each has a range, and a file without them keeps the int add entry for those
 /// instructions (the model it was written for). `sm.atomics_block_warp` defaults to true,
-/// `sm.ldst_queue` to 0 (no queue).
+/// `sm.ldst_queue` to 0 (no queue), `sm.ldst_writeback` to false (no writeback port).
 #[test]
 fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     let load = |p: &str, o: &[&str]| {
@@ -512,6 +512,7 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
             "{p}"
         );
         assert!(c.sm.atomics_block_warp, "{p}");
+        assert!(c.sm.ldst_writeback, "{p}");
     }
     assert_eq!(load("gtx480", &[]).unwrap().sm.ldst_queue, 4);
     assert_eq!(load("titanx-pascal", &[]).unwrap().sm.ldst_queue, 16);
@@ -533,9 +534,14 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     let without: String = full
         .lines()
         .filter(|l| {
-            !["other =", "atomics_block_warp =", "ldst_queue ="]
-                .iter()
-                .any(|k| l.starts_with(k))
+            ![
+                "other =",
+                "atomics_block_warp =",
+                "ldst_queue =",
+                "ldst_writeback =",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
         })
         .map(|l| format!("{l}\n"))
         .collect();
@@ -544,6 +550,7 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
     assert_eq!((old.latency.other, old.initiation.other), (None, None));
     assert!(old.sm.atomics_block_warp);
     assert_eq!(old.sm.ldst_queue, 0);
+    assert!(!old.sm.ldst_writeback);
 }
 
 /// The policy tables' defaults are declared once (`policy.rs`), not in the presets; a resolved

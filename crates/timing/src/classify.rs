@@ -240,11 +240,9 @@ fn memory_op(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         Space::Const | Space::KernelParam => MemClass::Const,
         _ => MemClass::Data,
     };
-    let queues = match inst.mods.space {
-        Space::Global | Space::Local => inst.op != Op::CpAsync,
-        Space::Const | Space::KernelParam => !cfg.const_cache.perfect,
-        _ => false,
-    };
+    // Every space: shared memory and a perfect constant cache's hits wait their turn too
+    // (`Sm::book_fixed`).
+    let queues = inst.op != Op::CpAsync;
     OpTiming {
         unit: Unit::Ldst,
         latency: cfg.l1d.latency,

@@ -79,11 +79,18 @@ pub struct Sm {
     /// Memory instructions that may issue while the LD/ST unit is still sending an earlier
     /// one's accesses, and wait for it in order (GPGPU-Sim: the ID_OC_MEM pipeline register,
     /// the memory operand collectors and OC_EX_MEM in front of the unit's dispatch register).
-    /// Only accesses that always go to the memory system queue (global, local, texture,
-    /// uncached constant); shared-memory ones wait for a free unit. 0 (files written before
-    /// the key existed): none, every memory instruction needs a free unit.
+    /// Every memory instruction but `cp.async` queues (shared memory and cached constants
+    /// too: their time starts when the unit takes them). With `sub_core` each scheduler has
+    /// `ldst_queue / schedulers` of the places. 0 (files written before the key existed):
+    /// none, every memory instruction needs a free unit.
     #[serde(default)]
     pub ldst_queue: u32,
+    /// The LD/ST unit writes back one line of a load or atomic a cycle (GPGPU-Sim's
+    /// `ldst_unit::writeback`: L1 hits, replies from L2, shared-memory, constant and texture
+    /// results take turns at one writeback register). Default false (files written before
+    /// the key existed): every result is written back when it arrives.
+    #[serde(default)]
+    pub ldst_writeback: bool,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
     pub sub_core: bool,
     pub ibuffer_entries: u32,

@@ -352,7 +352,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return None;
         }
         self.collectors.free(unit, k, now)?;
-        self.units.usable(k).find(|&u| self.mem.queue_room(u))
+        self.units.usable(k).find(|&u| self.mem.queue_room(u, k))
     }
 
     /// Where an instruction for a `unit`-class unit can issue from scheduler `k` at `now`: an
@@ -381,7 +381,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         // something else (a collector), which frees by itself.
         let held = |b: SchedId| {
             self.units.next_free(b) == u64::MAX
-                && !self.units.usable(b).any(|u| self.mem.queue_room(u))
+                && !self.units.usable(b).any(|u| self.mem.queue_room(u, b))
         };
         self.sched.unit_stalled[k]
             .iter()
@@ -512,6 +512,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         };
         self.count_issue(env, s, c, t.unit, lanes, shared);
         let read = match plan {
+            Plan::Sync(access) if t.unit == Unit::Ldst && inst.is_some() => {
+                self.book_fixed(&issuing, access, pc, now)
+            }
             Plan::Sync(access) => self.book_sync(&issuing, access, now),
             Plan::Async { kind, long } => {
                 self.book_async(&issuing, kind, long, pc);
@@ -655,6 +658,30 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         (released, reads.cycles)
     }
 
+    /// Books an LD/ST instruction whose time is known when it reaches the unit (shared memory,
+    /// a perfect constant cache, the parameter space: `Plan::Sync`). GPGPU-Sim queues it in
+    /// the memory pipeline registers and collectors like any memory instruction
+    /// (`ldst_unit::shared_cycle` holds the unit for its bank conflicts), so it is staged on
+    /// its LD/ST instance as one pseudo-line (`AccKind::Fixed`): served when the instructions
+    /// ahead of it have left the unit, holding it for its conflicts, its result back the
+    /// access's latency after. On a free unit that is the time `book_sync` gives, cycle for
+    /// cycle (the memory stage serves it the cycle after issue and `finish` adds the pipeline
+    /// stages); an access too short for that (`latency + read < 3`: no active lane, a perfect
+    /// constant cache) is timed at issue when the unit is free. Its operand-read cycles.
+    fn book_fixed(&mut self, i: &Issuing, access: Access, pc: u32, now: u64) -> u32 {
+        let back = (i.read + access.latency.max(1)).checked_sub(3);
+        if back.is_none() && !self.mem.serving(i.port) {
+            return self.book_sync(i, access, now);
+        }
+        let kind = AccKind::Fixed {
+            latency: back.unwrap_or(0),
+            hold: access.occupancy.max(1) - 1,
+        };
+        self.mem.fixed_line();
+        self.book_async(i, kind, false, pc);
+        i.read
+    }
+
     /// Books a memory instruction whose lines the plan staged: registers pending until the
     /// memory stage releases them, the accesses handed to LD/ST instance `i.unit`.
     fn book_async(&mut self, i: &Issuing, kind: AccKind, long: bool, pc: u32) {
@@ -667,7 +694,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.timing.sb[s].fit(i.regs, i.preds);
         let f = &i.frame;
         let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
-        let track = self.mem.stage(i.port, s, kind, release, f.func, pc, rb, pb);
+        let track = self
+            .mem
+            .stage(i.port, i.sched, s, kind, release, f.func, pc, rb, pb);
         if self.shape.atomics_block_warp && inst.op == Op::Atom {
             // Until the last of its atomics completes (`finish`).
             self.timing.atomics_out[s] += 1;

@@ -36,7 +36,7 @@ use super::fetch::Frontend;
 use super::units::Units;
 use super::{Env, Sm};
 use crate::fetch_policy::FetchPolicy;
-use crate::ids::WarpSlot;
+use crate::ids::{SchedId, WarpSlot};
 use crate::mem::cache::TagArray;
 use crate::mem::coalesce::LineAccess;
 use crate::mem::mshr::Mshrs;
@@ -77,6 +77,14 @@ pub enum AccKind {
     Const,
     /// A texture fetch through the texture cache.
     Tex,
+    /// An access whose time is known when it reaches the unit (shared memory with its bank
+    /// conflicts, a perfect constant cache, the parameter space): it holds the unit `hold`
+    /// cycles after the one it is served in, and its data is back `latency` cycles after that
+    /// one (`Sm::book_fixed`). One pseudo-line.
+    Fixed {
+        latency: u32,
+        hold: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -100,6 +108,11 @@ pub(crate) struct Track {
     pb: u32,
     /// The `cp.async` group of a copy ([`NO_GROUP`] for other instructions).
     group: u32,
+    /// A fixed-latency access (`AccKind::Fixed`): its register writes take their banks when
+    /// it completes, as a result timed at issue does.
+    fixed: bool,
+    /// The scheduler that issued it (its queue group, `LdstQueues::group_of`).
+    sched: u8,
 }
 
 /// [`Track::group`] of an instruction that is not a `cp.async`.
@@ -159,6 +172,15 @@ pub struct SmMem {
     /// Scratch: the memory instructions this cycle completed, in completion order.
     completed: Vec<Track>,
     pub(crate) lines: Vec<LineAccess>,
+    /// The LD/ST unit's writeback port (`sm.ldst_writeback`): each line of a load or atomic
+    /// that comes back (an L1 hit, a reply, a shared-memory result) writes its registers in
+    /// a cycle of its own, one a cycle, in the order they came back (GPGPU-Sim's
+    /// `ldst_unit::writeback`, one `m_next_wb` for all its clients).
+    wb_port: bool,
+    /// The first cycle the writeback port is free.
+    wb_free: u64,
+    /// Lines back that wait for the port, with the cycle they have it (increasing).
+    wb_queue: VecDeque<(u64, u32)>,
     latency: u64,
     sector: u64,
     pub l1d_counts: CacheCounts,
@@ -183,11 +205,16 @@ struct Caches {
 struct LdstQueues {
     /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
     pub staged: Vec<VecDeque<Staged>>,
-    /// Per LD/ST unit instance: instructions in `staged` (the one being served and those
-    /// queued behind it, at most `1 + queue_cap`).
-    pub queued: Vec<u32>,
-    /// `sm.ldst_queue`.
+    /// Per LD/ST unit instance and queue group (`LdstQueues::group`): instructions staged
+    /// behind the one the unit is serving, at most `queue_cap`.
+    pub waiting: Vec<u32>,
+    /// `sm.ldst_queue`, divided among the groups: the room of each group's queue.
     pub queue_cap: u32,
+    /// Queue groups per LD/ST instance: with `sm.sub_core` one per scheduler (GPGPU-Sim's
+    /// sub-core model gives each scheduler its own slot of the memory pipeline registers and
+    /// its own collectors, so one scheduler's queued instructions cannot take another's
+    /// room), else 1.
+    pub groups: usize,
     /// Per LD/ST unit instance: its staged head's last failure, if that was the last try.
     pub failed_load: Vec<Option<FailedLoad>>,
     /// Per LD/ST unit instance: cycles its staged head, already served, still holds the unit
@@ -195,6 +222,14 @@ struct LdstQueues {
     pub hold: Vec<u32>,
     /// `coalescer.bypass_per_sector`.
     pub bypass_per_sector: bool,
+}
+
+impl LdstQueues {
+    /// The index in `waiting` of LD/ST instance `unit`'s queue for scheduler `sched`.
+    #[inline]
+    fn group_of(&self, unit: usize, sched: u8) -> usize {
+        unit * self.groups + sched as usize % self.groups
+    }
 }
 
 /// What the L1 D-cache keeps (`l1d.global_write`, `l1d.local_write`, `l1d.cache_global_loads`).
@@ -230,10 +265,16 @@ impl SmMem {
             ),
             tex_mshrs: Mshrs::new(cfg.tex.mshrs, cfg.tex.mshr_merge),
         };
+        let groups = if cfg.sm.sub_core {
+            cfg.sm.schedulers.max(1) as usize
+        } else {
+            1
+        };
         let ldst = LdstQueues {
             staged: (0..units).map(|_| VecDeque::with_capacity(64)).collect(),
-            queued: vec![0; units],
-            queue_cap: cfg.sm.ldst_queue,
+            waiting: vec![0; units * groups],
+            queue_cap: cfg.sm.ldst_queue / groups as u32,
+            groups,
             // One per LD/ST instance, and one for the L1 latency queue's head.
             failed_load: vec![None; units + 1],
             hold: vec![0; units],
@@ -258,6 +299,9 @@ impl SmMem {
             waiters: Vec::with_capacity(d.mshr_merge.max(1) as usize),
             completed: Vec::with_capacity(slots),
             lines: Vec::with_capacity(WARP_SIZE * 2),
+            wb_port: cfg.sm.ldst_writeback,
+            wb_free: 0,
+            wb_queue: VecDeque::with_capacity(64),
             latency: d.latency as u64,
             sector: cfg.coalescer.sector_bytes as u64,
             l1d_counts: CacheCounts::default(),
@@ -285,9 +329,16 @@ impl SmMem {
     fn hit(&mut self, now: u64, latency: u64, track: u32) {
         if latency == 0 {
             self.hits.push_front((now, track));
-        } else {
-            self.hits.push_back((now + latency, track));
+            return;
         }
+        // In time order: L1 hits all take the L1 latency, so they append; a fixed-latency
+        // access (`AccKind::Fixed`) may go before the last few of them.
+        let t = now + latency;
+        let mut i = self.hits.len();
+        while i > 0 && self.hits[i - 1].0 > t {
+            i -= 1;
+        }
+        self.hits.insert(i, (t, track));
     }
 
     /// LD/ST unit `unit` is sending an instruction's accesses (held until the memory stage
@@ -297,16 +348,28 @@ impl SmMem {
         !self.ldst.staged[unit].is_empty()
     }
 
-    /// Another memory instruction may queue behind the one LD/ST unit `unit` is serving
-    /// (`sm.ldst_queue`).
+    /// Another memory instruction of scheduler `sched` may queue behind the one LD/ST unit
+    /// `unit` is serving (`sm.ldst_queue`).
     #[inline]
-    pub fn queue_room(&self, unit: usize) -> bool {
-        self.serving(unit) && self.ldst.queued[unit] <= self.ldst.queue_cap
+    pub fn queue_room(&self, unit: usize, sched: SchedId) -> bool {
+        self.serving(unit)
+            && self.ldst.waiting[self.ldst.group_of(unit, sched.raw() as u8)] < self.ldst.queue_cap
     }
 
     /// Marks track `id` (just staged) as a copy of `cp.async` group `group`.
     pub fn set_group(&mut self, id: u32, group: u32) {
         self.tracks[id as usize].group = group;
+    }
+
+    /// Puts the one pseudo-line of a fixed-latency access (`AccKind::Fixed`) in `self.lines`
+    /// for [`SmMem::stage`].
+    pub fn fixed_line(&mut self) {
+        self.lines.clear();
+        self.lines.push(LineAccess {
+            addr: 0,
+            sectors: 0,
+            whole: 0,
+        });
     }
 
     /// The LD/ST line size (the L1 line).
@@ -371,6 +434,9 @@ impl SmMem {
     /// Cycles after the first that access `a` holds the LD/ST unit: with
     /// `coalescer.bypass_per_sector`, an access around L1 is one access per sector.
     fn extra_cycles(&self, a: &Staged) -> u32 {
+        if let AccKind::Fixed { hold, .. } = a.kind {
+            return hold;
+        }
         let around = matches!(
             a.kind,
             AccKind::Load { alloc: false } | AccKind::Store { bypass: true, .. } | AccKind::Atomic
@@ -398,6 +464,7 @@ impl SmMem {
         !self.miss_queue.is_empty()
             || !self.hits.is_empty()
             || !self.l1_pipe.is_empty()
+            || !self.wb_queue.is_empty()
             || self.ldst.staged.iter().any(|q| !q.is_empty())
     }
 
@@ -411,7 +478,12 @@ impl SmMem {
             .l1_pipe
             .front()
             .map_or(u64::MAX, |&(t, _)| t.max(now + 1));
-        self.hits.front().map_or(u64::MAX, |&(t, _)| t).min(pipe)
+        let wb = self.wb_queue.front().map_or(u64::MAX, |&(t, _)| t);
+        self.hits
+            .front()
+            .map_or(u64::MAX, |&(t, _)| t)
+            .min(pipe)
+            .min(wb)
     }
 
     /// Stages the lines in `self.lines` as one instruction on LD/ST instance `unit` for warp
@@ -421,6 +493,7 @@ impl SmMem {
     pub fn stage(
         &mut self,
         unit: usize,
+        sched: SchedId,
         slot: WarpSlot,
         kind: AccKind,
         release: bool,
@@ -438,7 +511,10 @@ impl SmMem {
             rb,
             pb,
             group: NO_GROUP,
+            fixed: matches!(kind, AccKind::Fixed { .. }),
+            sched: sched.raw() as u8,
         };
+        let g = self.ldst.group_of(unit, sched.raw() as u8);
         let id = match self.free_tracks.pop() {
             Some(i) => {
                 self.tracks[i as usize] = t;
@@ -450,8 +526,8 @@ impl SmMem {
             }
         };
         self.outstanding[slot] += 1;
-        if !self.lines.is_empty() {
-            self.ldst.queued[unit] += 1;
+        if !self.lines.is_empty() && !self.ldst.staged[unit].is_empty() {
+            self.ldst.waiting[g] += 1;
         }
         let q = &mut self.ldst.staged[unit];
         for &line in &self.lines {
@@ -484,6 +560,13 @@ impl SmMem {
                 break;
             }
             self.hits.pop_front();
+            self.line_back(track, now);
+        }
+        while let Some(&(t, track)) = self.wb_queue.front() {
+            if t > now {
+                break;
+            }
+            self.wb_queue.pop_front();
             self.line_done(track);
         }
         for u in 0..self.ldst.staged.len() {
@@ -501,11 +584,13 @@ impl SmMem {
                 if done {
                     self.ldst.staged[u].pop_front();
                     let next = self.ldst.staged[u].front().map(|n| n.track);
-                    if next != Some(a.track) {
-                        // The instruction has left the unit: one more may queue behind it. A
-                        // scheduler asleep on the full queue walks again.
-                        self.ldst.queued[u] -= 1;
-                        ldst_freed |= self.ldst.queue_cap > 0;
+                    if let Some(n) = next.filter(|&n| n != a.track) {
+                        // The instruction has left the unit and the next one is served: one
+                        // more may queue behind it in that one's group. A scheduler asleep on
+                        // the full queue walks again.
+                        let g = self.ldst.group_of(u, self.tracks[n as usize].sched);
+                        self.ldst.waiting[g] -= 1;
+                        ldst_freed = true;
                     }
                     if self.ldst.staged[u].is_empty() {
                         // Pipelined: the unit accepts the next instruction in the cycle its
@@ -610,6 +695,10 @@ impl SmMem {
             } => m.store_back(a, sm, now, hit_latency),
             AccKind::Atomic => m.atomic(a, sm),
             AccKind::Const | AccKind::Tex => m.read_only(a, sm, now),
+            AccKind::Fixed { latency, .. } => {
+                m.hit(now, latency as u64, a.track);
+                true
+            }
         }
     }
 
@@ -621,7 +710,7 @@ impl SmMem {
         match r.dest {
             Dest::Track(t) => {
                 m.waiters = w;
-                self.line_done(t);
+                self.line_back(t, now);
                 return;
             }
             Dest::Nobody => {
@@ -653,9 +742,26 @@ impl SmMem {
             }
         }
         for x in &w {
-            self.line_done(x.track);
+            self.line_back(x.track, now);
         }
         self.waiters = w;
+    }
+
+    /// A line of track `t` came back in cycle `now`: a store's is done; a load's or an
+    /// atomic's when the writeback port takes it (`wb_port`), at once or in a later cycle.
+    #[inline(always)]
+    fn line_back(&mut self, t: u32, now: u64) {
+        if !self.wb_port || !self.tracks[t as usize].release {
+            self.line_done(t);
+            return;
+        }
+        let at = now.max(self.wb_free);
+        self.wb_free = at + 1;
+        if at == now {
+            self.line_done(t);
+        } else {
+            self.wb_queue.push_back((at, t));
+        }
     }
 
     /// One line of track `t` completed: when it was the last, the instruction completes.
@@ -716,6 +822,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .get(tr.pc as usize)
             {
                 self.timing.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
+                if tr.fixed {
+                    let dsts = env.table.regs.get(tr.func, tr.pc).bank_dsts;
+                    self.collectors.book_writes(dsts, s, now, done);
+                }
                 if self.shape.atomics_block_warp && inst.op == Op::Atom {
                     self.timing.atomics_out[s] -= 1;
                     if self.timing.atomics_out[s] == 0 {

@@ -112,7 +112,9 @@ impl Bench {
     pub fn launch(&mut self, sm: &mut TestSm, grid: u32, linear: u64, now: u64) {
         let wpc = self.block.div_ceil(32) as u64;
         self.with_env(grid, |env| {
-            let cta = make_cta(env.k, linear, 0);
+            // The kernel's static shared memory (no dynamic part).
+            let shared = env.k.module.functions[env.k.kernel as usize].shared_bytes;
+            let cta = make_cta(env.k, linear, shared);
             sm.launch(env, cta, linear, now, linear * wpc);
         });
     }

@@ -99,8 +99,8 @@ fn a_missing_load_is_readable_pipeline_cycles_after_its_reply() {
 
 /// A second load of a line whose miss is in flight merges into its MSHR: it issues in cycle
 /// 3 (the unit free again), is looked up at 4 + 35 = 39, sends nothing, and completes with
-/// the first at the one reply: both leave `outstanding` in that cycle and the `add` reading
-/// both issues at R + 7.
+/// the first at the one reply, a cycle after it: the two lines take turns at the writeback
+/// port (`sm.ldst_writeback`), so the `add` reading both issues at R + 8.
 #[test]
 fn a_load_of_a_line_in_flight_merges_into_its_miss() {
     let body = "ld.global.u32 %r1, [{A}];\nld.global.u32 %r2, [{A}+4];\nadd.u32 %r3, %r1, %r2;";
@@ -108,8 +108,8 @@ fn a_load_of_a_line_in_flight_merges_into_its_miss() {
     assert_eq!(&seen.issued[..2], &[2, 3]);
     assert_eq!(seen.sent, vec![38], "one request for both");
     let r = one_reply(&seen, 38);
-    assert_eq!(seen.outstanding, vec![(2, 1), (3, 2), (r, 0)]);
-    assert_eq!(seen.issued[2], r + 7);
+    assert_eq!(seen.outstanding, vec![(2, 1), (3, 2), (r, 1), (r + 1, 0)]);
+    assert_eq!(seen.issued[2], r + 8);
     let c = sm.mem.l1d_counts;
     assert_eq!((c.hits, c.misses, c.merged), (0, 1, 1));
 }
@@ -135,4 +135,79 @@ fn a_load_of_a_line_in_l1_hits_after_the_l1_latency() {
     let c = sm.mem.l1d_counts;
     assert_eq!((c.hits, c.misses, c.merged), (1, 1, 0));
     assert!(!sm.mem.busy(), "nothing left in the memory side");
+}
+
+/// A shared-memory load issued while the LD/ST unit sends an uncoalesced global load (32
+/// lines, one per lane) queues behind it (`sm.ldst_queue`) instead of waiting for a free
+/// unit: it issues in the cycle after the global load, and its time starts when the unit
+/// takes it, the cycle after the global load's last line: its result is back the shared
+/// latency later (26 on gtx480, counted as for an access that found the unit free: `read` 1
+/// + 26 − 3 = 24 cycles after it is served), and the `add` reading it issues 1 + 6
+/// pipeline cycles after that.
+#[test]
+fn a_shared_load_queues_behind_a_global_one_and_starts_when_the_unit_takes_it() {
+    let ptx = format!(
+        ".version 9.5\n.target sm_75\n.address_size 64\n.shared .align 4 .b8 s[128];\n\
+         .visible .entry k()\n{{\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n\
+         mov.u32 %r0, %tid.x;\nshl.b32 %r0, %r0, 7;\ncvt.u64.u32 %rd0, %r0;\n\
+         add.u64 %rd0, %rd0, {GLOBAL_BASE};\nld.global.u32 %r1, [%rd0];\n\
+         ld.shared.u32 %r2, [s];\nadd.u32 %r3, %r2, 1;\nret;\n}}\n"
+    );
+    let mut b = Bench::new(&ptx, 32, "gtx480", &[]);
+    assert_eq!(b.alloc(32 * 128), GLOBAL_BASE);
+    let mut sm = b.sm(1, true);
+    b.launch(&mut sm, 1, 0, 0);
+    let mut issued = Vec::new();
+    let mut ldst_free = Vec::new();
+    b.run(&mut sm, 1, 0..200, |sm, _, now| {
+        while issued.len() < sm.warps.insts[0] as usize {
+            issued.push(now);
+        }
+        ldst_free.push(sm.units.next_free(SchedId(0)));
+    });
+    let g = issued[4];
+    assert_eq!(issued[5], g + 1, "the shared load queues: {issued:?}");
+    // The unit sends one line a cycle from g + 1 and takes the shared load after the last.
+    assert_eq!(
+        ldst_free[g as usize + 33],
+        g + 33,
+        "{:?}",
+        &ldst_free[g as usize..]
+    );
+    let served = g + 33;
+    assert_eq!(issued[6], served + 24 + 1 + 6, "{issued:?}");
+}
+
+/// The writeback port (`sm.ldst_writeback`): lines of loads that come back in the same cycle
+/// are written one a cycle, in the order they came; a store's acknowledgement takes no turn.
+#[test]
+fn loads_back_in_one_cycle_are_written_back_one_a_cycle() {
+    use super::super::memory::{AccKind, SmMem};
+    let cfg = warpsim_core::config::GpuConfig::load("gtx480").unwrap();
+    assert!(cfg.sm.ldst_writeback);
+    let mut m = SmMem::new(&cfg, 4);
+    let load = AccKind::Load { alloc: true };
+    let stage = |m: &mut SmMem, slot: u32, kind, release| {
+        m.fixed_line();
+        let slot = crate::ids::WarpSlot::from_raw(slot as _);
+        m.stage(0, SchedId(0), slot, kind, release, 0, 0, 0, 0)
+    };
+    let a = stage(&mut m, 0, load, true);
+    let b = stage(&mut m, 1, load, true);
+    let store = m.store_kind(true);
+    let st = stage(&mut m, 2, store, false);
+    m.line_back(a, 10);
+    m.line_back(st, 10);
+    m.line_back(b, 10);
+    let done: Vec<u32> = m
+        .take_completed()
+        .iter()
+        .map(|t| t.slot.raw() as u32)
+        .collect();
+    assert_eq!(
+        done,
+        vec![0, 2],
+        "the first load and the store complete at once"
+    );
+    assert_eq!(m.next_activity(10), 11, "the second load's turn");
 }
