@@ -2,7 +2,7 @@
 //! `nvcc -dlink`): their translation units' PTX, linked here as the device linker linked
 //! their cubins.
 //!
-//! What nvcc 13.5 generates (`docs/cudart.md`, "Relocatable device code"): each unit's
+//! What nvcc 13.5 generates (`crates/cudart/README.md`, "Relocatable device code"): each unit's
 //! constructor hands its own fatbinary (relocatable cubin and, unless built for SASS only,
 //! PTX) to `__cudaRegisterLinkedBinary_<module id>`, a function of the *host* object the
 //! device link wrote (`crt/link.stub`). When the last unit has called in, that object calls
