@@ -55,6 +55,15 @@ int main() {
     EXPECT(got == 1);
     EXPECT(scale_unit_which() == 2);
     CHECK(cudaFree(d));
+
+    // A reset loads the linked program again: the variables are back to their initial values.
+    CHECK(cudaDeviceReset());
+    CHECK(cudaMemcpyFromSymbol(&got, bias, sizeof got));
+    EXPECT(got == 7);
+    bump_bias<<<1, 1>>>(1);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpyFromSymbol(&got, bias, sizeof got));
+    EXPECT(got == 8);
     printf("PASS rdc\n");
     return 0;
 }
