@@ -46,6 +46,11 @@ int main() {
         EXPECT(h[i] == from_main + 2 * i + 2);
     }
 
+    // Register counts come from the device-linked cubin, as the driver's do.
+    cudaFuncAttributes attr;
+    CHECK(cudaFuncGetAttributes(&attr, scale_kernel));
+    EXPECT(attr.numRegs > 0);
+
     bump_bias<<<1, 1>>>(5);
     CHECK(cudaGetLastError());
     int got;
