@@ -1,8 +1,11 @@
 // Relocatable device code (-rdc=true), two units: a kernel here calls a __device__ function
 // of scale.cu, which reads a variable and a __constant__ array defined there but written from
 // here with cudaMemcpyToSymbol; scale.cu's kernel calls a function of this unit. Each unit has
-// its own static `helper` and `which` of the same name, and both use one .weak template.
+// its own static `helper` and `which` of the same name, and both use one .weak template
+// function and launch one .weak template kernel.
 // NVCC-FLAGS: -rdc=true
+// EXPECT-PTX: .extern .func  (.param .b32 func_retval0) _Z9scale_addi
+// EXPECT-PTX: .weak .entry _Z10fill_twiceIiEvPT_i
 #include "../check.h"
 #include "shared.h"
 
@@ -45,6 +48,16 @@ int main() {
         int from_main = (n - 1 - i) + 1000 + 1;  // this unit's helper and which
         EXPECT(h[i] == from_main + 2 * i + 2);
     }
+
+    // One template kernel, instantiated by both units, launched from each.
+    fill_twice<<<1, n>>>(d, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) EXPECT(h[i] == 2 * i + 1);
+    CHECK(cudaMemset(d, 0, sizeof h));
+    scale_fill(d, n);
+    CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++) EXPECT(h[i] == 2 * i + 1);
 
     // Register counts come from the device-linked cubin, as the driver's do.
     cudaFuncAttributes attr;

@@ -12,3 +12,11 @@ int scale_unit_which();                         // scale.cu: reads its own stati
 // Emitted .weak in both units (a template instantiated in each): the link keeps one.
 template <typename T>
 __device__ __noinline__ T twice(T v) { return v * 2; }
+
+// A template kernel both units instantiate (.weak .entry in each) and launch.
+template <typename T>
+__global__ void fill_twice(T *out, int n) {
+    int i = threadIdx.x;
+    if (i < n) out[i] = twice(T(i)) + 1;
+}
+void scale_fill(int *out, int n);  // scale.cu: launches fill_twice<int> from that unit
