@@ -22,6 +22,9 @@
 #      // EXPECT-STATS: text        the WARPSIM_STATS file of the run must contain text
 #      // EXPECT-PTX: text          the PTX nvcc generates for the (first) source must contain
 #                                   text (proves the program exercises the instruction)
+#      // DEVICE-LINK: separate     build as separate compilation does: each source with
+#                                   `nvcc -dc`, the device code linked by `nvcc -dlink`, the
+#                                   objects linked by the host compiler (g++)
 #    and NAME.expected, when present, must equal stdout exactly.
 # Exits non-zero naming the programs that failed.
 set -euo pipefail
@@ -120,18 +123,43 @@ directive() { # directive NAME KEY: the values of `// KEY: value` lines in NAME'
     sed -n "s|^// $2: \(.*\)$|\1|p" "$first"
 }
 
+build_whole() { # build_whole EXE FLAGS SRC...: one nvcc command
+    local exe="$1" flags="$2"
+    shift 2
+    # shellcheck disable=SC2086
+    nvcc -cudart shared $flags -o "$exe" "$@" -L"$build/link"
+}
+
+build_separate() { # build_separate EXE FLAGS SRC...: nvcc -dc each, nvcc -dlink, g++ links
+    local exe="$1" flags="$2" objs=() src
+    shift 2
+    for src in "$@"; do
+        objs+=("$exe.$(basename "$src" .cu).o")
+        # shellcheck disable=SC2086
+        nvcc $flags -dc -o "${objs[-1]}" "$src" || return 1
+    done
+    # shellcheck disable=SC2086
+    nvcc $flags -dlink -o "$exe.dlink.o" "${objs[@]}" &&
+        g++ -o "$exe" "${objs[@]}" "$exe.dlink.o" -L"$build/link" -lcudart
+}
+
 compile() {
     local name="$1" srcs flags exe="$build/$1"
     srcs="$(sources_of "$name" | tr '\n' ' ')"
     flags="$(directive "$name" NVCC-FLAGS | tr '\n' ' ')"
     local arch="-arch=sm_75"
     [[ "$flags" == *-gencode* || "$flags" == *-arch* ]] && arch=""
-    local stamp="$exe.flags" want="$arch $flags|$(sha256sum $srcs tests/cuda/check.h | sha256sum)"
+    # A directory program's headers count too.
+    local deps="$srcs"
+    [[ -d "tests/cuda/$name" ]] && deps="$(ls "tests/cuda/$name"/* | tr '\n' ' ')"
+    local stamp="$exe.flags" want="$arch $flags|$(sha256sum $deps tests/cuda/check.h | sha256sum)"
     if [[ -x "$exe" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
         return 0
     fi
+    local build_cmd=build_whole
+    [[ "$(directive "$name" DEVICE-LINK)" == separate ]] && build_cmd=build_separate
     # shellcheck disable=SC2086
-    if nvcc -cudart shared $arch $flags -o "$exe" $srcs -L"$build/link" >"$exe.build.log" 2>&1 &&
+    if $build_cmd "$exe" "$arch $flags" $srcs >"$exe.build.log" 2>&1 &&
         { [[ -z "$(directive "$name" EXPECT-PTX)" ]] ||
             nvcc $arch $flags -ptx -o "$exe.ptx" "$(sources_of "$name" | head -n1)" >>"$exe.build.log" 2>&1; }; then
         echo "$want" >"$stamp"

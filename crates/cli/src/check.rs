@@ -115,6 +115,7 @@ pub fn format_load_error(file: &str, e: &LoadError) -> String {
             format!("{file}:{line}: undefined {kind} `{name}`")
         }
         LoadError::Invalid { message, line } => format!("{file}:{line}: {message}"),
+        LoadError::Link(l) => format!("{file}: {l}"),
     }
 }
 

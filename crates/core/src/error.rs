@@ -20,6 +20,10 @@ pub enum LoadError {
     /// the instruction, a duplicate label…).
     #[error("line {line}: {message}")]
     Invalid { message: String, line: u32 },
+    /// Translation units that do not link into one program (see [`crate::link`]); not tied
+    /// to one line.
+    #[error("cannot link device code: {0}")]
+    Link(#[from] crate::link::LinkError),
 }
 
 impl LoadError {
@@ -29,6 +33,7 @@ impl LoadError {
             LoadError::Unsupported { line, .. }
             | LoadError::Undefined { line, .. }
             | LoadError::Invalid { line, .. } => *line,
+            LoadError::Link(_) => 0,
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod device;
 pub mod error;
 pub mod exec;
 pub mod ir;
+pub mod link;
 pub mod lower;
 pub mod occupancy;
 
@@ -18,4 +19,10 @@ pub use error::{LoadError, LoadErrors};
 pub fn load_ptx(source: &str) -> Result<ir::Module, LoadErrors> {
     let ast = ptx::parse(source).map_err(|e| LoadErrors(vec![LoadError::Parse(e)]))?;
     lower::lower(&ast)
+}
+
+/// Parses, links and lowers the PTX of several translation units as one program (see
+/// [`link`]).
+pub fn load_linked_ptx(units: &[link::Unit]) -> Result<ir::Module, LoadErrors> {
+    lower::lower(&link::link(units)?)
 }

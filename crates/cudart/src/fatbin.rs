@@ -65,23 +65,27 @@ pub enum FatbinError {
     NotUtf8 {
         sm: u32,
     },
-    /// A `-rdc=true` build: the device code comes as relocatable fatbinaries to be linked.
-    Relocatable,
 }
 
 impl std::fmt::Display for FatbinError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FatbinError::BadMagic { what, found } => write!(f, "bad {what} magic 0x{found:08x}"),
-            FatbinError::Truncated { what, offset } => write!(f, "fatbinary truncated in {what} at byte {offset}"),
-            FatbinError::BadSize { what, offset, value } => write!(f, "corrupt fatbinary: {what} of {value} bytes at byte {offset}"),
-            FatbinError::Decompress { sm, reason } => write!(f, "cannot decompress the sm_{sm} image (zstd): {reason}"),
-            FatbinError::NotUtf8 { sm } => write!(f, "the compute_{sm} PTX is not UTF-8 text"),
-            FatbinError::Relocatable => write!(
+            FatbinError::Truncated { what, offset } => {
+                write!(f, "fatbinary truncated in {what} at byte {offset}")
+            }
+            FatbinError::BadSize {
+                what,
+                offset,
+                value,
+            } => write!(
                 f,
-                "this program was built with relocatable device code (-rdc=true / separate compilation); \
-                 warpsim cannot link device code yet: rebuild without -rdc"
+                "corrupt fatbinary: {what} of {value} bytes at byte {offset}"
             ),
+            FatbinError::Decompress { sm, reason } => {
+                write!(f, "cannot decompress the sm_{sm} image (zstd): {reason}")
+            }
+            FatbinError::NotUtf8 { sm } => write!(f, "the compute_{sm} PTX is not UTF-8 text"),
         }
     }
 }
@@ -364,6 +368,10 @@ pub unsafe fn read_wrapper<'a>(p: *const u8) -> Result<(Option<Wrapper>, &'a [u8
     Ok((wrapper, std::slice::from_raw_parts(data, len)))
 }
 
+/// The most entries read from a device-link stub's list of fatbinaries (NULL-terminated:
+/// a corrupt list must not be walked without end).
+pub const MAX_PRELINKED: usize = 1 << 16;
+
 /// Whether a version-2 (device-link) wrapper carries relocatable device code: its list of
 /// prelinked fatbinaries (a NULL-terminated pointer array) is not empty.
 ///
@@ -372,6 +380,34 @@ pub unsafe fn read_wrapper<'a>(p: *const u8) -> Result<(Option<Wrapper>, &'a [u8
 pub unsafe fn has_prelinked(w: &Wrapper) -> bool {
     let list = w.filename_or_fatbins as *const *const u8;
     !list.is_null() && !(*list).is_null()
+}
+
+/// The fatbinaries a version-2 (device-link) wrapper lists: the containers of the
+/// translation units whose relocatable device code the device link joined, in the order
+/// they registered.
+///
+/// # Safety
+/// As [`has_prelinked`].
+pub unsafe fn prelinked(w: &Wrapper) -> Result<Vec<*const u8>, FatbinError> {
+    let list = w.filename_or_fatbins as *const *const u8;
+    let mut out = Vec::new();
+    if list.is_null() {
+        return Ok(out);
+    }
+    loop {
+        let p = *list.add(out.len());
+        if p.is_null() {
+            return Ok(out);
+        }
+        if out.len() == MAX_PRELINKED {
+            return Err(FatbinError::BadSize {
+                what: "list of prelinked fatbinaries",
+                offset: 16,
+                value: out.len() as u64,
+            });
+        }
+        out.push(p);
+    }
 }
 
 #[cfg(test)]
@@ -490,6 +526,8 @@ mod tests {
             ..stub
         };
         assert!(unsafe { has_prelinked(&rdc) });
+        assert_eq!(unsafe { prelinked(&rdc) }.unwrap(), vec![empty.as_ptr()]);
+        assert!(unsafe { prelinked(&stub) }.unwrap().is_empty());
     }
 
     #[test]

@@ -74,6 +74,7 @@ mod memory;
 mod occupancy;
 mod props;
 mod ptsz;
+mod rdc;
 pub(crate) mod register;
 mod runtime;
 mod streams;

@@ -12,7 +12,7 @@
 //! `cudaFuncGetParamInfo`, which work on any kernel.
 
 use crate::fatbin::{CONTAINER_MAGIC, WRAPPER_MAGIC};
-use crate::runtime::{api, diag, put, query, Function, Module, ModuleState, Runtime};
+use crate::runtime::{api, diag, put, query, Function, Module, ModuleState, Runtime, Source};
 use crate::streams::{free_handle, new_handle};
 use crate::types::*;
 use std::collections::HashMap;
@@ -61,7 +61,7 @@ unsafe fn load_code(rt: &mut Runtime, what: &str, code: *const u8) -> Result<Mod
     Ok(match rt.device.load_ptx(ptx) {
         Ok(h) => Module {
             state: ModuleState::Loaded(h),
-            ptx: Some(ptx.to_owned()),
+            ptx: Some(Source::One(ptx.to_owned())),
             images: Default::default(),
         },
         Err(e) => {
@@ -72,7 +72,7 @@ unsafe fn load_code(rt: &mut Runtime, what: &str, code: *const u8) -> Result<Mod
                     code: cudaErrorInvalidPtx,
                     message,
                 },
-                ptx: Some(ptx.to_owned()),
+                ptx: Some(Source::One(ptx.to_owned())),
                 images: Default::default(),
             }
         }

@@ -4,7 +4,7 @@
 //! companions.
 
 use crate::fatbin::{self, EntryKind};
-use crate::runtime::{diag, guard, lock, Function, Module, ModuleState, Runtime, Var};
+use crate::runtime::{diag, guard, lock, Function, Module, ModuleState, Runtime, Source, Var};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -40,17 +40,17 @@ pub(crate) unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) 
     };
     if let Some(w) = wrapper.filter(|w| w.version == 2) {
         // The device-link stub: empty in a whole-program build; with -rdc it carries the linked
-        // cubin plus a list of relocatable fatbinaries whose PTX would need linking.
-        if entries.is_empty() && !fatbin::has_prelinked(&w) {
+        // cubin plus the list of the translation units' fatbinaries, whose PTX is linked here.
+        if fatbin::has_prelinked(&w) {
+            return crate::rdc::load(rt, &w, &entries);
+        }
+        if entries.is_empty() {
             return Module {
                 state: ModuleState::Empty,
                 ptx: None,
                 images: Default::default(),
             };
         }
-        let m = fatbin::FatbinError::Relocatable.to_string();
-        diag(&m);
-        return failed(cudaErrorNoKernelImageForDevice, m);
     }
     let images = match fatbin::images(&entries) {
         Ok(i) => i,
@@ -90,7 +90,7 @@ pub(crate) unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) 
     match rt.device.load_ptx(&ptx) {
         Ok(h) => Module {
             state: ModuleState::Loaded(h),
-            ptx: Some(ptx),
+            ptx: Some(Source::One(ptx)),
             images,
         },
         Err(e) => {
@@ -104,7 +104,7 @@ pub(crate) unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) 
                     code: cudaErrorInvalidPtx,
                     message: m,
                 },
-                ptx: Some(ptx),
+                ptx: Some(Source::One(ptx)),
                 images,
             }
         }

@@ -13,7 +13,8 @@ use crate::types::*;
 use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, OnceLock};
-use warpsim_core::device::{Device, DeviceOptions, KernelHandle, ModuleHandle};
+use warpsim_core::device::{Device, DeviceError, DeviceOptions, KernelHandle, ModuleHandle};
+use warpsim_core::link::Unit;
 use warpsim_timing::engine::{device_options_for, TimingEngine};
 
 /// Device memory the simulated GPU reports and enforces.
@@ -36,8 +37,33 @@ pub enum ModuleState {
 pub struct Module {
     pub state: ModuleState,
     /// The PTX that was loaded (kept to reload after `cudaDeviceReset`).
-    pub ptx: Option<String>,
+    pub ptx: Option<Source>,
     pub images: Images,
+}
+
+/// The PTX a module is loaded from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// One translation unit's PTX (a whole-program build, or code loaded at run time).
+    One(String),
+    /// The translation units of a `-rdc=true` program, each with its name for messages,
+    /// linked at load (`warpsim_core::link`).
+    Linked(Vec<(String, String)>),
+}
+
+impl Source {
+    /// Loads the source into `device` (the error is the Device API's own type, as its
+    /// `load_ptx` returns it).
+    #[allow(clippy::result_large_err)]
+    pub fn load(&self, device: &mut Device) -> Result<ModuleHandle, DeviceError> {
+        match self {
+            Source::One(ptx) => device.load_ptx(ptx),
+            Source::Linked(units) => {
+                let units: Vec<Unit> = units.iter().map(|(name, ptx)| Unit { name, ptx }).collect();
+                device.load_linked_ptx(&units)
+            }
+        }
+    }
 }
 
 /// A `__global__` function registered under its host stub.
@@ -155,7 +181,7 @@ impl Runtime {
         self.device = new_device(&self.config);
         for m in &mut self.modules {
             if let (ModuleState::Loaded(_), Some(ptx)) = (&m.state, &m.ptx) {
-                m.state = match self.device.load_ptx(ptx) {
+                m.state = match ptx.load(&mut self.device) {
                     Ok(h) => ModuleState::Loaded(h),
                     Err(e) => ModuleState::Failed {
                         code: cudaErrorInvalidPtx,

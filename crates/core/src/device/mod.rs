@@ -195,6 +195,15 @@ impl Device {
         self.load_module(ir)
     }
 
+    /// Links the PTX of several translation units into one module and loads it.
+    pub fn load_linked_ptx(
+        &mut self,
+        units: &[crate::link::Unit],
+    ) -> Result<ModuleHandle, DeviceError> {
+        let ir = crate::load_linked_ptx(units)?;
+        self.load_module(ir)
+    }
+
     /// Loads an already lowered module.
     pub fn load_module(&mut self, ir: ir::Module) -> Result<ModuleHandle, DeviceError> {
         let size = ir.global_image.len() as u64;
