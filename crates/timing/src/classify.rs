@@ -30,9 +30,8 @@ pub struct OpTiming {
     pub latency: u32,
     pub initiation: u32,
     pub mem: MemClass,
-    /// An access that always goes to the memory system through the LD/ST unit's staged queue
-    /// (global, local, texture; constant and parameter space unless the constant cache is
-    /// perfect): it may wait behind a busy LD/ST unit (`sm.ldst_queue`).
+    /// A memory instruction that may wait behind a busy LD/ST unit in its staged queue
+    /// (`sm.ldst_queue`): every one but `cp.async`.
     pub queues: bool,
 }
 

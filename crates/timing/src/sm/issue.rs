@@ -46,8 +46,8 @@ pub(crate) struct Schedulers<P: IssuePolicy> {
     /// Per scheduler: the warps its last walk found ready but blocked on a busy unit or
     /// collector (charged a structural stall for every cycle it sleeps on them).
     unit_stalled: Vec<Vec<u16>>,
-    /// A memory instruction that cannot queue (shared memory) waits for the LD/ST unit: no
-    /// other may queue until it has issued, so it is served in its turn (`sm.ldst_queue`).
+    /// A memory instruction that cannot queue (`cp.async`) waits for the LD/ST unit: no other
+    /// may queue until it has issued, so it is served in its turn (`sm.ldst_queue`).
     ldst_waiting: bool,
     /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
     outcome: Vec<Slot>,
@@ -331,8 +331,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// The LD/ST instance warp `s`'s memory instruction may queue behind while it is still
     /// serving an earlier instruction (`sm.ldst_queue`; GPGPU-Sim's memory pipeline registers
-    /// and operand collectors in front of the unit): an access that always goes to the memory
-    /// system, a free collector, and room in that instance's queue.
+    /// and operand collectors in front of the unit): an instruction that queues
+    /// (`OpTiming::queues`), a free collector, and room in that instance's queue for the
+    /// scheduler `k` (its own share with `sm.sub_core`).
     #[inline]
     fn queue_behind(
         &self,

@@ -16,8 +16,14 @@
 //! retire while any of its accesses (stores included, until L2 acknowledges them) is in
 //! flight.
 //!
-//! Shared memory (and the rare memory access with no active lane) stays synchronous: a fixed
-//! latency `sm.shared_latency` plus one cycle per extra bank conflict.
+//! Shared memory, a perfect constant cache and the parameter space have a time known when
+//! the unit takes the access: `sm.shared_latency` plus a cycle per extra bank conflict, which
+//! also hold the unit. They queue like the others, as one pseudo-line (`AccKind::Fixed`) whose
+//! time starts when the unit serves it (`Sm::book_fixed`).
+//!
+//! Every line of a load or atomic that comes back (an L1 hit, a reply, a fixed-latency
+//! result) takes a turn at the LD/ST unit's one writeback port (`sm.ldst_writeback`) before
+//! its instruction can complete.
 //!
 //! Write policies: global stores write through (update L1 on a hit, no allocation, one write
 //! per line to L2, acknowledged); with `write-back` (local memory on both presets) a store
