@@ -149,18 +149,6 @@ impl LaunchEngine for TimingEngine {
     }
 
     fn launch(&mut self, l: EngineLaunch<'_, '_>) -> Result<EngineStats, DeviceError> {
-        // The presets model GPUs without tensor cores (Fermi, Pascal): refused by name at
-        // launch, so the per-cycle path never meets one. Functional mode executes them.
-        if let Some((t, line)) = l.ctx.module.tensor_use(l.ctx.kernel) {
-            return Err(DeviceError::InvalidLaunch {
-                kernel: l.ctx.module.functions[l.ctx.kernel as usize].name.clone(),
-                reason: format!(
-                    "line {line}: {} is a tensor-core instruction and the preset `{}` has no \
-                     tensor cores; run it in functional mode",
-                    t.name, self.config.name
-                ),
-            });
-        }
         let mut opts = self.options;
         opts.registers_per_thread = l.registers_per_thread.unwrap_or(self.default_registers);
         opts.max_warp_instructions = l.limits.max_warp_instructions;

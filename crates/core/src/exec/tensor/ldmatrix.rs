@@ -1,4 +1,4 @@
-//! `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16` (PTX ISA §9.7.14.5.15 "Warp-level
+//! `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}[.trans].shared.b16` (PTX ISA "Warp-level
 //! matrix load instruction: ldmatrix"): `count` 8×8 matrices of 16-bit elements, matrix `j`'s
 //! row `r` being the 16 bytes at the address held by lane `8j + r`. Lane `l` receives in its
 //! register `j` the elements (row `l/4`, columns `2(l%4)` and `+1`) of matrix `j`, the lower
