@@ -51,7 +51,7 @@ pub fn execute(
                 ));
             }
             for (c, v) in row.iter_mut().enumerate() {
-                *v = access(k, m, w, lane, space, a + 2 * c as u64, 2, None)
+                *v = access(k, m, w, lane, space, a.wrapping_add(2 * c as u64), 2, None)
                     .map_err(|e| (lane, e))? as u16;
             }
         }
