@@ -87,9 +87,30 @@ __global__ void mma_gemm(const __half *a, const __half *b, float *d) {
 }
 
 static uint32_t seed = 12345;
-static float next_value() {  // multiples of 1/64 in [-2, 2): exact in f16 and bf16
+// Random values exact in f16: an 11-bit significand times 2^-3 … 2^3, either sign. Their
+// products (up to 22 bits) and partial sums round in f32, so the summation order shows.
+static float next_value() {
     seed = seed * 1664525u + 1013904223u;
-    return (float)((int)(seed >> 16) % 257 - 128) / 64.0f;
+    float v = ldexpf((float)(1024 + ((seed >> 8) & 1023)) / 1024.0f, (int)((seed >> 20) % 7) - 3);
+    return (seed >> 31) ? -v : v;
+}
+
+// D = A·B + C in warpsim's order: acc starts from C and adds A[i][k]·B[k][j] (exact in f32)
+// for k = 0, 1, … one f32 add at a time; with f16 accumulators the sum is rounded to f16 after
+// every 16 (once per mma_sync). A[i][k] = a[i*N + k], B[k][j] = bt[j*N + k].
+static void reference(const float *a, const float *bt, const float *c, bool f16_acc, float *d) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float acc = c ? c[i * N + j] : 0.0f;
+            for (int k0 = 0; k0 < N; k0 += 16) {
+                for (int k = k0; k < k0 + 16; k++) {
+                    float p = a[i * N + k] * bt[j * N + k];
+                    acc = acc + p;
+                }
+                if (f16_acc) acc = __half2float(__float2half_rn(acc));
+            }
+            d[i * N + j] = acc;
+        }
 }
 
 static int failures = 0;
@@ -118,8 +139,8 @@ static T *upload(const T *host, size_t n) {
 
 int main() {
     // A[i][k] at a[i*N + k]; B[k][j] at bt[j*N + k] (column-major, for wmma) and at
-    // br[k*N + j] (row-major, for mma.sync).
-    static float fa[N * N], fbt[N * N], fbr[N * N], fc[N * N];
+    // br[k*N + j] (row-major, for mma.sync). The f* arrays hold the values the device sees.
+    static float fa[N * N], fbt[N * N], fc[N * N], fc16[N * N], fba[N * N], fbbt[N * N];
     static __half ha[N * N], hbt[N * N], hbr[N * N], hc[N * N];
     static __nv_bfloat16 ba[N * N], bbt[N * N];
     for (int i = 0; i < N * N; i++) {
@@ -129,36 +150,19 @@ int main() {
         ha[i] = __float2half_rn(fa[i]);
         hbt[i] = __float2half_rn(fbt[i]);
         hc[i] = __float2half_rn(fc[i]);
+        fc16[i] = __half2float(hc[i]);
         ba[i] = __float2bfloat16_rn(fa[i]);
         bbt[i] = __float2bfloat16_rn(fbt[i]);
+        fba[i] = __bfloat162float(ba[i]);
+        fbbt[i] = __bfloat162float(bbt[i]);
     }
     for (int k = 0; k < N; k++)
-        for (int j = 0; j < N; j++) {
-            fbr[k * N + j] = fbt[j * N + k];
-            hbr[k * N + j] = hbt[j * N + k];
-        }
-
-    // The references: acc starts from C and adds A[i][k]·B[k][j] for k = 0, 1, … in f32 (the
-    // products are exact); an f16 accumulator is rounded after every 16 (each mma_sync).
-    static float want32[N * N], want16[N * N], want_mma[N * N];
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            float acc = fc[i * N + j], acc0 = 0;
-            __half acc16 = hc[i * N + j];
-            for (int k0 = 0; k0 < N; k0 += 16) {
-                float part = __half2float(acc16);
-                for (int k = k0; k < k0 + 16; k++) {
-                    float p = fa[i * N + k] * fbt[j * N + k];
-                    acc += p;
-                    acc0 += p;
-                    part += p;
-                }
-                acc16 = __float2half_rn(part);
-            }
-            want32[i * N + j] = acc;
-            want16[i * N + j] = __half2float(acc16);
-            want_mma[i * N + j] = acc0;
-        }
+        for (int j = 0; j < N; j++) hbr[k * N + j] = hbt[j * N + k];
+    static float want32[N * N], want16[N * N], want_bf16[N * N], want_mma[N * N];
+    reference(fa, fbt, fc, false, want32);
+    reference(fa, fbt, fc16, true, want16);
+    reference(fba, fbbt, fc, false, want_bf16);
+    reference(fa, fbt, nullptr, false, want_mma);
 
     const int threads = 128, blocks = (N / 16) * (N / 16) * 32 / threads;
     float *d32;
@@ -183,12 +187,12 @@ int main() {
     for (int i = 0; i < N * N; i++) got[i] = __half2float(got16[i]);
     compare("wmma f16 -> f16", got, want16);
 
-    // (3) bf16 × bf16 + f32: the inputs are exact in bf16, so the reference is (1)'s.
+    // (3) bf16 × bf16 + f32 (the inputs rounded to bf16).
     __nv_bfloat16 *dba = upload(ba, N * N), *dbbt = upload(bbt, N * N);
     wmma_gemm<__nv_bfloat16, float><<<blocks, threads>>>(dba, dbbt, dc, d32);
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(got, d32, sizeof got, cudaMemcpyDeviceToHost));
-    compare("wmma bf16 -> f32", got, want32);
+    compare("wmma bf16 -> f32", got, want_bf16);
 
     // (4) mma.sync + ldmatrix, C = 0.
     mma_gemm<<<(N / 16) * (N / 8) / 4, 128>>>(da, dbr, d32);
