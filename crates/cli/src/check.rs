@@ -72,10 +72,20 @@ pub fn module_summary(module: &Module) -> String {
 /// [`format_load_error`], with the column of an unsupported instruction found in `text` (the
 /// loader reports its line only): `FILE:LINE:COL: unsupported …`.
 pub fn format_in_source(file: &str, text: &str, e: &LoadError) -> String {
-    if let LoadError::Unsupported { what, line } = e {
-        if let Some(col) = column_of(text, *line, what) {
-            return format!("{file}:{line}:{col}: unsupported {what}");
+    match e {
+        LoadError::Unsupported { what, line } => {
+            if let Some(col) = column_of(text, *line, what) {
+                return format!("{file}:{line}:{col}: unsupported {what}");
+            }
         }
+        // "`mma.sync.aligned.m8n8k4…` needs one of the shapes …": the quoted opcode's column.
+        LoadError::Invalid { message, line } => {
+            let quoted = message.strip_prefix('`').and_then(|m| m.split('`').next());
+            if let Some(col) = quoted.and_then(|q| column_of(text, *line, q)) {
+                return format!("{file}:{line}:{col}: {message}");
+            }
+        }
+        _ => {}
     }
     format_load_error(file, e)
 }
@@ -148,5 +158,30 @@ mod tests {
             "a.ptx:2: unsupported .surfref declaration"
         );
         assert_eq!(column_of(text, 99, "x"), None);
+    }
+
+    #[test]
+    fn invalid_instruction_gets_the_column_of_its_opcode() {
+        let text =
+            "\n  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f2};\n";
+        let message =
+            "`mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32` needs one of the shapes .m16n8k8";
+        let e = LoadError::Invalid {
+            message: message.into(),
+            line: 2,
+        };
+        assert_eq!(
+            format_in_source("a.ptx", text, &e),
+            format!("a.ptx:2:3: {message}")
+        );
+        // A message that quotes no opcode on the line keeps no column.
+        let e = LoadError::Invalid {
+            message: "duplicate label `L1`".into(),
+            line: 2,
+        };
+        assert_eq!(
+            format_in_source("a.ptx", text, &e),
+            "a.ptx:2: duplicate label `L1`"
+        );
     }
 }

@@ -83,15 +83,60 @@ fn cp_async_sizes_are_checked() {
     check(
         "cp.async.cg.shared.global [%r1], [%rd1], 8;\n\
          cp.async.ca.shared.global [%r1], [%rd1], 2;\n\
-         cp.async.ca.shared.global [%r1], [%rd1], %r2;\n\
-         mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};\n\
-         ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1,%r2,%r3,%r4}, [%r5];",
+         cp.async.ca.shared.global [%r1], [%rd1], %r2;",
         &[
-            invalid("`cp.async.cg.shared.global` cannot copy 8 bytes (.ca: 4, 8 or 16; .cg: 16)", 0),
-            invalid("`cp.async.ca.shared.global` cannot copy 2 bytes (.ca: 4, 8 or 16; .cg: 16)", 1),
-            invalid("`cp.async.ca.shared.global` needs the copy size as an immediate 4, 8 or 16", 2),
-            unsupported("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 3),
-            unsupported("ldmatrix.sync.aligned.m8n8.x4.shared.b16", 4),
+            invalid(
+                "`cp.async.cg.shared.global` cannot copy 8 bytes (.ca: 4, 8 or 16; .cg: 16)",
+                0,
+            ),
+            invalid(
+                "`cp.async.ca.shared.global` cannot copy 2 bytes (.ca: 4, 8 or 16; .cg: 16)",
+                1,
+            ),
+            invalid(
+                "`cp.async.ca.shared.global` needs the copy size as an immediate 4, 8 or 16",
+                2,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn malformed_tensor_core_forms_are_named() {
+    let a8 = "{%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}";
+    let f4 = "{%f0,%f1,%f2,%f3}";
+    let body = format!(
+        "wmma.load.a.sync.aligned.row.m16n16k8.f16 {a8}, [%rd1];\n\
+         wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f16 {a8}, {a8}, {a8}, {a8};\n\
+         mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {f4}, {f4}, {{%r0,%r1}}, {f4};\n\
+         mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {f4}, {f4}, {{%r0,%r1}}, {f4};\n\
+         mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{%f0,%f1,%f2}}, {f4}, {{%r0,%r1}}, {f4};\n\
+         ldmatrix.sync.aligned.m8n8.x3.shared.b16 {{%r0,%r1,%r2}}, [%r4];\n\
+         wmma.load.a.aligned.row.m16n16k16.f16 {a8}, [%rd1];\n\
+         mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {f4}, {f4}, {{%r0,%r1}}, {f4};\n\
+         wmma.store.d.sync.aligned.row.m16n16k16.f16 [%rd1], {{%r0,%r1,%r2,%r3}}, %p1;\n\
+         mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {f4}, {f4}, {{%r0,%r1}}, {f4};\n\
+         ldmatrix.sync.aligned.m8n8.x1.shared.b16 {{%r0}}, [%rd1], %r2;\n\
+         wmma.load.c.sync.aligned.row.m16n16k16.bf16 {a8}, [%rd1];\n\
+         mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {f4}, {{%r0,%r1}}, {{%r2}}, {{%f4,%f5,%f6,0f00000000}};"
+    );
+    let mma = "mma.sync.aligned.m16n8k16.row.col";
+    check(
+        &body,
+        &[
+            invalid("`wmma.load.a.sync.aligned.row.m16n16k8.f16` (shape m16n16k8) takes .tf32 multiplicands", 0),
+            invalid("`wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f16` cannot multiply .bf16 by .bf16 into .f32 with .f16 accumulators", 1),
+            invalid(&format!("`{mma}.f32.tf32.tf32.f32` has no form multiplying .tf32 by .tf32 into .f32 with .f32 accumulators at m16n8k16"), 2),
+            invalid("`mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32` takes .row.col (A row-major, B column-major) only", 3),
+            invalid(&format!("`{mma}.f32.f16.f16.f32` expects 4 registers in its D fragment, found 3"), 4),
+            invalid("`ldmatrix.sync.aligned.m8n8.x3.shared.b16` needs .x1, .x2 or .x4", 5),
+            invalid("`wmma.load.a.aligned.row.m16n16k16.f16` needs .sync.aligned", 6),
+            invalid(&format!("`{mma}.satfinite.f32.f16.f16.f32` takes .satfinite only with integer multiplicands"), 7),
+            invalid("`wmma.store.d.sync.aligned.row.m16n16k16.f16` takes its stride as a register or an immediate", 8),
+            invalid("`mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32` needs one of the shapes .m16n8k8, .m16n8k16, .m16n8k32", 9),
+            invalid("`ldmatrix.sync.aligned.m8n8.x1.shared.b16` takes 2 operands, found 3", 10),
+            invalid("`wmma.load.c.sync.aligned.row.m16n16k16.bf16` holds .f16, .f32 or .s32 accumulators", 11),
+            invalid("`mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32` expects registers in its C fragment", 12),
         ],
     );
 }
@@ -100,13 +145,13 @@ fn cp_async_sizes_are_checked() {
 fn other_unsupported_opcodes() {
     check(
         "cp.async.bulk.shared::cluster.global [%r1], [%rd1], 16;\n\
-         wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1,%r2,%r3,%r4}, [%rd1];\n\
+         stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r1], {%r2};\n\
          sured.b.add.1d.u32.trap [%rd1, {%r2}], %r3;\n\
          setp.lt.f16 %p1, %rs1, %rs2;\n\
          ex2.approx.f16 %rs1, %rs2;",
         &[
             unsupported("cp.async.bulk.shared::cluster.global", 0),
-            unsupported("wmma.load.a.sync.aligned.row.m16n16k16.f16", 1),
+            unsupported("stmatrix.sync.aligned.m8n8.x1.shared.b16", 1),
             unsupported("sured.b.add.1d.u32.trap", 2),
             unsupported("setp.lt.f16", 3),
             unsupported("ex2.approx.f16", 4),

@@ -96,7 +96,7 @@ pub(crate) unsafe fn load(rt: &mut crate::runtime::Runtime, fat: *const c_void) 
         Err(e) => {
             let mut m = format!("cannot load the program's compute_{sm} PTX; its kernels will fail with cudaErrorInvalidPtx:\n{e}");
             if tensor_core(&m) {
-                m.push_str("\nwarpsim does not simulate tensor-core instructions (wmma, mma, ldmatrix, stmatrix, movmatrix)");
+                m.push_str("\nwarpsim executes wmma.{load,store,mma}, mma.sync (m16n8k8/k16/k32) and ldmatrix in functional mode, but not stmatrix, movmatrix or other tensor-core forms");
             }
             diag(&m);
             Module {
@@ -142,13 +142,18 @@ pub fn ptx_hint(rt: &Runtime, index: usize, module: &Module) -> String {
     }
 }
 
-/// Whether a load error names a tensor-core instruction.
+/// Whether a load error names a tensor-core instruction warpsim does not execute (a form
+/// outside those `lower::op_tensor` lists, or stmatrix/movmatrix).
 fn tensor_core(message: &str) -> bool {
+    // `line N: unsupported wmma.…` (an opcode or form warpsim does not execute) or
+    // `line N: \`mma.…\` has no form …` (a shape or type combination it rejects).
     message.lines().any(|l| {
-        let what = l.split("unsupported ").nth(1).unwrap_or("");
-        ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."]
-            .iter()
-            .any(|p| what.starts_with(p))
+        ["unsupported ", ": `"].iter().any(|lead| {
+            let what = l.split(lead).nth(1).unwrap_or("");
+            ["wmma.", "mma.", "ldmatrix.", "stmatrix.", "movmatrix."]
+                .iter()
+                .any(|p| what.starts_with(p))
+        })
     })
 }
 
@@ -338,7 +343,13 @@ mod tests {
         assert!(tensor_core(
             "line 9: unsupported ldmatrix.sync.aligned.m8n8.x4.shared.b16"
         ));
+        assert!(tensor_core(
+            "line 9: `wmma.load.a.sync.aligned.row.m8n8k32.s4` needs one of the shapes .m16n16k16"
+        ));
         assert!(!tensor_core("line 9: unsupported tex.1d.v4.f32.s32"));
+        assert!(!tensor_core(
+            "line 9: `cp.async.ca.shared.global` cannot copy 2 bytes"
+        ));
         assert!(!tensor_core(
             "line 9: unsupported cp.async.bulk.shared::cluster.global"
         ));

@@ -155,6 +155,23 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     run_loop(mem, launch, cfg, opts, share, issue, fetch)
 }
 
+/// The presets model GPUs without tensor cores (Fermi, Pascal), so a kernel that can reach a
+/// `wmma`/`mma`/`ldmatrix` is refused by name before its first cycle; the per-cycle path
+/// never meets one. Functional mode executes them.
+fn refuse_tensor_cores(k: &LaunchCtx, cfg: &GpuConfig) -> Result<(), TimingError> {
+    let Some((t, line)) = k.module.tensor_use(k.kernel) else {
+        return Ok(());
+    };
+    Err(TimingError::Device(Box::new(DeviceError::InvalidLaunch {
+        kernel: k.module.functions[k.kernel as usize].name.clone(),
+        reason: format!(
+            "line {line}: {} is a tensor-core instruction and the preset `{}` has no tensor \
+             cores; run it in functional mode",
+            t.name, cfg.name
+        ),
+    })))
+}
+
 /// The launch's shape on this GPU: CTA slots per SM, warps per CTA, CTAs in the grid.
 struct Occupancy {
     per_sm: u32,
@@ -222,6 +239,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         printf,
         shared_bytes,
     } = launch;
+    refuse_tensor_cores(k, cfg)?;
     mem.begin_launch();
     let occ = occupancy(k, shared_bytes, cfg, opts)?;
     let num_sms = cfg.gpu.num_sms.max(1);

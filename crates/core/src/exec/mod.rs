@@ -23,6 +23,7 @@ pub mod operands;
 pub mod printf;
 pub mod scalar_access;
 pub mod step;
+pub mod tensor;
 pub mod texture;
 pub mod warp;
 pub mod warp_ops;

@@ -238,6 +238,9 @@ fn general(
         Op::Suld | Op::Sust => {
             super::texture::fetch::surface(k, m, w, inst, exec).map_err(|(l, e)| fault(l, e))?
         }
+        Op::Tensor => {
+            super::tensor::execute(k, m, w, func, inst, exec).map_err(|(l, e)| fault(l, e))?
+        }
         Op::Vprintf => vprintf(k, m, w, inst, exec),
         Op::Malloc => {
             for lane in lanes(exec) {

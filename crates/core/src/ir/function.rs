@@ -73,6 +73,8 @@ pub struct Function {
     pub call_sites: Vec<CallSite>,
     /// `brx.idx` tables: target PCs.
     pub branch_tables: Vec<Vec<Pc>>,
+    /// Tensor-core instructions' forms and fragments, indexed by their `Inst::target`.
+    pub tensor: Vec<super::tensor::TensorInst>,
     pub maxntid: Option<[u32; 3]>,
     pub reqntid: Option<[u32; 3]>,
     pub minnctapersm: Option<u32>,
@@ -149,6 +151,32 @@ impl Module {
             .find(|(n, _)| *n == loc.file)
             .map(|(_, p)| p.as_str())?;
         Some((path, loc.line))
+    }
+
+    /// The first tensor-core instruction `kernel` can execute (in it or in a function it
+    /// may call), with its PTX line; for engines that cannot time them.
+    pub fn tensor_use(&self, kernel: FuncId) -> Option<(&super::tensor::TensorInst, u32)> {
+        let mut seen = vec![false; self.functions.len()];
+        let mut todo = vec![kernel];
+        while let Some(id) = todo.pop() {
+            let Some(f) = self.functions.get(id as usize) else {
+                continue;
+            };
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            if let Some(i) = f.insts.iter().find(|i| i.op == Op::Tensor) {
+                return Some((&f.tensor[i.target as usize], i.line));
+            }
+            for c in &f.call_sites {
+                match c.callee {
+                    Callee::Direct(callee) => todo.push(callee),
+                    // Any function may be called through a pointer.
+                    Callee::Indirect(_) => todo.extend(0..self.functions.len() as FuncId),
+                }
+            }
+        }
+        None
     }
 
     pub fn kernels(&self) -> impl Iterator<Item = (FuncId, &Function)> {

@@ -255,6 +255,12 @@ pub enum Op {
     /// `sust.b.geom[.vN].ty.clamp [a, c], b`: src[0] handle, src[1] coordinates, src[2] = Vec
     /// of mods.vec values.
     Sust,
+    // ---- tensor cores (`exec::tensor`) ----
+    /// `wmma.load/store/mma`, `mma.sync`, `ldmatrix`: `Inst::target` indexes
+    /// `Function::tensor`, which holds the form and the fragment registers; src[0] = the
+    /// address and src[1] = the stride (or None) of wmma.load/store and ldmatrix, in
+    /// mods.space.
+    Tensor,
 }
 
 /// Dimensionality of a texture or surface instruction.

@@ -7,8 +7,10 @@
 pub mod function;
 pub mod inst;
 pub mod layout;
+pub mod tensor;
 pub mod types;
 
 pub use function::*;
 pub use inst::*;
+pub use tensor::{Elem, Major, Matrix, TensorInst, TensorKind};
 pub use types::*;

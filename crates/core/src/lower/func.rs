@@ -551,6 +551,7 @@ impl<'a, 'm> FnCtx<'a, 'm> {
             Special::BarRed => self.bind_bar_red(i, &s, &mut inst)?,
             Special::IgnoreOperands => {}
             Special::Tex => self.bind_tex(i, &s, &mut inst)?,
+            Special::Tensor => self.bind_tensor(i, &s, &d, &mut inst)?,
         }
         Ok(inst)
     }

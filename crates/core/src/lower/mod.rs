@@ -4,7 +4,7 @@
 //! symbols   module pass: function ids, global/const image layout, module-wide shared layout
 //! globals   the global image bytes and relocations (initialisers)
 //! func      per function: parameter/frame layout, registers and scopes, label PCs, the walk
-//!   opcode + op_int/op_float/op_cmp/op_mem/op_sync/op_tex   opcode and modifier decoding
+//!   opcode + op_int/op_float/op_cmp/op_mem/op_sync/op_tex/op_tensor   opcode and modifier decoding
 //!   operand   registers, immediates, symbols, vectors, addresses
 //!   calls     call sites and the vprintf/__assertfail/malloc/free built-ins
 //! cfg       basic blocks, immediate post-dominators → reconvergence PCs
@@ -23,6 +23,7 @@ mod op_float;
 mod op_int;
 mod op_mem;
 mod op_sync;
+mod op_tensor;
 mod op_tex;
 mod opcode;
 mod operand;

@@ -8,7 +8,7 @@
 
 use ptx::ast::{Instruction, ScalarType};
 
-use super::{op_cmp, op_float, op_int, op_mem, op_sync, op_tex};
+use super::{op_cmp, op_float, op_int, op_mem, op_sync, op_tensor, op_tex};
 use crate::error::LoadError;
 use crate::ir::{Mods, Op, Opnd, Ty};
 
@@ -46,6 +46,9 @@ pub(super) enum Special {
     IgnoreOperands,
     /// `tex`/`tld4`/`suld`/`sust`: a `[handle, {coordinates}]` operand (`op_tex`).
     Tex,
+    /// `wmma`/`mma`/`ldmatrix`: fragments of registers (`op_tensor`); the form is in
+    /// `Decoded::tensor`.
+    Tensor,
 }
 
 /// A decoded opcode and the operands it expects.
@@ -67,6 +70,8 @@ pub(super) struct Decoded {
     /// Trailing operands accepted and dropped (the policy operand of `.L2::cache_hint`).
     pub dropped: usize,
     pub special: Special,
+    /// A tensor-core instruction's form, its fragments still to bind.
+    pub tensor: Option<Box<crate::ir::TensorInst>>,
 }
 
 impl Decoded {
@@ -84,6 +89,7 @@ impl Decoded {
             param_space: false,
             dropped: 0,
             special: Special::None,
+            tensor: None,
         }
     }
 
@@ -305,6 +311,9 @@ pub(super) fn decode(opcode: &str, s: &mut Suffixes) -> Result<Decoded, LoadErro
         "tld4" => op_tex::tex(s, true),
         "suld" => op_tex::surface(s, false),
         "sust" => op_tex::surface(s, true),
+        "wmma" => op_tensor::wmma(s),
+        "mma" => op_tensor::mma(s),
+        "ldmatrix" => op_tensor::ldmatrix(s),
         _ => Err(s.unsupported()),
     }
 }
