@@ -5,7 +5,7 @@
 # programs are not ours and are not in this repository.
 #
 #   scripts/public-programs.sh LIST OUT.csv [--modes "timing functional"] [--timeout S]
-#                              [--warpsim BIN]
+#                              [--warpsim BIN] [--logs DIR]
 #
 #   LIST     a text file, one program a line: `NAME DIR COMMAND [ARGS...]`; the command runs in
 #            DIR (relative to LIST's folder unless absolute), so programs that read their
@@ -18,9 +18,13 @@
 #   --timeout  seconds per run (default 300); a run past it is class `timeout`
 #   --warpsim  default <repo>/target/release/warpsim (cargo build --release -p warpsim
 #              -p warpsim-cudart builds it and the shim)
+#   --logs     keep each run's output (stdout and stderr) as DIR/NAME.MODE.log: `pass` is only
+#              exit 0, and programs that check their own results (PolyBench/GPU's
+#              "Non-Matching CPU-GPU Outputs") may print a mismatch and still exit 0
 #
-# Classes, first match wins: pass (exit 0), timeout, loader (the dynamic loader refused the
-# program: a missing symbol or library), not-cuda-shared (exec's own refusal: the program links
+# Classes, first match wins: pass (exit 0 and no `warpsim: cudaError...` report: a program
+# that ignores the error codes exits 0 after a fault, and is classed by the report), timeout,
+# loader (the dynamic loader refused the program: a missing symbol or library), not-cuda-shared (exec's own refusal: the program links
 # the runtime statically), unsupported (an instruction or API warpsim names as unsupported),
 # ptx (the PTX did not parse or lower), memcheck (out-of-bounds, use-after-free, uninitialised
 # or misaligned access), deadlock, runaway (the warp-instruction or cycle limit), program (any
@@ -35,12 +39,13 @@ die() { say "$*"; exit 2; }
 
 [[ $# -ge 2 ]] || die "usage: public-programs.sh LIST OUT.csv [--modes M] [--timeout S] [--warpsim BIN]"
 list="$1" out="$2"; shift 2
-modes="timing functional" timeout_s=300 warpsim="$repo/target/release/warpsim"
+modes="timing functional" timeout_s=300 warpsim="$repo/target/release/warpsim" keep=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --modes) modes="$2"; shift 2 ;;
         --timeout) timeout_s="$2"; shift 2 ;;
         --warpsim) warpsim="$2"; shift 2 ;;
+        --logs) mkdir -p "$2" || die "cannot make $2"; keep="$(cd "$2" && pwd)"; shift 2 ;;
         *) die "unknown argument $1" ;;
     esac
 done
@@ -57,7 +62,9 @@ trap 'rm -rf "$log_dir"' EXIT
 # The class of a finished run from its exit code and its output ($1 = exit, $2 = log file).
 classify() {
     local rc="$1" log="$2"
-    if [[ "$rc" == 0 ]]; then echo pass; return; fi
+    # A program that ignores CUDA's error codes exits 0 after a fault: warpsim's own report
+    # (`warpsim: cudaError...`) makes such a run a failure all the same.
+    if [[ "$rc" == 0 ]] && ! grep -Eq '^warpsim( exec)?: cudaError' "$log"; then echo pass; return; fi
     if [[ "$rc" == 124 ]]; then echo timeout; return; fi
     local rules=(
         "loader|symbol lookup error|error while loading shared libraries|undefined symbol"
@@ -108,6 +115,7 @@ while read -r name dir cmd args; do
         class="$(classify "$rc" "$log")"
         counts["$mode,$class"]=$(( ${counts["$mode,$class"]:-0} + 1 ))
         printf '%s,%s,%s,%s,%.1f,%s\n' "$name" "$mode" "$class" "$rc" "$secs" "$(message "$class" "$log")" >> "$out"
+        [[ -z "$keep" ]] || cp "$log" "$keep/$name.$mode.log"
         say "$name ($mode): $class"
     done
 done < "$list"

@@ -19,15 +19,17 @@
 #              else nvcc on PATH.
 #
 # To extract from a bare clone (paths whose blobs a partial mirror lacks make git archive
-# fail, hence one folder at a time):
-#   for d in b+tree backprop bfs gaussian hotspot kmeans lud nn nw pathfinder srad \
-#            streamcluster util; do git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
+# fail, hence one folder at a time; the mirror used lacked cuda/hotspot3D/output.out and
+# cuda/lavaMD/result.txt, outputs nothing reads, so those two folders were copied file by file
+# with git cat-file -p HEAD:PATH):
+#   for d in b+tree backprop bfs gaussian hotspot hotspot3D hybridsort kmeans lavaMD lud nn nw \
+#            particlefilter pathfinder srad streamcluster util; do git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
 #   git --git-dir=G2 archive HEAD CUDA common | tar -x -C POLYBENCH
 #
 # Inputs are smaller than the suites' defaults so that each run takes well under a minute in
 # timing mode on a 2-core machine; each choice is beside its program below. A program that
-# fails to build is reported and left out of LIST (kmeans: texture references, which CUDA 12
-# removed). Then: scripts/public-programs.sh LIST OUT.csv --timeout 120
+# fails to build is reported and left out of LIST (kmeans, hybridsort: texture references,
+# which CUDA 12 removed). Then: scripts/public-programs.sh LIST OUT.csv --timeout 120
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "public-suites: $*" >&2; }
@@ -91,6 +93,10 @@ awk 'BEGIN { srand(42); for (i = 0; i < 512 * 512; i++) printf "%.8f\n", 0.001 *
 awk 'BEGIN { srand(43); n = 100000; print n; for (i = 0; i < n; i++) print int(rand() * 1000000) }' > "$data/b+tree/mil.txt"
 printf 'k 1000\nj 1000 100\n' > "$data/b+tree/command.txt"
 cp "$rod/cuda/srad/srad_v1/image_out.pgm" "$data/srad/image.pgm"
+# hotspot3D: 64 x 64 x 8 powers and temperatures (run script: 512 x 512 x 8).
+mkdir -p "$data/hotspot3D"
+awk 'BEGIN { srand(44); for (i = 0; i < 64 * 64 * 8; i++) printf "%.8f\n", 0.001 * rand() }' > "$data/hotspot3D/power_64x8"
+awk 'BEGIN { srand(45); for (i = 0; i < 64 * 64 * 8; i++) printf "%.6f\n", 320 + 20 * rand() }' > "$data/hotspot3D/temp_64x8"
 
 R="$rod/cuda"
 # backprop: 65536 input units (run script: 2097152).
@@ -131,6 +137,20 @@ build streamcluster "$R/streamcluster" -- streamcluster_cuda_cpu.cpp streamclust
 build b+tree "$R/b+tree" -- main.c kernel/kernel_gpu_cuda_wrapper.cu kernel/kernel_gpu_cuda_wrapper_2.cu \
     util/timer/timer.c util/num/num.c util/cuda/cuda.cu -o b+tree.out \
     && entry b+tree "$R/b+tree" ./b+tree.out file ../../data/b+tree/mil.txt command ../../data/b+tree/command.txt
+# hotspot3D: 64 x 64 x 8, 10 iterations (run script: 512 x 512 x 8, 100); its Makefile's -g -G
+# (device debug code, unoptimised PTX) kept.
+build hotspot3D "$R/hotspot3D" -- -g -G 3D.cu -o 3D \
+    && entry hotspot3D "$R/hotspot3D" ./3D 64 8 10 ../../data/hotspot3D/power_64x8 ../../data/hotspot3D/temp_64x8 output.out
+# particlefilter: the run script's sizes (128 x 128 frames, 10 of them, 1000 particles).
+build particlefilter_naive "$R/particlefilter" -- -use_fast_math ex_particle_CUDA_naive_seq.cu -o particlefilter_naive \
+    && entry particlefilter_naive "$R/particlefilter" ./particlefilter_naive -x 128 -y 128 -z 10 -np 1000
+build particlefilter_float "$R/particlefilter" -- -use_fast_math ex_particle_CUDA_float_seq.cu -o particlefilter_float \
+    && entry particlefilter_float "$R/particlefilter" ./particlefilter_float -x 128 -y 128 -z 10 -np 1000
+# lavaMD: 4 x 4 x 4 boxes (run script: 10 x 10 x 10).
+build lavaMD "$R/lavaMD" -- main.c kernel/kernel_gpu_cuda_wrapper.cu util/num/num.c util/timer/timer.c \
+    util/device/device.cu -o lavaMD && entry lavaMD "$R/lavaMD" ./lavaMD -boxes1d 4
+# hybridsort: texture references, which CUDA 12 removed, like kmeans.
+build hybridsort "$R/hybridsort" -- main.cu bucketsort.cu mergesort.cu -o hybridsort && entry hybridsort "$R/hybridsort" ./hybridsort r
 
 # ---- PolyBench/GPU ----
 # Sizes: every .cuh skips its own when N is defined, but N is also a parameter name in cuda.h,
