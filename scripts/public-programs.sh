@@ -24,11 +24,13 @@
 #
 # Classes, first match wins: pass (exit 0 and no `warpsim: cudaError...` report: a program
 # that ignores the error codes exits 0 after a fault, and is classed by the report), timeout,
-# loader (the dynamic loader refused the program: a missing symbol or library), not-cuda-shared (exec's own refusal: the program links
-# the runtime statically), unsupported (an instruction or API warpsim names as unsupported),
-# ptx (the PTX did not parse or lower), memcheck (out-of-bounds, use-after-free, uninitialised
-# or misaligned access), deadlock, runaway (the warp-instruction or cycle limit), program (any
-# other non-zero exit: usually the program's own check of its results).
+# loader (the dynamic loader refused the program: a missing symbol or library),
+# not-cuda-shared (exec's own refusal: the program links the runtime statically), unsupported
+# (an instruction or API warpsim names as unsupported), memcheck (out-of-bounds,
+# use-after-free, uninitialised or misaligned access), deadlock, runaway (the warp-instruction
+# or cycle limit), ptx (the PTX did not parse or lower; after the run-time classes, whose
+# messages name a PTX line too), program (any other non-zero exit: usually the program's own
+# check of its results).
 #
 # The summary on stderr counts each mode's classes. Example LIST line:
 #   vectorAdd  cuda-samples/Samples/0_Introduction/vectorAdd  ./vectorAdd
@@ -70,10 +72,10 @@ classify() {
         "loader|symbol lookup error|error while loading shared libraries|undefined symbol"
         "not-cuda-shared|links the CUDA runtime statically|-cudart shared"
         "unsupported|not supported|unsupported"
-        "ptx|PTX:? .*(line|column)|parse error|cannot lower"
         "memcheck|out of bounds|use after free|uninitiali[sz]ed|misaligned|double free"
         "deadlock|deadlock"
         "runaway|max-warp-instructions|max-cycles|runaway"
+        "ptx|cannot load PTX|PTX:? .*(line|column)|parse error|cannot lower"
     )
     local r class pattern
     for r in "${rules[@]}"; do
