@@ -22,8 +22,10 @@
 #              exit 0, and programs that check their own results (PolyBench/GPU's
 #              "Non-Matching CPU-GPU Outputs") may print a mismatch and still exit 0
 #
-# Classes, first match wins: pass (exit 0 and no `warpsim: cudaError...` report: a program
-# that ignores the error codes exits 0 after a fault, and is classed by the report), timeout,
+# Classes, first match wins: pass (exit 0 and no warpsim report of a sticky error such as
+# `warpsim: cudaErrorIllegalAddress`: a program that ignores the error codes exits 0 after a
+# kernel fault, and is classed by the report; an API error it ignores, e.g. a launch with an
+# empty grid, is a pass whose message names it, as CUDA too refuses such a call), timeout,
 # loader (the dynamic loader refused the program: a missing symbol or library),
 # not-cuda-shared (exec's own refusal: the program links the runtime statically), unsupported
 # (an instruction or API warpsim names as unsupported), memcheck (out-of-bounds,
@@ -61,12 +63,16 @@ base="$(cd "$(dirname "$list")" && pwd)"
 log_dir="$(mktemp -d)"
 trap 'rm -rf "$log_dir"' EXIT
 
+# warpsim's report of a sticky error: the kernel faulted (CUDA's sticky error codes).
+sticky='^warpsim( exec)?: cudaError(IllegalAddress|LaunchFailure|Assert|HardwareStackError|IllegalInstruction|MisalignedAddress|InvalidAddressSpace|InvalidPc|LaunchTimeout)'
+
 # The class of a finished run from its exit code and its output ($1 = exit, $2 = log file).
 classify() {
     local rc="$1" log="$2"
-    # A program that ignores CUDA's error codes exits 0 after a fault: warpsim's own report
-    # (`warpsim: cudaError...`) makes such a run a failure all the same.
-    if [[ "$rc" == 0 ]] && ! grep -Eq '^warpsim( exec)?: cudaError' "$log"; then echo pass; return; fi
+    # A program that ignores CUDA's error codes exits 0 after a kernel fault: warpsim's report of
+    # a sticky error (one that ends the CUDA context on a GPU) makes such a run a failure all
+    # the same. An API error the program ignores (an empty grid, say) is what CUDA does too.
+    if [[ "$rc" == 0 ]] && ! grep -Eq "$sticky" "$log"; then echo pass; return; fi
     if [[ "$rc" == 124 ]]; then echo timeout; return; fi
     local rules=(
         "loader|symbol lookup error|error while loading shared libraries|undefined symbol"
@@ -90,7 +96,8 @@ message() {
     local line
     line="$(grep -Ei -m1 -- 'warpsim( exec)?: |error|not supported|fail' "$2" || true)"
     [[ -n "$line" ]] || line="$(grep -v '^[[:space:]]*$' "$2" | tail -n 1 || true)"
-    [[ "$1" == pass ]] && line=""
+    # A pass keeps warpsim's report of an API error the program ignored, if any.
+    [[ "$1" == pass ]] && line="$(grep -E -m1 '^warpsim( exec)?: cudaError' "$2" || true)"
     line="${line//\"/\"\"}"
     printf '"%s"' "${line:0:300}"
 }

@@ -41,6 +41,10 @@ prog fault_exit0 memcheck 0 \
 prog fault_exit1 memcheck 1 \
     'warpsim: cudaErrorIllegalAddress in kernel `k(int*)`: write out of bounds of 4 bytes at 0xa0000000290 (Global space) outside every allocation (PTX line 37)' \
     "CUDA error: an illegal memory access was encountered"
+# An API error the program ignores (CUDA refuses an empty grid too) is still a pass.
+prog empty_grid pass 0 \
+    'warpsim: cudaErrorInvalidValue in kernel `k1(int, float*, int)`: invalid launch of `k1(int, float*, int)`: grid (0,1,1) and block (256,1,1) must have no zero dimension' \
+    "GPU Time in seconds:"
 prog ptx_load ptx 1 "warpsim: cannot load PTX:" "  line 33: parse error near .foo"
 prog unsupported unsupported 1 "warpsim: cannot load PTX:" "  line 12: unsupported tex.cube.v4.f32.f32"
 prog runaway runaway 1 'warpsim: kernel `spin()` ran past the runaway limit (--max-warp-instructions 1000)'
