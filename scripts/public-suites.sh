@@ -166,16 +166,19 @@ build hybridsort "$R/hybridsort" -- main.cu bucketsort.cu mergesort.cu -o hybrid
 
 # ---- PolyBench/GPU ----
 # Sizes: every .cuh skips its own when N is defined, but N is also a parameter name in cuda.h,
-# so N breaks the build: a wrapper (NAME_warpsim.cu) includes cuda.h first, then defines the
-# sizes and includes the program.
+# so -DN=... breaks the build: a wrapper (NAME_warpsim.cu) includes cuda.h first, then defines
+# the sizes and includes the program. jacobi2D.cu defines TSTEPS and N itself, unguarded: the
+# wrapper includes a copy (NAME_sized.cu) without the program's own #defines of the sizes given.
 P="$poly/CUDA"
 pb() { # pb NAME DIR FILE SIZE=VALUE...
-    local name="$1" dir="$2" file="$3" d; shift 3
+    local name="$1" dir="$2" file="$3" d drop=(); shift 3
+    for d in "$@"; do drop+=(-e "/^#[[:space:]]*define[[:space:]]\+${d%%=*}[[:space:]]/d"); done
+    sed "${drop[@]}" "$P/$dir/$file" > "$P/$dir/${name}_sized.cu"
     {
         echo '#include <cuda.h>'
         echo '#include <cuda_runtime.h>'
         for d in "$@"; do echo "#define ${d%%=*} ${d#*=}"; done
-        echo "#include \"$file\""
+        echo "#include \"${name}_sized.cu\""
     } > "$P/$dir/${name}_warpsim.cu"
     build "$name" "$P/$dir" -- "${name}_warpsim.cu" -o "$name.exe" && entry "$name" "$P/$dir" "./$name.exe"
 }
@@ -186,6 +189,7 @@ pb 3mm 3MM 3mm.cu N=1 NI=128 NJ=128 NK=128 NL=128 NM=128  # default 512
 pb adi ADI adi.cu TSTEPS=1 N=256                                   # default 1024
 pb atax ATAX atax.cu N=1 NX=1024 NY=1024                        # default 4096
 pb bicg BICG bicg.cu N=1 NX=2048 NY=2048                        # default 4096
+pb doitgen DOITGEN doitgen.cu NR=64 NQ=64 NP=64                   # default 128
 pb correlation CORR correlation.cu M=256 N=256                    # default 2048
 pb covariance COVAR covariance.cu M=256 N=256                     # default 2048
 pb fdtd2d FDTD-2D fdtd2d.cu N=1 TMAX=20 NX=512 NY=512         # default 500 steps of 2048^2
@@ -194,7 +198,7 @@ pb gemver GEMVER gemver.cu N=2048                                   # default 40
 pb gesummv GESUMMV gesummv.cu N=2048                                # default 4096
 pb gramschmidt GRAMSCHM gramschmidt.cu N=1 NI=256 NJ=256        # default 2048
 pb jacobi1d JACOBI1D jacobi1D.cu TSTEPS=500 N=4096                # default 10000 steps
-pb jacobi2d JACOBI2D jacobi2D.cu TSTEPS=20 N=256                  # default 20 steps of 1000^2
+pb jacobi2d JACOBI2D jacobi2D.cu TSTEPS=20 N=512                  # default 20 steps of 1000^2
 pb lu LU lu.cu N=256                                                # default 2048
 pb mvt MVT mvt.cu N=1024                                            # default 4096
 pb syr2k SYR2K syr2k.cu N=1 NI=192 NJ=192                       # default 1024
