@@ -189,6 +189,7 @@ pb 3mm 3MM 3mm.cu N=1 NI=128 NJ=128 NK=128 NL=128 NM=128  # default 512
 pb adi ADI adi.cu TSTEPS=1 N=256                                   # default 1024
 pb atax ATAX atax.cu N=1 NX=1024 NY=1024                        # default 4096
 pb bicg BICG bicg.cu N=1 NX=2048 NY=2048                        # default 4096
+# doitgen does not build: it calls rtclock, which is in common/polybench.c, which it does not include.
 pb doitgen DOITGEN doitgen.cu NR=64 NQ=64 NP=64                   # default 128
 pb correlation CORR correlation.cu M=256 N=256                    # default 2048
 pb covariance COVAR covariance.cu M=256 N=256                     # default 2048
