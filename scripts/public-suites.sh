@@ -23,13 +23,15 @@
 # cuda/lavaMD/result.txt, outputs nothing reads, so those two folders were copied file by file
 # with git cat-file -p HEAD:PATH):
 #   for d in b+tree backprop bfs dwt2d gaussian hotspot hotspot3D hybridsort kmeans lavaMD lud \
-#            nn nw particlefilter pathfinder srad streamcluster util; do git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
+#            nn nw particlefilter pathfinder srad streamcluster util; do
+#       git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
 #   git --git-dir=G2 archive HEAD CUDA common | tar -x -C POLYBENCH
 #
 # Inputs are smaller than the suites' defaults so that each run takes well under a minute in
 # timing mode on a 2-core machine; each choice is beside its program below. A program that
 # fails to build is reported and left out of LIST (kmeans, hybridsort: texture references,
-# which CUDA 12 removed; cfd is not tried, below). Then:
+# which CUDA 12 removed; PolyBench's doitgen: rtclock undeclared; cfd is not tried, below).
+# Then:
 #   scripts/public-programs.sh LIST OUT.csv --timeout 120 --logs LOGS
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
