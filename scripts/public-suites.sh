@@ -22,8 +22,8 @@
 # fail, hence one folder at a time; the mirror used lacked cuda/hotspot3D/output.out and
 # cuda/lavaMD/result.txt, outputs nothing reads, so those two folders were copied file by file
 # with git cat-file -p HEAD:PATH):
-#   for d in b+tree backprop bfs dwt2d gaussian hotspot hotspot3D hybridsort kmeans lavaMD lud \
-#            nn nw particlefilter pathfinder srad streamcluster util; do
+#   for d in b+tree backprop bfs dwt2d gaussian hotspot hotspot3D huffman hybridsort kmeans \
+#            lavaMD lud nn nw particlefilter pathfinder srad streamcluster util; do
 #       git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
 #   git --git-dir=G2 archive HEAD CUDA common | tar -x -C POLYBENCH
 #
@@ -99,6 +99,10 @@ cp "$rod/cuda/srad/srad_v1/image_out.pgm" "$data/srad/image.pgm"
 # dwt2d: a 192 x 192 RGB "image" (it reads raw bytes; run.sh: 192.bmp, 192 x 192).
 mkdir -p "$data/dwt2d"
 awk 'BEGIN { srand(46); for (i = 0; i < 192 * 192 * 3 + 54; i++) printf "%c", 32 + int(rand() * 95) }' > "$data/dwt2d/192.bmp"
+# huffman: 64 KiB of letters, skewed towards 'a' (run: test1024_H2.206587175259.in, not in
+# the mirror).
+mkdir -p "$data/huffman"
+awk 'BEGIN { srand(47); for (i = 0; i < 65536; i++) { r = rand(); printf "%c", 97 + int(26 * r * r) } }' > "$data/huffman/skewed.in"
 # hotspot3D: 64 x 64 x 8 powers and temperatures (run script: 512 x 512 x 8).
 mkdir -p "$data/hotspot3D"
 awk 'BEGIN { srand(44); for (i = 0; i < 64 * 64 * 8; i++) printf "%.8f\n", 0.001 * rand() }' > "$data/hotspot3D/power_64x8"
@@ -160,6 +164,12 @@ build dwt2d "$R/dwt2d" -- -I. main.cu dwt.cu components.cu dwt_cuda/fdwt53.cu dw
     dwt_cuda/rdwt97.cu dwt_cuda/rdwt53.cu -o dwt2d \
     && entry dwt2d_53 "$R/dwt2d" ./dwt2d 192.bmp -d 192x192 -f -5 -l 3 \
     && entry dwt2d_97 "$R/dwt2d" ./dwt2d 192.bmp -d 192x192 -f -9 -l 3
+# huffman: its Makefile's -g -G; CUDA 13 removed cudaThreadExit and
+# cudaDeviceProp::deviceOverlap, which it calls and prints: macros make them cudaDeviceReset and
+# asyncEngineCount.
+build huffman "$R/huffman" -- -g -G -DcudaThreadExit=cudaDeviceReset -DdeviceOverlap=asyncEngineCount \
+    main_test_cu.cu stats_logger.cpp vlc_kernel_sm64huff.cu scan.cu pack_kernels.cu cpuencode.cpp -o pavle \
+    && entry huffman "$R/huffman" ./pavle ../../data/huffman/skewed.in
 # cfd: needs the CUDA samples' helper_cuda.h, which is not in the suite (and the copy in
 # hybridsort/ predates CUDA 13): not built. hybridsort: texture references, which CUDA 12
 # removed, like kmeans, and its helper_cuda.h reads cudaDeviceProp::computeMode, which CUDA 13
