@@ -4,7 +4,7 @@
 # of how much real public CUDA code runs (issue 40, item 7). Fetches nothing; the suites'
 # sources are not ours and are not in this repository. Not run by CI.
 #
-#   scripts/public-suites.sh RODINIA POLYBENCH LIST [--nvcc PATH]
+#   scripts/public-suites.sh RODINIA POLYBENCH LIST [--nvcc PATH] [--cuda-samples DIR]
 #
 #   RODINIA    an extracted https://github.com/yuhc/gpu-rodinia (used: commit
 #              9c10d3ea16ddba2ba057cc3951a9efc4c2cc18a4, 2023-04-13): the folder holding cuda/.
@@ -17,12 +17,15 @@
 #   LIST       written here: one program a line, `NAME DIR COMMAND [ARGS...]`, absolute DIRs.
 #   --nvcc     default: the first nvcc under <repo>/.cache/cuda or /work/main/.cache/cuda,
 #              else nvcc on PATH.
+#   --cuda-samples  an extracted https://github.com/NVIDIA/cuda-samples (used: commit
+#              c94ff366aed18c797b8a85dfaac7817b0228b420, 2025-09-05; only Common/ is needed):
+#              Rodinia's cfd includes its helper_cuda.h. Without it cfd is not built.
 #
 # To extract from a bare clone (paths whose blobs a partial mirror lacks make git archive
 # fail, hence one folder at a time; the mirror used lacked cuda/hotspot3D/output.out and
 # cuda/lavaMD/result.txt, outputs nothing reads, so those two folders were copied file by file
 # with git cat-file -p HEAD:PATH):
-#   for d in b+tree backprop bfs dwt2d gaussian hotspot hotspot3D huffman hybridsort kmeans \
+#   for d in b+tree backprop bfs cfd dwt2d gaussian hotspot hotspot3D huffman hybridsort kmeans \
 #            lavaMD lud nn nw particlefilter pathfinder srad streamcluster util; do
 #       git --git-dir=G archive HEAD cuda/$d | tar -x -C RODINIA; done
 #   git --git-dir=G2 archive HEAD CUDA common | tar -x -C POLYBENCH
@@ -30,7 +33,7 @@
 # Inputs are smaller than the suites' defaults so that each run takes well under a minute in
 # timing mode on a 2-core machine; each choice is beside its program below. A program that
 # fails to build is reported and left out of LIST (kmeans, hybridsort: texture references,
-# which CUDA 12 removed; PolyBench's doitgen: rtclock undeclared; cfd is not tried, below).
+# which CUDA 12 removed; PolyBench's doitgen: rtclock undeclared).
 # Then:
 #   scripts/public-programs.sh LIST OUT.csv --timeout 120 --logs LOGS
 set -uo pipefail
@@ -38,14 +41,16 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "public-suites: $*" >&2; }
 die() { say "$*"; exit 2; }
 
-[[ $# -ge 3 ]] || die "usage: public-suites.sh RODINIA POLYBENCH LIST [--nvcc PATH]"
+[[ $# -ge 3 ]] || die "usage: public-suites.sh RODINIA POLYBENCH LIST [--nvcc PATH] [--cuda-samples DIR]"
 rod="$(cd "$1" && pwd)" || die "no folder $1"
 poly="$(cd "$2" && pwd)" || die "no folder $2"
 list="$3"; shift 3
-nvcc=""
+nvcc="" samples=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --nvcc) nvcc="$2"; shift 2 ;;
+        --cuda-samples) samples="$(cd "$2" && pwd)" || die "no folder $2"; shift 2
+            [[ -f "$samples/Common/helper_cuda.h" ]] || die "$samples has no Common/helper_cuda.h" ;;
         *) die "unknown argument $1" ;;
     esac
 done
@@ -99,6 +104,11 @@ cp "$rod/cuda/srad/srad_v1/image_out.pgm" "$data/srad/image.pgm"
 # dwt2d: a 192 x 192 RGB "image" (it reads raw bytes; run.sh: 192.bmp, 192 x 192).
 mkdir -p "$data/dwt2d"
 awk 'BEGIN { srand(46); for (i = 0; i < 192 * 192 * 3 + 54; i++) printf "%c", 32 + int(rand() * 95) }' > "$data/dwt2d/192.bmp"
+# cfd: a ring of 8192 elements (each with its two ring neighbours, a wing face and a far-field
+# face; Rodinia's meshes, fvcorr.domn.097K and others, are not in the mirror).
+mkdir -p "$data/cfd"
+awk 'BEGIN { n = 8192; print n; for (i = 0; i < n; i++) { l = (i + n - 1) % n + 1; r = (i + 1) % n + 1
+    printf "0.01 %d -0.1 0 0 %d 0.1 0 0 0 0 -0.1 0 -1 0 0.1 0\n", l, r } }' > "$data/cfd/ring8192"
 # huffman: 64 KiB of letters, skewed towards 'a' (run: test1024_H2.206587175259.in, not in
 # the mirror).
 mkdir -p "$data/huffman"
@@ -170,8 +180,18 @@ build dwt2d "$R/dwt2d" -- -I. main.cu dwt.cu components.cu dwt_cuda/fdwt53.cu dw
 build huffman "$R/huffman" -- -g -G -DcudaThreadExit=cudaDeviceReset -DdeviceOverlap=asyncEngineCount \
     main_test_cu.cu stats_logger.cpp vlc_kernel_sm64huff.cu scan.cu pack_kernels.cu cpuencode.cpp -o pavle \
     && entry huffman "$R/huffman" ./pavle ../../data/huffman/skewed.in
-# cfd: needs the CUDA samples' helper_cuda.h, which is not in the suite (and the copy in
-# hybridsort/ predates CUDA 13): not built. hybridsort: texture references, which CUDA 12
+# cfd: its four solvers, 20 iterations (a #define: 2000, so a copy *_small.cu); it includes the
+# CUDA samples' helper_cuda.h, which is not in the suite (hybridsort's copy predates CUDA 13).
+if [[ -n "$samples" ]]; then
+    for v in euler3d euler3d_double pre_euler3d pre_euler3d_double; do
+        sed 's/^#define iterations 2000$/#define iterations 20/' "$R/cfd/$v.cu" > "$R/cfd/${v}_small.cu"
+        build "cfd_$v" "$R/cfd" -- -I"$samples/Common" "${v}_small.cu" -o "$v" \
+            && entry "cfd_$v" "$R/cfd" "./$v" ../../data/cfd/ring8192
+    done
+else
+    say "cfd: not built (give --cuda-samples DIR for its helper_cuda.h)"
+fi
+# hybridsort: texture references, which CUDA 12
 # removed, like kmeans, and its helper_cuda.h reads cudaDeviceProp::computeMode, which CUDA 13
 # removed.
 build hybridsort "$R/hybridsort" -- main.cu bucketsort.cu mergesort.cu -o hybridsort && entry hybridsort "$R/hybridsort" ./hybridsort r
