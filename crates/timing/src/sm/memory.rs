@@ -359,7 +359,7 @@ impl SmMem {
     #[inline]
     pub fn queue_room(&self, unit: usize, sched: SchedId) -> bool {
         self.serving(unit)
-            && self.ldst.waiting[self.ldst.group_of(unit, sched.raw() as u8)] < self.ldst.queue_cap
+            && self.ldst.waiting[self.ldst.group_of(unit, sched.raw())] < self.ldst.queue_cap
     }
 
     /// Marks track `id` (just staged) as a copy of `cp.async` group `group`.
@@ -518,9 +518,9 @@ impl SmMem {
             pb,
             group: NO_GROUP,
             fixed: matches!(kind, AccKind::Fixed { .. }),
-            sched: sched.raw() as u8,
+            sched: sched.raw(),
         };
-        let g = self.ldst.group_of(unit, sched.raw() as u8);
+        let g = self.ldst.group_of(unit, sched.raw());
         let id = match self.free_tracks.pop() {
             Some(i) => {
                 self.tracks[i as usize] = t;

@@ -141,9 +141,9 @@ fn a_load_of_a_line_in_l1_hits_after_the_l1_latency() {
 /// lines, one per lane) queues behind it (`sm.ldst_queue`) instead of waiting for a free
 /// unit: it issues in the cycle after the global load, and its time starts when the unit
 /// takes it, the cycle after the global load's last line: its result is back the shared
-/// latency later (26 on gtx480, counted as for an access that found the unit free: `read` 1
-/// + 26 − 3 = 24 cycles after it is served), and the `add` reading it issues 1 + 6
-/// pipeline cycles after that.
+/// latency later (26 on gtx480, counted as for an access that found the unit free: 24
+/// cycles after it is served, one read plus 26 less 3), and the `add` reading it issues
+/// 1 + 6 pipeline cycles after that.
 #[test]
 fn a_shared_load_queues_behind_a_global_one_and_starts_when_the_unit_takes_it() {
     let ptx = format!(
