@@ -762,15 +762,17 @@ fn contested_ldst_finish(order: &str) -> (u64, u64) {
 
 #[test]
 fn fixed_scheduler_order_lets_scheduler_0_win_shared_units_and_rotate_shares_them() {
-    // Fixed (GPGPU-Sim 3.x): scheduler 0 takes the LD/ST unit whenever its warp is ready, so
-    // warp 0 streams its loads first and warp 1 finishes far behind (warp 1 gets the unit only
-    // in the cycles warp 0's I-buffer refills: fetch, then decode, every two loads).
+    // Fixed (GPGPU-Sim 3.x): scheduler 0 takes the LD/ST unit, or the place in its queue that
+    // frees, whenever its warp is ready, so warp 0 streams its loads first and warp 1 finishes
+    // behind (warp 1 gets a place only in the cycles warp 0's I-buffer refills: fetch, then
+    // decode, every two loads). The queue (`sm.ldst_queue`) lets warp 1's loads wait in line,
+    // so the gap (28 cycles) is smaller than when shared loads needed a free unit.
     let (w0, w1) = contested_ldst_finish("fixed");
-    assert!(w1 > w0 + 30, "fixed: warp 0 done at {w0}, warp 1 at {w1}");
     println!("fixed: {w0} / {w1}");
     // Rotate: the schedulers take turns at the unit, so both warps finish together.
     let (r0, r1) = contested_ldst_finish("rotate");
     println!("rotate: {r0} / {r1}");
+    assert!(w1 > w0 + 20, "fixed: warp 0 done at {w0}, warp 1 at {w1}");
     assert!(
         r0.abs_diff(r1) <= 4,
         "rotate: warp 0 done at {r0}, warp 1 at {r1}"
