@@ -25,5 +25,6 @@ pub mod scalar_access;
 pub mod step;
 pub mod tensor;
 pub mod texture;
+pub mod vector_access;
 pub mod warp;
 pub mod warp_ops;

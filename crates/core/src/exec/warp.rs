@@ -89,27 +89,12 @@ impl Warp {
             index,
             valid,
             exited: 0,
-            state: if valid == 0 {
-                WarpState::Done
-            } else {
-                WarpState::Ready
-            },
-            regs: vec![0; num_regs as usize * WARP_SIZE],
-            preds: vec![0; num_preds as usize],
+            state: WarpState::Done,
+            regs: Vec::new(),
+            preds: Vec::new(),
             carry: 0,
-            simt: vec![SimtEntry {
-                pc: 0,
-                rpc: Pc::MAX,
-                mask: valid,
-                call_base: false,
-            }],
-            frames: vec![Frame {
-                func,
-                reg_base: 0,
-                pred_base: 0,
-                local_base: 0,
-                call_site: 0,
-            }],
+            simt: Vec::new(),
+            frames: Vec::new(),
             local: Vec::new(),
             local_stride: 0,
             local_top: 0,
@@ -119,9 +104,57 @@ impl Warp {
             instructions: 0,
             thread_instructions: 0,
         };
-        w.ensure_local(frame_bytes);
-        w.local_top = frame_bytes;
+        w.reset(index, valid, func, num_regs, num_preds, frame_bytes);
         w
+    }
+
+    /// Makes this warp what [`Warp::new`] makes, keeping its buffers' capacity: a grid of many
+    /// short CTAs reuses the storage of the CTAs that finished instead of allocating (and the
+    /// system zeroing fresh pages for) every warp's register file and local memory anew.
+    pub fn reset(
+        &mut self,
+        index: u32,
+        valid: u32,
+        func: FuncId,
+        num_regs: u32,
+        num_preds: u32,
+        frame_bytes: u32,
+    ) {
+        self.index = index;
+        self.valid = valid;
+        self.exited = 0;
+        self.state = if valid == 0 {
+            WarpState::Done
+        } else {
+            WarpState::Ready
+        };
+        refill(&mut self.regs, num_regs as usize * WARP_SIZE, 0);
+        refill(&mut self.preds, num_preds as usize, 0);
+        self.carry = 0;
+        self.simt.clear();
+        self.simt.push(SimtEntry {
+            pc: 0,
+            rpc: Pc::MAX,
+            mask: valid,
+            call_base: false,
+        });
+        self.frames.clear();
+        self.frames.push(Frame {
+            func,
+            reg_base: 0,
+            pred_base: 0,
+            local_base: 0,
+            call_site: 0,
+        });
+        self.local.clear();
+        self.local_stride = 0;
+        self.pending_bar_dst = None;
+        self.barrier_pc = 0;
+        self.barrier_lanes = 0;
+        self.instructions = 0;
+        self.thread_instructions = 0;
+        self.ensure_local(frame_bytes);
+        self.local_top = frame_bytes;
     }
 
     /// The innermost frame.
@@ -154,6 +187,12 @@ impl Warp {
             return;
         }
         let new_stride = bytes.next_power_of_two().max(64);
+        if self.local_stride == 0 {
+            // Nothing to keep: zeroed in place, in whatever capacity a reset left.
+            refill(&mut self.local, new_stride as usize * WARP_SIZE, 0);
+            self.local_stride = new_stride;
+            return;
+        }
         let mut grown = vec![0u8; new_stride as usize * WARP_SIZE];
         let old = self.local_stride as usize;
         for lane in 0..WARP_SIZE {
@@ -191,6 +230,12 @@ impl Warp {
             self.state = WarpState::Done;
         }
     }
+}
+
+/// Makes `v` `len` copies of `value`, reusing its capacity.
+fn refill<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
 }
 
 /// Iterates the set bits of a lane mask, lowest first.
