@@ -126,8 +126,13 @@ pub fn run_grid(
         if resident.is_empty() {
             return Ok(stats);
         }
-        for cta in resident.iter_mut() {
-            run_cta_slice(k, gmem, printf, cta, limits.slice, &mut stats)?;
+        let len = resident.len();
+        for i in 0..len {
+            // The CTAs after this one, their state asked for ahead (`prefetch.rs`).
+            super::prefetch::warps(&resident[(i + 3) % len]);
+            super::prefetch::tops(&resident[(i + 2) % len]);
+            super::prefetch::registers(k, &resident[(i + 1) % len]);
+            run_cta_slice(k, gmem, printf, &mut resident[i], limits.slice, &mut stats)?;
             if stats.warp_instructions > limits.max_warp_instructions {
                 return Err(DeviceError::InstructionLimit {
                     kernel: kernel_name(k),

@@ -20,6 +20,7 @@ pub mod mbarrier;
 pub mod mem_ops;
 pub mod memory;
 pub mod operands;
+pub mod prefetch;
 pub mod printf;
 pub mod scalar_access;
 pub mod step;

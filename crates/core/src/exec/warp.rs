@@ -85,16 +85,34 @@ impl Warp {
         num_preds: u32,
         frame_bytes: u32,
     ) -> Warp {
+        // Built field by field rather than through `reset`: `vec![0; n]` takes zeroed pages
+        // from the allocator without writing them, which `reset`'s refill of a buffer cannot.
+        // `tests::reset_makes_what_new_makes` holds the two to the same warp.
         let mut w = Warp {
             index,
             valid,
             exited: 0,
-            state: WarpState::Done,
-            regs: Vec::new(),
-            preds: Vec::new(),
+            state: if valid == 0 {
+                WarpState::Done
+            } else {
+                WarpState::Ready
+            },
+            regs: vec![0; num_regs as usize * WARP_SIZE],
+            preds: vec![0; num_preds as usize],
             carry: 0,
-            simt: Vec::new(),
-            frames: Vec::new(),
+            simt: vec![SimtEntry {
+                pc: 0,
+                rpc: Pc::MAX,
+                mask: valid,
+                call_base: false,
+            }],
+            frames: vec![Frame {
+                func,
+                reg_base: 0,
+                pred_base: 0,
+                local_base: 0,
+                call_site: 0,
+            }],
             local: Vec::new(),
             local_stride: 0,
             local_top: 0,
@@ -104,7 +122,8 @@ impl Warp {
             instructions: 0,
             thread_instructions: 0,
         };
-        w.reset(index, valid, func, num_regs, num_preds, frame_bytes);
+        w.ensure_local(frame_bytes);
+        w.local_top = frame_bytes;
         w
     }
 
@@ -187,9 +206,10 @@ impl Warp {
             return;
         }
         let new_stride = bytes.next_power_of_two().max(64);
-        if self.local_stride == 0 {
-            // Nothing to keep: zeroed in place, in whatever capacity a reset left.
-            refill(&mut self.local, new_stride as usize * WARP_SIZE, 0);
+        let len = new_stride as usize * WARP_SIZE;
+        if self.local_stride == 0 && self.local.capacity() >= len {
+            // Nothing to keep: zeroed in place, in the capacity a reset left.
+            refill(&mut self.local, len, 0);
             self.local_stride = new_stride;
             return;
         }
@@ -250,4 +270,28 @@ pub fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
             Some(l)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reset_makes_what_new_makes() {
+        let mut w = Warp::new(3, u32::MAX, 1, 6, 2, 100);
+        w.regs.iter_mut().for_each(|r| *r = 7);
+        w.preds[1] = 5;
+        w.carry = 9;
+        w.exit_lanes(0xff);
+        w.frames.push(w.frame());
+        w.ensure_local(5000);
+        w.local[10] = 1;
+        w.pending_bar_dst = Some(crate::ir::Opnd::Reg(2));
+        (w.barrier_pc, w.barrier_lanes, w.instructions) = (4, 3, 99);
+        for (index, valid, regs, preds, frame) in [(0, 0xffff, 4, 1, 0), (3, u32::MAX, 8, 3, 200)] {
+            w.reset(index, valid, 2, regs, preds, frame);
+            let fresh = Warp::new(index, valid, 2, regs, preds, frame);
+            assert_eq!(format!("{w:?}"), format!("{fresh:?}"));
+        }
+    }
 }
