@@ -38,8 +38,25 @@ pub struct LaunchStats {
 
 /// Creates CTA number `linear` of the grid.
 pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
+    let mut cta = Cta {
+        id: [0; 3],
+        warps: Vec::new(),
+        shared: Vec::new(),
+        barriers: [Barrier::default(); 16],
+        busy: 0,
+        clock: 0,
+        synccheck: k.synccheck,
+    };
+    remake_cta(k, linear, shared_bytes, &mut cta);
+    cta
+}
+
+/// Makes `cta` what [`make_cta`] makes, reusing the buffers of the CTA it was (its warps'
+/// register files, local and shared memory): the functional scheduler recycles finished CTAs
+/// this way, so a grid of thousands of short CTAs does not allocate and free every one.
+pub fn remake_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32, cta: &mut Cta) {
     let g = k.grid;
-    let id = [
+    cta.id = [
         (linear % g[0] as u64) as u32,
         ((linear / g[0] as u64) % g[1] as u64) as u32,
         (linear / (g[0] as u64 * g[1] as u64)) as u32,
@@ -47,33 +64,32 @@ pub fn make_cta(k: &LaunchCtx, linear: u64, shared_bytes: u32) -> Cta {
     let func = &k.module.functions[k.kernel as usize];
     let threads = k.block[0] * k.block[1] * k.block[2];
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
-    let warps = (0..nwarps)
-        .map(|wi| {
-            let n = (threads - wi * WARP_SIZE as u32).min(WARP_SIZE as u32);
-            let valid = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-            let mut w = Warp::new(
-                wi,
-                valid,
-                k.kernel,
-                func.num_regs,
-                func.num_preds,
-                func.frame_bytes,
-            );
-            if let Some(e) = w.simt.first_mut() {
-                e.rpc = func.insts.len() as u32;
+    cta.warps.truncate(nwarps as usize);
+    for wi in 0..nwarps {
+        let n = (threads - wi * WARP_SIZE as u32).min(WARP_SIZE as u32);
+        let valid = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let (regs, preds, frame) = (func.num_regs, func.num_preds, func.frame_bytes);
+        let w = match cta.warps.get_mut(wi as usize) {
+            Some(w) => {
+                w.reset(wi, valid, k.kernel, regs, preds, frame);
+                w
             }
-            w
-        })
-        .collect();
-    Cta {
-        id,
-        warps,
-        shared: vec![0; shared_bytes as usize],
-        barriers: [Barrier::default(); 16],
-        busy: 0,
-        clock: 0,
-        synccheck: k.synccheck,
+            None => {
+                cta.warps
+                    .push(Warp::new(wi, valid, k.kernel, regs, preds, frame));
+                cta.warps.last_mut().expect("just pushed")
+            }
+        };
+        if let Some(e) = w.simt.first_mut() {
+            e.rpc = func.insts.len() as u32;
+        }
     }
+    cta.shared.clear();
+    cta.shared.resize(shared_bytes as usize, 0);
+    cta.barriers = [Barrier::default(); 16];
+    cta.busy = 0;
+    cta.clock = 0;
+    cta.synccheck = k.synccheck;
 }
 
 /// Runs the grid to completion.
@@ -87,20 +103,36 @@ pub fn run_grid(
     let total = k.grid.iter().map(|&d| d as u64).product::<u64>();
     let mut next_cta = 0u64;
     let mut resident: VecDeque<Cta> = VecDeque::new();
+    // Finished CTAs, whose storage the next CTAs take over.
+    let mut spare: Vec<Cta> = Vec::new();
+    // The unfinished CTAs of a round, gathered here and swapped in (its capacity is kept).
+    let mut kept: VecDeque<Cta> = VecDeque::new();
     let mut stats = LaunchStats {
         ctas: total,
         ..Default::default()
     };
     loop {
         while resident.len() < limits.max_resident_ctas.max(1) as usize && next_cta < total {
-            resident.push_back(make_cta(k, next_cta, shared_bytes));
+            let cta = match spare.pop() {
+                Some(mut c) => {
+                    remake_cta(k, next_cta, shared_bytes, &mut c);
+                    c
+                }
+                None => make_cta(k, next_cta, shared_bytes),
+            };
+            resident.push_back(cta);
             next_cta += 1;
         }
         if resident.is_empty() {
             return Ok(stats);
         }
-        for cta in resident.iter_mut() {
-            run_cta_slice(k, gmem, printf, cta, limits.slice, &mut stats)?;
+        let len = resident.len();
+        for i in 0..len {
+            // The CTAs after this one, their state asked for ahead (`prefetch.rs`).
+            super::prefetch::warps(&resident[(i + 3) % len]);
+            super::prefetch::tops(&resident[(i + 2) % len]);
+            super::prefetch::registers(k, &resident[(i + 1) % len]);
+            run_cta_slice(k, gmem, printf, &mut resident[i], limits.slice, &mut stats)?;
             if stats.warp_instructions > limits.max_warp_instructions {
                 return Err(DeviceError::InstructionLimit {
                     kernel: kernel_name(k),
@@ -108,7 +140,17 @@ pub fn run_grid(
                 });
             }
         }
-        resident.retain(|c| !c.finished());
+        // The unfinished stay in their order; the finished become spares.
+        if resident.iter().any(Cta::finished) {
+            for c in resident.drain(..) {
+                if c.finished() {
+                    spare.push(c);
+                } else {
+                    kept.push_back(c);
+                }
+            }
+            std::mem::swap(&mut resident, &mut kept);
+        }
     }
 }
 

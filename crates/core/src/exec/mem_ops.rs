@@ -474,7 +474,26 @@ pub fn ld(
         }
         return Ok(());
     }
-    for lane in lanes(mask) {
+    // Vector load: the warp-wide path first, each lane's elements into a staging array (the
+    // destination registers may include the address register: all addresses are taken
+    // already, and registers are written only after the loads, lane by lane as before); the
+    // lanes it leaves (from the first that may fault), per lane.
+    let mut vals = [[0u64; WARP_SIZE]; 4];
+    let (done, rest) =
+        match super::vector_access::load(m, inst.mods.space, &addr, mask, size, n, &mut vals) {
+            Ok(()) => (mask, 0),
+            Err(first) => (mask & !(u32::MAX << first), mask & (u32::MAX << first)),
+        };
+    for (i, &r) in regs.iter().enumerate().take(n) {
+        if r != u32::MAX {
+            let bits = func.reg_bits.get(r as usize).copied().unwrap_or(64);
+            let at = f.reg_base + r as usize * WARP_SIZE;
+            for lane in lanes(done) {
+                w.regs[at + lane] = extend(vals[i][lane], inst.ty, bits);
+            }
+        }
+    }
+    for lane in lanes(rest) {
         if addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);
             let e = FaultKind::Misaligned {
@@ -555,6 +574,16 @@ pub fn st(
             1
         }
     };
+    if n > 1 {
+        // Vector store: the warp-wide path, then the lanes it leaves per lane.
+        if let Err(first) =
+            super::vector_access::store(m, inst.mods.space, &addr, rest, size, n, &vals)
+        {
+            rest &= u32::MAX << first;
+        } else {
+            return Ok(());
+        }
+    }
     for lane in lanes(rest) {
         if n > 1 && addr[lane] % (size as u64 * n as u64) != 0 {
             let (sp, _) = resolve(inst.mods.space, addr[lane]);

@@ -546,6 +546,65 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// [`GlobalMemory::read_lanes`] of a vector access: `n` consecutive `N`-byte elements at
+    /// `addr[l]` for each lane `l` of `mask`, lowest first, element `i` into `out[i][l]`. A
+    /// lane's vector is checked as one span (aligned to `N * n`, inside one allocation), so a
+    /// lane costs one range check, not one lookup per element. Stops at the first lane that
+    /// is misaligned or whose span is not inside one live allocation and returns it, the
+    /// lanes below it done: the caller reports that lane through the per-lane path.
+    #[inline]
+    pub fn read_vec_lanes<const N: usize>(
+        &self,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        n: usize,
+        out: &mut [[u64; WARP_SIZE]; 4],
+    ) -> Result<(), usize> {
+        let span = (N * n) as u64;
+        let mut at = self.lanes_cursor();
+        for l in lanes(mask) {
+            if !addr[l].is_multiple_of(span) {
+                return Err(l);
+            }
+            let off = self.span_offset(&mut at, addr[l], span).ok_or(l)?;
+            let data = &self.allocs[at.index].data[off..off + N * n];
+            for (i, o) in out.iter_mut().enumerate().take(n) {
+                let mut b = [0u8; 8];
+                b[..N].copy_from_slice(&data[i * N..i * N + N]);
+                o[l] = u64::from_le_bytes(b);
+            }
+        }
+        Ok(())
+    }
+
+    /// The store counterpart of [`GlobalMemory::read_vec_lanes`]: the low `N` bytes of
+    /// `vals[i][l]` as element `i` of lane `l`'s vector, lanes lowest first and each lane's
+    /// elements in order (the order the per-lane path writes in); stops at the first lane
+    /// that is misaligned or out of bounds and returns it, the lanes below it written and
+    /// nothing of it.
+    #[inline]
+    pub fn write_vec_lanes<const N: usize>(
+        &mut self,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        n: usize,
+        vals: &[[u64; WARP_SIZE]; 4],
+    ) -> Result<(), usize> {
+        let span = (N * n) as u64;
+        let mut at = self.lanes_cursor();
+        for l in lanes(mask) {
+            if !addr[l].is_multiple_of(span) {
+                return Err(l);
+            }
+            let off = self.span_offset(&mut at, addr[l], span).ok_or(l)?;
+            let data = &mut self.allocs[at.index].data[off..off + N * n];
+            for (i, v) in vals.iter().enumerate().take(n) {
+                data[i * N..i * N + N].copy_from_slice(&v[l].to_le_bytes()[..N]);
+            }
+        }
+        Ok(())
+    }
+
     /// The allocation the last access hit, as a starting point for a warp's lanes.
     #[inline]
     fn lanes_cursor(&self) -> LaneCursor {
@@ -573,12 +632,20 @@ impl GlobalMemory {
         if !addr.is_multiple_of(N as u64) {
             return None;
         }
+        self.span_offset(at, addr, N as u64)
+    }
+
+    /// Where the `len` bytes at `addr` lie in the data of allocation `at` (moved to the
+    /// allocation holding them when `at` does not); `None` when they are not inside one live
+    /// allocation. Alignment is the caller's.
+    #[inline(always)]
+    fn span_offset(&self, at: &mut LaneCursor, addr: u64, len: u64) -> Option<usize> {
         let off = addr.wrapping_sub(at.base);
         // `addr` below the base wraps `off` past any length: the same test rejects it.
-        if off.checked_add(N as u64).is_some_and(|end| end <= at.len) {
+        if off.checked_add(len).is_some_and(|end| end <= at.len) {
             return Some(off as usize + at.skew);
         }
-        let (index, off) = self.find(addr, N as u64)?;
+        let (index, off) = self.find(addr, len)?;
         let a = &self.allocs[index];
         *at = LaneCursor {
             index,

@@ -85,6 +85,9 @@ impl Warp {
         num_preds: u32,
         frame_bytes: u32,
     ) -> Warp {
+        // Built field by field rather than through `reset`: `vec![0; n]` takes zeroed pages
+        // from the allocator without writing them, which `reset`'s refill of a buffer cannot.
+        // `tests::reset_makes_what_new_makes` holds the two to the same warp.
         let mut w = Warp {
             index,
             valid,
@@ -124,6 +127,55 @@ impl Warp {
         w
     }
 
+    /// Makes this warp what [`Warp::new`] makes, keeping its buffers' capacity: a grid of many
+    /// short CTAs reuses the storage of the CTAs that finished instead of allocating (and the
+    /// system zeroing fresh pages for) every warp's register file and local memory anew.
+    pub fn reset(
+        &mut self,
+        index: u32,
+        valid: u32,
+        func: FuncId,
+        num_regs: u32,
+        num_preds: u32,
+        frame_bytes: u32,
+    ) {
+        self.index = index;
+        self.valid = valid;
+        self.exited = 0;
+        self.state = if valid == 0 {
+            WarpState::Done
+        } else {
+            WarpState::Ready
+        };
+        refill(&mut self.regs, num_regs as usize * WARP_SIZE, 0);
+        refill(&mut self.preds, num_preds as usize, 0);
+        self.carry = 0;
+        self.simt.clear();
+        self.simt.push(SimtEntry {
+            pc: 0,
+            rpc: Pc::MAX,
+            mask: valid,
+            call_base: false,
+        });
+        self.frames.clear();
+        self.frames.push(Frame {
+            func,
+            reg_base: 0,
+            pred_base: 0,
+            local_base: 0,
+            call_site: 0,
+        });
+        self.local.clear();
+        self.local_stride = 0;
+        self.pending_bar_dst = None;
+        self.barrier_pc = 0;
+        self.barrier_lanes = 0;
+        self.instructions = 0;
+        self.thread_instructions = 0;
+        self.ensure_local(frame_bytes);
+        self.local_top = frame_bytes;
+    }
+
     /// The innermost frame.
     #[inline]
     pub fn frame(&self) -> Frame {
@@ -154,6 +206,13 @@ impl Warp {
             return;
         }
         let new_stride = bytes.next_power_of_two().max(64);
+        let len = new_stride as usize * WARP_SIZE;
+        if self.local_stride == 0 && self.local.capacity() >= len {
+            // Nothing to keep: zeroed in place, in the capacity a reset left.
+            refill(&mut self.local, len, 0);
+            self.local_stride = new_stride;
+            return;
+        }
         let mut grown = vec![0u8; new_stride as usize * WARP_SIZE];
         let old = self.local_stride as usize;
         for lane in 0..WARP_SIZE {
@@ -193,6 +252,12 @@ impl Warp {
     }
 }
 
+/// Makes `v` `len` copies of `value`, reusing its capacity.
+fn refill<T: Copy>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
+}
+
 /// Iterates the set bits of a lane mask, lowest first.
 #[inline]
 pub fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
@@ -205,4 +270,28 @@ pub fn lanes(mut mask: u32) -> impl Iterator<Item = usize> {
             Some(l)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reset_makes_what_new_makes() {
+        let mut w = Warp::new(3, u32::MAX, 1, 6, 2, 100);
+        w.regs.iter_mut().for_each(|r| *r = 7);
+        w.preds[1] = 5;
+        w.carry = 9;
+        w.exit_lanes(0xff);
+        w.frames.push(w.frame());
+        w.ensure_local(5000);
+        w.local[10] = 1;
+        w.pending_bar_dst = Some(crate::ir::Opnd::Reg(2));
+        (w.barrier_pc, w.barrier_lanes, w.instructions) = (4, 3, 99);
+        for (index, valid, regs, preds, frame) in [(0, 0xffff, 4, 1, 0), (3, u32::MAX, 8, 3, 200)] {
+            w.reset(index, valid, 2, regs, preds, frame);
+            let fresh = Warp::new(index, valid, 2, regs, preds, frame);
+            assert_eq!(format!("{w:?}"), format!("{fresh:?}"));
+        }
+    }
 }
