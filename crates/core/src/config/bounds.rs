@@ -24,6 +24,18 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
             0,
             100 * CYCLES,
         ),
+        (
+            "gpu.compute_capability",
+            u(c.gpu.compute_capability[0]),
+            1,
+            99,
+        ),
+        (
+            "gpu.compute_capability",
+            u(c.gpu.compute_capability[1]),
+            0,
+            99,
+        ),
         ("sm.warp_size", u(c.sm.warp_size), 32, 32),
         ("sm.max_threads", u(c.sm.max_threads), 32, 64 * 32),
         ("sm.max_warps", u(c.sm.max_warps), 1, 64),

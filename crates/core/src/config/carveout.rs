@@ -64,7 +64,11 @@ mod tests {
         // SM7_QV100: 4 sets × 128 B lines, 128 KB unified (256 ways at most), carve-outs
         // 0, 8, 16, 32, 64, 96 KB.
         let l1 = GpuConfig::load("qv100").unwrap().l1d;
-        assert_eq!(l1.carved(0), (128 * KIB as u32, 256), "no shared memory: all of it");
+        assert_eq!(
+            l1.carved(0),
+            (128 * KIB as u32, 256),
+            "no shared memory: all of it"
+        );
         // 1 byte needs the 8 KB carve-out: 256 × 120/128 = 240 ways.
         assert_eq!(l1.carved(1), (120 * KIB as u32, 240));
         assert_eq!(l1.carved(8 * KIB), (120 * KIB as u32, 240));
@@ -78,7 +82,10 @@ mod tests {
         let c = GpuConfig::load("titanx-pascal").unwrap();
         assert_eq!(c.l1d.carved(48 * KIB), (c.l1d.size, c.l1d.assoc));
         assert!(c.for_launch_shared(48 * KIB).is_none());
-        let q = GpuConfig::load("qv100").unwrap().for_launch_shared(0).unwrap();
+        let q = GpuConfig::load("qv100")
+            .unwrap()
+            .for_launch_shared(0)
+            .unwrap();
         assert_eq!((q.l1d.size, q.l1d.assoc), (128 * KIB as u32, 256));
     }
 

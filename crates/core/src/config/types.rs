@@ -47,6 +47,15 @@ pub struct Gpu {
     pub dram_clock_mhz: f64,
     /// Core cycles between a launch and its first CTA.
     pub kernel_launch_latency: u32,
+    /// `[major, minor]` the CUDA runtime shim reports (`cudaGetDeviceProperties`,
+    /// `cudaDevAttrComputeCapability*`). Default `[7, 5]`: the PTX target of the built-in
+    /// suite, which is what programs built for the older presets' GPUs are compiled for here.
+    #[serde(default = "sm_75")]
+    pub compute_capability: [u32; 2],
+}
+
+fn sm_75() -> [u32; 2] {
+    [7, 5]
 }
 
 fn yes() -> bool {

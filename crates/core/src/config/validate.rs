@@ -291,13 +291,14 @@ fn volta_shape(c: &GpuConfig) -> Result<(), ConfigError> {
     let per_partition = (c.l2.slices / partitions).max(1);
     match c.l2.partition_index {
         super::PartitionIndex::Consecutive => {}
-        super::PartitionIndex::Xor => power_of_two("dram.partitions", partitions)
-            .map_err(|_| {
+        super::PartitionIndex::Xor => {
+            power_of_two("dram.partitions", partitions).map_err(|_| {
                 invalid(
                     "l2.partition_index",
                     format!("\"xor\" needs a power-of-two dram.partitions, got {partitions}"),
                 )
-            })?,
+            })?
+        }
         super::PartitionIndex::Ipoly => {
             let slices = partitions.next_power_of_two() * per_partition;
             if ![16, 32, 64].contains(&slices) {

@@ -101,10 +101,9 @@ fn ipoly(high: u64, index: u64, slices: u64) -> u64 {
         64 => &P64,
         _ => return index,
     };
-    table
-        .iter()
-        .enumerate()
-        .fold(0, |x, (i, bits)| x | ((index >> i & 1) ^ parity(high, bits)) << i)
+    table.iter().enumerate().fold(0, |x, (i, bits)| {
+        x | ((index >> i & 1) ^ parity(high, bits)) << i
+    })
 }
 
 #[cfg(test)]
@@ -160,5 +159,24 @@ mod tests {
         for a in (0..1u64 << 24).step_by(4099 * 256) {
             assert!(h.slice(a, (a / 256 % 6) * 2) < 12);
         }
+    }
+
+    #[test]
+    fn qv100s_map_spreads_a_64_kib_stride_that_consecutive_indexing_camps_on() {
+        // 64 KiB apart, the chunk number moves by 256, a multiple of 32 partitions: the
+        // consecutive map (titanx-pascal's rule on qv100's shape) puts all 64 addresses in
+        // partition 0's slices; qv100's IPOLY sends each to a different slice of the 64.
+        let cfg = warpsim_core::config::GpuConfig::load("qv100").unwrap();
+        let ipoly = super::super::AddrMap::new(&cfg);
+        let plain = super::super::AddrMap::new(
+            &cfg.with_overrides(&["l2.partition_index=consecutive".into()])
+                .unwrap(),
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..64u64 {
+            assert!(plain.slice(i << 16) < 2);
+            seen.insert(ipoly.slice(i << 16));
+        }
+        assert_eq!(seen.len(), 64, "{seen:?}");
     }
 }

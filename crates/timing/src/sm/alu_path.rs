@@ -307,13 +307,22 @@ mod tests {
         assert_eq!(b, Entered { cycle: 10, unit: 5 });
         // A dp fma (latency 8, interval 4) at 10 on FP64 instance 9; the next waits its
         // interval: 14.
-        assert_eq!(p.enter(Unit::Sp, Pipe::Fp64, s, 1, 10, 8, 4), Entered { cycle: 10, unit: 9 });
-        assert_eq!(p.enter(Unit::Sp, Pipe::Fp64, s, 1, 11, 8, 4), Entered { cycle: 14, unit: 9 });
+        assert_eq!(
+            p.enter(Unit::Sp, Pipe::Fp64, s, 1, 10, 8, 4),
+            Entered { cycle: 10, unit: 9 }
+        );
+        assert_eq!(
+            p.enter(Unit::Sp, Pipe::Fp64, s, 1, 11, 8, 4),
+            Entered { cycle: 14, unit: 9 }
+        );
         // A second fp32 add from 11 waits for instance 1's interval (2 cycles): 12.
         assert_eq!(p.enter(Unit::Sp, Pipe::Fp32, s, 1, 11, 4, 2).cycle, 12);
         // Without INT units (units.int=0) the int add shares the FP32 instance: 10 + 2 = 12.
         let mut q = path("qv100", &["units.int=0"]);
         assert_eq!(q.enter(Unit::Sp, Pipe::Fp32, s, 1, 10, 4, 2).cycle, 10);
-        assert_eq!(q.enter(Unit::Sp, Pipe::Int, s, 1, 10, 4, 2), Entered { cycle: 12, unit: 1 });
+        assert_eq!(
+            q.enter(Unit::Sp, Pipe::Int, s, 1, 10, 4, 2),
+            Entered { cycle: 12, unit: 1 }
+        );
     }
 }
