@@ -29,7 +29,13 @@ fn qv100_is_sm7_qv100() {
     );
     assert_eq!(c.sm.fetch_warps_per_cycle, 4);
     assert_eq!(
-        (c.units.sp, c.units.int, c.units.dp, c.units.sfu, c.units.dp_on_sfu),
+        (
+            c.units.sp,
+            c.units.int,
+            c.units.dp,
+            c.units.sfu,
+            c.units.dp_on_sfu
+        ),
         (4, 4, 4, 4, false)
     );
     assert_eq!(c.latency.int, [4, 13, 4, 5, 145, 21]);
@@ -48,7 +54,16 @@ fn qv100_is_sm7_qv100() {
     assert_eq!(c.l2.partition_index, PartitionIndex::Ipoly);
     let d = &c.dram;
     assert_eq!(
-        (d.partitions, d.bus_bytes, d.burst, d.data_rate, d.tCCD, d.tRCD, d.CL, d.WL),
+        (
+            d.partitions,
+            d.bus_bytes,
+            d.burst,
+            d.data_rate,
+            d.tCCD,
+            d.tRCD,
+            d.CL,
+            d.WL
+        ),
         (32, 16, 2, 2, 1, 12, 12, 2)
     );
     assert_eq!((d.tWTR, d.tRTW, d.tWR), (6, 13, 10));
@@ -75,13 +90,13 @@ fn a_file_written_before_the_volta_keys_loads_without_them() {
         .filter(|l| {
             !["int = 0", "dp = 0"].contains(l)
                 && ![
-                "unified_size =",
-                "shared_carveouts =",
-                "partition_index =",
-                "compute_capability =",
-            ]
-            .iter()
-            .any(|k| l.starts_with(k))
+                    "unified_size =",
+                    "shared_carveouts =",
+                    "partition_index =",
+                    "compute_capability =",
+                ]
+                .iter()
+                .any(|k| l.starts_with(k))
         })
         .map(|l| format!("{l}\n"))
         .collect();

@@ -1,5 +1,6 @@
 //! The Volta mechanisms of the qv100 preset, end to end: the unified L1 / shared-memory
-//! carve-out sizes the L1 a launch gets from its shared memory.
+//! carve-out sizes the L1 a launch gets from its shared memory; tensor-core instructions are
+//! refused in timing mode (their timing is a later item of issue 38).
 
 mod common;
 use common::*;
@@ -59,4 +60,25 @@ fn a_launch_without_shared_memory_gets_the_whole_unified_array() {
     let src = two_passes("");
     let o = run(&src, 1, 32, n, Some((&fixed, PolicyKind::GTO)));
     assert_eq!(o.stats.unwrap().memory.l1d_loads.hits, 0);
+}
+
+/// qv100's tensor units are not timed yet: the refusal is the older presets' (its words, "has
+/// no tensor cores", predate a preset with tensor units; item 2 of issue 38 times them).
+#[test]
+fn qv100_refuses_tensor_core_instructions_in_timing_mode_by_name() {
+    let src = kernel(
+        ".shared .align 16 .b8 buf[256];",
+        "mov.u32 %r41, buf;\nldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r40}, [%r41];",
+    );
+    assert_eq!(run(&src, 1, 32, 32, None).error, None);
+    let cfg = GpuConfig::load("qv100").unwrap();
+    let err = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::GTO)))
+        .error
+        .expect("refused");
+    assert!(
+        err.contains("ldmatrix.sync.aligned.m8n8.x1.shared.b16")
+            && err.contains("`qv100`")
+            && err.contains("no tensor cores"),
+        "{err}"
+    );
 }
