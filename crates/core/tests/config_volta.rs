@@ -153,7 +153,7 @@ fn the_volta_keys_relations_are_checked() {
     );
     assert_eq!(
         err("gtx480", &["l2.partition_index=xor"]),
-        "l2.partition_index: \"xor\" needs a power-of-two dram.partitions, got 6"
+        "l2.partition_index: \"xor\" needs a power-of-two dram.partitions and slices per partition, got 6 and 2"
     );
     assert_eq!(
         err("qv100", &["l1d.unified_size=100000"]),

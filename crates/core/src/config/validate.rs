@@ -292,12 +292,12 @@ fn volta_shape(c: &GpuConfig) -> Result<(), ConfigError> {
     match c.l2.partition_index {
         super::PartitionIndex::Consecutive => {}
         super::PartitionIndex::Xor => {
-            power_of_two("dram.partitions", partitions).map_err(|_| {
-                invalid(
+            if !partitions.is_power_of_two() || !per_partition.is_power_of_two() {
+                return Err(invalid(
                     "l2.partition_index",
-                    format!("\"xor\" needs a power-of-two dram.partitions, got {partitions}"),
-                )
-            })?
+                    format!("\"xor\" needs a power-of-two dram.partitions and slices per partition, got {partitions} and {per_partition}"),
+                ));
+            }
         }
         super::PartitionIndex::Ipoly => {
             let slices = partitions.next_power_of_two() * per_partition;
