@@ -156,15 +156,14 @@ impl AluPath {
     }
 
     /// The instruction in OC/EX register `reg` (there from cycle `from`) enters a unit
-    /// instance of its class and `pipe` that scheduler `sched` may use, in the first cycle from `from` on
+    /// instance of its class (`unit`) and `pipe` that scheduler `sched` may use, in the first cycle from `from` on
     /// in which the instance's dispatch register is empty and its result, `latency` cycles
     /// later, meets neither another result of that instance nor full result buses. The
     /// instance is then busy for `interval` cycles; the register takes a dispatch again in the
     /// collector steps of that cycle, which run after the units.
     pub fn enter(
         &mut self,
-        unit: Unit,
-        pipe: Pipe,
+        (unit, pipe): (Unit, Pipe),
         sched: SchedId,
         reg: usize,
         from: u64,
@@ -229,13 +228,13 @@ mod tests {
         // (latency 4) from the next register at 11 would leave with it: it takes instance 1.
         let mut p = path("gtx480", &[]);
         let s = SchedId(0);
-        let a = p.enter(Unit::Sp, Pipe::Fp32, s, 0, 10, 5, 1);
+        let a = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 5, 1);
         assert_eq!(a, Entered { cycle: 10, unit: 0 });
-        let b = p.enter(Unit::Sp, Pipe::Fp32, s, 1, 11, 4, 1);
+        let b = p.enter((Unit::Sp, Pipe::Fp32), s, 1, 11, 4, 1);
         assert_eq!(b, Entered { cycle: 11, unit: 1 });
         // A third, latency 3 from 12: instance 0 would finish at 15 with the mad; instance 1 at
         // 15 with the add. It waits a cycle (16: then the result buses have room too).
-        let c = p.enter(Unit::Sp, Pipe::Fp32, s, 0, 12, 3, 1);
+        let c = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 12, 3, 1);
         assert_eq!(c, Entered { cycle: 13, unit: 0 });
     }
 
@@ -244,12 +243,12 @@ mod tests {
         // One result bus: an SP add (4) and an SFU op (latency 3) cannot both leave at 14.
         let mut p = path("gtx480", &["pipeline.result_buses=1"]);
         let s = SchedId(0);
-        assert_eq!(p.enter(Unit::Sp, Pipe::Fp32, s, 0, 10, 4, 1).cycle, 10);
-        assert_eq!(p.enter(Unit::Sfu, Pipe::Fp32, s, 0, 11, 3, 1).cycle, 12);
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1).cycle, 10);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 11, 3, 1).cycle, 12);
         // Two buses (the preset): it goes at 11.
         let mut p = path("gtx480", &[]);
-        assert_eq!(p.enter(Unit::Sp, Pipe::Fp32, s, 0, 10, 4, 1).cycle, 10);
-        assert_eq!(p.enter(Unit::Sfu, Pipe::Fp32, s, 0, 11, 3, 1).cycle, 11);
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1).cycle, 10);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 11, 3, 1).cycle, 11);
     }
 
     #[test]
@@ -257,8 +256,8 @@ mod tests {
         // gtx480: one SFU instance, interval 8.
         let mut p = path("gtx480", &[]);
         let s = SchedId(1);
-        assert_eq!(p.enter(Unit::Sfu, Pipe::Fp32, s, 0, 20, 8, 8).cycle, 20);
-        assert_eq!(p.enter(Unit::Sfu, Pipe::Fp32, s, 0, 21, 8, 8).cycle, 28);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 20, 8, 8).cycle, 20);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 21, 8, 8).cycle, 28);
     }
 
     #[test]
@@ -273,7 +272,7 @@ mod tests {
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(1), 6), Some(1));
         assert_eq!(p.id_oc_free(Unit::Sfu, s, 5), Some(0));
         // OC/EX: a dispatch waits for the register the unit empties.
-        let e = p.enter(Unit::Sp, Pipe::Fp32, s, 0, 10, 4, 1);
+        let e = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1);
         assert_eq!(p.dispatch(Unit::Sp, s, 3), (1, 3));
         assert_eq!(e.cycle, 10);
     }
@@ -285,10 +284,10 @@ mod tests {
         p.release_id_oc(Unit::Sp, 2, 9);
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(2), 8), None);
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(3), 8), Some(3));
-        let e = p.enter(Unit::Sp, Pipe::Fp32, SchedId(2), 2, 10, 4, 1);
+        let e = p.enter((Unit::Sp, Pipe::Fp32), SchedId(2), 2, 10, 4, 1);
         assert_eq!(e.unit, 2);
         // Scheduler 2's next instruction waits for its own instance, not scheduler 1's.
-        let f = p.enter(Unit::Sp, Pipe::Fp32, SchedId(2), 2, 10, 4, 1);
+        let f = p.enter((Unit::Sp, Pipe::Fp32), SchedId(2), 2, 10, 4, 1);
         assert_eq!(f, Entered { cycle: 11, unit: 2 });
         assert_eq!(p.dispatch(Unit::Sp, SchedId(2), 0), (2, 22));
     }
@@ -301,27 +300,27 @@ mod tests {
         // its result leaves at 14 beside the fp32 one, two of the 8 buses).
         let mut p = path("qv100", &[]);
         let s = SchedId(1);
-        let a = p.enter(Unit::Sp, Pipe::Fp32, s, 1, 10, 4, 2);
+        let a = p.enter((Unit::Sp, Pipe::Fp32), s, 1, 10, 4, 2);
         assert_eq!(a, Entered { cycle: 10, unit: 1 });
-        let b = p.enter(Unit::Sp, Pipe::Int, s, 1, 10, 4, 2);
+        let b = p.enter((Unit::Sp, Pipe::Int), s, 1, 10, 4, 2);
         assert_eq!(b, Entered { cycle: 10, unit: 5 });
         // A dp fma (latency 8, interval 4) at 10 on FP64 instance 9; the next waits its
         // interval: 14.
         assert_eq!(
-            p.enter(Unit::Sp, Pipe::Fp64, s, 1, 10, 8, 4),
+            p.enter((Unit::Sp, Pipe::Fp64), s, 1, 10, 8, 4),
             Entered { cycle: 10, unit: 9 }
         );
         assert_eq!(
-            p.enter(Unit::Sp, Pipe::Fp64, s, 1, 11, 8, 4),
+            p.enter((Unit::Sp, Pipe::Fp64), s, 1, 11, 8, 4),
             Entered { cycle: 14, unit: 9 }
         );
         // A second fp32 add from 11 waits for instance 1's interval (2 cycles): 12.
-        assert_eq!(p.enter(Unit::Sp, Pipe::Fp32, s, 1, 11, 4, 2).cycle, 12);
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 1, 11, 4, 2).cycle, 12);
         // Without INT units (units.int=0) the int add shares the FP32 instance: 10 + 2 = 12.
         let mut q = path("qv100", &["units.int=0"]);
-        assert_eq!(q.enter(Unit::Sp, Pipe::Fp32, s, 1, 10, 4, 2).cycle, 10);
+        assert_eq!(q.enter((Unit::Sp, Pipe::Fp32), s, 1, 10, 4, 2).cycle, 10);
         assert_eq!(
-            q.enter(Unit::Sp, Pipe::Int, s, 1, 10, 4, 2),
+            q.enter((Unit::Sp, Pipe::Int), s, 1, 10, 4, 2),
             Entered { cycle: 12, unit: 1 }
         );
     }

@@ -649,8 +649,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.collectors.occupy(oc, dispatched);
         // The units take instructions before the collectors step: the cycle after dispatch.
         let entered = self.alu.enter(
-            i.class,
-            i.pipe,
+            (i.class, i.pipe),
             i.sched,
             reg,
             dispatched / ports + 1,
