@@ -56,13 +56,13 @@ pub fn configs() -> u8 {
     for (name, _) in PRESETS {
         match GpuConfig::load(name) {
             Ok(c) => println!(
-                "{name:14}  {} SMs at {} MHz core clock, {} schedulers/SM, {} warps/SM, {} KB shared/SM, L1D {} KB, L2 {} KB",
+                "{name:14}  {} SMs at {} MHz core clock, {} schedulers/SM, {} warps/SM, {} KB shared/SM, L1D {}, L2 {} KB",
                 c.gpu.num_sms,
                 c.gpu.core_clock_mhz,
                 c.sm.schedulers,
                 c.sm.max_warps,
                 c.sm.shared_memory / 1024,
-                c.l1d.size / 1024,
+                l1d(&c.l1d),
                 c.l2.size / 1024,
             ),
             Err(e) => return exit::fail(exit::SIM_ERROR, format_args!("built-in preset {name}: {e}")),
@@ -70,4 +70,19 @@ pub fn configs() -> u8 {
     }
     println!("(or a TOML file: --config FILE; override keys with -c KEY=VALUE)");
     exit::OK
+}
+
+/// The L1 D-cache's size, or its range when it shares a unified array with shared memory.
+fn l1d(d: &warpsim_core::config::L1d) -> String {
+    if d.unified_size == 0 {
+        return format!("{} KB", d.size / 1024);
+    }
+    let most = d.shared_carveouts.iter().copied().max().unwrap_or(0) as u64;
+    let least = d.shared_carveouts.iter().copied().min().unwrap_or(0) as u64;
+    format!(
+        "{}-{} KB (unified {} KB with shared memory)",
+        d.carved(most).0 / 1024,
+        d.carved(least).0 / 1024,
+        d.unified_size / 1024
+    )
 }

@@ -530,6 +530,8 @@ fn list_policies_and_configs() {
     assert_code(&r, 0);
     assert_contains(&r, "gtx480          15 SMs at 700 MHz");
     assert_contains(&r, "titanx-pascal   28 SMs at 1417 MHz");
+    assert_contains(&r, "qv100           80 SMs at 1447 MHz");
+    assert_contains(&r, "L1D 32-128 KB (unified 128 KB with shared memory)");
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! The simulated GPU as `cudaGetDeviceProperties` and `cudaDeviceGetAttribute` describe it:
 //! the configured preset (`WARPSIM_CONFIG`; default `gtx480`: 15 SMs, 1536 threads / 8 CTAs /
-//! 32768 registers / 48 KB shared memory per SM, 700 MHz core clock) reporting compute
-//! capability 7.5, because the PTX it runs targets sm_75. Per-block limits stay CUDA's
+//! 32768 registers / 48 KB shared memory per SM, 700 MHz core clock) reporting the preset's
+//! `gpu.compute_capability` (7.5 on gtx480 and titanx-pascal, because the PTX they run targets
+//! sm_75; 7.0 on qv100, a Volta) and a memory bus as wide as its DRAM channels together (384
+//! bits on gtx480 and titanx-pascal, 4096 on qv100's HBM2). Per-block limits stay CUDA's
 //! defaults (1024 threads, 48 KB shared memory without opt-in).
 //!
 //! `cudaDeviceProp` is CUDA 13's layout, written by hand from `driver_types.h` (1008 bytes;
@@ -12,11 +14,7 @@ use std::ffi::c_char;
 use warpsim_core::config::GpuConfig;
 
 pub const MAX_THREADS_PER_BLOCK: i32 = 1024;
-/// Both presets' real GPUs have a 384-bit memory bus (the config does not model chip count).
-pub const BUS_WIDTH: i32 = 384;
 pub const CONST_BYTES: usize = 64 * 1024;
-pub const MAJOR: i32 = 7;
-pub const MINOR: i32 = 5;
 
 /// The configured GPU's limits, in the units the runtime API reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +37,11 @@ pub struct Limits {
     pub clock_khz: i32,
     pub memory_clock_khz: i32,
     pub l2_bytes: i32,
+    /// `gpu.compute_capability`.
+    pub major: i32,
+    pub minor: i32,
+    /// Bits: channels × chips × bytes per chip × 8.
+    pub bus_width: i32,
 }
 
 impl Limits {
@@ -58,6 +61,9 @@ impl Limits {
             clock_khz: (g.gpu.core_clock_mhz * 1000.0).round() as i32,
             memory_clock_khz: (g.gpu.dram_clock_mhz * 1000.0).round() as i32,
             l2_bytes: sat(g.l2.size),
+            major: sat(g.gpu.compute_capability[0]),
+            minor: sat(g.gpu.compute_capability[1]),
+            bus_width: sat(g.dram.partitions * g.dram.chips * g.dram.bus_bytes * 8),
         }
     }
 }
@@ -186,8 +192,8 @@ pub fn properties(l: &Limits) -> cudaDeviceProp {
     p.maxThreadsDim = [1024, 1024, 64];
     p.maxGridSize = [i32::MAX, 65535, 65535];
     p.totalConstMem = CONST_BYTES;
-    p.major = MAJOR;
-    p.minor = MINOR;
+    p.major = l.major;
+    p.minor = l.minor;
     p.textureAlignment = 512;
     p.texturePitchAlignment = 32;
     p.maxTexture1D = 131072;
@@ -197,7 +203,7 @@ pub fn properties(l: &Limits) -> cudaDeviceProp {
     p.surfaceAlignment = 512;
     p.asyncEngineCount = 1;
     p.unifiedAddressing = 1;
-    p.memoryBusWidth = BUS_WIDTH;
+    p.memoryBusWidth = l.bus_width;
     p.l2CacheSize = l.l2_bytes;
     p.maxThreadsPerMultiProcessor = l.threads_per_sm;
     p.globalL1CacheSupported = 1;
@@ -384,5 +390,18 @@ mod tests {
         );
         assert_eq!(attribute(&l, 13), Some(1_417_000));
         assert_eq!(attribute(&l, 38), Some(3 << 20));
+    }
+
+    #[test]
+    fn describes_the_qv100_preset() {
+        // SM7_QV100: 80 SMs, compute capability 7.0, 32 HBM2 channels of 128 bits, 6 MB L2.
+        let l = Limits::of(&GpuConfig::load("qv100").unwrap());
+        let p = properties(&l);
+        assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 0, 80));
+        assert_eq!((attribute(&l, 75), attribute(&l, 76)), (Some(7), Some(0)));
+        assert_eq!(attribute(&l, 37), Some(4096));
+        assert_eq!(attribute(&l, 38), Some(6 << 20));
+        assert_eq!(attribute(&l, 13), Some(1_447_000));
+        assert_eq!(p.sharedMemPerMultiprocessor, 96 * 1024);
     }
 }

@@ -14,6 +14,21 @@ pub enum Unit {
     Ldst = 2,
 }
 
+/// Which unit instances of the SP class run an instruction (`units.sp`, `units.int`,
+/// `units.dp`): Volta's separate FP32, INT and FP64 units, as GPGPU-Sim routes `SP_OP`,
+/// `INTP_OP` / `ALU_OP` and `DP_OP`. A pipe with no instances of its own (`units.int = 0`,
+/// `units.dp = 0`: the older GPUs) runs on the `sp` instances; SFU and LD/ST instructions
+/// ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    /// Single-precision (and half-precision) arithmetic.
+    Fp32 = 0,
+    /// Integer arithmetic and every other SP instruction (logic, moves, compares, conversions).
+    Int = 1,
+    /// Double-precision arithmetic off the SFU.
+    Fp64 = 2,
+}
+
 /// What a memory instruction touches (its space may still be generic: resolved at issue).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemClass {
@@ -27,6 +42,8 @@ pub enum MemClass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpTiming {
     pub unit: Unit,
+    /// The instances of the SP class it runs on (see [`Pipe`]).
+    pub pipe: Pipe,
     pub latency: u32,
     pub initiation: u32,
     pub mem: MemClass,
@@ -38,6 +55,7 @@ pub struct OpTiming {
 impl OpTiming {
     pub const NOP: OpTiming = OpTiming {
         unit: Unit::Sp,
+        pipe: Pipe::Int,
         latency: 1,
         initiation: 1,
         mem: MemClass::None,
@@ -130,6 +148,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         // LD/ST unit (addresses from `exec::texture::fetch::lane_addresses` at issue).
         Op::Tex | Op::Tld4 | Op::Suld | Op::Sust => OpTiming {
             unit: Unit::Ldst,
+            pipe: Pipe::Int,
             latency: cfg.l1d.latency,
             initiation: 1,
             mem: MemClass::Data,
@@ -173,6 +192,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         | Op::FCos
         | Op::FTanh => OpTiming {
             unit: Unit::Sfu,
+            pipe: Pipe::Int,
             latency: lat.sfu,
             initiation: ini.sfu,
             mem: MemClass::None,
@@ -183,6 +203,7 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         // with the tables' `other` entry (absent: the int add entry).
         _ => OpTiming {
             unit: Unit::Sp,
+            pipe: Pipe::Int,
             latency: lat.other.unwrap_or(lat.int[ADD]),
             initiation: ini.other.unwrap_or(ini.int[ADD]),
             mem: MemClass::None,
@@ -191,10 +212,11 @@ pub fn classify(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
     }
 }
 
-/// An integer instruction of latency-table class `i` (`ADD` … `SHFL`) on the SP unit.
+/// An integer instruction of latency-table class `i` (`ADD` … `SHFL`) on the SP unit's INT pipe.
 fn int_op(cfg: &GpuConfig, i: usize) -> OpTiming {
     OpTiming {
         unit: Unit::Sp,
+        pipe: Pipe::Int,
         latency: cfg.latency.int[i],
         initiation: cfg.initiation.int[i],
         mem: MemClass::None,
@@ -215,6 +237,7 @@ fn fp_op(cfg: &GpuConfig, i: usize, ty: Ty) -> OpTiming {
         };
         OpTiming {
             unit,
+            pipe: Pipe::Fp64,
             latency: lat.fp64[i],
             initiation: ini.fp64[i],
             mem: MemClass::None,
@@ -223,6 +246,7 @@ fn fp_op(cfg: &GpuConfig, i: usize, ty: Ty) -> OpTiming {
     } else {
         OpTiming {
             unit: Unit::Sp,
+            pipe: Pipe::Fp32,
             latency: lat.fp32[i],
             initiation: ini.fp32[i],
             mem: MemClass::None,
@@ -244,6 +268,7 @@ fn memory_op(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
     let queues = inst.op != Op::CpAsync;
     OpTiming {
         unit: Unit::Ldst,
+        pipe: Pipe::Int,
         latency: cfg.l1d.latency,
         initiation: 1,
         mem,

@@ -245,7 +245,11 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     let num_sms = cfg.gpu.num_sms.max(1);
     let mut table = TimingTable::new(k.module, cfg);
     table.place_at(mem.between.code.base(k.module_id, table.code_bytes()));
-    let mut sms = build_sms(mem, cfg, &occ, opts, share, &mut issue, &mut fetch);
+    // A unified L1 / shared-memory array (`l1d.unified_size`): the SMs' L1 is what this
+    // launch's shared memory leaves of it.
+    let carved = cfg.for_launch_shared(shared_bytes as u64 * occ.per_sm as u64);
+    let sm_cfg = carved.as_ref().unwrap_or(cfg);
+    let mut sms = build_sms(mem, sm_cfg, &occ, opts, share, &mut issue, &mut fetch);
     let ctxs: Vec<LaunchCtx> = (0..num_sms)
         .map(|i| LaunchCtx {
             smid: i,

@@ -24,6 +24,18 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
             0,
             100 * CYCLES,
         ),
+        (
+            "gpu.compute_capability",
+            u(c.gpu.compute_capability[0]),
+            1,
+            99,
+        ),
+        (
+            "gpu.compute_capability",
+            u(c.gpu.compute_capability[1]),
+            0,
+            99,
+        ),
         ("sm.warp_size", u(c.sm.warp_size), 32, 32),
         ("sm.max_threads", u(c.sm.max_threads), 32, 64 * 32),
         ("sm.max_warps", u(c.sm.max_warps), 1, 64),
@@ -45,6 +57,8 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("units.sp", u(c.units.sp), 1, 64),
         ("units.sfu", u(c.units.sfu), 1, 64),
         ("units.ldst", u(c.units.ldst), 1, 64),
+        ("units.int", u(c.units.int), 0, 64),
+        ("units.dp", u(c.units.dp), 0, 64),
         ("operand_collectors.sp", u(c.operand_collectors.sp), 0, 256),
         (
             "operand_collectors.sfu",
@@ -106,6 +120,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("l1d.mshrs", u(c.l1d.mshrs), 1, 4096),
         ("l1d.mshr_merge", u(c.l1d.mshr_merge), 1, 1024),
         ("l1d.miss_queue", u(c.l1d.miss_queue), 1, 4096),
+        ("l1d.unified_size", u(c.l1d.unified_size), 0, 16 * MIB),
         ("const_cache.size", u(c.const_cache.size), 8, 4 * MIB),
         ("const_cache.assoc", u(c.const_cache.assoc), 1, 1024),
         ("const_cache.line", u(c.const_cache.line), 8, 4 * KIB),
@@ -174,6 +189,12 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         };
         k.extend(t.other.map(|v| (other, u(v), 1, CYCLES)));
     }
+    k.extend(
+        c.l1d
+            .shared_carveouts
+            .iter()
+            .map(|&v| ("l1d.shared_carveouts", u(v), 0, 16 * MIB)),
+    );
     // The policy tables declare their own ranges beside their defaults.
     k.extend(c.policy.integer_keys());
     // Optional keys (absent: the L1's values) have their range when given.
@@ -226,7 +247,10 @@ mod tests {
             match v {
                 toml::Value::Table(sub) => numeric_leaves(sub, &key, out),
                 toml::Value::Integer(_) | toml::Value::Float(_) => out.push(key),
-                toml::Value::Array(a) if a.iter().all(|x| x.is_integer() || x.is_float()) => {
+                // An empty list (`l1d.shared_carveouts = []`) has no number to range.
+                toml::Value::Array(a)
+                    if !a.is_empty() && a.iter().all(|x| x.is_integer() || x.is_float()) =>
+                {
                     out.push(key)
                 }
                 _ => {}

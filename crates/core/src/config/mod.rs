@@ -5,6 +5,7 @@
 //! and why; nothing the user wrote is ignored or silently defaulted.
 
 mod bounds;
+mod carveout;
 mod policy;
 mod types;
 mod validate;
@@ -16,6 +17,7 @@ pub use types::*;
 pub const PRESETS: &[(&str, &str)] = &[
     ("gtx480", include_str!("presets/gtx480.toml")),
     ("titanx-pascal", include_str!("presets/titanx-pascal.toml")),
+    ("qv100", include_str!("presets/qv100.toml")),
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

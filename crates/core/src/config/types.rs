@@ -47,6 +47,15 @@ pub struct Gpu {
     pub dram_clock_mhz: f64,
     /// Core cycles between a launch and its first CTA.
     pub kernel_launch_latency: u32,
+    /// `[major, minor]` the CUDA runtime shim reports (`cudaGetDeviceProperties`,
+    /// `cudaDevAttrComputeCapability*`). Default `[7, 5]`: the PTX target of the built-in
+    /// suite, which is what programs built for the older presets' GPUs are compiled for here.
+    #[serde(default = "sm_75")]
+    pub compute_capability: [u32; 2],
+}
+
+fn sm_75() -> [u32; 2] {
+    [7, 5]
 }
 
 fn yes() -> bool {
@@ -106,6 +115,18 @@ pub struct Units {
     pub ldst: u32,
     /// Double precision executes on the SFU pipeline (Fermi).
     pub dp_on_sfu: bool,
+    /// INT unit instances (GPGPU-Sim's `-gpgpu_num_int_units`, Volta on). When > 0, integer
+    /// arithmetic and every other non-floating-point SP instruction (logic, moves, compares,
+    /// conversions: GPGPU-Sim's `INTP_OP` and `ALU_OP`) runs on these instances and only
+    /// single-precision arithmetic on the `sp` ones. 0 (the default, so files written before
+    /// the key existed load unchanged): they all run on the `sp` instances (Fermi, Pascal).
+    #[serde(default)]
+    pub int: u32,
+    /// DP unit instances (GPGPU-Sim's `-gpgpu_num_dp_units`). When > 0 (and `dp_on_sfu` is
+    /// false) double-precision arithmetic runs on these. 0 (the default): on the SFU with
+    /// `dp_on_sfu`, else on the `sp` instances.
+    #[serde(default)]
+    pub dp: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -333,6 +354,19 @@ pub struct L1d {
     pub local_write: WritePolicy,
     /// Global loads allocate in L1 (Fermi); when false only `.nc` loads do (Pascal).
     pub cache_global_loads: bool,
+    /// Bytes of the unified L1 D-cache / shared-memory array (GPGPU-Sim's
+    /// `-gpgpu_unified_l1d_size`, in KB there, with `-gpgpu_adaptive_cache_config 1`): each
+    /// launch the L1 gets what the shared memory its resident CTAs need leaves (see
+    /// `shared_carveouts`; `warpsim_core::carveout`). `size` and `assoc` are then the
+    /// configuration without a carve-out, whose sets stay and whose ways scale. 0 (the
+    /// default, files written before the key existed): the L1 is always `size`.
+    #[serde(default)]
+    pub unified_size: u32,
+    /// The shared-memory sizes the unified array can be split at, in bytes (GPGPU-Sim's
+    /// `-gpgpu_shmem_option`, in KB there): a launch takes the smallest that holds its CTAs'
+    /// shared memory (per CTA × CTAs per SM). Used only with `unified_size`.
+    #[serde(default)]
+    pub shared_carveouts: Vec<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -374,6 +408,26 @@ pub struct L2 {
     /// would, bank bit at bit 7).
     #[serde(default)]
     pub slice_interleave: Option<u32>,
+    /// How an address picks its memory partition and slice (GPGPU-Sim's
+    /// `-gpgpu_memory_partition_indexing`). Default `consecutive`: the address map's own bits.
+    #[serde(default)]
+    pub partition_index: PartitionIndex,
+}
+
+/// See [`L2::partition_index`]: GPGPU-Sim's `-gpgpu_memory_partition_indexing` 0, 1 and 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartitionIndex {
+    /// 256-byte chunks go to the partitions in turn, the slice from the address map (0).
+    #[default]
+    Consecutive,
+    /// The partition number XOR-ed with the address bits above the partition and slice bits
+    /// (1, `bitwise_hash_function`; needs a power-of-two number of partitions).
+    Xor,
+    /// The slice number (partition × slices per partition + slice) hashed with the address
+    /// bits above it by GPGPU-Sim's IPOLY polynomials (2, `ipoly_hash_function`; Rau, ISCA
+    /// 1991): 16, 32 or 64 slices once the partitions are rounded up to a power of two.
+    Ipoly,
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

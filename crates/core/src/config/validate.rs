@@ -271,6 +271,75 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid("l2.sectored", format!("needs at most 32 sectors per line: l2.line = {} / coalescer.sector_bytes = {} is {}", c.l2.line, c.coalescer.sector_bytes, c.l2.line / c.coalescer.sector_bytes.max(1))));
     }
     dram_shape(c)?;
+    volta_shape(c)?;
+    Ok(())
+}
+
+/// The Volta keys' relations: where double precision runs, the partition hash's slice counts,
+/// the unified L1 / shared-memory array and its carve-outs.
+fn volta_shape(c: &GpuConfig) -> Result<(), ConfigError> {
+    if c.units.dp > 0 && c.units.dp_on_sfu {
+        return Err(invalid(
+            "units.dp",
+            format!(
+                "{} DP units and units.dp_on_sfu = true both say where double precision runs: set one",
+                c.units.dp
+            ),
+        ));
+    }
+    let partitions = c.dram.partitions.max(1);
+    let per_partition = (c.l2.slices / partitions).max(1);
+    match c.l2.partition_index {
+        super::PartitionIndex::Consecutive => {}
+        super::PartitionIndex::Xor => {
+            if !partitions.is_power_of_two() || !per_partition.is_power_of_two() {
+                return Err(invalid(
+                    "l2.partition_index",
+                    format!("\"xor\" needs a power-of-two dram.partitions and slices per partition, got {partitions} and {per_partition}"),
+                ));
+            }
+        }
+        super::PartitionIndex::Ipoly => {
+            let slices = partitions.next_power_of_two() * per_partition;
+            if ![16, 32, 64].contains(&slices) {
+                return Err(invalid(
+                    "l2.partition_index",
+                    format!(
+                        "\"ipoly\" is defined for 16, 32 or 64 slices (dram.partitions rounded up to a power of two × slices per partition), got {slices}"
+                    ),
+                ));
+            }
+        }
+    }
+    let d = &c.l1d;
+    if d.unified_size == 0 {
+        return Ok(());
+    }
+    if !d.unified_size.is_multiple_of(d.size) {
+        return Err(invalid(
+            "l1d.unified_size",
+            format!(
+                "{} is not a multiple of l1d.size = {} (the carve-outs scale the L1's ways)",
+                d.unified_size, d.size
+            ),
+        ));
+    }
+    let set_bytes = d.size / d.assoc.max(1);
+    let Some(&largest) = d.shared_carveouts.iter().max() else {
+        return Err(invalid(
+            "l1d.shared_carveouts",
+            "needs at least one size when l1d.unified_size is set",
+        ));
+    };
+    if largest < c.sm.shared_memory || largest > d.unified_size - set_bytes {
+        return Err(invalid(
+            "l1d.shared_carveouts",
+            format!(
+                "the largest, {largest}, must hold sm.shared_memory = {} and leave the L1 a way ({} bytes) of l1d.unified_size = {}",
+                c.sm.shared_memory, set_bytes, d.unified_size
+            ),
+        ));
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@
 //! among its own lines (the partition and slice bits removed, as GPGPU-Sim does); a DRAM row of a channel's bank is 2 KiB per chip
 //! times the channel's chips (they work in lockstep: 4 KiB on both presets), with the bank
 //! index XOR-ed with the row's low bits (so power-of-two strides do not camp on one bank).
+//! `l2.partition_index` may then hash the slice the map picked (`partition.rs`; qv100's IPOLY).
 
 pub mod cache;
 pub mod coalesce;
@@ -21,6 +22,7 @@ pub mod dram;
 pub mod icnt;
 pub mod l2;
 pub mod mshr;
+pub mod partition;
 pub mod xbar;
 
 use cache::SliceLocal;
@@ -163,6 +165,8 @@ pub struct AddrMap {
     /// `l2.slice_interleave`: bytes of a partition's address space per slice in turn (`None`:
     /// a line, slices alternating by the line's global number).
     slice_interleave: Option<u64>,
+    /// `l2.partition_index`: the hash applied to the slice the map picks.
+    hash: partition::PartitionHash,
 }
 
 impl AddrMap {
@@ -179,6 +183,11 @@ impl AddrMap {
                 b => b as u64,
             },
             slice_interleave: cfg.l2.slice_interleave.map(|b| b as u64),
+            hash: partition::PartitionHash::new(
+                cfg.l2.partition_index,
+                partitions,
+                (cfg.l2.slices as u64 / partitions).max(1),
+            ),
         }
     }
 
@@ -192,7 +201,8 @@ impl AddrMap {
             None => addr / self.line,
             Some(b) => self.slice_local().in_partition(addr) / b,
         };
-        (p * self.slices_per_partition + within % self.slices_per_partition) as usize
+        let slice = p * self.slices_per_partition + within % self.slices_per_partition;
+        self.hash.slice(addr, slice) as usize
     }
 
     /// What an L2 slice indexes its sets with: its own line numbers.

@@ -18,13 +18,19 @@
 //! SP and SFU unit instances and the result buses; the collectors and register banks are
 //! `collectors.rs`'s, and `Sm::book_alu` strings the stages together.
 //!
-//! With `sm.sub_core` register `i` of ID/OC and OC/EX and unit instance `i` belong to
+//! The SP class's instances are the `units.sp` FP32 ones, then the `units.int` INT ones, then
+//! the `units.dp` FP64 ones (Volta); an instruction enters one of its [`Pipe`]'s, and a pipe
+//! with none of its own (`units.int = 0`, `units.dp = 0`) uses the FP32 ones. The INT and FP64
+//! pipes share the SP class's ID/OC and OC/EX registers and result buses (GPGPU-Sim gives each
+//! its own registers: not modelled yet).
+//!
+//! With `sm.sub_core` register `i` of ID/OC and OC/EX and unit instance `i` of a pipe belong to
 //! scheduler `i mod S` (when there are at least S of them; otherwise every scheduler shares
 //! them), as in GPGPU-Sim's sub-core model. Results more than the calendar's window ahead
 //! (a latency of thousands of cycles) are not checked against the instance's or the buses'
 //! other results.
 
-use crate::classify::Unit;
+use crate::classify::{Pipe, Unit};
 use crate::ids::SchedId;
 use warpsim_core::config::GpuConfig;
 
@@ -42,6 +48,8 @@ struct Class {
     /// Per unit instance, `window` entries: entry `c mod window` is `c + 1` when a result
     /// leaves the instance in cycle `c`.
     unit_done: Vec<u64>,
+    /// Per [`Pipe`]: `(first instance, instances)`.
+    pipes: [(usize, usize); 3],
 }
 
 pub struct AluPath {
@@ -82,17 +90,28 @@ impl AluPath {
             .unwrap_or(1) as u64;
         let window = (slowest + 1).next_power_of_two().clamp(64, MAX_WINDOW);
         let p = &cfg.pipeline;
-        let class = |i: usize, units: u32| {
-            let units = units.max(1) as usize;
+        let class = |i: usize, pipes: [u32; 3]| {
+            let fp32 = pipes[0].max(1) as usize;
+            let own = |n: u32, base: usize| match n {
+                0 => (0, fp32),
+                n => (base, n as usize),
+            };
+            let int = own(pipes[1], fp32);
+            let fp64 = own(pipes[2], fp32 + pipes[1] as usize);
+            let units = fp32 + pipes[1] as usize + pipes[2] as usize;
             Class {
                 id_oc: vec![0; p.id_oc[i].max(1) as usize],
                 oc_ex: vec![0; p.oc_ex[i].max(1) as usize],
                 unit_free: vec![0; units],
                 unit_done: vec![0; units * window as usize],
+                pipes: [(0, fp32), int, fp64],
             }
         };
+        let u = &cfg.units;
+        // Double precision on the SFU (`dp_on_sfu`) is an SFU instruction, not an SP pipe.
+        let dp = if u.dp_on_sfu { 0 } else { u.dp };
         AluPath {
-            classes: [class(0, cfg.units.sp), class(1, cfg.units.sfu)],
+            classes: [class(0, [u.sp, u.int, dp]), class(1, [u.sfu, 0, 0])],
             bus: vec![(0, 0); window as usize],
             buses: cfg.pipeline.result_buses.max(1),
             window,
@@ -137,14 +156,14 @@ impl AluPath {
     }
 
     /// The instruction in OC/EX register `reg` (there from cycle `from`) enters a unit
-    /// instance of its class that scheduler `sched` may use, in the first cycle from `from` on
+    /// instance of its class (`unit`) and `pipe` that scheduler `sched` may use, in the first cycle from `from` on
     /// in which the instance's dispatch register is empty and its result, `latency` cycles
     /// later, meets neither another result of that instance nor full result buses. The
     /// instance is then busy for `interval` cycles; the register takes a dispatch again in the
     /// collector steps of that cycle, which run after the units.
     pub fn enter(
         &mut self,
-        unit: Unit,
+        (unit, pipe): (Unit, Pipe),
         sched: SchedId,
         reg: usize,
         from: u64,
@@ -154,7 +173,7 @@ impl AluPath {
         let latency = latency.max(1) as u64;
         let checked = latency < self.window;
         let ci = unit as usize;
-        let n = self.classes[ci].unit_free.len();
+        let (base, n) = self.classes[ci].pipes[pipe as usize];
         let mut x = from;
         let entered = loop {
             let done = x + latency;
@@ -166,7 +185,7 @@ impl AluPath {
                 let c = &self.classes[ci];
                 let w = self.window;
                 let slot = (done & (w - 1)) as usize;
-                if let Some(i) = self.mine(n, sched).find(|&i| {
+                if let Some(i) = self.mine(n, sched).map(|i| base + i).find(|&i| {
                     c.unit_free[i] <= x
                         && (!checked || c.unit_done[i * w as usize + slot] != done + 1)
                 }) {
@@ -209,13 +228,13 @@ mod tests {
         // (latency 4) from the next register at 11 would leave with it: it takes instance 1.
         let mut p = path("gtx480", &[]);
         let s = SchedId(0);
-        let a = p.enter(Unit::Sp, s, 0, 10, 5, 1);
+        let a = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 5, 1);
         assert_eq!(a, Entered { cycle: 10, unit: 0 });
-        let b = p.enter(Unit::Sp, s, 1, 11, 4, 1);
+        let b = p.enter((Unit::Sp, Pipe::Fp32), s, 1, 11, 4, 1);
         assert_eq!(b, Entered { cycle: 11, unit: 1 });
         // A third, latency 3 from 12: instance 0 would finish at 15 with the mad; instance 1 at
         // 15 with the add. It waits a cycle (16: then the result buses have room too).
-        let c = p.enter(Unit::Sp, s, 0, 12, 3, 1);
+        let c = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 12, 3, 1);
         assert_eq!(c, Entered { cycle: 13, unit: 0 });
     }
 
@@ -224,12 +243,12 @@ mod tests {
         // One result bus: an SP add (4) and an SFU op (latency 3) cannot both leave at 14.
         let mut p = path("gtx480", &["pipeline.result_buses=1"]);
         let s = SchedId(0);
-        assert_eq!(p.enter(Unit::Sp, s, 0, 10, 4, 1).cycle, 10);
-        assert_eq!(p.enter(Unit::Sfu, s, 0, 11, 3, 1).cycle, 12);
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1).cycle, 10);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 11, 3, 1).cycle, 12);
         // Two buses (the preset): it goes at 11.
         let mut p = path("gtx480", &[]);
-        assert_eq!(p.enter(Unit::Sp, s, 0, 10, 4, 1).cycle, 10);
-        assert_eq!(p.enter(Unit::Sfu, s, 0, 11, 3, 1).cycle, 11);
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1).cycle, 10);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 11, 3, 1).cycle, 11);
     }
 
     #[test]
@@ -237,8 +256,8 @@ mod tests {
         // gtx480: one SFU instance, interval 8.
         let mut p = path("gtx480", &[]);
         let s = SchedId(1);
-        assert_eq!(p.enter(Unit::Sfu, s, 0, 20, 8, 8).cycle, 20);
-        assert_eq!(p.enter(Unit::Sfu, s, 0, 21, 8, 8).cycle, 28);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 20, 8, 8).cycle, 20);
+        assert_eq!(p.enter((Unit::Sfu, Pipe::Fp32), s, 0, 21, 8, 8).cycle, 28);
     }
 
     #[test]
@@ -253,7 +272,7 @@ mod tests {
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(1), 6), Some(1));
         assert_eq!(p.id_oc_free(Unit::Sfu, s, 5), Some(0));
         // OC/EX: a dispatch waits for the register the unit empties.
-        let e = p.enter(Unit::Sp, s, 0, 10, 4, 1);
+        let e = p.enter((Unit::Sp, Pipe::Fp32), s, 0, 10, 4, 1);
         assert_eq!(p.dispatch(Unit::Sp, s, 3), (1, 3));
         assert_eq!(e.cycle, 10);
     }
@@ -265,11 +284,44 @@ mod tests {
         p.release_id_oc(Unit::Sp, 2, 9);
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(2), 8), None);
         assert_eq!(p.id_oc_free(Unit::Sp, SchedId(3), 8), Some(3));
-        let e = p.enter(Unit::Sp, SchedId(2), 2, 10, 4, 1);
+        let e = p.enter((Unit::Sp, Pipe::Fp32), SchedId(2), 2, 10, 4, 1);
         assert_eq!(e.unit, 2);
         // Scheduler 2's next instruction waits for its own instance, not scheduler 1's.
-        let f = p.enter(Unit::Sp, SchedId(2), 2, 10, 4, 1);
+        let f = p.enter((Unit::Sp, Pipe::Fp32), SchedId(2), 2, 10, 4, 1);
         assert_eq!(f, Entered { cycle: 11, unit: 2 });
         assert_eq!(p.dispatch(Unit::Sp, SchedId(2), 0), (2, 22));
+    }
+
+    #[test]
+    fn volta_int_and_fp64_instructions_take_their_own_units() {
+        // qv100: per scheduler one FP32, one INT and one FP64 instance (instances 0-3, 4-7,
+        // 8-11), initiation 2 for fp32/int, 4 for fp64. Scheduler 1: an fp32 add enters its FP32
+        // instance (1) at 10; an int add from 10 does not wait for it (INT instance 5, at 10:
+        // its result leaves at 14 beside the fp32 one, two of the 8 buses).
+        let mut p = path("qv100", &[]);
+        let s = SchedId(1);
+        let a = p.enter((Unit::Sp, Pipe::Fp32), s, 1, 10, 4, 2);
+        assert_eq!(a, Entered { cycle: 10, unit: 1 });
+        let b = p.enter((Unit::Sp, Pipe::Int), s, 1, 10, 4, 2);
+        assert_eq!(b, Entered { cycle: 10, unit: 5 });
+        // A dp fma (latency 8, interval 4) at 10 on FP64 instance 9; the next waits its
+        // interval: 14.
+        assert_eq!(
+            p.enter((Unit::Sp, Pipe::Fp64), s, 1, 10, 8, 4),
+            Entered { cycle: 10, unit: 9 }
+        );
+        assert_eq!(
+            p.enter((Unit::Sp, Pipe::Fp64), s, 1, 11, 8, 4),
+            Entered { cycle: 14, unit: 9 }
+        );
+        // A second fp32 add from 11 waits for instance 1's interval (2 cycles): 12.
+        assert_eq!(p.enter((Unit::Sp, Pipe::Fp32), s, 1, 11, 4, 2).cycle, 12);
+        // Without INT units (units.int=0) the int add shares the FP32 instance: 10 + 2 = 12.
+        let mut q = path("qv100", &["units.int=0"]);
+        assert_eq!(q.enter((Unit::Sp, Pipe::Fp32), s, 1, 10, 4, 2).cycle, 10);
+        assert_eq!(
+            q.enter((Unit::Sp, Pipe::Int), s, 1, 10, 4, 2),
+            Entered { cycle: 12, unit: 1 }
+        );
     }
 }

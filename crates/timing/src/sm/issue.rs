@@ -14,7 +14,7 @@ use super::mem_plan::{Access, AtIssue, Plan};
 use super::memory::AccKind;
 use super::scoreboard::PENDING;
 use super::{Env, Shape, Slot, Sm};
-use crate::classify::Unit;
+use crate::classify::{Pipe, Unit};
 use crate::fetch_policy::FetchPolicy;
 use crate::ids::{CtaSlot, SchedId, WarpSlot};
 use crate::policy::Events as _;
@@ -500,6 +500,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             sched,
             port,
             class: t.unit,
+            pipe: t.pipe,
             inst,
             frame,
             read,
@@ -648,7 +649,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.collectors.occupy(oc, dispatched);
         // The units take instructions before the collectors step: the cycle after dispatch.
         let entered = self.alu.enter(
-            i.class,
+            (i.class, i.pipe),
             i.sched,
             reg,
             dispatched / ports + 1,
@@ -720,6 +721,8 @@ struct Issuing<'x> {
     /// Where it issued (`Sm::port`: an ID/OC register, an LD/ST instance), and its class.
     port: usize,
     class: Unit,
+    /// The SP class's instances it runs on (Volta's FP32, INT, FP64 units).
+    pipe: Pipe,
     inst: Option<&'x Inst>,
     frame: Frame,
     /// Operand-read cycles of an LD/ST instruction (register-bank conflicts included).
