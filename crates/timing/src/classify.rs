@@ -80,15 +80,19 @@ pub const INST_BYTES: u64 = 8;
 
 impl TimingTable {
     pub fn new(module: &Module, cfg: &GpuConfig) -> TimingTable {
-        // Functions laid out one after another, each starting on an I-cache line (plus one
-        // slot for the implicit return past the end).
+        // Functions packed one after another in the module's order, as GPGPU-Sim assembles
+        // them (`function_info::ptx_assemble` starts each where the previous one ended), so a
+        // kernel's first instructions may share a line with the previous function's last. The
+        // module ends on an I-cache line past one more slot (the implicit return of a last
+        // function without `ret`), so modules share no line.
         let line = cfg.l1i.line.max(INST_BYTES as u32) as u64;
         let mut base = Vec::with_capacity(module.functions.len());
         let mut next = 0u64;
         for f in &module.functions {
             base.push(next);
-            next = (next + (f.insts.len() as u64 + 1) * INST_BYTES).div_ceil(line) * line;
+            next += f.insts.len() as u64 * INST_BYTES;
         }
+        let next = (next + INST_BYTES).div_ceil(line) * line;
         TimingTable {
             funcs: module
                 .functions
@@ -273,5 +277,48 @@ fn memory_op(inst: &Inst, cfg: &GpuConfig) -> OpTiming {
         initiation: 1,
         mem,
         queues,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module of three kernels of 3, 20 and 2 instructions (each ends with `ret`).
+    const PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry a() { .reg .b32 %r<2>; mov.u32 %r1, 1; add.u32 %r1, %r1, 1; ret; }
+.visible .entry b() {
+    .reg .b32 %r<2>;
+    mov.u32 %r1, 0;
+    add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1;
+    add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1;
+    add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1;
+    add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1;
+    add.u32 %r1, %r1, 1; add.u32 %r1, %r1, 1;
+    ret;
+}
+.visible .entry c() { .reg .b32 %r<2>; mov.u32 %r1, 2; ret; }
+"#;
+
+    #[test]
+    fn functions_are_packed_as_gpgpusim_assembles_them_and_the_module_ends_on_a_line() {
+        let module = warpsim_core::load_ptx(PTX).expect("loads");
+        let lens: Vec<usize> = module.functions.iter().map(|f| f.insts.len()).collect();
+        assert_eq!(lens, [3, 20, 2]);
+        let cfg = GpuConfig::load_with("gtx480", &[]).expect("preset");
+        let mut t = TimingTable::new(&module, &cfg);
+        // b starts right after a's 3 instructions, c right after b's 20: b's instructions 13
+        // on share c's I-cache line (128 bytes: 16 instructions).
+        assert_eq!(t.inst_addr(0, 0), 0);
+        assert_eq!(t.inst_addr(1, 0), 3 * INST_BYTES);
+        assert_eq!(t.inst_addr(2, 0), 23 * INST_BYTES);
+        assert_eq!(t.inst_addr(1, 13) / 128, t.inst_addr(2, 0) / 128);
+        // 25 instructions and one more slot, rounded up to whole lines.
+        assert_eq!(t.code_bytes(), 256);
+        t.place_at(512);
+        assert_eq!(t.inst_addr(2, 1), 512 + 24 * INST_BYTES);
     }
 }

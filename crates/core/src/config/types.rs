@@ -261,6 +261,21 @@ pub struct OpTimes {
     pub other: Option<u32>,
 }
 
+impl OpTimes {
+    /// The largest entry of any class (`other` included): with latencies, how far ahead of
+    /// issue a result can land.
+    pub fn slowest(&self) -> u32 {
+        self.int
+            .iter()
+            .chain(&self.fp32)
+            .chain(&self.fp64)
+            .copied()
+            .chain([self.sfu, self.other.unwrap_or(self.int[0])])
+            .max()
+            .unwrap_or(1)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cache {

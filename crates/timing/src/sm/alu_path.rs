@@ -78,16 +78,7 @@ pub struct Entered {
 
 impl AluPath {
     pub fn new(cfg: &GpuConfig) -> AluPath {
-        let l = &cfg.latency;
-        let slowest = l
-            .int
-            .iter()
-            .chain(&l.fp32)
-            .chain(&l.fp64)
-            .copied()
-            .chain([l.sfu, l.other.unwrap_or(1)])
-            .max()
-            .unwrap_or(1) as u64;
+        let slowest = cfg.latency.slowest() as u64;
         let window = (slowest + 1).next_power_of_two().clamp(64, MAX_WINDOW);
         let p = &cfg.pipeline;
         let class = |i: usize, pipes: [u32; 3]| {

@@ -106,16 +106,8 @@ impl Collectors {
         } else {
             all
         };
-        let l = &cfg.latency;
-        let slowest = l
-            .int
-            .iter()
-            .chain(&l.fp32)
-            .chain(&l.fp64)
-            .copied()
-            .max()
-            .unwrap_or(0);
-        let ahead = slowest.max(l.sfu) as u64 + cfg.pipeline.overhead() as u64 + READ_SLACK;
+        let ahead =
+            cfg.latency.slowest() as u64 + cfg.pipeline.overhead() as u64 + READ_SLACK;
         let ports = o.bank_reads_per_cycle.max(1) as u64;
         let window = (ahead * ports).next_power_of_two().clamp(64, MAX_WINDOW);
         Collectors {

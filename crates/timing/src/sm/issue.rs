@@ -620,8 +620,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if self.shape.atomics_block_warp && i.inst.is_some_and(|x| x.op == Op::Atom) {
             self.timing.atomics_until[s] = self.timing.atomics_until[s].max(ready);
         }
-        // Queued behind an instruction the LD/ST unit is still serving (an access with no
-        // active lane): the unit stays held until the memory stage frees it.
+        // The access holds its LD/ST unit for its occupancy, unless the unit is still serving
+        // an earlier instruction's lines (an access with no active lane is timed at issue even
+        // then): the memory stage frees the unit when it is done with those.
         if i.class == Unit::Ldst && !self.mem.serving(i.port) {
             self.units
                 .occupy(i.port, now + access.occupancy.max(1) as u64);

@@ -211,7 +211,7 @@ struct Caches {
 struct LdstQueues {
     /// Per LD/ST unit instance: the line accesses of the instruction it is serving.
     pub staged: Vec<VecDeque<Staged>>,
-    /// Per LD/ST unit instance and queue group (`LdstQueues::group`): instructions staged
+    /// Per LD/ST unit instance and queue group (`LdstQueues::group_of`): instructions staged
     /// behind the one the unit is serving, at most `queue_cap`.
     pub waiting: Vec<u32>,
     /// `sm.ldst_queue`, divided among the groups: the room of each group's queue.
