@@ -106,8 +106,7 @@ impl Collectors {
         } else {
             all
         };
-        let ahead =
-            cfg.latency.slowest() as u64 + cfg.pipeline.overhead() as u64 + READ_SLACK;
+        let ahead = cfg.latency.slowest() as u64 + cfg.pipeline.overhead() as u64 + READ_SLACK;
         let ports = o.bank_reads_per_cycle.max(1) as u64;
         let window = (ahead * ports).next_power_of_two().clamp(64, MAX_WINDOW);
         Collectors {
