@@ -110,7 +110,7 @@ fn a_file_may_start_from_a_preset() {
     let e = GpuConfig::from_toml("mine.toml", "base = \"gtx580\"\n", &[]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal, qv100)"
+        "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal, qv100, rtx3070)"
     );
     let e = GpuConfig::from_toml("mine.toml", "base = 4\n", &[]).unwrap_err();
     assert!(
@@ -143,7 +143,12 @@ fn unknown_preset_lists_the_presets() {
         e,
         ConfigError::UnknownPreset {
             name: "gtx580".into(),
-            available: vec!["gtx480".into(), "titanx-pascal".into(), "qv100".into()]
+            available: vec![
+                "gtx480".into(),
+                "titanx-pascal".into(),
+                "qv100".into(),
+                "rtx3070".into()
+            ]
         }
     );
 }

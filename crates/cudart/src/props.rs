@@ -2,8 +2,9 @@
 //! the configured preset (`WARPSIM_CONFIG`; default `gtx480`: 15 SMs, 1536 threads / 8 CTAs /
 //! 32768 registers / 48 KB shared memory per SM, 700 MHz core clock) reporting the preset's
 //! `gpu.compute_capability` (7.5 on gtx480 and titanx-pascal, because the PTX they run targets
-//! sm_75; 7.0 on qv100, a Volta) and a memory bus as wide as its DRAM channels together (384
-//! bits on gtx480 and titanx-pascal, 4096 on qv100's HBM2). Per-block limits stay CUDA's
+//! sm_75; 7.0 on qv100, a Volta; 8.6 on rtx3070, an Ampere) and a memory bus as wide as its
+//! DRAM channels together (384 bits on gtx480 and titanx-pascal, 4096 on qv100's HBM2, 256 on
+//! rtx3070's GDDR6). Per-block limits stay CUDA's
 //! defaults (1024 threads, 48 KB shared memory without opt-in).
 //!
 //! `cudaDeviceProp` is CUDA 13's layout, written by hand from `driver_types.h` (1008 bytes;
@@ -403,5 +404,32 @@ mod tests {
         assert_eq!(attribute(&l, 38), Some(6 << 20));
         assert_eq!(attribute(&l, 13), Some(1_447_000));
         assert_eq!(p.sharedMemPerMultiprocessor, 96 * 1024);
+    }
+
+    #[test]
+    fn describes_the_rtx3070_preset() {
+        // SM86_RTX3070: 46 SMs of 1536 threads, compute capability 8.6, 16 GDDR6 channels of
+        // 16 bits at 3500.5 MHz, 4 MB L2, 100 KB shared memory per SM (48 KB per block).
+        let l = Limits::of(&GpuConfig::load("rtx3070").unwrap());
+        let p = properties(&l);
+        let name: Vec<u8> = p
+            .name
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8)
+            .collect();
+        assert_eq!(name, b"warpsim (rtx3070)");
+        assert_eq!((p.major, p.minor, p.multiProcessorCount), (8, 6, 46));
+        assert_eq!((attribute(&l, 75), attribute(&l, 76)), (Some(8), Some(6)));
+        assert_eq!(attribute(&l, 39), Some(1536));
+        assert_eq!(attribute(&l, 37), Some(256));
+        assert_eq!(attribute(&l, 38), Some(4 << 20));
+        assert_eq!(attribute(&l, 13), Some(1_132_000));
+        assert_eq!(attribute(&l, 36), Some(3_500_500));
+        assert_eq!(
+            (p.sharedMemPerMultiprocessor, p.sharedMemPerBlock),
+            (100 * 1024, 48 * 1024)
+        );
+        assert_eq!((p.regsPerMultiprocessor, p.regsPerBlock), (65536, 65536));
     }
 }

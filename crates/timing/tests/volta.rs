@@ -7,35 +7,6 @@ use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_timing::PolicyKind;
 
-/// One warp reads 512 lines (64 KB: each load instruction touches 32 lines, 128 bytes apart,
-/// and 16 of them), twice; each load's value is added before the next load issues, so the
-/// second pass starts after every line of the first has been filled. `decls` may declare
-/// shared memory (never touched: it only sizes the carve-out).
-fn two_passes(decls: &str) -> String {
-    kernel(
-        decls,
-        "mov.u32 %r10, 0;\n\
-         mov.u32 %r11, 0;\n\
-         PASS:\n\
-         mov.u32 %r12, 0;\n\
-         LOOP:\n\
-         mad.lo.s32 %r13, %r12, 32, %r5;\n\
-         mul.wide.u32 %rd2, %r13, 128;\n\
-         add.s64 %rd3, %rd1, %rd2;\n\
-         ld.global.u32 %r14, [%rd3];\n\
-         add.s32 %r10, %r10, %r14;\n\
-         add.s32 %r12, %r12, 1;\n\
-         setp.lt.u32 %p1, %r12, 16;\n\
-         @%p1 bra LOOP;\n\
-         add.s32 %r11, %r11, 1;\n\
-         setp.lt.u32 %p2, %r11, 2;\n\
-         @%p2 bra PASS;\n\
-         mul.wide.u32 %rd4, %r5, 4;\n\
-         add.s64 %rd5, %rd1, %rd4;\n\
-         st.global.u32 [%rd5], %r10;",
-    )
-}
-
 #[test]
 fn a_launch_without_shared_memory_gets_the_whole_unified_array() {
     // qv100: 4 sets × 128 B. No shared memory: 256 ways (128 KB), the 512 lines (128 a set)

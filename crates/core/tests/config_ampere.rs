@@ -1,0 +1,174 @@
+//! The rtx3070 preset (GPGPU-Sim 4.2's SM86_RTX3070): its values as the GPGPU-Sim config
+//! gives them, and the L1 the unified array leaves a launch for each of the config's
+//! `-gpgpu_shmem_option` carve-outs.
+
+use warpsim_core::config::{BankGroupIndex, GpuConfig, PartitionIndex, SetIndex};
+
+const KIB: u32 = 1024;
+
+fn rtx3070() -> GpuConfig {
+    GpuConfig::load("rtx3070").unwrap()
+}
+
+#[test]
+fn rtx3070_is_sm86_rtx3070() {
+    let c = rtx3070();
+    assert_eq!(c.name, "rtx3070");
+    assert_eq!(
+        (
+            c.gpu.num_sms,
+            c.gpu.core_clock_mhz,
+            c.gpu.icnt_clock_mhz,
+            c.gpu.l2_clock_mhz,
+            c.gpu.dram_clock_mhz
+        ),
+        (46, 1132.0, 1132.0, 1132.0, 3500.5)
+    );
+    assert_eq!(c.gpu.compute_capability, [8, 6]);
+    assert_eq!(c.gpu.kernel_launch_latency, 5000);
+    // -gpgpu_shader_core_pipeline 1536:32, -gpgpu_shader_cta 32, 64 K registers, 100 KB shared.
+    assert_eq!(
+        (
+            c.sm.max_threads,
+            c.sm.max_warps,
+            c.sm.max_ctas,
+            c.sm.registers,
+            c.sm.shared_memory
+        ),
+        (1536, 48, 32, 65536, 100 * KIB)
+    );
+    assert_eq!((c.sm.shared_latency, c.l1d.latency), (29, 39));
+    assert_eq!(
+        (c.sm.schedulers, c.sm.sub_core, c.sm.dual_issue),
+        (4, true, false)
+    );
+    assert_eq!(
+        (c.units.sp, c.units.int, c.units.dp, c.units.sfu),
+        (4, 4, 4, 4)
+    );
+    assert!(!c.units.dp_on_sfu);
+    // 8 register banks: 2 per sub-core scheduler.
+    assert_eq!(
+        (
+            c.operand_collectors.register_banks,
+            c.operand_collectors.generic,
+            c.operand_collectors.split_banks
+        ),
+        (8, 8, true)
+    );
+    // The config gives five int entries; the sixth (SHFL) is the option's default (32, 4).
+    assert_eq!(c.latency.int, [4, 4, 4, 4, 21, 32]);
+    assert_eq!(c.initiation.int, [2, 2, 2, 2, 2, 4]);
+    assert_eq!(c.latency.fp32, [4, 4, 4, 4, 39]);
+    assert_eq!(c.initiation.fp32, [1, 1, 1, 1, 2]);
+    assert_eq!(c.latency.fp64, [64, 64, 64, 64, 330]);
+    assert_eq!(c.initiation.fp64, [64, 64, 64, 64, 130]);
+    assert_eq!((c.latency.sfu, c.initiation.sfu), (21, 8));
+    // dl1 S:4:128:256, A:384:48, 16:0 inside a 128 KB unified array.
+    assert_eq!(
+        (c.l1d.size, c.l1d.assoc, c.l1d.line, c.l1d.sector),
+        (128 * KIB, 256, 128, 32)
+    );
+    assert_eq!(
+        (c.l1d.mshrs, c.l1d.mshr_merge, c.l1d.miss_queue),
+        (384, 48, 16)
+    );
+    assert_eq!(c.l1d.unified_size, 128 * KIB);
+    assert_eq!(
+        c.l1d.shared_carveouts,
+        [0, 8, 16, 32, 64, 100].map(|k| k * KIB)
+    );
+    // dl2 S:64:128:16 per sub-partition, 16 channels × 2: 32 slices of 128 KB.
+    assert_eq!(
+        (c.l2.size, c.l2.slices, c.l2.assoc, c.l2.latency, c.l2.index),
+        (4 << 20, 32, 16, 187, SetIndex::Ipoly)
+    );
+    assert_eq!(c.l2.size / c.l2.slices, 64 * 128 * 16);
+    assert_eq!(c.l2.partition_index, PartitionIndex::Ipoly);
+    assert_eq!(c.l2.slice_interleave, Some(128));
+    let d = &c.dram;
+    assert_eq!(
+        (
+            d.partitions,
+            d.banks,
+            d.bus_bytes,
+            d.chips,
+            d.burst,
+            d.data_rate
+        ),
+        (16, 16, 2, 1, 16, 4)
+    );
+    assert_eq!(
+        (d.tCCD, d.tRRD, d.tRCD, d.tRAS, d.tRP, d.tRC, d.CL, d.WL),
+        (4, 12, 24, 55, 24, 78, 24, 8)
+    );
+    assert_eq!(
+        (d.bank_groups, d.bank_group_index, d.tCCDL, d.tRTPL),
+        (4, BankGroupIndex::Low, 6, 4)
+    );
+    // GPGPU-Sim derives them: tWTR = WL + BL/ratio + CDLR, tRTW = CL + BL/ratio + 2 - WL.
+    assert_eq!(
+        (d.tWTR, d.tRTW, d.tWR),
+        (8 + 16 / 4 + 10, 24 + 16 / 4 + 2 - 8, 24)
+    );
+    assert_eq!(
+        (d.latency, d.request_bytes, d.bank_interleave),
+        (254, 32, 128)
+    );
+    // One request is one burst: BL 16 × 2 bytes × 1 chip.
+    assert_eq!(d.burst * d.bus_bytes * d.chips, d.request_bytes);
+}
+
+#[test]
+fn rtx3070s_gddr6_moves_448_gb_a_second() {
+    let c = rtx3070();
+    let d = &c.dram;
+    let bytes_per_dram_clock = (d.partitions * d.chips * d.bus_bytes * d.data_rate) as f64;
+    let gb_s = bytes_per_dram_clock * c.gpu.dram_clock_mhz * 1e6 / 1e9;
+    assert!((gb_s - 448.064).abs() < 1e-9, "{gb_s}");
+}
+
+#[test]
+fn rtx3070s_carve_outs_follow_gpgpu_sims_shmem_option_list() {
+    // GPGPU-Sim (shader_core_config::max_cta, adaptive cache): the smallest option of
+    // 0,8,16,32,64,100 KB that holds the launch's shared memory per SM; the L1 keeps its 4
+    // sets and takes 256 × (1 − option / 128 KB) + 0.5 ways, truncated.
+    let l1 = rtx3070().l1d;
+    let cases: [(u32, u32); 11] = [
+        (0, 256),              // no shared memory: the whole 128 KB array
+        (1, 240),              // 8 KB option
+        (8 * KIB, 240),        // exactly the 8 KB option
+        (8 * KIB + 1, 224),    // 16 KB
+        (20 * KIB, 192),       // 32 KB
+        (32 * KIB, 192),       // 32 KB
+        (48 * KIB, 128),       // 64 KB: 64 KB of L1 left
+        (64 * KIB, 128),       // 64 KB
+        (64 * KIB + 4, 56),    // 100 KB: 256 × 0.21875 + 0.5 = 56.5 → 56 ways
+        (100 * KIB, 56),       // the most an SM has
+        (100 * KIB + 512, 56), // past every option: the largest
+    ];
+    for (shared, ways) in cases {
+        assert_eq!(
+            l1.carved(shared as u64),
+            (ways * 4 * 128, ways),
+            "{shared} bytes of shared memory"
+        );
+    }
+    // The largest carve-out leaves 28 KB of L1.
+    assert_eq!(l1.carved(100 * KIB as u64).0, 28 * KIB);
+}
+
+#[test]
+fn a_launch_config_on_rtx3070_carries_its_carved_l1() {
+    let c = rtx3070();
+    let l = c
+        .for_launch_shared(3 * 16 * KIB as u64)
+        .expect("unified array");
+    assert_eq!((l.l1d.size, l.l1d.assoc), (64 * KIB, 128));
+    assert_eq!(l.l1d.unified_size, 128 * KIB);
+    // Only the L1's shape changes.
+    let mut back = l.clone();
+    back.l1d.size = c.l1d.size;
+    back.l1d.assoc = c.l1d.assoc;
+    assert_eq!(back, c);
+}
