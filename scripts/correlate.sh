@@ -5,7 +5,7 @@
 #   scripts/correlate.sh --gpgpusim DIR [--source SRC] [--out DIR] [--jobs N]
 #                        [--presets "gtx480 titanx-pascal"] [--policies "gto lrr"]
 #                        [--programs "lat_int dot ..."] [--sides "warpsim gpgpusim"] [--fresh]
-#                        [--update-reference]
+#                        [--update-reference] [--set KEY=VALUE ...]
 #
 #   --gpgpusim DIR   GPGPU-Sim's build folder: the WORKDIR of ../shared/tools/gpgpusim-build.sh
 #                    (holding env.sh, nvcc11 and gpgpu-sim/configs). Without it (only with
@@ -27,6 +27,9 @@
 #   --update-reference  also write the CSV to correlation/reference/gpgpusim.csv (with each
 #                    row's tolerance: today's gap + a margin; crates/cli/tests/correlation.rs)
 #                    and the report and plot beside it (gpgpusim.md, gpgpusim.svg)
+#   --set KEY=VALUE  run warpsim with this config override (`-c KEY=VALUE`; repeatable): a
+#                    model option measured against the committed reference, which it never
+#                    updates (with --update-reference: an error)
 #
 # Steps: build warpsim and its CUDA runtime shim; compile every program with nvcc 13.5
 # (`-cudart shared -arch=sm_75`, for warpsim) and with GPGPU-Sim's CUDA 11.8 nvcc
@@ -42,7 +45,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "correlate: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0
+gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 sets=""
 presets="gtx480 titanx-pascal" policies="gto lrr" programs="" sides="warpsim gpgpusim" fresh=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -56,11 +59,15 @@ while [[ $# -gt 0 ]]; do
         --sides) sides="$2"; shift 2 ;;
         --fresh) fresh=1; shift ;;
         --update-reference) update=1; shift ;;
-        -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+        --set) [[ "${2:-}" == *=* && "$2" != *" "* ]] || die "--set takes KEY=VALUE (no spaces)"
+               sets="$sets $2"; shift 2 ;;
+        -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
 gpgpusim_from=""
+[[ -z "$sets" || $update -eq 0 ]] || die "--set measures an option against the reference: it cannot --update-reference"
+export CORRELATE_SETS="$sets"
 [[ -z "$source_dir" || -n "$gpgpusim" ]] || die "--source needs --gpgpusim DIR to build into"
 if [[ -z "$gpgpusim" ]]; then
     [[ " $sides " != *" gpgpusim "* ]] || die "--gpgpusim DIR is required to run GPGPU-Sim (or use --sides warpsim; see --help)"
@@ -173,6 +180,8 @@ run_one() {
             regs+=(--registers "$r")
         done
         t0=$(date +%s.%N)
+        local kv
+        for kv in $CORRELATE_SETS; do regs+=(-c "$kv"); done
         rc=0
         (cd "$dir" && timeout 600 "$warpsim" exec --config "$repo/correlation/configs/$preset.toml" --policy "$policy" \
             "${regs[@]}" --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
@@ -180,8 +189,10 @@ run_one() {
         echo "$rc" >"$dir/warpsim.rc"
         echo "$t1 - $t0" | bc >"$dir/warpsim.wall"
         rc=0
+        local sets=()
+        for kv in $CORRELATE_SETS; do sets+=(-c "$kv"); done
         (cd "$repo/correlation/programs" && timeout 600 "$warpsim" run --config "../configs/$preset.toml" --policy "$policy" \
-            --stats "$dir/replay.json" "$name.toml" >"$dir/replay.stdout" 2>&1) || rc=$?
+            "${sets[@]}" --stats "$dir/replay.json" "$name.toml" >"$dir/replay.stdout" 2>&1) || rc=$?
         echo "$rc" >"$dir/replay.rc"
     fi
     if [[ " $sides " == *" gpgpusim "* ]]; then

@@ -17,6 +17,8 @@
 #                  rebuilding GPGPU-Sim with a changed patch)
 #   --warpsim BIN  default target/release/warpsim (built with cargo build --release -p warpsim)
 #   --programs A,B only these programs' comparisons run; the other rows keep their committed values
+#   --set K=V,K2=V2  warpsim runs with these config overrides (`-c K=V`: a model option such as
+#                  icnt.internal_speedup=2.0); the CSV goes to OUT/policies.csv, not the reference
 #
 # warpsim runs cff with its default eligibility (`policy.cff.eligibility = "empty"`: the BAWS
 # paper's §2.2 rule and GPGPU-Sim's, which the patch keeps for cff) and fef with the partial
@@ -31,7 +33,7 @@ repo = sys.argv[1]
 args = sys.argv[2:]
 opt = {'sides': 'warpsim', 'gpgpusim': None, 'jobs': '1', 'presets': None,
        'out': os.path.join(repo, 'target/policies'), 'warpsim': os.path.join(repo, 'target/release/warpsim'),
-       'fresh': False, 'programs': None}
+       'fresh': False, 'programs': None, 'set': None}
 i = 0
 while i < len(args):
     a = args[i]
@@ -61,6 +63,8 @@ def warpsim_run(prog, preset, policy):
     stats = os.path.join(out, prog + '.json')
     cmd = [opt['warpsim'], 'run', '--config', f'../configs/{preset}.toml', '--policy', policy,
            '--stats', stats, prog + '.toml']
+    for kv in (opt['set'].split(',') if opt['set'] else []):
+        cmd[2:2] = ['-c', kv]
     r = subprocess.run(cmd, cwd=pol_dir, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f'warpsim failed: {" ".join(cmd)}\n{r.stdout}{r.stderr}')
@@ -180,8 +184,9 @@ for p in pairs:
                 row[f'{side}_baseline_cycles'] = r[b][0]
         row['metric'] = metric
         rows.append(row)
-os.makedirs(os.path.dirname(ref_path), exist_ok=True)
-with open(ref_path, 'w', newline='') as f:
+out_path = os.path.join(opt['out'], 'policies.csv') if opt['set'] else ref_path
+os.makedirs(os.path.dirname(out_path), exist_ok=True)
+with open(out_path, 'w', newline='') as f:
     w = csv.DictWriter(f, fieldnames=cols, extrasaction='ignore', lineterminator='\n')
     w.writeheader()
     w.writerows(rows)
@@ -193,5 +198,5 @@ for r in rows:
         agree += same
         gaps += abs(g - ws) <= 0.03
         print(f"{r['program']:14} {r['preset']:14} {r['policy']:14} vs {r['baseline']:4}  GPGPU-Sim {g:.3f}  warpsim {ws:.3f}  {'' if same else 'SIGN'} {'' if abs(g - ws) <= 0.03 else 'GAP'}")
-print(f'{len(rows)} rows: sign agrees on {agree}, within 3 points on {gaps}; wrote {ref_path}')
+print(f'{len(rows)} rows: sign agrees on {agree}, within 3 points on {gaps}; wrote {out_path}')
 PY

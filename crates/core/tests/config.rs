@@ -619,3 +619,42 @@ fn policy_tables_default_once_and_resolve_in_full() {
         e => panic!("{e:?}"),
     }
 }
+
+/// BookSim's router keys: off on every preset (0), GPGPU-Sim's values accepted, and values
+/// the router cannot run with refused by name.
+#[test]
+fn the_router_keys_are_checked() {
+    let load = |p: &str, o: &[&str]| {
+        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
+    for p in ["gtx480", "titanx-pascal", "qv100"] {
+        let icnt = load(p, &[]).unwrap().icnt;
+        assert_eq!(
+            (icnt.internal_speedup, icnt.vc_buffer_flits),
+            (0.0, 64),
+            "{p}"
+        );
+    }
+    let on = load("gtx480", &["icnt.internal_speedup=2.0"]).unwrap();
+    assert_eq!(on.icnt.internal_speedup, 2.0);
+    let err = |o: &[&str]| match load("gtx480", o) {
+        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        err(&["icnt.internal_speedup=0.1"]),
+        "icnt.internal_speedup: 0.1 is out of range: 0 (no router) or 0.25..=16 router steps per cycle"
+    );
+    assert_eq!(
+        err(&["icnt.internal_speedup=17"]),
+        "icnt.internal_speedup: 17 is out of range 0..=16"
+    );
+    assert_eq!(
+        err(&["icnt.internal_speedup=2", "icnt.head_of_line=false"]),
+        "icnt.internal_speedup: describes the input-queued router: needs icnt.head_of_line = true"
+    );
+    assert_eq!(
+        err(&["icnt.vc_buffer_flits=0"]),
+        "icnt.vc_buffer_flits: 0 is out of range 1..=65536"
+    );
+}

@@ -168,6 +168,12 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("icnt.latency", u(c.icnt.latency), 0, CYCLES),
         ("icnt.flit_bytes", u(c.icnt.flit_bytes), 1, 4 * KIB),
         (
+            "icnt.vc_buffer_flits",
+            u(c.icnt.vc_buffer_flits),
+            1,
+            1 << 16,
+        ),
+        (
             "coalescer.sector_bytes",
             u(c.coalescer.sector_bytes),
             4,
@@ -221,14 +227,17 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
     k
 }
 
-/// (key, value, min, max) for every floating-point key: clocks in MHz.
+/// (key, value, min, max) for every floating-point key: clocks in MHz, the router's speedup.
 pub fn float_keys(c: &GpuConfig) -> Vec<(&'static str, f64, f64, f64)> {
-    vec![
+    let mut k = vec![
         ("gpu.core_clock_mhz", c.gpu.core_clock_mhz, 1.0, 100_000.0),
         ("gpu.icnt_clock_mhz", c.gpu.icnt_clock_mhz, 1.0, 100_000.0),
         ("gpu.l2_clock_mhz", c.gpu.l2_clock_mhz, 1.0, 100_000.0),
         ("gpu.dram_clock_mhz", c.gpu.dram_clock_mhz, 1.0, 100_000.0),
-    ]
+    ];
+    // 0: no router (checked further in `validate.rs`: a router takes at least a quarter step).
+    k.push(("icnt.internal_speedup", c.icnt.internal_speedup, 0.0, 16.0));
+    k
 }
 
 #[cfg(test)]

@@ -570,6 +570,20 @@ pub struct Icnt {
     /// its port is free).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_buffer_flits: Option<u32>,
+    /// With `head_of_line`: the ports meet in GPGPU-Sim's BookSim router (one virtual
+    /// channel, iSLIP allocation, one-step VC and switch allocation), taking this many router
+    /// steps per interconnect cycle (BookSim's `internal_speedup`). A packet holds its output
+    /// from VC allocation until its tail is switched, one flit a step, each sector of a
+    /// per-sector request or reply being its own packet, and the output sends a flit a cycle
+    /// from its buffer. 0 (the default): packets cross whole, holding both ports for their
+    /// flits (GPGPU-Sim's local crossbar).
+    #[serde(default)]
+    pub internal_speedup: f64,
+    /// With `internal_speedup`: flits of each router port's VC buffer (BookSim's
+    /// `vc_buf_size`): what a source may have injected and not yet had switched, and the
+    /// credits an output holds for its destination.
+    #[serde(default = "default_vc_buffer_flits")]
+    pub vc_buffer_flits: u32,
     /// A request travels as one packet per sector it asks for or writes, each with its own
     /// header (GPGPU-Sim's sector coalescer, sm_60 on); `false`: one packet per request.
     #[serde(default)]
@@ -607,4 +621,9 @@ pub enum AtomicRequests {
     /// GPGPU-Sim's atomic coalescer: lanes share a line's request unless their bytes overlap,
     /// so atomics to one word become one request per lane, executed at L2 one after another.
     PerOverlap,
+}
+
+/// BookSim's `vc_buf_size` in GPGPU-Sim's configs (and files written before the key existed).
+fn default_vc_buffer_flits() -> u32 {
+    64
 }

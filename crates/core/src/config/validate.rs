@@ -272,6 +272,19 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     }
     dram_shape(c)?;
     volta_shape(c)?;
+    let speedup = c.icnt.internal_speedup;
+    if speedup != 0.0 && speedup < 0.25 {
+        return Err(invalid(
+            "icnt.internal_speedup",
+            format!("{speedup} is out of range: 0 (no router) or 0.25..=16 router steps per cycle"),
+        ));
+    }
+    if speedup != 0.0 && !c.icnt.head_of_line {
+        return Err(invalid(
+            "icnt.internal_speedup",
+            "describes the input-queued router: needs icnt.head_of_line = true",
+        ));
+    }
     Ok(())
 }
 

@@ -23,12 +23,14 @@ pub mod icnt;
 pub mod l2;
 pub mod mshr;
 pub mod partition;
+pub mod router;
 pub mod xbar;
 
 use cache::SliceLocal;
 use dram::{Channel, DramCounts, DramReq, DramTiming};
 use icnt::Icnt;
 use l2::{L2Slice, Locate};
+use router::Router;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -252,8 +254,8 @@ struct Packets {
 }
 
 impl Packets {
-    /// Flits of `r` on its way to the slice: reads carry no data.
-    fn request(&self, icnt: &Icnt, r: &Req) -> u64 {
+    /// Flits of `r` on its way to the slice, and the packets they make: reads carry no data.
+    fn request(&self, icnt: &Icnt, r: &Req) -> (u64, u32) {
         let payload = if r.kind == Kind::Read {
             0
         } else {
@@ -262,8 +264,9 @@ impl Packets {
         Self::flits(icnt, payload, r.sectors, self.request_per_sector)
     }
 
-    /// Flits of the reply to `r`: data for reads and atomics, none for write acknowledgements.
-    fn reply(&self, icnt: &Icnt, r: &Req) -> u64 {
+    /// Flits of the reply to `r`, and the packets they make: data for reads and atomics, none
+    /// for write acknowledgements.
+    fn reply(&self, icnt: &Icnt, r: &Req) -> (u64, u32) {
         let payload = if r.kind == Kind::Write {
             0
         } else {
@@ -272,12 +275,12 @@ impl Packets {
         Self::flits(icnt, payload, r.sectors, self.reply_per_sector)
     }
 
-    fn flits(icnt: &Icnt, payload: u64, sectors: u32, per_sector: bool) -> u64 {
+    fn flits(icnt: &Icnt, payload: u64, sectors: u32, per_sector: bool) -> (u64, u32) {
         let n = sectors.count_ones().max(1) as u64;
         if per_sector && n > 1 {
-            n * icnt.flits_for(payload.div_ceil(n))
+            (n * icnt.flits_for(payload.div_ceil(n)), n as u32)
         } else {
-            icnt.flits_for(payload)
+            (icnt.flits_for(payload), 1)
         }
     }
 }
@@ -289,10 +292,71 @@ fn slice_input_capacity(cfg: &GpuConfig) -> usize {
 }
 
 /// The input-queued interconnect (`icnt.head_of_line`): requests from the SMs' ports to the
-/// slices', replies back, each its own crossbar (GPGPU-Sim's two subnets).
+/// slices', replies back, each its own network (GPGPU-Sim's two subnets).
 struct Queued {
-    requests: Xbar<Req>,
-    replies: Xbar<Req>,
+    requests: Net<Req>,
+    replies: Net<Req>,
+}
+
+/// One direction of the input-queued interconnect: BookSim's router (`icnt.internal_speedup`)
+/// or a crossbar that moves whole packets (GPGPU-Sim's local crossbar).
+enum Net<T> {
+    Router(Router<T>),
+    Crossbar(Xbar<T>),
+}
+
+impl<T> Net<T> {
+    fn new(cfg: &GpuConfig, inputs: usize, outputs: usize, capacity: Option<u32>) -> Net<T> {
+        let latency = cfg.icnt.latency;
+        match cfg.icnt.internal_speedup {
+            speedup if speedup > 0.0 => Net::Router(Router::new(
+                inputs,
+                outputs,
+                latency,
+                capacity,
+                cfg.icnt.vc_buffer_flits,
+                speedup,
+            )),
+            _ => Net::Crossbar(Xbar::new(inputs, outputs, latency, capacity)),
+        }
+    }
+
+    #[inline]
+    fn has_room(&self, input: usize, flits: u64) -> bool {
+        match self {
+            Net::Router(r) => r.has_room(input, flits),
+            Net::Crossbar(x) => x.has_room(input, flits),
+        }
+    }
+
+    /// Queues `parts` packets of `flits` in all (the crossbar moves them as one).
+    fn push(&mut self, input: usize, output: usize, (flits, parts): (u64, u32), payload: T) {
+        match self {
+            Net::Router(r) => r.push(input, output, flits, parts, payload),
+            Net::Crossbar(x) => x.push(input, output, flits, payload),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Net::Router(r) => r.is_empty(),
+            Net::Crossbar(x) => x.is_empty(),
+        }
+    }
+
+    fn cycle(&mut self, now: u64, arrive: impl FnMut(u64, usize, T)) {
+        match self {
+            Net::Router(r) => r.cycle(now, arrive),
+            Net::Crossbar(x) => x.cycle(now, arrive),
+        }
+    }
+
+    fn rebase(&mut self, shift: u64) {
+        match self {
+            Net::Router(r) => r.rebase(),
+            Net::Crossbar(x) => x.rebase(shift),
+        }
+    }
 }
 
 pub struct MemSystem {
@@ -334,9 +398,9 @@ impl MemSystem {
         MemSystem {
             icnt: Icnt::new(cfg.icnt.latency, cfg.icnt.flit_bytes, sms, nslices),
             queued: cfg.icnt.head_of_line.then(|| Queued {
-                requests: Xbar::new(sms, nslices, cfg.icnt.latency, cfg.icnt.input_buffer_flits),
+                requests: Net::new(cfg, sms, nslices, cfg.icnt.input_buffer_flits),
                 // The slices wait for nothing on their side: their queues are unbounded.
-                replies: Xbar::new(nslices, sms, cfg.icnt.latency, None),
+                replies: Net::new(cfg, nslices, sms, None),
             }),
             packets: Packets {
                 request_per_sector: cfg.icnt.request_per_sector,
@@ -412,7 +476,9 @@ impl MemSystem {
     pub fn can_send(&self, sm: usize, r: &Req, now: u64) -> bool {
         self.slices[self.map.slice(r.addr)].input.len() < self.slice_cap
             && match &self.queued {
-                Some(q) => q.requests.has_room(sm, self.packets.request(&self.icnt, r)),
+                Some(q) => q
+                    .requests
+                    .has_room(sm, self.packets.request(&self.icnt, r).0),
                 None => self.icnt.sm_can_send(sm, now),
             }
     }
@@ -423,11 +489,11 @@ impl MemSystem {
         let flits = self.packets.request(&self.icnt, &r);
         self.requests += 1;
         if let Some(q) = self.queued.as_mut() {
-            self.icnt.count(flits);
+            self.icnt.count(flits.0);
             q.requests.push(r.sm as usize, s, flits, r);
             return;
         }
-        let at = self.icnt.to_slice(now, r.sm as usize, s, flits) + self.l2_latency;
+        let at = self.icnt.to_slice(now, r.sm as usize, s, flits.0) + self.l2_latency;
         self.seq += 1;
         self.slices[s].input.push(Reverse((at, self.seq, r)));
     }
@@ -518,11 +584,11 @@ impl MemSystem {
                 }
                 let flits = self.packets.reply(&self.icnt, &r);
                 if let Some(q) = self.queued.as_mut() {
-                    self.icnt.count(flits);
+                    self.icnt.count(flits.0);
                     q.replies.push(i, r.sm as usize, flits, r);
                     continue;
                 }
-                let at = self.icnt.to_sm(now, i, r.sm as usize, flits);
+                let at = self.icnt.to_sm(now, i, r.sm as usize, flits.0);
                 self.seq += 1;
                 self.to_sm[r.sm as usize].push(Reverse((at, self.seq, r)));
             }
