@@ -351,17 +351,20 @@ mod tests {
         }
     }
 
+    /// The device name, up to its terminating NUL.
+    fn name_of(p: &cudaDeviceProp) -> String {
+        p.name
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8 as char)
+            .collect()
+    }
+
     #[test]
     fn describes_the_gtx480_preset() {
         let l = Limits::of(&GpuConfig::load("gtx480").unwrap());
         let p = properties(&l);
-        let name: Vec<u8> = p
-            .name
-            .iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect();
-        assert_eq!(name, b"warpsim (gtx480)");
+        assert_eq!(name_of(&p), "warpsim (gtx480)");
         assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 5, 15));
         assert_eq!(attribute(&l, 13), Some(700_000));
         assert_eq!(attribute(&l, 39), Some(1536));
@@ -412,13 +415,7 @@ mod tests {
         // 16 bits at 3500.5 MHz, 4 MB L2, 100 KB shared memory per SM (48 KB per block).
         let l = Limits::of(&GpuConfig::load("rtx3070").unwrap());
         let p = properties(&l);
-        let name: Vec<u8> = p
-            .name
-            .iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect();
-        assert_eq!(name, b"warpsim (rtx3070)");
+        assert_eq!(name_of(&p), "warpsim (rtx3070)");
         assert_eq!((p.major, p.minor, p.multiProcessorCount), (8, 6, 46));
         assert_eq!((attribute(&l, 75), attribute(&l, 76)), (Some(8), Some(6)));
         assert_eq!(attribute(&l, 39), Some(1536));

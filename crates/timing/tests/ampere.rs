@@ -21,15 +21,7 @@ fn the_l1_a_launch_gets_follows_the_shmem_option_its_shared_memory_picks() {
     // CTAs fit (96 KB), the 100 KB option, 56 ways: LRU over 128 lines a set evicts each line
     // before its reuse, no hit; 64 KB + 4 bytes and 100 KB: one CTA, the 100 KB option again.
     let cfg = rtx3070();
-    let n = 16384;
-    let hits = |decls: &str| {
-        let src = two_passes(decls);
-        let reference = run(&src, 1, 32, n, None).out;
-        let o = run(&src, 1, 32, n, Some((&cfg, PolicyKind::GTO)));
-        assert!(o.error.is_none(), "{:?}", o.error);
-        assert_eq!(o.out, reference);
-        o.stats.unwrap().memory.l1d_loads.hits
-    };
+    let hits = |decls: &str| two_passes_l1_hits(&cfg, decls);
     assert_eq!(hits(""), 512);
     assert_eq!(hits(".shared .align 4 .b8 pad[61440];"), 512);
     assert_eq!(hits(".shared .align 4 .b8 pad[49152];"), 0);

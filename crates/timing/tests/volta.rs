@@ -14,23 +14,13 @@ fn a_launch_without_shared_memory_gets_the_whole_unified_array() {
     // 96 KB carve-out leaves 64 ways (32 KB); 128 lines a set in LRU order evict each other
     // before their reuse: no hit. (The output covers the 64 KB read: 16384 words.)
     let cfg = GpuConfig::load("qv100").unwrap();
-    let n = 16384;
-    let hits = |decls: &str| {
-        let src = two_passes(decls);
-        let reference = run(&src, 1, 32, n, None).out;
-        let o = run(&src, 1, 32, n, Some((&cfg, PolicyKind::GTO)));
-        assert!(o.error.is_none(), "{:?}", o.error);
-        assert_eq!(o.out, reference);
-        o.stats.unwrap().memory.l1d_loads.hits
-    };
+    let hits = |decls: &str| two_passes_l1_hits(&cfg, decls);
     assert_eq!(hits(""), 512);
     assert_eq!(hits(".shared .align 4 .b8 pad[98304];"), 0);
     // Without the unified array (l1d.unified_size = 0) the L1 is l1d.size, 32 KB, whatever the
     // shared memory: no hit either.
     let fixed = cfg.with_overrides(&["l1d.unified_size=0".into()]).unwrap();
-    let src = two_passes("");
-    let o = run(&src, 1, 32, n, Some((&fixed, PolicyKind::GTO)));
-    assert_eq!(o.stats.unwrap().memory.l1d_loads.hits, 0);
+    assert_eq!(two_passes_l1_hits(&fixed, ""), 0);
 }
 
 /// qv100's tensor units are not timed yet: the refusal is the older presets' (its words, "has

@@ -200,3 +200,16 @@ pub fn two_passes(decls: &str) -> String {
          st.global.u32 [%rd5], %r10;",
     )
 }
+
+/// [`two_passes`] with `decls` on `cfg` under GTO: its output checked against the functional
+/// run, and the L1 load hits it scored.
+#[allow(dead_code)]
+pub fn two_passes_l1_hits(cfg: &GpuConfig, decls: &str) -> u64 {
+    let n = 16384;
+    let src = two_passes(decls);
+    let reference = run(&src, 1, 32, n, None).out;
+    let o = run(&src, 1, 32, n, Some((cfg, PolicyKind::GTO)));
+    assert!(o.error.is_none(), "{:?}", o.error);
+    assert_eq!(o.out, reference);
+    o.stats.unwrap().memory.l1d_loads.hits
+}
