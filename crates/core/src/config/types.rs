@@ -429,7 +429,7 @@ pub struct L2 {
     pub partition_index: PartitionIndex,
 }
 
-/// See [`L2::partition_index`]: GPGPU-Sim's `-gpgpu_memory_partition_indexing` 0, 1 and 2.
+/// See [`L2::partition_index`]: GPGPU-Sim's `-gpgpu_memory_partition_indexing` 0, 1, 2 and 4.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PartitionIndex {
@@ -443,6 +443,12 @@ pub enum PartitionIndex {
     /// bits above it by GPGPU-Sim's IPOLY polynomials (2, `ipoly_hash_function`; Rau, ISCA
     /// 1991): 16, 32 or 64 slices once the partitions are rounded up to a power of two.
     Ipoly,
+    /// Each piece of `256 / slices per partition` bytes (GPGPU-Sim's chip address) to a slice
+    /// drawn uniformly at random, the same for every access (4, `RANDOM`). GPGPU-Sim draws
+    /// with `rand()` (seeded 1) the first time it decodes a piece, so its draws depend on the
+    /// order addresses are first seen; warpsim draws by a fixed hash of the piece's number:
+    /// the same distribution, other draws.
+    Random,
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

@@ -303,7 +303,7 @@ fn volta_shape(c: &GpuConfig) -> Result<(), ConfigError> {
     let partitions = c.dram.partitions.max(1);
     let per_partition = (c.l2.slices / partitions).max(1);
     match c.l2.partition_index {
-        super::PartitionIndex::Consecutive => {}
+        super::PartitionIndex::Consecutive | super::PartitionIndex::Random => {}
         super::PartitionIndex::Xor => {
             if !partitions.is_power_of_two() || !per_partition.is_power_of_two() {
                 return Err(invalid(

@@ -4,7 +4,7 @@
 //! otherwise camp on a few partitions; the hash folds the address bits above the partition and
 //! slice bits into the slice number, as `addrdec_tlx` does. The bank, row and the slice's set
 //! index still come from the unhashed address (GPGPU-Sim changes only the chip and
-//! sub-partition).
+//! sub-partition). `random` (titanx-pascal) draws a slice per piece of the address instead.
 
 use super::CHUNK_BYTES;
 use warpsim_core::config::PartitionIndex;
@@ -60,8 +60,21 @@ impl PartitionHash {
                 let h = ipoly(self.high_bits(addr), slice, self.hashed_slices);
                 h % (self.partitions * self.slices_per_partition)
             }
+            PartitionIndex::Random => {
+                let piece = addr / (CHUNK_BYTES / self.slices_per_partition).max(1);
+                mix(piece) % (self.partitions * self.slices_per_partition)
+            }
         }
     }
+}
+
+/// A fixed, well-spread hash of `x` (SplitMix64's finaliser): `Random`'s draw for a piece.
+#[inline]
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// XOR of the bits of `a` at `positions`.
@@ -178,5 +191,21 @@ mod tests {
             seen.insert(ipoly.slice(i << 16));
         }
         assert_eq!(seen.len(), 64, "{seen:?}");
+    }
+
+    #[test]
+    fn random_draws_a_fixed_slice_per_piece_and_spreads_them_evenly() {
+        // titanx-pascal: 12 partitions x 2 slices, 128-byte pieces.
+        let h = PartitionHash::new(PartitionIndex::Random, 12, 2);
+        let mut count = [0u32; 24];
+        for piece in 0..24_000u64 {
+            let s = h.slice(piece * 128, 0);
+            assert_eq!(s, h.slice(piece * 128 + 127, 5), "one slice per piece");
+            count[s as usize] += 1;
+        }
+        assert!(count.iter().all(|&c| (800..1200).contains(&c)), "{count:?}");
+        // Unlike the address map, consecutive pieces do not walk the slices in order.
+        let walk: Vec<u64> = (0..8).map(|p| h.slice(p * 128, 0)).collect();
+        assert!(walk.windows(2).any(|w| w[1] != (w[0] + 1) % 24), "{walk:?}");
     }
 }
