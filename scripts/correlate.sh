@@ -179,20 +179,19 @@ run_one() {
         for r in $(sed -n 's/^registers *= *{\(.*\)}.*/\1/p' "$repo/correlation/programs/$name.toml" | tr -d ' ' | tr ',' ' '); do
             regs+=(--registers "$r")
         done
+        # --set overrides, for both the program and its manifest replay.
+        local overrides=() kv
+        for kv in $CORRELATE_SETS; do overrides+=(-c "$kv"); done
         t0=$(date +%s.%N)
-        local kv
-        for kv in $CORRELATE_SETS; do regs+=(-c "$kv"); done
         rc=0
         (cd "$dir" && timeout 600 "$warpsim" exec --config "$repo/correlation/configs/$preset.toml" --policy "$policy" \
-            "${regs[@]}" --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
+            "${regs[@]}" "${overrides[@]}" --stats "$dir/warpsim.jsonl" -- "$out/bin13/$name" >warpsim.stdout 2>warpsim.stderr) || rc=$?
         t1=$(date +%s.%N)
         echo "$rc" >"$dir/warpsim.rc"
         echo "$t1 - $t0" | bc >"$dir/warpsim.wall"
         rc=0
-        local sets=()
-        for kv in $CORRELATE_SETS; do sets+=(-c "$kv"); done
         (cd "$repo/correlation/programs" && timeout 600 "$warpsim" run --config "../configs/$preset.toml" --policy "$policy" \
-            "${sets[@]}" --stats "$dir/replay.json" "$name.toml" >"$dir/replay.stdout" 2>&1) || rc=$?
+            "${overrides[@]}" --stats "$dir/replay.json" "$name.toml" >"$dir/replay.stdout" 2>&1) || rc=$?
         echo "$rc" >"$dir/replay.rc"
     fi
     if [[ " $sides " == *" gpgpusim "* ]]; then
