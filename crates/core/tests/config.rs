@@ -627,16 +627,23 @@ fn the_router_keys_are_checked() {
     let load = |p: &str, o: &[&str]| {
         GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
     };
-    for p in ["gtx480", "titanx-pascal", "qv100"] {
+    // BookSim's router where GPGPU-Sim's config runs BookSim (`.icnt` internal_speedup 2.0);
+    // none where it runs its local crossbar (`-network_mode 2`).
+    for (p, speedup) in [
+        ("gtx480", 2.0),
+        ("titanx-pascal", 2.0),
+        ("qv100", 0.0),
+        ("rtx3070", 0.0),
+    ] {
         let icnt = load(p, &[]).unwrap().icnt;
         assert_eq!(
             (icnt.internal_speedup, icnt.vc_buffer_flits),
-            (0.0, 64),
+            (speedup, 64),
             "{p}"
         );
     }
-    let on = load("gtx480", &["icnt.internal_speedup=2.0"]).unwrap();
-    assert_eq!(on.icnt.internal_speedup, 2.0);
+    let off = load("gtx480", &["icnt.internal_speedup=0"]).unwrap();
+    assert_eq!(off.icnt.internal_speedup, 0.0);
     let err = |o: &[&str]| match load("gtx480", o) {
         Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
         other => panic!("{other:?}"),

@@ -192,18 +192,19 @@ fn extra_param_flits(a: &TimingStats, b: &TimingStats) -> u64 {
     a.memory.const_cache.misses
 }
 
-/// BookSim's router (`icnt.internal_speedup`) moves the same packets as the crossbar, the copy
-/// still verifies, and its timing differs: on gtx480 each line's reply is four one-flit sector
-/// packets, each asking for its SM's VC, where the crossbar moved them as one four-flit packet;
-/// a faster router (more steps a cycle) finishes the copy sooner.
+/// BookSim's router (`icnt.internal_speedup`, gtx480's 2.0) moves the same packets as the
+/// crossbar (`internal_speedup = 0`), the copy still verifies, and its timing differs: on
+/// gtx480 each line's reply is four one-flit sector packets, each asking for its SM's VC,
+/// where the crossbar moved them as one four-flit packet; a faster router (more steps a cycle)
+/// finishes the copy sooner.
 #[test]
 fn booksims_router_moves_the_same_packets_with_its_own_timing() {
     let cfg = GpuConfig::load("gtx480").unwrap();
-    assert_eq!(cfg.icnt.internal_speedup, 0.0, "off by default");
-    let crossbar = fill_then_copy(&cfg);
+    assert_eq!(cfg.icnt.internal_speedup, 2.0, "config_fermi_islip.icnt's");
+    let router = fill_then_copy(&cfg);
     let mut routed = cfg.clone();
-    routed.icnt.internal_speedup = 2.0;
-    let router = fill_then_copy(&routed);
+    routed.icnt.internal_speedup = 0.0;
+    let crossbar = fill_then_copy(&routed);
     routed.icnt.internal_speedup = 4.0;
     let fast_router = fill_then_copy(&routed);
     assert_eq!(

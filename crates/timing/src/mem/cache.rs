@@ -159,10 +159,12 @@ impl TagArray {
         (base..base + self.ways).find(|&i| self.tags[i] == key)
     }
 
-    /// The way holding `addr`'s line with its data (not merely reserved for it).
+    /// The way holding `addr`'s line with data: not merely reserved for it at a line miss (a
+    /// line pinned at a sector miss still answers for the sectors it holds).
     #[inline]
     fn find(&self, addr: u64) -> Option<usize> {
-        self.way_of(addr).filter(|&i| !self.reserved[i])
+        self.way_of(addr)
+            .filter(|&i| !self.reserved[i] || self.present[i] != 0)
     }
 
     /// The way a new line of `addr`'s set would take: an invalid one, else the least recently
@@ -192,6 +194,19 @@ impl TagArray {
         let out = self.replace(victim, addr, false, 0);
         self.reserved[victim] = true;
         Some(out)
+    }
+
+    /// A sector miss on `addr`'s present line: the line becomes the most recently used and
+    /// is not replaceable until [`TagArray::fill_sectors`] brings the sectors (GPGPU-Sim's
+    /// `allocate_sector`: a line with a reserved sector is no victim). False when absent.
+    pub fn pin(&mut self, addr: u64) -> bool {
+        let Some(i) = self.find(addr) else {
+            return false;
+        };
+        self.clock += 1;
+        self.used[i] = self.clock;
+        self.reserved[i] = true;
+        true
     }
 
     /// Way `victim` takes `addr`'s line as the most recently used, dirty when `dirty`, with
@@ -249,9 +264,12 @@ impl TagArray {
         self.clock += 1;
         self.changes += 1;
         if let Some(i) = self.way_of(addr) {
-            // Present, or the way reserved for it at the miss.
-            self.reserved[i] = false;
-            self.used[i] = self.clock;
+            // Present, or the way reserved for it at the miss. A fill into a reserved way
+            // leaves its LRU stamp where the miss put it (GPGPU-Sim's `fill` of an
+            // allocate-on-miss cache sets no access time); anything else is an access.
+            if !std::mem::take(&mut self.reserved[i]) {
+                self.used[i] = self.clock;
+            }
             self.dirty[i] |= dirty;
             self.present[i] |= sectors;
             return None;
@@ -297,6 +315,30 @@ mod tests {
         assert!(t.probe(a) && t.probe(c) && !t.probe(b));
         assert!(t.access(a + 127, false), "same line");
         assert!(!t.access(128, false), "other set, never filled");
+    }
+
+    /// Allocate-on-miss keeps the LRU place of the miss: a line missed first and filled last
+    /// is still the older one (GPGPU-Sim's `fill` sets no access time); a pinned line (a
+    /// sector miss on it in flight) answers for its sectors but is no victim.
+    #[test]
+    fn a_fill_keeps_the_lru_place_of_its_miss_and_a_pinned_line_stays() {
+        // 1 set x 2 ways.
+        let mut t = TagArray::new(256, 2, 128, SetIndex::Linear);
+        assert_eq!(t.reserve(0), Some(None));
+        assert_eq!(t.reserve(128), Some(None));
+        assert_eq!(t.reserve(256), None, "both ways wait for fills");
+        assert!(!t.probe(0), "reserved: no hit before its fill");
+        assert!(t.fill(128, false).is_none());
+        assert!(t.fill(0, false).is_none());
+        let ev = t.reserve(256).unwrap().expect("a way is replaced");
+        assert_eq!(ev.addr, 0, "missed first, so least recently used");
+        assert!(t.fill(256, false).is_none());
+        // 128 is now the LRU; pinned, it stays and 256 goes instead.
+        assert!(t.pin(128));
+        assert!(t.probe(128), "a pinned line still answers");
+        let ev = t.reserve(384).unwrap().expect("a way is replaced");
+        assert_eq!(ev.addr, 256);
+        assert!(!t.pin(0), "absent");
     }
 
     #[test]

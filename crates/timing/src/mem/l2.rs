@@ -187,6 +187,10 @@ impl L2Slice {
         let present = self.tags.sectors(line);
         if r.kind == Kind::Write {
             // Write-allocate without a fetch: readable afterwards are the sectors it wrote whole.
+            // Every way of the set waiting for a fill: the write waits (a reservation failure).
+            if present.is_none() && !self.tags.can_reserve(line) {
+                return false;
+            }
             match present {
                 Some(_) => self.counts.hits += 1,
                 None => self.counts.misses += 1,
@@ -202,10 +206,25 @@ impl L2Slice {
             replies.push(r);
             return true;
         }
-        if !ch.can_accept() || !self.mshrs.can_add(line) {
+        if !ch.can_accept()
+            || !self.mshrs.can_add(line)
+            || (present.is_none() && !self.tags.can_reserve(line))
+        {
             return false;
         }
-        // A miss, or (sectored) a sector miss: only the missing sectors come from DRAM.
+        // A miss, or (sectored) a sector miss: only the missing sectors come from DRAM. The
+        // way is allocated now, not at the fill (GPGPU-Sim's allocate-on-miss, the `m` of
+        // every tested config's `-gpgpu_cache:dl2`): the victim leaves, and its write-back
+        // goes out, at the miss; the line is the most recently used from the miss on and no
+        // victim until its data arrives.
+        if present.is_some() {
+            self.tags.pin(line);
+        } else if let Some(Some(ev)) = self.tags.reserve(line) {
+            if ev.dirty {
+                self.counts.writebacks += 1;
+                self.writebacks.push_back(ev.addr);
+            }
+        }
         self.counts.misses += 1;
         self.mshrs.add(line, r);
         if self.sectored {
@@ -361,6 +380,64 @@ mod tests {
             at.extend(replies.drain(..).map(|_| now));
         }
         at
+    }
+
+    /// GPGPU-Sim's allocate-on-miss L2: a read miss takes its way at the miss, so the victim
+    /// (and its write-back) leaves before any fill comes back, and a set whose every way
+    /// waits for a fill refuses the next line miss.
+    #[test]
+    fn a_read_miss_takes_its_way_at_the_miss() {
+        let local = SliceLocal {
+            chunk: 256,
+            partitions: 1,
+            slices: 1,
+            interleave: None,
+        };
+        // One set of two ways.
+        let mut slice = L2Slice::new(0, 256, 2, 128, 64, 4, SetIndex::Linear, local, Some(32));
+        let req = |addr: u64, kind| Req {
+            addr,
+            kind,
+            sm: 0,
+            bytes: 128,
+            dest: Dest::Nobody,
+            sectors: 0xf,
+            whole: 0xf,
+        };
+        // Two dirty lines, then three reads of other lines; DRAM never answers here.
+        for (i, (addr, kind)) in [
+            (0, Kind::Write),
+            (128, Kind::Write),
+            (256, Kind::Read),
+            (384, Kind::Read),
+            (512, Kind::Read),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            slice
+                .input
+                .push(Reverse((i as u64, i as u64, req(addr, kind))));
+        }
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut ch = Channel::new(DramTiming::new(&cfg), 16, 64);
+        let mut replies = Vec::new();
+        let mut writebacks = Vec::new();
+        for now in 0..5 {
+            slice.cycle(now, 1000, &mut ch, &OneChannel, &mut replies);
+            writebacks.push(slice.counts.writebacks);
+        }
+        assert_eq!(
+            writebacks,
+            [0, 0, 1, 2, 2],
+            "each read miss evicts a dirty line at once"
+        );
+        assert_eq!(slice.counts.misses, 4, "two write misses, two read misses");
+        assert!(
+            slice.counts.reservation_fails > 0,
+            "both ways wait for fills: the third read waits"
+        );
+        assert_eq!(slice.input.len(), 1);
     }
 
     #[test]
