@@ -31,7 +31,7 @@ pub(crate) enum Plan {
     /// Global/local/constant/texture memory: the lines staged in `SmMem::lines` decide.
     Async {
         kind: AccKind,
-        /// Global or local memory (a long-latency result, for the scoreboard).
+        /// A long-latency result for the scoreboard ([`long_latency`]).
         long: bool,
     },
 }
@@ -108,7 +108,7 @@ impl SmMem {
                 self.stage_lines(cfg, inst, space, exec, size, at.age, &mut lanes);
                 Plan::Async {
                     kind: self.access_kind(inst, space),
-                    long: matches!(space, Space::Global | Space::Local),
+                    long: tex || long_latency(space),
                 }
             }
             // Function parameters and other on-chip spaces: an L1-latency access.
@@ -206,9 +206,17 @@ fn resolve_space(space: Space, exec: u32, lanes: &mut Lanes) -> Space {
     }
 }
 
+/// Whether a load from `space` is a *long operation*: what two-level scheduling demotes a warp
+/// for when its next instruction reads the result. GPGPU-Sim's `Scoreboard::reserveRegisters`
+/// marks loads from global, local, kernel-parameter and texture space (`longopregs`), whatever
+/// cache then serves them; constant and shared loads are short.
+pub(crate) fn long_latency(space: Space) -> bool {
+    matches!(space, Space::Global | Space::Local | Space::KernelParam)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::resolve_space;
+    use super::{long_latency, resolve_space};
     use warpsim_core::exec::operands::{classify_generic, Lanes, Window};
     use warpsim_core::exec::warp::WARP_SIZE;
     use warpsim_core::ir::Space;
@@ -251,5 +259,18 @@ mod tests {
             resolve_space(Space::Generic, 0b1, &mut lanes),
             Space::Global
         );
+    }
+
+    #[test]
+    fn kernel_parameter_loads_are_long_operations_as_in_gpgpusim() {
+        for (space, long) in [
+            (Space::Global, true),
+            (Space::Local, true),
+            (Space::KernelParam, true),
+            (Space::Const, false),
+            (Space::Shared, false),
+        ] {
+            assert_eq!(long_latency(space), long, "{space:?}");
+        }
     }
 }
