@@ -44,6 +44,10 @@ while i < len(args):
     if not a.startswith('--') or i + 1 >= len(args) or a[2:] not in opt:
         sys.exit(f'policies-correlate.sh: bad argument {a} (see --help)')
     opt[a[2:]] = args[i + 1]; i += 2
+# The runs work in correlation/policies: paths given relative to here must not move with them.
+for k in ('out', 'warpsim', 'gpgpusim'):
+    if opt[k]:
+        opt[k] = os.path.abspath(opt[k])
 sides = {'warpsim': ['warpsim'], 'gpgpusim': ['gpgpusim'], 'both': ['warpsim', 'gpgpusim']}[opt['sides']]
 ref_path = os.path.join(repo, 'correlation/reference/policies.csv')
 pol_dir = os.path.join(repo, 'correlation/policies')

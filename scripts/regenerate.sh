@@ -17,7 +17,7 @@
 #
 # Each step's wall time is printed; the reproduce logs (their first line is the run count and
 # time the README and docs/experiments/*.md quote) go to DIR (default target/regenerate).
-# About 10 minutes on 2 cores, 25 with --paper. Afterwards: check that the statistics moved only
+# About 9 minutes on 2 cores, 25 with --paper. Afterwards: check that the statistics moved only
 # where the change should move them (git diff), then bring the prose in line —
 # scripts/sync-claims.py rewrites the claim tables of docs/experiments/*.md from the reports.
 set -euo pipefail
