@@ -2,6 +2,19 @@
 
 use warpsim_core::config::{BankGroupIndex, ConfigError, GpuConfig, SetIndex, PRESETS};
 
+/// `preset` with the `key=value` overrides `o`.
+fn load(preset: &str, o: &[&str]) -> Result<GpuConfig, ConfigError> {
+    GpuConfig::load_with(preset, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+/// "key: why" of the `Invalid` error that `preset` with the overrides `o` must give.
+fn invalid(preset: &str, o: &[&str]) -> String {
+    match load(preset, o) {
+        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
+        other => panic!("{o:?}: {other:?}"),
+    }
+}
+
 #[test]
 fn presets_load_and_round_trip() {
     for (name, _) in PRESETS {
@@ -324,10 +337,7 @@ fn missing_file_is_an_io_error() {
 /// Values that used to be clamped, misattributed or allowed to allocate gigabytes.
 #[test]
 fn nothing_is_clamped_or_misattributed() {
-    let err = |o: &str| match GpuConfig::load_with("gtx480", &[o.to_string()]) {
-        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
-        other => panic!("{o}: {other:?}"),
-    };
+    let err = |o: &str| invalid("gtx480", &[o]);
     assert_eq!(
         err("l1d.miss_queue=0"),
         "l1d.miss_queue: 0 is out of range 1..=4096"
@@ -364,9 +374,6 @@ fn nothing_is_clamped_or_misattributed() {
 /// has a range, and a model with no collector at all is refused with the way out named.
 #[test]
 fn operand_collector_models_are_checked() {
-    let load = |p: &str, o: &[&str]| {
-        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
     assert_eq!(
         load("titanx-pascal", &[])
             .unwrap()
@@ -381,10 +388,7 @@ fn operand_collector_models_are_checked() {
             .per_scheduler,
         0
     );
-    let err = |p: &str, o: &[&str]| match load(p, o) {
-        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
-        other => panic!("{o:?}: {other:?}"),
-    };
+    let err = invalid;
     assert_eq!(
         err("titanx-pascal", &["operand_collectors.per_scheduler=17"]),
         "operand_collectors.per_scheduler: 17 is out of range 0..=16"
@@ -402,9 +406,6 @@ fn operand_collector_models_are_checked() {
 /// the section existed loads with none (the model it was written for).
 #[test]
 fn pipeline_stages_are_checked_and_optional_in_a_file() {
-    let load = |p: &str, o: &[&str]| {
-        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
     let g = load("gtx480", &[]).unwrap().pipeline;
     assert_eq!(
         (g.collect, g.dispatch, g.writeback, g.overhead()),
@@ -432,9 +433,6 @@ fn pipeline_stages_are_checked_and_optional_in_a_file() {
 /// shapes that cannot work are errors naming the key.
 #[test]
 fn dram_structure_keys_are_checked() {
-    let load = |p: &str, o: &[&str]| {
-        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
     let g = load("gtx480", &[]).unwrap().dram;
     assert_eq!((g.bank_groups, g.tCCDL, g.request_bytes), (4, 3, 32));
     let t = load("titanx-pascal", &[]).unwrap().dram;
@@ -442,10 +440,7 @@ fn dram_structure_keys_are_checked() {
         (t.bank_groups, t.bank_group_index, t.bank_interleave),
         (4, BankGroupIndex::Low, 128)
     );
-    let err = |o: &[&str]| match load("gtx480", o) {
-        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
-        other => panic!("{other:?}"),
-    };
+    let err = |o: &[&str]| invalid("gtx480", o);
     assert_eq!(
         err(&["dram.bank_groups=3"]),
         "dram.bank_groups: 3 groups cannot split dram.banks = 16 evenly"
@@ -506,9 +501,6 @@ fn dram_structure_keys_are_checked() {
 /// `sm.ldst_queue` to 0 (no queue), `sm.ldst_writeback` to false (no writeback port).
 #[test]
 fn other_instructions_latency_is_checked_and_optional_in_a_file() {
-    let load = |p: &str, o: &[&str]| {
-        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
     for p in ["gtx480", "titanx-pascal"] {
         let c = load(p, &[]).unwrap();
         assert_eq!(
@@ -624,9 +616,6 @@ fn policy_tables_default_once_and_resolve_in_full() {
 /// the router cannot run with refused by name.
 #[test]
 fn the_router_keys_are_checked() {
-    let load = |p: &str, o: &[&str]| {
-        GpuConfig::load_with(p, &o.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    };
     // BookSim's router where GPGPU-Sim's config runs BookSim (`.icnt` internal_speedup 2.0);
     // none where it runs its local crossbar (`-network_mode 2`).
     for (p, speedup) in [
@@ -644,10 +633,7 @@ fn the_router_keys_are_checked() {
     }
     let off = load("gtx480", &["icnt.internal_speedup=0"]).unwrap();
     assert_eq!(off.icnt.internal_speedup, 0.0);
-    let err = |o: &[&str]| match load("gtx480", o) {
-        Err(ConfigError::Invalid { key, why }) => format!("{key}: {why}"),
-        other => panic!("{other:?}"),
-    };
+    let err = |o: &[&str]| invalid("gtx480", o);
     assert_eq!(
         err(&["icnt.internal_speedup=0.1"]),
         "icnt.internal_speedup: 0.1 is out of range: 0 (no router) or 0.25..=16 router steps per cycle"
