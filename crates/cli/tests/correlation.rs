@@ -6,7 +6,10 @@
 //!   still is the program warpsim ran when the reference was made);
 //! - |our cycles / GPGPU-Sim's − 1| is within the row's recorded tolerance (today's gap plus
 //!   a margin): a change that moves warpsim away from GPGPU-Sim fails here; one that closes a
-//!   gap passes, and re-running the script records the smaller gap.
+//!   gap passes, and re-running the script records the smaller gap;
+//! - the issue-slot split (issued / idle / scoreboard / pipeline, % of scheduler cycles) is
+//!   within [`SPLIT_POINTS`] of GPGPU-Sim's in every part, or, on a row the reference already
+//!   records farther off, no more than [`SPLIT_SLACK`] points farther than it records.
 
 mod common;
 
@@ -15,6 +18,11 @@ use std::path::Path;
 
 use common::*;
 
+/// The issue-slot split target: every part within this many points of GPGPU-Sim's.
+const SPLIT_POINTS: f64 = 5.0;
+/// How much farther than the reference records a row already outside the target may drift.
+const SPLIT_SLACK: f64 = 2.0;
+
 struct RefRow {
     program: String,
     preset: String,
@@ -22,6 +30,27 @@ struct RefRow {
     gpgpusim_cycles: u64,
     warpsim_insts: u64,
     tolerance: f64,
+    /// GPGPU-Sim's issued / idle / scoreboard / pipeline %, and the largest part's gap the
+    /// reference records for warpsim (`None`: a side without the split).
+    split: Option<([f64; 4], f64)>,
+}
+
+/// A reference row's split, `issued_pct` and `idle/scoreboard/pipeline_pct` of one side.
+fn split_of(issued: &str, rest: &str) -> Option<[f64; 4]> {
+    let mut parts = rest.split('/').map(|x| x.parse::<f64>().ok());
+    Some([
+        issued.parse().ok()?,
+        parts.next()??,
+        parts.next()??,
+        parts.next()??,
+    ])
+}
+
+fn largest_gap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 fn reference() -> Vec<RefRow> {
@@ -40,12 +69,29 @@ fn reference() -> Vec<RefRow> {
             gpgpusim_cycles: r.get("gpgpusim_cycles").parse().unwrap(),
             warpsim_insts: r.get("warpsim_thread_insts").parse().unwrap(),
             tolerance: r.get("tolerance").parse().unwrap(),
+            split: split_of(
+                r.get("gpgpusim_issued_pct"),
+                r.get("gpgpusim_idle/scoreboard/pipeline_pct"),
+            )
+            .zip(split_of(
+                r.get("warpsim_issued_pct"),
+                r.get("warpsim_idle/scoreboard/pipeline_pct"),
+            ))
+            .map(|(g, w)| (g, largest_gap(&g, &w))),
         })
         .collect()
 }
 
-/// Cycles and thread instructions of the measured launches (all but `setup_*`).
-fn replay(r: &RefRow, dir: &Path) -> Result<(u64, u64), String> {
+/// What a replay measured over its measured launches (all but `setup_*`).
+struct Replayed {
+    cycles: u64,
+    insts: u64,
+    /// Issue slots: issued, idle, scoreboard, pipeline.
+    slots: [u64; 4],
+}
+
+/// Replays row `r`'s program on its preset and policy.
+fn replay(r: &RefRow, dir: &Path) -> Result<Replayed, String> {
     let stats = dir.join(format!("{}-{}-{}.json", r.program, r.preset, r.policy));
     let manifest = format!("{}.toml", r.program);
     // The preset as GPGPU-Sim's tested config has it (correlation/configs).
@@ -67,20 +113,33 @@ fn replay(r: &RefRow, dir: &Path) -> Result<(u64, u64), String> {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&stats).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
-    let (mut cycles, mut insts) = (0, 0);
+    let mut got = Replayed {
+        cycles: 0,
+        insts: 0,
+        slots: [0; 4],
+    };
     for k in v["kernels"].as_array().ok_or("no kernels")? {
         if !k["kernel"].as_str().unwrap_or("").starts_with("setup_") {
-            cycles += k["timing"]["cycles"].as_u64().ok_or("no cycles")?;
-            insts += k["thread_instructions"]
+            got.cycles += k["timing"]["cycles"].as_u64().ok_or("no cycles")?;
+            got.insts += k["thread_instructions"]
                 .as_u64()
                 .ok_or("no thread_instructions")?;
+            for (n, part) in got
+                .slots
+                .iter_mut()
+                .zip(["issued", "idle", "scoreboard", "pipeline"])
+            {
+                *n += k["timing"]["issue"][part]
+                    .as_u64()
+                    .ok_or("no issue slots")?;
+            }
         }
     }
-    Ok((cycles, insts))
+    Ok(got)
 }
 
 #[test]
-fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
+fn cycles_and_issue_slots_stay_within_the_recorded_gaps_to_gpgpusim() {
     let rows = reference();
     let mut programs: Vec<&str> = rows.iter().map(|r| r.program.as_str()).collect();
     programs.sort();
@@ -95,7 +154,7 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
         .map(|n| n.get())
         .unwrap_or(2);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: BTreeMap<usize, Result<(u64, u64), String>> = std::thread::scope(|s| {
+    let results: BTreeMap<usize, Result<Replayed, String>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
@@ -119,7 +178,24 @@ fn cycles_stay_within_the_recorded_gaps_to_gpgpusim() {
         let what = format!("{} {} {}", r.program, r.preset, r.policy);
         match &results[&i] {
             Err(e) => failures.push(format!("{what}: {e}")),
-            Ok((cycles, insts)) => {
+            Ok(Replayed {
+                cycles,
+                insts,
+                slots,
+            }) => {
+                if let Some((gpgpusim, recorded)) = r.split {
+                    let total = slots.iter().sum::<u64>().max(1) as f64;
+                    let ours = slots.map(|n| 100.0 * n as f64 / total);
+                    let gap = largest_gap(&gpgpusim, &ours);
+                    let limit = SPLIT_POINTS.max(recorded + SPLIT_SLACK);
+                    // (The reference rounds each part to 0.1 points.)
+                    if gap > limit + 0.05 {
+                        failures.push(format!(
+                            "{what}: issue slots issued/idle/scoreboard/pipeline {ours:.1?} %, \
+                             {gap:.1} points from GPGPU-Sim's {gpgpusim:?} (limit {limit:.1})"
+                        ));
+                    }
+                }
                 if *insts != r.warpsim_insts {
                     failures.push(format!(
                         "{what}: {insts} thread instructions, the reference ran {}",

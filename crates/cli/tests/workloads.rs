@@ -534,6 +534,10 @@ fn list_policies_and_configs() {
     assert_contains(&r, "L1D 32-128 KB (unified 128 KB with shared memory)");
     assert_contains(
         &r,
+        "rtx2060         30 SMs at 1365 MHz core clock, 4 schedulers/SM, 32 warps/SM, 64 KB shared/SM, L1D 32-64 KB (unified 96 KB with shared memory), L2 3072 KB",
+    );
+    assert_contains(
+        &r,
         "rtx3070         46 SMs at 1132 MHz core clock, 4 schedulers/SM, 48 warps/SM, 100 KB shared/SM, L1D 28-128 KB (unified 128 KB with shared memory), L2 4096 KB",
     );
 }
@@ -625,23 +629,26 @@ fn suite_runs_every_program() {
     }
 }
 
-/// The basic set in timing mode on rtx3070 (GPGPU-Sim's SM86_RTX3070), under GTO and under
-/// LRR, the scheduler that config selects: every program verifies.
+/// The basic set in timing mode on rtx2060 and rtx3070 (GPGPU-Sim's SM75_RTX2060 and
+/// SM86_RTX3070), under GTO and under LRR, the scheduler those configs select: every program
+/// verifies.
 #[test]
-fn suite_basic_verifies_on_rtx3070_under_gto_and_lrr() {
+fn suite_basic_verifies_on_rtx2060_and_rtx3070_under_gto_and_lrr() {
     let n = warpsim_suite::set("basic").unwrap().len();
-    for policy in ["gto", "lrr"] {
-        let r = warpsim(
-            &[
-                "suite", "--set", "basic", "--config", "rtx3070", "--policy", policy,
-            ],
-            &data(),
-        );
-        assert_code(&r, 0);
-        assert_contains(
-            &r,
-            &format!("{n} of {n} programs verified (small, timing rtx3070/{policy},"),
-        );
+    for preset in ["rtx2060", "rtx3070"] {
+        for policy in ["gto", "lrr"] {
+            let r = warpsim(
+                &[
+                    "suite", "--set", "basic", "--config", preset, "--policy", policy,
+                ],
+                &data(),
+            );
+            assert_code(&r, 0);
+            assert_contains(
+                &r,
+                &format!("{n} of {n} programs verified (small, timing {preset}/{policy},"),
+            );
+        }
     }
 }
 

@@ -123,7 +123,7 @@ fn a_file_may_start_from_a_preset() {
     let e = GpuConfig::from_toml("mine.toml", "base = \"gtx580\"\n", &[]).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal, qv100, rtx3070)"
+        "`base`: \"gtx580\" is not a preset (presets: gtx480, titanx-pascal, qv100, rtx2060, rtx3070)"
     );
     let e = GpuConfig::from_toml("mine.toml", "base = 4\n", &[]).unwrap_err();
     assert!(
@@ -160,6 +160,7 @@ fn unknown_preset_lists_the_presets() {
                 "gtx480".into(),
                 "titanx-pascal".into(),
                 "qv100".into(),
+                "rtx2060".into(),
                 "rtx3070".into()
             ]
         }
@@ -622,6 +623,7 @@ fn the_router_keys_are_checked() {
         ("gtx480", 2.0),
         ("titanx-pascal", 2.0),
         ("qv100", 0.0),
+        ("rtx2060", 0.0),
         ("rtx3070", 0.0),
     ] {
         let icnt = load(p, &[]).unwrap().icnt;

@@ -1,6 +1,7 @@
-//! The rtx3070 preset (GPGPU-Sim 4.2's SM86_RTX3070): its values as the GPGPU-Sim config
-//! gives them, and the L1 the unified array leaves a launch for each of the config's
-//! `-gpgpu_shmem_option` carve-outs.
+//! The GDDR6 presets rtx3070 and rtx2060 (GPGPU-Sim 4.2's SM86_RTX3070 and SM75_RTX2060):
+//! their values as the GPGPU-Sim configs give them (rtx2060 as rtx3070's with the values its
+//! config sets otherwise), and the L1 the unified array leaves a launch for each of the
+//! configs' `-gpgpu_shmem_option` carve-outs.
 
 use warpsim_core::config::{BankGroupIndex, GpuConfig, PartitionIndex, SetIndex};
 
@@ -8,6 +9,10 @@ const KIB: u32 = 1024;
 
 fn rtx3070() -> GpuConfig {
     GpuConfig::load("rtx3070").unwrap()
+}
+
+fn rtx2060() -> GpuConfig {
+    GpuConfig::load("rtx2060").unwrap()
 }
 
 #[test]
@@ -119,13 +124,18 @@ fn rtx3070_is_sm86_rtx3070() {
     assert_eq!(d.burst * d.bus_bytes * d.chips, d.request_bytes);
 }
 
-#[test]
-fn rtx3070s_gddr6_moves_448_gb_a_second() {
-    let c = rtx3070();
+/// Peak DRAM bandwidth in GB/s: channels × chips × bus bytes × transfers a clock × clock.
+fn dram_gb_s(c: &GpuConfig) -> f64 {
     let d = &c.dram;
     let bytes_per_dram_clock = (d.partitions * d.chips * d.bus_bytes * d.data_rate) as f64;
-    let gb_s = bytes_per_dram_clock * c.gpu.dram_clock_mhz * 1e6 / 1e9;
-    assert!((gb_s - 448.064).abs() < 1e-9, "{gb_s}");
+    bytes_per_dram_clock * c.gpu.dram_clock_mhz * 1e6 / 1e9
+}
+
+#[test]
+fn the_gddr6_presets_move_448_and_336_gb_a_second() {
+    let (ampere, turing) = (dram_gb_s(&rtx3070()), dram_gb_s(&rtx2060()));
+    assert!((ampere - 448.064).abs() < 1e-9, "{ampere}");
+    assert!((turing - 336.048).abs() < 1e-9, "{turing}");
 }
 
 #[test]
@@ -171,4 +181,115 @@ fn a_launch_config_on_rtx3070_carries_its_carved_l1() {
     back.l1d.size = c.l1d.size;
     back.l1d.assoc = c.l1d.assoc;
     assert_eq!(back, c);
+}
+
+#[test]
+fn rtx2060_is_sm75_rtx2060() {
+    let c = rtx2060();
+    assert_eq!(c.name, "rtx2060");
+    assert_eq!(
+        (
+            c.gpu.num_sms,
+            c.gpu.core_clock_mhz,
+            c.gpu.icnt_clock_mhz,
+            c.gpu.l2_clock_mhz,
+            c.gpu.dram_clock_mhz
+        ),
+        (30, 1365.0, 1365.0, 1365.0, 3500.5)
+    );
+    assert_eq!(c.gpu.compute_capability, [7, 5]);
+    // -gpgpu_shader_core_pipeline 1024:32, -gpgpu_shader_cta 16, 64 KB shared.
+    assert_eq!(
+        (
+            c.sm.max_threads,
+            c.sm.max_warps,
+            c.sm.max_ctas,
+            c.sm.registers,
+            c.sm.shared_memory
+        ),
+        (1024, 32, 16, 65536, 64 * KIB)
+    );
+    assert_eq!((c.sm.shared_latency, c.l1d.latency), (30, 32));
+    // FP32 issues every other cycle (-ptx_opcode_initiation_fp 2,2,2,2,4).
+    assert_eq!(c.initiation.fp32, [2, 2, 2, 2, 4]);
+    // dl1 S:4:128:64, A:256:32, scaled to the whole 96 KB array: 192 ways of 4 sets.
+    assert_eq!(
+        (c.l1d.size, c.l1d.assoc, c.l1d.line, c.l1d.sector),
+        (96 * KIB, 192, 128, 32)
+    );
+    assert_eq!(
+        (c.l1d.mshrs, c.l1d.mshr_merge, c.l1d.miss_queue),
+        (256, 32, 16)
+    );
+    assert_eq!(c.l1d.unified_size, 96 * KIB);
+    assert_eq!(c.l1d.shared_carveouts, [32 * KIB, 64 * KIB]);
+    // 12 channels x 2 sub-partitions of 128 KB (dl2 S:64:128:16), consecutive partition index.
+    assert_eq!(
+        (c.l2.size, c.l2.slices, c.l2.latency, c.l2.index),
+        (3 << 20, 24, 194, SetIndex::Ipoly)
+    );
+    assert_eq!(c.l2.size / c.l2.slices, 64 * 128 * 16);
+    assert_eq!(c.l2.partition_index, PartitionIndex::Consecutive);
+    assert_eq!((c.dram.partitions, c.dram.latency), (12, 96));
+}
+
+#[test]
+fn rtx2060_shares_the_rest_of_sm86_rtx3070s_config() {
+    // Everything the two tested configs do not set differently is the same: the preset is
+    // rtx3070's with the values above replaced.
+    let turing = rtx2060();
+    let mut ampere = GpuConfig::load("rtx3070").unwrap();
+    ampere.name = turing.name.clone();
+    ampere.gpu.num_sms = turing.gpu.num_sms;
+    ampere.gpu.core_clock_mhz = turing.gpu.core_clock_mhz;
+    ampere.gpu.icnt_clock_mhz = turing.gpu.icnt_clock_mhz;
+    ampere.gpu.l2_clock_mhz = turing.gpu.l2_clock_mhz;
+    ampere.gpu.compute_capability = turing.gpu.compute_capability;
+    for (a, t) in [
+        (&mut ampere.sm.max_threads, turing.sm.max_threads),
+        (&mut ampere.sm.max_warps, turing.sm.max_warps),
+        (&mut ampere.sm.max_ctas, turing.sm.max_ctas),
+        (&mut ampere.sm.shared_memory, turing.sm.shared_memory),
+        (&mut ampere.sm.shared_latency, turing.sm.shared_latency),
+        (&mut ampere.l1d.size, turing.l1d.size),
+        (&mut ampere.l1d.assoc, turing.l1d.assoc),
+        (&mut ampere.l1d.latency, turing.l1d.latency),
+        (&mut ampere.l1d.mshrs, turing.l1d.mshrs),
+        (&mut ampere.l1d.mshr_merge, turing.l1d.mshr_merge),
+        (&mut ampere.l1d.unified_size, turing.l1d.unified_size),
+        (&mut ampere.l2.size, turing.l2.size),
+        (&mut ampere.l2.slices, turing.l2.slices),
+        (&mut ampere.l2.latency, turing.l2.latency),
+        (&mut ampere.dram.partitions, turing.dram.partitions),
+        (&mut ampere.dram.latency, turing.dram.latency),
+    ] {
+        *a = t;
+    }
+    ampere.initiation.fp32 = turing.initiation.fp32;
+    ampere.l1d.shared_carveouts = turing.l1d.shared_carveouts.clone();
+    ampere.l2.partition_index = turing.l2.partition_index;
+    assert_eq!(ampere, turing);
+}
+
+#[test]
+fn rtx2060s_carve_outs_follow_gpgpu_sims_shmem_option_list() {
+    // GPGPU-Sim's adaptive cache: the smallest of the 32 and 64 KB options that holds the
+    // launch's shared memory per SM; the L1 keeps its 4 sets and takes 192 × (1 − option /
+    // 96 KB) + 0.5 ways, truncated: 128 ways (64 KB) or 64 ways (32 KB).
+    let l1 = rtx2060().l1d;
+    let cases: [(u32, u32); 6] = [
+        (0, 128), // no shared memory still carves out the 32 KB option
+        (1, 128),
+        (32 * KIB, 128),
+        (32 * KIB + 1, 64),
+        (64 * KIB, 64),
+        (64 * KIB + 512, 64), // past every option: the largest
+    ];
+    for (shared, ways) in cases {
+        assert_eq!(
+            l1.carved(shared as u64),
+            (ways * 4 * 128, ways),
+            "{shared} bytes of shared memory"
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`, `qv100`, `rtx3070`) or path of a TOML config (default `gtx480`) |
+//! | `WARPSIM_CONFIG` | GPU preset name (`gtx480`, `titanx-pascal`, `qv100`, `rtx2060`, `rtx3070`) or path of a TOML config (default `gtx480`) |
 //! | `WARPSIM_MODE` | `timing` (default: the cycle-level model) or `functional` |
 //! | `WARPSIM_POLICY` | issue policy (`warpsim list policies`): `gto` (default), `mwf-gto`, … ; `ISSUE+FETCH` (`mwf-gto+cff`) names the fetch policy too, `+ws` adds warp sharing (`gto+ws`); `tls:N` sets `policy.tls.active` |
 //! | `WARPSIM_FETCH` | fetch policy: `rr` (default), `cff`, `fef` |

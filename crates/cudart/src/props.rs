@@ -2,7 +2,7 @@
 //! the configured preset (`WARPSIM_CONFIG`; default `gtx480`: 15 SMs, 1536 threads / 8 CTAs /
 //! 32768 registers / 48 KB shared memory per SM, 700 MHz core clock) reporting the preset's
 //! `gpu.compute_capability` (7.5 on gtx480 and titanx-pascal, because the PTX they run targets
-//! sm_75; 7.0 on qv100, a Volta; 8.6 on rtx3070, an Ampere) and a memory bus as wide as its
+//! sm_75; 7.0 on qv100, a Volta; 7.5 on rtx2060, a Turing; 8.6 on rtx3070, an Ampere) and a memory bus as wide as its
 //! DRAM channels together (384 bits on gtx480 and titanx-pascal, 4096 on qv100's HBM2, 256 on
 //! rtx3070's GDDR6). Per-block limits stay CUDA's
 //! defaults (1024 threads, 48 KB shared memory without opt-in).
@@ -407,6 +407,26 @@ mod tests {
         assert_eq!(attribute(&l, 38), Some(6 << 20));
         assert_eq!(attribute(&l, 13), Some(1_447_000));
         assert_eq!(p.sharedMemPerMultiprocessor, 96 * 1024);
+    }
+
+    #[test]
+    fn describes_the_rtx2060_preset() {
+        // SM75_RTX2060: 30 SMs of 1024 threads, compute capability 7.5, 12 GDDR6 channels of
+        // 16 bits at 3500.5 MHz, 3 MB L2, 64 KB shared memory per SM (48 KB per block).
+        let l = Limits::of(&GpuConfig::load("rtx2060").unwrap());
+        let p = properties(&l);
+        assert_eq!(name_of(&p), "warpsim (rtx2060)");
+        assert_eq!((p.major, p.minor, p.multiProcessorCount), (7, 5, 30));
+        assert_eq!((attribute(&l, 75), attribute(&l, 76)), (Some(7), Some(5)));
+        assert_eq!(attribute(&l, 39), Some(1024));
+        assert_eq!(attribute(&l, 37), Some(192));
+        assert_eq!(attribute(&l, 38), Some(3 << 20));
+        assert_eq!(attribute(&l, 13), Some(1_365_000));
+        assert_eq!(attribute(&l, 36), Some(3_500_500));
+        assert_eq!(
+            (p.sharedMemPerMultiprocessor, p.sharedMemPerBlock),
+            (64 * 1024, 48 * 1024)
+        );
     }
 
     #[test]

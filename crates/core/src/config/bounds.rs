@@ -136,6 +136,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("l2.mshrs", u(c.l2.mshrs), 1, 4096),
         ("l2.mshr_merge", u(c.l2.mshr_merge), 1, 1024),
         ("l2.latency", u(c.l2.latency), 1, CYCLES),
+        ("l2.dram_queue", u(c.l2.dram_queue), 0, 1 << 16),
         ("dram.partitions", u(c.dram.partitions), 1, 64),
         ("dram.banks", u(c.dram.banks), 1, 256),
         ("dram.bus_bytes", u(c.dram.bus_bytes), 1, 64),

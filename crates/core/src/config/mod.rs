@@ -18,6 +18,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("gtx480", include_str!("presets/gtx480.toml")),
     ("titanx-pascal", include_str!("presets/titanx-pascal.toml")),
     ("qv100", include_str!("presets/qv100.toml")),
+    ("rtx2060", include_str!("presets/rtx2060.toml")),
     ("rtx3070", include_str!("presets/rtx3070.toml")),
 ];
 

@@ -415,6 +415,14 @@ pub struct L2 {
     /// 2026-11-28).
     #[serde(default)]
     pub sector_per_cycle: bool,
+    /// Requests a slice holds for DRAM beyond what its channel takes: GPGPU-Sim's L2 miss
+    /// queue (`-gpgpu_cache:dl2 …,N:…`) plus its L2-to-DRAM queue (the second number of
+    /// `-gpgpu_dram_partition_queues`). A miss is refused (a reservation failure) only when
+    /// this queue is full; it moves to the channel, one request a cycle, while the channel has
+    /// room. 0: a miss goes straight to the channel and is refused when the channel is full
+    /// (warpsim until 2026-12-01).
+    #[serde(default)]
+    pub dram_queue: u32,
     /// Bytes of a partition's own address space one slice takes before the partition's next
     /// slice does: GPGPU-Sim picks the sub-partition with the low bit of the DRAM bank in its
     /// address map (`addrdec_tlx`: `chip × n + (bank & (n − 1))`). SM2_GTX480's map puts that

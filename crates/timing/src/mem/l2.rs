@@ -33,6 +33,11 @@ pub struct L2Slice {
     pub(super) fills: VecDeque<u64>,
     /// Dirty lines evicted, to write to DRAM.
     writebacks: VecDeque<u64>,
+    /// DRAM requests waiting for room in the channel (`l2.dram_queue`; GPGPU-Sim's L2 miss
+    /// queue and L2-to-DRAM queue), oldest first, with their bytes.
+    to_dram: VecDeque<(DramReq, u64)>,
+    /// Their capacity (0: none, a request goes straight to the channel).
+    dram_queue: usize,
     waiters: Vec<Req>,
     /// Per-sector valid bits (`l2.sectored`), sectors of `sector` bytes.
     sectored: bool,
@@ -73,6 +78,8 @@ impl L2Slice {
             input: BinaryHeap::with_capacity(256),
             fills: VecDeque::with_capacity(64),
             writebacks: VecDeque::with_capacity(64),
+            to_dram: VecDeque::new(),
+            dram_queue: 0,
             waiters: Vec::with_capacity(merge.max(1) as usize),
             sectored: sectors.is_some(),
             sector,
@@ -89,24 +96,36 @@ impl L2Slice {
         self
     }
 
+    /// A slice that holds up to `n` DRAM requests the channel has no room for yet
+    /// (`l2.dram_queue`).
+    pub fn with_dram_queue(mut self, n: u32) -> L2Slice {
+        self.dram_queue = n as usize;
+        self.to_dram = VecDeque::with_capacity(self.dram_queue);
+        self
+    }
+
     /// A new launch: in-flight requests, fills, write-backs and MSHRs are dropped (their
     /// lines were never installed, so nothing waits on them); tags and dirty bits stay.
     pub fn begin_launch(&mut self) {
         self.input.clear();
         self.fills.clear();
         self.writebacks.clear();
+        self.to_dram.clear();
         self.mshrs.clear();
         self.port_free = 0;
         self.counts = CacheCounts::default();
     }
 
     pub fn busy(&self) -> bool {
-        !(self.input.is_empty() && self.fills.is_empty() && self.writebacks.is_empty())
+        !(self.input.is_empty()
+            && self.fills.is_empty()
+            && self.writebacks.is_empty()
+            && self.to_dram.is_empty())
     }
 
     /// Earliest cycle this slice has work (`u64::MAX` when none).
     pub fn next_event(&self, now: u64) -> u64 {
-        if !self.fills.is_empty() || !self.writebacks.is_empty() {
+        if !self.fills.is_empty() || !self.writebacks.is_empty() || !self.to_dram.is_empty() {
             return now + 1;
         }
         self.input
@@ -123,14 +142,25 @@ impl L2Slice {
         map: &impl Locate,
         replies: &mut Vec<Req>,
     ) {
+        if let Some(&(r, bytes)) = self.to_dram.front() {
+            if ch.can_accept() {
+                self.to_dram.pop_front();
+                ch.push(now + dram_latency, r, bytes);
+            }
+        }
         if let Some(line) = self.fills.pop_front() {
             self.install(line, replies);
         }
         if let Some(&line) = self.writebacks.front() {
-            if ch.can_accept() {
+            if self.dram_room(ch) {
                 self.writebacks.pop_front();
                 let bytes = self.tags.line_bytes();
-                ch.push(now + dram_latency, map.dram_req(line, true, self.id), bytes);
+                self.send_dram(
+                    now + dram_latency,
+                    ch,
+                    map.dram_req(line, true, self.id),
+                    bytes,
+                );
             }
         }
         let Some(&Reverse((at, _, r))) = self.input.peek() else {
@@ -175,7 +205,7 @@ impl L2Slice {
             } else {
                 0
             };
-            if (extra != 0 && !ch.can_accept()) || self.mshrs.add(line, r) == MshrAdd::Full {
+            if (extra != 0 && !self.dram_room(ch)) || self.mshrs.add(line, r) == MshrAdd::Full {
                 return false;
             }
             if extra != 0 {
@@ -206,7 +236,7 @@ impl L2Slice {
             replies.push(r);
             return true;
         }
-        if !ch.can_accept()
+        if !self.dram_room(ch)
             || !self.mshrs.can_add(line)
             || (present.is_none() && !self.tags.can_reserve(line))
         {
@@ -232,11 +262,8 @@ impl L2Slice {
         } else {
             // GPGPU-Sim's sectored L2 asks for the sectors the miss wants; the line is then
             // installed whole (no per-sector valid bits).
-            ch.push(
-                now + dram_latency,
-                map.dram_req(line, false, self.id),
-                r.bytes as u64,
-            );
+            let req = map.dram_req(line, false, self.id);
+            self.send_dram(now + dram_latency, ch, req, r.bytes as u64);
         }
         true
     }
@@ -250,7 +277,29 @@ impl L2Slice {
         (mask << ((addr - line) / self.sector)) & self.all
     }
 
-    /// Asks DRAM for `sectors` of `line`, whose MSHR entry exists (check `ch.can_accept()`).
+    /// Room for one more DRAM request: in the slice's own queue (`l2.dram_queue`), or,
+    /// without one, in the channel.
+    #[inline]
+    fn dram_room(&self, ch: &Channel) -> bool {
+        if self.dram_queue == 0 {
+            ch.can_accept()
+        } else {
+            self.to_dram.len() < self.dram_queue
+        }
+    }
+
+    /// Sends `r` (`bytes`) towards DRAM: into the slice's queue, or straight into the channel
+    /// (joining its scheduler at cycle `at`). Check [`L2Slice::dram_room`] first.
+    #[inline]
+    fn send_dram(&mut self, at: u64, ch: &mut Channel, r: DramReq, bytes: u64) {
+        if self.dram_queue == 0 {
+            ch.push(at, r, bytes);
+        } else {
+            self.to_dram.push_back((r, bytes));
+        }
+    }
+
+    /// Asks DRAM for `sectors` of `line`, whose MSHR entry exists (check `dram_room` first).
     fn fetch(
         &mut self,
         now: u64,
@@ -265,11 +314,8 @@ impl L2Slice {
             f.outstanding += 1;
         }
         let bytes = sectors.count_ones() as u64 * self.sector;
-        ch.push(
-            now + dram_latency,
-            map.dram_req(line, false, self.id),
-            bytes,
-        );
+        let req = map.dram_req(line, false, self.id);
+        self.send_dram(now + dram_latency, ch, req, bytes);
     }
 
     /// A host copy wrote the byte at `addr`: its sector (the whole line, unsectored) is
@@ -324,6 +370,28 @@ mod tests {
     use crate::mem::Dest;
     use warpsim_core::config::{GpuConfig, SetIndex};
 
+    /// The address map of a GPU with one partition of one slice.
+    const LONE_SLICE: SliceLocal = SliceLocal {
+        chunk: 256,
+        partitions: 1,
+        slices: 1,
+        interleave: None,
+    };
+
+    /// A request from SM 0 that answers nobody, for the first `sectors` sectors of the line at
+    /// `addr`, each whole.
+    fn request(addr: u64, kind: Kind, sectors: u32) -> Req {
+        Req {
+            addr,
+            kind,
+            sm: 0,
+            bytes: 32 * sectors as u16,
+            dest: Dest::Nobody,
+            sectors: (1 << sectors) - 1,
+            whole: (1 << sectors) - 1,
+        }
+    }
+
     struct OneChannel;
 
     impl Locate for OneChannel {
@@ -342,12 +410,7 @@ mod tests {
     /// The cycles at which a slice serves writes of `sectors` sectors each (writes are
     /// acknowledged when served), all waiting from cycle 0.
     fn served_at(sector_per_cycle: bool, sectors: u32) -> Vec<u64> {
-        let local = SliceLocal {
-            chunk: 256,
-            partitions: 1,
-            slices: 1,
-            interleave: None,
-        };
+        let local = LONE_SLICE;
         let mut slice = L2Slice::new(
             0,
             64 * 1024,
@@ -361,15 +424,7 @@ mod tests {
         )
         .with_sector_per_cycle(sector_per_cycle);
         for i in 0..3u64 {
-            let r = Req {
-                addr: i * 128,
-                kind: Kind::Write,
-                sm: 0,
-                bytes: 32 * sectors as u16,
-                dest: Dest::Nobody,
-                sectors: (1 << sectors) - 1,
-                whole: (1 << sectors) - 1,
-            };
+            let r = request(i * 128, Kind::Write, sectors);
             slice.input.push(Reverse((0, i, r)));
         }
         let cfg = GpuConfig::load("gtx480").unwrap();
@@ -382,28 +437,48 @@ mod tests {
         at
     }
 
+    /// Read misses a slice takes while its channel (room for one request, never drained
+    /// here) is full: without `l2.dram_queue` only the one the channel takes; with a queue of
+    /// `n`, that many more wait in the slice (GPGPU-Sim's L2 miss and L2-to-DRAM queues), and
+    /// the next is refused.
+    fn misses_taken(dram_queue: u32) -> (u64, u64) {
+        let local = LONE_SLICE;
+        let mut slice = L2Slice::new(0, 64 * 1024, 8, 128, 64, 4, SetIndex::Linear, local, None)
+            .with_dram_queue(dram_queue);
+        for i in 0..6u64 {
+            slice
+                .input
+                .push(Reverse((0, i, request(i * 128, Kind::Read, 4))));
+        }
+        let cfg = GpuConfig::load("gtx480").unwrap();
+        let mut ch = Channel::new(DramTiming::new(&cfg), 16, 1);
+        let mut replies = Vec::new();
+        for now in 0..12 {
+            slice.cycle(now, 0, &mut ch, &OneChannel, &mut replies);
+        }
+        (slice.counts.misses, slice.counts.reservation_fails)
+    }
+
+    #[test]
+    fn a_dram_queue_takes_misses_the_full_channel_cannot() {
+        let (misses, fails) = misses_taken(0);
+        assert_eq!(misses, 1, "only the channel's one request");
+        assert!(fails > 0);
+        let (misses, fails) = misses_taken(3);
+        assert_eq!(misses, 4, "the channel's one and three queued in the slice");
+        assert!(fails > 0, "the fifth waits");
+        assert_eq!(misses_taken(16), (6, 0), "room for all six");
+    }
+
     /// GPGPU-Sim's allocate-on-miss L2: a read miss takes its way at the miss, so the victim
     /// (and its write-back) leaves before any fill comes back, and a set whose every way
     /// waits for a fill refuses the next line miss.
     #[test]
     fn a_read_miss_takes_its_way_at_the_miss() {
-        let local = SliceLocal {
-            chunk: 256,
-            partitions: 1,
-            slices: 1,
-            interleave: None,
-        };
+        let local = LONE_SLICE;
         // One set of two ways.
         let mut slice = L2Slice::new(0, 256, 2, 128, 64, 4, SetIndex::Linear, local, Some(32));
-        let req = |addr: u64, kind| Req {
-            addr,
-            kind,
-            sm: 0,
-            bytes: 128,
-            dest: Dest::Nobody,
-            sectors: 0xf,
-            whole: 0xf,
-        };
+        let req = |addr: u64, kind| request(addr, kind, 4);
         // Two dirty lines, then three reads of other lines; DRAM never answers here.
         for (i, (addr, kind)) in [
             (0, Kind::Write),

@@ -420,6 +420,7 @@ impl MemSystem {
                         cfg.l2.sectored.then_some(cfg.coalescer.sector_bytes),
                     )
                     .with_sector_per_cycle(cfg.l2.sector_per_cycle)
+                    .with_dram_queue(cfg.l2.dram_queue)
                 })
                 .collect(),
             channels: (0..cfg.dram.partitions.max(1))

@@ -17,7 +17,7 @@
 //!
 //! The line arrives either after a fixed latency (`l1i.miss_path = "fixed"`: `l2.latency + 2 ×
 //! icnt.latency`, no contention) or when the read request the miss queued (`requests`, sent
-//! by the SM's memory stage ahead of its data misses, at most `l1i.miss_queue` unsent) comes
+//! by the SM's memory stage after its data requests, at most `l1i.miss_queue` unsent) comes
 //! back from L2 (`"memory"`, GPGPU-Sim's path: a cold line costs a DRAM access).
 
 use crate::ids::WarpSlot;

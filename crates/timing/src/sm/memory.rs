@@ -610,7 +610,17 @@ impl SmMem {
                 }
             }
         }
-        // An instruction miss goes first: every warp that needs the line waits for it.
+        if let Some(&r) = self.miss_queue.front() {
+            if p.net.can_send(sm, &r, now) {
+                self.miss_queue.pop_front();
+                p.net.send(now, r);
+            }
+        }
+        // An instruction miss goes last, into whatever room the data side left in the port:
+        // GPGPU-Sim's SM cycle drains the L1 D-cache's miss queue and the LD/ST unit's
+        // bypassing accesses (`ldst_unit::cycle`, in `execute`) before the I-cache's miss
+        // queue (`m_L1I->cycle`, at the end of `fetch`), so a port kept full by data
+        // requests starves instruction misses and the warps wait with empty I-buffers.
         if let Some(line) = p.front.next_icache_request() {
             let bytes = p.front.icache().line();
             let r = Req {
@@ -624,12 +634,6 @@ impl SmMem {
             };
             if p.net.can_send(sm, &r, now) {
                 p.front.icache_request_sent();
-                p.net.send(now, r);
-            }
-        }
-        if let Some(&r) = self.miss_queue.front() {
-            if p.net.can_send(sm, &r, now) {
-                self.miss_queue.pop_front();
                 p.net.send(now, r);
             }
         }
