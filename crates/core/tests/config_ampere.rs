@@ -15,33 +15,39 @@ fn rtx2060() -> GpuConfig {
     GpuConfig::load("rtx2060").unwrap()
 }
 
+/// SMs and the core, interconnect, L2 and DRAM clocks (MHz).
+fn clocks(c: &GpuConfig) -> (u32, f64, f64, f64, f64) {
+    let g = &c.gpu;
+    (
+        g.num_sms,
+        g.core_clock_mhz,
+        g.icnt_clock_mhz,
+        g.l2_clock_mhz,
+        g.dram_clock_mhz,
+    )
+}
+
+/// An SM's threads, warps, CTAs, registers and shared-memory bytes.
+fn sm_limits(c: &GpuConfig) -> (u32, u32, u32, u32, u32) {
+    let m = &c.sm;
+    (
+        m.max_threads,
+        m.max_warps,
+        m.max_ctas,
+        m.registers,
+        m.shared_memory,
+    )
+}
+
 #[test]
 fn rtx3070_is_sm86_rtx3070() {
     let c = rtx3070();
     assert_eq!(c.name, "rtx3070");
-    assert_eq!(
-        (
-            c.gpu.num_sms,
-            c.gpu.core_clock_mhz,
-            c.gpu.icnt_clock_mhz,
-            c.gpu.l2_clock_mhz,
-            c.gpu.dram_clock_mhz
-        ),
-        (46, 1132.0, 1132.0, 1132.0, 3500.5)
-    );
+    assert_eq!(clocks(&c), (46, 1132.0, 1132.0, 1132.0, 3500.5));
     assert_eq!(c.gpu.compute_capability, [8, 6]);
     assert_eq!(c.gpu.kernel_launch_latency, 5000);
     // -gpgpu_shader_core_pipeline 1536:32, -gpgpu_shader_cta 32, 64 K registers, 100 KB shared.
-    assert_eq!(
-        (
-            c.sm.max_threads,
-            c.sm.max_warps,
-            c.sm.max_ctas,
-            c.sm.registers,
-            c.sm.shared_memory
-        ),
-        (1536, 48, 32, 65536, 100 * KIB)
-    );
+    assert_eq!(sm_limits(&c), (1536, 48, 32, 65536, 100 * KIB));
     assert_eq!((c.sm.shared_latency, c.l1d.latency), (29, 39));
     assert_eq!(
         (c.sm.schedulers, c.sm.sub_core, c.sm.dual_issue),
@@ -187,28 +193,10 @@ fn a_launch_config_on_rtx3070_carries_its_carved_l1() {
 fn rtx2060_is_sm75_rtx2060() {
     let c = rtx2060();
     assert_eq!(c.name, "rtx2060");
-    assert_eq!(
-        (
-            c.gpu.num_sms,
-            c.gpu.core_clock_mhz,
-            c.gpu.icnt_clock_mhz,
-            c.gpu.l2_clock_mhz,
-            c.gpu.dram_clock_mhz
-        ),
-        (30, 1365.0, 1365.0, 1365.0, 3500.5)
-    );
+    assert_eq!(clocks(&c), (30, 1365.0, 1365.0, 1365.0, 3500.5));
     assert_eq!(c.gpu.compute_capability, [7, 5]);
     // -gpgpu_shader_core_pipeline 1024:32, -gpgpu_shader_cta 16, 64 KB shared.
-    assert_eq!(
-        (
-            c.sm.max_threads,
-            c.sm.max_warps,
-            c.sm.max_ctas,
-            c.sm.registers,
-            c.sm.shared_memory
-        ),
-        (1024, 32, 16, 65536, 64 * KIB)
-    );
+    assert_eq!(sm_limits(&c), (1024, 32, 16, 65536, 64 * KIB));
     assert_eq!((c.sm.shared_latency, c.l1d.latency), (30, 32));
     // FP32 issues every other cycle (-ptx_opcode_initiation_fp 2,2,2,2,4).
     assert_eq!(c.initiation.fp32, [2, 2, 2, 2, 4]);
