@@ -3,7 +3,7 @@
 # side-by-side table (correlation/README.md). Not needed by CI or by warpsim's users.
 #
 #   scripts/correlate.sh --gpgpusim DIR [--source SRC] [--out DIR] [--jobs N]
-#                        [--presets "gtx480 titanx-pascal"] [--policies "gto lrr"]
+#                        [--presets "gtx480 titanx-pascal qv100 rtx2060 rtx3070"] [--policies "gto lrr"]
 #                        [--programs "lat_int dot ..."] [--sides "warpsim gpgpusim"] [--fresh]
 #                        [--update-reference] [--set KEY=VALUE ...]
 #
@@ -36,7 +36,8 @@
 # (compute_35 PTX); run each program under every preset x policy on both simulators (and
 # replay its committed launch manifest on warpsim, which must give the same cycles); then
 # `warpsim correlate` reads the runs and writes the table and the scatter plot.
-# Presets map to GPGPU-Sim's tested configs: gtx480 = SM2_GTX480, titanx-pascal = SM6_TITANX;
+# Presets map to GPGPU-Sim's tested configs: gtx480 = SM2_GTX480, titanx-pascal = SM6_TITANX,
+# qv100 = SM7_QV100, rtx2060 = SM75_RTX2060, rtx3070 = SM86_RTX3070;
 # warpsim runs them as correlation/configs/PRESET.toml (the preset plus the settings of that
 # config it does not model by default: the TITAN X config's perfect I- and constant caches).
 set -euo pipefail
@@ -46,7 +47,7 @@ say() { echo "correlate: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 sets=""
-presets="gtx480 titanx-pascal" policies="gto lrr" programs="" sides="warpsim gpgpusim" fresh=0
+presets="gtx480 titanx-pascal qv100 rtx2060 rtx3070" policies="gto lrr" programs="" sides="warpsim gpgpusim" fresh=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --gpgpusim) gpgpusim="$2"; shift 2 ;;
@@ -89,7 +90,10 @@ gpgpusim_config() { # preset -> GPGPU-Sim tested config
     case "$1" in
         gtx480) echo SM2_GTX480 ;;
         titanx-pascal) echo SM6_TITANX ;;
-        *) die "no GPGPU-Sim config for preset $1 (gtx480, titanx-pascal)" ;;
+        qv100) echo SM7_QV100 ;;
+        rtx2060) echo SM75_RTX2060 ;;
+        rtx3070) echo SM86_RTX3070 ;;
+        *) die "no GPGPU-Sim config for preset $1 (gtx480, titanx-pascal, qv100, rtx2060, rtx3070)" ;;
     esac
 }
 gpgpusim_scheduler() { # policy -> -gpgpu_scheduler value

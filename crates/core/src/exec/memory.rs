@@ -16,7 +16,7 @@
 
 use super::heap::{DeviceHeap, COOKIE_BYTES};
 use super::warp::{lanes, WARP_SIZE};
-use crate::ir::layout::{FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
+use crate::ir::layout::{ALLOC_BASE, FUNC_HANDLE_BASE, GLOBAL_BASE, HEAP_BASE, WINDOW_SIZE};
 
 /// Allocation granularity and alignment, as cudaMalloc guarantees (256 bytes).
 pub const ALLOC_ALIGN: u64 = 256;
@@ -129,8 +129,12 @@ pub enum GlobalFault {
 pub struct GlobalMemory {
     /// Live allocations sorted by base address.
     allocs: Vec<Allocation>,
-    /// Next address the bump allocator hands out.
+    /// Next address the bump allocator hands out for the host's allocations (from
+    /// `layout::ALLOC_BASE`).
     next: u64,
+    /// Next address for modules' variables and the runtime's buffers (from `GLOBAL_BASE`, up
+    /// to `ALLOC_BASE`).
+    next_static: u64,
     /// Bytes currently allocated (device-heap blocks excluded: the heap is reserved apart).
     in_use: u64,
     /// Ranges for device-side `malloc`.
@@ -149,7 +153,8 @@ pub struct GlobalMemory {
 impl GlobalMemory {
     pub fn new() -> GlobalMemory {
         GlobalMemory {
-            next: GLOBAL_BASE,
+            next: ALLOC_BASE,
+            next_static: GLOBAL_BASE,
             ..Default::default()
         }
     }
@@ -169,12 +174,16 @@ impl GlobalMemory {
     /// [`GlobalMemory::alloc`] made by `origin`, for memory-check reports.
     pub fn alloc_from(&mut self, bytes: u64, origin: Origin) -> Option<u64> {
         let size = bytes.max(1);
-        let base = self.next;
+        let (cursor, limit) = match origin {
+            Origin::Module | Origin::Workspace => (&mut self.next_static, ALLOC_BASE),
+            _ => (&mut self.next, HEAP_BASE),
+        };
+        let base = *cursor;
         let end = base.checked_add(size)?;
-        if end > HEAP_BASE || size > isize::MAX as u64 {
+        if end > limit || size > isize::MAX as u64 {
             return None;
         }
-        self.next = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
+        *cursor = end.div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN;
         let call = self.count(origin);
         self.insert(Allocation {
             base,
@@ -720,6 +729,28 @@ mod tests {
         assert_eq!(m.read_uint(a, 1), Err(GlobalFault::OutOfBounds));
         assert!(!m.free(a));
         assert_eq!(m.read_uint(b + 299, 1).unwrap(), 0);
+    }
+
+    /// Module variables and runtime buffers sit below `ALLOC_BASE`, so the host's first
+    /// allocation starts there whatever was loaded before it (the low address bits pick L1
+    /// sets and partitions: GPGPU-Sim's first `cudaMalloc` is at 0xC0000000 whatever modules
+    /// the program registered).
+    #[test]
+    fn the_hosts_allocations_start_at_alloc_base_whatever_modules_hold() {
+        let mut m = GlobalMemory::new();
+        let module = m.alloc_from(40, Origin::Module).unwrap();
+        let first = m.alloc(1 << 20).unwrap();
+        let workspace = m.alloc_from(16, Origin::Workspace).unwrap();
+        let second = m.alloc(10).unwrap();
+        assert_eq!(module, GLOBAL_BASE);
+        assert_eq!(workspace, GLOBAL_BASE + ALLOC_ALIGN);
+        assert_eq!((first, second), (ALLOC_BASE, ALLOC_BASE + (1 << 20)));
+        assert_eq!(
+            ALLOC_BASE % (1 << 30),
+            0,
+            "as aligned as GPGPU-Sim's 0xC0000000"
+        );
+        assert_eq!(m.alloc_from(ALLOC_BASE - GLOBAL_BASE, Origin::Module), None);
     }
 
     #[test]

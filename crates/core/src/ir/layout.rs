@@ -8,6 +8,13 @@
 /// First byte of device global memory. Far from where Linux places host heaps and mmaps, so
 /// `cudaMemcpyDefault` can tell device pointers from host pointers.
 pub const GLOBAL_BASE: u64 = 0x0000_0a00_0000_0000;
+/// First byte of the allocations the host asks for (`cudaMalloc` and kin). Below it, from
+/// `GLOBAL_BASE`, sit the modules' variables and the runtime's own buffers, so that a
+/// program's first allocation starts on a 16 GiB boundary whatever modules it loaded, as in
+/// GPGPU-Sim (whose `cudaMalloc` hands out addresses from `GLOBAL_HEAP_START`, 0xC0000000,
+/// and places module variables below it): the low address bits, which pick cache sets and
+/// memory partitions, are then the same in both simulators.
+pub const ALLOC_BASE: u64 = GLOBAL_BASE + (1 << 34);
 /// One past the last byte of device global memory.
 pub const GLOBAL_LIMIT: u64 = 0x0000_0b00_0000_0000;
 /// Start of the device heap (device-side `malloc`), the top 64 GiB of the global window;

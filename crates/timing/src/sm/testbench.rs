@@ -83,7 +83,7 @@ impl Bench {
     }
 
     /// Allocates `bytes` of zeroed global memory for the kernel to touch; the first
-    /// allocation is at `warpsim_core::ir::layout::GLOBAL_BASE`.
+    /// allocation is at `warpsim_core::ir::layout::ALLOC_BASE`.
     pub fn alloc(&mut self, bytes: u64) -> u64 {
         self.gmem.alloc(bytes).expect("bench allocation")
     }

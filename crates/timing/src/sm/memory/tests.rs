@@ -5,7 +5,7 @@ use super::super::scoreboard::PENDING;
 use super::super::testbench::{Bench, TestSm};
 use crate::ids::SchedId;
 use crate::policy::Block;
-use warpsim_core::ir::layout::GLOBAL_BASE;
+use warpsim_core::ir::layout::ALLOC_BASE;
 
 /// What a run showed of warp 0 and the memory side, cycle by cycle.
 #[derive(Default, Debug)]
@@ -28,15 +28,15 @@ struct Seen {
 /// A kernel `k()` of `body` then `ret`, registers `%r0`–`%r15`; `{A}` in `body` is the
 /// address of the bench's first global allocation.
 fn kernel(body: &str) -> String {
-    let body = body.replace("{A}", &GLOBAL_BASE.to_string());
+    let body = body.replace("{A}", &ALLOC_BASE.to_string());
     super::super::testbench::kernel(&body)
 }
 
 /// One warp of `kernel(body)` run for cycles `0..cycles`, with 256 bytes of global memory
-/// at `GLOBAL_BASE`.
+/// at `ALLOC_BASE`.
 fn run(body: &str, cycles: u64) -> (Seen, TestSm) {
     let mut b = Bench::new(&kernel(body), 32, "gtx480", &[]);
-    assert_eq!(b.alloc(256), GLOBAL_BASE);
+    assert_eq!(b.alloc(256), ALLOC_BASE);
     let mut sm = b.sm(1, true);
     b.launch(&mut sm, 1, 0, 0);
     let mut seen = Seen::default();
@@ -150,11 +150,11 @@ fn a_shared_load_queues_behind_a_global_one_and_starts_when_the_unit_takes_it() 
         ".version 9.5\n.target sm_75\n.address_size 64\n.shared .align 4 .b8 s[128];\n\
          .visible .entry k()\n{{\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n\
          mov.u32 %r0, %tid.x;\nshl.b32 %r0, %r0, 7;\ncvt.u64.u32 %rd0, %r0;\n\
-         add.u64 %rd0, %rd0, {GLOBAL_BASE};\nld.global.u32 %r1, [%rd0];\n\
+         add.u64 %rd0, %rd0, {ALLOC_BASE};\nld.global.u32 %r1, [%rd0];\n\
          ld.shared.u32 %r2, [s];\nadd.u32 %r3, %r2, 1;\nret;\n}}\n"
     );
     let mut b = Bench::new(&ptx, 32, "gtx480", &[]);
-    assert_eq!(b.alloc(32 * 128), GLOBAL_BASE);
+    assert_eq!(b.alloc(32 * 128), ALLOC_BASE);
     let mut sm = b.sm(1, true);
     b.launch(&mut sm, 1, 0, 0);
     let mut issued = Vec::new();
