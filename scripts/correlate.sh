@@ -175,6 +175,10 @@ run_one() {
     local name="$1" preset="$2" policy="$3"
     local dir="$out/runs/$name/$preset/$policy" t0 t1 rc
     mkdir -p "$dir"
+    # Two correlate.sh runs on one --out folder take turns on a run: GPGPU-Sim writes its PTX
+    # files into the run's config folder, and two GPGPU-Sims there can crash (seen: exit 139).
+    exec 9>"$dir/.lock"
+    flock 9
     if [[ " $sides " == *" warpsim "* ]]; then
         rm -f "$dir"/warpsim.* "$dir"/replay.*
         # The manifest's registers per thread (GPGPU-Sim's count where the two compilers'
