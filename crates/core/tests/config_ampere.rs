@@ -27,6 +27,18 @@ fn clocks(c: &GpuConfig) -> (u32, f64, f64, f64, f64) {
     )
 }
 
+/// The L1 D-cache's size, ways, line and sector bytes (GPGPU-Sim's `-gpgpu_cache:dl1`).
+fn l1d_geometry(c: &GpuConfig) -> (u32, u32, u32, u32) {
+    let l = &c.l1d;
+    (l.size, l.assoc, l.line, l.sector)
+}
+
+/// The L1 D-cache's MSHRs, merges per MSHR and miss-queue entries.
+fn l1d_misses(c: &GpuConfig) -> (u32, u32, u32) {
+    let l = &c.l1d;
+    (l.mshrs, l.mshr_merge, l.miss_queue)
+}
+
 /// An SM's threads, warps, CTAs, registers and shared-memory bytes.
 fn sm_limits(c: &GpuConfig) -> (u32, u32, u32, u32, u32) {
     let m = &c.sm;
@@ -76,14 +88,8 @@ fn rtx3070_is_sm86_rtx3070() {
     assert_eq!(c.initiation.fp64, [64, 64, 64, 64, 130]);
     assert_eq!((c.latency.sfu, c.initiation.sfu), (21, 8));
     // dl1 S:4:128:256, A:384:48, 16:0 inside a 128 KB unified array.
-    assert_eq!(
-        (c.l1d.size, c.l1d.assoc, c.l1d.line, c.l1d.sector),
-        (128 * KIB, 256, 128, 32)
-    );
-    assert_eq!(
-        (c.l1d.mshrs, c.l1d.mshr_merge, c.l1d.miss_queue),
-        (384, 48, 16)
-    );
+    assert_eq!(l1d_geometry(&c), (128 * KIB, 256, 128, 32));
+    assert_eq!(l1d_misses(&c), (384, 48, 16));
     assert_eq!(c.l1d.unified_size, 128 * KIB);
     assert_eq!(
         c.l1d.shared_carveouts,
@@ -201,14 +207,8 @@ fn rtx2060_is_sm75_rtx2060() {
     // FP32 issues every other cycle (-ptx_opcode_initiation_fp 2,2,2,2,4).
     assert_eq!(c.initiation.fp32, [2, 2, 2, 2, 4]);
     // dl1 S:4:128:64, A:256:32, scaled to the whole 96 KB array: 192 ways of 4 sets.
-    assert_eq!(
-        (c.l1d.size, c.l1d.assoc, c.l1d.line, c.l1d.sector),
-        (96 * KIB, 192, 128, 32)
-    );
-    assert_eq!(
-        (c.l1d.mshrs, c.l1d.mshr_merge, c.l1d.miss_queue),
-        (256, 32, 16)
-    );
+    assert_eq!(l1d_geometry(&c), (96 * KIB, 192, 128, 32));
+    assert_eq!(l1d_misses(&c), (256, 32, 16));
     assert_eq!(c.l1d.unified_size, 96 * KIB);
     assert_eq!(c.l1d.shared_carveouts, [32 * KIB, 64 * KIB]);
     // 12 channels x 2 sub-partitions of 128 KB (dl2 S:64:128:16), consecutive partition index.
