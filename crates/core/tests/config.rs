@@ -355,6 +355,11 @@ fn nothing_is_clamped_or_misattributed() {
         err("coalescer.sector_bytes=256"),
         "coalescer.sector_bytes: 256 is larger than l1d.line = 128"
     );
+    assert_eq!(
+        err("l1d.sector=64"),
+        "l1d.sector: 64 differs from coalescer.sector_bytes = 32: a sectored L1 (l1d.sector < \
+         l1d.line = 128) uses the coalescer's sectors"
+    );
     assert_eq!(err("l1d.line=1"), "l1d.line: 1 is out of range 8..=4096");
     for key in [
         "dram.queue",

@@ -236,6 +236,17 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         ));
     }
     power_of_two("coalescer.sector_bytes", c.coalescer.sector_bytes)?;
+    // A sectored L1 keeps a valid bit per sector of the coalescer's sector masks.
+    if c.l1d.sector < c.l1d.line && c.l1d.sector != c.coalescer.sector_bytes {
+        return Err(invalid(
+            "l1d.sector",
+            format!(
+                "{} differs from coalescer.sector_bytes = {}: a sectored L1 (l1d.sector < \
+                 l1d.line = {}) uses the coalescer's sectors",
+                c.l1d.sector, c.coalescer.sector_bytes, c.l1d.line
+            ),
+        ));
+    }
     if c.coalescer.sector_bytes > c.l1d.line {
         return Err(invalid(
             "coalescer.sector_bytes",

@@ -31,6 +31,12 @@ pub struct Mshrs<T: Copy> {
     /// Counts the entries' changes (waiters added, entries freed): [`Mshrs::add_if`]'s
     /// answer for a line is the same while this stands.
     changes: u64,
+    /// A sectored L1's capacity in sectors ([`Mshrs::counting_sectors`]): GPGPU-Sim keeps one
+    /// entry per sector there (`mshr_addr` is sector-aligned), so a line whose miss fetches
+    /// four sectors takes four of them. `None`: one entry per line.
+    sector_cap: Option<usize>,
+    /// With `sector_cap`: the sectors the entries in use fetch.
+    sectors_used: usize,
 }
 
 /// What an entry's miss has asked the level below for.
@@ -54,7 +60,16 @@ impl<T: Copy + Default> Mshrs<T> {
             used: 0,
             top: 0,
             changes: 0,
+            sector_cap: None,
+            sectors_used: 0,
         }
+    }
+
+    /// Counts capacity in sectors, as many as there are entries (see `sector_cap`); add with
+    /// [`Mshrs::add_sectors`].
+    pub fn counting_sectors(mut self) -> Mshrs<T> {
+        self.sector_cap = Some(self.line.len());
+        self
     }
 
     /// Frees every entry.
@@ -63,6 +78,7 @@ impl<T: Copy + Default> Mshrs<T> {
         self.top = 0;
         self.count.iter_mut().for_each(|c| *c = 0);
         self.used = 0;
+        self.sectors_used = 0;
         self.changes += 1;
     }
 
@@ -127,6 +143,77 @@ impl<T: Copy + Default> Mshrs<T> {
         kind
     }
 
+    /// A sectored cache's miss ([`Mshrs::counting_sectors`]): records `waiter` on `line`,
+    /// which wants sectors `want` the cache lacks. Returns what it did and the sectors to ask
+    /// the level below for now: a new entry fetches `want`; a merge fetches those of `want`
+    /// its entry does not (0 when none), as one more request the entry waits for. Full when
+    /// the entry has no merge room, no entry or sector capacity is left, or a request would
+    /// be needed and `send_allowed` is false (no miss-queue room).
+    pub fn add_sectors(
+        &mut self,
+        line: u64,
+        waiter: T,
+        want: u32,
+        send_allowed: bool,
+    ) -> (MshrAdd, u32) {
+        let cap = self.sector_cap.unwrap_or(usize::MAX);
+        let fits = |used: usize, ask: u32| used + ask.count_ones() as usize <= cap;
+        let (e, kind, ask) = match self.find(line) {
+            Some(e) if (self.count[e] as usize) < self.merge => {
+                let ask = want & !self.fetch[e].sectors;
+                if ask != 0 && !(send_allowed && fits(self.sectors_used, ask)) {
+                    return (MshrAdd::Full, 0);
+                }
+                if ask != 0 {
+                    self.fetch[e].sectors |= ask;
+                    self.fetch[e].outstanding += 1;
+                }
+                (e, MshrAdd::Merged, ask)
+            }
+            Some(_) => return (MshrAdd::Full, 0),
+            None if send_allowed
+                && self.used < self.line.len()
+                && fits(self.sectors_used, want) =>
+            {
+                let e = self.line[..self.top]
+                    .iter()
+                    .position(|&l| l == u64::MAX)
+                    .unwrap_or(self.top);
+                self.line[e] = line;
+                self.top = self.top.max(e + 1);
+                self.fetch[e] = Fetch {
+                    sectors: want,
+                    outstanding: 1,
+                };
+                self.used += 1;
+                (e, MshrAdd::New, want)
+            }
+            None => return (MshrAdd::Full, 0),
+        };
+        if self.sector_cap.is_some() {
+            self.sectors_used += ask.count_ones() as usize;
+        }
+        self.waiters[e * self.merge + self.count[e] as usize] = waiter;
+        self.count[e] += 1;
+        self.changes += 1;
+        (kind, ask)
+    }
+
+    /// One of the requests the miss to `line` waits for came back: the sectors it has fetched
+    /// when that was the last (complete it then with [`Mshrs::complete`]; 0 when no miss to
+    /// `line` is in flight), `None` while more are to come.
+    pub fn arrived(&mut self, line: u64) -> Option<u32> {
+        let Some(e) = self.find(line) else {
+            return Some(0);
+        };
+        let f = &mut self.fetch[e];
+        if f.outstanding > 1 {
+            f.outstanding -= 1;
+            return None;
+        }
+        Some(f.sectors)
+    }
+
     /// The fetch state of the miss to `line` in flight.
     pub fn fetch_mut(&mut self, line: u64) -> Option<&mut Fetch> {
         let e = self.find(line)?;
@@ -142,6 +229,9 @@ impl<T: Copy + Default> Mshrs<T> {
         };
         let n = self.count[e] as usize;
         out.extend_from_slice(&self.waiters[e * self.merge..e * self.merge + n]);
+        if self.sector_cap.is_some() {
+            self.sectors_used -= self.fetch[e].sectors.count_ones() as usize;
+        }
         self.line[e] = u64::MAX;
         while self.top > 0 && self.line[self.top - 1] == u64::MAX {
             self.top -= 1;
@@ -173,6 +263,36 @@ mod tests {
         assert!(!m.complete(128, &mut out) && out.is_empty());
         assert_eq!(m.add(384, 6), MshrAdd::New, "the freed entry is reused");
         assert!(m.pending(256) && m.pending(384) && !m.pending(128));
+    }
+
+    /// Counted in sectors (a sectored L1): a line's entry takes a unit per sector it fetches,
+    /// a merge wanting sectors the entry does not fetch asks for them as one more request,
+    /// and the entry completes with the last of its requests, freeing all its sectors.
+    #[test]
+    fn sector_counted_entries_fetch_only_what_they_lack() {
+        let mut m: Mshrs<u32> = Mshrs::new(4, 4).counting_sectors();
+        assert_eq!(m.add_sectors(0, 1, 0b0001, true), (MshrAdd::New, 0b0001));
+        assert_eq!(m.add_sectors(0, 2, 0b0001, false), (MshrAdd::Merged, 0));
+        assert_eq!(
+            m.add_sectors(0, 3, 0b0110, false),
+            (MshrAdd::Full, 0),
+            "more sectors need a request, and the miss queue has no room"
+        );
+        assert_eq!(m.add_sectors(0, 3, 0b0111, true), (MshrAdd::Merged, 0b0110));
+        // Three of the four sectors are in use: a new line wanting two does not fit.
+        assert_eq!(m.add_sectors(128, 4, 0b0011, true), (MshrAdd::Full, 0));
+        assert_eq!(m.add_sectors(128, 4, 0b1000, true), (MshrAdd::New, 0b1000));
+        assert_eq!(
+            m.arrived(0),
+            None,
+            "two requests for line 0: one more to come"
+        );
+        assert_eq!(m.arrived(0), Some(0b0111));
+        let mut out = Vec::new();
+        assert!(m.complete(0, &mut out));
+        assert_eq!(out, vec![1, 2, 3]);
+        assert_eq!(m.add_sectors(256, 5, 0b0111, true), (MshrAdd::New, 0b0111));
+        assert_eq!(m.arrived(384), Some(0), "no miss in flight");
     }
 
     /// Lookups scan only up to the highest entry in use: random adds and completions agree

@@ -189,6 +189,9 @@ pub struct SmMem {
     wb_queue: VecDeque<(u64, u32)>,
     latency: u64,
     sector: u64,
+    /// The L1 D-cache keeps a valid bit per sector (`l1d.sector` < `l1d.line`): loads fetch
+    /// only the sectors they lack (`access::sectored_load`).
+    l1_sectored: bool,
     pub l1d_counts: CacheCounts,
     /// The loads among `l1d_counts` that looked the tags up (not bypassing ones).
     pub l1d_load_counts: CacheCounts,
@@ -250,9 +253,15 @@ impl SmMem {
         let d = &cfg.l1d;
         let c = &cfg.const_cache;
         let units = cfg.units.ldst.max(1) as usize;
+        let l1_sectored = d.sector < d.line;
+        let l1_mshrs = Mshrs::new(d.mshrs, d.mshr_merge);
         let caches = Caches {
             l1: TagArray::new(d.size, d.assoc, d.line, d.set_hash),
-            l1_mshrs: Mshrs::new(d.mshrs, d.mshr_merge),
+            l1_mshrs: if l1_sectored {
+                l1_mshrs.counting_sectors()
+            } else {
+                l1_mshrs
+            },
             cc: TagArray::new(
                 c.size,
                 c.assoc,
@@ -310,6 +319,7 @@ impl SmMem {
             wb_queue: VecDeque::with_capacity(64),
             latency: d.latency as u64,
             sector: cfg.coalescer.sector_bytes as u64,
+            l1_sectored,
             l1d_counts: CacheCounts::default(),
             l1d_load_counts: CacheCounts::default(),
             cc_counts: CacheCounts::default(),
@@ -734,11 +744,25 @@ impl SmMem {
                 return;
             }
             Dest::L1 => {
+                // A sectored L1's miss may wait for several requests (sectors asked for by
+                // accesses that merged into it): it completes with the last, and its sectors
+                // are then installed together.
+                let fetched = if m.l1_sectored {
+                    match m.caches.l1_mshrs.arrived(r.addr) {
+                        Some(sectors) => sectors,
+                        None => {
+                            m.waiters = w;
+                            return;
+                        }
+                    }
+                } else {
+                    u32::MAX
+                };
                 m.caches.l1_mshrs.complete(r.addr, &mut w);
                 if w.iter().any(|x| x.alloc) {
                     // May exceed the miss queue's capacity by the few victims of fills; the
                     // queue drains one per cycle.
-                    let victim = m.caches.l1.fill(r.addr, false);
+                    let victim = m.caches.l1.fill_sectors(r.addr, false, fetched);
                     m.write_back(victim, r.sm);
                 }
             }

@@ -105,6 +105,80 @@ fn cached_read(
     true
 }
 
+/// A load through a sectored L1 D-cache (`l1d.sector` < `l1d.line`) in cycle `now`: GPGPU-Sim's
+/// sector cache with an MSHR entry per sector. A hit needs every sector `want` of the line
+/// present; otherwise only the sectors missing are fetched — a new miss on an absent line
+/// reserves a way for it (allocate on miss), a *sector miss* on a present line keeps the line
+/// (it is no victim until the sectors arrive), and a miss merging into one in flight asks for
+/// the sectors that miss does not fetch. `w.alloc` false: a load around L1 (no lookup, no
+/// way). False on a reservation failure (no way, no MSHR sector, no miss-queue room).
+fn sectored_load(
+    m: &mut SmMem,
+    line: u64,
+    want: u32,
+    w: Waiter,
+    sm: u16,
+    now: u64,
+    hit_latency: u64,
+) -> bool {
+    let lookup = w.alloc;
+    let count = |m: &mut SmMem, f: fn(&mut CacheCounts)| {
+        f(&mut m.l1d_counts);
+        if lookup {
+            f(&mut m.l1d_load_counts);
+        }
+    };
+    let present = if lookup {
+        m.caches.l1.sectors(line)
+    } else {
+        None
+    };
+    let missing = want & !present.unwrap_or(0);
+    if present.is_some() && missing == 0 {
+        m.caches.l1.access(line, false);
+        count(m, |c| c.hits += 1);
+        m.hit(now, hit_latency, w.track);
+        return true;
+    }
+    let reserves = lookup && present.is_none() && !m.caches.l1_mshrs.pending(line);
+    if reserves && !m.caches.l1.can_reserve(line) {
+        count(m, |c| c.reservation_fails += 1);
+        return false;
+    }
+    let room = m.miss_room();
+    let (added, ask) = m.caches.l1_mshrs.add_sectors(line, w, missing, room);
+    let mut victim = None;
+    match added {
+        MshrAdd::Full => {
+            count(m, |c| c.reservation_fails += 1);
+            return false;
+        }
+        MshrAdd::Merged => count(m, |c| c.merged += 1),
+        MshrAdd::New => {
+            count(m, |c| c.misses += 1);
+            if reserves {
+                victim = m.caches.l1.reserve(line).expect("checked");
+            } else if lookup {
+                m.caches.l1.pin(line);
+            }
+        }
+    }
+    if ask != 0 {
+        m.miss_queue.push_back(Req {
+            addr: line,
+            kind: Kind::Read,
+            sm,
+            bytes: (ask.count_ones() as u64 * m.sector) as u16,
+            dest: Dest::L1,
+            sectors: ask,
+            whole: 0,
+        });
+    }
+    // A dirty line it replaced (local memory is written back) goes to L2.
+    m.write_back(victim, sm);
+    true
+}
+
 /// Line accesses, one kind each ([`AccKind`]; `Sm::access` picks the one), performed in cycle
 /// `now` for SM `sm`: true when served, false on a reservation failure (the LD/ST unit or the
 /// L1 latency queue retries it). Where a hit's data is back after the L1 latency,
@@ -155,6 +229,11 @@ impl SmMem {
                 self.l1d_load_counts.reservation_fails += 1;
             }
             return false;
+        }
+        if self.l1_sectored {
+            let served = sectored_load(self, a.line.addr, a.line.sectors, w, sm, now, hit_latency);
+            self.ldst.failed_load[slot] = (!served).then_some(state);
+            return served;
         }
         let served = cached_read(
             self,

@@ -211,3 +211,28 @@ fn loads_back_in_one_cycle_are_written_back_one_a_cycle() {
     );
     assert_eq!(m.next_activity(10), 11, "the second load's turn");
 }
+
+/// A sectored L1 (qv100: 32-byte sectors of 128-byte lines, as GPGPU-Sim's `S:4:128:64`)
+/// fetches only the sectors a load lacks: the first load misses and asks for its one sector;
+/// a load of another sector of that line, once the line is in, is a *sector miss* and asks
+/// for that sector; a load of a sector present hits. An unsectored L1 (gtx480) fetched the
+/// whole line at the first miss, and both later loads hit.
+#[test]
+fn a_sectored_l1_fetches_only_the_sectors_a_load_lacks() {
+    let body = "ld.global.u32 %r1, [{A}];\nadd.u32 %r2, %r1, 1;\n\
+                ld.global.u32 %r3, [{A}+32];\nadd.u32 %r4, %r3, 1;\n\
+                ld.global.u32 %r5, [{A}+4];\nadd.u32 %r6, %r5, 1;";
+    let counts = |preset: &str| {
+        let mut b = Bench::new(&kernel(body), 32, preset, &[]);
+        assert_eq!(b.alloc(256), ALLOC_BASE);
+        let mut sm = b.sm(1, true);
+        b.launch(&mut sm, 1, 0, 0);
+        let mut requests = 0;
+        b.run(&mut sm, 1, 0..3000, |_, env, _| requests = env.mem.requests);
+        assert!(!sm.mem.busy(), "{preset}: the loads are done");
+        let c = sm.mem.l1d_counts;
+        (c.hits, c.misses, c.merged, requests)
+    };
+    assert_eq!(counts("qv100"), (1, 2, 0, 2));
+    assert_eq!(counts("gtx480"), (2, 1, 0, 1));
+}
