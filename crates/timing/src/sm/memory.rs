@@ -50,6 +50,7 @@ use crate::mem::MemSystem;
 use crate::mem::{CacheCounts, Dest, Kind, Req};
 use crate::policy::Events as _;
 use crate::policy::IssuePolicy;
+use miss_queue::MissQueue;
 use std::collections::VecDeque;
 use warpsim_core::config::{GpuConfig, WritePolicy};
 use warpsim_core::exec::warp::WARP_SIZE;
@@ -161,8 +162,7 @@ pub struct SmMem {
     ldst: LdstQueues,
     /// Which accesses the L1 D-cache keeps.
     writes: L1Policy,
-    miss_queue: VecDeque<Req>,
-    miss_cap: usize,
+    miss_queue: MissQueue,
     tracks: Vec<Track>,
     free_tracks: Vec<u32>,
     /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
@@ -304,8 +304,7 @@ impl SmMem {
             caches,
             ldst,
             writes,
-            miss_queue: VecDeque::with_capacity(d.miss_queue as usize + 8),
-            miss_cap: d.miss_queue as usize,
+            miss_queue: MissQueue::new(d.miss_queue),
             tracks: Vec::with_capacity(4 * slots),
             free_tracks: Vec::with_capacity(4 * slots),
             hits: VecDeque::with_capacity(64),
@@ -402,7 +401,7 @@ impl SmMem {
         self.l1d_counts.writebacks += 1;
         let bytes = self.caches.l1.line_bytes();
         let all = Req::all_sectors(bytes, self.sector);
-        self.miss_queue.push_back(Req {
+        self.miss_queue.push(Req {
             addr: ev.addr,
             kind: Kind::Write,
             sm,
@@ -620,9 +619,9 @@ impl SmMem {
                 }
             }
         }
-        if let Some(&r) = self.miss_queue.front() {
+        if let Some(r) = self.miss_queue.head(now) {
             if p.net.can_send(sm, &r, now) {
-                self.miss_queue.pop_front();
+                self.miss_queue.sent(now);
                 p.net.send(now, r);
             }
         }
@@ -883,5 +882,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 }
 
 mod access;
+mod miss_queue;
 #[cfg(test)]
 mod tests;

@@ -32,7 +32,7 @@ fn cached_read(
     now: u64,
     hit_latency: u64,
 ) -> bool {
-    let room = m.miss_queue.len() < m.miss_cap;
+    let room = m.miss_queue.room();
     let (tags, mshrs, counts, dest) = match cache {
         ReadCache::L1 => (
             &mut m.caches.l1,
@@ -90,7 +90,7 @@ fn cached_read(
             victim = tags.reserve(addr).expect("checked");
         }
         count(|c| c.misses += 1);
-        m.miss_queue.push_back(Req {
+        m.miss_queue.push(Req {
             addr,
             kind: Kind::Read,
             sm,
@@ -164,7 +164,7 @@ fn sectored_load(
         }
     }
     if ask != 0 {
-        m.miss_queue.push_back(Req {
+        m.miss_queue.push_paced(Req {
             addr: line,
             kind: Kind::Read,
             sm,
@@ -186,7 +186,7 @@ fn sectored_load(
 impl SmMem {
     /// Whether the miss queue can take another request to L2.
     pub(super) fn miss_room(&self) -> bool {
-        self.miss_queue.len() < self.miss_cap
+        self.miss_queue.room()
     }
 
     /// A load through the L1 D-cache (`alloc`: it allocates there; else it bypasses the tags
@@ -269,7 +269,7 @@ impl SmMem {
             self.l1d_counts.misses += 1;
         }
         let bytes = a.line.bytes(self.sector);
-        self.miss_queue.push_back(Req {
+        let r = Req {
             addr,
             kind: Kind::Write,
             sm,
@@ -277,7 +277,13 @@ impl SmMem {
             dest: Dest::Track(a.track),
             sectors: a.line.sectors,
             whole: a.line.whole,
-        });
+        };
+        // Through a sectored L1, a write per sector (`miss_queue.rs`).
+        if self.l1_sectored && !bypass {
+            self.miss_queue.push_paced(r);
+        } else {
+            self.miss_queue.push(r);
+        }
         true
     }
 
@@ -309,7 +315,7 @@ impl SmMem {
         }
         self.caches.l1.invalidate(a.line.addr);
         let bytes = a.line.bytes(self.sector);
-        self.miss_queue.push_back(Req {
+        self.miss_queue.push(Req {
             addr: a.line.addr,
             kind: Kind::Atomic,
             sm,
