@@ -36,6 +36,13 @@ const BUILTIN: &[(&str, &str)] = builtin!(
     "kaws-table2",
     "kaws-fig6",
     "kaws-ws-ldst",
+    "modern-baws-fig8",
+    "modern-baws-fig11",
+    "modern-pro-fig4",
+    "modern-kaws-fig5",
+    "modern-motrr-fig8",
+    "modern-baws-why",
+    "modern-motrr-why",
 );
 
 /// Named groups of experiments.
@@ -83,6 +90,19 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
         "every experiment of the KAWS paper",
         &["kaws-fig5", "kaws-table2", "kaws-fig6", "kaws-ws-ldst"],
     ),
+    (
+        "modern",
+        "each paper's headline comparison on rtx3070 beside its original GPU, and why it changes",
+        &[
+            "modern-baws-fig8",
+            "modern-baws-fig11",
+            "modern-pro-fig4",
+            "modern-kaws-fig5",
+            "modern-motrr-fig8",
+            "modern-baws-why",
+            "modern-motrr-why",
+        ],
+    ),
 ];
 
 /// Every built-in experiment, parsed.
@@ -128,10 +148,11 @@ pub fn names() -> Vec<&'static str> {
 /// `--list`: one line per experiment (name, series × programs, title), then the groups.
 pub fn list() -> String {
     let mut s = String::new();
+    let width = names().iter().map(|n| n.len()).max().unwrap_or(0);
     for e in all() {
         let programs = e.program_names().map_or(0, |p| p.len());
         s += &format!(
-            "{:<15} {:>3} runs  {}\n",
+            "{:<width$} {:>3} runs  {}\n",
             e.name,
             programs * e.series().len(),
             e.title
@@ -139,7 +160,7 @@ pub fn list() -> String {
     }
     s += "\ngroups:\n";
     for (g, what, members) in GROUPS {
-        s += &format!("{g:<15} {what}: {}\n", members.join(", "));
+        s += &format!("{g:<width$} {what}: {}\n", members.join(", "));
     }
     s
 }

@@ -31,7 +31,7 @@ fn stacked(
 ) -> Result<String, plot::PlotError> {
     let shown = g.shown(series, None);
     plot::stacked_bars(&StackedBars {
-        title: format!("{what} ({}, {})", g.experiment.config, g.experiment.name),
+        title: format!("{what} ({}, {})", g.experiment.configs(), g.experiment.name),
         y_label,
         categories: g.programs.iter().map(|p| p.to_string()).collect(),
         series: shown.iter().map(|&s| g.series[s].label.clone()).collect(),
@@ -67,7 +67,7 @@ fn bars(g: &Grid, shown: Vec<usize>, cell: impl Fn(usize, usize) -> Option<f64>)
 /// whose run failed).
 pub fn draw(g: &Grid, v: &View) -> Result<Option<String>, String> {
     let e = g.experiment;
-    let title = |what: &str| format!("{what} ({}, {})", e.config, e.name);
+    let title = |what: &str| format!("{what} ({}, {})", e.configs(), e.name);
     let categories: Vec<String> = g.programs.iter().map(|p| p.to_string()).collect();
     let svg = match v {
         View::Speedup { series, baseline } => {
@@ -172,7 +172,7 @@ fn stat_figure(
     let base = baseline.and_then(|b| g.series_index(b));
     let label = stat.short;
     plot::grouped_bars(&GroupedBars {
-        title: format!("{label} ({}, {})", e.config, e.name),
+        title: format!("{label} ({}, {})", e.configs(), e.name),
         y_label: match baseline {
             Some(b) => format!("{label} / {b}'s"),
             None => label.to_string(),
@@ -220,7 +220,10 @@ fn cta_spans_figure(
         return None;
     }
     Some(plot::timeline(&Timeline {
-        title: format!("{program}: CTAs on SM 0, dispatch to exit ({})", e.config),
+        title: format!(
+            "{program}: CTAs on SM 0, dispatch to exit ({})",
+            e.configs()
+        ),
         x_label: "cycle of the launch".into(),
         lanes,
     }))
@@ -271,7 +274,7 @@ fn timeline_figure(
     Some(plot::timeline(&Timeline {
         title: format!(
             "{program} under {series}: warp phases, first CTAs of SM 0 ({})",
-            e.config
+            e.configs()
         ),
         x_label: "cycle of the launch".into(),
         lanes,

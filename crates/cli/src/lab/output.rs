@@ -68,7 +68,9 @@ fn variants_with_configs(g: &Grid) -> Vec<(String, String)> {
         if out.iter().any(|(n, _)| *n == name) {
             continue;
         }
-        if let Ok(c) = warpsim_core::config::GpuConfig::load_with(&e.config, &s.variant.cfg) {
+        if let Ok(c) =
+            warpsim_core::config::GpuConfig::load_with(s.variant.config_in(e), &s.variant.cfg)
+        {
             out.push((name, c.to_toml()));
         }
     }
@@ -204,7 +206,7 @@ pub fn report(g: &Grid, size: &str, figures: &[Result<String, String>]) -> Strin
     let _ = writeln!(
         s,
         "Config `{}`, size `{size}`, {} programs × {} series = {runs} runs, simulator `{}`.",
-        e.config,
+        e.configs(),
         g.programs.len(),
         g.series.len(),
         simulator_id()

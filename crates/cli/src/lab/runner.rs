@@ -55,7 +55,7 @@ pub fn size_of(e: &Experiment, o: &RunOptions) -> Result<Size, String> {
 fn model_of(e: &Experiment, s: &Series, o: &RunOptions, phases: bool) -> Result<Model, String> {
     let args = ModelArgs {
         mode: Mode::Timing,
-        config: e.config.clone(),
+        config: s.variant.config_in(e).to_string(),
         cfg: s.variant.cfg.clone(),
         policy: s.scheduler.clone(),
         fetch: None,
@@ -88,8 +88,8 @@ pub fn runs_of(e: &Experiment, o: &RunOptions) -> Result<Vec<PlannedRun>, String
             out.push(PlannedRun {
                 key,
                 program,
+                config: s.variant.config_in(e).to_string(),
                 series: s,
-                config: e.config.clone(),
                 size,
                 model,
                 phases,
@@ -302,5 +302,21 @@ mod tests {
             .map(|r| r.key)
             .collect();
         assert!(ib4.iter().all(|k| !gto_keys.contains(k)));
+    }
+
+    /// A variant with a preset of its own runs there: `modern-baws-fig8`'s gtx480 series are
+    /// `baws-fig8`'s runs (same keys: `reproduce modern` reuses them), its rtx3070 series are
+    /// new runs on the rtx3070 config.
+    #[test]
+    fn a_variant_on_another_preset_runs_there_and_shares_the_rest() {
+        let modern = plan(&builtin::resolve("modern-baws-fig8").unwrap(), &OPTS).unwrap();
+        let fig8 = plan(&builtin::resolve("baws-fig8").unwrap(), &OPTS).unwrap();
+        let on = |c: &str| modern.iter().filter(|r| r.config == c).count();
+        assert_eq!((on("gtx480"), on("rtx3070")), (fig8.len(), fig8.len()));
+        for r in &modern {
+            assert_eq!(r.model.config.name, r.config, "{}", r.series.label);
+        }
+        let shared = |r: &PlannedRun| fig8.iter().any(|f| f.key == r.key);
+        assert!(modern.iter().all(|r| shared(r) == (r.config == "gtx480")));
     }
 }

@@ -52,13 +52,24 @@ fn default_size() -> String {
     "small".into()
 }
 
-/// A labelled list of config overrides (`-c KEY=VALUE`).
+/// A labelled list of config overrides (`-c KEY=VALUE`), on the experiment's `config` or on
+/// a preset of its own (`config`: one experiment can put the same comparison on two GPUs).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Variant {
     pub label: String,
     #[serde(default)]
     pub cfg: Vec<String>,
+    /// GPU preset or config file of this variant; absent: the experiment's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<String>,
+}
+
+impl Variant {
+    /// The preset or config file this variant runs on, in experiment `e`.
+    pub fn config_in<'a>(&'a self, e: &'a Experiment) -> &'a str {
+        self.config.as_deref().unwrap_or(&e.config)
+    }
 }
 
 /// A table (and its figure) derived from the runs. `series` restricts and orders the series
@@ -341,6 +352,7 @@ impl Experiment {
             vec![Variant {
                 label: String::new(),
                 cfg: Vec::new(),
+                config: None,
             }]
         } else {
             self.variants.clone()
@@ -362,6 +374,22 @@ impl Experiment {
             }
         }
         out
+    }
+
+    /// The presets or config files its runs use, in order, each once (`, `-separated): the
+    /// experiment's `config`, or its variants' own.
+    pub fn configs(&self) -> String {
+        let mut out: Vec<&str> = Vec::new();
+        if self.variants.is_empty() {
+            out.push(&self.config);
+        }
+        for v in &self.variants {
+            let c = v.config_in(self);
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out.join(", ")
     }
 
     pub fn size(&self) -> Result<Size, String> {
