@@ -789,3 +789,38 @@ fn bench_reports_rates() {
             > 0.0
     );
 }
+
+/// The tensor-core programs verify in timing mode on a preset with tensor units; on one
+/// without, `suite` leaves them out of its table and names them with the reason (exit 0: a
+/// skip is no failure), and `run --workload` refuses with the same reason.
+#[test]
+fn tensor_core_programs_run_where_there_are_tensor_units_and_are_skipped_elsewhere() {
+    let r = warpsim(&["suite", "--set", "tensor", "--config", "qv100"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "2 of 2 programs verified (small, timing qv100/gto");
+    let r = warpsim(&["suite", "--set", "tensor"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "0 of 0 programs verified (small, timing gtx480/gto");
+    for p in ["tc_gemm", "tc_conv"] {
+        assert!(!r.stdout.contains(p), "{}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!(
+                "warpsim: skipped {p}: needs tensor cores, which `gtx480` does not have"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = warpsim(&["run", "--workload", "tc_conv"], &data());
+    assert_code(&r, 2);
+    assert_contains(
+        &r,
+        "workload tc_conv needs tensor cores, which `gtx480` does not have",
+    );
+    // Functional mode runs them anywhere.
+    let r = warpsim(
+        &["run", "--workload", "tc_conv", "--mode", "functional"],
+        &data(),
+    );
+    assert_code(&r, 0);
+}
