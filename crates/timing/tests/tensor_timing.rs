@@ -202,9 +202,8 @@ fn a_global_wmma_gemm_tile_gives_functional_modes_result() {
     // One warp: A (16×16 f16, row-major) and B (col-major) built in global memory by the
     // threads, then wmma.load, mma, store of a 16×16 f32 D: identical in both modes on every
     // preset with tensor units, and refused on gtx480.
-    let src = format!(
-        ".version 9.5\n.target sm_80\n.address_size 64\n\
-         .visible .entry k(.param .u64 out, .param .u32 n)\n{{\n\
+    let src = ".version 9.5\n.target sm_80\n.address_size 64\n\
+         .visible .entry k(.param .u64 out, .param .u32 n)\n{\n\
          .reg .b32 %r<80>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<10>;\n\
          ld.param.u64 %rd0, [out];\ncvta.to.global.u64 %rd1, %rd0;\nmov.u32 %r5, %tid.x;\n\
          // A and B: 512 bytes each at out + 0 and out + 512; thread t writes 16 bytes of each:\n\
@@ -214,26 +213,25 @@ fn a_global_wmma_gemm_tile_gives_functional_modes_result() {
          rem.u32 %r6, %r5, 5;\nshl.b32 %r7, %r6, 9;\nadd.u32 %r7, %r7, 0x3800;\n\
          shl.b32 %r9, %r7, 16;\nor.b32 %r9, %r9, %r7;\n\
          mul.wide.u32 %rd2, %r5, 16;\nadd.s64 %rd3, %rd1, %rd2;\n\
-         st.global.v4.b32 [%rd3], {{%r8, %r8, %r8, %r9}};\n\
-         st.global.v4.b32 [%rd3+512], {{%r9, %r8, %r9, %r9}};\n\
+         st.global.v4.b32 [%rd3], {%r8, %r8, %r8, %r9};\n\
+         st.global.v4.b32 [%rd3+512], {%r9, %r8, %r9, %r9};\n\
          bar.sync 0;\nadd.s64 %rd4, %rd1, 512;\nadd.s64 %rd5, %rd1, 1024;\n\
-         wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {{%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}}, [%rd1];\n\
-         wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {{%r20,%r21,%r22,%r23,%r24,%r25,%r26,%r27}}, [%rd4];\n\
-         wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {{%r30,%r31,%r32,%r33,%r34,%r35,%r36,%r37}}, [%rd1];\n\
-         wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {{%r40,%r41,%r42,%r43,%r44,%r45,%r46,%r47}}, {{%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}}, {{%r20,%r21,%r22,%r23,%r24,%r25,%r26,%r27}}, {{%r30,%r31,%r32,%r33,%r34,%r35,%r36,%r37}};\n\
-         wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd5], {{%r40,%r41,%r42,%r43,%r44,%r45,%r46,%r47}};\n\
-         ret;\n}}\n"
-    );
+         wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, [%rd1];\n\
+         wmma.load.b.sync.aligned.col.m16n16k16.global.f16 {%r20,%r21,%r22,%r23,%r24,%r25,%r26,%r27}, [%rd4];\n\
+         wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%r30,%r31,%r32,%r33,%r34,%r35,%r36,%r37}, [%rd1];\n\
+         wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%r40,%r41,%r42,%r43,%r44,%r45,%r46,%r47}, {%r10,%r11,%r12,%r13,%r14,%r15,%r16,%r17}, {%r20,%r21,%r22,%r23,%r24,%r25,%r26,%r27}, {%r30,%r31,%r32,%r33,%r34,%r35,%r36,%r37};\n\
+         wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd5], {%r40,%r41,%r42,%r43,%r44,%r45,%r46,%r47};\n\
+         ret;\n}\n";
     let n = 256 + 256;
-    let f = run(&src, 1, 32, n, None);
+    let f = run(src, 1, 32, n, None);
     assert_eq!(f.error, None);
     assert!(f.out[256..].iter().any(|&v| v != 0));
     for name in ["qv100", "rtx2060", "rtx3070"] {
-        let t = run(&src, 1, 32, n, Some((&preset(name, &[]), PolicyKind::GTO)));
+        let t = run(src, 1, 32, n, Some((&preset(name, &[]), PolicyKind::GTO)));
         assert_eq!(t.error, None, "{name}");
         assert_eq!(t.out, f.out, "{name}");
     }
-    let refused = run(&src, 1, 32, n, Some((&gtx480(), PolicyKind::GTO)));
+    let refused = run(src, 1, 32, n, Some((&gtx480(), PolicyKind::GTO)));
     let err = refused.error.expect("gtx480 has no tensor cores");
     assert!(
         err.contains("no tensor cores") && err.contains("`gtx480`"),

@@ -23,8 +23,6 @@ fn a_launch_without_shared_memory_gets_the_whole_unified_array() {
     assert_eq!(two_passes_l1_hits(&fixed, ""), 0);
 }
 
-/// qv100's tensor units are not timed yet: the refusal is the older presets' (its words, "has
-
 /// qv100 has tensor units: a kernel with `ldmatrix` runs in timing mode and gives functional
 /// mode's result (the refusal is for presets without them: `tests/tensor_refused.rs`).
 #[test]

@@ -194,8 +194,10 @@ mod tests {
     #[test]
     fn a_sector_is_whole_when_the_waves_together_write_every_byte() {
         // Wave 0 writes bytes 0..16 of sector 0, wave 1 bytes 16..32: whole only together.
-        let mut w = Waves::default();
-        w.n = 2;
+        let mut w = Waves {
+            n: 2,
+            ..Waves::default()
+        };
         for (i, base) in [(0usize, 0u64), (1, 16)] {
             w.addrs[i] = std::array::from_fn(|l| base + 4 * (l as u64 % 4));
             w.mask[i] = 0xF;
