@@ -529,16 +529,21 @@ fn list_policies_and_configs() {
     let r = warpsim(&["list", "configs"], &data());
     assert_code(&r, 0);
     assert_contains(&r, "gtx480          15 SMs at 700 MHz");
+    assert!(
+        !r.stdout.lines().next().unwrap_or("").contains("tensor"),
+        "{}",
+        r.stdout
+    );
     assert_contains(&r, "titanx-pascal   28 SMs at 1417 MHz");
     assert_contains(&r, "qv100           80 SMs at 1447 MHz");
     assert_contains(&r, "L1D 32-128 KB (unified 128 KB with shared memory)");
     assert_contains(
         &r,
-        "rtx2060         30 SMs at 1365 MHz core clock, 4 schedulers/SM, 32 warps/SM, 64 KB shared/SM, L1D 32-64 KB (unified 96 KB with shared memory), L2 3072 KB",
+        "rtx2060         30 SMs at 1365 MHz core clock, 4 schedulers/SM, 32 warps/SM, 64 KB shared/SM, L1D 32-64 KB (unified 96 KB with shared memory), L2 3072 KB, 4 tensor units/SM",
     );
     assert_contains(
         &r,
-        "rtx3070         46 SMs at 1132 MHz core clock, 4 schedulers/SM, 48 warps/SM, 100 KB shared/SM, L1D 28-128 KB (unified 128 KB with shared memory), L2 4096 KB",
+        "rtx3070         46 SMs at 1132 MHz core clock, 4 schedulers/SM, 48 warps/SM, 100 KB shared/SM, L1D 28-128 KB (unified 128 KB with shared memory), L2 4096 KB, 4 tensor units/SM",
     );
 }
 
