@@ -56,7 +56,7 @@ pub fn configs() -> u8 {
     for (name, _) in PRESETS {
         match GpuConfig::load(name) {
             Ok(c) => println!(
-                "{name:14}  {} SMs at {} MHz core clock, {} schedulers/SM, {} warps/SM, {} KB shared/SM, L1D {}, L2 {} KB",
+                "{name:14}  {} SMs at {} MHz core clock, {} schedulers/SM, {} warps/SM, {} KB shared/SM, L1D {}, L2 {} KB{}",
                 c.gpu.num_sms,
                 c.gpu.core_clock_mhz,
                 c.sm.schedulers,
@@ -64,6 +64,10 @@ pub fn configs() -> u8 {
                 c.sm.shared_memory / 1024,
                 l1d(&c.l1d),
                 c.l2.size / 1024,
+                match c.units.tensor {
+                    0 => String::new(),
+                    n => format!(", {n} tensor units/SM"),
+                },
             ),
             Err(e) => return exit::fail(exit::SIM_ERROR, format_args!("built-in preset {name}: {e}")),
         }

@@ -14,7 +14,7 @@ use warpsim_suite::{Program, Size};
 
 use crate::bench::fmt_duration;
 use crate::exit;
-use crate::model::Model;
+use crate::model::{Mode, Model};
 use crate::stats_out::{self, Totals};
 use crate::workload::{add_timing_json, error_code, outcome_json, print_table, run_program};
 
@@ -82,10 +82,13 @@ pub fn percent(fraction: Option<f64>) -> String {
 }
 
 pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, json: bool) -> u8 {
-    let programs = match select(set) {
+    let mut programs = match select(set) {
         Ok(p) => p,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
+    // Programs the timed GPU cannot run (tensor cores on a preset without them) are left
+    // out of the table and named after it, not reported as failures.
+    let skipped = skip_unsupported(&mut programs, model);
     let progress = progress_bar(programs.len(), "programs", json);
     let start = Instant::now();
     let runs = match par_map(&programs, jobs, &progress, |p| {
@@ -198,8 +201,31 @@ pub fn suite(set: Option<&str>, size: Size, model: &Model, jobs: Option<usize>, 
         }
         println!("{}", stats_out::rate_line(&totals, wall));
     }
+    for (name, why) in &skipped {
+        eprintln!("warpsim: skipped {name}: {why}");
+    }
     for f in failures {
         eprintln!("warpsim: error: {f}");
     }
     code
+}
+
+/// Removes from `programs` those the model's GPU cannot time ([`Program::unsupported_on`]);
+/// returns their names and why. Functional mode runs every program.
+pub fn skip_unsupported(
+    programs: &mut Vec<&'static Program>,
+    model: &Model,
+) -> Vec<(&'static str, String)> {
+    if model.mode != Mode::Timing {
+        return Vec::new();
+    }
+    let mut skipped = Vec::new();
+    programs.retain(|p| match p.unsupported_on(&model.config) {
+        Some(why) => {
+            skipped.push((p.name, why));
+            false
+        }
+        None => true,
+    });
+    skipped
 }

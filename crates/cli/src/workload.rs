@@ -77,6 +77,11 @@ pub fn run_one(
         Ok(p) => p,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
+    if model.mode == crate::model::Mode::Timing {
+        if let Some(why) = program.unsupported_on(&model.config) {
+            return exit::fail(exit::BAD_INPUT, format!("workload {name} {why}"));
+        }
+    }
     let mut options = DeviceOptions::default();
     if let Some(n) = max_warp_instructions {
         options.max_warp_instructions = n;

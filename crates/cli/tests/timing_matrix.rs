@@ -1,5 +1,6 @@
 //! Timing mode gives the same verified results as functional mode under every issue policy,
-//! every fetch policy and both presets, and repeated timed runs give bit-identical statistics.
+//! every fetch policy and both presets (the tensor-core programs on qv100 and rtx3070, the
+//! presets with tensor units, instead), and repeated timed runs give bit-identical statistics.
 //! The policies come from the timing model's registry (`warpsim_timing::policy::{ISSUE,
 //! FETCH}`): a policy added there is in this matrix without touching it.
 //!
@@ -61,6 +62,9 @@ fn comparable(p: &Program, o: &Outcome) -> Outcome {
     }
 }
 const PRESETS: [&str; 2] = ["gtx480", "titanx-pascal"];
+/// Where the tensor-core programs (`Program::tensor_cores`, set `tensor`) run instead: the
+/// presets above have no tensor units and skip them.
+const TENSOR_PRESETS: [&str; 2] = ["qv100", "rtx3070"];
 
 /// The (preset, policy) every program of every set runs under: the BAWS paper's GPU and the
 /// policy `warpsim intensity` and `suite` default to.
@@ -174,8 +178,13 @@ fn cells(full: bool) -> Vec<Cell> {
     let mut rotate = 0;
     let (ni, nf) = (ISSUE.len(), FETCH.len());
     for p in warpsim_suite::programs() {
+        let presets = if p.tensor_cores {
+            TENSOR_PRESETS
+        } else {
+            PRESETS
+        };
         if full {
-            for preset in PRESETS {
+            for preset in presets {
                 for i in 0..ni {
                     for f in 0..nf {
                         cells.push((p, preset, scheduler(i, f)));
@@ -195,9 +204,14 @@ fn cells(full: bool) -> Vec<Cell> {
         } else {
             // Issue and fetch rotate independently: over ni × nf programs every pair comes up.
             let pick = |r: usize| scheduler(r % ni, r % nf);
-            cells.push((p, PRESETS[0], pick(rotate)));
-            cells.push((p, PRESETS[1], pick(rotate + 1)));
-            if (PRESETS[0], pick(rotate).as_str()) != SMOKE {
+            cells.push((p, presets[0], pick(rotate)));
+            cells.push((p, presets[1], pick(rotate + 1)));
+            if p.tensor_cores {
+                // Their smoke cell: the first tensor preset under GTO.
+                if pick(rotate) != SMOKE.1 {
+                    cells.push((p, presets[0], SMOKE.1.to_string()));
+                }
+            } else if (presets[0], pick(rotate).as_str()) != SMOKE {
                 cells.push((p, SMOKE.0, SMOKE.1.to_string()));
             }
             rotate += 1;
@@ -280,13 +294,19 @@ fn check_matrix(full: bool) {
             );
         }
     }
-    // The smoke test: every program of every set runs, and verifies, under gtx480 / GTO.
+    // The smoke test: every program of every set runs, and verifies, under gtx480 / GTO (a
+    // tensor-core program on the first preset with tensor units).
     for set in warpsim_suite::SETS {
         for p in warpsim_suite::set(set.name).unwrap() {
+            let smoke = if p.tensor_cores {
+                (TENSOR_PRESETS[0], SMOKE.1)
+            } else {
+                SMOKE
+            };
             assert!(
                 cells
                     .iter()
-                    .any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == SMOKE),
+                    .any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == smoke),
                 "{} ({}) has no {SMOKE:?} cell",
                 p.name,
                 set.name

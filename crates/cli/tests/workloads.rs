@@ -529,16 +529,21 @@ fn list_policies_and_configs() {
     let r = warpsim(&["list", "configs"], &data());
     assert_code(&r, 0);
     assert_contains(&r, "gtx480          15 SMs at 700 MHz");
+    assert!(
+        !r.stdout.lines().next().unwrap_or("").contains("tensor"),
+        "{}",
+        r.stdout
+    );
     assert_contains(&r, "titanx-pascal   28 SMs at 1417 MHz");
     assert_contains(&r, "qv100           80 SMs at 1447 MHz");
     assert_contains(&r, "L1D 32-128 KB (unified 128 KB with shared memory)");
     assert_contains(
         &r,
-        "rtx2060         30 SMs at 1365 MHz core clock, 4 schedulers/SM, 32 warps/SM, 64 KB shared/SM, L1D 32-64 KB (unified 96 KB with shared memory), L2 3072 KB",
+        "rtx2060         30 SMs at 1365 MHz core clock, 4 schedulers/SM, 32 warps/SM, 64 KB shared/SM, L1D 32-64 KB (unified 96 KB with shared memory), L2 3072 KB, 4 tensor units/SM",
     );
     assert_contains(
         &r,
-        "rtx3070         46 SMs at 1132 MHz core clock, 4 schedulers/SM, 48 warps/SM, 100 KB shared/SM, L1D 28-128 KB (unified 128 KB with shared memory), L2 4096 KB",
+        "rtx3070         46 SMs at 1132 MHz core clock, 4 schedulers/SM, 48 warps/SM, 100 KB shared/SM, L1D 28-128 KB (unified 128 KB with shared memory), L2 4096 KB, 4 tensor units/SM",
     );
 }
 
@@ -788,4 +793,39 @@ fn bench_reports_rates() {
             .unwrap()
             > 0.0
     );
+}
+
+/// The tensor-core programs verify in timing mode on a preset with tensor units; on one
+/// without, `suite` leaves them out of its table and names them with the reason (exit 0: a
+/// skip is no failure), and `run --workload` refuses with the same reason.
+#[test]
+fn tensor_core_programs_run_where_there_are_tensor_units_and_are_skipped_elsewhere() {
+    let r = warpsim(&["suite", "--set", "tensor", "--config", "qv100"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "2 of 2 programs verified (small, timing qv100/gto");
+    let r = warpsim(&["suite", "--set", "tensor"], &data());
+    assert_code(&r, 0);
+    assert_contains(&r, "0 of 0 programs verified (small, timing gtx480/gto");
+    for p in ["tc_gemm", "tc_conv"] {
+        assert!(!r.stdout.contains(p), "{}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!(
+                "warpsim: skipped {p}: needs tensor cores, which `gtx480` does not have"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = warpsim(&["run", "--workload", "tc_conv"], &data());
+    assert_code(&r, 2);
+    assert_contains(
+        &r,
+        "workload tc_conv needs tensor cores, which `gtx480` does not have",
+    );
+    // Functional mode runs them anywhere.
+    let r = warpsim(
+        &["run", "--workload", "tc_conv", "--mode", "functional"],
+        &data(),
+    );
+    assert_code(&r, 0);
 }

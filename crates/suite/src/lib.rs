@@ -84,6 +84,10 @@ pub const SETS: &[SetInfo] = &[
         name: "kaws",
         description: "KAWS paper, Table 2: its 9 benchmarks (warpsim_suite::kaws) (titanx-pascal)",
     },
+    SetInfo {
+        name: "tensor",
+        description: "tensor-core programs: a WMMA GEMM and an mma.sync convolution (qv100, rtx2060, rtx3070; skipped in timing mode on presets without tensor units)",
+    },
 ];
 
 /// The programs of set `name` in registry order; `None` when no set has that name.

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use warpsim_core::config::GpuConfig;
 use warpsim_core::device::{
     Arg, DevPtr, Device, DeviceError, Dim3, KernelHandle, LaunchConfig, ModuleHandle,
 };
@@ -69,12 +70,27 @@ pub struct Program {
     /// Loads [`Program::ptx`] into the device, runs the program at `size` and verifies every
     /// output against the CPU reference.
     pub run: fn(&mut Device, Size) -> Result<Outcome, SuiteError>,
+    /// The kernels execute tensor-core instructions (`wmma`, `mma.sync`): timing mode runs the
+    /// program only on a GPU with tensor units ([`Program::unsupported_on`]).
+    pub tensor_cores: bool,
 }
 
 impl Program {
     /// Per-kernel resources from [`Program::ptxas`].
     pub fn resources(&self) -> Result<Vec<KernelResources>, ResourceError> {
         parse_ptxas(self.ptxas)
+    }
+
+    /// Why the program cannot run in timing mode on `cfg`, if it cannot: its tensor-core
+    /// instructions on a GPU without tensor units (the timing model refuses the launch; run
+    /// lists skip the program with this reason instead). Functional mode runs it anywhere.
+    pub fn unsupported_on(&self, cfg: &GpuConfig) -> Option<String> {
+        (self.tensor_cores && cfg.units.tensor == 0).then(|| {
+            format!(
+                "needs tensor cores, which `{}` does not have (units.tensor = 0): use a preset with them (qv100, rtx2060, rtx3070) or --mode functional",
+                cfg.name
+            )
+        })
     }
 }
 

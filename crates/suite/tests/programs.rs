@@ -55,6 +55,8 @@ small!(
     conv_const,
     dyn_shared,
     grid3d,
+    tc_gemm,
+    tc_conv,
 );
 
 /// The measurement sizes; slow in a test build: `cargo test -p warpsim-suite --release -- --ignored`.
@@ -163,5 +165,36 @@ fn sets_are_consistent() {
     // warpsim_suite::kaws::KAWS_TABLE2).
     assert_eq!(warpsim_suite::set("kaws").unwrap().len(), 9);
     assert!(warpsim_suite::set("basic").unwrap().len() >= 12);
+    // The tensor-core programs, and only they, need tensor units.
+    let tensor: Vec<&str> = warpsim_suite::set("tensor")
+        .unwrap()
+        .iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(tensor, ["tc_gemm", "tc_conv"]);
+    for p in programs() {
+        assert_eq!(p.tensor_cores, p.sets.contains(&"tensor"), "{}", p.name);
+    }
     assert!(warpsim_suite::set("no-such-set").is_none());
+}
+
+/// A tensor-core program cannot be timed on a preset without tensor units, and says so; on one
+/// with them, or any program without tensor cores, nothing stands in the way.
+#[test]
+fn tensor_core_programs_name_the_presets_that_cannot_time_them() {
+    use warpsim_core::config::GpuConfig;
+    let gemm = program("tc_gemm").unwrap();
+    let gtx = GpuConfig::load("gtx480").unwrap();
+    let why = gemm
+        .unsupported_on(&gtx)
+        .expect("gtx480 has no tensor units");
+    assert!(
+        why.contains("needs tensor cores") && why.contains("`gtx480`") && why.contains("qv100"),
+        "{why}"
+    );
+    assert_eq!(
+        gemm.unsupported_on(&GpuConfig::load("rtx2060").unwrap()),
+        None
+    );
+    assert_eq!(program("matmul").unwrap().unsupported_on(&gtx), None);
 }

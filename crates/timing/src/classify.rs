@@ -4,7 +4,7 @@
 
 use crate::reg_use::RegUseTable;
 use warpsim_core::config::GpuConfig;
-use warpsim_core::ir::{Inst, Module, Op, Space, Ty};
+use warpsim_core::ir::{Inst, Module, Op, Space, TensorInst, TensorKind, Ty};
 
 /// Functional unit classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,6 +12,8 @@ pub enum Unit {
     Sp = 0,
     Sfu = 1,
     Ldst = 2,
+    /// Tensor-core units (`units.tensor`): `wmma.mma` and `mma.sync`.
+    Tensor = 3,
 }
 
 /// Which unit instances of the SP class run an instruction (`units.sp`, `units.int`,
@@ -97,7 +99,15 @@ impl TimingTable {
             funcs: module
                 .functions
                 .iter()
-                .map(|f| f.insts.iter().map(|i| classify(i, cfg)).collect())
+                .map(|f| {
+                    f.insts
+                        .iter()
+                        .map(|i| match f.tensor.get(i.target as usize) {
+                            Some(t) if i.op == Op::Tensor => tensor_op(i, t, cfg),
+                            _ => classify(i, cfg),
+                        })
+                        .collect()
+                })
                 .collect(),
             regs: RegUseTable::new(module),
             base,
@@ -255,6 +265,28 @@ fn fp_op(cfg: &GpuConfig, i: usize, ty: Ty) -> OpTiming {
             initiation: ini.fp32[i],
             mem: MemClass::None,
             queues: false,
+        }
+    }
+}
+
+/// A tensor-core instruction (its form `t`): `wmma.mma` and `mma.sync` run on a tensor-core
+/// unit at `latency.tensor` / `initiation.tensor` (GPGPU-Sim's `TENSOR_CORE_OP`);
+/// `wmma.load`/`wmma.store` (GPGPU-Sim's `TENSOR_CORE_LOAD_OP` / `_STORE_OP`, which issue to
+/// the LD/ST unit) and `ldmatrix` (which GPGPU-Sim lacks; a shared-memory load like them) are
+/// LD/ST instructions whose addresses are the fragment's (`sm/tensor_access.rs`). On a GPU
+/// without tensor units the launch is refused (`gpu::refuse_tensor_cores`) before any is timed.
+fn tensor_op(inst: &Inst, t: &TensorInst, cfg: &GpuConfig) -> OpTiming {
+    match t.kind {
+        TensorKind::WmmaMma | TensorKind::Mma => OpTiming {
+            unit: Unit::Tensor,
+            pipe: Pipe::Fp32,
+            latency: cfg.latency.tensor.max(1),
+            initiation: cfg.initiation.tensor.max(1),
+            mem: MemClass::None,
+            queues: false,
+        },
+        TensorKind::WmmaLoad(_) | TensorKind::WmmaStore | TensorKind::Ldmatrix { .. } => {
+            memory_op(inst, cfg)
         }
     }
 }

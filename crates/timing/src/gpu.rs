@@ -155,10 +155,14 @@ pub fn run_timed_with_on<P: IssuePolicy, F: FetchPolicy>(
     run_loop(mem, launch, cfg, opts, share, issue, fetch)
 }
 
-/// The presets model GPUs without tensor cores (Fermi, Pascal), so a kernel that can reach a
-/// `wmma`/`mma`/`ldmatrix` is refused by name before its first cycle; the per-cycle path
-/// never meets one. Functional mode executes them.
+/// A GPU without tensor cores (`units.tensor = 0`: gtx480, titanx-pascal) refuses a kernel
+/// that can reach a `wmma`/`mma`/`ldmatrix` by name before its first cycle, so the per-cycle
+/// path never meets one it cannot time. Functional mode executes them; the presets with
+/// tensor units time them (`classify::tensor_op`).
 fn refuse_tensor_cores(k: &LaunchCtx, cfg: &GpuConfig) -> Result<(), TimingError> {
+    if cfg.units.tensor > 0 {
+        return Ok(());
+    }
     let Some((t, line)) = k.module.tensor_use(k.kernel) else {
         return Ok(());
     };

@@ -5,14 +5,16 @@
 //! operand descriptors (`Opnd`'s register, address and vector forms) they were matching on
 //! every call.
 
-use warpsim_core::ir::{Inst, Module, Opnd, PredId, RegId};
+use warpsim_core::ir::{Inst, Module, Op, Opnd, PredId, RegId, TensorInst};
 
 /// One instruction's registers and predicates (register numbers relative to its frame).
 #[derive(Clone, Copy, Debug)]
 pub struct RegUse<'a> {
     /// Distinct source registers in order of first appearance (vector elements and address
     /// bases included; a vector's `_` sink is listed as it stands), then every destination
-    /// register.
+    /// register. A tensor-core instruction's fragments count as its operands: the C, A and B
+    /// fragments (and a `wmma.store`'s) are sources after its address and stride, the D
+    /// fragment (up to 8 registers) the destinations.
     pub regs: &'a [RegId],
     /// How many of `regs` are sources.
     pub sources: usize,
@@ -28,6 +30,14 @@ pub struct RegUse<'a> {
     /// first destination operand's registers (a register, a predicate, or a vector's
     /// elements; GPGPU-Sim's `arch_reg.dst`), `_` and digitless names left out.
     pub bank_dsts: &'a [u16],
+}
+
+impl<'a> RegUse<'a> {
+    /// The destination registers.
+    #[inline]
+    pub fn dsts(&self) -> &'a [RegId] {
+        &self.regs[self.sources.min(self.regs.len())..]
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,17 +94,36 @@ impl RegUseTable {
             let spans = f
                 .insts
                 .iter()
-                .map(|i| t.push(i, &reg_arch, &pred_arch))
+                .map(|i| {
+                    let frag = f
+                        .tensor
+                        .get(i.target as usize)
+                        .filter(|_| i.op == Op::Tensor);
+                    t.push(i, frag, &reg_arch, &pred_arch)
+                })
                 .collect();
             t.funcs.push(spans);
         }
         t
     }
 
-    fn push(&mut self, inst: &Inst, reg_arch: &[Option<u16>], pred_arch: &[Option<u16>]) -> Span {
+    fn push(
+        &mut self,
+        inst: &Inst,
+        frag: Option<&TensorInst>,
+        reg_arch: &[Option<u16>],
+        pred_arch: &[Option<u16>],
+    ) -> Span {
         let (r0, p0, b0) = (self.regs.len(), self.preds.len(), self.bank_regs.len());
+        let arch = |r: &RegId| reg_arch.get(*r as usize).copied().flatten();
         for o in &inst.src {
             push_arch_numbers(&mut self.bank_regs, o, reg_arch, pred_arch);
+        }
+        // Every fragment register is read through the banks, as GPGPU-Sim reads a vector
+        // operand's elements.
+        if let Some(t) = frag {
+            let srcs = t.c_regs.iter().chain(&t.a_regs).chain(&t.b_regs);
+            self.bank_regs.extend(srcs.filter_map(arch));
         }
         let n_bank_regs = (self.bank_regs.len() - b0).min(u8::MAX as usize);
         self.bank_regs.truncate(b0 + n_bank_regs);
@@ -103,6 +132,9 @@ impl RegUseTable {
         let d0 = self.bank_regs.len();
         if let Some(o) = inst.dst.first() {
             push_arch_numbers(&mut self.bank_regs, o, reg_arch, pred_arch);
+        }
+        if let Some(t) = frag {
+            self.bank_regs.extend(t.d_regs.iter().filter_map(arch));
         }
         self.preds.extend(inst.guard.pred);
         for o in &inst.src {
@@ -115,12 +147,22 @@ impl RegUseTable {
                 self.preds.push(id);
             }
         }
+        if let Some(t) = frag {
+            for &r in t.c_regs.iter().chain(&t.a_regs).chain(&t.b_regs) {
+                if !self.regs[r0..].contains(&r) {
+                    self.regs.push(r);
+                }
+            }
+        }
         let sources = self.regs.len() - r0;
         for o in &inst.dst {
             for_each_reg(o, |r| self.regs.push(r));
             if let Opnd::Pred { id, .. } = *o {
                 self.preds.push(id);
             }
+        }
+        if let Some(t) = frag {
+            self.regs.extend(&t.d_regs);
         }
         Span {
             regs: r0 as u32,

@@ -72,7 +72,9 @@ impl SharedIssues {
     pub fn count(&mut self, unit: crate::classify::Unit) {
         use crate::classify::Unit;
         match unit {
-            Unit::Sp => self.sp += 1,
+            // Tensor-core instructions count with the SP ones: the KAWS paper's three classes
+            // (SP, SFU, MEM) predate tensor cores, and its programs have none.
+            Unit::Sp | Unit::Tensor => self.sp += 1,
             Unit::Sfu => self.sfu += 1,
             Unit::Ldst => self.mem += 1,
         }

@@ -1,6 +1,7 @@
-//! Tensor-core instructions in timing mode (issue 38, item 2): the presets have no tensor
-//! cores, so a kernel that reaches one is refused by name before it runs, not timed as
-//! something else and not a panic; functional mode executes it.
+//! Tensor-core instructions in timing mode on a preset without tensor units (gtx480,
+//! titanx-pascal: `units.tensor = 0`): a kernel that reaches one is refused by name before it
+//! runs, not timed as something else and not a panic; functional mode executes it. (The
+//! presets with tensor units time them: `tests/tensor_timing.rs`.)
 
 mod common;
 use common::*;

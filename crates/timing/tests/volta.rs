@@ -1,6 +1,6 @@
 //! The Volta mechanisms of the qv100 preset, end to end: the unified L1 / shared-memory
 //! carve-out sizes the L1 a launch gets from its shared memory; tensor-core instructions are
-//! refused in timing mode (their timing is a later item of issue 38).
+//! timed on its tensor units (`tests/tensor_timing.rs` times them in detail).
 
 mod common;
 use common::*;
@@ -23,23 +23,34 @@ fn a_launch_without_shared_memory_gets_the_whole_unified_array() {
     assert_eq!(two_passes_l1_hits(&fixed, ""), 0);
 }
 
-/// qv100's tensor units are not timed yet: the refusal is the older presets' (its words, "has
-/// no tensor cores", predate a preset with tensor units; item 2 of issue 38 times them).
+/// qv100 has tensor units: a kernel with `ldmatrix` runs in timing mode and gives functional
+/// mode's result (the refusal is for presets without them: `tests/tensor_refused.rs`).
 #[test]
-fn qv100_refuses_tensor_core_instructions_in_timing_mode_by_name() {
-    let src = kernel(
+fn qv100_times_tensor_core_instructions() {
+    let src = ldmatrix_kernel();
+    let f = run(&src, 1, 32, 32, None);
+    assert_eq!(f.error, None);
+    assert!(f.out.iter().any(|&v| v != 0));
+    let t = run(
+        &src,
+        1,
+        32,
+        32,
+        Some((&GpuConfig::load("qv100").unwrap(), PolicyKind::GTO)),
+    );
+    assert_eq!(t.error, None);
+    assert_eq!(t.out, f.out);
+}
+
+/// A kernel whose warp fills 256 bytes of shared memory, `ldmatrix`es them and stores each
+/// lane's register.
+fn ldmatrix_kernel() -> String {
+    kernel(
         ".shared .align 16 .b8 buf[256];",
-        "mov.u32 %r41, buf;\nldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r40}, [%r41];",
-    );
-    assert_eq!(run(&src, 1, 32, 32, None).error, None);
-    let cfg = GpuConfig::load("qv100").unwrap();
-    let err = run(&src, 1, 32, 32, Some((&cfg, PolicyKind::GTO)))
-        .error
-        .expect("refused");
-    assert!(
-        err.contains("ldmatrix.sync.aligned.m8n8.x1.shared.b16")
-            && err.contains("`qv100`")
-            && err.contains("no tensor cores"),
-        "{err}"
-    );
+        "mov.u32 %r41, buf;\nshl.b32 %r42, %r5, 3;\nadd.u32 %r43, %r41, %r42;\n\
+         mul.lo.u32 %r44, %r5, 0x00010003;\nst.shared.v2.u32 [%r43], {%r44, %r5};\nbar.sync 0;\n\
+         shl.b32 %r45, %r5, 4;\nadd.u32 %r46, %r41, %r45;\n\
+         ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r40}, [%r46];\n\
+         mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r40;",
+    )
 }

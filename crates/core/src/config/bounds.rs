@@ -59,6 +59,7 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("units.ldst", u(c.units.ldst), 1, 64),
         ("units.int", u(c.units.int), 0, 64),
         ("units.dp", u(c.units.dp), 0, 64),
+        ("units.tensor", u(c.units.tensor), 0, 64),
         ("operand_collectors.sp", u(c.operand_collectors.sp), 0, 256),
         (
             "operand_collectors.sfu",
@@ -75,6 +76,12 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         (
             "operand_collectors.generic",
             u(c.operand_collectors.generic),
+            0,
+            256,
+        ),
+        (
+            "operand_collectors.tensor",
+            u(c.operand_collectors.tensor),
             0,
             256,
         ),
@@ -103,6 +110,8 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
         ("pipeline.id_oc", u(c.pipeline.id_oc[1]), 1, 64),
         ("pipeline.oc_ex", u(c.pipeline.oc_ex[0]), 1, 64),
         ("pipeline.oc_ex", u(c.pipeline.oc_ex[1]), 1, 64),
+        ("pipeline.id_oc_tensor", u(c.pipeline.id_oc_tensor), 0, 64),
+        ("pipeline.oc_ex_tensor", u(c.pipeline.oc_ex_tensor), 0, 64),
         ("pipeline.result_buses", u(c.pipeline.result_buses), 1, 64),
         ("latency.sfu", u(c.latency.sfu), 1, CYCLES),
         ("initiation.sfu", u(c.initiation.sfu), 1, CYCLES),
@@ -195,6 +204,12 @@ pub fn integer_keys(c: &GpuConfig) -> Vec<(&'static str, u64, u64, u64)> {
             "initiation.other"
         };
         k.extend(t.other.map(|v| (other, u(v), 1, CYCLES)));
+        let tensor = if key == "latency" {
+            "latency.tensor"
+        } else {
+            "initiation.tensor"
+        };
+        k.push((tensor, u(t.tensor), 0, CYCLES));
     }
     k.extend(
         c.l1d

@@ -127,6 +127,17 @@ pub struct Units {
     /// `dp_on_sfu`, else on the `sp` instances.
     #[serde(default)]
     pub dp: u32,
+    /// Tensor-core unit instances (GPGPU-Sim's `-gpgpu_num_tensor_core_units`, Volta on):
+    /// `wmma.mma` and `mma.sync` run on these, at `latency.tensor` / `initiation.tensor`, through
+    /// their own `pipeline.id_oc_tensor` / `oc_ex_tensor` registers. 0 (the default, so files
+    /// written before the key existed load unchanged; not written out when 0): the GPU has no
+    /// tensor cores and timing mode refuses a kernel that can reach a tensor-core instruction.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tensor: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -153,6 +164,12 @@ pub struct OperandCollectors {
     /// which steps the operand collectors that many times a cycle). Default 1.
     #[serde(default = "one")]
     pub bank_reads_per_cycle: u32,
+    /// Pool model: SM-wide collector units of the tensor-core class (GPGPU-Sim's
+    /// `-gpgpu_operand_collector_num_units_tensor_core`); with none, tensor instructions take
+    /// generic ones. Per scheduler: unused (each scheduler owns `per_scheduler` of every
+    /// class, tensor included). 0 (the default; not written out when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tensor: u32,
 }
 
 /// `[tex]`: GPGPU-Sim's `-gpgpu_tex_cache:l1` (`N:sets:line:assoc,L:R:m:N:L,T:fifo:req,rob:res`):
@@ -217,7 +234,15 @@ pub struct Pipeline {
     /// (GPGPU-Sim's OC_EX pipeline registers); a collector holds its instruction until one is
     /// free. Partitioned like `id_oc`.
     pub oc_ex: [u32; 2],
-    /// Results the SP and SFU units can hand to writeback in one cycle (GPGPU-Sim's result
+    /// The tensor-core class's ID_OC registers (GPGPU-Sim's `ID_OC_TENSOR_CORE` entry of
+    /// `-gpgpu_pipeline_widths`), partitioned like `id_oc`. Needed (≥ 1) with `units.tensor`;
+    /// 0 (the default, not written out) otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub id_oc_tensor: u32,
+    /// The tensor-core class's OC_EX registers (`OC_EX_TENSOR_CORE`), like `id_oc_tensor`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub oc_ex_tensor: u32,
+    /// Results the SP, SFU and tensor-core units can hand to writeback in one cycle (GPGPU-Sim's result
     /// buses: the EX_WB width). An instruction enters its unit only in a cycle whose result
     /// slot, `latency` cycles on, has a free bus.
     pub result_buses: u32,
@@ -234,6 +259,8 @@ impl Default for Pipeline {
             writeback: 0,
             id_oc: [64; 2],
             oc_ex: [64; 2],
+            id_oc_tensor: 64,
+            oc_ex_tensor: 64,
             result_buses: 64,
         }
     }
@@ -259,6 +286,12 @@ pub struct OpTimes {
     /// int add entry (`int[0]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other: Option<u32>,
+    /// `wmma.mma` and `mma.sync` on a tensor-core unit (GPGPU-Sim's
+    /// `-ptx_opcode_latency_tesnor` / `-ptx_opcode_initiation_tensor`: one value for every
+    /// shape and type). At least 1 with `units.tensor > 0`; 0 (the default, not written out)
+    /// without tensor units.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tensor: u32,
 }
 
 impl OpTimes {
@@ -270,7 +303,7 @@ impl OpTimes {
             .chain(&self.fp32)
             .chain(&self.fp64)
             .copied()
-            .chain([self.sfu, self.other.unwrap_or(self.int[0])])
+            .chain([self.sfu, self.other.unwrap_or(self.int[0]), self.tensor])
             .max()
             .unwrap_or(1)
     }

@@ -283,6 +283,7 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
     }
     dram_shape(c)?;
     volta_shape(c)?;
+    tensor_shape(c)?;
     let speedup = c.icnt.internal_speedup;
     if speedup != 0.0 && speedup < 0.25 {
         return Err(invalid(
@@ -294,6 +295,41 @@ pub fn check_values(c: &GpuConfig) -> Result<(), ConfigError> {
         return Err(invalid(
             "icnt.internal_speedup",
             "describes the input-queued router: needs icnt.head_of_line = true",
+        ));
+    }
+    Ok(())
+}
+
+/// A GPU with tensor cores (`units.tensor > 0`) gives their latency, initiation interval and
+/// pipeline registers (each at least 1); one without gives them no latency, interval or
+/// collectors (0: a value nothing would read is a mistake, as for replaced keys).
+fn tensor_shape(c: &GpuConfig) -> Result<(), ConfigError> {
+    let keys = [
+        ("latency.tensor", c.latency.tensor),
+        ("initiation.tensor", c.initiation.tensor),
+        ("pipeline.id_oc_tensor", c.pipeline.id_oc_tensor),
+        ("pipeline.oc_ex_tensor", c.pipeline.oc_ex_tensor),
+        ("operand_collectors.tensor", c.operand_collectors.tensor),
+    ];
+    let units = c.units.tensor;
+    // The collectors are optional (generic ones serve tensor instructions too).
+    if let Some((key, _)) = keys[..4].iter().find(|(_, v)| units > 0 && *v == 0) {
+        return Err(invalid(
+            key,
+            format!(
+                "is needed (at least 1) with units.tensor = {units}: the tensor-core units' timing"
+            ),
+        ));
+    }
+    // Pipeline registers of a class without units are harmless (a file without `[pipeline]`
+    // gets 64 of each).
+    let timed = [keys[0], keys[1], keys[4]];
+    if let Some((key, v)) = timed.iter().find(|(_, v)| units == 0 && *v > 0) {
+        return Err(invalid(
+            key,
+            format!(
+                "{v} times tensor-core units, but units.tensor = 0: set units.tensor or make it 0"
+            ),
         ));
     }
     Ok(())

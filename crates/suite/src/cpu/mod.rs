@@ -8,3 +8,4 @@ pub(crate) mod aes128;
 pub(crate) mod matvec;
 pub(crate) mod sha1;
 pub(crate) mod sobol;
+pub(crate) mod tensor;

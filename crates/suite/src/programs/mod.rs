@@ -79,6 +79,8 @@ mod sdk_quasirandom;
 mod sdk_scalarprod;
 mod sdk_sobol;
 mod stencil2d;
+mod tc_conv;
+mod tc_gemm;
 mod warp_reduce;
 
 macro_rules! program {
@@ -87,6 +89,13 @@ macro_rules! program {
     };
     // A program that runs another program's kernels (`kernels/<dir>/`) at its own sizes.
     ($name:ident, $sets:expr, $summary:expr, kernels: $dir:ident) => {
+        program!(@ $name, $sets, $summary, $dir, false)
+    };
+    // A program whose kernels use the tensor cores (`Program::tensor_cores`).
+    ($name:ident, $sets:expr, $summary:expr, tensor_cores) => {
+        program!(@ $name, $sets, $summary, $name, true)
+    };
+    (@ $name:ident, $sets:expr, $summary:expr, $dir:ident, $tensor:expr) => {
         Program {
             name: stringify!($name),
             sets: $sets,
@@ -94,6 +103,7 @@ macro_rules! program {
             ptx: $name::PTX,
             ptxas: kernel_file!($dir, "ptxas"),
             run: $name::run,
+            tensor_cores: $tensor,
         }
     };
 }
@@ -109,6 +119,7 @@ const BAWS_NONBARRIER_PRO: &[&str] = &["baws-nonbarrier", "pro"];
 const BAWS_NONBARRIER_PRO_MOTRR_KAWS: &[&str] = &["baws-nonbarrier", "pro", "motrr", "kaws"];
 const MOTRR: &[&str] = &["motrr"];
 const KAWS: &[&str] = &["kaws"];
+const TENSOR: &[&str] = &["tensor"];
 
 pub(crate) static ALL: &[Program] = &[
     program!(scalar_prod, BASIC, "dot products of vector pairs, one CTA per pair; shared-memory tree reduction"),
@@ -183,6 +194,9 @@ pub(crate) static ALL: &[Program] = &[
     program!(poly_3dconv, KAWS, "KAWS 3DCV: PolyBench 3-D convolution, one launch per i-plane, 32x8 CTAs"),
     program!(poly_3mm, KAWS, "KAWS 3MM: PolyBench G = (A B)(C D), three matrix-product kernels, 32x8 CTAs"),
     program!(dnn_resnet, KAWS, "KAWS RN: small ResNet forward pass, conv / bias+ReLU / residual / pool / FC launches"),
+    // Tensor-core programs (sm_75 PTX): timed only on presets with tensor units.
+    program!(tc_gemm, TENSOR, "tensor-core GEMM with the WMMA C++ API: f16 A, B tiles in shared memory, f32 accumulators", tensor_cores),
+    program!(tc_conv, TENSOR, "3x3 convolution as an implicit GEMM with inline-PTX mma.sync.m16n8k8, im2col on the fly", tensor_cores),
 ];
 
 /// Launch metadata of the programs that declare it (see [`crate::info`]).

@@ -1,4 +1,4 @@
-//! The way of an SP or SFU instruction from issue to its unit, as GPGPU-Sim's pipeline
+//! The way of an SP, SFU or tensor-core instruction from issue to its unit, as GPGPU-Sim's pipeline
 //! registers make it (`shader_core_ctx::issue`, `opndcoll_rfu_t::step`, `execute`): the
 //! scheduler issues into an ID/OC register of the instruction's class; the operand
 //! collectors take it from there into a collector unit when one is free; the collector reads
@@ -15,7 +15,8 @@
 //! first — GPGPU-Sim takes the oldest ready instruction at each stage too; where it does not
 //! (collectors dispatch round robin, the bank arbiter's order) the difference is one of order
 //! among instructions already waiting. This module owns the ID/OC and OC/EX registers, the
-//! SP and SFU unit instances and the result buses; the collectors and register banks are
+//! SP, SFU and tensor-core unit instances and the result buses (which the three classes
+//! share: GPGPU-Sim's one EX_WB register set); the collectors and register banks are
 //! `collectors.rs`'s, and `Sm::book_alu` strings the stages together.
 //!
 //! The SP class's instances are the `units.sp` FP32 ones, then the `units.int` INT ones, then
@@ -37,7 +38,7 @@ use warpsim_core::config::GpuConfig;
 /// Cycles ahead the result calendars reach at most (GPGPU-Sim: `MAX_ALU_LATENCY` 512).
 const MAX_WINDOW: u64 = 4096;
 
-/// One class's (SP or SFU) pipeline registers and unit instances.
+/// One class's (SP, SFU or tensor-core) pipeline registers and unit instances.
 struct Class {
     /// Per ID/OC register: the first cycle a scheduler can issue into it.
     id_oc: Vec<u64>,
@@ -53,8 +54,8 @@ struct Class {
 }
 
 pub struct AluPath {
-    /// SP, SFU.
-    classes: [Class; 2],
+    /// SP, SFU, tensor core (see [`class`]).
+    classes: [Class; 3],
     /// Per cycle of the window: `(c + 1, results)` for the results leaving the units in cycle
     /// `c`.
     bus: Vec<(u64, u32)>,
@@ -101,8 +102,11 @@ impl AluPath {
         let u = &cfg.units;
         // Double precision on the SFU (`dp_on_sfu`) is an SFU instruction, not an SP pipe.
         let dp = if u.dp_on_sfu { 0 } else { u.dp };
+        let mut tensor = class(0, [u.tensor, 0, 0]);
+        tensor.id_oc = vec![0; p.id_oc_tensor.max(1) as usize];
+        tensor.oc_ex = vec![0; p.oc_ex_tensor.max(1) as usize];
         AluPath {
-            classes: [class(0, [u.sp, u.int, dp]), class(1, [u.sfu, 0, 0])],
+            classes: [class(0, [u.sp, u.int, dp]), class(1, [u.sfu, 0, 0]), tensor],
             bus: vec![(0, 0); window as usize],
             buses: cfg.pipeline.result_buses.max(1),
             window,
@@ -124,7 +128,7 @@ impl AluPath {
     /// at cycle `now`.
     #[inline]
     pub fn id_oc_free(&self, unit: Unit, sched: SchedId, now: u64) -> Option<usize> {
-        let c = &self.classes[unit as usize];
+        let c = &self.classes[class(unit)];
         self.mine(c.id_oc.len(), sched).find(|&i| c.id_oc[i] <= now)
     }
 
@@ -132,14 +136,14 @@ impl AluPath {
     /// moved into a collector in that cycle's collector steps, which run before issue).
     #[inline]
     pub fn release_id_oc(&mut self, unit: Unit, reg: usize, cycle: u64) {
-        self.classes[unit as usize].id_oc[reg] = cycle;
+        self.classes[class(unit)].id_oc[reg] = cycle;
     }
 
     /// A collector that finished its reads in time for step `ready` dispatches into scheduler
     /// `sched`'s first free OC/EX register of `unit`'s class: `(register, step)`.
     #[inline]
     pub fn dispatch(&self, unit: Unit, sched: SchedId, ready: u64) -> (usize, u64) {
-        let c = &self.classes[unit as usize];
+        let c = &self.classes[class(unit)];
         self.mine(c.oc_ex.len(), sched)
             .map(|i| (i, c.oc_ex[i].max(ready)))
             .min_by_key(|&(i, at)| (at, i))
@@ -163,7 +167,7 @@ impl AluPath {
     ) -> Entered {
         let latency = latency.max(1) as u64;
         let checked = latency < self.window;
-        let ci = unit as usize;
+        let ci = class(unit);
         let (base, n) = self.classes[ci].pipes[pipe as usize];
         let mut x = from;
         let entered = loop {
@@ -201,6 +205,17 @@ impl AluPath {
             };
         }
         entered
+    }
+}
+
+/// The index of `unit`'s class in [`AluPath::classes`]. LD/ST instructions never come here
+/// (`units.rs`, `memory.rs`); were one to, it would take the SP class's registers.
+#[inline]
+fn class(unit: Unit) -> usize {
+    match unit {
+        Unit::Sp | Unit::Ldst => 0,
+        Unit::Sfu => 1,
+        Unit::Tensor => 2,
     }
 }
 

@@ -1,10 +1,10 @@
 //! Operand collectors and register banks. Two models (`[operand_collectors]`):
 //!
 //! - **Pool** (`per_scheduler = 0`, gtx480): an issued instruction takes a collector unit of
-//!   its class (sp / sfu / mem pools, else a generic one) from one SM-wide pool; a class with
+//!   its class (sp / sfu / mem / tensor pools, else a generic one) from one SM-wide pool; a class with
 //!   no collectors of its own and no generic ones is unconstrained.
 //! - **Per scheduler** (`per_scheduler = N > 0`, titanx-pascal; KAWS §2.1 and Fig. 3): every
-//!   scheduler owns N collector units per unit class (SP, SFU, MEM), each feeding its own
+//!   scheduler owns N collector units per unit class (SP, SFU, MEM, tensor), each feeding its own
 //!   issue port. A scheduler can issue an instruction of a class only while one of *its*
 //!   collectors of that class is free; another scheduler's free collector is reachable only
 //!   through warp sharing (`share.rs`). Single-ported: a unit takes one instruction at a time
@@ -45,9 +45,26 @@ use crate::ids::{SchedId, WarpSlot};
 use crate::reg_use::RegUse;
 use warpsim_core::config::GpuConfig;
 
-/// Which collector an instruction holds: (pool, index); pool 3 = generic, 4 = unconstrained.
-/// Per scheduler, pool = the unit class and index = `scheduler × N + i`.
+/// Which collector an instruction holds: (pool, index); pools 0–2 and 4 = the unit classes
+/// ([`pool`]), 3 = generic, 5 = unconstrained. Per scheduler, pool = the unit class and index
+/// = `scheduler × N + i`.
 pub type Collector = (u8, u16);
+
+/// The generic pool's index in `Collectors::busy`.
+const GENERIC: usize = 3;
+/// The pool index of an instruction that needs no collector (its class has none).
+const UNCONSTRAINED: u8 = 5;
+
+/// The pool of `unit`'s own collectors in `Collectors::busy`.
+#[inline]
+fn pool(unit: Unit) -> usize {
+    match unit {
+        Unit::Sp => 0,
+        Unit::Sfu => 1,
+        Unit::Ldst => 2,
+        Unit::Tensor => 4,
+    }
+}
 
 /// The most collector steps a bank's calendar reaches ahead of issue (a config with unit
 /// latencies of thousands of cycles books no writes that far ahead).
@@ -57,9 +74,9 @@ const READ_SLACK: u64 = 32;
 
 pub struct Collectors {
     /// `busy[pool][i]`: the first collector step in which collector `i` can be allocated
-    /// (pools: sp, sfu, mem, generic). Per scheduler: pools sp / sfu / mem hold N entries per
-    /// scheduler, scheduler `k`'s at `k·N .. k·N + N`; generic is empty.
-    busy: [Vec<u64>; 4],
+    /// (pools: sp, sfu, mem, generic, tensor). Per scheduler: the class pools hold N entries
+    /// per scheduler, scheduler `k`'s at `k·N .. k·N + N`; generic is empty.
+    busy: [Vec<u64>; 5],
     /// N collectors per (scheduler, class); 0 = the pool model.
     per_scheduler: usize,
     /// Pool model with `sm.sub_core`: each pool is split into one block per scheduler, as
@@ -93,9 +110,9 @@ impl Collectors {
         let per = o.per_scheduler as usize;
         let busy = if per > 0 {
             let k = (per * cfg.sm.schedulers.max(1) as usize) as u32;
-            [n(k), n(k), n(k), Vec::new()]
+            [n(k), n(k), n(k), Vec::new(), n(k)]
         } else {
-            [n(o.sp), n(o.sfu), n(o.mem), n(o.generic)]
+            [n(o.sp), n(o.sfu), n(o.mem), n(o.generic), n(o.tensor)]
         };
         let all = o.register_banks.max(1) as u64;
         let schedulers = cfg.sm.schedulers.max(1) as u64;
@@ -147,17 +164,17 @@ impl Collectors {
     #[inline]
     pub fn free(&self, unit: Unit, sched: SchedId, now: u64) -> Option<Collector> {
         let step = self.first_step(now);
-        let pool = unit as usize;
+        let pool = pool(unit);
         if self.per_scheduler > 0 {
             let first = sched.index() * self.per_scheduler;
             return (first..first + self.per_scheduler)
                 .find(|&i| self.busy[pool][i] <= step)
                 .map(|i| (pool as u8, i as u16));
         }
-        if self.busy[pool].is_empty() && self.busy[3].is_empty() {
-            return Some((4, 0));
+        if self.busy[pool].is_empty() && self.busy[GENERIC].is_empty() {
+            return Some((UNCONSTRAINED, 0));
         }
-        [pool, 3].into_iter().find_map(|p| {
+        [pool, GENERIC].into_iter().find_map(|p| {
             self.mine(p, sched)
                 .find(|&i| self.busy[p][i] <= step)
                 .map(|i| (p as u8, i as u16))
@@ -182,7 +199,7 @@ impl Collectors {
     /// generic) when several are free by the same step.
     #[inline]
     pub fn earliest(&self, unit: Unit, sched: SchedId) -> (Collector, u64) {
-        let pool = unit as usize;
+        let pool = pool(unit);
         if self.per_scheduler > 0 {
             let first = sched.index() * self.per_scheduler;
             return (first..first + self.per_scheduler)
@@ -190,11 +207,11 @@ impl Collectors {
                 .min_by_key(|&(c, at)| (at, c.1))
                 .expect("per_scheduler > 0");
         }
-        if self.busy[pool].is_empty() && self.busy[3].is_empty() {
-            return ((4, 0), 0);
+        if self.busy[pool].is_empty() && self.busy[GENERIC].is_empty() {
+            return ((UNCONSTRAINED, 0), 0);
         }
         let mut best: Option<(Collector, u64)> = None;
-        for p in [pool, 3] {
+        for p in [pool, GENERIC] {
             for i in self.mine(p, sched) {
                 let at = self.busy[p][i];
                 if best.is_none_or(|(_, b)| at < b) {

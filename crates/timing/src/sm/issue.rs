@@ -366,7 +366,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .units
                 .free(k, now)
                 .filter(|_| self.collectors.free(unit, k, now).is_some()),
-            Unit::Sp | Unit::Sfu => self.alu.id_oc_free(unit, k, now),
+            Unit::Sp | Unit::Sfu | Unit::Tensor => self.alu.id_oc_free(unit, k, now),
         }
     }
 
@@ -614,6 +614,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
         }
         self.timing.sb[s].fit(i.regs, i.preds);
+        if let Some(inst) = i.inst {
+            if inst.op == Op::Tensor {
+                let rb = i.frame.reg_base / WARP_SIZE;
+                self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, ready, false);
+            }
+        }
         self.collectors.book_writes(i.uses.bank_dsts, s, now, ready);
         self.timing.last_complete[s] = self.timing.last_complete[s].max(ready);
         // A shared-memory atomic completes with its result (GPGPU-Sim: at writeback).
@@ -690,11 +696,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     fn book_async(&mut self, i: &Issuing, kind: AccKind, long: bool, pc: u32) {
         let s = i.slot;
         let inst = i.inst.expect("a memory plan has its instruction");
-        let release = !matches!(inst.op, Op::St | Op::Sust);
+        // A `wmma.store` has no destination either (`RegUse::dsts` is empty for it).
+        let release = !matches!(inst.op, Op::St | Op::Sust)
+            && (inst.op != Op::Tensor || !i.uses.dsts().is_empty());
         if release {
             self.timing.sb[s].reserve(inst, &i.frame, PENDING, long);
         }
         self.timing.sb[s].fit(i.regs, i.preds);
+        if release && inst.op == Op::Tensor {
+            let rb = i.frame.reg_base / WARP_SIZE;
+            self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, PENDING, long);
+        }
         let f = &i.frame;
         let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
         let track = self

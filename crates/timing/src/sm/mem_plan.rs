@@ -68,6 +68,10 @@ impl SmMem {
         if exec == 0 {
             return Plan::sync(1, 1);
         }
+        if inst.op == Op::Tensor {
+            // Fragment loads and stores: `tensor_access.rs`.
+            return self.tensor_plan(cfg, at, inst, exec);
+        }
         let mut lanes: Lanes = [0; WARP_SIZE];
         // Textures and surfaces: the global addresses of their elements; a `cp.async` is timed
         // by its global source (`src[1]`).
@@ -188,7 +192,7 @@ fn executing_lanes(warp: &Warp, frame: &Frame, inst: &Inst) -> u32 {
 
 /// The space a generic access goes to, judged by its first executing lane (a local window
 /// access has its lanes' addresses turned into local offsets); other spaces are their own.
-fn resolve_space(space: Space, exec: u32, lanes: &mut Lanes) -> Space {
+pub(crate) fn resolve_space(space: Space, exec: u32, lanes: &mut Lanes) -> Space {
     if space != Space::Generic {
         return space;
     }

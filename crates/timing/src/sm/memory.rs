@@ -855,6 +855,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .get(tr.pc as usize)
             {
                 self.timing.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
+                if inst.op == Op::Tensor {
+                    // A fragment load's destination registers (not named by its `Inst`).
+                    let dsts = env.table.regs.get(tr.func, tr.pc).dsts();
+                    self.timing.sb[s].reserve_regs(dsts, tr.rb as usize, done, false);
+                }
                 if tr.fixed {
                     let dsts = env.table.regs.get(tr.func, tr.pc).bank_dsts;
                     self.collectors.book_writes(dsts, s, now, done);

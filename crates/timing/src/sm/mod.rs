@@ -61,6 +61,7 @@ pub mod retire;
 pub mod scoreboard;
 pub mod share;
 pub mod sleep;
+pub mod tensor_access;
 #[cfg(test)]
 pub(crate) mod testbench;
 pub mod units;

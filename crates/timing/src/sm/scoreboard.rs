@@ -7,7 +7,7 @@
 
 use crate::reg_use::RegUse;
 use warpsim_core::exec::warp::{Frame, WARP_SIZE};
-use warpsim_core::ir::{Inst, Opnd};
+use warpsim_core::ir::{Inst, Opnd, RegId};
 
 /// Result of checking an instruction against the scoreboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +111,17 @@ impl Scoreboard {
                     }
                 },
             );
+        }
+    }
+
+    /// Reserves registers `regs` of the frame whose register slots start at `rb` until
+    /// `ready`: a tensor-core instruction's destination fragment (up to 8 registers), which
+    /// its `Inst` does not name (`RegUse::dsts` lists it). Released again by calling this
+    /// with the release cycle.
+    pub fn reserve_regs(&mut self, regs: &[RegId], rb: usize, ready: u64, long: bool) {
+        let e = ready << 1 | long as u64;
+        for &r in regs {
+            self.set_reg(rb + r as usize, e);
         }
     }
 

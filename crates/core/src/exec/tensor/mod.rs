@@ -1,7 +1,8 @@
 //! Tensor-core instructions, functionally: `wmma.load/store` move a fragment between memory
 //! and registers, `wmma.mma`/`mma.sync` multiply and accumulate across the warp's fragments
 //! (`mma.rs`), `ldmatrix` loads 8×8 b16 matrices from rows whose addresses the lanes supply
-//! (`ldmatrix.rs`). Fragment layouts: `layout.rs`.
+//! (`ldmatrix.rs`). Fragment layouts: `layout.rs`; the memory a fragment load or store
+//! touches, for the timing model: `footprint.rs`.
 //!
 //! These are `.sync.aligned` warp-collective instructions: PTX requires every lane of the warp
 //! to execute them together, with the same operands' shapes. warpsim reads the fragments (or
@@ -9,6 +10,7 @@
 //! lanes only; a program that runs one with lanes missing is outside the ISA, and sees the
 //! registers those lanes happened to hold.
 
+pub mod footprint;
 pub mod layout;
 mod ldmatrix;
 mod mma;
@@ -16,9 +18,9 @@ mod mma;
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::FaultKind;
 use super::mem_ops::{access, addresses};
-use super::operands::{gather, Lanes};
+use super::operands::Lanes;
 use super::warp::{lanes, Frame, Warp, WARP_SIZE};
-use crate::ir::{Elem, Function, Inst, Major, Matrix, Opnd, RegId, TensorInst, TensorKind};
+use crate::ir::{Elem, Function, Inst, Matrix, RegId, TensorInst, TensorKind};
 
 /// Executes the tensor-core instruction `inst` (its form in `func.tensor`) for the lanes of
 /// `exec`. Returns the first faulting lane of a memory access.
@@ -90,32 +92,19 @@ fn wmma_move(
     store: bool,
 ) -> Result<(), (usize, FaultKind)> {
     let f = w.frame();
-    let (rows, cols) = dims(t, matrix);
     let space = inst.mods.space;
-    let (mut addr, mut stride): (Lanes, Lanes) = ([0; WARP_SIZE], [0; WARP_SIZE]);
+    let mut addr: Lanes = [0; WARP_SIZE];
     addresses(k, m, w, &f, &inst.src[0], space, &mut addr);
-    match inst.src[1] {
-        Opnd::None => {
-            stride = [if t.major_a == Major::Row { cols } else { rows } as u64; WARP_SIZE]
-        }
-        ref o => gather(k, m, w, &f, o, &mut stride),
-    }
+    let stride = footprint::strides(k, m, w, &f, inst, t, matrix);
     let e_ty = t.a;
     let size = e_ty.bits() / 8;
     let regs = if store { &t.c_regs } else { &t.d_regs };
     let per = e_ty.per_reg() as usize;
     for lane in lanes(exec) {
-        let ld = stride[lane] & 0xFFFF_FFFF;
-        let mut vals = vec![0u64; regs.len()];
-        for e in 0..regs.len() * per {
-            let (r, c) = layout::wmma(matrix, rows, cols, lane, e);
-            let (major, minor) = if t.major_a == Major::Row {
-                (r, c)
-            } else {
-                (c, r)
-            };
-            let index = (major as u64).wrapping_mul(ld).wrapping_add(minor as u64);
-            let a = addr[lane].wrapping_add(index.wrapping_mul(u64::from(size)));
+        // A fragment is at most 8 registers (the lowering checks each form's count).
+        let mut vals = [0u64; 8];
+        for e in 0..regs.len().min(8) * per {
+            let a = footprint::element_addr(t, matrix, addr[lane], stride[lane], lane, e);
             if store {
                 let v = element(w, &f, regs, e_ty, lane, e);
                 access(k, m, w, lane, space, a, size, Some(u64::from(v))).map_err(|e| (lane, e))?;
