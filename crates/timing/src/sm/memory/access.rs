@@ -164,7 +164,7 @@ fn sectored_load(
         }
     }
     if ask != 0 {
-        m.miss_queue.push_paced(Req {
+        let r = Req {
             addr: line,
             kind: Kind::Read,
             sm,
@@ -172,7 +172,15 @@ fn sectored_load(
             dest: Dest::L1,
             sectors: ask,
             whole: 0,
-        });
+        };
+        // Through the L1, a request per sector (`miss_queue.rs`); a load around L1 was already
+        // held at the LD/ST unit a cycle per sector (`coalescer.bypass_per_sector`), as
+        // GPGPU-Sim sends such accesses to the interconnect one a cycle, without the L1's queue.
+        if lookup {
+            m.miss_queue.push_paced(r);
+        } else {
+            m.miss_queue.push(r);
+        }
     }
     // A dirty line it replaced (local memory is written back) goes to L2.
     m.write_back(victim, sm);
