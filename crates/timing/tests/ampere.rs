@@ -63,24 +63,5 @@ fn a_strided_read_verifies_on_rtx3070_under_gto_and_lrr() {
 /// mode's result (the refusal is for presets without them: `tests/tensor_refused.rs`).
 #[test]
 fn rtx3070_times_tensor_core_instructions() {
-    let src = ldmatrix_kernel();
-    let f = run(&src, 1, 32, 32, None);
-    assert_eq!(f.error, None);
-    assert!(f.out.iter().any(|&v| v != 0));
-    let t = run(&src, 1, 32, 32, Some((&rtx3070(), PolicyKind::GTO)));
-    assert_eq!(t.error, None);
-    assert_eq!(t.out, f.out);
-}
-
-/// A kernel whose warp fills 256 bytes of shared memory, `ldmatrix`es them and stores each
-/// lane's register.
-fn ldmatrix_kernel() -> String {
-    kernel(
-        ".shared .align 16 .b8 buf[256];",
-        "mov.u32 %r41, buf;\nshl.b32 %r42, %r5, 3;\nadd.u32 %r43, %r41, %r42;\n\
-         mul.lo.u32 %r44, %r5, 0x00010003;\nst.shared.v2.u32 [%r43], {%r44, %r5};\nbar.sync 0;\n\
-         shl.b32 %r45, %r5, 4;\nadd.u32 %r46, %r41, %r45;\n\
-         ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r40}, [%r46];\n\
-         mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r40;",
-    )
+    assert_ldmatrix_timed_as_functional(&rtx3070());
 }

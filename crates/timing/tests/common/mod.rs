@@ -213,3 +213,28 @@ pub fn two_passes_l1_hits(cfg: &GpuConfig, decls: &str) -> u64 {
     assert_eq!(o.out, reference);
     o.stats.unwrap().memory.l1d_loads.hits
 }
+
+/// A kernel whose warp fills 256 bytes of shared memory, `ldmatrix`es them and stores each
+/// lane's register.
+pub fn ldmatrix_kernel() -> String {
+    kernel(
+        ".shared .align 16 .b8 buf[256];",
+        "mov.u32 %r41, buf;\nshl.b32 %r42, %r5, 3;\nadd.u32 %r43, %r41, %r42;\n\
+         mul.lo.u32 %r44, %r5, 0x00010003;\nst.shared.v2.u32 [%r43], {%r44, %r5};\nbar.sync 0;\n\
+         shl.b32 %r45, %r5, 4;\nadd.u32 %r46, %r41, %r45;\n\
+         ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r40}, [%r46];\n\
+         mul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r40;",
+    )
+}
+
+/// [`ldmatrix_kernel`] runs in timing mode on `cfg` (a preset with tensor units) and gives
+/// functional mode's result, which is not all zeros.
+pub fn assert_ldmatrix_timed_as_functional(cfg: &GpuConfig) {
+    let src = ldmatrix_kernel();
+    let f = run(&src, 1, 32, 32, None);
+    assert_eq!(f.error, None);
+    assert!(f.out.iter().any(|&v| v != 0));
+    let t = run(&src, 1, 32, 32, Some((cfg, PolicyKind::GTO)));
+    assert_eq!(t.error, None, "{}", cfg.name);
+    assert_eq!(t.out, f.out, "{}", cfg.name);
+}
