@@ -11,11 +11,12 @@
 //! loop is generic over the concrete issue policy type; the fetch policy is an enum.
 
 use crate::classify::TimingTable;
+use crate::cycle::{step_and_commit, with_env, Common, Parts};
 use crate::error::kernel_name;
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::MemSystem;
 use crate::policy::{BuildCtx, IssuePolicy, PolicyKind};
-use crate::sm::{Env, Sm};
+use crate::sm::{Sm, SmOut};
 use crate::stats::{
     CtaRecord, ICacheStats, IssueSlots, LaunchIdentity, StallCounts, TimingStats, WarpRecord,
 };
@@ -271,8 +272,20 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
         shared_bytes,
         start: cfg.gpu.kernel_launch_latency as u64,
     };
-    let mut env = Env::new(k, mem, gmem, printf, cfg, &table);
-    env.record(opts, occ.total);
+    let mut outs: Vec<SmOut> = (0..sms.len()).map(|_| SmOut::new(cfg, opts)).collect();
+    // The launch's records, in the order they were made. They grow as CTAs finish: a huge
+    // grid must not reserve memory for CTAs that may never run (the cycle limit can stop it
+    // first).
+    let mut all = SmOut::new(cfg, opts);
+    all.ctas = Vec::with_capacity(occ.total.min(1 << 16) as usize);
+    let mut common = Common {
+        ctxs: &ctxs,
+        cfg,
+        table: &table,
+        all_dispatched: occ.total == 0,
+        log_cta_order: opts.event_log && opts.cta_order_log,
+        fast_forward: opts.fast_forward,
+    };
     let mut now = 0u64;
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
     // loop checks the limit, reports progress and honours a stop request.
@@ -282,31 +295,48 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             // Nothing is resident before the first dispatch: skip the launch latency.
             now = dispatch.start;
         }
-        dispatch.cycle(&mut sms, &mut env, &ctxs, now);
-        env.mem.cycle(now);
-        let resident = step_sms(&mut sms, &mut env, &ctxs, opts.fast_forward, now)?;
+        let parts = Parts {
+            gmem,
+            mem,
+            outs: &mut outs,
+            all: &mut all,
+        };
+        dispatch.cycle(&mut sms, &mut common, parts, now);
+        mem.cycle(now);
+        let parts = Parts {
+            gmem,
+            mem,
+            outs: &mut outs,
+            all: &mut all,
+        };
+        let resident = step_and_commit(&mut sms, &common, parts, printf, now)?;
         now += 1;
         if resident == 0 && dispatch.done() {
             break;
         }
         // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
         if opts.fast_forward && (dispatch.done() || !sms.iter().any(|s| s.has_room())) {
-            now = fast_forward(&mut sms, &env, now);
+            now = fast_forward(&mut sms, mem, now);
         }
+        let warp_instructions = outs.iter().map(|o| o.warp_instructions).sum::<u64>();
         if now >= look_at {
-            look_at = look(k, opts, &env, dispatch.total, now)?;
+            let ctas_done = all.ctas.len() as u64;
+            look_at = look(k, opts, warp_instructions, ctas_done, dispatch.total, now)?;
         }
-        if env.warp_instructions > opts.max_warp_instructions {
+        if warp_instructions > opts.max_warp_instructions {
             return Err(TimingError::InstructionLimit {
                 kernel: kernel_name(k),
                 limit: opts.max_warp_instructions,
             });
         }
     }
-    let stats = statistics(k, cfg, opts, &sms, &mut env, occ.per_sm, now);
-    env.mem.between.next_sm = dispatch.next_sm;
+    for o in &outs {
+        o.add_counters(&mut all);
+    }
+    let stats = statistics(k, cfg, opts, &sms, mem, &mut all, occ.per_sm, now);
+    mem.between.next_sm = dispatch.next_sm;
     for (i, sm) in sms.into_iter().enumerate() {
-        env.mem.between.keep(i, sm.into_kept(), now);
+        mem.between.keep(i, sm.into_kept(), now);
     }
     Ok(stats)
 }
@@ -364,31 +394,45 @@ impl Dispatcher {
 
     /// Cycle `now`: every SM with a free CTA slot receives at most one CTA, in round-robin
     /// order; after the last, every SM is told.
-    fn cycle<'k, 'a, P: IssuePolicy, F: FetchPolicy>(
+    fn cycle<P: IssuePolicy, F: FetchPolicy>(
         &mut self,
         sms: &mut [Sm<P, F>],
-        env: &mut Env<'k, 'a>,
-        ctxs: &'k [LaunchCtx<'a>],
+        common: &mut Common,
+        parts: Parts,
         now: u64,
     ) {
         if now < self.start || self.done() {
             return;
         }
+        let Parts {
+            gmem,
+            mem,
+            outs,
+            all,
+        } = parts;
         let first = self.next_sm;
         for i in 0..sms.len() {
             let si = (first + i) % sms.len();
             if !self.done() && sms[si].has_room() {
                 sms[si].wake(now);
-                let cta = make_cta(&ctxs[si], self.next_cta, self.shared_bytes);
-                env.k = &ctxs[si];
+                let cta = make_cta(&common.ctxs[si], self.next_cta, self.shared_bytes);
                 let age_base = self.next_cta * self.wpc as u64;
-                sms[si].launch(env, cta, self.next_cta, now, age_base);
+                let linear = self.next_cta;
+                let parts = Parts {
+                    gmem: &mut *gmem,
+                    mem: &mut *mem,
+                    outs: &mut *outs,
+                    all: &mut *all,
+                };
+                with_env(common, si, &mut sms[si], parts, |sm, env| {
+                    sm.launch(env, cta, linear, now, age_base)
+                });
                 self.next_cta += 1;
                 self.next_sm = (si + 1) % sms.len();
             }
         }
         if self.done() {
-            env.all_dispatched = true;
+            common.all_dispatched = true;
             for sm in sms.iter_mut() {
                 sm.wake(now);
                 sm.last_cta_dispatched(now);
@@ -397,47 +441,21 @@ impl Dispatcher {
     }
 }
 
-/// Runs cycle `now` of every SM not quiet or asleep; returns how many have resident CTAs.
-fn step_sms<'k, 'a, P: IssuePolicy, F: FetchPolicy>(
-    sms: &mut [Sm<P, F>],
-    env: &mut Env<'k, 'a>,
-    ctxs: &'k [LaunchCtx<'a>],
-    fast_forward: bool,
-    now: u64,
-) -> Result<usize, TimingError> {
-    let mut resident = 0usize;
-    for (si, sm) in sms.iter_mut().enumerate() {
-        if sm.is_quiet() {
-            continue;
-        }
-        if sm.sleeping() {
-            if sm.asleep(now, env.mem.next_reply(si)) {
-                resident += 1; // only an SM with resident CTAs sleeps
-                continue;
-            }
-            sm.wake(now);
-        }
-        env.k = &ctxs[si];
-        sm.cycle(env, now)?;
-        resident += !sm.is_idle() as usize;
-        if fast_forward {
-            sm.doze(now);
-        }
-    }
-    Ok(resident)
-}
-
 /// The next cycle to run after `now - 1`: the earliest at which an SM or the memory system can
 /// act. A sleeping SM's skipped cycles are credited when it wakes; the others' here.
-fn fast_forward<P: IssuePolicy, F: FetchPolicy>(sms: &mut [Sm<P, F>], env: &Env, now: u64) -> u64 {
+fn fast_forward<P: IssuePolicy, F: FetchPolicy>(
+    sms: &mut [Sm<P, F>],
+    mem: &MemSystem,
+    now: u64,
+) -> u64 {
     let t = sms
         .iter()
         .enumerate()
         .filter(|(_, s)| !s.is_quiet())
-        .map(|(i, s)| s.next_activity(now - 1).min(env.mem.next_reply(i)))
+        .map(|(i, s)| s.next_activity(now - 1).min(mem.next_reply(i)))
         .min()
         .unwrap_or(now)
-        .min(env.mem.next_event(now - 1));
+        .min(mem.next_event(now - 1));
     if t <= now || t == u64::MAX {
         return now;
     }
@@ -452,7 +470,8 @@ fn fast_forward<P: IssuePolicy, F: FetchPolicy>(sms: &mut [Sm<P, F>], env: &Env,
 fn look(
     k: &LaunchCtx,
     opts: &TimingOptions,
-    env: &Env,
+    warp_instructions: u64,
+    ctas_done: u64,
     ctas_total: u64,
     now: u64,
 ) -> Result<u64, TimingError> {
@@ -466,16 +485,16 @@ fn look(
         let p = crate::watch::Progress {
             kernel: &k.module.functions[k.kernel as usize].name,
             cycle: now,
-            warp_instructions: env.warp_instructions,
-            ctas_done: env.ctas.len() as u64,
+            warp_instructions,
+            ctas_done,
             ctas_total,
         };
         if w.look(&p) {
             return Err(TimingError::Interrupted {
                 kernel: kernel_name(k),
                 cycle: now,
-                warp_instructions: env.warp_instructions,
-                ctas_done: env.ctas.len() as u64,
+                warp_instructions,
+                ctas_done,
                 ctas_total,
             });
         }
@@ -485,17 +504,21 @@ fn look(
         .min(opts.max_cycles.saturating_add(1)))
 }
 
-/// The launch's statistics after its last cycle `cycles` (moves the records out of `env`).
+/// The launch's statistics after its last cycle `cycles` (moves the records out of `env`,
+/// the launch's output with every SM's counters added).
+// The launch, its SMs, memory system and output: what the statistics are made of.
+#[allow(clippy::too_many_arguments)]
 fn statistics<P: IssuePolicy, F: FetchPolicy>(
     k: &LaunchCtx,
     cfg: &GpuConfig,
     opts: &TimingOptions,
     sms: &[Sm<P, F>],
-    env: &mut Env,
+    mem: &mut MemSystem,
+    env: &mut SmOut,
     ctas_per_sm: u32,
     cycles: u64,
 ) -> TimingStats {
-    let mut memory = env.mem.stats();
+    let mut memory = mem.stats();
     let mut issue = IssueSlots::default();
     for sm in sms {
         let (l1d, l1d_loads, cc, tex) = sm.mem_counts();

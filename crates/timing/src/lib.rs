@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod classify;
+mod cycle;
 pub mod engine;
 pub mod error;
 pub mod fetch_policy;

@@ -1,7 +1,6 @@
 //! The read-mostly context an instruction executes in: the kernel being run and the memories
 //! outside the warp (global, the CTA's shared memory, the kernel parameters, printf output).
 
-use super::memory::GlobalMemory;
 use crate::ir::{FuncId, Module};
 
 /// Everything fixed for one kernel launch.
@@ -70,7 +69,7 @@ impl<'a> LaunchCtx<'a> {
 
 /// The mutable memories an instruction may touch besides its own warp.
 pub struct MemCtx<'m> {
-    pub global: &'m mut GlobalMemory,
+    pub global: super::global::Global<'m>,
     pub shared: &'m mut [u8],
     pub printf: &'m mut String,
     /// `%clock64` value to report (the functional executor counts the CTA's instructions).

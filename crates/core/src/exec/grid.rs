@@ -219,7 +219,7 @@ fn run_until_event(
     n: &mut u32,
 ) -> Result<StepEvent, ExecFault> {
     let mut m = MemCtx {
-        global: gmem,
+        global: super::global::Global::Direct(gmem),
         shared: &mut cta.shared,
         printf,
         clock: cta.clock,

@@ -3,6 +3,7 @@
 
 use super::context::{LaunchCtx, MemCtx};
 use super::fault::{FaultKind, Near};
+use super::global::{Deferred, DeferredOp};
 use super::memory::{load_le, store_le};
 use super::operands::{
     classify_generic, gather, reg_lanes, reg_lanes_mut, reg_pair, rel_base, scatter, source, Lanes,
@@ -693,7 +694,9 @@ fn atom_apply(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
 }
 
 /// `atom` and `red` (and the `mbarrier` instructions, lowered to them): lanes are applied in
-/// lane order, each a read-modify-write.
+/// lane order, each a read-modify-write. Under a staged view of global memory (the timing
+/// model, `global.rs`) the lanes with a global address are checked here and applied at the
+/// cycle's commit ([`atom_commit`]), their old values written to the destination then.
 pub fn atom(
     k: &LaunchCtx,
     m: &mut MemCtx,
@@ -708,21 +711,96 @@ pub fn atom(
     gather(k, m, w, &f, &inst.src[1], &mut b);
     gather(k, m, w, &f, &inst.src[2], &mut c);
     let size = inst.ty.bytes().max(1);
+    let staged = m.global.journal().is_some();
     let mut old = [0u64; WARP_SIZE];
+    let mut deferred = 0u32;
     for lane in lanes(mask) {
         let o = access(k, m, w, lane, inst.mods.space, addr[lane], size, None)
             .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
-        let n = atom_apply(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
+        if staged && is_global(inst.mods.space, addr[lane]) {
+            deferred |= 1 << lane; // checked: applied at the commit
+            continue;
+        }
+        let (n, reg) = atom_lane(inst.mods.atom, inst.ty, o, b[lane], c[lane]);
         access(k, m, w, lane, inst.mods.space, addr[lane], size, Some(n))
             .map_err(|e| located(k, m, w, inst.mods.space, &addr, size, 1, mask, lane, e))?;
-        old[lane] = match inst.mods.atom {
-            AtomOp::MbarTest => super::mbarrier::completed(o, b[lane]) as u64,
-            AtomOp::MbarTestParity => super::mbarrier::parity_completed(o, b[lane]) as u64,
-            _ => o,
-        };
+        old[lane] = reg;
     }
     if inst.op == Op::Atom {
-        scatter(w, &f, &inst.dst[0], mask, &old);
+        scatter(w, &f, &inst.dst[0], mask & !deferred, &old);
+    }
+    if let (true, Some(journal)) = (deferred != 0, m.global.journal()) {
+        let op = DeferredOp::Atom {
+            op: inst.op,
+            atom: inst.mods.atom,
+            ty: inst.ty,
+            space: inst.mods.space,
+            size,
+            dst: inst.dst[0],
+            addr,
+            b,
+            c,
+        };
+        journal.defer(f, deferred, op);
+    }
+    Ok(())
+}
+
+/// The value an atomic lane stores and the one its destination receives, from the old value
+/// `o` and the operands `b`, `c`.
+#[inline]
+fn atom_lane(op: AtomOp, ty: Ty, o: u64, b: u64, c: u64) -> (u64, u64) {
+    let n = atom_apply(op, ty, o, b, c);
+    let reg = match op {
+        AtomOp::MbarTest => super::mbarrier::completed(o, b) as u64,
+        AtomOp::MbarTestParity => super::mbarrier::parity_completed(o, b) as u64,
+        _ => o,
+    };
+    (n, reg)
+}
+
+/// Whether a lane's address in `space` lies in global memory.
+#[inline]
+fn is_global(space: Space, addr: u64) -> bool {
+    matches!(
+        resolve(space, addr).0,
+        Space::Global | Space::Const | Space::Generic
+    )
+}
+
+/// The commit of a deferred atomic ([`atom`] under a staged view): its lanes in lane order,
+/// against global memory as the commit has it so far.
+pub(crate) fn atom_commit(
+    k: &LaunchCtx,
+    m: &mut MemCtx,
+    w: &mut Warp,
+    d: &Deferred,
+) -> Result<(), (usize, FaultKind)> {
+    let DeferredOp::Atom {
+        op,
+        atom,
+        ty,
+        space,
+        size,
+        dst,
+        addr,
+        b,
+        c,
+    } = &d.op
+    else {
+        return Ok(());
+    };
+    let mut old = [0u64; WARP_SIZE];
+    for lane in lanes(d.mask) {
+        let o = access(k, m, w, lane, *space, addr[lane], *size, None)
+            .map_err(|e| located(k, m, w, *space, addr, *size, 1, d.mask, lane, e))?;
+        let (n, reg) = atom_lane(*atom, *ty, o, b[lane], c[lane]);
+        access(k, m, w, lane, *space, addr[lane], *size, Some(n))
+            .map_err(|e| located(k, m, w, *space, addr, *size, 1, d.mask, lane, e))?;
+        old[lane] = reg;
+    }
+    if *op == Op::Atom {
+        scatter(w, &d.frame, dst, d.mask, &old);
     }
     Ok(())
 }

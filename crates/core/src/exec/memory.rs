@@ -140,8 +140,9 @@ pub struct GlobalMemory {
     /// Ranges for device-side `malloc`.
     heap: DeviceHeap,
     /// Index of the allocation that served the last access (a cache for the common case of
-    /// a warp touching one buffer many times).
-    last: std::cell::Cell<usize>,
+    /// a warp touching one buffer many times). Staged accesses (`global.rs`) keep their own,
+    /// so SMs stepped on several threads never write this one.
+    last: LastHit,
     /// Live texture and surface objects (their descriptors point into this memory).
     pub textures: super::texture::TextureTable,
     /// Calls made so far per allocating and freeing call name (few names: a short list).
@@ -258,7 +259,7 @@ impl GlobalMemory {
             .binary_search_by_key(&(addr - COOKIE_BYTES), |a| a.base)
         {
             self.allocs.remove(c);
-            self.last.set(0);
+            self.last.set_hit(0);
         }
         self.heap.give_back(addr, len);
         true
@@ -318,7 +319,7 @@ impl GlobalMemory {
         self.in_use += a.len;
         let i = self.allocs.partition_point(|x| x.base < a.base);
         self.allocs.insert(i, a);
-        self.last.set(0);
+        self.last.set_hit(0);
     }
 
     /// Frees the allocation starting exactly at `base`; false when there is none (device-heap
@@ -346,7 +347,7 @@ impl GlobalMemory {
     /// Removes allocation `i`, remembering it as freed by `by`.
     fn forget(&mut self, i: usize, by: &'static str) {
         let a = self.allocs.remove(i);
-        self.last.set(0);
+        self.last.set_hit(0);
         let call = self.count_name(by);
         if self.freed.len() == FREED_KEPT {
             self.freed.pop_front();
@@ -447,7 +448,13 @@ impl GlobalMemory {
     /// The allocation containing `[addr, addr+len)` and the offset of `addr` in it.
     #[inline]
     fn find(&self, addr: u64, len: u64) -> Option<(usize, usize)> {
-        let last = self.last.get();
+        self.find_in(&self.last, addr, len)
+    }
+
+    /// [`GlobalMemory::find`] starting from, and updating, `hint`.
+    #[inline]
+    fn find_in(&self, hint: &impl Hint, addr: u64, len: u64) -> Option<(usize, usize)> {
+        let last = hint.hit();
         if let Some(a) = self.allocs.get(last) {
             if addr >= a.base && addr.wrapping_add(len) <= a.end() && addr.wrapping_add(len) >= addr
             {
@@ -462,11 +469,17 @@ impl GlobalMemory {
         let a = &self.allocs[i];
         let end = addr.checked_add(len)?;
         if end <= a.end() {
-            self.last.set(i);
+            hint.set_hit(i);
             Some((i, (addr - a.base) as usize + a.skew))
         } else {
             None
         }
+    }
+
+    /// [`GlobalMemory::contains`] with its lookup starting from `hint`.
+    #[inline]
+    pub fn contains_in(&self, hint: &impl Hint, addr: u64, len: u64) -> bool {
+        self.find_in(hint, addr, len).is_some()
     }
 
     /// The start and size of the allocation containing `addr`.
@@ -498,8 +511,14 @@ impl GlobalMemory {
     /// Reads a little-endian value of `size` (1, 2, 4, 8) bytes, zero-extended.
     #[inline]
     pub fn read_uint(&self, addr: u64, size: u32) -> Result<u64, GlobalFault> {
+        self.read_uint_in(&self.last, addr, size)
+    }
+
+    /// [`GlobalMemory::read_uint`] with its lookup starting from `hint`.
+    #[inline]
+    pub fn read_uint_in(&self, hint: &impl Hint, addr: u64, size: u32) -> Result<u64, GlobalFault> {
         let (i, off) = self
-            .find(addr, size as u64)
+            .find_in(hint, addr, size as u64)
             .ok_or(GlobalFault::OutOfBounds)?;
         Ok(load_le(&self.allocs[i].data[off..], size))
     }
@@ -527,9 +546,21 @@ impl GlobalMemory {
         mask: u32,
         out: &mut [u64; WARP_SIZE],
     ) -> Result<(), usize> {
-        let mut at = self.lanes_cursor();
+        self.read_lanes_in::<N>(&self.last, addr, mask, out)
+    }
+
+    /// [`GlobalMemory::read_lanes`] with its lookups starting from `hint`.
+    #[inline]
+    pub fn read_lanes_in<const N: usize>(
+        &self,
+        hint: &impl Hint,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        out: &mut [u64; WARP_SIZE],
+    ) -> Result<(), usize> {
+        let mut at = self.lanes_cursor(hint);
         for l in lanes(mask) {
-            let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
+            let off = self.lane_offset::<N>(hint, &mut at, addr[l]).ok_or(l)?;
             let mut b = [0u8; 8];
             b[..N].copy_from_slice(&self.allocs[at.index].data[off..off + N]);
             out[l] = u64::from_le_bytes(b);
@@ -547,9 +578,11 @@ impl GlobalMemory {
         mask: u32,
         vals: &[u64; WARP_SIZE],
     ) -> Result<(), usize> {
-        let mut at = self.lanes_cursor();
+        let mut at = self.lanes_cursor(&self.last);
         for l in lanes(mask) {
-            let off = self.lane_offset::<N>(&mut at, addr[l]).ok_or(l)?;
+            let off = self
+                .lane_offset::<N>(&self.last, &mut at, addr[l])
+                .ok_or(l)?;
             self.allocs[at.index].data[off..off + N].copy_from_slice(&vals[l].to_le_bytes()[..N]);
         }
         Ok(())
@@ -569,13 +602,26 @@ impl GlobalMemory {
         n: usize,
         out: &mut [[u64; WARP_SIZE]; 4],
     ) -> Result<(), usize> {
+        self.read_vec_lanes_in::<N>(&self.last, addr, mask, n, out)
+    }
+
+    /// [`GlobalMemory::read_vec_lanes`] with its lookups starting from `hint`.
+    #[inline]
+    pub fn read_vec_lanes_in<const N: usize>(
+        &self,
+        hint: &impl Hint,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        n: usize,
+        out: &mut [[u64; WARP_SIZE]; 4],
+    ) -> Result<(), usize> {
         let span = (N * n) as u64;
-        let mut at = self.lanes_cursor();
+        let mut at = self.lanes_cursor(hint);
         for l in lanes(mask) {
             if !addr[l].is_multiple_of(span) {
                 return Err(l);
             }
-            let off = self.span_offset(&mut at, addr[l], span).ok_or(l)?;
+            let off = self.span_offset(hint, &mut at, addr[l], span).ok_or(l)?;
             let data = &self.allocs[at.index].data[off..off + N * n];
             for (i, o) in out.iter_mut().enumerate().take(n) {
                 let mut b = [0u8; 8];
@@ -600,12 +646,14 @@ impl GlobalMemory {
         vals: &[[u64; WARP_SIZE]; 4],
     ) -> Result<(), usize> {
         let span = (N * n) as u64;
-        let mut at = self.lanes_cursor();
+        let mut at = self.lanes_cursor(&self.last);
         for l in lanes(mask) {
             if !addr[l].is_multiple_of(span) {
                 return Err(l);
             }
-            let off = self.span_offset(&mut at, addr[l], span).ok_or(l)?;
+            let off = self
+                .span_offset(&self.last, &mut at, addr[l], span)
+                .ok_or(l)?;
             let data = &mut self.allocs[at.index].data[off..off + N * n];
             for (i, v) in vals.iter().enumerate().take(n) {
                 data[i * N..i * N + N].copy_from_slice(&v[l].to_le_bytes()[..N]);
@@ -614,10 +662,31 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// The first lane of `mask` whose `span` bytes at `addr[l]` are misaligned (to `align`)
+    /// or not inside one live allocation: what a store of those lanes would fault on, for a
+    /// store that is staged rather than written (`global.rs`).
+    #[inline]
+    pub fn check_lanes_in(
+        &self,
+        hint: &impl Hint,
+        addr: &[u64; WARP_SIZE],
+        mask: u32,
+        span: u64,
+    ) -> Result<(), usize> {
+        let mut at = self.lanes_cursor(hint);
+        for l in lanes(mask) {
+            if !addr[l].is_multiple_of(span) {
+                return Err(l);
+            }
+            self.span_offset(hint, &mut at, addr[l], span).ok_or(l)?;
+        }
+        Ok(())
+    }
+
     /// The allocation the last access hit, as a starting point for a warp's lanes.
     #[inline]
-    fn lanes_cursor(&self) -> LaneCursor {
-        let index = self.last.get();
+    fn lanes_cursor(&self, hint: &impl Hint) -> LaneCursor {
+        let index = hint.hit();
         match self.allocs.get(index) {
             Some(a) => LaneCursor {
                 index,
@@ -637,24 +706,35 @@ impl GlobalMemory {
     /// Where `N` bytes at `addr` lie in the data of allocation `at` (moved to the allocation
     /// holding them when `at` does not); `None` when `addr` is misaligned or out of bounds.
     #[inline(always)]
-    fn lane_offset<const N: usize>(&self, at: &mut LaneCursor, addr: u64) -> Option<usize> {
+    fn lane_offset<const N: usize>(
+        &self,
+        hint: &impl Hint,
+        at: &mut LaneCursor,
+        addr: u64,
+    ) -> Option<usize> {
         if !addr.is_multiple_of(N as u64) {
             return None;
         }
-        self.span_offset(at, addr, N as u64)
+        self.span_offset(hint, at, addr, N as u64)
     }
 
     /// Where the `len` bytes at `addr` lie in the data of allocation `at` (moved to the
     /// allocation holding them when `at` does not); `None` when they are not inside one live
     /// allocation. Alignment is the caller's.
     #[inline(always)]
-    fn span_offset(&self, at: &mut LaneCursor, addr: u64, len: u64) -> Option<usize> {
+    fn span_offset(
+        &self,
+        hint: &impl Hint,
+        at: &mut LaneCursor,
+        addr: u64,
+        len: u64,
+    ) -> Option<usize> {
         let off = addr.wrapping_sub(at.base);
         // `addr` below the base wraps `off` past any length: the same test rejects it.
         if off.checked_add(len).is_some_and(|end| end <= at.len) {
             return Some(off as usize + at.skew);
         }
-        let (index, off) = self.find(addr, len)?;
+        let (index, off) = self.find_in(hint, addr, len)?;
         let a = &self.allocs[index];
         *at = LaneCursor {
             index,
@@ -673,8 +753,62 @@ impl GlobalMemory {
 
     /// A view of `[addr, addr+len)`.
     pub fn slice(&self, addr: u64, len: u64) -> Result<&[u8], GlobalFault> {
-        let (i, off) = self.find(addr, len).ok_or(GlobalFault::OutOfBounds)?;
+        self.slice_in(&self.last, addr, len)
+    }
+
+    /// [`GlobalMemory::slice`] with its lookup starting from `hint`.
+    #[inline]
+    pub fn slice_in(&self, hint: &impl Hint, addr: u64, len: u64) -> Result<&[u8], GlobalFault> {
+        let (i, off) = self
+            .find_in(hint, addr, len)
+            .ok_or(GlobalFault::OutOfBounds)?;
         Ok(&self.allocs[i].data[off..off + len as usize])
+    }
+
+    /// The memory's own lookup hint (for the `_in` accessors, executing in place).
+    #[inline]
+    pub fn hint(&self) -> &impl Hint {
+        &self.last
+    }
+}
+
+/// Where an allocation lookup starts: the index of the allocation the previous one found.
+pub trait Hint {
+    fn hit(&self) -> usize;
+    fn set_hit(&self, index: usize);
+}
+
+impl Hint for std::cell::Cell<usize> {
+    #[inline(always)]
+    fn hit(&self) -> usize {
+        self.get()
+    }
+    #[inline(always)]
+    fn set_hit(&self, index: usize) {
+        self.set(index)
+    }
+}
+
+/// [`GlobalMemory`]'s own hint. An atomic (relaxed: a plain load and store) only so that the
+/// memory can be shared, read-only, by SMs stepped on several threads; those use hints of
+/// their own (`global.rs`) and never touch this one.
+#[derive(Debug, Default)]
+struct LastHit(std::sync::atomic::AtomicUsize);
+
+impl Clone for LastHit {
+    fn clone(&self) -> Self {
+        LastHit(self.hit().into())
+    }
+}
+
+impl Hint for LastHit {
+    #[inline(always)]
+    fn hit(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[inline(always)]
+    fn set_hit(&self, index: usize) {
+        self.0.store(index, std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -710,185 +844,4 @@ pub fn store_le(bytes: &mut [u8], size: u32, value: u64) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn allocations_are_aligned_disjoint_and_bounds_checked() {
-        let mut m = GlobalMemory::new();
-        let a = m.alloc(10).unwrap();
-        let b = m.alloc(300).unwrap();
-        assert_eq!(a % ALLOC_ALIGN, 0);
-        assert_eq!(b % ALLOC_ALIGN, 0);
-        assert!(b >= a + 10);
-        m.write_uint(a + 6, 4, 0xdead_beef).unwrap();
-        assert_eq!(m.read_uint(a + 6, 4).unwrap(), 0xdead_beef);
-        assert_eq!(m.read_uint(a + 7, 4), Err(GlobalFault::OutOfBounds));
-        assert_eq!(m.read_uint(a - 1, 1), Err(GlobalFault::OutOfBounds));
-        assert!(m.free(a));
-        assert_eq!(m.read_uint(a, 1), Err(GlobalFault::OutOfBounds));
-        assert!(!m.free(a));
-        assert_eq!(m.read_uint(b + 299, 1).unwrap(), 0);
-    }
-
-    /// Module variables and runtime buffers sit below `ALLOC_BASE`, so the host's first
-    /// allocation starts there whatever was loaded before it (the low address bits pick L1
-    /// sets and partitions: GPGPU-Sim's first `cudaMalloc` is at 0xC0000000 whatever modules
-    /// the program registered).
-    #[test]
-    fn the_hosts_allocations_start_at_alloc_base_whatever_modules_hold() {
-        let mut m = GlobalMemory::new();
-        let module = m.alloc_from(40, Origin::Module).unwrap();
-        let first = m.alloc(1 << 20).unwrap();
-        let workspace = m.alloc_from(16, Origin::Workspace).unwrap();
-        let second = m.alloc(10).unwrap();
-        assert_eq!(module, GLOBAL_BASE);
-        assert_eq!(workspace, GLOBAL_BASE + ALLOC_ALIGN);
-        assert_eq!((first, second), (ALLOC_BASE, ALLOC_BASE + (1 << 20)));
-        assert_eq!(
-            ALLOC_BASE % (1 << 30),
-            0,
-            "as aligned as GPGPU-Sim's 0xC0000000"
-        );
-        assert_eq!(m.alloc_from(ALLOC_BASE - GLOBAL_BASE, Origin::Module), None);
-    }
-
-    #[test]
-    fn faults_are_placed_relative_to_the_nearest_allocation() {
-        let mut m = GlobalMemory::new();
-        let a = m.alloc(1000).unwrap();
-        let b = m.alloc_from(64, Origin::Host("cudaMallocPitch")).unwrap();
-        let c = m.alloc(16).unwrap();
-        let info = |base, size, origin, call| AllocInfo {
-            base,
-            size,
-            origin,
-            call,
-        };
-        let ia = info(a, 1000, Origin::Host("cudaMalloc"), 1);
-        assert_eq!(m.nearby(a + 1004, 4), Nearby::After { alloc: ia, gap: 4 });
-        assert_eq!(m.nearby(a + 998, 4), Nearby::PastEnd { alloc: ia, over: 2 });
-        // Between a (ends a+1000) and b (starts a+1024): the nearer side wins.
-        assert_eq!(
-            m.nearby(a + 1020, 4),
-            Nearby::Before {
-                alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1),
-                gap: 4
-            }
-        );
-        assert_eq!(m.nearby(a - 8, 4), Nearby::Before { alloc: ia, gap: 8 });
-        assert!(m.free(b));
-        assert!(m.free_by(c, "cudaFreeHost"));
-        let freed = |by, call| FreeInfo { by, call };
-        assert_eq!(
-            m.nearby(b + 8, 4),
-            Nearby::Freed {
-                alloc: info(b, 64, Origin::Host("cudaMallocPitch"), 1),
-                freed: freed("cudaFree", 1)
-            }
-        );
-        assert_eq!(
-            m.nearby(c, 4),
-            Nearby::Freed {
-                alloc: info(c, 16, Origin::Host("cudaMalloc"), 2),
-                freed: freed("cudaFreeHost", 1)
-            }
-        );
-        assert_eq!(m.nearby(8, 4), Nearby::Null);
-        assert_eq!(m.nearby(a + (1 << 40), 4), Nearby::Nothing);
-        // Device-heap blocks: freed by device free; a later block reusing the range is live.
-        let h = m.heap_malloc(32).unwrap();
-        assert!(m.heap_free(h));
-        let hi = info(h, 32, Origin::DeviceMalloc, 1);
-        assert_eq!(
-            m.nearby(h + 4, 4),
-            Nearby::Freed {
-                alloc: hi,
-                freed: freed("device free", 1)
-            }
-        );
-        let h2 = m.heap_malloc(8).unwrap();
-        assert_eq!(h2, h);
-        assert_eq!(
-            m.nearby(h + 8, 4),
-            Nearby::After {
-                alloc: info(h, 8, Origin::DeviceMalloc, 2),
-                gap: 0
-            }
-        );
-        assert!(m.contains(h, 8) && !m.contains(h, 9));
-    }
-
-    #[test]
-    fn only_the_latest_frees_are_remembered() {
-        let mut m = GlobalMemory::new();
-        let first = m.alloc(1).unwrap();
-        assert!(m.free(first));
-        for _ in 0..FREED_KEPT {
-            let p = m.alloc(1).unwrap();
-            assert!(m.free(p));
-        }
-        assert_eq!(m.freed.len(), FREED_KEPT);
-        assert!(!matches!(m.nearby(first, 1), Nearby::Freed { .. }));
-    }
-
-    #[test]
-    fn host_visible_allocations_share_their_bytes_with_the_host() {
-        let mut m = GlobalMemory::new();
-        let d = m.alloc(64).unwrap();
-        let h = m.alloc_host_visible(100).unwrap();
-        let d2 = m.alloc(64).unwrap();
-        assert_eq!(h % ALLOC_ALIGN, 0);
-        assert!(m.is_host_visible(h + 99) && !m.is_host_visible(d) && !m.is_host_visible(d2));
-        m.write_uint(h + 8, 4, 0x1234_5678).unwrap();
-        // SAFETY: `h` is the host address of the allocation's live, 256-byte aligned bytes.
-        let host = unsafe { std::slice::from_raw_parts_mut(h as *mut u8, 100) };
-        assert_eq!(
-            u32::from_le_bytes(host[8..12].try_into().unwrap()),
-            0x1234_5678
-        );
-        host[99] = 7;
-        assert_eq!(m.read_uint(h + 99, 1).unwrap(), 7);
-        assert_eq!(m.read_uint(h + 100, 1), Err(GlobalFault::OutOfBounds));
-        assert_eq!(m.read_uint(h - 1, 1), Err(GlobalFault::OutOfBounds));
-        assert_eq!(m.in_use(), 64 + 100 + 64);
-        assert_eq!(m.allocation_of(h + 50), Some((h, 100)));
-        assert!(m.free(h));
-        assert_eq!(m.read_uint(h, 1), Err(GlobalFault::OutOfBounds));
-        m.write_uint(d2 + 60, 4, 9).unwrap();
-        assert_eq!(m.read_uint(d2 + 60, 4).unwrap(), 9);
-    }
-
-    #[test]
-    fn heap_blocks_are_bounds_checked_and_freed_only_by_heap_free() {
-        let mut m = GlobalMemory::new();
-        let d = m.alloc(32).unwrap();
-        assert!(m.set_heap_limit(96));
-        let a = m.heap_malloc(20).unwrap();
-        let b = m.heap_malloc(20).unwrap();
-        assert_eq!(
-            m.heap_malloc(20),
-            None,
-            "96-byte heap holds two 32-byte blocks after their 16-byte headers"
-        );
-        assert_eq!(m.heap_malloc(0), None);
-        assert_eq!(m.in_use(), 32);
-        m.write_uint(a + 16, 4, 5).unwrap();
-        assert_eq!(m.read_uint(a + 20, 1), Err(GlobalFault::OutOfBounds));
-        // The cookie slot before a block is memory; the rest of the header is not.
-        m.write_uint(b - 8, 8, 3).unwrap();
-        assert_eq!(m.read_uint(b - 8, 8), Ok(3));
-        assert_eq!(m.read_uint(b - 12, 4), Err(GlobalFault::OutOfBounds));
-        assert_eq!(m.read_uint(b - 4, 8), Err(GlobalFault::OutOfBounds));
-        assert!(!m.heap_free(b - 8), "the cookie slot is not a block");
-        assert!(!m.free(a), "cudaFree cannot free a heap block");
-        assert!(!m.heap_free(d) && !m.heap_free(a + 4));
-        assert!(!m.set_heap_limit(128), "blocks are live");
-        assert!(m.heap_free(a));
-        assert!(!m.heap_free(a), "double free");
-        assert_eq!(m.read_uint(a, 4), Err(GlobalFault::OutOfBounds));
-        assert_eq!(m.heap_malloc(8), Some(a));
-        assert!(m.heap_free(a) && m.heap_free(b));
-        assert_eq!(m.heap().live_blocks(), 0);
-    }
-}
+mod tests;

@@ -12,6 +12,7 @@ pub mod cp_async;
 pub mod cta;
 pub mod decoded;
 pub mod fault;
+pub mod global;
 pub mod grid;
 pub mod heap;
 pub mod lane_loops;

@@ -13,8 +13,9 @@
 //! [`GlobalMemory::read_lanes`]: super::memory::GlobalMemory::read_lanes
 
 use super::context::MemCtx;
+use super::global::Global;
 use super::lane_runs::{half_shape, put_words, words, Shape, HALF};
-use super::memory::GlobalMemory;
+use super::memory::{GlobalMemory, Hint};
 use super::operands::Lanes;
 use super::warp::lanes;
 use crate::ir::Space;
@@ -61,10 +62,10 @@ pub fn load_based(
                 }
             }
             match size {
-                1 => global_load::<1>(m.global, &addr, mask, out),
-                2 => global_load::<2>(m.global, &addr, mask, out),
-                4 => global_load::<4>(m.global, &addr, mask, out),
-                8 => global_load::<8>(m.global, &addr, mask, out),
+                1 => load_global::<1>(&m.global, &addr, mask, out),
+                2 => load_global::<2>(&m.global, &addr, mask, out),
+                4 => load_global::<4>(&m.global, &addr, mask, out),
+                8 => load_global::<8>(&m.global, &addr, mask, out),
                 _ => Err(mask.trailing_zeros() as usize),
             }
         }
@@ -177,23 +178,43 @@ fn shared_half<const N: usize>(
     }
 }
 
+/// [`global_load`] from global memory or a staged view of it (this cycle's stores of the
+/// same SM laid over what it reads: `global.rs`).
+#[inline(always)]
+fn load_global<const N: usize>(
+    gl: &Global,
+    addr: &Lanes,
+    mask: u32,
+    out: &mut Lanes,
+) -> Result<(), usize> {
+    match gl {
+        Global::Direct(g) => global_load::<N>(g, g.hint(), addr, mask, out),
+        Global::Staged { base, journal } => {
+            global_load::<N>(base, journal.hint(), addr, mask, out)?;
+            journal.overlay_lanes(addr, mask, N as u32, out);
+            Ok(())
+        }
+    }
+}
+
 /// [`GlobalMemory::read_lanes`], a full warp by half-warps: one of a single address or of
 /// consecutive words inside one allocation is one lookup and one read or copy.
 #[inline(always)]
 fn global_load<const N: usize>(
     g: &GlobalMemory,
+    hint: &impl Hint,
     addr: &Lanes,
     mask: u32,
     out: &mut Lanes,
 ) -> Result<(), usize> {
     if mask != u32::MAX {
-        return g.read_lanes::<N>(addr, mask, out);
+        return g.read_lanes_in::<N>(hint, addr, mask, out);
     }
     for h in [0, HALF] {
         let first = addr[h];
         let aligned = first.is_multiple_of(N as u64);
         let done = match half_shape::<N>(addr, h) {
-            Shape::Uniform if aligned => match g.slice(first, N as u64) {
+            Shape::Uniform if aligned => match g.slice_in(hint, first, N as u64) {
                 Ok(bytes) => {
                     let mut v = [0u64; 1];
                     words::<N>(bytes, &mut v);
@@ -202,7 +223,7 @@ fn global_load<const N: usize>(
                 }
                 Err(_) => false,
             },
-            Shape::Consecutive if aligned => match g.slice(first, (HALF * N) as u64) {
+            Shape::Consecutive if aligned => match g.slice_in(hint, first, (HALF * N) as u64) {
                 Ok(bytes) => {
                     words::<N>(bytes, &mut out[h..h + HALF]);
                     true
@@ -212,7 +233,7 @@ fn global_load<const N: usize>(
             _ => false,
         };
         if !done {
-            g.read_lanes::<N>(addr, 0xffff << h, out)?;
+            g.read_lanes_in::<N>(hint, addr, 0xffff << h, out)?;
         }
     }
     Ok(())
@@ -396,7 +417,7 @@ mod tests {
                 let [g0, g1] = &mut gm;
                 let [s0, s1] = &mut sh;
                 let mut m0 = MemCtx {
-                    global: g0,
+                    global: crate::exec::global::Global::Direct(g0),
                     shared: s0,
                     printf: &mut printf,
                     clock: 0,
@@ -406,7 +427,7 @@ mod tests {
                     per_lane(&k, &mut m0, &mut w, space, &addr, mask, size, store_vals);
                 let mut p1 = String::new();
                 let mut m1 = MemCtx {
-                    global: g1,
+                    global: crate::exec::global::Global::Direct(g1),
                     shared: s1,
                     printf: &mut p1,
                     clock: 0,

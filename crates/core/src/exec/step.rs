@@ -4,6 +4,7 @@ use super::context::{LaunchCtx, MemCtx};
 use super::control;
 use super::decoded::{self, Decoded};
 use super::fault::{ExecFault, FaultKind};
+use super::global::{apply_deferred, Deferred, DeferredOp};
 use super::mem_ops;
 use super::operands::{gather, pred_mask, scatter, write_pred, Lanes};
 use super::printf::{self, ArgSource};
@@ -242,19 +243,23 @@ fn general(
             super::tensor::execute(k, m, w, func, inst, exec).map_err(|(l, e)| fault(l, e))?
         }
         Op::Vprintf => vprintf(k, m, w, inst, exec),
-        Op::Malloc => {
+        Op::Malloc | Op::Free => {
+            let mut arg = [0u64; WARP_SIZE];
             for lane in lanes(exec) {
-                let size = read_arg(k, m, w, lane, &inst.src[0], 8);
-                let p = m.global.heap_malloc(size).unwrap_or(0);
-                write_ret(k, m, w, lane, &inst.dst[0], 8, p);
+                arg[lane] = read_arg(k, m, w, lane, &inst.src[0], 8);
             }
-        }
-        Op::Free => {
-            for lane in lanes(exec) {
-                let p = read_arg(k, m, w, lane, &inst.src[0], 8);
-                if p != 0 && !m.global.heap_free(p) {
-                    return Err(fault(lane, FaultKind::BadFree { address: p }));
-                }
+            let op = match inst.op {
+                Op::Malloc => DeferredOp::Malloc {
+                    size: arg,
+                    dst: inst.dst[0],
+                },
+                _ => DeferredOp::Free { ptr: arg },
+            };
+            let d = Deferred::new(w.frame(), exec, op);
+            match m.global.journal() {
+                // Staged (timing model): the heap changes at the cycle's commit.
+                Some(journal) => journal.defer(d.frame, d.mask, d.op),
+                None => apply_deferred(k, m, w, &d).map_err(|(l, e)| fault(l, e))?,
             }
         }
         Op::Nop
@@ -396,22 +401,24 @@ impl ArgSource for LaneMemory<'_, '_, '_> {
     }
 }
 
-/// Writes a built-in call's return value for `lane`: into the caller-frame `.param` slot the
-/// call names, or into the register it binds.
-fn write_ret(
+/// Writes a call's return `value` for `lane` to `o` (a register, or a `.param` slot in local
+/// memory) in frame `f` (a deferred `malloc` returns into the frame it was called in).
+// The return slot, the frame and the value: one call per lane, no struct.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn write_ret_at(
     k: &LaunchCtx,
     m: &mut MemCtx,
     w: &mut Warp,
+    f: &Frame,
     lane: usize,
     o: &Opnd,
     size: u32,
     value: u64,
 ) {
-    let f = w.frame();
     match *o {
         Opnd::Addr { .. } => {
             let mut addr = [0u64; WARP_SIZE];
-            mem_ops::addresses(k, m, w, &f, o, Space::Local, &mut addr);
+            mem_ops::addresses(k, m, w, f, o, Space::Local, &mut addr);
             let _ = mem_ops::access(k, m, w, lane, Space::Local, addr[lane], size, Some(value));
         }
         Opnd::Reg(r) => w.regs[f.reg_base + r as usize * WARP_SIZE + lane] = value,

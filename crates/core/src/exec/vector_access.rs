@@ -118,7 +118,7 @@ mod tests {
 
     fn ctx<'m>(g: &'m mut GlobalMemory, shared: &'m mut [u8], out: &'m mut String) -> MemCtx<'m> {
         MemCtx {
-            global: g,
+            global: crate::exec::global::Global::Direct(g),
             shared,
             printf: out,
             clock: 0,

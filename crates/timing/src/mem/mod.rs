@@ -23,6 +23,7 @@ pub mod icnt;
 pub mod l2;
 pub mod mshr;
 pub mod partition;
+pub mod port;
 pub mod router;
 pub mod xbar;
 
@@ -30,10 +31,10 @@ use cache::SliceLocal;
 use dram::{Channel, DramCounts, DramReq, DramTiming};
 use icnt::Icnt;
 use l2::{L2Slice, Locate};
+pub use port::{SmNet, SmPort};
 use router::Router;
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use warpsim_core::config::GpuConfig;
 use xbar::Xbar;
 
@@ -322,10 +323,10 @@ impl<T> Net<T> {
     }
 
     #[inline]
-    fn has_room(&self, input: usize, flits: u64) -> bool {
+    fn has_room_after(&self, input: usize, pending: u64, flits: u64) -> bool {
         match self {
-            Net::Router(r) => r.has_room(input, flits),
-            Net::Crossbar(x) => x.has_room(input, flits),
+            Net::Router(r) => r.has_room_after(input, pending, flits),
+            Net::Crossbar(x) => x.has_room_after(input, pending, flits),
         }
     }
 
@@ -367,8 +368,8 @@ pub struct MemSystem {
     packets: Packets,
     slices: Vec<L2Slice>,
     channels: Vec<Channel>,
-    /// Replies arriving at each SM: `(cycle, seq, reply)`.
-    to_sm: Vec<BinaryHeap<Reverse<(u64, u64, Req)>>>,
+    /// Each SM's side: the replies arriving there, the requests it sent this cycle.
+    ports: Vec<SmPort>,
     map: AddrMap,
     seq: u64,
     l2_latency: u64,
@@ -428,7 +429,7 @@ impl MemSystem {
                     Channel::new(t, cfg.dram.banks, cfg.dram.queue).with_pipeline(cfg.dram.latency)
                 })
                 .collect(),
-            to_sm: (0..sms).map(|_| BinaryHeap::with_capacity(256)).collect(),
+            ports: (0..sms).map(|_| SmPort::default()).collect(),
             map,
             seq: 0,
             l2_latency: cfg.l2.latency as u64,
@@ -463,8 +464,8 @@ impl MemSystem {
         for c in self.channels.iter_mut() {
             c.begin_launch(((shift as f64) * self.dram_ratio) as u64);
         }
-        for h in self.to_sm.iter_mut() {
-            h.clear();
+        for p in self.ports.iter_mut() {
+            p.clear();
         }
         self.dram_now = 0;
         self.requests = 0;
@@ -472,20 +473,8 @@ impl MemSystem {
         self.seq = 0;
     }
 
-    /// SM `sm` can send `r` at `now` (its port has room and the slice has room).
-    #[inline]
-    pub fn can_send(&self, sm: usize, r: &Req, now: u64) -> bool {
-        self.slices[self.map.slice(r.addr)].input.len() < self.slice_cap
-            && match &self.queued {
-                Some(q) => q
-                    .requests
-                    .has_room(sm, self.packets.request(&self.icnt, r).0),
-                None => self.icnt.sm_can_send(sm, now),
-            }
-    }
-
-    /// Sends `r` from its SM at `now` (check [`MemSystem::can_send`] first).
-    pub fn send(&mut self, now: u64, r: Req) {
+    /// Sends `r` from its SM at `now` (the commit of an SM's cycle: `port.rs`).
+    fn send(&mut self, now: u64, r: Req) {
         let s = self.map.slice(r.addr);
         let flits = self.packets.request(&self.icnt, &r);
         self.requests += 1;
@@ -499,21 +488,9 @@ impl MemSystem {
         self.slices[s].input.push(Reverse((at, self.seq, r)));
     }
 
-    /// The next reply for SM `sm` that has arrived by `now`.
-    #[inline]
-    pub fn pop_reply(&mut self, sm: usize, now: u64) -> Option<Req> {
-        let h = &mut self.to_sm[sm];
-        match h.peek() {
-            Some(Reverse((t, _, _))) if *t <= now => h.pop().map(|Reverse((_, _, r))| r),
-            _ => None,
-        }
-    }
-
     /// Earliest cycle a reply reaches SM `sm` (`u64::MAX`: none in flight).
     pub fn next_reply(&self, sm: usize) -> u64 {
-        self.to_sm[sm]
-            .peek()
-            .map_or(u64::MAX, |Reverse((t, _, _))| *t)
+        self.ports[sm].next_reply()
     }
 
     /// Nothing is in flight anywhere.
@@ -523,7 +500,7 @@ impl MemSystem {
             .is_none_or(|q| q.requests.is_empty() && q.replies.is_empty())
             && self.slices.iter().all(|s| !s.busy())
             && self.channels.iter().all(|c| !c.busy())
-            && self.to_sm.iter().all(|h| h.is_empty())
+            && self.ports.iter().all(|p| p.is_empty())
     }
 
     /// Earliest cycle after `now` at which the memory system (slices, DRAM) changes anything
@@ -591,14 +568,14 @@ impl MemSystem {
                 }
                 let at = self.icnt.to_sm(now, i, r.sm as usize, flits.0);
                 self.seq += 1;
-                self.to_sm[r.sm as usize].push(Reverse((at, self.seq, r)));
+                self.ports[r.sm as usize].arrive(at, self.seq, r);
             }
         }
         if let Some(q) = self.queued.as_mut() {
-            let (to_sm, seq) = (&mut self.to_sm, &mut self.seq);
+            let (ports, seq) = (&mut self.ports, &mut self.seq);
             q.replies.cycle(now, |at, sm, r| {
                 *seq += 1;
-                to_sm[sm].push(Reverse((at, *seq, r)));
+                ports[sm].arrive(at, *seq, r);
             });
         }
     }

@@ -178,7 +178,14 @@ impl<T> Router<T> {
     /// still goes, alone).
     #[inline]
     pub fn has_room(&self, input: usize, flits: u64) -> bool {
-        let q = self.inputs[input].queued;
+        self.has_room_after(input, 0, flits)
+    }
+
+    /// [`Self::has_room`] once `pending` more flits are queued at `input` (an SM's sends of
+    /// this cycle, pushed at its end: `mem/port.rs`).
+    #[inline]
+    pub fn has_room_after(&self, input: usize, pending: u64, flits: u64) -> bool {
+        let q = self.inputs[input].queued + pending;
         q == 0 || q.saturating_add(flits) <= self.capacity
     }
 

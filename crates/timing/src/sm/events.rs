@@ -18,7 +18,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// Appends to the event log when it is on.
     #[inline]
     pub(crate) fn log(&self, env: &mut Env, now: u64, kind: LogKind) {
-        if let Some(l) = env.log.as_mut() {
+        if let Some(l) = env.out.log.as_mut() {
             l.push(LogEvent {
                 cycle: now,
                 sm: self.id,
@@ -32,7 +32,8 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// several times within a cycle is logged once, as the cycle leaves it; skipped cycles
     /// (fast forward) change nothing, so the log is the same with and without it.
     pub(crate) fn log_cta_order(&mut self, env: &mut Env, now: u64) {
-        let (Some(order), Some(log)) = (self.sched.shared().cta_order(), env.log.as_mut()) else {
+        let (Some(order), Some(log)) = (self.sched.shared().cta_order(), env.out.log.as_mut())
+        else {
             return;
         };
         let linear = &self.cta_slots.linear;

@@ -23,8 +23,11 @@ use crate::reg_use::RegUse;
 use crate::stats::{IssueEvent, IssueSlots};
 use std::cmp::Reverse;
 use warpsim_core::config::GpuConfig;
-use warpsim_core::exec::context::MemCtx;
+use warpsim_core::exec::context::{LaunchCtx, MemCtx};
+use warpsim_core::exec::fault::ExecFault;
+use warpsim_core::exec::global::{apply_deferred, Deferred, Global};
 use warpsim_core::exec::grid::fault_error;
+use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_core::exec::step::step;
 use warpsim_core::exec::warp::{Frame, WarpState, WARP_SIZE};
 use warpsim_core::ir::{Inst, Op};
@@ -322,7 +325,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if self.shape.dual_issue {
             if let Some(u2) = self.second_issue(env, s, k, first, now) {
                 self.timing.dual[s] += 1;
-                env.dual_issues += 1;
+                env.out.dual_issues += 1;
                 self.issue_one(env, s, k, u2, now, false)?;
             }
         }
@@ -458,10 +461,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         let inst = k.module.functions[frame.func as usize]
             .insts
             .get(pc as usize);
+        let out = &mut *env.out;
+        // Deferred effects (global atomics, device malloc/free) name this warp and instruction.
+        out.journal.set_warp(s.raw() as u32, frame.func, pc);
         let mut m = MemCtx {
-            global: &mut *env.gmem,
+            global: Global::Staged {
+                base: env.gmem,
+                journal: &mut out.journal,
+            },
             shared: &mut cta.shared,
-            printf: &mut *env.printf,
+            printf: &mut out.printf,
             clock: now,
             cta: cta.id,
         };
@@ -523,7 +532,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 read
             }
         };
-        env.bank_conflict_cycles += read as u64 - 1;
+        env.out.bank_conflict_cycles += read as u64 - 1;
         if matches!(
             inst.map(|i| i.op),
             Some(Op::CpAsyncCommit | Op::CpAsyncWaitAll)
@@ -544,10 +553,46 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         self.after_step(env, s, ev, pc, now)
     }
 
+    /// Carries out deferred operation `d` of this SM's cycle `now` at its commit (`cycle.rs`):
+    /// global memory changes and the warp's registers get the results; a fault is reported
+    /// as one at issue would be.
+    pub(crate) fn apply_deferred(
+        &mut self,
+        k: &LaunchCtx,
+        gmem: &mut GlobalMemory,
+        d: &Deferred,
+        now: u64,
+    ) -> Result<(), crate::TimingError> {
+        let (c, wi) = self.cta_and_warp(WarpSlot::new(d.warp as usize));
+        let Some(resident) = self.residency.ctas[c].as_mut() else {
+            return Ok(()); // the commit follows the issue in the same cycle: still resident
+        };
+        let cta = &mut resident.cta;
+        // A deferred operation prints nothing.
+        let mut printf = String::new();
+        let mut m = MemCtx {
+            global: Global::Direct(gmem),
+            shared: &mut cta.shared,
+            printf: &mut printf,
+            clock: now,
+            cta: cta.id,
+        };
+        let w = &mut cta.warps[wi];
+        apply_deferred(k, &mut m, w, d).map_err(|(lane, kind)| {
+            let f = ExecFault {
+                kind,
+                lane: lane as u32,
+                pc: d.pc,
+                func: d.func,
+            };
+            fault_error(k, cta, wi, f).into()
+        })
+    }
+
     /// Records the issue in the trace, when tracing.
     #[inline]
     fn trace_issue(&self, env: &mut Env, s: WarpSlot, sched: SchedId, pc: u32, now: u64) {
-        if let Some(tr) = env.trace.as_mut() {
+        if let Some(tr) = env.out.trace.as_mut() {
             tr.push(IssueEvent {
                 cycle: now,
                 sm: self.id,
@@ -581,13 +626,13 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         lanes: u64,
         shared: bool,
     ) {
-        env.warp_instructions += 1;
-        env.thread_instructions += lanes;
-        if let Some(h) = env.lanes.get_mut(lanes as usize) {
+        env.out.warp_instructions += 1;
+        env.out.thread_instructions += lanes;
+        if let Some(h) = env.out.lanes.get_mut(lanes as usize) {
             *h += 1;
         }
         if shared {
-            env.shared_issues.count(unit);
+            env.out.shared_issues.count(unit);
         }
         self.warps.insts[s] += 1;
         self.warps.thread_insts[s] += lanes;

@@ -46,7 +46,7 @@ use crate::ids::{SchedId, WarpSlot};
 use crate::mem::cache::TagArray;
 use crate::mem::coalesce::LineAccess;
 use crate::mem::mshr::Mshrs;
-use crate::mem::MemSystem;
+use crate::mem::SmNet;
 use crate::mem::{CacheCounts, Dest, Kind, Req};
 use crate::policy::Events as _;
 use crate::policy::IssuePolicy;
@@ -126,9 +126,9 @@ pub(crate) struct Track {
 const NO_GROUP: u32 = u32::MAX;
 
 /// What the memory side reaches outside itself in a cycle.
-pub(crate) struct MemPorts<'a, F> {
-    /// The interconnect, L2 and DRAM.
-    pub net: &'a mut MemSystem,
+pub(crate) struct MemPorts<'a, 'n, F> {
+    /// The SM's port to the interconnect, L2 and DRAM.
+    pub net: &'a mut SmNet<'n>,
     /// The I-cache's misses go out, and come back, through the memory side.
     pub front: &'a mut Frontend<F>,
     /// An LD/ST instance is free again when its staged accesses are served.
@@ -563,7 +563,7 @@ impl SmMem {
     /// completed are in [`SmMem::take_completed`]. Returns whether an LD/ST instance took an
     /// instruction off its queue or emptied (a scheduler asleep on it must walk again).
     #[inline(always)]
-    pub(crate) fn cycle<F>(&mut self, sm: usize, now: u64, p: MemPorts<'_, F>) -> bool {
+    pub(crate) fn cycle<F>(&mut self, sm: usize, now: u64, p: MemPorts<'_, '_, F>) -> bool {
         self.completed.clear();
         let mut ldst_freed = false;
         while let Some(r) = p.net.pop_reply(sm, now) {
@@ -818,7 +818,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     #[inline(always)]
     pub(crate) fn mem_stage(&mut self, env: &mut Env, now: u64) {
         let ports = MemPorts {
-            net: &mut *env.mem,
+            net: &mut env.mem,
             front: &mut self.front,
             units: &mut self.units,
         };

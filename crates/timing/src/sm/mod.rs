@@ -57,6 +57,7 @@ pub mod issue;
 pub mod kept;
 pub mod mem_plan;
 pub mod memory;
+pub mod out;
 pub mod retire;
 pub mod scoreboard;
 pub mod share;
@@ -70,9 +71,9 @@ pub mod warps;
 use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
 use crate::ids::{CtaSlot, SchedId, WarpSlot};
-use crate::mem::MemSystem;
+use crate::mem::SmNet;
 use crate::policy::{BuildCtx, CtaSlots, IssuePolicy, PolicyView, WarpSlots};
-use crate::stats::{CtaRecord, IssueEvent, LogEvent, WarpRecord};
+pub use out::SmOut;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use units::Units;
@@ -81,78 +82,22 @@ use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::cta::Cta;
 use warpsim_core::exec::memory::GlobalMemory;
 
-/// Everything outside the SMs a cycle touches.
+/// What an SM's cycle sees outside the SM: read-only launch state, global memory as the
+/// cycle began, its own port to the memory system, and its own output (`out.rs`). Nothing in
+/// it is shared writably with another SM, so SMs can step on separate threads.
 pub struct Env<'k, 'a> {
     pub k: &'k LaunchCtx<'a>,
-    /// Interconnect, L2 slices and DRAM.
-    pub mem: &'k mut MemSystem,
-    pub gmem: &'k mut GlobalMemory,
-    pub printf: &'k mut String,
     pub cfg: &'k GpuConfig,
     pub table: &'k TimingTable,
-    pub warp_instructions: u64,
-    pub thread_instructions: u64,
-    pub ctas: Vec<CtaRecord>,
-    pub warps: Vec<WarpRecord>,
-    /// Issue events, when tracing.
-    pub trace: Option<Vec<IssueEvent>>,
-    /// The event log, when enabled.
-    pub log: Option<Vec<LogEvent>>,
-    /// Log the policy's CTA order when it changes (`TimingOptions::cta_order_log`).
-    pub log_cta_order: bool,
-    /// Issued instructions by active-lane count.
-    pub lanes: Vec<u64>,
-    pub shared_issues: crate::stats::SharedIssues,
-    /// Cycles in which a scheduler issued a second instruction (dual issue).
-    pub dual_issues: u64,
-    /// Extra operand-read cycles from register-bank conflicts.
-    pub bank_conflict_cycles: u64,
     /// The dispatcher has handed out the last CTA.
     pub all_dispatched: bool,
-}
-
-impl<'k, 'a> Env<'k, 'a> {
-    /// A cycle environment recording nothing optional (see [`Env::record`]).
-    pub fn new(
-        k: &'k LaunchCtx<'a>,
-        mem: &'k mut MemSystem,
-        gmem: &'k mut GlobalMemory,
-        printf: &'k mut String,
-        cfg: &'k GpuConfig,
-        table: &'k TimingTable,
-    ) -> Self {
-        Env {
-            k,
-            mem,
-            gmem,
-            printf,
-            cfg,
-            table,
-            warp_instructions: 0,
-            thread_instructions: 0,
-            ctas: Vec::new(),
-            warps: Vec::new(),
-            trace: None,
-            log: None,
-            log_cta_order: false,
-            lanes: vec![0; cfg.sm.warp_size.max(32) as usize + 1],
-            shared_issues: Default::default(),
-            dual_issues: 0,
-            bank_conflict_cycles: 0,
-            all_dispatched: false,
-        }
-    }
-
-    /// Records what `opts` asks for, for a grid of `ctas` CTAs.
-    pub fn record(&mut self, opts: &crate::gpu::TimingOptions, ctas: u64) {
-        // Records grow as CTAs finish: a huge grid must not reserve memory for CTAs that may
-        // never run (the cycle limit can stop it first).
-        self.ctas = Vec::with_capacity(ctas.min(1 << 16) as usize);
-        self.trace = opts.trace_issue.then(Vec::new);
-        self.log = opts.event_log.then(Vec::new);
-        self.log_cta_order = opts.event_log && opts.cta_order_log;
-        self.all_dispatched = ctas == 0;
-    }
+    /// Log the policy's CTA order when it changes (`TimingOptions::cta_order_log`).
+    pub log_cta_order: bool,
+    /// Global memory as the cycle began; the SM's own effects go to `out.journal`.
+    pub gmem: &'k GlobalMemory,
+    /// This SM's port to the interconnect, L2 slices and DRAM.
+    pub mem: SmNet<'k>,
+    pub out: &'k mut SmOut,
 }
 
 pub struct ResidentCta {

@@ -47,7 +47,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 st.not_selected = 0;
                 st.not_selected = resident.saturating_sub(issue_cycles + st.total());
                 let w = &rc.cta.warps[s.index() - first];
-                env.warps.push(WarpRecord {
+                env.out.warps.push(WarpRecord {
                     cta: rc.linear,
                     warp: w.index,
                     sm: self.id,
@@ -70,7 +70,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 self.warps.long_until[s] = 0;
                 self.timing.since[s] = now;
             }
-            env.ctas.push(CtaRecord {
+            env.out.ctas.push(CtaRecord {
                 linear: rc.linear,
                 id: rc.cta.id,
                 sm: self.id,
@@ -108,7 +108,7 @@ mod tests {
             for now in 0..100 {
                 sm.cycle(env, now).unwrap();
                 if sm.is_idle() {
-                    return (env.ctas[0].end, drained);
+                    return (env.out.ctas[0].end, drained);
                 }
                 drained += (sm.warps.block[0] == Block::Drain) as u64;
             }

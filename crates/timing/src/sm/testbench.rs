@@ -2,10 +2,10 @@
 //! hand, and the stages run one at a time at chosen cycles, so a test can state what each
 //! stage does in which cycle.
 
-use super::{Env, Sm};
+use super::{Env, Sm, SmOut};
 use crate::classify::TimingTable;
 use crate::fetch_policy::RoundRobin;
-use crate::mem::MemSystem;
+use crate::mem::{MemSystem, SmNet};
 use crate::policy::Gto;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
@@ -23,7 +23,9 @@ pub(crate) struct Bench {
     block: u32,
     gmem: GlobalMemory,
     printf: String,
-    mem: MemSystem,
+    /// What the SM's cycles produced (its counters and records stay here).
+    pub out: SmOut,
+    pub mem: MemSystem,
     table: TimingTable,
 }
 
@@ -40,6 +42,7 @@ impl Bench {
             mem: MemSystem::new(&cfg, 1),
             gmem: GlobalMemory::new(),
             printf: String::new(),
+            out: SmOut::default(),
             module,
             block,
             table,
@@ -62,8 +65,14 @@ impl Bench {
         )
     }
 
-    /// Runs `f` with the cycle environment of a one-CTA-per-launch grid of `grid` CTAs.
+    /// Runs `f` with the cycle environment of a one-CTA-per-launch grid of `grid` CTAs (what
+    /// it sends is queued, its stores written, as at a cycle's end; it may not defer atomics).
     pub fn with_env<R>(&mut self, grid: u32, f: impl FnOnce(&mut Env) -> R) -> R {
+        self.with_env_at(grid, 0, |env| f(env))
+    }
+
+    /// [`Bench::with_env`] at cycle `now`, with the dispatcher's `all_dispatched`.
+    fn with_env_at<R>(&mut self, grid: u32, now: u64, f: impl FnOnce(&mut Env) -> R) -> R {
         let kernel = self
             .module
             .functions
@@ -71,15 +80,28 @@ impl Bench {
             .position(|f| f.name == "k")
             .expect("kernel k") as u32;
         let k = LaunchCtx::one_dim(&self.module, kernel, &[], grid, self.block, 1);
-        let mut env = Env::new(
-            &k,
-            &mut self.mem,
-            &mut self.gmem,
-            &mut self.printf,
-            &self.cfg,
-            &self.table,
-        );
-        f(&mut env)
+        let mut ports = self.mem.take_ports();
+        let r = {
+            let mut env = Env {
+                k: &k,
+                cfg: &self.cfg,
+                table: &self.table,
+                all_dispatched: false,
+                log_cta_order: false,
+                gmem: &self.gmem,
+                mem: SmNet::new(&self.mem, &mut ports[0]),
+                out: &mut self.out,
+            };
+            f(&mut env)
+        };
+        self.mem.commit_sends(ports, now);
+        self.out
+            .journal
+            .commit(&mut self.gmem, |_, _| Err(()))
+            .expect("bench kernels defer no atomics outside `run`");
+        self.printf.push_str(&self.out.printf);
+        self.out.printf.clear();
+        r
     }
 
     /// Allocates `bytes` of zeroed global memory for the kernel to touch; the first
@@ -89,8 +111,8 @@ impl Bench {
     }
 
     /// Runs cycles `cycles` of `sm` as `gpu.rs`'s `run_loop` does (the memory system's cycle,
-    /// then the SM's), every CTA of the `grid`-CTA launch dispatched; `watch(sm, env, now)`
-    /// looks at the state after each cycle.
+    /// then the SM's, then the commit), every CTA of the `grid`-CTA launch dispatched;
+    /// `watch(sm, env, now)` looks at the state after each cycle's SM step.
     pub fn run(
         &mut self,
         sm: &mut TestSm,
@@ -98,14 +120,38 @@ impl Bench {
         cycles: std::ops::Range<u64>,
         mut watch: impl FnMut(&TestSm, &Env, u64),
     ) {
-        self.with_env(grid, |env| {
-            env.all_dispatched = true;
-            for now in cycles {
-                env.mem.cycle(now);
-                sm.cycle(env, now).expect("the bench kernel runs");
-                watch(sm, env, now);
+        let kernel = self
+            .module
+            .functions
+            .iter()
+            .position(|f| f.name == "k")
+            .expect("kernel k") as u32;
+        let k = LaunchCtx::one_dim(&self.module, kernel, &[], grid, self.block, 1);
+        for now in cycles {
+            self.mem.cycle(now);
+            let mut ports = self.mem.take_ports();
+            {
+                let mut env = Env {
+                    k: &k,
+                    cfg: &self.cfg,
+                    table: &self.table,
+                    all_dispatched: true,
+                    log_cta_order: false,
+                    gmem: &self.gmem,
+                    mem: SmNet::new(&self.mem, &mut ports[0]),
+                    out: &mut self.out,
+                };
+                sm.cycle(&mut env, now).expect("the bench kernel runs");
+                watch(sm, &env, now);
             }
-        });
+            self.mem.commit_sends(ports, now);
+            self.out
+                .journal
+                .commit(&mut self.gmem, |g, d| sm.apply_deferred(&k, g, d, now))
+                .expect("the bench kernel's deferred operations");
+            self.printf.push_str(&self.out.printf);
+            self.out.printf.clear();
+        }
     }
 
     /// Makes CTA `linear` of a `grid`-CTA launch resident on `sm` at cycle `now`.

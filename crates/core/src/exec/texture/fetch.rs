@@ -205,13 +205,14 @@ pub fn tex(
     for lane in lanes(exec) {
         let d = *m
             .global
+            .base()
             .textures
             .texture(h[lane])
             .ok_or_else(|| bad_handle(lane, false, h[lane]))?;
         let coords = [c[0][lane], c[1][lane], c[2][lane]];
         let t = match inst.op {
-            Op::Tld4 => gather4(m.global, &d, coords, inst.mods.tex.comp as usize),
-            _ => sample(m.global, &d, coords, inst.ty2 == Ty::S32, dims),
+            Op::Tld4 => gather4(m.global.base(), &d, coords, inst.mods.tex.comp as usize),
+            _ => sample(m.global.base(), &d, coords, inst.ty2 == Ty::S32, dims),
         }
         .map_err(|e| (lane, e))?;
         write_results(w, &f, &inst.dst[0], lane, &t.map(u64::from));
@@ -285,6 +286,7 @@ pub fn surface(
     for lane in lanes(exec) {
         let d = *m
             .global
+            .base()
             .textures
             .surface(h[lane])
             .ok_or_else(|| bad_handle(lane, true, h[lane]))?;
@@ -324,12 +326,12 @@ pub fn surface(
             };
             if store {
                 if m.global.write_uint(a, elem, vals[i][lane]).is_err() {
-                    return Err(oob(m.global, a));
+                    return Err(oob(m.global.base(), a));
                 }
             } else {
                 *o = match m.global.read_uint(a, elem) {
                     Ok(v) => v,
-                    Err(_) => return Err(oob(m.global, a)),
+                    Err(_) => return Err(oob(m.global.base(), a)),
                 };
             }
         }
@@ -360,7 +362,7 @@ pub fn lane_addresses(
         let coords = [c[0][lane], c[1][lane], c[2][lane]];
         out[lane] = 0;
         out[lane] = if matches!(inst.op, Op::Tex | Op::Tld4) {
-            let Some(d) = m.global.textures.texture(h[lane]) else {
+            let Some(d) = m.global.base().textures.texture(h[lane]) else {
                 continue;
             };
             size = d.format.bytes();
@@ -386,7 +388,7 @@ pub fn lane_addresses(
             }
             d.layout.addr(size, at[0], at[1], at[2])
         } else {
-            let Some(d) = m.global.textures.surface(h[lane]) else {
+            let Some(d) = m.global.base().textures.surface(h[lane]) else {
                 continue;
             };
             size = inst.ty.bytes() * inst.mods.vec.max(1) as u32;

@@ -44,7 +44,7 @@ fn run(body: &str, cycles: u64) -> (Seen, TestSm) {
         while seen.issued.len() < sm.warps.insts[0] as usize {
             seen.issued.push(now);
         }
-        while seen.sent.len() < env.mem.requests as usize {
+        while seen.sent.len() < env.mem.requests() as usize {
             seen.sent.push(now);
         }
         let r = env.mem.next_reply(0);
@@ -228,7 +228,9 @@ fn a_sectored_l1_fetches_only_the_sectors_a_load_lacks() {
         let mut sm = b.sm(1, true);
         b.launch(&mut sm, 1, 0, 0);
         let mut requests = 0;
-        b.run(&mut sm, 1, 0..3000, |_, env, _| requests = env.mem.requests);
+        b.run(&mut sm, 1, 0..3000, |_, env, _| {
+            requests = env.mem.requests()
+        });
         assert!(!sm.mem.busy(), "{preset}: the loads are done");
         let c = sm.mem.l1d_counts;
         (c.hits, c.misses, c.merged, requests)
