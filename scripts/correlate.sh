@@ -5,7 +5,7 @@
 #   scripts/correlate.sh --gpgpusim DIR [--source SRC] [--out DIR] [--jobs N]
 #                        [--presets "gtx480 titanx-pascal qv100 rtx2060 rtx3070"] [--policies "gto lrr"]
 #                        [--programs "lat_int dot ..."] [--sides "warpsim gpgpusim"] [--fresh]
-#                        [--update-reference] [--set KEY=VALUE ...]
+#                        [--update-reference | --merge-reference] [--set KEY=VALUE ...]
 #
 #   --gpgpusim DIR   GPGPU-Sim's build folder: the WORKDIR of ../shared/tools/gpgpusim-build.sh
 #                    (holding env.sh, nvcc11 and gpgpu-sim/configs). Without it (only with
@@ -27,9 +27,14 @@
 #   --update-reference  also write the CSV to correlation/reference/gpgpusim.csv (with each
 #                    row's tolerance: today's gap + a margin; crates/cli/tests/correlation.rs)
 #                    and the report and plot beside it (gpgpusim.md, gpgpusim.svg)
+#   --merge-reference  as --update-reference, but only this run's program x preset x policy
+#                    rows are written: the reference's other rows are kept as they are (their
+#                    figures, tolerances and wall times; `warpsim correlate --merge`), and
+#                    the report and plot are redrawn over all rows. For adding a program (or
+#                    refreshing a few) without re-running the whole set
 #   --set KEY=VALUE  run warpsim with this config override (`-c KEY=VALUE`; repeatable): a
 #                    model option measured against the committed reference, which it never
-#                    updates (with --update-reference: an error)
+#                    updates (with --update-reference or --merge-reference: an error)
 #
 # Steps: build warpsim and its CUDA runtime shim; compile every program with nvcc 13.5
 # (`-cudart shared -arch=sm_75`, for warpsim) and with GPGPU-Sim's CUDA 11.8 nvcc
@@ -55,7 +60,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "correlate: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 sets=""
+gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 merge=0 sets=""
 presets="gtx480 titanx-pascal qv100 rtx2060 rtx3070" policies="gto lrr" programs="" sides="warpsim gpgpusim" fresh=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -69,14 +74,15 @@ while [[ $# -gt 0 ]]; do
         --sides) sides="$2"; shift 2 ;;
         --fresh) fresh=1; shift ;;
         --update-reference) update=1; shift ;;
+        --merge-reference) update=1; merge=1; shift ;;
         --set) [[ "${2:-}" == *=* && "$2" != *" "* ]] || die "--set takes KEY=VALUE (no spaces)"
                sets="$sets $2"; shift 2 ;;
-        -h|--help) sed -n '2,51p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
 gpgpusim_from=""
-[[ -z "$sets" || $update -eq 0 ]] || die "--set measures an option against the reference: it cannot --update-reference"
+[[ -z "$sets" || $update -eq 0 ]] || die "--set measures an option against the reference: it cannot --update-reference or --merge-reference"
 export CORRELATE_SETS="$sets"
 [[ -z "$source_dir" || -n "$gpgpusim" ]] || die "--source needs --gpgpusim DIR to build into"
 if [[ -z "$gpgpusim" ]]; then
@@ -280,6 +286,7 @@ args=(correlate "$out/runs" --out "$out")
 if [[ $update -eq 1 ]]; then
     mkdir -p "$repo/correlation/reference"
     args+=(--reference "$repo/correlation/reference/gpgpusim.csv")
+    [[ $merge -eq 0 ]] || args+=(--merge "$repo/correlation/reference/gpgpusim.csv")
 fi
 "$warpsim" "${args[@]}"
 if [[ $update -eq 1 ]]; then
