@@ -277,6 +277,7 @@ for policy in $policies; do
         done
     done
 done
+[[ ${#runs[@]} -gt 0 ]] || die "no runs left: every program chosen needs tensor cores and no preset chosen has them"
 say "${#runs[@]} runs, $jobs at a time"
 printf '%s\n' "${runs[@]}" | xargs -P "$jobs" -L 1 bash -c 'run_one $0 $1 $2'
 
