@@ -28,9 +28,9 @@ using namespace nvcuda;
 __host__ __device__ inline int small_int(unsigned w) { return (int)(w % 7u) - 3; }
 
 // f16 bits of a small integer -3..3, by 32-bit integer ALU alone: GPGPU-Sim 4.2 has no
-// conversion to f16 (`cvt.rn.f16.s32` aborts in its s2f), and its `shr.u64` by a 32-bit
-// register gave wrong results (so no 64-bit lookup constant). 1, 2, 3 are 0x3c00, 0x4000,
-// 0x4200; the sign is bit 15.
+// conversion to f16 (`cvt.rn.f16.s32` aborts in its s2f), and it keeps only the low 32 bits
+// of a large 64-bit immediate (`mov.u64 %rd3, 4755871576254054400`), so no 64-bit lookup
+// constant either. 1, 2, 3 are 0x3c00, 0x4000, 0x4200; the sign is bit 15.
 __host__ __device__ inline unsigned short half_bits(int v) {
     unsigned m = (unsigned)(v < 0 ? -v : v);
     unsigned bits = m == 0 ? 0u : m == 1 ? 0x3c00u : m == 2 ? 0x4000u : 0x4200u;
