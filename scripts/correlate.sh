@@ -5,7 +5,7 @@
 #   scripts/correlate.sh --gpgpusim DIR [--source SRC] [--out DIR] [--jobs N]
 #                        [--presets "gtx480 titanx-pascal qv100 rtx2060 rtx3070"] [--policies "gto lrr"]
 #                        [--programs "lat_int dot ..."] [--sides "warpsim gpgpusim"] [--fresh]
-#                        [--update-reference] [--set KEY=VALUE ...]
+#                        [--update-reference | --merge-reference] [--set KEY=VALUE ...]
 #
 #   --gpgpusim DIR   GPGPU-Sim's build folder: the WORKDIR of ../shared/tools/gpgpusim-build.sh
 #                    (holding env.sh, nvcc11 and gpgpu-sim/configs). Without it (only with
@@ -27,26 +27,40 @@
 #   --update-reference  also write the CSV to correlation/reference/gpgpusim.csv (with each
 #                    row's tolerance: today's gap + a margin; crates/cli/tests/correlation.rs)
 #                    and the report and plot beside it (gpgpusim.md, gpgpusim.svg)
+#   --merge-reference  as --update-reference, but only this run's program x preset x policy
+#                    rows are written: the reference's other rows are kept as they are (their
+#                    figures, tolerances and wall times; `warpsim correlate --merge`), and
+#                    the report and plot are redrawn over all rows. For adding a program (or
+#                    refreshing a few) without re-running the whole set
 #   --set KEY=VALUE  run warpsim with this config override (`-c KEY=VALUE`; repeatable): a
 #                    model option measured against the committed reference, which it never
-#                    updates (with --update-reference: an error)
+#                    updates (with --update-reference or --merge-reference: an error)
 #
 # Steps: build warpsim and its CUDA runtime shim; compile every program with nvcc 13.5
 # (`-cudart shared -arch=sm_75`, for warpsim) and with GPGPU-Sim's CUDA 11.8 nvcc
-# (compute_35 PTX); run each program under every preset x policy on both simulators (and
-# replay its committed launch manifest on warpsim, which must give the same cycles); then
+# (compute_35 PTX; compute_70 for a program that needs tensor cores, below); run each
+# program under every preset x policy on both simulators (and replay its committed launch
+# manifest on warpsim, which must give the same cycles); then
 # `warpsim correlate` reads the runs and writes the table and the scatter plot.
 # Presets map to GPGPU-Sim's tested configs: gtx480 = SM2_GTX480, titanx-pascal = SM6_TITANX,
 # qv100 = SM7_QV100, rtx2060 = SM75_RTX2060, rtx3070 = SM86_RTX3070;
 # warpsim runs them as correlation/configs/PRESET.toml (the preset plus the settings of that
 # config it does not model by default: the TITAN X config's perfect I- and constant caches).
+#
+# Tensor-core programs: a program whose committed PTX (correlation/programs/NAME.ptx) holds a
+# warp-level matrix instruction (wmma.* or mma.*) needs tensor cores. Nothing marks it by hand:
+# the script reads that PTX. Such a program is compiled for GPGPU-Sim as compute_70 PTX
+# (`-gencode arch=compute_70,code=compute_70`: tensor instructions need sm_70; GPGPU-Sim 4.2
+# runs only the nvcuda::wmma forms, not mma.sync or ldmatrix) and runs only on the presets
+# with tensor units (qv100, rtx2060, rtx3070); its runs on gtx480 and titanx-pascal are
+# skipped, and the script says so.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { echo "correlate: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 sets=""
+gpgpusim="" source_dir="" out="$repo/target/correlation" jobs=2 update=0 merge=0 sets=""
 presets="gtx480 titanx-pascal qv100 rtx2060 rtx3070" policies="gto lrr" programs="" sides="warpsim gpgpusim" fresh=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -60,14 +74,15 @@ while [[ $# -gt 0 ]]; do
         --sides) sides="$2"; shift 2 ;;
         --fresh) fresh=1; shift ;;
         --update-reference) update=1; shift ;;
+        --merge-reference) update=1; merge=1; shift ;;
         --set) [[ "${2:-}" == *=* && "$2" != *" "* ]] || die "--set takes KEY=VALUE (no spaces)"
                sets="$sets $2"; shift 2 ;;
-        -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
 gpgpusim_from=""
-[[ -z "$sets" || $update -eq 0 ]] || die "--set measures an option against the reference: it cannot --update-reference"
+[[ -z "$sets" || $update -eq 0 ]] || die "--set measures an option against the reference: it cannot --update-reference or --merge-reference"
 export CORRELATE_SETS="$sets"
 [[ -z "$source_dir" || -n "$gpgpusim" ]] || die "--source needs --gpgpusim DIR to build into"
 if [[ -z "$gpgpusim" ]]; then
@@ -103,6 +118,15 @@ gpgpusim_scheduler() { # policy -> -gpgpu_scheduler value
         tls) echo two_level_active:6:0:1 ;;
         *) die "no GPGPU-Sim scheduler for policy $1 (gto, lrr, tls)" ;;
     esac
+}
+has_tensor_cores() { # preset -> whether it has tensor units (warpsim's units.tensor > 0)
+    case "$1" in
+        qv100|rtx2060|rtx3070) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+needs_tensor_cores() { # program -> whether its committed PTX holds a warp-level matrix instruction
+    grep -qE '^[[:space:]]*(@!?%[a-z0-9_]+[[:space:]]+)?(wmma|mma)\.' "$progdir/$1.ptx"
 }
 for p in $presets; do gpgpusim_config "$p" >/dev/null; done
 for p in $policies; do gpgpusim_scheduler "$p" >/dev/null; done
@@ -156,13 +180,16 @@ compile() {
             -o "$out/bin13/$name" "$name.cu" -L"$out/link") || return 1
     fi
     if [[ " $sides " == *" gpgpusim "* ]]; then
+        local arch=compute_35
+        if needs_tensor_cores "$name"; then arch=compute_70; fi
         (cd "$progdir" && "$gpgpusim/nvcc11" -O3 -cudart shared -cudadevrt none -Wno-deprecated-gpu-targets \
-            -gencode arch=compute_35,code=compute_35 -o "$out/bin11/$name" "$name.cu") || return 1
+            -gencode "arch=$arch,code=$arch" -o "$out/bin11/$name" "$name.cu") || return 1
     fi
 }
 say "compiling: $programs"
 for name in $programs; do
     [[ -f "$progdir/$name.cu" ]] || die "no program $progdir/$name.cu"
+    [[ -f "$progdir/$name.ptx" ]] || die "no $progdir/$name.ptx (scripts/micro-kernels.sh regen)"
     compile "$name" || die "compiling $name failed"
 done
 
@@ -241,9 +268,16 @@ export out repo warpsim gpgpusim sides fresh
 runs=()
 for policy in $policies; do
     for preset in $presets; do
-        for name in $programs; do runs+=("$name $preset $policy"); done
+        for name in $programs; do
+            if needs_tensor_cores "$name" && ! has_tensor_cores "$preset"; then
+                [[ "$policy" != "${policies%% *}" ]] || say "skipping $name on $preset: it needs tensor cores, which $preset has none of"
+                continue
+            fi
+            runs+=("$name $preset $policy")
+        done
     done
 done
+[[ ${#runs[@]} -gt 0 ]] || die "no runs left: every program chosen needs tensor cores and no preset chosen has them"
 say "${#runs[@]} runs, $jobs at a time"
 printf '%s\n' "${runs[@]}" | xargs -P "$jobs" -L 1 bash -c 'run_one $0 $1 $2'
 
@@ -253,6 +287,7 @@ args=(correlate "$out/runs" --out "$out")
 if [[ $update -eq 1 ]]; then
     mkdir -p "$repo/correlation/reference"
     args+=(--reference "$repo/correlation/reference/gpgpusim.csv")
+    [[ $merge -eq 0 ]] || args+=(--merge "$repo/correlation/reference/gpgpusim.csv")
 fi
 "$warpsim" "${args[@]}"
 if [[ $update -eq 1 ]]; then

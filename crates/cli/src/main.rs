@@ -200,6 +200,12 @@ enum Command {
         /// re-running GPGPU-Sim.
         #[arg(long, value_name = "FILE")]
         gpgpusim_from: Option<PathBuf>,
+        /// Merge the runs into an earlier reference CSV (and the .md report beside it): its
+        /// rows for the program × preset × policy the runs hold are replaced, every other row
+        /// is kept as it is, and the tables, the plot and `--reference` cover them all
+        /// (adding or refreshing a few programs without re-running the rest).
+        #[arg(long, value_name = "FILE")]
+        merge: Option<PathBuf>,
     },
     /// Run a CUDA program (built with `nvcc -cudart shared`) on the simulator through the
     /// libcudart.so.13 shim; exits with the program's exit code.
@@ -448,11 +454,13 @@ fn run(command: Command) -> Result<u8, u8> {
             out,
             reference,
             gpgpusim_from,
+            merge,
         } => correlate::run(&correlate::Options {
             runs,
             out,
             reference,
             gpgpusim_from,
+            merge,
         }),
         Command::Exec {
             trace,

@@ -5,7 +5,9 @@
 //! axes, y = x, MAE and correlation in the title); `--reference` also writes the CSV there
 //! (the committed `correlation/reference/gpgpusim.csv` that
 //! `crates/cli/tests/correlation.rs` holds the model to). `--gpgpusim-from REF.csv` takes
-//! GPGPU-Sim's side from such a reference instead (warpsim-only runs after a model change).
+//! GPGPU-Sim's side from such a reference instead (warpsim-only runs after a model change);
+//! `--merge REF.csv` keeps an earlier reference's other rows beside the runs' (a few programs
+//! added or refreshed, the rest not re-run).
 //!
 //! A subcommand rather than a separate tool so that it draws with the report charts of
 //! `plot/` (a scatter chart added there) and reads statistics with the same code paths as
@@ -28,6 +30,8 @@ pub struct Options {
     pub reference: Option<PathBuf>,
     /// Take GPGPU-Sim's side from this earlier reference CSV instead of the run folders.
     pub gpgpusim_from: Option<PathBuf>,
+    /// Keep this earlier reference's rows for everything the runs do not hold.
+    pub merge: Option<PathBuf>,
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
@@ -81,6 +85,9 @@ fn correlate(o: &Options) -> Result<(), String> {
     let mut rows = runs::read_all(&o.runs)?;
     if let Some(from) = &o.gpgpusim_from {
         reference::apply(&mut rows, &reference::read(from)?);
+    }
+    if let Some(earlier) = &o.merge {
+        rows = reference::merge(reference::read_rows(earlier)?, rows);
     }
     let csv = table::csv(&rows);
     let files = [

@@ -7,6 +7,10 @@
 //!
 //! The GPGPU-Sim columns are carried over as the earlier report printed them (percentages
 //! included, which the CSV holds rounded), so a refresh never alters GPGPU-Sim's figures.
+//!
+//! `--merge` reads whole rows back the same way (both sides, the replay, wall times,
+//! problems, metrics) and keeps those the new runs do not replace, so a few programs can be
+//! added to the reference, or refreshed, without re-running the others.
 
 use std::path::Path;
 
@@ -32,8 +36,11 @@ pub struct GpgpusimSide {
     pub metrics: Vec<(String, f64)>,
 }
 
+/// A metric row of a report: program, preset, policy, metric, GPGPU-Sim's and warpsim's values.
+type MetricRow = (String, String, String, String, Option<f64>, Option<f64>);
+
 /// The `| program | preset | policy | metric | GPGPU-Sim | warpsim |` rows of a report.
-fn report_metrics(md: &str) -> Vec<(String, String, String, String, f64)> {
+fn report_metrics(md: &str) -> Vec<MetricRow> {
     let mut out = Vec::new();
     let mut inside = false;
     for line in md.lines() {
@@ -45,14 +52,16 @@ fn report_metrics(md: &str) -> Vec<(String, String, String, String, f64)> {
             continue;
         }
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-        if let [program, preset, policy, metric, value, _] = cells[..] {
-            if let Ok(v) = value.parse::<f64>() {
+        if let [program, preset, policy, metric, g, w] = cells[..] {
+            let (g, w) = (g.parse::<f64>().ok(), w.parse::<f64>().ok());
+            if g.is_some() || w.is_some() {
                 out.push((
                     program.into(),
                     preset.into(),
                     policy.into(),
                     metric.into(),
-                    v,
+                    g,
+                    w,
                 ));
             }
         }
@@ -130,7 +139,7 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
             metrics: metrics
                 .iter()
                 .filter(|m| (&m.0, &m.1, &m.2) == (&named.program, &named.preset, &named.policy))
-                .map(|m| (m.3.clone(), m.4))
+                .filter_map(|m| Some((m.3.clone(), m.4?)))
                 .collect(),
             program: named.program,
             preset: named.preset,
@@ -138,6 +147,118 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
         });
     }
     Ok(out)
+}
+
+/// The columns of a whole reference row read by name, for `--merge`.
+#[derive(Deserialize)]
+struct NamedRow {
+    program: String,
+    preset: String,
+    policy: String,
+    replay_cycles: String,
+    gpgpusim_wall_s: String,
+    warpsim_wall_s: String,
+    problems: String,
+}
+
+/// Reads `csv` (and the report beside it, for the metrics) back into whole rows: each side's
+/// columns as they were printed, with the counts the ratio and summaries use.
+pub fn read_rows(csv: &Path) -> Result<Vec<Row>, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let md = std::fs::read_to_string(csv.with_extension("md")).unwrap_or_default();
+    parse_rows(&text, &md).map_err(|e| format!("{}: {e}", csv.display()))
+}
+
+pub fn parse_rows(csv: &str, md: &str) -> Result<Vec<Row>, String> {
+    let mut reader = crate::csv_out::reader(csv);
+    let head = reader.headers().map_err(|e| e.to_string())?.clone();
+    if head.is_empty() {
+        return Err("empty file".into());
+    }
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format!("no column {name}"))
+    };
+    for name in [
+        "program",
+        "preset",
+        "policy",
+        "replay_cycles",
+        "gpgpusim_wall_s",
+        "warpsim_wall_s",
+        "problems",
+    ] {
+        col(name)?;
+    }
+    let sides = [col("gpgpusim_kernels")?, col("warpsim_kernels")?];
+    let metrics = report_metrics(md);
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| e.to_string())?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record.len() != head.len() {
+            return Err(format!(
+                "line {line}: {} fields, the header has {}",
+                record.len(),
+                head.len()
+            ));
+        }
+        let named: NamedRow = record
+            .deserialize(Some(&head))
+            .map_err(|e| format!("line {line}: {e}"))?;
+        let [g, w] = sides.map(|first| {
+            let columns: Vec<String> = record
+                .iter()
+                .skip(first)
+                .take(SIDE_COLUMNS.len())
+                .map(String::from)
+                .collect();
+            let stats = side_stats(&columns, |k| {
+                format!("line {line}: {} is not a count", &head[first + k])
+            });
+            stats.map(|s| (s, columns))
+        });
+        let ((g_stats, g_columns), (w_stats, w_columns)) = (g?, w?);
+        out.push(Row {
+            gpgpusim: g_stats,
+            gpgpusim_columns: Some(g_columns),
+            warpsim: w_stats,
+            warpsim_columns: Some(w_columns),
+            replay_cycles: named.replay_cycles.parse().ok(),
+            gpgpusim_wall: named.gpgpusim_wall_s.parse().ok(),
+            warpsim_wall: named.warpsim_wall_s.parse().ok(),
+            metrics: metrics
+                .iter()
+                .filter(|m| (&m.0, &m.1, &m.2) == (&named.program, &named.preset, &named.policy))
+                .map(|m| (m.3.clone(), m.4, m.5))
+                .collect(),
+            problems: named
+                .problems
+                .split("; ")
+                .filter(|p| !p.is_empty())
+                .map(String::from)
+                .collect(),
+            program: named.program,
+            preset: named.preset,
+            policy: named.policy,
+        });
+    }
+    Ok(out)
+}
+
+/// The earlier rows that `new` does not replace (same program, preset and policy) and the new
+/// rows, sorted by program, preset, policy: the order of a reference written from run folders.
+pub fn merge(earlier: Vec<Row>, new: Vec<Row>) -> Vec<Row> {
+    let key = |r: &Row| (r.program.clone(), r.preset.clone(), r.policy.clone());
+    let replaced: std::collections::BTreeSet<_> = new.iter().map(key).collect();
+    let mut rows: Vec<Row> = earlier
+        .into_iter()
+        .filter(|r| !replaced.contains(&key(r)))
+        .chain(new)
+        .collect();
+    rows.sort_by_key(key);
+    rows
 }
 
 /// A side's figures from its columns (kernels, cycles, thread instructions, L1D and L2
@@ -247,6 +368,55 @@ mod tests {
             [("cycles_per_load".to_string(), Some(68.35), Some(70.0))]
         );
         assert_eq!(rows[1].problems, ["gpgpusim: not in the reference"]);
+    }
+
+    /// A reference read back as whole rows and written again is the same CSV; merging
+    /// replaces the rows the runs hold and keeps the others, in the reference's order.
+    #[test]
+    fn whole_rows_round_trip_and_merge() {
+        let csv = format!(
+            "{HEAD}\n\
+             chase_l1,gtx480,gto,0.8290,0.21,chase_l1,57603,2764,579,67,0,285,281,0,94.3,2.4,52.9/44.7/0.0,chase_l1,47752,2767,579,67,0,68,1,0,,2.9,51.0/46.1/0.0,47752,5.93,0.09,\n\
+             chase_l1,titanx-pascal,lrr,,,,,,,,,,,,,,,chase_l1,70738,2767,579,67,0,68,1,0,,1.1,75.4/23.6/0.0,70738,79.43,0.10,gpgpusim: exit status 134; replay: x\n\
+             dot,gtx480,gto,1.0000,0.03,dot,100,5,6,7,8,9,10,11,,,,dot,100,5,6,7,8,9,10,11,,,,100,1.00,0.10,\n"
+        );
+        let md = "## Measured inside the programs (clock())\n\n| program | preset | policy | metric | GPGPU-Sim | warpsim |\n|---|---|---|---|---|---|\n| chase_l1 | gtx480 | gto | cycles_per_load | 68.35 | 70.12 |\n| chase_l1 | titanx-pascal | lrr | cycles_per_load | – | 71.00 |\n";
+        let rows = parse_rows(&csv, md).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(super::super::table::csv(&rows), csv);
+        assert_eq!(
+            rows[0].metrics,
+            [("cycles_per_load".to_string(), Some(68.35), Some(70.12))]
+        );
+        assert_eq!(
+            rows[1].metrics,
+            [("cycles_per_load".to_string(), None, Some(71.0))]
+        );
+        assert_eq!(rows[1].problems, ["gpgpusim: exit status 134", "replay: x"]);
+        assert!(rows[1].gpgpusim.is_none());
+        assert_eq!(rows[1].warpsim.as_ref().map(|k| k.cycles), Some(70738));
+
+        let new = |program: &str, preset: &str| Row {
+            program: program.into(),
+            preset: preset.into(),
+            policy: "gto".into(),
+            ..Row::default()
+        };
+        let merged = merge(rows, vec![new("dot", "gtx480"), new("chase_l2", "qv100")]);
+        let keys: Vec<_> = merged
+            .iter()
+            .map(|r| format!("{} {} {}", r.program, r.preset, r.policy))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "chase_l1 gtx480 gto",
+                "chase_l1 titanx-pascal lrr",
+                "chase_l2 qv100 gto",
+                "dot gtx480 gto"
+            ]
+        );
+        assert!(merged[3].gpgpusim_columns.is_none(), "dot is the new row");
     }
 
     #[test]

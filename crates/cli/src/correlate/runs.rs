@@ -21,6 +21,9 @@ pub struct Row {
     /// used instead of formatting `gpgpusim`.
     pub gpgpusim_columns: Option<Vec<String>>,
     pub warpsim: Option<KernelStats>,
+    /// warpsim's report columns as an earlier reference printed them (a row kept by
+    /// `--merge`), used instead of formatting `warpsim`.
+    pub warpsim_columns: Option<Vec<String>>,
     /// Cycles of the measured launches when the manifest is replayed with `warpsim run`.
     pub replay_cycles: Option<u64>,
     pub gpgpusim_wall: Option<f64>,

@@ -124,6 +124,13 @@ fn gpgpusim_values(r: &Row) -> Vec<String> {
         .unwrap_or_else(|| side_values(r.gpgpusim.as_ref()))
 }
 
+/// warpsim's columns of a row: from an earlier reference when it came from one.
+fn warpsim_values(r: &Row) -> Vec<String> {
+    r.warpsim_columns
+        .clone()
+        .unwrap_or_else(|| side_values(r.warpsim.as_ref()))
+}
+
 /// CSV header: identification, ratio and tolerance, then every side column for GPGPU-Sim
 /// and for warpsim, the replay's cycles, wall times and problems.
 pub fn csv(rows: &[Row]) -> String {
@@ -157,7 +164,7 @@ pub fn csv(rows: &[Row]) -> String {
             opt(ratio.map(|x| format!("{:.2}", tolerance(x)))),
         ];
         f.extend(gpgpusim_values(r));
-        f.extend(side_values(r.warpsim.as_ref()));
+        f.extend(warpsim_values(r));
         f.push(opt(r.replay_cycles));
         f.push(opt(r.gpgpusim_wall.map(|w| format!("{w:.2}"))));
         f.push(opt(r.warpsim_wall.map(|w| format!("{w:.2}"))));
@@ -243,7 +250,7 @@ pub fn markdown(rows: &[Row]) -> String {
     md += "| program | preset | policy | cycles | thread insts | L1D misses | L1D res. fails | L2 misses | L2 res. fails | DRAM row hits % | issued % | idle/sb/pipe % |\n";
     md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for r in rows {
-        let (g, w) = (gpgpusim_values(r), side_values(r.warpsim.as_ref()));
+        let (g, w) = (gpgpusim_values(r), warpsim_values(r));
         let cell = |i: usize| {
             format!(
                 "{} / {}",
