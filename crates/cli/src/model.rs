@@ -68,6 +68,11 @@ pub struct ModelArgs {
     /// like compute-sanitizer's synccheck. Both modes.
     #[arg(long)]
     pub synccheck: bool,
+    /// Timing mode: threads that step the SMs of each cycle, per simulation (statistics are
+    /// bit-identical for every count; `suite`, `reproduce` and `sweep` already run whole
+    /// simulations in parallel with `--jobs`).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: u32,
 }
 
 impl ModelArgs {
@@ -97,6 +102,9 @@ impl ModelArgs {
         if self.event_log {
             ignored.push("--event-log");
         }
+        if self.threads != 1 {
+            ignored.push("--threads");
+        }
         (!ignored.is_empty()).then(|| {
             format!(
                 "warpsim: warning: functional mode ignores the timing-only {}: {}",
@@ -125,6 +133,8 @@ pub struct Model {
     pub trace: Option<PathBuf>,
     /// `--synccheck`: barriers completing without exited threads are errors.
     pub synccheck: bool,
+    /// `--threads`: threads stepping the SMs of each cycle (timing mode).
+    pub threads: usize,
     /// `run`: timed launches stop on Ctrl-C and, when `Some(true)`, print progress lines
     /// (set after [`Model::resolve`]; `None` elsewhere: no watch).
     pub watch: Option<bool>,
@@ -166,6 +176,7 @@ impl Model {
             cta_order_log: a.cta_order_log,
             stats: a.stats.clone(),
             synccheck: a.synccheck,
+            threads: a.threads as usize,
             trace: None,
             watch: None,
         })
@@ -192,6 +203,7 @@ impl Model {
             Mode::Timing => {
                 let mut engine = TimingEngine::new(self.config.clone(), self.policy);
                 engine.set_max_cycles(self.max_cycles);
+                engine.set_threads(self.threads);
                 engine.set_event_log(self.event_log);
                 engine.set_cta_order_log(self.cta_order_log);
                 engine.set_watch(self.watch.map(crate::interrupt::watch));

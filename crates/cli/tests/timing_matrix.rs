@@ -83,11 +83,23 @@ fn functional(p: &Program) -> Outcome {
 
 /// Runs `p` in timing mode; returns the outcome and the per-launch statistics.
 fn timed(p: &Program, preset: &str, policy: &str) -> Result<(Outcome, Vec<TimingStats>), String> {
+    timed_on(p, preset, policy, 1)
+}
+
+/// [`timed`] with the SMs of each cycle stepped on `threads` threads.
+fn timed_on(
+    p: &Program,
+    preset: &str,
+    policy: &str,
+    threads: usize,
+) -> Result<(Outcome, Vec<TimingStats>), String> {
     let (policy, shorthand) = PolicyKind::parse(policy).map_err(|e| e.to_string())?;
     let cfg = GpuConfig::load_with(preset, &shorthand.into_iter().collect::<Vec<_>>())
         .map_err(|e| e.to_string())?;
     let mut dev = Device::with_options(device_options_for(&cfg, DeviceOptions::default()));
-    dev.set_engine(Box::new(TimingEngine::new(cfg, policy)));
+    let mut engine = TimingEngine::new(cfg, policy);
+    engine.set_threads(threads);
+    dev.set_engine(Box::new(engine));
     declare_registers(&mut dev, p);
     let outcome = (p.run)(&mut dev, Size::Small).map_err(|e| e.to_string())?;
     let records = dev.launch_records().to_vec();
@@ -339,6 +351,63 @@ fn timed_runs_are_deterministic() {
                 a.1, b.1,
                 "{name}/{policy}: statistics differ between two runs"
             );
+        }
+    }
+}
+
+/// Statistics do not depend on how many threads step the SMs (`TimingOptions::threads`):
+/// every program's smoke cell (gtx480 / GTO; the tensor programs on the first preset with
+/// tensor units) run on 2 threads gives the committed golden row, which the matrix checks on
+/// one thread; a sample with atomics, flag polling and many launches also runs on 3 and 8
+/// threads (more threads than SMs with work, and than this machine's cores).
+#[test]
+fn statistics_do_not_depend_on_the_thread_count() {
+    let text = std::fs::read_to_string(GOLDEN).expect("the golden statistics");
+    let golden: BTreeMap<String, String> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let parts: Vec<&str> = l.splitn(4, ',').collect();
+            (parts.len() == 4).then(|| {
+                (
+                    format!("{},{},{}", parts[0], parts[1], parts[2]),
+                    parts[3].to_string(),
+                )
+            })
+        })
+        .collect();
+    let programs: Vec<&Program> = warpsim_suite::SETS
+        .iter()
+        .flat_map(|s| warpsim_suite::set(s.name).unwrap())
+        .collect();
+    let failures: Vec<String> = programs
+        .par_iter()
+        .filter_map(|p| {
+            let preset = if p.tensor_cores {
+                TENSOR_PRESETS[0]
+            } else {
+                SMOKE.0
+            };
+            let key = format!("{},{preset},{}", p.name, SMOKE.1);
+            let Some(want) = golden.get(&key) else {
+                return Some(format!("{key}: not in {GOLDEN}"));
+            };
+            let stats = match timed_on(p, preset, SMOKE.1, 2) {
+                Ok((_, stats)) => stats,
+                Err(e) => return Some(format!("{key}: on 2 threads: {e}")),
+            };
+            let (_, got) = golden_row(p, preset, SMOKE.1, &stats);
+            (&got != want).then(|| format!("{key}: on 2 threads {got}, on one {want}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for name in ["bfs", "histogram", "matmul"] {
+        let p = warpsim_suite::program(name).unwrap();
+        let one = timed_on(p, "gtx480", "mwf-gto+cff", 1).unwrap();
+        for threads in [3, 8] {
+            let many = timed_on(p, "gtx480", "mwf-gto+cff", threads).unwrap();
+            assert_eq!(one.0, many.0, "{name}: outcome on {threads} threads");
+            assert_eq!(one.1, many.1, "{name}: statistics on {threads} threads");
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::fetch_policy::FetchPolicy;
 use crate::mem::{MemSystem, SmNet, SmPort};
 use crate::policy::IssuePolicy;
 use crate::sm::{Env, Sm, SmOut};
+use crate::team::Team;
 use crate::TimingError;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
@@ -21,7 +22,6 @@ pub(crate) struct Common<'k, 'a> {
     pub ctxs: &'k [LaunchCtx<'a>],
     pub cfg: &'k GpuConfig,
     pub table: &'k TimingTable,
-    pub all_dispatched: bool,
     pub log_cta_order: bool,
     pub fast_forward: bool,
 }
@@ -31,6 +31,7 @@ impl<'k, 'a> Common<'k, 'a> {
     #[inline]
     pub fn env<'e>(
         &'e self,
+        all_dispatched: bool,
         si: usize,
         gmem: &'e GlobalMemory,
         mem: &'e MemSystem,
@@ -44,7 +45,7 @@ impl<'k, 'a> Common<'k, 'a> {
             k: &self.ctxs[si],
             cfg: self.cfg,
             table: self.table,
-            all_dispatched: self.all_dispatched,
+            all_dispatched,
             log_cta_order: self.log_cta_order,
             gmem,
             mem: SmNet::new(mem, port),
@@ -58,6 +59,7 @@ impl<'k, 'a> Common<'k, 'a> {
 /// were made in.
 pub(crate) fn with_env<R, P: IssuePolicy, F: FetchPolicy>(
     common: &Common,
+    all_dispatched: bool,
     si: usize,
     sm: &mut Sm<P, F>,
     parts: Parts,
@@ -71,7 +73,7 @@ pub(crate) fn with_env<R, P: IssuePolicy, F: FetchPolicy>(
     } = parts;
     let mut ports = mem.take_ports();
     let r = {
-        let mut env = common.env(si, gmem, mem, &mut ports[si], &mut outs[si]);
+        let mut env = common.env(all_dispatched, si, gmem, mem, &mut ports[si], &mut outs[si]);
         f(sm, &mut env)
     };
     mem.return_ports(ports);
@@ -89,11 +91,15 @@ pub(crate) struct Parts<'p> {
     pub all: &'p mut SmOut,
 }
 
-/// Cycle `now` of every SM not quiet or asleep, then the commit; returns how many SMs have
-/// resident CTAs. `printf` receives the cycle's text.
+/// Cycle `now` of every SM not quiet or asleep (on `team`'s threads, or this one), then the
+/// commit; returns how many SMs have resident CTAs. `printf` receives the cycle's text.
+// The SMs, the launch, the cycle's state and who steps them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
     sms: &mut [Sm<P, F>],
     common: &Common,
+    all_dispatched: bool,
+    team: Option<&Team<P, F>>,
     parts: Parts,
     printf: &mut String,
     now: u64,
@@ -105,7 +111,28 @@ pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
         all,
     } = parts;
     let mut ports = mem.take_ports();
-    let stepped = step_all(sms, common, gmem, mem, &mut ports, outs, now);
+    let stepped = match team {
+        Some(t) => t.step_all(
+            sms,
+            common,
+            all_dispatched,
+            gmem,
+            mem,
+            &mut ports,
+            outs,
+            now,
+        ),
+        None => step_all(
+            sms,
+            common,
+            all_dispatched,
+            gmem,
+            mem,
+            &mut ports,
+            outs,
+            now,
+        ),
+    };
     mem.commit_sends(ports, now);
     let resident = stepped?;
     for (si, (sm, out)) in sms.iter_mut().zip(outs.iter_mut()).enumerate() {
@@ -123,10 +150,13 @@ pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
     Ok(resident)
 }
 
-/// The SMs' steps of cycle `now`, in SM order.
+/// The SMs' steps of cycle `now`, in SM order, on this thread.
+// The SMs and the cycle's state they step against.
+#[allow(clippy::too_many_arguments)]
 fn step_all<P: IssuePolicy, F: FetchPolicy>(
     sms: &mut [Sm<P, F>],
     common: &Common,
+    all_dispatched: bool,
     gmem: &GlobalMemory,
     mem: &MemSystem,
     ports: &mut [SmPort],
@@ -140,7 +170,7 @@ fn step_all<P: IssuePolicy, F: FetchPolicy>(
         .zip(outs.iter_mut())
         .enumerate()
     {
-        resident += step_one(sm, common, si, gmem, mem, port, out, now)? as usize;
+        resident += step_one(sm, common, all_dispatched, si, gmem, mem, port, out, now)? as usize;
     }
     Ok(resident)
 }
@@ -149,9 +179,10 @@ fn step_all<P: IssuePolicy, F: FetchPolicy>(
 // The SM and the parts of the cycle's state it may use, apart so that SMs can step apart.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn step_one<P: IssuePolicy, F: FetchPolicy>(
+pub(crate) fn step_one<P: IssuePolicy, F: FetchPolicy>(
     sm: &mut Sm<P, F>,
     common: &Common,
+    all_dispatched: bool,
     si: usize,
     gmem: &GlobalMemory,
     mem: &MemSystem,
@@ -168,7 +199,7 @@ fn step_one<P: IssuePolicy, F: FetchPolicy>(
         }
         sm.wake(now);
     }
-    let mut env = common.env(si, gmem, mem, port, out);
+    let mut env = common.env(all_dispatched, si, gmem, mem, port, out);
     sm.cycle(&mut env, now)?;
     let resident = !sm.is_idle();
     if common.fast_forward {

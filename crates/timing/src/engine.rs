@@ -96,6 +96,12 @@ impl TimingEngine {
         self.options.max_cycles = cycles;
     }
 
+    /// Steps the SMs of each cycle on `threads` threads (`TimingOptions::threads`; at least
+    /// 1). Statistics do not depend on it.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.max(1);
+    }
+
     pub fn config(&self) -> &GpuConfig {
         &self.config
     }

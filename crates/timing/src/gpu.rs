@@ -20,6 +20,7 @@ use crate::sm::{Sm, SmOut};
 use crate::stats::{
     CtaRecord, ICacheStats, IssueSlots, LaunchIdentity, StallCounts, TimingStats, WarpRecord,
 };
+use crate::team::Team;
 use crate::TimingError;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::device::DeviceError;
@@ -57,6 +58,9 @@ pub struct TimingOptions {
     /// Progress reports and a stop request (Ctrl-C), looked at every
     /// [`crate::watch::WATCH_CYCLES`] cycles; `None` by default.
     pub watch: Option<crate::watch::Watch>,
+    /// Threads that step the SMs of each cycle (`team.rs`); 1 by default. Statistics are
+    /// bit-identical for every value.
+    pub threads: usize,
 }
 
 impl TimingOptions {
@@ -72,6 +76,7 @@ impl TimingOptions {
             perfect_icache: false,
             fast_forward: true,
             watch: None,
+            threads: 1,
         }
     }
 }
@@ -278,57 +283,75 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     // first).
     let mut all = SmOut::new(cfg, opts);
     all.ctas = Vec::with_capacity(occ.total.min(1 << 16) as usize);
-    let mut common = Common {
+    let common = Common {
         ctxs: &ctxs,
         cfg,
         table: &table,
-        all_dispatched: occ.total == 0,
         log_cta_order: opts.event_log && opts.cta_order_log,
         fast_forward: opts.fast_forward,
     };
+    let mut all_dispatched = occ.total == 0;
     let mut now = 0u64;
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
     // loop checks the limit, reports progress and honours a stop request.
     let mut look_at = crate::watch::WATCH_CYCLES.min(opts.max_cycles.saturating_add(1));
-    loop {
-        if now < dispatch.start && dispatch.total > 0 {
-            // Nothing is resident before the first dispatch: skip the launch latency.
-            now = dispatch.start;
+    // The cycle loop, its SMs stepped by `team` (or this thread alone).
+    let mut cycles = |team: Option<&Team<P, F>>| -> Result<(), TimingError> {
+        loop {
+            if now < dispatch.start && dispatch.total > 0 {
+                // Nothing is resident before the first dispatch: skip the launch latency.
+                now = dispatch.start;
+            }
+            let parts = Parts {
+                gmem,
+                mem,
+                outs: &mut outs,
+                all: &mut all,
+            };
+            dispatch.cycle(&mut sms, &common, &mut all_dispatched, parts, now);
+            mem.cycle(now);
+            let parts = Parts {
+                gmem,
+                mem,
+                outs: &mut outs,
+                all: &mut all,
+            };
+            let resident =
+                step_and_commit(&mut sms, &common, all_dispatched, team, parts, printf, now)?;
+            now += 1;
+            if resident == 0 && dispatch.done() {
+                return Ok(());
+            }
+            // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
+            if opts.fast_forward && (dispatch.done() || !sms.iter().any(|s| s.has_room())) {
+                now = fast_forward(&mut sms, mem, now);
+            }
+            let warp_instructions = outs.iter().map(|o| o.warp_instructions).sum::<u64>();
+            if now >= look_at {
+                let ctas_done = all.ctas.len() as u64;
+                look_at = look(k, opts, warp_instructions, ctas_done, dispatch.total, now)?;
+            }
+            if warp_instructions > opts.max_warp_instructions {
+                return Err(TimingError::InstructionLimit {
+                    kernel: kernel_name(k),
+                    limit: opts.max_warp_instructions,
+                });
+            }
         }
-        let parts = Parts {
-            gmem,
-            mem,
-            outs: &mut outs,
-            all: &mut all,
-        };
-        dispatch.cycle(&mut sms, &mut common, parts, now);
-        mem.cycle(now);
-        let parts = Parts {
-            gmem,
-            mem,
-            outs: &mut outs,
-            all: &mut all,
-        };
-        let resident = step_and_commit(&mut sms, &common, parts, printf, now)?;
-        now += 1;
-        if resident == 0 && dispatch.done() {
-            break;
-        }
-        // Fast forward: when no SM can act before cycle t (and no CTA can be dispatched), jump.
-        if opts.fast_forward && (dispatch.done() || !sms.iter().any(|s| s.has_room())) {
-            now = fast_forward(&mut sms, mem, now);
-        }
-        let warp_instructions = outs.iter().map(|o| o.warp_instructions).sum::<u64>();
-        if now >= look_at {
-            let ctas_done = all.ctas.len() as u64;
-            look_at = look(k, opts, warp_instructions, ctas_done, dispatch.total, now)?;
-        }
-        if warp_instructions > opts.max_warp_instructions {
-            return Err(TimingError::InstructionLimit {
-                kernel: kernel_name(k),
-                limit: opts.max_warp_instructions,
-            });
-        }
+    };
+    if opts.threads > 1 {
+        let team = Team::new(opts.threads);
+        std::thread::scope(|scope| {
+            for t in 1..team.threads() {
+                let (team, common) = (&team, &common);
+                scope.spawn(move || team.work(t, common));
+            }
+            let r = cycles(Some(&team));
+            team.finish();
+            r
+        })?;
+    } else {
+        cycles(None)?;
     }
     for o in &outs {
         o.add_counters(&mut all);
@@ -397,7 +420,8 @@ impl Dispatcher {
     fn cycle<P: IssuePolicy, F: FetchPolicy>(
         &mut self,
         sms: &mut [Sm<P, F>],
-        common: &mut Common,
+        common: &Common,
+        all_dispatched: &mut bool,
         parts: Parts,
         now: u64,
     ) {
@@ -424,15 +448,20 @@ impl Dispatcher {
                     outs: &mut *outs,
                     all: &mut *all,
                 };
-                with_env(common, si, &mut sms[si], parts, |sm, env| {
-                    sm.launch(env, cta, linear, now, age_base)
-                });
+                with_env(
+                    common,
+                    *all_dispatched,
+                    si,
+                    &mut sms[si],
+                    parts,
+                    |sm, env| sm.launch(env, cta, linear, now, age_base),
+                );
                 self.next_cta += 1;
                 self.next_sm = (si + 1) % sms.len();
             }
         }
         if self.done() {
-            common.all_dispatched = true;
+            *all_dispatched = true;
             for sm in sms.iter_mut() {
                 sm.wake(now);
                 sm.last_cta_dispatched(now);

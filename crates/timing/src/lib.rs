@@ -19,6 +19,7 @@ pub mod report;
 pub mod sm;
 pub mod stat_table;
 pub mod stats;
+mod team;
 #[cfg(test)]
 mod test_rng;
 pub mod trace;

@@ -148,6 +148,7 @@ fn models(o: &Options) -> Result<[Model; 2], String> {
             cta_order_log: false,
             stats: None,
             synccheck: false,
+            threads: 1,
         })
     };
     Ok([resolve(POLICIES[0])?, resolve(POLICIES[1])?])

@@ -64,6 +64,7 @@ fn model_of(e: &Experiment, s: &Series, o: &RunOptions, phases: bool) -> Result<
         cta_order_log: phases,
         stats: None,
         synccheck: false,
+        threads: 1,
     };
     Model::resolve(&args).map_err(|m| format!("{}: series {}: {m}", e.name, s.label))
 }

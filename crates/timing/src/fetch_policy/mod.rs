@@ -20,7 +20,8 @@ use warpsim_core::config::{FetchEligibility, PolicyParams};
 use warpsim_core::exec::warp::WarpState;
 
 /// The interface every fetch policy implements.
-pub trait FetchPolicy {
+/// `Send`: an SM, its fetch policy with it, may step on another thread (`team.rs`).
+pub trait FetchPolicy: Send {
     /// Appends up to `budget` distinct eligible warp slots (see [`eligible`]) to `out`, most
     /// urgent first.
     fn pick<P: IssuePolicy>(

@@ -19,7 +19,7 @@ use std::marker::PhantomData;
 
 /// A CTA ranking rule: the key of CTA slot `c` now (smaller goes first). Keys are recomputed
 /// only for the CTA an event concerns (barrier arrival / release, a warp finishing, launch).
-pub trait CtaKey: Sized {
+pub trait CtaKey: Sized + Send {
     fn from_params(b: &BuildCtx) -> Self;
     fn key(&self, c: usize, v: &PolicyView) -> (u64, u64);
 }

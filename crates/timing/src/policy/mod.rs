@@ -142,9 +142,10 @@ impl Build for () {
 
 /// The interface every issue policy implements. Only [`IssuePolicy::current_order`] is
 /// required.
-pub trait IssuePolicy: Events {
+/// `Send`: an SM, its policies with it, may step on another thread (`team.rs`).
+pub trait IssuePolicy: Events + Send {
     /// The policy's SM-wide state (`()` for none).
-    type Shared: SmState + Build;
+    type Shared: SmState + Build + Send;
     /// The scheduler may sleep: after a walk in which no warp of the order could issue (and
     /// the policy is [`IssuePolicy::settled`]), the SM skips it (and may fast-forward) until it
     /// wakes it — on any change of one of its warps' blocking state (`Sm::block`: issue,
