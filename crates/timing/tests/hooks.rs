@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 use warpsim_core::config::{FetchEligibility, GpuConfig};
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::memory::GlobalMemory;
@@ -13,7 +13,8 @@ use warpsim_timing::fetch_policy::{eligible, FetchPolicy, RoundRobin};
 use warpsim_timing::policy::{BuildCtx, Events, Gto, IssueOrders, IssuePolicy, Issued, PolicyView};
 use warpsim_timing::{run_timed_with, Launch, PolicyKind, TimingOptions, TimingStats};
 
-type Log = Rc<RefCell<Vec<(usize, u64, String)>>>;
+// Shared with the policies, which must be `Send` (an SM may step on another thread).
+type Log = Arc<Mutex<Vec<(usize, u64, String)>>>;
 
 /// GTO that records every hook it receives as (its scheduler, cycle, event).
 struct Recorder {
@@ -24,7 +25,7 @@ struct Recorder {
 
 impl Recorder {
     fn note(&self, v: &PolicyView, what: String) {
-        self.log.borrow_mut().push((self.me, v.now, what));
+        self.log.lock().unwrap().push((self.me, v.now, what));
     }
 }
 
@@ -144,7 +145,7 @@ fn barrier_load_kernel() -> String {
 #[test]
 fn hooks_fire_in_pipeline_order_on_every_scheduler() {
     let cfg = one_sm(&[]);
-    let log: Log = Rc::default();
+    let log: Log = Arc::default();
     let l = log.clone();
     let (s, out) = run_custom(
         &barrier_load_kernel(),
@@ -159,7 +160,7 @@ fn hooks_fire_in_pipeline_order_on_every_scheduler() {
         RoundRobin::default,
     );
     assert_eq!(out, (1..=64).collect::<Vec<u32>>());
-    let log = log.borrow();
+    let log = log.lock().unwrap();
     // Every SM-wide event reaches both schedulers' instances in the same order.
     let of = |me: usize| -> Vec<(u64, String)> {
         log.iter()
@@ -238,7 +239,7 @@ struct FirstInOrder {
 }
 
 /// (cycle, order read, slot picked) per fetch.
-type Seen = Rc<RefCell<Vec<(u64, Vec<u16>, u16)>>>;
+type Seen = Arc<Mutex<Vec<(u64, Vec<u16>, u16)>>>;
 
 impl FetchPolicy for FirstInOrder {
     fn pick<P: IssuePolicy>(
@@ -255,7 +256,7 @@ impl FetchPolicy for FirstInOrder {
                 .iter()
                 .find(|&&s| eligible(v, s as usize, FetchEligibility::Empty))
             {
-                self.seen.borrow_mut().push((v.now, self.buf.clone(), s));
+                self.seen.lock().unwrap().push((v.now, self.buf.clone(), s));
                 out.push(s);
                 if out.len() == budget {
                     return;
@@ -269,7 +270,7 @@ impl FetchPolicy for FirstInOrder {
 fn fetch_policy_reads_the_issue_order() {
     // One scheduler, GTO: the fetch goes to the warp the issue stage prefers.
     let cfg = one_sm(&["sm.schedulers=1"]);
-    let seen = Rc::new(RefCell::new(Vec::new()));
+    let seen = Arc::new(Mutex::new(Vec::new()));
     let sn = seen.clone();
     let src = loop_free_kernel(30);
     let (s, out) = run_custom(
@@ -285,7 +286,7 @@ fn fetch_policy_reads_the_issue_order() {
     );
     let reference = run(&src, 1, 128, 128, None).out;
     assert_eq!(out, reference);
-    let seen = seen.borrow();
+    let seen = seen.lock().unwrap();
     assert!(!seen.is_empty());
     for (_, order, pick) in seen.iter() {
         // The pick is the first warp of the order with an empty I-buffer.
