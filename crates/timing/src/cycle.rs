@@ -136,6 +136,9 @@ pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
     mem.commit_sends(ports, now);
     let resident = stepped?;
     for (si, (sm, out)) in sms.iter_mut().zip(outs.iter_mut()).enumerate() {
+        if !out.has_output() {
+            continue;
+        }
         if !out.journal.is_empty() {
             let k = &common.ctxs[si];
             out.journal

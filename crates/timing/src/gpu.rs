@@ -295,6 +295,7 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
     // The cycle limit and the watch share one comparison per iteration: at `look_at` the
     // loop checks the limit, reports progress and honours a stop request.
     let mut look_at = crate::watch::WATCH_CYCLES.min(opts.max_cycles.saturating_add(1));
+    let mut limit_at = 0u64;
     // The cycle loop, its SMs stepped by `team` (or this thread alone).
     let mut cycles = |team: Option<&Team<P, F>>| -> Result<(), TimingError> {
         loop {
@@ -326,6 +327,12 @@ pub(crate) fn run_loop<P: IssuePolicy, F: FetchPolicy>(
             if opts.fast_forward && (dispatch.done() || !sms.iter().any(|s| s.has_room())) {
                 now = fast_forward(&mut sms, mem, now);
             }
+            // The SMs' instruction counts are summed every 256 cycles for the instruction
+            // limit (a runaway launch overshoots it by at most that), and at each look.
+            if now < look_at && now < limit_at {
+                continue;
+            }
+            limit_at = now + 256;
             let warp_instructions = outs.iter().map(|o| o.warp_instructions).sum::<u64>();
             if now >= look_at {
                 let ctas_done = all.ctas.len() as u64;

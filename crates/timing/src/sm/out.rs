@@ -45,6 +45,17 @@ impl SmOut {
         }
     }
 
+    /// This cycle produced something to commit or move (most SMs, most cycles: nothing).
+    #[inline]
+    pub fn has_output(&self) -> bool {
+        !self.journal.is_empty()
+            || !self.printf.is_empty()
+            || !self.ctas.is_empty()
+            || !self.warps.is_empty()
+            || self.trace.as_ref().is_some_and(|t| !t.is_empty())
+            || self.log.as_ref().is_some_and(|l| !l.is_empty())
+    }
+
     /// Moves this cycle's records and text to the end of `all`'s.
     pub fn move_records(&mut self, all: &mut SmOut) {
         if !self.printf.is_empty() {
