@@ -117,15 +117,7 @@ pub fn parse(csv: &str, md: &str) -> Result<Vec<GpgpusimSide>, String> {
         let named: Named = record
             .deserialize(Some(&head))
             .map_err(|e| format!("line {line}: {e}"))?;
-        let columns: Vec<String> = record
-            .iter()
-            .skip(first)
-            .take(SIDE_COLUMNS.len())
-            .map(String::from)
-            .collect();
-        let stats = side_stats(&columns, |k| {
-            format!("line {line}: {} is not a count", &head[first + k])
-        })?;
+        let (stats, columns) = side_at(&record, &head, first, line)?;
         out.push(GpgpusimSide {
             stats,
             columns,
@@ -207,18 +199,7 @@ pub fn parse_rows(csv: &str, md: &str) -> Result<Vec<Row>, String> {
         let named: NamedRow = record
             .deserialize(Some(&head))
             .map_err(|e| format!("line {line}: {e}"))?;
-        let [g, w] = sides.map(|first| {
-            let columns: Vec<String> = record
-                .iter()
-                .skip(first)
-                .take(SIDE_COLUMNS.len())
-                .map(String::from)
-                .collect();
-            let stats = side_stats(&columns, |k| {
-                format!("line {line}: {} is not a count", &head[first + k])
-            });
-            stats.map(|s| (s, columns))
-        });
+        let [g, w] = sides.map(|first| side_at(&record, &head, first, line));
         let ((g_stats, g_columns), (w_stats, w_columns)) = (g?, w?);
         out.push(Row {
             gpgpusim: g_stats,
@@ -264,6 +245,26 @@ pub fn merge(earlier: Vec<Row>, new: Vec<Row>) -> Vec<Row> {
 /// A side's figures from its columns (kernels, cycles, thread instructions, L1D and L2
 /// accesses / misses / reservation fails, then the percentages); `None` when it has no
 /// cycles (that simulator failed). `what(k)` names column `k` in an error.
+/// One simulator's side of a record: its columns from `first` on and the statistics they
+/// hold (`None`: that simulator did not run).
+fn side_at(
+    record: &csv::StringRecord,
+    head: &csv::StringRecord,
+    first: usize,
+    line: u64,
+) -> Result<(Option<KernelStats>, Vec<String>), String> {
+    let columns: Vec<String> = record
+        .iter()
+        .skip(first)
+        .take(SIDE_COLUMNS.len())
+        .map(String::from)
+        .collect();
+    let stats = side_stats(&columns, |k| {
+        format!("line {line}: {} is not a count", &head[first + k])
+    })?;
+    Ok((stats, columns))
+}
+
 fn side_stats(
     columns: &[String],
     what: impl Fn(usize) -> String,
