@@ -26,29 +26,35 @@ pub(crate) struct Common<'k, 'a> {
     pub fast_forward: bool,
 }
 
-impl<'k, 'a> Common<'k, 'a> {
-    /// SM `si`'s environment for a cycle.
+/// What every SM reads in cycle `now` and none writes: the launch's [`Common`] part, whether
+/// the dispatcher has dispatched every CTA, and global memory and the memory system as the
+/// cycle began.
+#[derive(Clone, Copy)]
+pub(crate) struct Cycle<'v, 'k, 'a> {
+    pub common: &'v Common<'k, 'a>,
+    pub all_dispatched: bool,
+    pub gmem: &'v GlobalMemory,
+    pub mem: &'v MemSystem,
+    pub now: u64,
+}
+
+impl<'v, 'k, 'a> Cycle<'v, 'k, 'a> {
+    /// SM `si`'s environment for the cycle, with its own port and output.
     #[inline]
-    pub fn env<'e>(
-        &'e self,
-        all_dispatched: bool,
-        si: usize,
-        gmem: &'e GlobalMemory,
-        mem: &'e MemSystem,
-        port: &'e mut SmPort,
-        out: &'e mut SmOut,
-    ) -> Env<'e, 'a>
+    pub fn env<'e>(&self, si: usize, port: &'e mut SmPort, out: &'e mut SmOut) -> Env<'e, 'a>
     where
+        'v: 'e,
         'k: 'e,
     {
+        let c = self.common;
         Env {
-            k: &self.ctxs[si],
-            cfg: self.cfg,
-            table: self.table,
-            all_dispatched,
-            log_cta_order: self.log_cta_order,
-            gmem,
-            mem: SmNet::new(mem, port),
+            k: &c.ctxs[si],
+            cfg: c.cfg,
+            table: c.table,
+            all_dispatched: self.all_dispatched,
+            log_cta_order: c.log_cta_order,
+            gmem: self.gmem,
+            mem: SmNet::new(self.mem, port),
             out,
         }
     }
@@ -73,7 +79,14 @@ pub(crate) fn with_env<R, P: IssuePolicy, F: FetchPolicy>(
     } = parts;
     let mut ports = mem.take_ports();
     let r = {
-        let mut env = common.env(all_dispatched, si, gmem, mem, &mut ports[si], &mut outs[si]);
+        let cycle = Cycle {
+            common,
+            all_dispatched,
+            gmem,
+            mem,
+            now: 0, // not read: `f` is given its own cycle
+        };
+        let mut env = cycle.env(si, &mut ports[si], &mut outs[si]);
         f(sm, &mut env)
     };
     mem.return_ports(ports);
@@ -111,27 +124,16 @@ pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
         all,
     } = parts;
     let mut ports = mem.take_ports();
+    let cycle = Cycle {
+        common,
+        all_dispatched,
+        gmem,
+        mem,
+        now,
+    };
     let stepped = match team {
-        Some(t) => t.step_all(
-            sms,
-            common,
-            all_dispatched,
-            gmem,
-            mem,
-            &mut ports,
-            outs,
-            now,
-        ),
-        None => step_all(
-            sms,
-            common,
-            all_dispatched,
-            gmem,
-            mem,
-            &mut ports,
-            outs,
-            now,
-        ),
+        Some(t) => t.step_all(sms, &cycle, &mut ports, outs),
+        None => step_all(sms, &cycle, &mut ports, outs),
     };
     mem.commit_sends(ports, now);
     let resident = stepped?;
@@ -153,18 +155,12 @@ pub(crate) fn step_and_commit<P: IssuePolicy, F: FetchPolicy>(
     Ok(resident)
 }
 
-/// The SMs' steps of cycle `now`, in SM order, on this thread.
-// The SMs and the cycle's state they step against.
-#[allow(clippy::too_many_arguments)]
+/// The SMs' steps of `cycle`, in SM order, on this thread.
 fn step_all<P: IssuePolicy, F: FetchPolicy>(
     sms: &mut [Sm<P, F>],
-    common: &Common,
-    all_dispatched: bool,
-    gmem: &GlobalMemory,
-    mem: &MemSystem,
+    cycle: &Cycle,
     ports: &mut [SmPort],
     outs: &mut [SmOut],
-    now: u64,
 ) -> Result<usize, TimingError> {
     let mut resident = 0usize;
     for (si, ((sm, port), out)) in sms
@@ -173,26 +169,22 @@ fn step_all<P: IssuePolicy, F: FetchPolicy>(
         .zip(outs.iter_mut())
         .enumerate()
     {
-        resident += step_one(sm, common, all_dispatched, si, gmem, mem, port, out, now)? as usize;
+        resident += step_one(sm, cycle, si, port, out)? as usize;
     }
     Ok(resident)
 }
 
-/// SM `si`'s step of cycle `now`; whether it has resident CTAs.
-// The SM and the parts of the cycle's state it may use, apart so that SMs can step apart.
-#[allow(clippy::too_many_arguments)]
+/// SM `si`'s step of `cycle`, with its own port and output (apart, so that SMs can step
+/// apart); whether it has resident CTAs.
 #[inline]
 pub(crate) fn step_one<P: IssuePolicy, F: FetchPolicy>(
     sm: &mut Sm<P, F>,
-    common: &Common,
-    all_dispatched: bool,
+    cycle: &Cycle,
     si: usize,
-    gmem: &GlobalMemory,
-    mem: &MemSystem,
     port: &mut SmPort,
     out: &mut SmOut,
-    now: u64,
 ) -> Result<bool, TimingError> {
+    let now = cycle.now;
     if sm.is_quiet() {
         return Ok(false);
     }
@@ -202,10 +194,10 @@ pub(crate) fn step_one<P: IssuePolicy, F: FetchPolicy>(
         }
         sm.wake(now);
     }
-    let mut env = common.env(all_dispatched, si, gmem, mem, port, out);
+    let mut env = cycle.env(si, port, out);
     sm.cycle(&mut env, now)?;
     let resident = !sm.is_idle();
-    if common.fast_forward {
+    if cycle.common.fast_forward {
         sm.doze(now);
     }
     Ok(resident)

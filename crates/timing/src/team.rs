@@ -16,7 +16,7 @@
 //! runs in SM order on one thread. Errors: the one of the lowest-numbered SM wins, as when one
 //! thread steps the SMs in order.
 
-use crate::cycle::{step_one, Common};
+use crate::cycle::{step_one, Common, Cycle};
 use crate::fetch_policy::FetchPolicy;
 use crate::mem::{MemSystem, SmPort};
 use crate::policy::IssuePolicy;
@@ -120,20 +120,14 @@ impl<P: IssuePolicy + Send, F: FetchPolicy + Send> Team<P, F> {
         }
     }
 
-    /// Cycle `now`'s steps of every SM, on all threads; how many SMs have resident CTAs, or
+    /// The steps of every SM in `cycle`, on all threads; how many SMs have resident CTAs, or
     /// the lowest-numbered SM's error.
-    // The cycle's state, lent to the threads for the steps.
-    #[allow(clippy::too_many_arguments)]
     pub fn step_all(
         &self,
         sms: &mut [Sm<P, F>],
-        common: &Common,
-        all_dispatched: bool,
-        gmem: &GlobalMemory,
-        mem: &MemSystem,
+        cycle: &Cycle,
         ports: &mut [SmPort],
         outs: &mut [SmOut],
-        now: u64,
     ) -> Result<usize, TimingError> {
         debug_assert!(sms.len() == ports.len() && sms.len() == outs.len());
         // SAFETY: no worker reads the job now: the last one counted itself done (or none has
@@ -144,15 +138,15 @@ impl<P: IssuePolicy + Send, F: FetchPolicy + Send> Team<P, F> {
                 ports: ports.as_mut_ptr(),
                 outs: outs.as_mut_ptr(),
                 n: sms.len(),
-                gmem,
-                mem,
-                now,
-                all_dispatched,
+                gmem: cycle.gmem,
+                mem: cycle.mem,
+                now: cycle.now,
+                all_dispatched: cycle.all_dispatched,
             };
         }
         self.done.store(0, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::Release);
-        self.step_share(0, common);
+        self.step_share(0, cycle.common);
         let workers = self.threads - 1;
         wait_until(|| (self.done.load(Ordering::Acquire) == workers).then_some(()));
         if let Some(payload) = self
@@ -189,6 +183,13 @@ impl<P: IssuePolicy + Send, F: FetchPolicy + Send> Team<P, F> {
         let share = unsafe { &mut *self.shares[t].get() };
         *share = Share::default();
         let (gmem, mem) = unsafe { (&*job.gmem, &*job.mem) };
+        let cycle = Cycle {
+            common,
+            all_dispatched: job.all_dispatched,
+            gmem,
+            mem,
+            now: job.now,
+        };
         let mut si = t;
         while si < job.n {
             let (sm, port, out) = unsafe {
@@ -198,17 +199,7 @@ impl<P: IssuePolicy + Send, F: FetchPolicy + Send> Team<P, F> {
                     &mut *job.outs.add(si),
                 )
             };
-            match step_one(
-                sm,
-                common,
-                job.all_dispatched,
-                si,
-                gmem,
-                mem,
-                port,
-                out,
-                job.now,
-            ) {
+            match step_one(sm, &cycle, si, port, out) {
                 Ok(r) => share.resident += r as usize,
                 Err(e) => {
                     if share.error.is_none() {

@@ -146,16 +146,32 @@ pub fn mark_whole_sectors(
     sector: u64,
     out: &mut [LineAccess],
 ) {
+    let spans = || lanes_of(lanes).map(|l| (addrs[l], size));
+    mark_whole_spans(spans, line, sector, out);
+}
+
+/// Sets each line's `whole` mask in `out` from the bytes written, `(address, bytes)` per
+/// lane access as `spans()` lists them (a store's lanes, or a fragment store's lanes over all
+/// its waves), as [`mark_whole_sectors`] says.
+pub fn mark_whole_spans<I>(spans: impl Fn() -> I, line: u64, sector: u64, out: &mut [LineAccess])
+where
+    I: Iterator<Item = (u64, u32)>,
+{
     let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
     if line > 128 {
         out.iter_mut().for_each(|x| x.whole = x.sectors);
         return;
     }
+    let per = if sector >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << sector) - 1
+    };
     for x in out.iter_mut() {
         // Bit b: byte b of the line is written.
         let mut bytes = 0u128;
-        for l in lanes_of(lanes) {
-            let (first, last) = (addrs[l], addrs[l].wrapping_add(size.max(1) as u64 - 1));
+        for (addr, size) in spans() {
+            let (first, last) = (addr, addr.wrapping_add(size.max(1) as u64 - 1));
             if last < x.addr || first >= x.addr + line {
                 continue;
             }
@@ -170,11 +186,6 @@ pub fn mark_whole_sectors(
                 ((1u128 << span) - 1) << lo
             };
         }
-        let per = if sector >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << sector) - 1
-        };
         x.whole = (0..(line / sector).min(32))
             .filter(|&i| (bytes >> (i * sector)) & per == per)
             .fold(0, |w, i| w | 1 << i);

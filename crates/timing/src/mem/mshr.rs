@@ -125,22 +125,32 @@ impl<T: Copy + Default> Mshrs<T> {
             Some(e) if (self.count[e] as usize) < self.merge => (e, MshrAdd::Merged),
             Some(_) => return MshrAdd::Full,
             None if new_allowed && self.used < self.line.len() => {
-                let e = self.line[..self.top]
-                    .iter()
-                    .position(|&l| l == u64::MAX)
-                    .unwrap_or(self.top);
-                self.line[e] = line;
-                self.top = self.top.max(e + 1);
-                self.fetch[e] = Fetch::default();
-                self.used += 1;
-                (e, MshrAdd::New)
+                (self.open(line, Fetch::default()), MshrAdd::New)
             }
             None => return MshrAdd::Full,
         };
+        self.push_waiter(e, waiter);
+        kind
+    }
+
+    /// Opens an entry for `line` in the first free place (the caller checked there is one).
+    fn open(&mut self, line: u64, fetch: Fetch) -> usize {
+        let e = self.line[..self.top]
+            .iter()
+            .position(|&l| l == u64::MAX)
+            .unwrap_or(self.top);
+        self.line[e] = line;
+        self.top = self.top.max(e + 1);
+        self.fetch[e] = fetch;
+        self.used += 1;
+        e
+    }
+
+    /// Records `waiter` on entry `e` (the caller checked it has room).
+    fn push_waiter(&mut self, e: usize, waiter: T) {
         self.waiters[e * self.merge + self.count[e] as usize] = waiter;
         self.count[e] += 1;
         self.changes += 1;
-        kind
     }
 
     /// A sectored cache's miss ([`Mshrs::counting_sectors`]): records `waiter` on `line`,
@@ -175,27 +185,18 @@ impl<T: Copy + Default> Mshrs<T> {
                 && self.used < self.line.len()
                 && fits(self.sectors_used, want) =>
             {
-                let e = self.line[..self.top]
-                    .iter()
-                    .position(|&l| l == u64::MAX)
-                    .unwrap_or(self.top);
-                self.line[e] = line;
-                self.top = self.top.max(e + 1);
-                self.fetch[e] = Fetch {
+                let fetch = Fetch {
                     sectors: want,
                     outstanding: 1,
                 };
-                self.used += 1;
-                (e, MshrAdd::New, want)
+                (self.open(line, fetch), MshrAdd::New, want)
             }
             None => return (MshrAdd::Full, 0),
         };
         if self.sector_cap.is_some() {
             self.sectors_used += ask.count_ones() as usize;
         }
-        self.waiters[e * self.merge + self.count[e] as usize] = waiter;
-        self.count[e] += 1;
-        self.changes += 1;
+        self.push_waiter(e, waiter);
         (kind, ask)
     }
 

@@ -298,6 +298,27 @@ impl Collectors {
         }
     }
 
+    /// Cycles GPGPU-Sim's writeback takes to write destination registers `dsts` (as
+    /// [`Collectors::book_writes`]) of warp slot `slot` when no other write competes for
+    /// their banks (at least 1): `opndcoll_rfu_t::writeback` writes them in operand order
+    /// until one finds its bank already written this cycle, and goes on from that one in the
+    /// next cycle. Eight fragment registers over a sub-core's 2 banks take 4 cycles.
+    pub fn write_cycles(&self, dsts: &[u16], slot: WarpSlot) -> u32 {
+        let mut cycles = 1;
+        let mut first = 0;
+        for (i, &r) in dsts.iter().enumerate() {
+            let b = self.bank(r as u64, slot);
+            if dsts[first..i]
+                .iter()
+                .any(|&o| self.bank(o as u64, slot) == b)
+            {
+                cycles += 1;
+                first = i;
+            }
+        }
+        cycles
+    }
+
     /// Takes bank `b` in collector step `step` if nothing else has it then.
     #[inline]
     fn take(&mut self, b: usize, step: u64) -> bool {
@@ -357,6 +378,27 @@ mod tests {
             &format!("operand_collectors.split_banks={split}"),
             &format!("operand_collectors.bank_reads_per_cycle={ports}"),
         ]))
+    }
+
+    #[test]
+    fn a_writeback_takes_a_cycle_per_run_of_registers_its_banks_can_take_together() {
+        let frag: Vec<u16> = (1..=8).collect();
+        // titanx-pascal has 4 schedulers: 8 banks split give each 2 (rtx2060, rtx3070), 16
+        // give 4 (qv100); 16 shared by all (gtx480's arrangement) take 8 registers at once.
+        for (banks, split, cycles) in [(8, true, 4), (16, true, 2), (16, false, 1)] {
+            let oc = banked(banks, split, 1);
+            assert_eq!(
+                oc.write_cycles(&frag, WarpSlot(5)),
+                cycles,
+                "{banks} {split}"
+            );
+        }
+        let two = banked(8, true, 1);
+        assert_eq!(two.write_cycles(&[], WarpSlot(0)), 1);
+        assert_eq!(two.write_cycles(&[7], WarpSlot(0)), 1);
+        // In operand order, a cycle ends at the first register whose bank is taken: %r3 after
+        // %r1, then %r4 after %r2. Two a bank would fit in 2 cycles; GPGPU-Sim takes 3.
+        assert_eq!(two.write_cycles(&[1, 3, 2, 4], WarpSlot(0)), 3);
     }
 
     #[test]

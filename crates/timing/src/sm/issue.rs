@@ -762,6 +762,10 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             self.timing.atomics_out[s] += 1;
             self.timing.atomics_until[s] = u64::MAX;
         }
+        if release {
+            let cycles = self.collectors.write_cycles(i.uses.bank_dsts, s);
+            self.mem.set_write_cycles(track, cycles);
+        }
         if inst.op == Op::CpAsync {
             let group = self.cp.issue(s);
             self.mem.set_group(track, group);

@@ -120,6 +120,9 @@ pub(crate) struct Track {
     fixed: bool,
     /// The scheduler that issued it (its queue group, `LdstQueues::group_of`).
     sched: u8,
+    /// Cycles the writeback port takes to write one of its lines' destination registers
+    /// through their banks (`Collectors::write_cycles`; 1 for a single register).
+    write_cycles: u8,
 }
 
 /// [`Track::group`] of an instruction that is not a `cp.async`.
@@ -165,8 +168,9 @@ pub struct SmMem {
     miss_queue: MissQueue,
     tracks: Vec<Track>,
     free_tracks: Vec<u32>,
-    /// L1 / constant-cache hits: `(cycle the data is back, track)`, in time order.
-    hits: VecDeque<(u64, u32)>,
+    /// L1 / constant-cache hits and fixed-latency results: `(cycle the data is back, track,
+    /// written through the register banks)`, in time order (see [`SmMem::line_back`]).
+    hits: VecDeque<(u64, u32, bool)>,
     /// Accesses that look the L1 D-cache up, in the order they were served, each with the
     /// cycle of its lookup: `l1d.latency` cycles after the LD/ST unit served it (GPGPU-Sim's
     /// `l1_latency_queue`: a miss leaves for L2 only then, and a reservation failure at the
@@ -341,9 +345,11 @@ impl SmMem {
     /// (0) for an L1 lookup at the end of `l1_pipe`, which spent the L1 latency queueing, and
     /// for the constant cache, whose hits GPGPU-Sim writes back from the LD/ST unit without a
     /// latency queue (in front: no queued hit is due earlier); else behind every queued hit.
-    fn hit(&mut self, now: u64, latency: u64, track: u32) {
+    /// `banks`: its registers are written through the register banks at writeback (every
+    /// result but an L1 D-cache hit's, see [`SmMem::line_back`]).
+    fn hit(&mut self, now: u64, latency: u64, track: u32, banks: bool) {
         if latency == 0 {
-            self.hits.push_front((now, track));
+            self.hits.push_front((now, track, banks));
             return;
         }
         // In time order: L1 hits all take the L1 latency, so they append; a fixed-latency
@@ -353,7 +359,7 @@ impl SmMem {
         while i > 0 && self.hits[i - 1].0 > t {
             i -= 1;
         }
-        self.hits.insert(i, (t, track));
+        self.hits.insert(i, (t, track, banks));
     }
 
     /// LD/ST unit `unit` is sending an instruction's accesses (held until the memory stage
@@ -496,7 +502,7 @@ impl SmMem {
         let wb = self.wb_queue.front().map_or(u64::MAX, |&(t, _)| t);
         self.hits
             .front()
-            .map_or(u64::MAX, |&(t, _)| t)
+            .map_or(u64::MAX, |&(t, _, _)| t)
             .min(pipe)
             .min(wb)
     }
@@ -528,6 +534,7 @@ impl SmMem {
             group: NO_GROUP,
             fixed: matches!(kind, AccKind::Fixed { .. }),
             sched: sched.raw(),
+            write_cycles: 1,
         };
         let g = self.ldst.group_of(unit, sched.raw());
         let id = match self.free_tracks.pop() {
@@ -570,12 +577,12 @@ impl SmMem {
             self.reply(p.front, r, now);
         }
         self.l1_lookup(sm as u16, now);
-        while let Some(&(t, track)) = self.hits.front() {
+        while let Some(&(t, track, banks)) = self.hits.front() {
             if t > now {
                 break;
             }
             self.hits.pop_front();
-            self.line_back(track, now);
+            self.line_back(track, now, banks);
         }
         while let Some(&(t, track)) = self.wb_queue.front() {
             if t > now {
@@ -715,7 +722,7 @@ impl SmMem {
             AccKind::Atomic => m.atomic(a, sm),
             AccKind::Const | AccKind::Tex => m.read_only(a, sm, now),
             AccKind::Fixed { latency, .. } => {
-                m.hit(now, latency as u64, a.track);
+                m.hit(now, latency as u64, a.track, true);
                 true
             }
         }
@@ -729,7 +736,7 @@ impl SmMem {
         match r.dest {
             Dest::Track(t) => {
                 m.waiters = w;
-                self.line_back(t, now);
+                self.line_back(t, now, true);
                 return;
             }
             Dest::Nobody => {
@@ -775,26 +782,52 @@ impl SmMem {
             }
         }
         for x in &w {
-            self.line_back(x.track, now);
+            self.line_back(x.track, now, true);
         }
         self.waiters = w;
     }
 
     /// A line of track `t` came back in cycle `now`: a store's is done; a load's or an
-    /// atomic's when the writeback port takes it (`wb_port`), at once or in a later cycle.
+    /// atomic's when the writeback port has written it (`wb_port`), at once or in a later
+    /// cycle.
+    ///
+    /// `banks`: the line's registers go through the register banks, and the port holds it
+    /// for the instruction's `write_cycles`. GPGPU-Sim writes every returned access of an
+    /// instruction back as the whole instruction (`ldst_unit::writeback` takes
+    /// `m_next_global->get_inst()`), and `opndcoll_rfu_t::writeback` writes all of its
+    /// destination registers, at most one a bank a cycle, holding `m_next_wb` until the last
+    /// is written: a 16 × 16 fragment load from global memory (8 registers, 16 accesses) on a
+    /// sub-core with 2 banks holds the port 4 cycles per access. An L1 D-cache hit does not
+    /// pass the port in GPGPU-Sim (`L1_latency_queue_cycle` releases its registers itself);
+    /// here it still takes a turn of one cycle, as before this rule.
     #[inline(always)]
-    fn line_back(&mut self, t: u32, now: u64) {
-        if !self.wb_port || !self.tracks[t as usize].release {
+    fn line_back(&mut self, t: u32, now: u64, banks: bool) {
+        let tr = &self.tracks[t as usize];
+        if !self.wb_port || !tr.release {
             self.line_done(t);
             return;
         }
+        let cycles = if banks { tr.write_cycles as u64 } else { 1 };
         let at = now.max(self.wb_free);
-        self.wb_free = at + 1;
-        if at == now {
+        self.wb_free = at + cycles;
+        let written = at + cycles - 1;
+        if written == now {
             self.line_done(t);
         } else {
-            self.wb_queue.push_back((at, t));
+            self.wb_queue.push_back((written, t));
         }
+    }
+
+    /// The lines waiting for or in the writeback port: (cycle written, warp slot).
+    #[cfg(test)]
+    pub(crate) fn wb_due(&self) -> Vec<(u64, usize)> {
+        let slot = |t: u32| self.tracks[t as usize].slot.raw() as usize;
+        self.wb_queue.iter().map(|&(at, t)| (at, slot(t))).collect()
+    }
+
+    /// Track `t`'s lines take `cycles` (at least 1) to write back (`line_back`).
+    pub fn set_write_cycles(&mut self, t: u32, cycles: u32) {
+        self.tracks[t as usize].write_cycles = cycles.clamp(1, u8::MAX as u32) as u8;
     }
 
     /// One line of track `t` completed: when it was the last, the instruction completes.

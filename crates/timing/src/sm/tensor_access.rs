@@ -16,7 +16,7 @@
 
 use super::mem_plan::{long_latency, resolve_space, AtIssue, Plan};
 use super::memory::SmMem;
-use crate::mem::coalesce::{bank_degree, LineAccess};
+use crate::mem::coalesce::{bank_degree, mark_whole_spans, LineAccess};
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::operands::Lanes;
 use warpsim_core::exec::tensor::footprint::{waves, Waves};
@@ -135,43 +135,14 @@ fn add_lines(
 /// longer than 128 bytes: every touched sector), as `coalesce::mark_whole_sectors` does for
 /// one access.
 fn mark_whole(w: &Waves, line: u64, sector: u64, out: &mut [LineAccess]) {
-    let (line, sector) = (line.max(1), sector.clamp(1, line.max(1)));
-    if line > 128 {
-        out.iter_mut().for_each(|x| x.whole = x.sectors);
-        return;
-    }
-    let per = if sector >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << sector) - 1
+    let spans = || {
+        w.iter().flat_map(|(addrs, mask, size)| {
+            (0..WARP_SIZE)
+                .filter(move |&l| mask >> l & 1 != 0)
+                .map(move |l| (addrs[l], size))
+        })
     };
-    for x in out.iter_mut() {
-        let mut bytes = 0u128;
-        for (addrs, mask, size) in w.iter() {
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let (first, last) = (addrs[l], addrs[l].wrapping_add(size.max(1) as u64 - 1));
-                if last < x.addr || first >= x.addr + line {
-                    continue;
-                }
-                let (lo, hi) = (
-                    first.max(x.addr) - x.addr,
-                    last.min(x.addr + line - 1) - x.addr,
-                );
-                let span = hi - lo + 1;
-                bytes |= if span >= 128 {
-                    u128::MAX
-                } else {
-                    ((1u128 << span) - 1) << lo
-                };
-            }
-        }
-        x.whole = (0..(line / sector).min(32))
-            .filter(|&i| (bytes >> (i * sector)) & per == per)
-            .fold(0, |acc, i| acc | 1 << i);
-    }
+    mark_whole_spans(spans, line, sector, out);
 }
 
 #[cfg(test)]

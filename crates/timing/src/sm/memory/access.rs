@@ -66,7 +66,10 @@ fn cached_read(
     };
     if lookup && tags.access(addr, false) {
         count(|c| c.hits += 1);
-        m.hit(now, hit_latency, w.track);
+        // Constant and texture hits are written back through the banks; L1 D-cache hits
+        // are not (`SmMem::line_back`).
+        let banks = !matches!(cache, ReadCache::L1);
+        m.hit(now, hit_latency, w.track, banks);
         return true;
     }
     // A new miss of a load that allocates in the L1 D-cache takes a way of its set now
@@ -137,7 +140,7 @@ fn sectored_load(
     if present.is_some() && missing == 0 {
         m.caches.l1.access(line, false);
         count(m, |c| c.hits += 1);
-        m.hit(now, hit_latency, w.track);
+        m.hit(now, hit_latency, w.track, false);
         return true;
     }
     let reserves = lookup && present.is_none() && !m.caches.l1_mshrs.pending(line);
@@ -311,7 +314,7 @@ impl SmMem {
             let victim = self.caches.l1.fill(addr, true);
             self.write_back(victim, sm);
         }
-        self.hit(now, hit_latency, a.track);
+        self.hit(now, hit_latency, a.track, false);
         true
     }
 

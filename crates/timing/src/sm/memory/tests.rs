@@ -196,9 +196,9 @@ fn loads_back_in_one_cycle_are_written_back_one_a_cycle() {
     let b = stage(&mut m, 1, load, true);
     let store = m.store_kind(true);
     let st = stage(&mut m, 2, store, false);
-    m.line_back(a, 10);
-    m.line_back(st, 10);
-    m.line_back(b, 10);
+    m.line_back(a, 10, true);
+    m.line_back(st, 10, true);
+    m.line_back(b, 10, true);
     let done: Vec<u32> = m
         .take_completed()
         .iter()
@@ -210,6 +210,44 @@ fn loads_back_in_one_cycle_are_written_back_one_a_cycle() {
         "the first load and the store complete at once"
     );
     assert_eq!(m.next_activity(10), 11, "the second load's turn");
+}
+
+/// A line whose instruction writes several registers holds the writeback port for its
+/// write cycles (`Track::write_cycles`, GPGPU-Sim's `opndcoll_rfu_t::writeback` through the
+/// banks), each of its lines again; an L1 D-cache hit, which GPGPU-Sim does not write back
+/// through the port, takes one cycle.
+#[test]
+fn a_multi_register_load_holds_the_writeback_port_for_its_write_cycles() {
+    use super::super::memory::{AccKind, SmMem};
+    let cfg = warpsim_core::config::GpuConfig::load("rtx2060").unwrap();
+    assert!(cfg.sm.ldst_writeback);
+    let mut m = SmMem::new(&cfg, 4);
+    // A load of one line in flight for warp slot `slot`, writing back in `cycles`.
+    let load = |m: &mut SmMem, slot: u32, cycles: u32| {
+        m.fixed_line();
+        let slot = crate::ids::WarpSlot::from_raw(slot as _);
+        let t = m.stage(
+            0,
+            SchedId(0),
+            slot,
+            AccKind::Load { alloc: true },
+            true,
+            0,
+            0,
+            0,
+            0,
+        );
+        m.set_write_cycles(t, cycles);
+        t
+    };
+    let frag = load(&mut m, 0, 4);
+    let single = load(&mut m, 1, 1);
+    let hit = load(&mut m, 2, 4);
+    m.line_back(frag, 10, true); // written in cycles 10-13
+    m.line_back(single, 11, true); // the port is free in 14
+    m.line_back(hit, 11, false); // an L1 hit: one cycle, in 15
+    assert!(m.take_completed().is_empty());
+    assert_eq!(m.wb_due(), vec![(13, 0), (14, 1), (15, 2)]);
 }
 
 /// A sectored L1 (qv100: 32-byte sectors of 128-byte lines, as GPGPU-Sim's `S:4:128:64`)
