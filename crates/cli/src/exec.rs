@@ -212,7 +212,8 @@ fn spawn(
         // As given (`tls:N` carries its parameter), with the fetch policy spelled out.
         .env("WARPSIM_POLICY", &args.policy)
         .env("WARPSIM_FETCH", model.policy.fetch.name())
-        .env("WARPSIM_MAX_CYCLES", model.max_cycles.to_string());
+        .env("WARPSIM_MAX_CYCLES", model.max_cycles.to_string())
+        .env("WARPSIM_THREADS", args.threads.to_string());
     if let Some(n) = opts.max_warp_instructions {
         cmd.env("WARPSIM_MAX_INSTRUCTIONS", n.to_string());
     }

@@ -12,6 +12,7 @@
 //! | `WARPSIM_PROGRESS` | timing mode, `1`: a progress line on stderr every 2 s during long launches (cycles, IPC, CTAs done, warp instructions/s). `warpsim exec` sets it when its stderr is a terminal, or with `--progress` |
 //! | `WARPSIM_MAX_INSTRUCTIONS` | functional mode: warp instructions after which a launch fails as a runaway |
 //! | `WARPSIM_MAX_CYCLES` | timing mode: cycles after which a launch fails as a runaway |
+//! | `WARPSIM_THREADS` | timing mode: threads that step the SMs of each cycle (default 1; statistics are bit-identical for every count; `warpsim exec --threads N`) |
 //! | `WARPSIM_DUMP_PTX` | a folder: each module's embedded PTX is written there at registration as `module<N>.compute_<SM>.ptx` (`warpsim exec --dump-ptx DIR`) |
 //! | `WARPSIM_REGISTERS` | both modes: `KERNEL=N[,KERNEL=N…]`, registers per thread for the occupancy of each named kernel (mangled name) instead of its cubin's `REGCOUNT` (`warpsim exec --registers`; `scripts/correlate.sh` gives GPGPU-Sim's counts) |
 //! | `WARPSIM_SYNCCHECK` | `1`: a barrier that completes although threads of the CTA exited before reaching it fails the launch (`warpsim exec --synccheck`; both modes) |
@@ -43,6 +44,8 @@ pub struct Config {
     pub trace: Option<PathBuf>,
     pub max_instructions: Option<u64>,
     pub max_cycles: Option<u64>,
+    /// `WARPSIM_THREADS`: threads stepping the SMs of each cycle (timing mode).
+    pub threads: usize,
     /// `WARPSIM_EVENT_LOG=1`: the event log goes into the statistics lines.
     pub event_log: bool,
     /// `WARPSIM_PROGRESS=1`: progress lines on stderr during timed launches.
@@ -66,6 +69,7 @@ impl Default for Config {
             trace: None,
             max_instructions: None,
             max_cycles: None,
+            threads: 1,
             event_log: false,
             progress: false,
             dump_ptx: None,
@@ -74,6 +78,9 @@ impl Default for Config {
         }
     }
 }
+
+/// The most `WARPSIM_THREADS` takes (as `--threads`).
+const MAX_THREADS: u64 = 1024;
 
 /// A positive integer (underscores allowed), or the warning naming `var`.
 fn positive(var: &str, v: &str, what: &str) -> Result<u64, String> {
@@ -196,6 +203,15 @@ impl Config {
         if let Some(v) = get("WARPSIM_MAX_CYCLES") {
             match positive("WARPSIM_MAX_CYCLES", &v, "limit") {
                 Ok(n) => c.max_cycles = Some(n),
+                Err(w) => warn.push(w),
+            }
+        }
+        if let Some(v) = get("WARPSIM_THREADS") {
+            match positive("WARPSIM_THREADS", &v, "of 1 thread") {
+                Ok(n) if n <= MAX_THREADS => c.threads = n as usize,
+                Ok(n) => warn.push(format!(
+                    "WARPSIM_THREADS=`{n}` is more than {MAX_THREADS}; using the default of 1 thread"
+                )),
                 Err(w) => warn.push(w),
             }
         }
@@ -345,11 +361,12 @@ mod tests {
             ("WARPSIM_MODE", "timing"),
             ("WARPSIM_POLICY", "tls:4"),
             ("WARPSIM_MAX_CYCLES", "5_000"),
+            ("WARPSIM_THREADS", "4"),
         ]);
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(
-            (c.mode, c.policy.name().as_str(), c.max_cycles),
-            (Mode::Timing, "tls", Some(5000))
+            (c.mode, c.policy.name().as_str(), c.max_cycles, c.threads),
+            (Mode::Timing, "tls", Some(5000), 4)
         );
         assert_eq!(c.gpu.policy.tls.active, 4);
     }
@@ -384,6 +401,9 @@ mod tests {
             ("WARPSIM_MAX_INSTRUCTIONS", "-5"),
             ("WARPSIM_MAX_INSTRUCTIONS", "0"),
             ("WARPSIM_MAX_INSTRUCTIONS", "lots"),
+            ("WARPSIM_THREADS", "0"),
+            ("WARPSIM_THREADS", "1025"),
+            ("WARPSIM_THREADS", "many"),
         ] {
             let (c, w) = parse(&[(k, v)]);
             assert_eq!(w.len(), 1, "{k}={v}");
@@ -392,6 +412,7 @@ mod tests {
             assert_eq!(c.policy, PolicyKind::GTO);
             assert_eq!((c.max_instructions, c.max_cycles), (None, None));
             assert_eq!(c.config_name, "gtx480");
+            assert_eq!(c.threads, 1);
         }
     }
 }

@@ -251,6 +251,7 @@ fn new_device(c: &Config) -> Device {
         if let Some(n) = c.max_cycles {
             engine.set_max_cycles(n);
         }
+        engine.set_threads(c.threads);
         // WARPSIM_TRACE is built from the event log.
         engine.set_event_log(c.trace.is_some() || c.event_log);
         if c.progress {
