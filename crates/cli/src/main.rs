@@ -179,6 +179,14 @@ enum Command {
         /// Print the results as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Timing mode: measure on each of these presets (or config files) in turn instead of
+        /// --config, in one table with simulated SM-cycles per second (comma-separated).
+        #[arg(long, value_name = "P", value_delimiter = ',', num_args = 1..)]
+        presets: Vec<String>,
+        /// Timing mode: measure with each of these thread counts in turn instead of
+        /// --threads, in one table with the speedup over the first (comma-separated).
+        #[arg(long = "thread-counts", value_name = "N", value_delimiter = ',', num_args = 1.., value_parser = clap::value_parser!(u32).range(1..=1024))]
+        thread_counts: Vec<u32>,
         #[command(flatten)]
         model: ModelArgs,
     },
@@ -447,8 +455,20 @@ fn run(command: Command) -> Result<u8, u8> {
             workloads,
             size,
             json,
+            presets,
+            thread_counts,
             model,
-        } => bench::run(repeat, &workloads, size, &model_or_exit(&model)?, json),
+        } => bench::run(
+            &model,
+            &bench::Options {
+                repeat,
+                workloads: &workloads,
+                size,
+                json,
+                presets: &presets,
+                thread_counts: &thread_counts,
+            },
+        ),
         Command::Correlate {
             runs,
             out,
