@@ -94,10 +94,12 @@ pub struct Sm {
     /// none, every memory instruction needs a free unit.
     #[serde(default)]
     pub ldst_queue: u32,
-    /// The LD/ST unit writes back one line of a load or atomic a cycle (GPGPU-Sim's
-    /// `ldst_unit::writeback`: L1 hits, replies from L2, shared-memory, constant and texture
-    /// results take turns at one writeback register). Default false (files written before
-    /// the key existed): every result is written back when it arrives.
+    /// The LD/ST unit writes back the lines of loads and atomics one at a time through one
+    /// writeback register (GPGPU-Sim's `ldst_unit::writeback`: L1 hits, replies from L2,
+    /// shared-memory, constant and texture results take turns); a line holds it for a cycle
+    /// per run of its instruction's destination registers the register banks take together
+    /// (a fragment load: up to 4 cycles a line), an L1 hit for one cycle. Default false
+    /// (files written before the key existed): every result is written back when it arrives.
     #[serde(default)]
     pub ldst_writeback: bool,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
