@@ -193,6 +193,12 @@ fn bad_input_is_explained() {
     );
     assert_code(&r, 2);
     assert_contains(&r, "--config nope: unknown preset");
+    // Tensor-core programs cannot be timed on gtx480: skipped with the reason, and a selection
+    // of nothing else is an error, not a run that fails.
+    let r = warpsim(&["intensity", "--set", "tensor"], &data());
+    assert_code(&r, 2);
+    assert_contains(&r, "skipped tc_gemm: needs tensor cores");
+    assert_contains(&r, "no program of the selection can be timed on `gtx480`");
     let r = warpsim(
         &[
             "intensity",

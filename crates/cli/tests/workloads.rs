@@ -795,6 +795,86 @@ fn bench_reports_rates() {
     );
 }
 
+/// `--presets` × `--thread-counts`: a row per preset, thread count and workload, the same
+/// simulation (cycles, instructions) on every thread count, SM-cycles per second by the
+/// preset's SM count; a tensor program is skipped where there are no tensor units; the grid
+/// is refused in functional mode.
+#[test]
+fn bench_measures_a_grid_of_presets_and_thread_counts() {
+    let r = warpsim(
+        &[
+            "bench",
+            "--repeat",
+            "1",
+            "--size",
+            "small",
+            "--workload",
+            "scalar_prod",
+            "tc_gemm",
+            "--presets",
+            "gtx480,qv100",
+            "--thread-counts",
+            "1,2",
+            "--json",
+        ],
+        &data(),
+    );
+    assert_code(&r, 0);
+    assert_contains(
+        &r,
+        "skipped tc_gemm: needs tensor cores, which `gtx480` does not have",
+    );
+    assert_eq!(
+        r.stderr.matches("skipped tc_gemm").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let cell = |r: &serde_json::Value| {
+        (
+            r["preset"].as_str().unwrap().to_string(),
+            r["threads"].as_u64().unwrap(),
+            r["workload"].as_str().unwrap().to_string(),
+        )
+    };
+    let cells: Vec<_> = rows.iter().map(cell).collect();
+    let want: Vec<(String, u64, String)> = [
+        ("gtx480", 1, "scalar_prod"),
+        ("gtx480", 2, "scalar_prod"),
+        ("qv100", 1, "scalar_prod"),
+        ("qv100", 1, "tc_gemm"),
+        ("qv100", 2, "scalar_prod"),
+        ("qv100", 2, "tc_gemm"),
+    ]
+    .map(|(p, n, w)| (p.to_string(), n, w.to_string()))
+    .to_vec();
+    assert_eq!(cells, want);
+    for r in rows {
+        let twin = rows
+            .iter()
+            .find(|o| o["preset"] == r["preset"] && o["workload"] == r["workload"])
+            .unwrap();
+        assert_eq!(r["cycles"], twin["cycles"], "{r}");
+        assert_eq!(r["thread_instructions"], twin["thread_instructions"], "{r}");
+        let sms = r["sms"].as_f64().unwrap();
+        let ratio =
+            r["sm_cycles_per_second"].as_f64().unwrap() / r["cycles_per_second"].as_f64().unwrap();
+        assert!((ratio - sms).abs() < 1e-6 * sms, "{r}");
+    }
+    assert_eq!(rows[0]["sms"], 15);
+    assert_eq!(rows[2]["sms"], 80);
+    assert_eq!(rows[0]["speedup"], 1.0);
+
+    let r = warpsim(
+        &["bench", "--mode", "functional", "--presets", "gtx480"],
+        &data(),
+    );
+    assert_code(&r, 2);
+    assert_contains(&r, "--presets and --thread-counts measure the timing model");
+}
+
 /// The tensor-core programs verify in timing mode on a preset with tensor units; on one
 /// without, `suite` leaves them out of its table and names them with the reason (exit 0: a
 /// skip is no failure), and `run --workload` refuses with the same reason.

@@ -165,10 +165,25 @@ pub fn run(o: &Options) -> u8 {
             create(&o.markdown, "--markdown")?,
         ))
     });
-    let (programs, models, csv_file, json_file, markdown_file) = match setup {
+    let (mut programs, models, csv_file, json_file, markdown_file) = match setup {
         Ok(x) => x,
         Err(e) => return exit::fail(exit::BAD_INPUT, e),
     };
+    // Programs the preset cannot time (tensor-core code without tensor units) are left out
+    // with the reason, as `suite` leaves them out.
+    programs.retain(|p| match p.unsupported_on(&models[0].config) {
+        Some(why) => {
+            eprintln!("warpsim: skipped {}: {why}", p.name);
+            false
+        }
+        None => true,
+    });
+    if programs.is_empty() {
+        return exit::fail(
+            exit::BAD_INPUT,
+            format_args!("no program of the selection can be timed on `{}`", o.config),
+        );
+    }
     let cells: Vec<(usize, usize)> = (0..programs.len())
         .flat_map(|p| (0..POLICIES.len()).map(move |m| (p, m)))
         .collect();
