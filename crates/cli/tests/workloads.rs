@@ -755,29 +755,14 @@ fn bench_reports_rates() {
     );
     assert_contains(&r, "overall: ");
 
-    let r = warpsim(
-        &["bench", "--repeat", "1", "--size", "small", "--json"],
-        &data(),
-    );
+    let r = bench_small(&["--json"]);
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(
         v["workloads"][0]["cycles_per_second"].as_f64().unwrap() > 0.0,
         "timing mode by default: {v}"
     );
-    let r = warpsim(
-        &[
-            "bench",
-            "--repeat",
-            "1",
-            "--size",
-            "small",
-            "--mode",
-            "functional",
-            "--json",
-        ],
-        &data(),
-    );
+    let r = bench_small(&["--mode", "functional", "--json"]);
     assert_code(&r, 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let names: Vec<&str> = v["workloads"]
@@ -795,30 +780,29 @@ fn bench_reports_rates() {
     );
 }
 
+/// `warpsim bench --repeat 1 --size small` with `extra`.
+fn bench_small(extra: &[&str]) -> Run {
+    let mut args = vec!["bench", "--repeat", "1", "--size", "small"];
+    args.extend_from_slice(extra);
+    warpsim(&args, &data())
+}
+
 /// `--presets` × `--thread-counts`: a row per preset, thread count and workload, the same
 /// simulation (cycles, instructions) on every thread count, SM-cycles per second by the
 /// preset's SM count; a tensor program is skipped where there are no tensor units; the grid
 /// is refused in functional mode.
 #[test]
 fn bench_measures_a_grid_of_presets_and_thread_counts() {
-    let r = warpsim(
-        &[
-            "bench",
-            "--repeat",
-            "1",
-            "--size",
-            "small",
-            "--workload",
-            "scalar_prod",
-            "tc_gemm",
-            "--presets",
-            "gtx480,qv100",
-            "--thread-counts",
-            "1,2",
-            "--json",
-        ],
-        &data(),
-    );
+    let r = bench_small(&[
+        "--workload",
+        "scalar_prod",
+        "tc_gemm",
+        "--presets",
+        "gtx480,qv100",
+        "--thread-counts",
+        "1,2",
+        "--json",
+    ]);
     assert_code(&r, 0);
     assert_contains(
         &r,

@@ -56,6 +56,9 @@ pub struct TagArray {
     /// Per way: allocated to a line whose fill is on its way ([`TagArray::reserve`]): not a
     /// hit, not replaceable, until [`TagArray::fill`] brings it.
     reserved: Vec<bool>,
+    /// Per set: its ways with `reserved` set, so that [`TagArray::can_reserve`] does not scan
+    /// the set (a unified L1 has 256 ways).
+    reserved_in_set: Vec<u32>,
     /// Per way: the sectors whose data the line holds (only a sectored L2 tracks less than all).
     present: Vec<u32>,
     sets: u64,
@@ -82,6 +85,7 @@ impl TagArray {
             used: vec![0; sets as usize * ways],
             dirty: vec![false; sets as usize * ways],
             reserved: vec![false; sets as usize * ways],
+            reserved_in_set: vec![0; sets as usize],
             present: vec![u32::MAX; sets as usize * ways],
             sets,
             ways,
@@ -156,7 +160,10 @@ impl TagArray {
     fn way_of(&self, addr: u64) -> Option<usize> {
         let base = self.set_of(addr);
         let key = self.line_of(addr) + 1;
-        (base..base + self.ways).find(|&i| self.tags[i] == key)
+        self.tags[base..base + self.ways]
+            .iter()
+            .position(|&t| t == key)
+            .map(|w| base + w)
     }
 
     /// The way holding `addr`'s line with data: not merely reserved for it at a line miss (a
@@ -172,15 +179,42 @@ impl TagArray {
     #[inline]
     fn victim(&self, addr: u64) -> Option<usize> {
         let base = self.set_of(addr);
-        (base..base + self.ways)
-            .filter(|&i| !self.reserved[i])
-            .min_by_key(|&i| (self.tags[i] != 0, self.used[i]))
+        let range = base..base + self.ways;
+        // The first way with the least (valid, last use): one pass over plain slices, the
+        // key folded into one integer (stamps stay far below 2^63).
+        let (tags, used, reserved) = (
+            &self.tags[range.clone()],
+            &self.used[range.clone()],
+            &self.reserved[range],
+        );
+        let mut best: Option<(u64, usize)> = None;
+        for (w, ((&tag, &stamp), &held)) in tags.iter().zip(used).zip(reserved).enumerate() {
+            let key = ((tag != 0) as u64) << 63 | stamp;
+            if !held && best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, w));
+            }
+        }
+        best.map(|(_, w)| base + w)
     }
 
     /// Whether [`TagArray::reserve`] would find a way for `addr` (some way of its set is not
     /// reserved).
     pub fn can_reserve(&self, addr: u64) -> bool {
-        self.victim(addr).is_some()
+        (self.reserved_in_set[self.set_of(addr) / self.ways] as usize) < self.ways
+    }
+
+    /// Marks way `i` reserved or not, keeping its set's count.
+    #[inline]
+    fn set_reserved(&mut self, i: usize, on: bool) {
+        if self.reserved[i] != on {
+            self.reserved[i] = on;
+            let set = i / self.ways;
+            if on {
+                self.reserved_in_set[set] += 1;
+            } else {
+                self.reserved_in_set[set] -= 1;
+            }
+        }
     }
 
     /// Allocates a way to `addr`'s line at a miss, before its data arrives (GPGPU-Sim's
@@ -192,7 +226,7 @@ impl TagArray {
         self.clock += 1;
         self.changes += 1;
         let out = self.replace(victim, addr, false, 0);
-        self.reserved[victim] = true;
+        self.set_reserved(victim, true);
         Some(out)
     }
 
@@ -205,7 +239,7 @@ impl TagArray {
         };
         self.clock += 1;
         self.used[i] = self.clock;
-        self.reserved[i] = true;
+        self.set_reserved(i, true);
         true
     }
 
@@ -267,7 +301,9 @@ impl TagArray {
             // Present, or the way reserved for it at the miss. A fill into a reserved way
             // leaves its LRU stamp where the miss put it (GPGPU-Sim's `fill` of an
             // allocate-on-miss cache sets no access time); anything else is an access.
-            if !std::mem::take(&mut self.reserved[i]) {
+            let was_reserved = self.reserved[i];
+            self.set_reserved(i, false);
+            if !was_reserved {
                 self.used[i] = self.clock;
             }
             self.dirty[i] |= dirty;
@@ -293,6 +329,38 @@ impl TagArray {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The victim the one-pass scan picks and the reserved-way counts behind `can_reserve`
+    /// are those a scan of the whole set gives, through a long mix of reservations, pins,
+    /// fills, accesses and invalidations.
+    #[test]
+    fn victims_and_reservation_counts_match_a_full_scan() {
+        let mut t = TagArray::new(2 * 8 * 128, 8, 128, SetIndex::Linear);
+        let mut x = 12345u64;
+        for _ in 0..20_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let addr = (x >> 33) % 40 * 128;
+            match (x >> 20) % 5 {
+                0 => drop(t.reserve(addr)),
+                1 => drop(t.pin(addr)),
+                2 => drop(t.fill_sectors(addr, false, 1 << ((x >> 8) % 4))),
+                3 => drop(t.access(addr, true)),
+                _ => drop(t.invalidate(addr)),
+            }
+            for set in 0..2 {
+                let ways = set * 8..set * 8 + 8;
+                let held = ways.clone().filter(|&i| t.reserved[i]).count();
+                assert_eq!(t.reserved_in_set[set] as usize, held);
+                let scan = ways
+                    .filter(|&i| !t.reserved[i])
+                    .min_by_key(|&i| (t.tags[i] != 0, t.used[i]));
+                assert_eq!(t.victim(set as u64 * 128), scan);
+                assert_eq!(t.can_reserve(set as u64 * 128), scan.is_some());
+            }
+        }
+    }
 
     #[test]
     fn lru_replaces_least_recent_and_reports_dirty_victims() {
