@@ -15,7 +15,8 @@
 //! covered by several programs), plus the [`SMOKE`] cell (gtx480 / GTO) where the rotation
 //! did not give it one: that is the CI smoke test of every set in timing mode.
 //! `cargo test -p warpsim --test timing_matrix -- --ignored` runs all of it.
-//! Cells run in parallel (rayon), each on its own device.
+//! Cells run in parallel (rayon), each on its own device; smoke cells step their SMs on 2
+//! threads and must still give the committed one-thread statistics.
 //!
 //! Every cell's statistics must also equal the committed ones in [`GOLDEN`] bit for bit (a
 //! SHA-256 digest of all launches' `TimingStats` as JSON, beside cycles and instructions for
@@ -69,6 +70,23 @@ const TENSOR_PRESETS: [&str; 2] = ["qv100", "rtx3070"];
 /// The (preset, policy) every program of every set runs under: the BAWS paper's GPU and the
 /// policy `warpsim intensity` and `suite` default to.
 const SMOKE: (&str, &str) = ("gtx480", "gto");
+
+/// Whether this is `p`'s smoke cell ([`SMOKE`]; a tensor-core program's is on the first preset
+/// with tensor units). The matrix runs smoke cells on 2 threads and every other cell on one, so
+/// each program's committed one-thread statistics are also checked on 2 threads.
+fn is_smoke(p: &Program, preset: &str, policy: &str) -> bool {
+    let smoke_preset = if p.tensor_cores {
+        TENSOR_PRESETS[0]
+    } else {
+        SMOKE.0
+    };
+    (preset, policy) == (smoke_preset, SMOKE.1)
+}
+
+/// `WARPSIM_BLESS` is set: the matrix rewrites [`GOLDEN`] instead of comparing with it.
+fn blessing() -> bool {
+    std::env::var_os("WARPSIM_BLESS").is_some()
+}
 
 fn declare_registers(dev: &mut Device, p: &Program) {
     for k in p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name)) {
@@ -145,7 +163,7 @@ fn golden_row(p: &Program, preset: &str, policy: &str, stats: &[TimingStats]) ->
 /// Compares the cells' rows with [`GOLDEN`] (or rewrites it under `WARPSIM_BLESS`); returns
 /// one line per difference. With `subset`, cells the file does not list are not compared.
 fn check_golden(rows: &BTreeMap<String, String>, subset: bool) -> Vec<String> {
-    if std::env::var_os("WARPSIM_BLESS").is_some() && !subset {
+    if blessing() && !subset {
         let mut text = format!("{GOLDEN_HEADER}\n");
         for (k, v) in rows {
             text.push_str(&format!("{k},{v}\n"));
@@ -254,7 +272,8 @@ fn check_matrix(full: bool) {
             let (p, preset, policy) = (*p, *preset, policy.as_str());
             let i = programs.iter().position(|q| q.name == p.name).unwrap();
             let want = &reference[i];
-            match timed(p, preset, policy) {
+            let threads = if is_smoke(p, preset, policy) { 2 } else { 1 };
+            match timed_on(p, preset, policy, threads) {
                 Err(e) => Err(format!("{} {preset}/{policy}: {e}", p.name)),
                 Ok((got, stats)) => {
                     if comparable(p, &got) != comparable(p, want) {
@@ -263,7 +282,18 @@ fn check_matrix(full: bool) {
                     if stats.iter().any(|s| s.cycles == 0 || s.identity.config != preset) {
                         return Err(format!("{} {preset}/{policy}: bad statistics", p.name));
                     }
-                    Ok(golden_row(p, preset, policy, &stats))
+                    let row = golden_row(p, preset, policy, &stats);
+                    if threads > 1 && blessing() {
+                        // The golden holds one-thread rows: bless this cell from one thread,
+                        // and only if two threads gave the same statistics.
+                        let one = timed(p, preset, policy)
+                            .map(|(_, stats)| golden_row(p, preset, policy, &stats))
+                            .map_err(|e| format!("{} {preset}/{policy} on 1 thread: {e}", p.name))?;
+                        if one != row {
+                            return Err(format!("{} {preset}/{policy}: on 2 threads {}, on one {}", p.name, row.1, one.1));
+                        }
+                    }
+                    Ok(row)
                 }
             }
         })
@@ -310,15 +340,10 @@ fn check_matrix(full: bool) {
     // tensor-core program on the first preset with tensor units).
     for set in warpsim_suite::SETS {
         for p in warpsim_suite::set(set.name).unwrap() {
-            let smoke = if p.tensor_cores {
-                (TENSOR_PRESETS[0], SMOKE.1)
-            } else {
-                SMOKE
-            };
             assert!(
                 cells
                     .iter()
-                    .any(|(q, pr, po)| q.name == p.name && (*pr, po.as_str()) == smoke),
+                    .any(|(q, pr, po)| q.name == p.name && is_smoke(q, pr, po)),
                 "{} ({}) has no {SMOKE:?} cell",
                 p.name,
                 set.name
@@ -355,63 +380,13 @@ fn timed_runs_are_deterministic() {
     }
 }
 
-/// Statistics do not depend on how many threads step the SMs (`TimingOptions::threads`):
-/// every program's smoke cell (gtx480 / GTO; the tensor programs on the first preset with
-/// tensor units) run on 2 threads gives the committed golden row, which the matrix checks on
-/// one thread (while the matrix blesses a new golden, a one-thread run's row); a sample with atomics, flag polling and many launches also runs on 3 and 8
-/// threads (more threads than SMs with work, and than this machine's cores).
+/// Statistics do not depend on how many threads step the SMs (`TimingOptions::threads`). The
+/// matrix checks every program's smoke cell on 2 threads against its one-thread golden row
+/// ([`is_smoke`]); here a sample with atomics, flag polling and many launches also runs on 3
+/// and 8 threads (more threads than SMs with work, and than this machine's cores) under a
+/// policy and fetch rule other than the smoke cell's.
 #[test]
 fn statistics_do_not_depend_on_the_thread_count() {
-    let blessing = std::env::var_os("WARPSIM_BLESS").is_some();
-    let text = std::fs::read_to_string(GOLDEN).expect("the golden statistics");
-    let golden: BTreeMap<String, String> = text
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let parts: Vec<&str> = l.splitn(4, ',').collect();
-            (parts.len() == 4).then(|| {
-                (
-                    format!("{},{},{}", parts[0], parts[1], parts[2]),
-                    parts[3].to_string(),
-                )
-            })
-        })
-        .collect();
-    let programs: Vec<&Program> = warpsim_suite::SETS
-        .iter()
-        .flat_map(|s| warpsim_suite::set(s.name).unwrap())
-        .collect();
-    let failures: Vec<String> = programs
-        .par_iter()
-        .filter_map(|p| {
-            let preset = if p.tensor_cores {
-                TENSOR_PRESETS[0]
-            } else {
-                SMOKE.0
-            };
-            let key = format!("{},{preset},{}", p.name, SMOKE.1);
-            // While the matrix rewrites the golden (`WARPSIM_BLESS`), the file read above may
-            // be the old one: compare with a run on one thread instead.
-            let want = if blessing {
-                match timed_on(p, preset, SMOKE.1, 1) {
-                    Ok((_, stats)) => golden_row(p, preset, SMOKE.1, &stats).1,
-                    Err(e) => return Some(format!("{key}: on 1 thread: {e}")),
-                }
-            } else {
-                match golden.get(&key) {
-                    Some(w) => w.clone(),
-                    None => return Some(format!("{key}: not in {GOLDEN}")),
-                }
-            };
-            let stats = match timed_on(p, preset, SMOKE.1, 2) {
-                Ok((_, stats)) => stats,
-                Err(e) => return Some(format!("{key}: on 2 threads: {e}")),
-            };
-            let (_, got) = golden_row(p, preset, SMOKE.1, &stats);
-            (got != want).then(|| format!("{key}: on 2 threads {got}, on one {want}"))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
     for name in ["bfs", "histogram", "matmul"] {
         let p = warpsim_suite::program(name).unwrap();
         let one = timed_on(p, "gtx480", "mwf-gto+cff", 1).unwrap();
