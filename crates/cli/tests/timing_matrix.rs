@@ -15,8 +15,8 @@
 //! covered by several programs), plus the [`SMOKE`] cell (gtx480 / GTO) where the rotation
 //! did not give it one: that is the CI smoke test of every set in timing mode.
 //! `cargo test -p warpsim --test timing_matrix -- --ignored` runs all of it.
-//! Cells run in parallel (rayon), each on its own device; smoke cells step their SMs on 2
-//! threads and must still give the committed one-thread statistics.
+//! Cells run in parallel (rayon), each on its own device and one thread; then each smoke cell
+//! runs again with its SMs stepped on 2 threads and must give the same statistics.
 //!
 //! Every cell's statistics must also equal the committed ones in [`GOLDEN`] bit for bit (a
 //! SHA-256 digest of all launches' `TimingStats` as JSON, beside cycles and instructions for
@@ -72,8 +72,8 @@ const TENSOR_PRESETS: [&str; 2] = ["qv100", "rtx3070"];
 const SMOKE: (&str, &str) = ("gtx480", "gto");
 
 /// Whether this is `p`'s smoke cell ([`SMOKE`]; a tensor-core program's is on the first preset
-/// with tensor units). The matrix runs smoke cells on 2 threads and every other cell on one, so
-/// each program's committed one-thread statistics are also checked on 2 threads.
+/// with tensor units). The matrix runs every cell on one thread, then each smoke cell again on
+/// 2 threads, which must give the same statistics.
 fn is_smoke(p: &Program, preset: &str, policy: &str) -> bool {
     let smoke_preset = if p.tensor_cores {
         TENSOR_PRESETS[0]
@@ -81,6 +81,17 @@ fn is_smoke(p: &Program, preset: &str, policy: &str) -> bool {
         SMOKE.0
     };
     (preset, policy) == (smoke_preset, SMOKE.1)
+}
+
+/// Held by each test that runs many timed simulations, so that they take turns: each uses
+/// every core itself, and a test stepping one launch on several threads would crawl beside
+/// another keeping the cores busy.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn heavy() -> std::sync::MutexGuard<'static, ()> {
+    HEAVY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// `WARPSIM_BLESS` is set: the matrix rewrites [`GOLDEN`] instead of comparing with it.
@@ -262,6 +273,7 @@ fn full_matrix() {
 }
 
 fn check_matrix(full: bool) {
+    let _turn = heavy();
     let start = std::time::Instant::now();
     let programs = warpsim_suite::programs();
     let reference: Vec<Outcome> = programs.par_iter().map(functional).collect();
@@ -272,8 +284,7 @@ fn check_matrix(full: bool) {
             let (p, preset, policy) = (*p, *preset, policy.as_str());
             let i = programs.iter().position(|q| q.name == p.name).unwrap();
             let want = &reference[i];
-            let threads = if is_smoke(p, preset, policy) { 2 } else { 1 };
-            match timed_on(p, preset, policy, threads) {
+            match timed(p, preset, policy) {
                 Err(e) => Err(format!("{} {preset}/{policy}: {e}", p.name)),
                 Ok((got, stats)) => {
                     if comparable(p, &got) != comparable(p, want) {
@@ -282,18 +293,7 @@ fn check_matrix(full: bool) {
                     if stats.iter().any(|s| s.cycles == 0 || s.identity.config != preset) {
                         return Err(format!("{} {preset}/{policy}: bad statistics", p.name));
                     }
-                    let row = golden_row(p, preset, policy, &stats);
-                    if threads > 1 && blessing() {
-                        // The golden holds one-thread rows: bless this cell from one thread,
-                        // and only if two threads gave the same statistics.
-                        let one = timed(p, preset, policy)
-                            .map(|(_, stats)| golden_row(p, preset, policy, &stats))
-                            .map_err(|e| format!("{} {preset}/{policy} on 1 thread: {e}", p.name))?;
-                        if one != row {
-                            return Err(format!("{} {preset}/{policy}: on 2 threads {}, on one {}", p.name, row.1, one.1));
-                        }
-                    }
-                    Ok(row)
+                    Ok(golden_row(p, preset, policy, &stats))
                 }
             }
         })
@@ -303,6 +303,24 @@ fn check_matrix(full: bool) {
         .filter_map(|r| r.as_ref().err().cloned())
         .collect();
     let rows: BTreeMap<String, String> = results.into_iter().filter_map(Result::ok).collect();
+    // Each smoke cell again on 2 threads, one cell at a time: a team of threads stepping one
+    // launch waits for its slowest member every cycle, so it must not share the cores with
+    // the pool's other cells.
+    for (p, preset, policy) in cells.iter().filter(|(p, pr, po)| is_smoke(p, pr, po)) {
+        let key = format!("{},{preset},{policy}", p.name);
+        let Some(one) = rows.get(&key) else {
+            continue;
+        };
+        match timed_on(p, preset, policy, 2) {
+            Err(e) => failures.push(format!("{key} on 2 threads: {e}")),
+            Ok((_, stats)) => {
+                let (_, two) = golden_row(p, preset, policy, &stats);
+                if &two != one {
+                    failures.push(format!("{key}: on 2 threads {two}, on one {one}"));
+                }
+            }
+        }
+    }
     if failures.is_empty() {
         failures.extend(check_golden(&rows, full));
     }
@@ -366,6 +384,7 @@ fn check_matrix(full: bool) {
 
 #[test]
 fn timed_runs_are_deterministic() {
+    let _turn = heavy();
     for name in ["matmul", "histogram", "bfs"] {
         let p = warpsim_suite::program(name).unwrap();
         for policy in ["gto", "tls", "mwf-gto+cff", "saws+fef"] {
@@ -381,12 +400,13 @@ fn timed_runs_are_deterministic() {
 }
 
 /// Statistics do not depend on how many threads step the SMs (`TimingOptions::threads`). The
-/// matrix checks every program's smoke cell on 2 threads against its one-thread golden row
+/// matrix checks every program's smoke cell on 2 threads against its one-thread row
 /// ([`is_smoke`]); here a sample with atomics, flag polling and many launches also runs on 3
 /// and 8 threads (more threads than SMs with work, and than this machine's cores) under a
 /// policy and fetch rule other than the smoke cell's.
 #[test]
 fn statistics_do_not_depend_on_the_thread_count() {
+    let _turn = heavy();
     for name in ["bfs", "histogram", "matmul"] {
         let p = warpsim_suite::program(name).unwrap();
         let one = timed_on(p, "gtx480", "mwf-gto+cff", 1).unwrap();

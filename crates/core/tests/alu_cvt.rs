@@ -1,7 +1,6 @@
 //! `cvt` between integer and float types, with every rounding, `.sat` and `.ftz`.
 
-#[path = "alu_oracle.rs"]
-mod oracle;
+use crate::alu_oracle as oracle;
 
 use oracle::F;
 use proptest::prelude::*;

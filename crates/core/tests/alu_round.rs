@@ -2,8 +2,7 @@
 //! against exact big-integer arithmetic (alu_oracle.rs), plus the software paths in
 //! round-to-nearest checked bit-for-bit against the host's IEEE arithmetic.
 
-#[path = "alu_oracle.rs"]
-mod oracle;
+use crate::alu_oracle as oracle;
 
 use oracle::{directed, sign_of_sum, Dir, F};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! `[%r+k]` is computed modulo 2³² (nvcc emits a register holding `base − k` with the
 //! immediate `+k`); generic and global addresses are 64-bit and never fold back.
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 use warpsim_core::device::DeviceError;
 use warpsim_core::ir::Space;

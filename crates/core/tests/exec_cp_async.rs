@@ -2,7 +2,7 @@
 //! zero-filled tail of a partial copy (its bytes are not read: a source past the end of memory
 //! does not fault), and the faults of a misaligned or out-of-bounds source.
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 use warpsim_core::device::DeviceError;
 use warpsim_core::ir::Space;

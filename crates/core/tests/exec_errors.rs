@@ -1,6 +1,6 @@
 //! Bad input and bad kernels: each case asserts the exact error class and its location.
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 use warpsim_core::device::{Arg, DevPtr, Device, DeviceError, DeviceOptions, Dim3, LaunchConfig};
 use warpsim_core::ir::Space;

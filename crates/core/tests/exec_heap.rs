@@ -2,7 +2,7 @@
 //! for `malloc`/`new` and `free`/`delete` (`call.uni` of the `.extern .func`s), placement in
 //! lane order, the memory checker around blocks, and a double free.
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 use warpsim_core::device::{DeviceError, DeviceOptions};
 use warpsim_core::ir::layout::HEAP_BASE;

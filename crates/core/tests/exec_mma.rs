@@ -3,8 +3,7 @@
 //! m16n8k32", written out again here from the ISA's tables), loaded into registers with
 //! plain `ld`, multiplied, and D decoded the same way; bit-exact against the CPU reference.
 
-#[path = "tensor_util.rs"]
-mod tensor_util;
+use crate::tensor_util;
 use tensor_util::*;
 
 /// The ISA's (row, col) of element `i` of lane `lane`'s fragment; `which` is 'a', 'b', 'c'.

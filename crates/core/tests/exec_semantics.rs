@@ -1,7 +1,7 @@
 //! End-to-end semantics of the executor on hand-written PTX: divergence and reconvergence,
 //! calls and recursion, warp-level operations, barriers, atomics, generic addressing, printf.
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 use warpsim_core::device::{Arg, Device, Dim3, LaunchConfig};
 

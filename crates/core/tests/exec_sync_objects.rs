@@ -2,7 +2,7 @@
 //! a membermask per lane (`cg::reduce` on 16-thread tiles) and mbarrier objects
 //! (`cuda::barrier`, `cuda::pipeline`).
 
-mod exec_util;
+use crate::exec_util;
 use exec_util::*;
 
 #[test]

@@ -2,8 +2,7 @@
 //! executes, random matrices in both memory layouts, with and without a stride operand,
 //! checked bit for bit against a CPU reference summing in warpsim's documented order.
 
-#[path = "tensor_util.rs"]
-mod tensor_util;
+use crate::tensor_util;
 use tensor_util::*;
 
 /// One wmma GEMM: shape, types (a, b, c, d), A's and B's memory layout, satfinite.

@@ -1,8 +1,7 @@
 //! Calls: call sites with caller-frame slots, register/immediate arguments, indirect calls
 //! through a prototype, recursion, `.reg` parameters, and the vprintf/__assertfail built-ins.
 
-#[path = "lower_util.rs"]
-mod util;
+use crate::lower_util as util;
 
 use util::{func, kernel, listing, lower};
 use warpsim_core::ir::{CallSite, Callee, Opnd};

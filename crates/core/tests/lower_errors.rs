@@ -1,8 +1,7 @@
 //! Unsupported and invalid PTX: the exact `LoadError` (variant, text, line) of each case, and
 //! that every error of a module is reported, in source order.
 
-#[path = "lower_util.rs"]
-mod util;
+use crate::lower_util as util;
 
 use util::{first_body_line, kernel, lower_errors, HEADER};
 use warpsim_core::LoadError;

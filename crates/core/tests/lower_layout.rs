@@ -1,8 +1,7 @@
 //! Memory layouts: the kernel parameter buffer, device-function frames, shared memory, the
 //! global image with its relocations; and registers, scopes and per-function metadata.
 
-#[path = "lower_util.rs"]
-mod util;
+use crate::lower_util as util;
 
 use util::{func, listing, lower};
 use warpsim_core::ir::{GlobalVar, Opnd, ParamSlot, Reloc};

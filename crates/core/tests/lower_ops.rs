@@ -1,8 +1,7 @@
 //! One case per supported instruction form: the PTX line, lowered inside the standard kernel
 //! of `lower_util`, and the expected rendering (`Op.Ty[.Ty2] mods dst <- src, …`).
 
-#[path = "lower_util.rs"]
-mod util;
+use crate::lower_util as util;
 
 use util::check_table;
 

@@ -1,8 +1,7 @@
 //! Branch targets and reconvergence PCs (immediate post-dominators) on crafted PTX.
 //! (`cfg.rs` has the algorithm's own unit tests on crafted CFGs.)
 
-#[path = "lower_util.rs"]
-mod util;
+use crate::lower_util as util;
 
 use util::{func, kernel, listing, lower};
 

@@ -2,7 +2,7 @@
 //! `Size::Small`, and every program's main kernel has the paper's occupancy on the GTX 480
 //! (except `baws_mm`, 5 x 8 instead of 6 x 8: a deviation recorded in the Table 2 data).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -107,7 +107,7 @@ fn occupancy_matches_table2() {
 }
 
 /// The measurement sizes; slow in a test build:
-/// `cargo test -p warpsim-suite --release --test baws -- --ignored`.
+/// `cargo test -p warpsim-suite --release --test integration -- baws:: --ignored`.
 #[test]
 #[ignore]
 fn paper_sizes() {

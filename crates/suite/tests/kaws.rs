@@ -4,7 +4,7 @@
 //! occupancy of every kernel of the set is printed from the committed `.ptxas` reports, and
 //! (ignored, slow) at `Size::Paper` every program makes Table 2's launches.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -127,7 +127,7 @@ fn occupancy_report() {
 /// Table 2's CTA counts (or one the row names as ours besides them), and every Table 2 count
 /// occurs. The launches are counted from the device's real launch list after a functional
 /// run (there is no launch list without running the host program, whose later launches
-/// depend on earlier results). Slow: `cargo test -p warpsim-suite --release --test kaws -- --ignored`.
+/// depend on earlier results). Slow: `cargo test -p warpsim-suite --release --test integration -- kaws:: --ignored`.
 #[test]
 #[ignore]
 fn paper_launches_match_table2() {

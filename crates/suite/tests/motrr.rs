@@ -4,7 +4,7 @@
 //! occupancy of every kernel of the set at the paper's 1024 threads per SM is printed from the
 //! committed `.ptxas` reports.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

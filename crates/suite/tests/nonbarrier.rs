@@ -2,7 +2,7 @@
 //! Rodinia-style programs (`rodinia-extra`): every `rod_*` program verifies at `Size::Small`
 //! (and, ignored, at `Size::Paper`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -24,7 +24,7 @@ macro_rules! programs {
         }
 
         /// The measurement sizes; slow in a test build:
-        /// `cargo test -p warpsim-suite --release --test nonbarrier -- --ignored`.
+        /// `cargo test -p warpsim-suite --release --test integration -- nonbarrier:: --ignored`.
         mod paper {
             $(
                 #[test]

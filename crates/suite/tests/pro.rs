@@ -4,7 +4,7 @@
 //! `Size::Paper`. The occupancy of every kernel on the GTX 480 is printed from the committed
 //! `.ptxas` reports.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 
@@ -145,7 +145,7 @@ fn occupancy_report() {
 }
 
 /// At `Size::Paper` every program launches each kernel with Table II's CTA count. Slow in a
-/// test build: `cargo test -p warpsim-suite --release --test pro -- --ignored`.
+/// test build: `cargo test -p warpsim-suite --release --test integration -- pro:: --ignored`.
 #[test]
 #[ignore]
 fn paper_cta_counts() {

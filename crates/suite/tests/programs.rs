@@ -1,7 +1,7 @@
 //! Every built-in program runs and verifies at `Size::Small`; the committed resource reports
 //! match the committed PTX.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashSet};
 

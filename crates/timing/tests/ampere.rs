@@ -2,7 +2,7 @@
 //! unified 128 KB array for each of the config's carve-outs, GDDR6 reads that verify under
 //! every scheduler family, and tensor-core instructions timed on its tensor units.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_timing::PolicyKind;

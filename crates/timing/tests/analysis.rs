@@ -4,7 +4,7 @@
 //! The crafted-input tests with exact values live beside each function
 //! (`src/analysis/*.rs`); these check invariants that tie the analysis to the simulator's own
 //! counters.
-mod common;
+use crate::common;
 
 use common::*;
 use std::collections::BTreeMap;

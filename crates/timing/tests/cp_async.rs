@@ -2,7 +2,7 @@
 //! into shared memory, so work after it overlaps the copy, and `cp.async.wait_group` /
 //! `wait_all` stall the warp (as data stalls) until the copy has landed.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_timing::PolicyKind;
 

@@ -1,7 +1,7 @@
 //! Policy interfaces on crafted tiny launches: the event hooks fire in pipeline order, a fetch
 //! policy can read the issue policy's current order, and warp sharing issues another
 //! scheduler's warp.
-mod common;
+use crate::common;
 
 use common::*;
 use std::cell::RefCell;

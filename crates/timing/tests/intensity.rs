@@ -1,6 +1,6 @@
 //! `TimingStats::barrier_exit_fraction`: BAWS's barrier intensity of one launch, on
 //! hand-built statistics (exact arithmetic) and on tiny launches (the stall accounting feeds it).
-mod common;
+use crate::common;
 
 use common::*;
 use warpsim_timing::report;

@@ -4,8 +4,8 @@
 //! the last CTA is dispatched; and warp sharing (`kaws-ws`, `kaws`, `+ws`) on titanx-pascal's
 //! per-scheduler collectors, counted by unit class. The Fig. 3 sharing decision is tested on
 //! a crafted SM in `src/sm/share.rs`.
-mod common;
-mod crafted;
+use crate::common;
+use crate::crafted;
 
 use common::*;
 use crafted::Crafted;

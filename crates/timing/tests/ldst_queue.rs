@@ -2,7 +2,7 @@
 //! its memory instructions wait for the LD/ST unit must wake whenever one of them could issue,
 //! so every statistic is the same as with schedulers that walk every cycle.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;

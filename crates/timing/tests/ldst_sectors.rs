@@ -4,7 +4,7 @@
 //! cycle per line. Observed on one warp's back-to-back loads with no LD/ST queue, so each load
 //! issues when the unit lets go of the one before it.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_timing::PolicyKind;

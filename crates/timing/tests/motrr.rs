@@ -4,8 +4,8 @@
 //! warp's own completion, incremented on every other's, saturating at `recency_bits`), the
 //! W_active / 2 window and who leaves it; and on a real launch: results verify and fast
 //! forward changes nothing.
-mod common;
-mod crafted;
+use crate::common;
+use crate::crafted;
 
 use common::*;
 use crafted::Crafted;

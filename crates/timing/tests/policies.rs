@@ -4,7 +4,7 @@
 //! the warp the issue stage picks next, FEF the emptiest I-buffer. The state changes go
 //! through the same hooks the SM calls, in the same order (SM-wide state first).
 
-mod crafted;
+use crate::crafted;
 
 use crafted::Crafted;
 use warpsim_core::config::{CffMerge, FetchEligibility, PolicyParams};

@@ -5,8 +5,8 @@
 //! CTA, two schedulers reading one CTA order; and on a real launch: the same cycles, issue
 //! trace and logged CTA orders with fast forward on or off and with schedulers that never
 //! sleep.
-mod common;
-mod crafted;
+use crate::common;
+use crate::crafted;
 
 use common::*;
 use crafted::Crafted;

@@ -1,7 +1,7 @@
 //! Statistics writers (`report.rs`) and a printout of statistics and simulation speed
-//! (`cargo test --release -p warpsim-timing --test report -- --ignored --nocapture`; the
+//! (`cargo test --release -p warpsim-timing --test integration -- report:: --ignored --nocapture`; the
 //! speed harness proper is `examples/bench.rs`).
-mod common;
+use crate::common;
 
 use common::*;
 use warpsim_timing::report;

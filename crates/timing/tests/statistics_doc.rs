@@ -1,11 +1,11 @@
 //! `docs/STATISTICS.md` lists every statistic as `stat_table::markdown` makes it, between two
 //! markers; the rest of the page is written by hand. `WARPSIM_BLESS=1 cargo test -p
-//! warpsim-timing --test statistics_doc` rewrites the generated part.
+//! warpsim-timing --test integration -- statistics_doc` rewrites the generated part.
 
 use warpsim_timing::stat_table;
 
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/STATISTICS.md");
-const BEGIN: &str = "<!-- BEGIN generated from crates/timing/src/stat_table.rs: WARPSIM_BLESS=1 cargo test -p warpsim-timing --test statistics_doc -->\n";
+const BEGIN: &str = "<!-- BEGIN generated from crates/timing/src/stat_table.rs: WARPSIM_BLESS=1 cargo test -p warpsim-timing --test integration -- statistics_doc -->\n";
 const END: &str = "<!-- END generated -->\n";
 
 #[test]
@@ -24,7 +24,7 @@ fn statistics_doc_lists_the_table() {
     }
     panic!(
         "docs/STATISTICS.md's statistics differ from stat_table.rs; regenerate with \
-         WARPSIM_BLESS=1 cargo test -p warpsim-timing --test statistics_doc"
+         WARPSIM_BLESS=1 cargo test -p warpsim-timing --test integration -- statistics_doc"
     );
 }
 

@@ -3,7 +3,7 @@
 //! runs, not timed as something else and not a panic; functional mode executes it. (The
 //! presets with tensor units time them: `tests/tensor_timing.rs`.)
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_timing::PolicyKind;
 

@@ -4,7 +4,7 @@
 //! addresses. Results equal functional mode's; the cycle counts are what the units' latency,
 //! initiation interval and the shared-memory banks make them.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_timing::PolicyKind;

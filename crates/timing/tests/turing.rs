@@ -2,7 +2,7 @@
 //! unified 96 KB array for each of the config's two carve-outs, and a read-and-write kernel
 //! that verifies under both scheduler families with FP32 issuing every other cycle.
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_timing::PolicyKind;

@@ -2,7 +2,7 @@
 //! carve-out sizes the L1 a launch gets from its shared memory; tensor-core instructions are
 //! timed on its tensor units (`tests/tensor_timing.rs` times them in detail).
 
-mod common;
+use crate::common;
 use common::*;
 use warpsim_core::config::GpuConfig;
 
