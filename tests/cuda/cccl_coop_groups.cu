@@ -1,5 +1,8 @@
 // Census program (issue 40, item 3): cooperative groups' tiled partitions, cg::reduce,
 // labeled_partition and cg::memcpy_async, checked against the CPU.
+// PTX only, host code unoptimised: warpsim reads the PTX, not the SASS ptxas would add, and
+// neither changes it while both take a third of this program's build (scripts/test-cudart.sh).
+// NVCC-FLAGS: -arch=compute_75 -O0
 #include "check.h"
 #ifndef CCCL_NAME
 #define CCCL_NAME "cccl_coop_groups"

@@ -1,4 +1,5 @@
 // cccl_coop_groups.cu built for sm_80: the PTX CCCL emits there differs (issue 40, item 3).
-// NVCC-FLAGS: -arch=sm_80
+// PTX only, host code unoptimised, as cccl_coop_groups.cu says why.
+// NVCC-FLAGS: -arch=compute_80 -O0
 #define CCCL_NAME "cccl_coop_groups_sm80"
 #include "cccl_coop_groups.cu"

@@ -1,6 +1,9 @@
 // Census program (issue 40, item 3): CUB's DeviceRadixSort, DeviceScan, DeviceSelect,
 // DeviceReduce and the block/warp collectives BlockReduce, BlockScan and WarpReduce, each
 // checked against the same computation on the CPU.
+// PTX only, host code unoptimised: warpsim reads the PTX, not the SASS ptxas would add, and
+// neither changes it while both take a third of this program's build (scripts/test-cudart.sh).
+// NVCC-FLAGS: -arch=compute_75 -O0
 #include "check.h"
 #ifndef CCCL_NAME
 #define CCCL_NAME "cccl_cub"

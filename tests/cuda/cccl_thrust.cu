@@ -1,6 +1,9 @@
 // Census program (issue 40, item 3): Thrust's sort, sort_by_key, inclusive_scan,
 // reduce_by_key, unique, transform_reduce, set_union/set_intersection and reduce, each checked
 // against the same computation on the CPU.
+// PTX only, host code unoptimised: warpsim reads the PTX, not the SASS ptxas would add, and
+// neither changes it while both take a third of this program's build (scripts/test-cudart.sh).
+// NVCC-FLAGS: -arch=compute_75 -O0
 #include "check.h"
 #ifndef CCCL_NAME
 #define CCCL_NAME "cccl_thrust"
