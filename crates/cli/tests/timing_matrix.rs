@@ -94,11 +94,6 @@ fn heavy() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// `WARPSIM_BLESS` is set: the matrix rewrites [`GOLDEN`] instead of comparing with it.
-fn blessing() -> bool {
-    std::env::var_os("WARPSIM_BLESS").is_some()
-}
-
 fn declare_registers(dev: &mut Device, p: &Program) {
     for k in p.resources().unwrap_or_else(|e| panic!("{}: {e}", p.name)) {
         dev.set_kernel_registers(&k.name, k.registers);
@@ -174,7 +169,7 @@ fn golden_row(p: &Program, preset: &str, policy: &str, stats: &[TimingStats]) ->
 /// Compares the cells' rows with [`GOLDEN`] (or rewrites it under `WARPSIM_BLESS`); returns
 /// one line per difference. With `subset`, cells the file does not list are not compared.
 fn check_golden(rows: &BTreeMap<String, String>, subset: bool) -> Vec<String> {
-    if blessing() && !subset {
+    if std::env::var_os("WARPSIM_BLESS").is_some() && !subset {
         let mut text = format!("{GOLDEN_HEADER}\n");
         for (k, v) in rows {
             text.push_str(&format!("{k},{v}\n"));
