@@ -10,14 +10,21 @@ use warpsim_core::ir::{Inst, Module, Op, Opnd, PredId, RegId, TensorInst};
 /// One instruction's registers and predicates (register numbers relative to its frame).
 #[derive(Clone, Copy, Debug)]
 pub struct RegUse<'a> {
-    /// Distinct source registers in order of first appearance (vector elements and address
-    /// bases included; a vector's `_` sink is listed as it stands), then every destination
+    /// Distinct source registers: first GPGPU-Sim's input operands (see `in_operands`), then
+    /// the others (address bases, a fourth scalar source), each group in order of first
+    /// appearance (a vector's `_` sink is listed as it stands); then every destination
     /// register. A tensor-core instruction's fragments count as its operands: the C, A and B
-    /// fragments (and a `wmma.store`'s) are sources after its address and stride, the D
-    /// fragment (up to 8 registers) the destinations.
+    /// fragments (and a `wmma.store`'s) are input sources, the D fragment (up to 8 registers)
+    /// the destinations.
     pub regs: &'a [RegId],
     /// How many of `regs` are sources.
     pub sources: usize,
+    /// How many of `regs` (the first ones) GPGPU-Sim lists as the instruction's inputs
+    /// (`ptx_instruction::pre_decode`'s `in[]`): the registers of its first three scalar
+    /// register or predicate source operands and every element of a vector source; not an
+    /// address's base, which it keeps apart (`ar1`). Two-level scheduling demotes a warp only
+    /// on these (`two_level_active_scheduler::order_warps` asks `islongop` of `in[]`).
+    pub in_operands: usize,
     /// The guard, then predicate sources and destinations.
     pub preds: &'a [PredId],
     /// The register-file reads as GPGPU-Sim makes them: per source operand (register,
@@ -45,6 +52,7 @@ struct Span {
     regs: u32,
     n_regs: u8,
     sources: u8,
+    in_operands: u8,
     preds: u32,
     n_preds: u8,
     bank_regs: u32,
@@ -137,21 +145,42 @@ impl RegUseTable {
             self.bank_regs.extend(t.d_regs.iter().filter_map(arch));
         }
         self.preds.extend(inst.guard.pred);
+        let push_distinct = |regs: &mut Vec<RegId>, r: RegId| {
+            if !regs[r0..].contains(&r) {
+                regs.push(r);
+            }
+        };
+        // GPGPU-Sim's `in[]`: a scalar register or predicate operand takes the next input
+        // position and is kept only in the first three; a vector takes one per element.
+        let mut position = 0;
         for o in &inst.src {
-            for_each_reg(o, |r| {
-                if !self.regs[r0..].contains(&r) {
-                    self.regs.push(r);
+            match *o {
+                Opnd::Reg(r) => {
+                    if position < 3 {
+                        push_distinct(&mut self.regs, r);
+                    }
+                    position += 1;
                 }
-            });
-            if let Opnd::Pred { id, .. } = *o {
-                self.preds.push(id);
+                Opnd::Pred { .. } => position += 1,
+                Opnd::Vec { regs, n } => {
+                    for &r in &regs[..n as usize] {
+                        push_distinct(&mut self.regs, r);
+                    }
+                    position += n as usize;
+                }
+                _ => {}
             }
         }
         if let Some(t) = frag {
             for &r in t.c_regs.iter().chain(&t.a_regs).chain(&t.b_regs) {
-                if !self.regs[r0..].contains(&r) {
-                    self.regs.push(r);
-                }
+                push_distinct(&mut self.regs, r);
+            }
+        }
+        let in_operands = self.regs.len() - r0;
+        for o in &inst.src {
+            for_each_reg(o, |r| push_distinct(&mut self.regs, r));
+            if let Opnd::Pred { id, .. } = *o {
+                self.preds.push(id);
             }
         }
         let sources = self.regs.len() - r0;
@@ -168,6 +197,7 @@ impl RegUseTable {
             regs: r0 as u32,
             n_regs: (self.regs.len() - r0) as u8,
             sources: sources as u8,
+            in_operands: in_operands as u8,
             preds: p0 as u32,
             n_preds: (self.preds.len() - p0) as u8,
             bank_regs: b0 as u32,
@@ -191,6 +221,7 @@ impl RegUseTable {
         RegUse {
             regs: &self.regs[r..r + s.n_regs as usize],
             sources: s.sources as usize,
+            in_operands: s.in_operands as usize,
             preds: &self.preds[p..p + s.n_preds as usize],
             bank_regs: &self.bank_regs[b..b + s.n_bank_regs as usize],
             bank_dsts: &self.bank_regs

@@ -314,17 +314,19 @@ fn oldest_orders_by_dynamic_id() {
 fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     let slots: Vec<u16> = (0..10).collect();
     let mut v = V::new(10);
-    let mut p = Tls::new(0, 3);
+    let mut p = Tls::new(0, 3, &slots);
     let mut out = Vec::new();
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [0, 1, 2]);
+    // An issue reorders the active set round robin: the next warp leads.
     issued(&mut p, &v, 0);
     p.order(&(), &slots, &v.view(), &mut out);
     assert_eq!(out, [1, 2, 0]);
+    // The demoted warp leaves its place; the promoted one joins at the back.
     v.long_dep(1, true);
     p.order(&(), &slots, &v.view(), &mut out);
-    assert_eq!(p.active(), [0, 2, 3]);
-    assert_eq!(out, [2, 3, 0]);
+    assert_eq!(p.active(), [2, 0, 3]);
+    assert_eq!(out, [2, 0, 3]);
     v.long_dep(1, false);
     v.w.set_waiting(WarpSlot(0), true);
     p.order(&(), &slots, &v.view(), &mut out);
@@ -334,6 +336,39 @@ fn tls_issues_only_from_its_active_set_and_demotes_long_latency_waiters() {
     p.current_order(&(), &slots, &v.view(), &mut again);
     p.current_order(&(), &slots, &v.view(), &mut again);
     assert_eq!(p.active(), [2, 3, 4]);
+}
+
+/// Every slot of the scheduler is a two-level member from the start, as in GPGPU-Sim: an empty
+/// slot takes an active place until the next `order` demotes it, so fewer warps than the
+/// active set's size may be offered.
+#[test]
+fn tls_empty_slots_rotate_through_the_active_set() {
+    let slots: Vec<u16> = (0..6).collect();
+    let mut v = V::new(6);
+    for s in [1, 4] {
+        v.w.set_occupied(WarpSlot(s), false);
+    }
+    let mut p = Tls::new(0, 2, &slots);
+    assert_eq!(p.active(), [0, 1]);
+    let mut out = Vec::new();
+    p.order(&(), &slots, &v.view(), &mut out);
+    assert_eq!((p.active(), &out[..]), (&[0, 2][..], &[0, 2][..]));
+    v.w.set_waiting(WarpSlot(0), true);
+    p.order(&(), &slots, &v.view(), &mut out);
+    assert_eq!(p.active(), [2, 3]);
+    // Both active warps due: the FIFO's front is empty slot 4, then warp 5.
+    v.w.set_waiting(WarpSlot(0), false);
+    v.w.set_waiting(WarpSlot(2), true);
+    v.long_dep(3, true);
+    p.order(&(), &slots, &v.view(), &mut out);
+    assert_eq!((p.active(), &out[..]), (&[4, 5][..], &[5][..]));
+    p.order(&(), &slots, &v.view(), &mut out);
+    assert_eq!((p.active(), &out[..]), (&[5, 1][..], &[5][..]));
+    p.order(&(), &slots, &v.view(), &mut out);
+    assert_eq!((p.active(), &out[..]), (&[5, 0][..], &[5, 0][..]));
+    // Fetch's order goes on with the FIFO's occupied slots.
+    p.fetch_order(&(), &slots, &v.view(), &mut out);
+    assert_eq!(out, [5, 0, 2, 3]);
 }
 
 /// Two-level scheduling asleep while it rotates: the rotations its next `order` replays
@@ -370,7 +405,7 @@ fn tls_replays_the_rotations_it_slept_through() {
             v.w.wake[s] = u64::MAX;
         }
         for slept in 1..30u64 {
-            let (mut awake, mut asleep) = (Tls::new(0, 4), Tls::new(0, 4));
+            let (mut awake, mut asleep) = (Tls::new(0, 4, &slots), Tls::new(0, 4, &slots));
             let mut out = Vec::new();
             // A few cycles in, so the sets have started rotating.
             for t in 10..12 {

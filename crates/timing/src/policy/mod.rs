@@ -309,13 +309,3 @@ pub(crate) fn bits_from(first: usize) -> u64 {
 pub(crate) fn bits_after(last: Option<u16>) -> u64 {
     last.map_or(!0, |l| bits_from(l as usize + 1))
 }
-
-/// Appends the occupied slots of `slots` in round-robin order starting after `last` (or from
-/// the first slot when `last` is not among them).
-pub(crate) fn rotate_after(slots: &[u16], last: Option<u16>, v: &PolicyView, out: &mut Vec<u16>) {
-    let start = last
-        .and_then(|l| slots.iter().position(|&s| s == l))
-        .map_or(0, |i| i + 1);
-    let (a, b) = slots.split_at(start);
-    out.extend(b.iter().chain(a).copied().filter(|&s| v.occupied(s)));
-}

@@ -1,31 +1,37 @@
-//! `tls`: two-level scheduling (Narasiman et al. MICRO'11; GPGPU-Sim `two_level_active:N:0:1`).
-//! An active set of N warps per scheduler (`policy.tls.active`), ordered LRR, is the only set
-//! that may issue. Each cycle, before ordering: warps that left (CTA exited) are dropped, newly
-//! resident warps join the back of the pending FIFO (in slot order), every active warp that is
-//! waiting (barrier, finished) or whose next instruction reads/writes the result of an
-//! outstanding global/local load is demoted to the back of the pending FIFO, and the active set
-//! is refilled from the FIFO front.
+//! `tls`: two-level scheduling (Narasiman et al. MICRO'11) as GPGPU-Sim implements it
+//! (`two_level_active_scheduler`, `two_level_active:N:0:1`). Every warp slot of the scheduler
+//! is a member from the start, occupied or not: the first N (`policy.tls.active`) form the
+//! active set, the only set that may issue, the rest wait in the pending FIFO in slot order
+//! (`done_adding_supervised_warps`). Each cycle, before ordering, every active member that is
+//! due for demotion goes to the back of the FIFO and the active set is refilled from its
+//! front (`order_warps`). Due: an empty slot or a finished warp (`functional_done`), a warp at
+//! a barrier or with atomics in flight (`waiting`), or one whose next instruction reads the
+//! result of an outstanding global/local load through an input operand (`islongop` on
+//! `in[]`: not an address base, see `RegUse::in_operands`). The active set is kept in LRR
+//! order: an issue rotates it so the warp after the issuing one leads
+//! (`do_on_warp_issued`); the order offered to issue is the active set's occupied slots.
 //!
-//! A demoted warp goes to the back of the FIFO, so with few pending warps it can come straight
-//! back: while an active warp is waiting or blocked on a load, every cycle rotates the sets.
-//! Otherwise the active set changes only when a warp's occupancy, waiting flag or blocking
-//! state does — each of which wakes a sleeping scheduler — so the scheduler may sleep
-//! (`MAY_SLEEP`, `settled`). While it rotates it may sleep too when the rotation is
-//! predictable: every pending warp is due for demotion (so only due warps cycle through the
-//! free active places), and which warps are active makes no difference to the walk's
-//! issue-slot outcome (see `settled`). The due warps then stay due until a wake-up, so the
-//! next `order` (or `fetch_order`) first replays the rotations of the cycles slept through
-//! from the due set saved at sleep: one step, after which the due warps form a cyclic
-//! sequence that each further step moves on by the number of free active places, so the rest
-//! is one rotation of it. Every sleeping scheduler wakes in the cycle a warp's flags change
-//! (`Sm::block`), so the saved set is never stale. Membership is re-scanned only when
-//! the SM's `WarpSlots::version` (occupancy and waiting flags) moved.
+//! Empty slots take active places too: with few resident warps they rotate through the
+//! active set with the due warps, so fewer warps than N can issue, as in GPGPU-Sim.
+//!
+//! A demoted warp goes to the back of the FIFO, so with few pending members it can come
+//! straight back: while an active member is due, every cycle rotates the sets. Otherwise the
+//! active set changes only when a warp's occupancy, waiting flag or blocking state does —
+//! each of which wakes a sleeping scheduler — so the scheduler may sleep (`MAY_SLEEP`,
+//! `settled`). While it rotates it may sleep too when the rotation is predictable: every
+//! pending member is due (so only due members cycle through the free active places), and
+//! which are active makes no difference to the walk's issue-slot outcome (see `settled`). The
+//! due members then stay due until a wake-up, so the next `order` (or `fetch_order`) first
+//! replays the rotations of the cycles slept through from the due set saved at sleep: one
+//! step, after which the due members form a cyclic sequence that each further step moves on
+//! by the number of free active places, so the rest is one rotation of it. Every sleeping
+//! scheduler wakes in the cycle a warp's flags change (`Sm::block`), so the saved set is
+//! never stale.
 //!
 //! For critical-fetch-first the order goes on past the active set: the pending FIFO front to
-//! back, then warps that became resident since the last cycle (slot order) — the order in which
-//! they would be promoted.
+//! back (occupied slots), the order in which they would be promoted.
 
-use super::{rotate_after, Block, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
+use super::{Block, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
 
 /// A scheduler has at most as many warp slots as its SM: the sets below are fixed arrays of
 /// that size and a bit set (no allocation, indices masked).
@@ -73,32 +79,18 @@ impl Ring {
     fn iter(&self) -> impl Iterator<Item = u16> + '_ {
         (0..self.len).map(move |i| self.buf[(self.head + i) % MAX_SLOTS])
     }
-
-    /// Drops `s`, keeping the others in order.
-    fn remove(&mut self, s: u16) {
-        let mut kept = 0;
-        for i in 0..self.len {
-            let x = self.buf[(self.head + i) % MAX_SLOTS];
-            if x != s {
-                self.buf[(self.head + kept) % MAX_SLOTS] = x;
-                kept += 1;
-            }
-        }
-        self.len = kept;
-    }
 }
 
 pub struct Tls {
     me: u16,
     n: usize,
+    /// The active set in LRR order (rotated at each issue so the warp after the issuing one
+    /// leads), occupied slots or not.
     active: [u16; MAX_SLOTS],
     n_active: usize,
     pending: Ring,
-    /// Bit `s`: warp slot `s` is in the active set or the pending FIFO.
-    joined: u64,
-    last: Option<u16>,
-    /// `WarpSlots::version` when membership was last brought up to date.
-    seen: u64,
+    /// Bit `s`: slot `s` is one of this scheduler's (in the active set or the FIFO).
+    members: u64,
     /// The warps the last rotation promoted that were already due for demotion (bit per
     /// slot; non-zero: rotating, see `settled`).
     promoted_due: u64,
@@ -106,17 +98,20 @@ pub struct Tls {
     active_bits: u64,
     /// The cycle of the last rotation applied (by `order`, or replayed).
     ordered_at: u64,
-    /// Asleep while rotating: the warps due for demotion when it fell asleep (bit per slot),
-    /// whose rotations the next call replays; 0 when there is nothing to replay.
+    /// Asleep while rotating: the members due for demotion when it fell asleep (bit per
+    /// slot), whose rotations the next call replays; 0 when there is nothing to replay.
     replay_due: u64,
 }
 
 impl Tls {
-    /// Scheduler `me`'s policy with an active set of `n` (at most `MAX_SLOTS` count).
-    pub fn new(me: usize, n: usize) -> Tls {
-        Tls {
+    /// Scheduler `me`'s policy over its warp slots `slots` (at most `MAX_SLOTS`), with an
+    /// active set of `n`: the first `n` slots, the others pending in slot order.
+    pub fn new(me: usize, n: usize, slots: &[u16]) -> Tls {
+        let n = n.min(MAX_SLOTS);
+        let slots = &slots[..slots.len().min(MAX_SLOTS)];
+        let mut t = Tls {
             me: me as u16,
-            n: n.min(MAX_SLOTS),
+            n,
             active: [0; MAX_SLOTS],
             n_active: 0,
             pending: Ring {
@@ -124,49 +119,48 @@ impl Tls {
                 head: 0,
                 len: 0,
             },
-            joined: 0,
-            last: None,
-            seen: u64::MAX,
+            members: slot_set(slots),
             promoted_due: 0,
             active_bits: 0,
             ordered_at: 0,
             replay_due: 0,
+        };
+        for &s in slots {
+            if t.n_active < n {
+                t.active[t.n_active] = s;
+                t.n_active += 1;
+                t.active_bits |= 1 << (s & 63);
+            } else {
+                t.pending.push_back(s);
+            }
         }
+        t
     }
 
-    /// The current active set (for tests and tracing).
+    /// The current active set in LRR order, empty slots included (for tests and tracing).
     pub fn active(&self) -> &[u16] {
         &self.active[..self.n_active]
     }
 
-    #[inline]
-    fn joined(&self, s: u16) -> bool {
-        self.joined >> s & 1 != 0
-    }
-
-    /// Active warp `s` is demoted by the next `order`.
+    /// Member `s` is demoted by the next `order` if active (and stays pending otherwise).
     #[inline]
     fn due_for_demotion(s: u16, v: &PolicyView) -> bool {
-        // Both tests, no branch between them (the bit set is `waiting`; slots are below 64).
-        (v.warps.waiting_bits() >> s & 1 != 0) | v.long_dep(s)
+        // No branch between the tests (the bit sets are `waiting` and `occupied`; slots are
+        // below 64).
+        let idle = v.warps.waiting_bits() | !v.warps.occupied_bits();
+        (idle >> s & 1 != 0) | v.long_dep(s)
     }
 
-    /// Appends the active set in round-robin order after the last issued warp, when every
-    /// member is known resident.
+    /// Appends `slots`' occupied ones, in order.
     #[inline(always)]
-    fn resident_round_robin(&self, out: &mut Vec<u16>) {
-        let active = self.active();
-        let start = self
-            .last
-            .and_then(|l| active.iter().position(|&s| s == l))
-            .map_or(0, |i| i + 1);
-        out.extend_from_slice(&active[start..]);
-        out.extend_from_slice(&active[..start]);
+    fn occupied_of(slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+        let occupied = v.warps.occupied_bits();
+        out.extend(slots.iter().copied().filter(|&s| occupied >> s & 1 != 0));
     }
 
-    /// One cycle's rotation with `due` telling which warps are due for demotion: the due
-    /// active warps go to the back of the pending FIFO (the others keep their order), then
-    /// the active set is refilled from the FIFO's front. Notes the promoted warps that are
+    /// One cycle's rotation with `due` telling which members are due for demotion: the due
+    /// active ones go to the back of the pending FIFO (the others keep their order), then
+    /// the active set is refilled from the FIFO's front. Notes the promoted members that are
     /// themselves due (`promoted_due`) and the new active set (`active_bits`).
     #[inline(always)]
     fn rotate(&mut self, due: impl Fn(u16) -> bool) {
@@ -217,10 +211,10 @@ impl Tls {
         let is_due = |s: u16| due >> s & 1 != 0;
         self.rotate(is_due);
         self.ordered_at = until - 1;
-        // Now the active set is the warps that are not due (in order) followed by `d` due
-        // ones, and every pending warp is due. A step moves the cyclic sequence "pending
-        // FIFO, then the active due warps" on by `d`: the other `skipped - 1` steps move it on
-        // by `d * (skipped - 1)`.
+        // Now the active set is the members that are not due (in order) followed by `d` due
+        // ones, and every pending member is due. A step moves the cyclic sequence "pending
+        // FIFO, then the active due members" on by `d`: the other `skipped - 1` steps move it
+        // on by `d * (skipped - 1)`.
         let n_active = self.n_active.min(MAX_SLOTS);
         let d = self.active[..n_active]
             .iter()
@@ -239,7 +233,7 @@ impl Tls {
             return;
         }
         // The sequence, contiguous: the FIFO (in at most two pieces of its ring), then the
-        // due active warps; rotated left by `shift`, and written back in the same places.
+        // due active members; rotated left by `shift`, and written back in the same places.
         let mut cycle = [0u16; MAX_SLOTS];
         let (front, back) = self.pending.slices();
         cycle[..front.len()].copy_from_slice(front);
@@ -250,31 +244,12 @@ impl Tls {
         self.pending.buf[..r].copy_from_slice(&cycle[..r]);
         self.active[n_active - d..n_active].copy_from_slice(&cycle[r..l]);
     }
-
-    /// Brings membership up to date with occupancy: newly resident warps join the back of the
-    /// pending FIFO (slot order), warps that left are dropped.
-    fn follow_occupancy(&mut self, slots: &[u16], v: &PolicyView) {
-        for &s in slots {
-            let (occ, joined) = (v.occupied(s), self.joined(s));
-            if occ && !joined {
-                self.joined |= 1 << s;
-                self.pending.push_back(s);
-            } else if !occ && joined {
-                self.joined &= !(1 << s);
-                if let Some(i) = self.active().iter().position(|&a| a == s) {
-                    self.active.copy_within(i + 1..self.n_active, i);
-                    self.n_active -= 1;
-                }
-                self.pending.remove(s);
-            }
-        }
-    }
 }
 
 impl Build for Tls {
     fn build(b: &BuildCtx) -> Tls {
         debug_assert!(b.warp_slots <= MAX_SLOTS, "sm.max_warps is bounded by 64");
-        Tls::new(b.scheduler, b.params.tls.active as usize)
+        Tls::new(b.scheduler, b.params.tls.active as usize, b.slots)
     }
 }
 
@@ -284,26 +259,28 @@ impl IssuePolicy for Tls {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        rotate_after(self.active(), self.last, v, out);
+        Tls::occupied_of(self.active(), v, out);
     }
 
     fn settled(&mut self, v: &PolicyView) -> bool {
-        // The warps `order` kept were checked not due; only a promoted one can be (the walk
-        // that followed changed no warp's state, or something issued and nobody asks).
+        // The members `order` kept were checked not due; only a promoted one can be (the
+        // walk that followed changed no warp's state, or something issued and nobody asks).
         if self.promoted_due == 0 {
             return true;
         }
-        // Rotating. Replayable when every pending warp is due (then only due warps rotate).
-        // The walk's outcome must not depend on which due warps are active: due warps are
-        // never candidates (waiting, or blocked on a load until their wake cycle), so they
-        // only add `Block::Data` to it — the same whichever are active when all due warps
-        // agree on it, or when a non-due active warp is already blocked on data.
+        // Rotating. Replayable when every pending member is due (then only due members
+        // rotate). The walk's outcome must not depend on which due members are active: empty
+        // slots are not in the order, and due warps are never candidates (waiting, or blocked
+        // on a load until their wake cycle), so they only add `Block::Data` to it — the same
+        // whichever are active when all due warps agree on it, or when a non-due active warp
+        // is already blocked on data.
         let (active, mut due) = (self.active_bits, self.promoted_due);
         debug_assert!(self.active().iter().all(|&s| active >> s & 1 != 0));
         debug_assert!(self
             .active()
             .iter()
             .all(|&s| Tls::due_for_demotion(s, v) == (due >> s & 1 != 0)));
+        let occupied = v.warps.occupied_bits();
         let mut kept_data = false;
         let mut m = active & !due;
         while m != 0 {
@@ -311,10 +288,9 @@ impl IssuePolicy for Tls {
             m &= m - 1;
             kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
         }
-        // The members are the active warps and the pending ones; a pending warp that is not
-        // waiting must be blocked on a load.
-        let pending = self.joined & !active;
-        let mut m = pending & !v.warps.waiting_bits();
+        // A pending warp that is resident and not waiting must be blocked on a load.
+        let pending = self.members & !active;
+        let mut m = pending & occupied & !v.warps.waiting_bits();
         while m != 0 {
             let s = m.trailing_zeros() as u16;
             m &= m - 1;
@@ -325,7 +301,7 @@ impl IssuePolicy for Tls {
         due |= pending;
         if !kept_data {
             let (mut data, mut other) = (false, false);
-            let mut m = due;
+            let mut m = due & occupied;
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -340,87 +316,56 @@ impl IssuePolicy for Tls {
         true
     }
 
-    fn fetch_order(&mut self, sh: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn fetch_order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         // Fetch comes after issue: asleep, this cycle's rotation is one of those to replay.
         self.catch_up(v.now + 1);
-        if self.seen == v.warps.version() {
-            // Membership is current (`order` ran since the last occupancy change): every
-            // member is resident and every resident warp a member.
-            out.clear();
-            self.resident_round_robin(out);
-            let (front, back) = self.pending.slices();
-            out.extend_from_slice(front);
-            out.extend_from_slice(back);
-            return;
-        }
-        self.current_order(sh, slots, v, out);
-        out.extend(self.pending.iter().filter(|&s| v.occupied(s)));
-        out.extend(
-            slots
-                .iter()
-                .copied()
-                .filter(|&s| v.occupied(s) && !self.joined(s)),
-        );
+        out.clear();
+        Tls::occupied_of(self.active(), v, out);
+        let (front, back) = self.pending.slices();
+        Tls::occupied_of(front, v, out);
+        Tls::occupied_of(back, v, out);
     }
 
     fn fetch_first(
         &mut self,
-        sh: &(),
-        slots: &[u16],
+        _: &(),
+        _slots: &[u16],
         v: &PolicyView,
         among: u64,
-        scratch: &mut Vec<u16>,
+        _scratch: &mut Vec<u16>,
     ) -> Option<u16> {
         self.catch_up(v.now + 1);
-        if self.seen != v.warps.version() {
-            // Membership is behind occupancy (rare): the whole order, as `fetch_order`.
-            scratch.clear();
-            self.fetch_order(sh, slots, v, scratch);
-            return scratch
-                .iter()
-                .copied()
-                .find(|&s| among >> (s & 63) & 1 != 0);
-        }
-        // `fetch_order`'s order without building it: the active set round robin after the
-        // last issued warp, then the FIFO front to back.
+        // `fetch_order`'s order without building it (`among` holds occupied slots only).
         let is = |s: &u16| among >> (s & 63) & 1 != 0;
-        let active = self.active();
-        let start = self
-            .last
-            .and_then(|l| active.iter().position(|&s| s == l))
-            .map_or(0, |i| i + 1);
-        let (before, after) = active.split_at(start);
-        if let Some(&s) = after.iter().chain(before).find(|s| is(s)) {
+        if let Some(&s) = self.active().iter().find(|s| is(s)) {
             return Some(s);
         }
-        // Every resident warp is a member: the rest of `among` is in the FIFO.
-        if among & !slot_set(active) == 0 {
+        if among & self.members & !self.active_bits == 0 {
             return None;
         }
         let (front, back) = self.pending.slices();
         front.iter().chain(back).copied().find(|s| is(s))
     }
 
-    fn order(&mut self, _: &(), slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
-        // The cycles slept through had the occupancy of before (a change wakes it).
+    fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         self.catch_up(v.now);
         self.replay_due = 0;
-        if self.seen != v.warps.version() {
-            self.seen = v.warps.version();
-            self.follow_occupancy(slots, v);
-        }
         self.rotate(|s| Tls::due_for_demotion(s, v));
         self.ordered_at = v.now;
-        // Every active warp is resident now: the round robin needs no occupancy filter.
         out.clear();
-        self.resident_round_robin(out);
+        Tls::occupied_of(self.active(), v, out);
     }
 }
 
 impl Events for Tls {
     fn on_issue(&mut self, e: &Issued, _v: &PolicyView) {
-        if e.scheduler == self.me {
-            self.last = Some(e.slot);
+        if e.scheduler != self.me {
+            return;
+        }
+        // GPGPU-Sim reorders the active set LRR after each issue: the next warp leads.
+        let n_active = self.n_active.min(MAX_SLOTS);
+        if let Some(i) = self.active[..n_active].iter().position(|&s| s == e.slot) {
+            self.active[..n_active].rotate_left(i + 1);
         }
     }
 }

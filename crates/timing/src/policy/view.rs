@@ -86,6 +86,8 @@ pub struct WarpSlots {
     memory_heads: u64,
     /// Bit `s`: `waiting[s]`.
     waiting_bits: u64,
+    /// Bit `s`: `occupied[s]`.
+    occupied_bits: u64,
     /// Bit `s`: occupied, not finished, a free I-buffer entry (fetch's `partial` rule, less the
     /// I-cache wait).
     fetch_room: u64,
@@ -118,6 +120,7 @@ impl WarpSlots {
             fetch_block_size: fetch_block_size.clamp(1, ib_depth.max(1)),
             memory_heads: 0,
             waiting_bits: 0,
+            occupied_bits: 0,
             fetch_room: 0,
             fetch_block: 0,
             fetch_empty: 0,
@@ -178,6 +181,12 @@ impl WarpSlots {
         self.waiting_bits
     }
 
+    /// Bit `s`: the slot holds a warp of a resident CTA.
+    #[inline]
+    pub fn occupied_bits(&self) -> u64 {
+        self.occupied_bits
+    }
+
     /// Bit `s`: fetch's `partial` rule holds (less the I-cache wait).
     #[inline]
     pub fn fetch_room(&self) -> u64 {
@@ -235,6 +244,7 @@ impl WarpSlots {
     /// Brings bit `s` of every derived bit set up to date.
     pub fn refresh(&mut self, s: WarpSlot) {
         self.waiting_bits = with_bit(self.waiting_bits, s, self.waiting[s]);
+        self.occupied_bits = with_bit(self.occupied_bits, s, self.occupied[s]);
         self.refresh_memory_head(s);
         self.refresh_fetch(s);
     }

@@ -457,6 +457,7 @@ mod tests {
         RegUse {
             regs: &[],
             sources: 0,
+            in_operands: 0,
             preds: &[],
             bank_regs: regs,
             bank_dsts: &[],

@@ -70,17 +70,21 @@ impl Scoreboard {
     pub fn check_at(&self, uses: RegUse, rb: usize, pb: usize, now: u64) -> Hazard {
         let mut worst = 0u64; // bit 0: blocked, bit 1: long
         let mut until = 0u64;
-        let mut look = |e: u64| {
+        // `counts`: 2 where a pending long result marks the wait long, 0 where it does not.
+        let mut look = |e: u64, counts: u64| {
             if e >> 1 > now {
-                worst |= 1 | (e & 1) << 1;
+                worst |= 1 | (e & 1) << 1 & counts;
                 until = until.max(e >> 1);
             }
         };
-        for &r in uses.regs {
-            look(self.regs.get(rb + r as usize).copied().unwrap_or(0));
+        // Only the input operands make a wait long (GPGPU-Sim's two-level scheduler asks
+        // `islongop` of `in[]` alone): not an address base, a destination or a predicate.
+        for (i, &r) in uses.regs.iter().enumerate() {
+            let counts = ((i < uses.in_operands) as u64) << 1;
+            look(self.regs.get(rb + r as usize).copied().unwrap_or(0), counts);
         }
         for &p in uses.preds {
-            look(self.preds.get(pb + p as usize).copied().unwrap_or(0));
+            look(self.preds.get(pb + p as usize).copied().unwrap_or(0), 0);
         }
         if worst & 1 == 1 {
             Hazard::Blocked {
@@ -172,7 +176,7 @@ mod tests {
 
     /// One instruction per line; the comments name what each reads and writes.
     const SRC: &str = ".version 9.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\
-        .reg .b32 %r<8>;\n.reg .pred %p<4>;\n\
+        .reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<4>;\n\
         mov.u32 %r1, 7;\n\
         add.u32 %r2, %r1, 1;\n\
         mov.u32 %r1, 3;\n\
@@ -181,6 +185,8 @@ mod tests {
         setp.lt.u32 %p1, %r2, 5;\n\
         @%p1 add.u32 %r6, %r6, 1;\n\
         ld.global.u32 %r3, [256];\n\
+        ld.global.u64 %rd1, [264];\n\
+        ld.global.u32 %r7, [%rd1];\n\
         ret;\n}\n";
     /// PCs of `SRC`'s instructions.
     const MOV_R1: u32 = 0; // writes %r1
@@ -191,6 +197,8 @@ mod tests {
     const SETP: u32 = 5; // reads %r2, writes %p1
     const GUARDED: u32 = 6; // guard %p1, reads and writes %r6
     const LOAD_R3: u32 = 7; // writes %r3
+    const LOAD_RD1: u32 = 8; // writes %rd1
+    const LOAD_THROUGH_RD1: u32 = 9; // address base %rd1, writes %r7
 
     struct Kernel {
         module: Module,
@@ -301,6 +309,22 @@ mod tests {
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 19), blocked(true, 30));
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 20), blocked(false, 30));
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 30), Hazard::None);
+    }
+
+    /// Only an input operand's pending load makes the wait long (GPGPU-Sim's `islongop` on
+    /// `in[]`): a second load of the same register (WAW) and a load through a loaded address
+    /// (its base is `ar1`, not an input) wait just as long, but not as long waits.
+    #[test]
+    fn only_input_operands_make_a_wait_long() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, true);
+        sb.reserve(k.inst(LOAD_RD1), &frame0(), 25, true);
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 5), blocked(true, 20));
+        assert_eq!(k.check(&sb, LOAD_R3, 0, 0, 5), blocked(false, 20));
+        assert_eq!(k.check(&sb, LOAD_THROUGH_RD1, 0, 0, 5), blocked(false, 25));
+        assert_eq!(k.uses.get(0, LOAD_THROUGH_RD1).in_operands, 0);
+        assert_eq!(k.uses.get(0, READ_R1_R3).in_operands, 2);
     }
 
     /// A result of unknown latency reserved `PENDING` (a long load in the memory system)

@@ -450,17 +450,18 @@ mod tests {
         assert_eq!(sm.sched.next_activity(0), 0, "from 0: at once");
     }
 
-    /// A head whose destination is reserved by a load still in the memory system (`PENDING`,
+    /// A head reading a register reserved by a load still in the memory system (`PENDING`,
     /// long) is a data stall until an event, long all the while; once the load's release at 20
     /// is rechecked at 15 it is a short data stall until exactly 20, then a candidate. The
     /// data stall is 2..20: 13 cycles credited at the recheck, 5 more when settled past 20.
     #[test]
     fn a_head_waiting_on_a_released_load_wakes_at_its_ready_cycle() {
-        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;", 32, 0);
+        let (mut b, mut sm) = launched("add.u32 %r2, %r1, 1;\nmov.u32 %r1, %tid.x;", 32, 0);
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
-            // The head (`mov %r1`, issuable from 2) writes a register a load still owns: WAW.
-            let mov = &env.k.module.functions[0].insts[0];
+            // The head (`add`, issuable from 2) reads `%r1`, which a load still owns (reserved
+            // here through the `mov` that writes it).
+            let mov = &env.k.module.functions[0].insts[1];
             sm.timing.sb[0].reserve(mov, &frame0(), PENDING, true);
             sm.set_head(env, WarpSlot(0), 2);
         });
@@ -468,7 +469,7 @@ mod tests {
         assert_eq!(sm.warps.wake[0], PENDING);
         assert_eq!(sm.warps.long_until[0], PENDING);
         b.with_env(1, |env| {
-            let mov = &env.k.module.functions[0].insts[0];
+            let mov = &env.k.module.functions[0].insts[1];
             sm.timing.sb[0].release_at(mov, 0, 0, 20);
             sm.recheck(env, WarpSlot(0), 15);
         });
