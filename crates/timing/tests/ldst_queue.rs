@@ -7,7 +7,7 @@ use common::*;
 use warpsim_core::config::GpuConfig;
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_timing::fetch_policy::RoundRobin;
-use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr};
+use warpsim_timing::policy::{Build, Gto, IssuePolicy, Lrr, Tls};
 use warpsim_timing::{run_timed_with, Launch, PolicyKind, TimingOptions, TimingStats};
 
 /// Uncoalesced global loads (32 accesses per warp), shared-memory traffic between them and a
@@ -91,6 +91,14 @@ fn sleeping_schedulers_change_nothing_with_the_ldst_queue() {
                 (
                     run_with::<Lrr>(&cfg, "lrr", true),
                     run_with::<Lrr>(&cfg, "lrr", false),
+                ),
+            ),
+            // Two-level sleeps while its sets rotate, charging the rotation's data pattern.
+            (
+                "tls",
+                (
+                    run_with::<Tls>(&cfg, "tls", true),
+                    run_with::<Tls>(&cfg, "tls", false),
                 ),
             ),
         ] {

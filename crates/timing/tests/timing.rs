@@ -4,7 +4,8 @@ use common::*;
 use warpsim_timing::classify::Unit;
 use warpsim_timing::ids::WarpSlot;
 use warpsim_timing::policy::{
-    Block, CtaSlots, Events, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView, Tls, WarpSlots,
+    Block, CtaSlots, DataPattern, Events, Gto, IssuePolicy, Issued, Lrr, Oldest, PolicyView,
+    Settled, Tls, WarpSlots,
 };
 use warpsim_timing::PolicyKind;
 
@@ -372,22 +373,27 @@ fn tls_empty_slots_rotate_through_the_active_set() {
 }
 
 /// Two-level scheduling asleep while it rotates: the rotations its next `order` replays
-/// equal those of an `order` every cycle, whatever the number of cycles slept; and it declines
-/// to sleep where a skipped walk's outcome could differ (due warps disagreeing on
-/// `Block::Data` with no kept warp blocked on data) or the rotation is not only due warps
-/// (a pending warp not due).
+/// equal those of an `order` every cycle, whatever the number of cycles slept, and in each
+/// cycle slept through, the data pattern it gave says whether that cycle's walk would have met
+/// a warp blocked on data. It declines to sleep where the rotation is not only due warps (a
+/// pending warp not due).
 #[test]
 fn tls_replays_the_rotations_it_slept_through() {
     let slots: Vec<u16> = (0..10).collect();
-    // (long-dep warps, waiting warps, kept warp blocked on data, sleeps?)
-    let cases: [(&[usize], &[usize], bool, bool); 5] = [
-        (&[1, 3, 4, 5, 6, 7, 8, 9], &[], false, true),
-        (&[], &[1, 3, 4, 5, 6, 7, 8, 9], false, true),
-        (&[1, 3, 4, 5], &[6, 7, 8, 9], false, false),
-        (&[1, 3, 4, 5], &[6, 7, 8, 9], true, true),
-        (&[1, 3, 4, 5, 6, 7, 8], &[], false, false),
+    // (long-dep warps, waiting warps, empty slots, kept warp blocked on data, sleeps?)
+    type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], bool, bool);
+    let cases: [Case; 8] = [
+        (&[1, 3, 4, 5, 6, 7, 8, 9], &[], &[], false, true),
+        (&[], &[1, 3, 4, 5, 6, 7, 8, 9], &[], false, true),
+        (&[1, 3, 4, 5], &[6, 7, 8, 9], &[], false, true),
+        (&[1, 3, 4, 5], &[6, 7, 8, 9], &[], true, true),
+        (&[3, 8], &[1, 4, 5, 9], &[6, 7], false, true),
+        (&[9], &[1, 3, 4, 5, 6, 7, 8], &[], false, true),
+        (&[1, 3], &[], &[4, 5, 6, 7, 8, 9], false, true),
+        (&[1, 3, 4, 5, 6, 7, 8], &[], &[], false, false),
     ];
-    for (long, waiting, kept_data, sleeps) in cases {
+    let mut patterns = 0;
+    for (long, waiting, empty, kept_data, sleeps) in cases {
         let mut v = V::new(10);
         // Warps 0 and 2 are not due: blocked on fetch, or on a short data dependence.
         for s in [0, 2] {
@@ -396,6 +402,7 @@ fn tls_replays_the_rotations_it_slept_through() {
         }
         for &s in long {
             v.long_dep(s, true);
+            v.w.block[s] = Block::Data;
             v.w.wake[s] = 1_000;
             v.w.long_until[s] = 1_000;
         }
@@ -404,6 +411,14 @@ fn tls_replays_the_rotations_it_slept_through() {
             v.w.block[s] = Block::Barrier;
             v.w.wake[s] = u64::MAX;
         }
+        for &s in empty {
+            v.w.set_occupied(WarpSlot::new(s), false);
+        }
+        // The walk's data outcome at `t` over the order `out`.
+        let meets_data = |v: &V, out: &[u16], t: u64| {
+            out.iter()
+                .any(|&s| v.w.block[s as usize] == Block::Data && v.w.wake[s as usize] > t)
+        };
         for slept in 1..30u64 {
             let (mut awake, mut asleep) = (Tls::new(0, 4, &slots), Tls::new(0, 4, &slots));
             let mut out = Vec::new();
@@ -412,16 +427,31 @@ fn tls_replays_the_rotations_it_slept_through() {
                 awake.order(&(), &slots, &v.view_at(t), &mut out);
                 asleep.order(&(), &slots, &v.view_at(t), &mut out);
             }
+            let data_at_11 = meets_data(&v, &out, 11);
+            let settled = asleep.settled(&v.view_at(11));
             assert_eq!(
-                asleep.settled(&v.view_at(11)),
+                settled != Settled::No,
                 sleeps,
-                "{long:?} {waiting:?} {kept_data}"
+                "{long:?} {waiting:?} {empty:?} {kept_data}"
             );
             if !sleeps {
                 break;
             }
+            if let Settled::DataWhen(p) = settled {
+                assert_eq!(p.first, 12);
+                patterns += 1;
+            }
             for t in 12..12 + slept {
                 awake.order(&(), &slots, &v.view_at(t), &mut out);
+                let want = match settled {
+                    Settled::DataWhen(p) => p.at(t),
+                    _ => data_at_11,
+                };
+                assert_eq!(
+                    meets_data(&v, &out, t),
+                    want,
+                    "cycle {t}: {long:?} {waiting:?} {empty:?} {kept_data}"
+                );
             }
             let t = 12 + slept;
             let mut want = Vec::new();
@@ -435,6 +465,29 @@ fn tls_replays_the_rotations_it_slept_through() {
             awake.fetch_order(&(), &slots, &v.view_at(t + 1), &mut want);
             asleep.fetch_order(&(), &slots, &v.view_at(t + 1), &mut out);
             assert_eq!(out, want, "fetch after {slept}");
+        }
+    }
+    // Not vacuous: the mixed cases sleep with a pattern.
+    assert!(patterns >= 3 * 29, "{patterns}");
+}
+
+/// A data pattern counts the cycles of a range that meet data, whole periods and the
+/// wrapped rest alike.
+#[test]
+fn data_pattern_counts_like_cycle_by_cycle() {
+    for period in [1u32, 3, 7, 64] {
+        for bits in [0b1u64, 0b101, 0b1100110, 0xdead_beef_0123_4567] {
+            let p = DataPattern {
+                first: 100,
+                bits,
+                period,
+            };
+            for from in 100..140 {
+                for to in from..from + 150 {
+                    let want = (from..to).filter(|&c| p.at(c)).count() as u64;
+                    assert_eq!(p.count(from, to), want, "{p:?} {from}..{to}");
+                }
+            }
         }
     }
 }

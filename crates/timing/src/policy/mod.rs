@@ -33,6 +33,7 @@ mod order_cache;
 mod pro;
 pub mod registry;
 mod saws;
+mod settled;
 mod tls;
 pub mod view;
 
@@ -46,6 +47,7 @@ pub use oldest::Oldest;
 pub use pro::{Pro, ProCta, ProState};
 pub use registry::{AnyFetch, FetchEntry, IssueEntry, PolicyKind, FETCH, ISSUE};
 pub use saws::{FirstArrival, Saws};
+pub use settled::{DataPattern, Settled};
 pub use tls::Tls;
 pub use view::{Block, CtaSlots, PolicyView, WarpSlots};
 
@@ -171,15 +173,16 @@ pub trait IssuePolicy: Events + Send {
         self.current_order(sh, slots, v, out);
     }
 
-    /// After `order` and a walk that issued nothing: the scheduler may sleep until one of the
-    /// wake-ups of [`IssuePolicy::MAY_SLEEP`] — every `order` call it skips would have
-    /// returned no warp that can issue and left a walk with the same issue-slot outcome, and
-    /// the policy's next `order` or `fetch_order` call brings its state to where the skipped
-    /// calls would have left it. Default: always (`order` without side effects). Two-level,
-    /// whose sets rotate every cycle while an active warp is due for demotion, is settled when
-    /// it can replay those rotations (see `tls.rs`).
-    fn settled(&mut self, _v: &PolicyView) -> bool {
-        true
+    /// After `order` and a walk that issued nothing: whether the scheduler may sleep until one
+    /// of the wake-ups of [`IssuePolicy::MAY_SLEEP`] — every `order` call it skips would have
+    /// returned no warp that can issue, and the policy's next `order` or `fetch_order` call
+    /// brings its state to where the skipped calls would have left it — and what the skipped
+    /// walks' issue-slot outcomes are ([`Settled`]). Default: always, with this walk's outcome
+    /// (`order` without side effects). Two-level, whose sets rotate every cycle while an
+    /// active warp is due for demotion, is settled when it can replay those rotations, and
+    /// says in which of the skipped cycles a warp blocked on data is active (see `tls.rs`).
+    fn settled(&mut self, _v: &PolicyView) -> Settled {
+        Settled::Same
     }
 
     /// The order a fetch policy (critical-fetch-first) reads: [`IssuePolicy::current_order`]

@@ -19,19 +19,26 @@
 //! active set changes only when a warp's occupancy, waiting flag or blocking state does —
 //! each of which wakes a sleeping scheduler — so the scheduler may sleep (`MAY_SLEEP`,
 //! `settled`). While it rotates it may sleep too when the rotation is predictable: every
-//! pending member is due (so only due members cycle through the free active places), and
-//! which are active makes no difference to the walk's issue-slot outcome (see `settled`). The
-//! due members then stay due until a wake-up, so the next `order` (or `fetch_order`) first
-//! replays the rotations of the cycles slept through from the due set saved at sleep: one
-//! step, after which the due members form a cyclic sequence that each further step moves on
-//! by the number of free active places, so the rest is one rotation of it. Every sleeping
-//! scheduler wakes in the cycle a warp's flags change (`Sm::block`), so the saved set is
-//! never stale.
+//! pending member is due, so only due members cycle through the free active places. The due
+//! members then stay due until a wake-up, so the next `order` (or `fetch_order`) first
+//! replays the rotations of the cycles slept through from the due set saved at sleep: the due
+//! members form a cyclic sequence in which each step moves the active window on by the number
+//! of free active places (`due_cycle`), so any number of steps is one rotation of it. Every
+//! sleeping scheduler wakes in the cycle a warp's flags change (`Sm::block`), so the saved set
+//! is never stale. Which due warps are active changes only whether the walk meets a warp
+//! blocked on data (due warps are never candidates, and empty slots are not in the order):
+//! the scoreboard against the idle outcome. Unless an active warp that stays is blocked on
+//! data anyway, `settled` works out that outcome for each cycle of the sleep from the same
+//! cyclic sequence, a pattern with a period of at most 64 cycles that the SM charges
+//! ([`super::Settled::DataWhen`]).
 //!
 //! For critical-fetch-first the order goes on past the active set: the pending FIFO front to
 //! back (occupied slots), the order in which they would be promoted.
 
-use super::{Block, Build, BuildCtx, Events, IssuePolicy, Issued, PolicyView};
+use super::settled::low_bits;
+use super::{
+    Block, Build, BuildCtx, DataPattern, Events, IssuePolicy, Issued, PolicyView, Settled,
+};
 
 /// A scheduler has at most as many warp slots as its SM: the sets below are fixed arrays of
 /// that size and a bit set (no allocation, indices masked).
@@ -51,33 +58,11 @@ struct Ring {
 }
 
 impl Ring {
-    #[inline]
-    fn push_back(&mut self, s: u16) {
-        debug_assert!(self.len < MAX_SLOTS);
-        self.buf[(self.head + self.len) % MAX_SLOTS] = s;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn pop_front(&mut self) -> Option<u16> {
-        if self.len == 0 {
-            return None;
-        }
-        let s = self.buf[self.head % MAX_SLOTS];
-        self.head = (self.head + 1) % MAX_SLOTS;
-        self.len -= 1;
-        Some(s)
-    }
-
     /// The FIFO front to back, as the two pieces of the ring.
     fn slices(&self) -> (&[u16], &[u16]) {
         let head = self.head % MAX_SLOTS;
         let first = self.len.min(MAX_SLOTS - head);
         (&self.buf[head..head + first], &self.buf[..self.len - first])
-    }
-
-    fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        (0..self.len).map(move |i| self.buf[(self.head + i) % MAX_SLOTS])
     }
 }
 
@@ -131,7 +116,8 @@ impl Tls {
                 t.n_active += 1;
                 t.active_bits |= 1 << (s & 63);
             } else {
-                t.pending.push_back(s);
+                t.pending.buf[t.pending.len] = s;
+                t.pending.len += 1;
             }
         }
         t
@@ -145,10 +131,17 @@ impl Tls {
     /// Member `s` is demoted by the next `order` if active (and stays pending otherwise).
     #[inline]
     fn due_for_demotion(s: u16, v: &PolicyView) -> bool {
-        // No branch between the tests (the bit sets are `waiting` and `occupied`; slots are
-        // below 64).
+        Tls::due_test(v)(s)
+    }
+
+    /// [`Tls::due_for_demotion`] at `v`, with what every member's test reads loaded once: no
+    /// branch between the tests (the bit sets are `waiting` and `occupied`; slots are below
+    /// 64).
+    #[inline(always)]
+    fn due_test<'a>(v: &'a PolicyView) -> impl Fn(u16) -> bool + 'a {
         let idle = v.warps.waiting_bits() | !v.warps.occupied_bits();
-        (idle >> s & 1 != 0) | v.long_dep(s)
+        let (long_until, now) = (&v.warps.long_until[..], v.now);
+        move |s| (idle >> (s & 63) & 1 != 0) | (long_until[s as usize] > now)
     }
 
     /// Appends `slots`' occupied ones, in order.
@@ -166,30 +159,33 @@ impl Tls {
     fn rotate(&mut self, due: impl Fn(u16) -> bool) {
         // Both counts are at most `MAX_SLOTS`; saying so lets the indexing go unchecked.
         let (n_active, n) = (self.n_active.min(MAX_SLOTS), self.n.min(MAX_SLOTS));
+        let ring = &mut self.pending;
         let (mut kept, mut bits) = (0, 0u64);
+        let mut back = (ring.head + ring.len) % MAX_SLOTS;
         for i in 0..n_active {
             let s = self.active[i];
             if due(s) {
-                self.pending.push_back(s);
+                ring.buf[back] = s;
+                back = (back + 1) % MAX_SLOTS;
             } else {
                 self.active[kept] = s;
                 kept += 1;
                 bits |= 1 << (s & 63);
             }
         }
-        let mut promoted_due = 0;
-        while kept < n {
-            let Some(s) = self.pending.pop_front() else {
-                break;
-            };
-            self.active[kept] = s;
+        ring.len += n_active - kept;
+        let take = n.saturating_sub(kept).min(ring.len);
+        let (mut front, mut promoted_due) = (ring.head % MAX_SLOTS, 0);
+        for _ in 0..take {
+            let s = ring.buf[front];
+            front = (front + 1) % MAX_SLOTS;
+            self.active[kept % MAX_SLOTS] = s;
             kept += 1;
             let bit = 1 << (s & 63);
             bits |= bit;
-            if due(s) {
-                promoted_due |= bit;
-            }
+            promoted_due |= if due(s) { bit } else { 0 };
         }
+        (ring.head, ring.len) = (front, ring.len - take);
         self.n_active = kept;
         self.promoted_due = promoted_due;
         self.active_bits = bits;
@@ -204,46 +200,146 @@ impl Tls {
         }
     }
 
+    /// Asleep while rotating, with `due` the members due for demotion: the sequence the
+    /// rotations walk (`T`: the FIFO front to back, then the due active members in order), its
+    /// length `l`, and `d`, the active places due members take (those the members that are
+    /// not due leave). The first rotation demotes the due active members to the FIFO's back
+    /// and fills the `d` places from its front: `T[0..d]`; each later one moves that window on
+    /// by `d` around `T`, the FIFO being the rest of `T` after the window.
+    #[inline(always)]
+    fn due_cycle(&self, due: u64) -> ([u16; MAX_SLOTS], usize, usize) {
+        let mut t = [0u16; MAX_SLOTS];
+        let (front, back) = self.pending.slices();
+        let r = front.len() + back.len();
+        t[..front.len()].copy_from_slice(front);
+        t[front.len()..r].copy_from_slice(back);
+        let (mut l, mut kept) = (r, 0);
+        for &s in &self.active[..self.n_active.min(MAX_SLOTS)] {
+            if due >> (s & 63) & 1 != 0 {
+                t[l % MAX_SLOTS] = s;
+                l += 1;
+            } else {
+                kept += 1;
+            }
+        }
+        (t, l, self.n.saturating_sub(kept).min(l))
+    }
+
+    /// Applies the `until - 1 - ordered_at` rotations a sleep skipped at once (see
+    /// [`Tls::due_cycle`]).
     #[inline(never)]
     fn replay(&mut self, until: u64) {
         let due = self.replay_due;
-        let skipped = until - (self.ordered_at + 1);
-        let is_due = |s: u16| due >> s & 1 != 0;
-        self.rotate(is_due);
+        let steps = until - 1 - self.ordered_at;
         self.ordered_at = until - 1;
-        // Now the active set is the members that are not due (in order) followed by `d` due
-        // ones, and every pending member is due. A step moves the cyclic sequence "pending
-        // FIFO, then the active due members" on by `d`: the other `skipped - 1` steps move it
-        // on by `d * (skipped - 1)`.
+        if steps <= 2 {
+            // Cheaper step by step.
+            for _ in 0..steps {
+                self.rotate(|s| due >> (s & 63) & 1 != 0);
+            }
+            return;
+        }
+        let (t, l, d) = self.due_cycle(due);
+        // The members that are not due keep their places, in order.
         let n_active = self.n_active.min(MAX_SLOTS);
-        let d = self.active[..n_active]
-            .iter()
-            .rev()
-            .take_while(|&&s| is_due(s))
-            .count();
-        debug_assert!(self.active[..n_active - d].iter().all(|&s| !is_due(s)));
-        debug_assert!(self.pending.iter().all(is_due));
-        let r = self.pending.len;
-        let l = r + d;
-        if l == 0 {
-            return;
+        let mut kept = 0;
+        for i in 0..n_active {
+            let s = self.active[i];
+            if due >> (s & 63) & 1 == 0 {
+                self.active[kept] = s;
+                kept += 1;
+            }
         }
-        let shift = (d as u64 * (skipped - 1) % l as u64) as usize;
-        if shift == 0 {
-            return;
+        // After `steps` rotations the window starts at `d * (steps - 1)`.
+        let mut at = match l {
+            0 => 0,
+            _ => (d as u64 * (steps - 1) % l as u64) as usize,
+        };
+        for i in 0..l {
+            let s = t[at];
+            at = if at + 1 == l { 0 } else { at + 1 };
+            if i < d {
+                self.active[kept + i] = s;
+            } else {
+                self.pending.buf[i - d] = s;
+            }
         }
-        // The sequence, contiguous: the FIFO (in at most two pieces of its ring), then the
-        // due active members; rotated left by `shift`, and written back in the same places.
-        let mut cycle = [0u16; MAX_SLOTS];
-        let (front, back) = self.pending.slices();
-        cycle[..front.len()].copy_from_slice(front);
-        cycle[front.len()..r].copy_from_slice(back);
-        cycle[r..l].copy_from_slice(&self.active[n_active - d..n_active]);
-        cycle[..l].rotate_left(shift);
-        self.pending.head = 0;
-        self.pending.buf[..r].copy_from_slice(&cycle[..r]);
-        self.active[n_active - d..n_active].copy_from_slice(&cycle[r..l]);
+        self.n_active = kept + d;
+        (self.pending.head, self.pending.len) = (0, l - d);
+        self.promoted_due = slot_set(&self.active[kept..kept + d]);
+        self.active_bits = slot_set(&self.active[..kept + d]);
     }
+}
+
+impl Tls {
+    /// Asleep while rotating (`replay_due` set): in which of the cycles after this one the
+    /// active set holds a resident due warp blocked on data, or `None` when that is the same
+    /// in every cycle as in this one. The first rotation makes the FIFO all due members
+    /// (pending then demoted, `T`) and takes the `d` free active places from its front; each
+    /// later one moves that window on by `d` around `T`, so the cycles repeat
+    /// with period `l / gcd(d, l)`, `l = |T|` at most 64 (see [`Tls::due_cycle`]).
+    fn data_pattern(&self, v: &PolicyView) -> Option<DataPattern> {
+        let due = self.replay_due;
+        let data_warps = {
+            let mut bits = 0u64;
+            let mut m = due & v.warps.occupied_bits();
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if v.warps.block[s] == Block::Data && v.warps.wake[s] > v.now {
+                    bits |= 1 << s;
+                }
+            }
+            bits
+        };
+        if data_warps == 0 {
+            // No due warp adds data blocking, whichever are active (and none did now).
+            return None;
+        }
+        // `T` as positions: bit i set when its i-th member is blocked on data.
+        let (t, l, d) = self.due_cycle(due);
+        let t_bits = t[..l]
+            .iter()
+            .enumerate()
+            .fold(0u64, |b, (i, &s)| b | (data_warps >> (s & 63) & 1) << i);
+        let (l, d) = (l as u32, d as u32);
+        let now_data = self.active_bits & data_warps != 0;
+        if d == 0 || d == l {
+            // Nothing rotates, or every due member is active in every cycle.
+            return (now_data != (d == l)).then_some(DataPattern {
+                first: v.now + 1,
+                bits: (d == l) as u64,
+                period: 1,
+            });
+        }
+        let period = l / gcd(d, l);
+        let mut bits = 0u64;
+        for j in 0..period {
+            // Positions `d*j .. d*j + d` of `T`, around its end.
+            let start = d * j % l;
+            let rotated = if start == 0 {
+                t_bits
+            } else {
+                (t_bits >> start | t_bits << (l - start)) & low_bits(l)
+            };
+            bits |= ((rotated & low_bits(d) != 0) as u64) << j;
+        }
+        if bits == if now_data { low_bits(period) } else { 0 } {
+            return None;
+        }
+        Some(DataPattern {
+            first: v.now + 1,
+            bits,
+            period,
+        })
+    }
+}
+
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 impl Build for Tls {
@@ -262,25 +358,23 @@ impl IssuePolicy for Tls {
         Tls::occupied_of(self.active(), v, out);
     }
 
-    fn settled(&mut self, v: &PolicyView) -> bool {
+    fn settled(&mut self, v: &PolicyView) -> Settled {
         // The members `order` kept were checked not due; only a promoted one can be (the
         // walk that followed changed no warp's state, or something issued and nobody asks).
         if self.promoted_due == 0 {
-            return true;
+            return Settled::Same;
         }
         // Rotating. Replayable when every pending member is due (then only due members
-        // rotate). The walk's outcome must not depend on which due members are active: empty
-        // slots are not in the order, and due warps are never candidates (waiting, or blocked
-        // on a load until their wake cycle), so they only add `Block::Data` to it — the same
-        // whichever are active when all due warps agree on it, or when a non-due active warp
-        // is already blocked on data.
+        // rotate). Due warps are never candidates (waiting, or blocked on a load until their
+        // wake cycle), and empty slots are not in the order, so which due members are active
+        // decides only whether the walk meets a warp blocked on data: not at all when a kept
+        // active warp already is, else as `data_pattern` works out.
         let (active, mut due) = (self.active_bits, self.promoted_due);
         debug_assert!(self.active().iter().all(|&s| active >> s & 1 != 0));
         debug_assert!(self
             .active()
             .iter()
             .all(|&s| Tls::due_for_demotion(s, v) == (due >> s & 1 != 0)));
-        let occupied = v.warps.occupied_bits();
         let mut kept_data = false;
         let mut m = active & !due;
         while m != 0 {
@@ -290,30 +384,23 @@ impl IssuePolicy for Tls {
         }
         // A pending warp that is resident and not waiting must be blocked on a load.
         let pending = self.members & !active;
-        let mut m = pending & occupied & !v.warps.waiting_bits();
+        let mut m = pending & v.warps.occupied_bits() & !v.warps.waiting_bits();
         while m != 0 {
             let s = m.trailing_zeros() as u16;
             m &= m - 1;
             if !v.long_dep(s) {
-                return false;
+                return Settled::No;
             }
         }
         due |= pending;
-        if !kept_data {
-            let (mut data, mut other) = (false, false);
-            let mut m = due & occupied;
-            while m != 0 {
-                let s = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let d = v.warps.block[s] == Block::Data;
-                (data, other) = (data | d, other | !d);
-            }
-            if data && other {
-                return false;
-            }
-        }
         self.replay_due = due;
-        true
+        if kept_data {
+            return Settled::Same;
+        }
+        match self.data_pattern(v) {
+            Some(p) => Settled::DataWhen(p),
+            None => Settled::Same,
+        }
     }
 
     fn fetch_order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
@@ -350,7 +437,7 @@ impl IssuePolicy for Tls {
     fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         self.catch_up(v.now);
         self.replay_due = 0;
-        self.rotate(|s| Tls::due_for_demotion(s, v));
+        self.rotate(Tls::due_test(v));
         self.ordered_at = v.now;
         out.clear();
         Tls::occupied_of(self.active(), v, out);

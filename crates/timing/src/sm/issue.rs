@@ -18,7 +18,9 @@ use crate::classify::{Pipe, Unit};
 use crate::fetch_policy::FetchPolicy;
 use crate::ids::{CtaSlot, SchedId, WarpSlot};
 use crate::policy::Events as _;
-use crate::policy::{Block, Build, BuildCtx, IssueOrders, IssuePolicy, Issued, SmState as _};
+use crate::policy::{
+    Block, Build, BuildCtx, DataPattern, IssueOrders, IssuePolicy, Issued, Settled, SmState as _,
+};
 use crate::reg_use::RegUse;
 use crate::stats::{IssueEvent, IssueSlots};
 use std::cmp::Reverse;
@@ -54,6 +56,11 @@ pub(crate) struct Schedulers<P: IssuePolicy> {
     ldst_waiting: bool,
     /// This cycle's issue-slot outcome per scheduler (also what a sleeping one charges).
     outcome: Vec<Slot>,
+    /// Per scheduler asleep with a scoreboard or idle outcome: in which cycles it charges the
+    /// scoreboard outcome rather than idle, when its policy said ([`Settled::DataWhen`]).
+    data_pattern: Vec<Option<DataPattern>>,
+    /// How many of `data_pattern` are set (none: every scheduler charges its outcome).
+    data_patterns: usize,
     /// Warps that were ready this cycle but found their unit busy (warp-sharing candidates).
     blocked_ready: Vec<u16>,
 }
@@ -98,6 +105,8 @@ impl<P: IssuePolicy> Schedulers<P> {
             unit_stalled: (0..s).map(|_| Vec::with_capacity(n)).collect(),
             ldst_waiting: false,
             outcome: vec![Slot::Idle; s],
+            data_pattern: vec![None; s],
+            data_patterns: 0,
             blocked_ready: Vec::with_capacity(n),
         }
     }
@@ -221,8 +230,14 @@ impl<P: IssuePolicy> Schedulers<P> {
         self.blocked_ready = warps;
     }
 
-    /// Charges this cycle's outcome of each scheduler, `n` times (`n` > 1: cycles slept).
-    pub fn count_outcomes(&mut self, n: u64) {
+    /// Charges each scheduler's outcome for the cycles `from .. to` (more than one: cycles
+    /// slept through): its last walk's, or where that met no busy unit, its data pattern's.
+    #[inline]
+    pub fn count_outcomes(&mut self, from: u64, to: u64) {
+        let n = to - from;
+        if self.data_patterns != 0 {
+            return self.count_with_patterns(from, to);
+        }
         for (c, o) in self.slots.iter_mut().zip(&self.outcome) {
             match o {
                 Slot::Issued => c.issued += n,
@@ -231,6 +246,54 @@ impl<P: IssuePolicy> Schedulers<P> {
                 Slot::Idle => c.idle += n,
             }
         }
+    }
+
+    /// [`Schedulers::count_outcomes`] while a scheduler sleeps with a data pattern: the walk's
+    /// own cycle (`first - 1`) keeps its outcome, the others follow the pattern.
+    #[inline(never)]
+    fn count_with_patterns(&mut self, from: u64, to: u64) {
+        let n = to - from;
+        for ((c, o), p) in self
+            .slots
+            .iter_mut()
+            .zip(&self.outcome)
+            .zip(&self.data_pattern)
+        {
+            let (own, data) = match (o, p) {
+                (Slot::Issued, _) => {
+                    c.issued += n;
+                    continue;
+                }
+                (Slot::Pipeline, _) => {
+                    c.pipeline += n;
+                    continue;
+                }
+                (_, None) => (n, 0),
+                (_, Some(p)) if n == 1 => match from.checked_sub(p.first) {
+                    None => (1, 0),
+                    Some(_) => (0, p.at(from) as u64),
+                },
+                (_, Some(p)) => {
+                    let own = p.first.clamp(from, to) - from;
+                    (own, p.count(from + own, to))
+                }
+            };
+            if *o == Slot::Scoreboard {
+                c.scoreboard += own;
+            } else {
+                c.idle += own;
+            }
+            c.scoreboard += data;
+            c.idle += n - own - data;
+        }
+    }
+
+    /// Scheduler `k`'s data pattern while it sleeps (`None`: awake, or its outcome holds).
+    #[inline]
+    fn set_data_pattern(&mut self, k: SchedId, p: Option<DataPattern>) {
+        let was = self.data_pattern[k].is_some() as usize;
+        self.data_patterns = self.data_patterns + p.is_some() as usize - was;
+        self.data_pattern[k] = p;
     }
 }
 
@@ -303,11 +366,23 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             None => Slot::Idle,
         };
         self.sched.wake[k] = 0;
-        if P::MAY_SLEEP
+        self.sched.set_data_pattern(k, None);
+        let settled = if P::MAY_SLEEP
             && picked.is_none()
             && (!any_struct || self.waits_for_memory_stage(k))
-            && self.sched.policies[k].settled(&view!(self, now, env.all_dispatched))
         {
+            self.sched.policies[k].settled(&view!(self, now, env.all_dispatched))
+        } else {
+            Settled::No
+        };
+        if settled != Settled::No {
+            if let Settled::DataWhen(p) = settled {
+                // Only an outcome decided by data blocking follows the pattern: busy units
+                // (pipeline) decide it whatever the rotation does.
+                if !any_struct {
+                    self.sched.set_data_pattern(k, Some(p));
+                }
+            }
             // No candidate could issue: nothing changes before one of the other warps' wake
             // cycle or an event, which lowers `Schedulers::wake` through `block` — or, when the
             // candidates wait for the LD/ST unit, the memory stage freeing it.

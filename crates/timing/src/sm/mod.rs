@@ -397,7 +397,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if self.shape.share_warps {
             self.share_stage(env, now)?;
         }
-        self.sched.count_outcomes(1);
+        self.sched.count_outcomes(now, now + 1);
         self.fetch_stage(env, now);
         Ok(())
     }

@@ -2,9 +2,9 @@
 //! itself before some later cycle is not visited until then.
 //!
 //! Invariant: sleeping changes no statistic. A sleeping SM's only per-cycle effect would have
-//! been its schedulers' issue-slot outcomes, all repeating the last walk's (no scheduler issued
-//! or stalled on a unit, or it would not sleep); those are credited for every cycle slept
-//! through when it wakes. Everything that could wake it early comes from outside — a reply in
+//! been its schedulers' issue-slot outcomes, each repeating the last walk's or following the
+//! data pattern its policy gave (no scheduler issued or stalled on a unit, or it would not
+//! sleep); those are credited for every cycle slept through when it wakes. Everything that could wake it early comes from outside — a reply in
 //! the interconnect for it (the run loop asks `MemSystem::next_reply` every cycle), a CTA
 //! launched on it, the last CTA dispatched — and each of those wakes it first.
 
@@ -52,7 +52,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
     /// sleeping scheduler charges its issue-slot outcome for every skipped cycle (stall cycles
     /// are credited per interval anyway).
     pub fn skip(&mut self, from: u64, to: u64) {
-        self.sched.count_outcomes(to.saturating_sub(from));
+        self.sched.count_outcomes(from, to.max(from));
     }
 
     /// After cycle `now`: sleeps until the SM's next activity if that is later than the next
