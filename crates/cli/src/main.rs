@@ -84,6 +84,11 @@ enum Command {
         /// log on. Open it at ui.perfetto.dev or chrome://tracing.
         #[arg(long, value_name = "FILE.json")]
         trace: Option<PathBuf>,
+        /// Write every issued warp instruction of the timed launches to FILE.csv (launch,
+        /// kernel, cycle, sm, scheduler, slot, warp, pc): the issue order, to set beside
+        /// GPGPU-Sim's `WARP_SCHEDULER` trace. Timing mode; one row per warp instruction.
+        #[arg(long, value_name = "FILE.csv")]
+        issue_trace: Option<PathBuf>,
         /// Timing mode: a progress line on stderr every 2 s (cycles, IPC, CTAs done, warp
         /// instructions/s); on by default when stderr is a terminal.
         #[arg(long)]
@@ -330,12 +335,20 @@ fn model_or_exit(a: &ModelArgs) -> Result<Model, u8> {
     Ok(model)
 }
 
-/// [`model_or_exit`] with `--trace` applied (the event log on, timing mode required).
-fn traced_model_or_exit(a: &ModelArgs, trace: Option<PathBuf>) -> Result<Model, u8> {
+/// [`model_or_exit`] with `--trace` and `--issue-trace` applied (the event log or the issue
+/// record on, timing mode required).
+fn traced_model_or_exit(
+    a: &ModelArgs,
+    trace: Option<PathBuf>,
+    issue_trace: Option<PathBuf>,
+) -> Result<Model, u8> {
     let model = model_or_exit(a)?;
     let mut model =
         trace_out::enable(model, trace.as_deref()).map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
+    trace_out::needs_timing(&model, "--issue-trace", issue_trace.as_deref())
+        .map_err(|e| exit::fail(exit::BAD_INPUT, e))?;
     model.trace = trace;
+    model.issue_trace = issue_trace;
     Ok(model)
 }
 
@@ -366,13 +379,14 @@ fn run(command: Command) -> Result<u8, u8> {
             max_warp_instructions,
             json,
             trace,
+            issue_trace,
             progress,
             model,
             ..
         } => run::run_manifest(
             &path,
             max_warp_instructions,
-            &watched(traced_model_or_exit(&model, trace)?, progress),
+            &watched(traced_model_or_exit(&model, trace, issue_trace)?, progress),
             json,
         ),
         Command::Run {
@@ -381,6 +395,7 @@ fn run(command: Command) -> Result<u8, u8> {
             max_warp_instructions,
             json,
             trace,
+            issue_trace,
             progress,
             model,
             ..
@@ -388,7 +403,7 @@ fn run(command: Command) -> Result<u8, u8> {
             &name,
             size,
             max_warp_instructions,
-            &watched(traced_model_or_exit(&model, trace)?, progress),
+            &watched(traced_model_or_exit(&model, trace, issue_trace)?, progress),
             json,
         ),
         Command::Run { .. } => unreachable!("clap requires a manifest or --workload"),

@@ -131,6 +131,9 @@ pub struct Model {
     pub stats: Option<PathBuf>,
     /// `--trace FILE.json` (`run` only; set after [`Model::resolve`], with the event log on).
     pub trace: Option<PathBuf>,
+    /// `--issue-trace FILE.csv` (`run` only; set after [`Model::resolve`]): every issued warp
+    /// instruction is recorded.
+    pub issue_trace: Option<PathBuf>,
     /// `--synccheck`: barriers completing without exited threads are errors.
     pub synccheck: bool,
     /// `--threads`: threads stepping the SMs of each cycle (timing mode).
@@ -178,6 +181,7 @@ impl Model {
             synccheck: a.synccheck,
             threads: a.threads as usize,
             trace: None,
+            issue_trace: None,
             watch: None,
         })
     }
@@ -205,6 +209,7 @@ impl Model {
                 engine.set_max_cycles(self.max_cycles);
                 engine.set_threads(self.threads);
                 engine.set_event_log(self.event_log);
+                engine.set_trace_issue(self.issue_trace.is_some());
                 engine.set_cta_order_log(self.cta_order_log);
                 engine.set_watch(self.watch.map(crate::interrupt::watch));
                 let mut dev = Device::with_options(device_options_for(&self.config, base));

@@ -131,12 +131,8 @@ pub fn run_manifest(
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
-    if let Some(trace) = &model.trace {
-        match crate::trace_out::write(trace, &rows) {
-            Ok(()) if !json => eprintln!("trace: {}", trace.display()),
-            Ok(()) => {}
-            Err(e) => return exit::fail(exit::BAD_INPUT, e),
-        }
+    if let Err(e) = crate::trace_out::write_requested(model, &rows, json) {
+        return exit::fail(exit::BAD_INPUT, e);
     }
     match result {
         Ok((reports, buffers)) => {

@@ -102,12 +102,8 @@ pub fn run_one(
             Err(e) => return exit::fail(exit::BAD_INPUT, e),
         }
     }
-    if let Some(trace) = &model.trace {
-        match crate::trace_out::write(trace, &run.rows) {
-            Ok(()) if !json => eprintln!("trace: {}", trace.display()),
-            Ok(()) => {}
-            Err(e) => return exit::fail(exit::BAD_INPUT, e),
-        }
+    if let Err(e) = crate::trace_out::write_requested(model, &run.rows, json) {
+        return exit::fail(exit::BAD_INPUT, e);
     }
     let totals = Totals::of(&run.rows);
     match run.result {

@@ -508,6 +508,42 @@ fn trace_is_nested_trace_event_json() {
     assert_contains(&r, "--trace");
 }
 
+/// `--issue-trace`: one CSV row per issued warp instruction (as many as the summary's issued
+/// slots), each naming its launch, kernel, cycle, SM, scheduler, slot, warp and PC, cycles in
+/// order per SM; refused in functional mode.
+#[test]
+fn issue_trace_has_a_row_per_issued_instruction() {
+    let dir = scratch("issue-trace");
+    let file = dir.join("sub/issues.csv");
+    let args = ["run", "--workload", "matmul", "--json", "--issue-trace"];
+    let r = warpsim(&[&args[..], &[file.to_str().unwrap()]].concat(), &data());
+    assert_code(&r, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("launch,kernel,cycle,sm,scheduler,slot,warp,pc")
+    );
+    let mut last: std::collections::BTreeMap<u64, u64> = Default::default();
+    let mut rows = 0u64;
+    for row in csv::Reader::from_reader(text.as_bytes()).records() {
+        let row = row.unwrap();
+        assert_eq!(&row[0], "0");
+        assert!(row[1].starts_with("matmulTiled("), "{row:?}");
+        let (cycle, sm): (u64, u64) = (row[2].parse().unwrap(), row[3].parse().unwrap());
+        assert!(last.insert(sm, cycle).unwrap_or(0) <= cycle, "{row:?}");
+        rows += 1;
+    }
+    assert_eq!(rows, v["issue"]["issued"].as_u64().unwrap());
+    let r = warpsim(
+        &[&args[..], &[file.to_str().unwrap(), "--mode", "functional"]].concat(),
+        &data(),
+    );
+    assert_code(&r, 2);
+    assert_contains(&r, "--issue-trace");
+}
+
 #[test]
 fn list_policies_and_configs() {
     let r = warpsim(&["list", "policies"], &data());

@@ -561,7 +561,7 @@ fn other_instructions_latency_is_checked_and_optional_in_a_file() {
 /// table lacks is an error naming the valid ones.
 #[test]
 fn policy_tables_default_once_and_resolve_in_full() {
-    use warpsim_core::config::{CffMerge, PolicyParams, PRESETS};
+    use warpsim_core::config::{CffMerge, LongMarks, PolicyParams, PRESETS};
     for (name, text) in PRESETS {
         assert!(
             !text.contains("\n[policy"),
@@ -597,10 +597,19 @@ fn policy_tables_default_once_and_resolve_in_full() {
     match GpuConfig::load_with("gtx480", &["policy.tls.size=4".into()]).unwrap_err() {
         ConfigError::UnknownKey { key, valid } => {
             assert_eq!(key, "policy.tls.size");
-            assert_eq!(valid, ["policy.tls.active"]);
+            assert_eq!(valid, ["policy.tls.active", "policy.tls.long_marks"]);
         }
         e => panic!("{e:?}"),
     }
+    // An enumerated key: the value is checked and the valid ones named.
+    let e = GpuConfig::load_with("gtx480", &["policy.tls.long_marks=always".into()]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("policy.tls.long_marks") && text.contains("`sticky` or `pending`"),
+        "{text}"
+    );
+    let c = GpuConfig::load_with("gtx480", &["policy.tls.long_marks=pending".into()]).unwrap();
+    assert_eq!(c.policy.tls.long_marks, LongMarks::Pending);
     let e = GpuConfig::load_with("gtx480", &["policy.tls.active=65".into()]).unwrap_err();
     assert!(e.to_string().contains("65 is out of range 1..=64"), "{e}");
     let small = [

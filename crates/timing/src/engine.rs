@@ -77,6 +77,12 @@ impl TimingEngine {
         self.options.event_log = on;
     }
 
+    /// Records every issued warp instruction in each launch's `TimingStats::issue_trace`
+    /// (memory grows with the instructions; for comparing issue order with another simulator).
+    pub fn set_trace_issue(&mut self, on: bool) {
+        self.options.trace_issue = on;
+    }
+
     /// Also logs the policy's CTA order on each SM whenever it changes (policies that keep
     /// one: `pro`, `mwf-*`, `saws`), for `analysis::cta_order_table`; turns the event log on with it.
     pub fn set_cta_order_log(&mut self, on: bool) {

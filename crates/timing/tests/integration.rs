@@ -34,5 +34,6 @@ mod tensor_refused;
 mod tensor_timing;
 mod texture;
 mod timing;
+mod tls_marks;
 mod turing;
 mod volta;

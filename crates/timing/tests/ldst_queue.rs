@@ -150,8 +150,16 @@ fn sleeping_schedulers_change_nothing_with_the_ldst_queue() {
 #[test]
 fn two_level_asleep_charges_what_a_walk_every_cycle_would() {
     let src = mixed_waits_src();
-    for preset in ["gtx480", "titanx-pascal"] {
-        let cfg = GpuConfig::load_with(preset, &["gpu.num_sms=2".into()]).unwrap();
+    // With GPGPU-Sim's sticky long-operation marks (the default) a due warp may be a
+    // candidate too (`policy.tls.long_marks`).
+    for (preset, marks) in [
+        ("gtx480", "sticky"),
+        ("gtx480", "pending"),
+        ("titanx-pascal", "sticky"),
+        ("titanx-pascal", "pending"),
+    ] {
+        let marks = format!("policy.tls.long_marks={marks}");
+        let cfg = GpuConfig::load_with(preset, &["gpu.num_sms=2".into(), marks]).unwrap();
         // Full SMs, then one CTA of three warps per SM (most slots empty).
         for shape in [(12, 256), (2, 96)] {
             let (a, out_a) = run_src::<Tls>(&src, shape, &cfg, "tls", true);

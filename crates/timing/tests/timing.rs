@@ -557,6 +557,11 @@ fn synccheck_reports_like_functional_mode() {
 /// One scheduler, `warps` warps of one CTA, each running `n` independent adds (no scoreboard
 /// stalls) with a deep I-buffer; returns the issuing warps' ages in issue order.
 fn issue_sequence(policy: &str, warps: u32, n: usize) -> Vec<u64> {
+    issue_sequence_with(policy, warps, n, &[])
+}
+
+/// [`issue_sequence`] with config overrides `extra`.
+fn issue_sequence_with(policy: &str, warps: u32, n: usize, extra: &[&str]) -> Vec<u64> {
     let (policy, tls) = PolicyKind::parse(policy).unwrap();
     let mut o: Vec<String> = vec![
         "sm.schedulers=1".into(),
@@ -565,6 +570,7 @@ fn issue_sequence(policy: &str, warps: u32, n: usize) -> Vec<u64> {
         "gpu.num_sms=1".into(),
     ];
     o.extend(tls);
+    o.extend(extra.iter().map(|x| x.to_string()));
     let cfg = warpsim_core::config::GpuConfig::load_with("gtx480", &o).unwrap();
     let body: String = (0..n)
         .map(|i| format!("add.s32 %r{}, %r2, {i};\n", 10 + i % 60))
@@ -629,7 +635,7 @@ fn oldest_prefers_the_lowest_dynamic_id_in_the_model() {
 
 #[test]
 fn tls_issues_only_from_its_active_set_in_the_model() {
-    let seq = issue_sequence("tls:2", 6, 30);
+    let seq = issue_sequence_with("tls:2", 6, 30, &["policy.tls.long_marks=pending"]);
     // Each warp's first instruction loads a kernel parameter, which the next one reads: a
     // long operation (GPGPU-Sim's scoreboard counts parameter loads), so each warp is demoted
     // after one issue and the first six issues visit every warp once.
@@ -643,6 +649,29 @@ fn tls_issues_only_from_its_active_set_in_the_model() {
     let first45 = rest.iter().position(|&a| a >= 4).unwrap();
     let last23 = rest.iter().rposition(|&a| a == 2 || a == 3).unwrap();
     assert!(last23 < first45, "{seq:?}");
+}
+
+/// With GPGPU-Sim's sticky long-operation marks (the default) the parameter's register stays
+/// marked after its constant-cache miss is back (the loads merged into one miss, written back
+/// through the LD/ST unit's port), so at the `cvta` that reads it every warp is due again and
+/// issues it only in a cycle that promotes it: the set that then runs to the end is another
+/// than under `pending` (warps 0 and 5, not 0 and 1).
+#[test]
+fn tls_keeps_demoting_a_reader_of_a_loaded_register_in_the_model() {
+    let seq = issue_sequence("tls:2", 6, 30);
+    assert_eq!(seq[..6], [0, 1, 2, 3, 4, 5], "{seq:?}");
+    let pending = issue_sequence_with("tls:2", 6, 30, &["policy.tls.long_marks=pending"]);
+    assert_eq!(pending[6..8], [0, 1], "{pending:?}");
+    let second = |w: u64| {
+        seq.iter()
+            .enumerate()
+            .filter(|x| *x.1 == w)
+            .nth(1)
+            .unwrap()
+            .0
+    };
+    assert!(second(5) < second(1), "{seq:?}");
+    assert_ne!(seq, pending);
 }
 
 #[test]

@@ -99,13 +99,16 @@ mod tests {
             PolicyParams::keys("cff"),
             ["policy.cff.merge", "policy.cff.eligibility"]
         );
-        assert_eq!(PolicyParams::keys("tls"), ["policy.tls.active"]);
+        assert_eq!(
+            PolicyParams::keys("tls"),
+            ["policy.tls.active", "policy.tls.long_marks"]
+        );
         assert!(PolicyParams::keys("nope").is_empty());
         let every: usize = PolicyParams::default_table()
             .keys()
             .map(|t| PolicyParams::keys(t).len())
             .sum();
-        assert_eq!(every, 6);
+        assert_eq!(every, 7);
     }
 }
 
@@ -192,11 +195,41 @@ pub enum CffMerge {
 pub struct TlsParams {
     /// Warps in each scheduler's active set (`--policy tls:N` sets it too).
     pub active: u32,
+    /// Which warps count as waiting on a long-latency operation (demoted).
+    pub long_marks: LongMarks,
 }
 
 impl Default for TlsParams {
     fn default() -> Self {
-        TlsParams { active: 6 }
+        TlsParams {
+            active: 6,
+            long_marks: LongMarks::default(),
+        }
+    }
+}
+
+/// When two-level scheduling demotes a warp for a long-latency dependence: its next
+/// instruction reads, through an input operand, a register that a global, local, parameter or
+/// texture load (or an atomic) wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LongMarks {
+    /// GPGPU-Sim's rule (`Scoreboard::islongop`): a register stays marked after the load's
+    /// data is back, until a later result that is not such a load is written to it, and for
+    /// the next warps in the slot; a constant-cache hit clears the mark.
+    #[default]
+    Sticky,
+    /// Only while the load is outstanding (what the two-level papers describe).
+    Pending,
+}
+
+impl LongMarks {
+    /// The name a config file uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            LongMarks::Sticky => "sticky",
+            LongMarks::Pending => "pending",
+        }
     }
 }
 

@@ -163,6 +163,9 @@ pub trait IssuePolicy: Events + Send {
     /// [`IssuePolicy::fetch_first`] finds its warp without building the whole fetch order:
     /// a fetch policy asks it for each pick rather than keeping the order.
     const FETCH_FIRST: bool = false;
+    /// The policy reads `PolicyView::long_dep` (two-level scheduling): the SM then keeps
+    /// `WarpSlots::long_until` as `policy.tls.long_marks` says.
+    const READS_LONG_DEP: bool = false;
 
     /// The priority order this scheduler would use now, without changing any state.
     fn current_order(&self, sh: &Self::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>);

@@ -352,6 +352,7 @@ impl Build for Tls {
 impl IssuePolicy for Tls {
     type Shared = ();
     const FETCH_FIRST: bool = true;
+    const READS_LONG_DEP: bool = true;
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
@@ -382,13 +383,16 @@ impl IssuePolicy for Tls {
             m &= m - 1;
             kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
         }
-        // A pending warp that is resident and not waiting must be blocked on a load.
+        // A pending warp that is resident and not waiting must be long dependent. With
+        // sticky long marks (`policy.tls.long_marks`) a due warp may be a candidate as well
+        // (its load's data back, the register still marked): whether it issues then depends
+        // on the cycle that promotes it, which the replay does not follow.
         let pending = self.members & !active;
-        let mut m = pending & v.warps.occupied_bits() & !v.warps.waiting_bits();
+        let mut m = (pending & !v.warps.waiting_bits() | due) & v.warps.occupied_bits();
         while m != 0 {
             let s = m.trailing_zeros() as u16;
             m &= m - 1;
-            if !v.long_dep(s) {
+            if !v.long_dep(s) && due >> s & 1 == 0 || v.candidate(s) {
                 return Settled::No;
             }
         }

@@ -12,7 +12,7 @@
 use super::collectors::Reads;
 use super::mem_plan::{Access, AtIssue, Plan};
 use super::memory::AccKind;
-use super::scoreboard::PENDING;
+use super::scoreboard::{Write, PENDING};
 use super::{Env, Shape, Slot, Sm};
 use crate::classify::{Pipe, Unit};
 use crate::fetch_policy::FetchPolicy;
@@ -32,7 +32,7 @@ use warpsim_core::exec::grid::fault_error;
 use warpsim_core::exec::memory::GlobalMemory;
 use warpsim_core::exec::step::step;
 use warpsim_core::exec::warp::{Frame, WarpState, WARP_SIZE};
-use warpsim_core::ir::{Inst, Op};
+use warpsim_core::ir::{Inst, Op, Space};
 
 /// The warp schedulers of one SM: each one's policy, its issue-slot outcome and counters,
 /// and when it may sleep. Its state is its own: the rest of the SM wakes schedulers, lends the
@@ -386,13 +386,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             // No candidate could issue: nothing changes before one of the other warps' wake
             // cycle or an event, which lowers `Schedulers::wake` through `block` — or, when the
             // candidates wait for the LD/ST unit, the memory stage freeing it.
-            let mut wake = u64::MAX;
-            for &s in &self.shape.sched_slots[k] {
-                if self.warps.occupied()[s as usize] && self.warps.wake[s as usize] > now {
-                    wake = wake.min(self.warps.wake[s as usize]);
-                }
-            }
-            self.sched.wake[k] = wake;
+            self.sched.wake[k] = self.sleep_until(k, now);
         }
         let Some((s, u)) = picked else { return Ok(()) };
         let first = self.warps.head_unit[s];
@@ -603,7 +597,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             Plan::Sync(access) => self.book_sync(&issuing, access, now),
             Plan::Async { kind, long } => {
-                self.book_async(&issuing, kind, long, pc);
+                self.book_async(&issuing, kind, long, pc, now);
                 read
             }
         };
@@ -662,6 +656,24 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             };
             fault_error(k, cta, wi, f).into()
         })
+    }
+
+    /// The cycle a sleeping scheduler `k` walks again by itself (after `now`): the first wake
+    /// cycle of its warps, or for a policy that reads `long_dep` the end of a warp's long
+    /// wait (a sticky long-operation mark erased by a result, `Sm::mark_long`) if earlier.
+    #[inline]
+    fn sleep_until(&self, k: SchedId, now: u64) -> u64 {
+        let mut wake = u64::MAX;
+        for &s in &self.shape.sched_slots[k] {
+            let s = s as usize;
+            if self.warps.occupied()[s] && self.warps.wake[s] > now {
+                wake = wake.min(self.warps.wake[s]);
+            }
+            if P::READS_LONG_DEP && self.warps.long_until[s] > now {
+                wake = wake.min(self.warps.long_until[s]);
+            }
+        }
+        wake
     }
 
     /// Records the issue in the trace, when tracing.
@@ -728,16 +740,17 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         } else {
             self.book_alu(i, access, now)
         };
+        let write = sync_write(i);
         if let Some(inst) = i.inst {
             if !matches!(inst.op, Op::St | Op::Sust) {
-                self.timing.sb[s].reserve(inst, &i.frame, ready, false);
+                self.timing.sb[s].reserve(inst, &i.frame, ready, write, now);
             }
         }
         self.timing.sb[s].fit(i.regs, i.preds);
         if let Some(inst) = i.inst {
             if inst.op == Op::Tensor {
                 let rb = i.frame.reg_base / WARP_SIZE;
-                self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, ready, false);
+                self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, ready, write, now);
             }
         }
         self.collectors.book_writes(i.uses.bank_dsts, s, now, ready);
@@ -807,31 +820,53 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             hold: access.occupancy.max(1) - 1,
         };
         self.mem.fixed_line();
-        self.book_async(i, kind, false, pc);
+        self.book_async(i, kind, false, pc, now);
         i.read
     }
 
     /// Books a memory instruction whose lines the plan staged: registers pending until the
     /// memory stage releases them, the accesses handed to LD/ST instance `i.unit`.
-    fn book_async(&mut self, i: &Issuing, kind: AccKind, long: bool, pc: u32) {
+    fn book_async(&mut self, i: &Issuing, kind: AccKind, long: bool, pc: u32, now: u64) {
         let s = i.slot;
         let inst = i.inst.expect("a memory plan has its instruction");
         // A `wmma.store` has no destination either (`RegUse::dsts` is empty for it).
         let release = !matches!(inst.op, Op::St | Op::Sust)
             && (inst.op != Op::Tensor || !i.uses.dsts().is_empty());
+        let write = Write {
+            long,
+            clears: false,
+        };
         if release {
-            self.timing.sb[s].reserve(inst, &i.frame, PENDING, long);
+            self.timing.sb[s].reserve(inst, &i.frame, PENDING, write, now);
         }
         self.timing.sb[s].fit(i.regs, i.preds);
         if release && inst.op == Op::Tensor {
             let rb = i.frame.reg_base / WARP_SIZE;
-            self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, PENDING, long);
+            self.timing.sb[s].reserve_regs(i.uses.dsts(), rb, PENDING, write, now);
         }
         let f = &i.frame;
         let (rb, pb) = ((f.reg_base / WARP_SIZE) as u32, f.pred_base as u32);
-        let track = self
-            .mem
-            .stage(i.port, i.sched, s, kind, release, f.func, pc, rb, pb);
+        // GPGPU-Sim's LD/ST unit completes a constant-cache access whose lines all hit in its
+        // memory stage and erases the registers' long-operation marks then
+        // (`releaseRegisters`); a line that comes back from memory goes through the
+        // writeback, which leaves them (`SmMem::reply` says so on the track).
+        let mark_clears = match kind {
+            AccKind::Const => true,
+            AccKind::Fixed { .. } => on_chip_constant(inst),
+            _ => false,
+        };
+        let track = self.mem.stage(
+            i.port,
+            i.sched,
+            s,
+            kind,
+            release,
+            mark_clears,
+            f.func,
+            pc,
+            rb,
+            pb,
+        );
         if self.shape.atomics_block_warp && inst.op == Op::Atom {
             // Until the last of its atomics completes (`finish`).
             self.timing.atomics_out[s] += 1;
@@ -869,6 +904,32 @@ struct Issuing<'x> {
     /// The warp's registers and predicates per lane (the scoreboard's size).
     regs: usize,
     preds: usize,
+}
+
+/// A constant or kernel-parameter access timed at issue (a perfect constant cache): GPGPU-Sim
+/// completes it in the LD/ST unit's memory stage (`ldst_unit::constant_cycle`).
+fn on_chip_constant(inst: &Inst) -> bool {
+    matches!(inst.mods.space, Space::Const | Space::KernelParam)
+}
+
+/// How a result timed at issue leaves its registers' long-operation marks (`scoreboard.rs`):
+/// the LD/ST unit's writeback leaves them (shared memory), except for a constant or
+/// parameter access its memory stage completes, which a parameter load marks first; every
+/// other unit's writeback erases them.
+fn sync_write(i: &Issuing) -> Write {
+    match i.inst {
+        Some(inst) if i.class == Unit::Ldst => {
+            if on_chip_constant(inst) {
+                Write {
+                    long: inst.mods.space == Space::KernelParam && inst.op != Op::St,
+                    clears: true,
+                }
+            } else {
+                Write::KEEPS
+            }
+        }
+        _ => Write::CLEARS,
+    }
 }
 
 #[cfg(test)]

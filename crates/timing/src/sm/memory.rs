@@ -120,6 +120,9 @@ pub(crate) struct Track {
     fixed: bool,
     /// The scheduler that issued it (its queue group, `LdstQueues::group_of`).
     sched: u8,
+    /// Its completion erases its destinations' long-operation marks (`scoreboard.rs`): a
+    /// constant-cache access until a line of it comes back from memory (`SmMem::reply`).
+    mark_clears: bool,
     /// Cycles the writeback port takes to write one of its lines' destination registers
     /// through their banks (`Collectors::write_cycles`; 1 for a single register).
     write_cycles: u8,
@@ -518,6 +521,7 @@ impl SmMem {
         slot: WarpSlot,
         kind: AccKind,
         release: bool,
+        mark_clears: bool,
         func: u32,
         pc: u32,
         rb: u32,
@@ -534,6 +538,7 @@ impl SmMem {
             group: NO_GROUP,
             fixed: matches!(kind, AccKind::Fixed { .. }),
             sched: sched.raw(),
+            mark_clears,
             write_cycles: 1,
         };
         let g = self.ldst.group_of(unit, sched.raw());
@@ -736,6 +741,7 @@ impl SmMem {
         match r.dest {
             Dest::Track(t) => {
                 m.waiters = w;
+                self.tracks[t as usize].mark_clears = false;
                 self.line_back(t, now, true);
                 return;
             }
@@ -782,6 +788,9 @@ impl SmMem {
             }
         }
         for x in &w {
+            // Back from memory: written back through the LD/ST unit's port, which leaves the
+            // long-operation marks (GPGPU-Sim's `releaseRegister`).
+            self.tracks[x.track as usize].mark_clears = false;
             self.line_back(x.track, now, true);
         }
         self.waiters = w;
@@ -887,11 +896,12 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 .insts
                 .get(tr.pc as usize)
             {
-                self.timing.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done);
+                let clears = tr.mark_clears;
+                self.timing.sb[s].release_at(inst, tr.rb as usize, tr.pb as usize, done, clears);
                 if inst.op == Op::Tensor {
                     // A fragment load's destination registers (not named by its `Inst`).
                     let dsts = env.table.regs.get(tr.func, tr.pc).dsts();
-                    self.timing.sb[s].reserve_regs(dsts, tr.rb as usize, done, false);
+                    self.timing.sb[s].release_regs(dsts, tr.rb as usize, done, clears);
                 }
                 if tr.fixed {
                     let dsts = env.table.regs.get(tr.func, tr.pc).bank_dsts;

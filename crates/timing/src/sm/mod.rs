@@ -77,7 +77,7 @@ pub use out::SmOut;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use units::Units;
-use warpsim_core::config::{GpuConfig, SchedulerOrder};
+use warpsim_core::config::{GpuConfig, LongMarks, SchedulerOrder};
 use warpsim_core::exec::context::LaunchCtx;
 use warpsim_core::exec::cta::Cta;
 use warpsim_core::exec::memory::GlobalMemory;
@@ -188,6 +188,9 @@ pub(crate) struct Shape {
     pub rotate_schedulers: bool,
     /// `sm.atomics_block_warp`: a warp issues nothing while its atomics are in flight.
     pub atomics_block_warp: bool,
+    /// `policy.tls.long_marks = "sticky"`: GPGPU-Sim's long-operation marks decide which
+    /// warps are long-latency dependent (for a policy that reads it, `READS_LONG_DEP`).
+    pub sticky_long_marks: bool,
 }
 
 impl Shape {
@@ -213,6 +216,7 @@ impl Shape {
             dual_issue: cfg.sm.dual_issue,
             rotate_schedulers: cfg.sm.scheduler_order == SchedulerOrder::Rotate,
             atomics_block_warp: cfg.sm.atomics_block_warp,
+            sticky_long_marks: cfg.policy.tls.long_marks == LongMarks::Sticky,
         }
     }
 

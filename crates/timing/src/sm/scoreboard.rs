@@ -1,9 +1,24 @@
 //! Scoreboard: per warp, the cycle each register slot / predicate of every live frame becomes
-//! readable (RAW) and writable (WAW). An entry holds `ready << 1 | long`, where `long` marks
-//! the result of a global/local load (two-level scheduling demotes on those). An entry is
-//! released at writeback simply by time passing its ready cycle, or — for results whose
-//! latency is not known at issue (an asynchronous memory system) — reserved with
-//! [`PENDING`] and released explicitly by [`Scoreboard::release`] (then call `Sm::recheck`).
+//! readable (RAW) and writable (WAW). An entry holds `ready << SHIFT` and three flags:
+//!
+//! - `PENDING_LONG`: the result of an outstanding global/local/parameter/texture load, a long
+//!   wait while it blocks (`policy.tls.long_marks = "pending"` demotes on those).
+//! - `MARK` and `MARK_CLEARS`: GPGPU-Sim's long-operation mark (`Scoreboard::longopregs`,
+//!   which its two-level scheduler asks `islongop` of; `policy.tls.long_marks = "sticky"`).
+//!   GPGPU-Sim marks a load's destination registers at issue (`reserveRegisters`: global,
+//!   local, parameter and texture loads, atomics) and erases a mark only in
+//!   `releaseRegisters`, which the writeback of every unit but the LD/ST unit calls, and the
+//!   LD/ST unit for an instruction its memory stage completes (constant-cache hits). A load
+//!   whose data comes back through the LD/ST unit's writeback (`ldst_unit::writeback`,
+//!   `L1_latency_queue_cycle`) releases its registers with `releaseRegister`, which leaves the
+//!   mark: the register reads as a long operation after its data is back, until a later
+//!   result that clears marks is written to it, and across the warps that use the slot
+//!   later. `MARK_CLEARS` says the entry's writer erases the mark at its ready cycle.
+//!
+//! An entry is released at writeback simply by time passing its ready cycle, or — for results
+//! whose latency is not known at issue (an asynchronous memory system) — reserved with
+//! [`PENDING`] and released explicitly by [`Scoreboard::release_at`] (then call
+//! `Sm::recheck`).
 
 use crate::reg_use::RegUse;
 use warpsim_core::exec::warp::{Frame, WARP_SIZE};
@@ -21,8 +36,60 @@ pub enum Hazard {
     },
 }
 
-/// Ready cycle meaning "until released" (see [`Scoreboard::release`]).
-pub const PENDING: u64 = u64::MAX >> 2;
+/// An entry's ready cycle is `entry >> SHIFT`; below it, its flags.
+const SHIFT: u32 = 3;
+const PENDING_LONG: u64 = 1;
+const MARK: u64 = 2;
+const MARK_CLEARS: u64 = 4;
+
+/// Ready cycle meaning "until released" (see [`Scoreboard::release_at`]).
+pub const PENDING: u64 = u64::MAX >> SHIFT;
+
+/// What a result does to the long-operation mark of the registers it writes (see the module
+/// comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Write {
+    /// A long-latency load: marked, and a long wait while pending.
+    pub long: bool,
+    /// Written back by a path that erases the mark (at the entry's ready cycle).
+    pub clears: bool,
+}
+
+impl Write {
+    /// A result of any unit but the LD/ST unit's writeback port (ALU, SFU, tensor math…): it
+    /// erases the mark when it is written.
+    pub const CLEARS: Write = Write {
+        long: false,
+        clears: true,
+    };
+    /// A load result the LD/ST unit writes back (shared memory): the mark stays as it was.
+    pub const KEEPS: Write = Write {
+        long: false,
+        clears: false,
+    };
+    /// A long-latency load, marked at issue; whether its completion erases the mark is known
+    /// when it completes ([`Scoreboard::release_at`]).
+    pub const LONG: Write = Write {
+        long: true,
+        clears: false,
+    };
+}
+
+/// Entry `e`'s long-operation mark at cycle `now`.
+#[inline]
+fn marked_at(e: u64, now: u64) -> bool {
+    e & MARK != 0 && (e & MARK_CLEARS == 0 || e >> SHIFT > now)
+}
+
+/// The entry of a result ready at `ready`, written by `w`, over the entry `old` at `now`.
+#[inline]
+fn entry(old: u64, ready: u64, w: Write, now: u64) -> u64 {
+    let mark = w.long || marked_at(old, now);
+    let flags = if w.clears { MARK_CLEARS } else { 0 }
+        | if mark { MARK } else { 0 }
+        | if w.long { PENDING_LONG } else { 0 };
+    (ready << SHIFT) | flags
+}
 
 /// One warp's scoreboard.
 #[derive(Clone, Debug, Default)]
@@ -58,8 +125,16 @@ impl Scoreboard {
         }
     }
 
+    /// Frees every entry for the slot's next warp. GPGPU-Sim's long-operation marks stay:
+    /// its `longopregs` belongs to the warp slot and nothing clears it when a warp starts.
     pub fn clear(&mut self) {
-        self.regs.iter_mut().for_each(|r| *r = 0);
+        self.regs.iter_mut().for_each(|r| {
+            *r = if *r & (MARK | MARK_CLEARS) == MARK {
+                MARK
+            } else {
+                0
+            }
+        });
         self.preds.iter_mut().for_each(|p| *p = 0);
     }
 
@@ -72,9 +147,9 @@ impl Scoreboard {
         let mut until = 0u64;
         // `counts`: 2 where a pending long result marks the wait long, 0 where it does not.
         let mut look = |e: u64, counts: u64| {
-            if e >> 1 > now {
-                worst |= 1 | (e & 1) << 1 & counts;
-                until = until.max(e >> 1);
+            if e >> SHIFT > now {
+                worst |= 1 | (e & PENDING_LONG) << 1 & counts;
+                until = until.max(e >> SHIFT);
             }
         };
         // Only the input operands make a wait long (GPGPU-Sim's two-level scheduler asks
@@ -96,9 +171,28 @@ impl Scoreboard {
         }
     }
 
-    /// Reserves every destination until `ready`.
-    pub fn reserve(&mut self, inst: &Inst, f: &Frame, ready: u64, long: bool) {
-        let e = ready << 1 | long as u64;
+    /// Until which cycle an input operand of `uses` carries a long-operation mark at `now`
+    /// (GPGPU-Sim's `islongop` on `in[]`): `u64::MAX` for a mark nothing pending will erase,
+    /// the ready cycle of the result that erases it, 0 when none is marked.
+    #[inline]
+    pub fn marked_until(&self, uses: RegUse, rb: usize, now: u64) -> u64 {
+        let mut until = 0;
+        for &r in &uses.regs[..uses.in_operands.min(uses.regs.len())] {
+            let e = self.regs.get(rb + r as usize).copied().unwrap_or(0);
+            if marked_at(e, now) {
+                until = until.max(if e & MARK_CLEARS != 0 {
+                    e >> SHIFT
+                } else {
+                    u64::MAX
+                });
+            }
+        }
+        until
+    }
+
+    /// Reserves every destination until `ready`, written by `w` (at cycle `now`).
+    pub fn reserve(&mut self, inst: &Inst, f: &Frame, ready: u64, w: Write, now: u64) {
+        let pred = ready << SHIFT;
         for o in inst.dst.iter() {
             let (regs, preds) = (&mut self.regs, &mut self.preds);
             visit_opnd(
@@ -106,12 +200,12 @@ impl Scoreboard {
                 f,
                 |i| {
                     if let Some(x) = regs.get_mut(i) {
-                        *x = e;
+                        *x = entry(*x, ready, w, now);
                     }
                 },
                 |i| {
                     if let Some(x) = preds.get_mut(i) {
-                        *x = e;
+                        *x = pred;
                     }
                 },
             );
@@ -119,36 +213,46 @@ impl Scoreboard {
     }
 
     /// Reserves registers `regs` of the frame whose register slots start at `rb` until
-    /// `ready`: a tensor-core instruction's destination fragment (up to 8 registers), which
-    /// its `Inst` does not name (`RegUse::dsts` lists it). Released again by calling this
-    /// with the release cycle.
-    pub fn reserve_regs(&mut self, regs: &[RegId], rb: usize, ready: u64, long: bool) {
-        let e = ready << 1 | long as u64;
+    /// `ready`, written by `w` (at `now`): a tensor-core instruction's destination fragment
+    /// (up to 8 registers), which its `Inst` does not name (`RegUse::dsts` lists it).
+    pub fn reserve_regs(&mut self, regs: &[RegId], rb: usize, ready: u64, w: Write, now: u64) {
         for &r in regs {
-            self.set_reg(rb + r as usize, e);
+            if let Some(x) = self.regs.get_mut(rb + r as usize) {
+                *x = entry(*x, ready, w, now);
+            }
+        }
+    }
+
+    /// Releases registers `regs` (reserved with [`PENDING`]) as ready from `at`; `clears`:
+    /// the completion erases their long-operation mark (a constant-cache hit).
+    pub fn release_regs(&mut self, regs: &[RegId], rb: usize, at: u64, clears: bool) {
+        for &r in regs {
+            if let Some(x) = self.regs.get_mut(rb + r as usize) {
+                *x = released(*x, at, clears);
+            }
         }
     }
 
     /// Releases every destination of `inst` (reserved with [`PENDING`]) as ready from `at`.
     pub fn release(&mut self, inst: &Inst, f: &Frame, at: u64) {
-        self.reserve(inst, f, at, false);
+        self.release_at(inst, f.reg_base / WARP_SIZE, f.pred_base, at, false);
     }
 
     /// [`Scoreboard::release`] with the frame's register slot base and predicate base given
-    /// directly (as recorded when the instruction issued; the warp may have called since).
-    pub fn release_at(&mut self, inst: &Inst, rb: usize, pb: usize, at: u64) {
-        let e = at << 1;
+    /// directly (as recorded when the instruction issued; the warp may have called since);
+    /// `clears`: the completion erases the registers' long-operation marks.
+    pub fn release_at(&mut self, inst: &Inst, rb: usize, pb: usize, at: u64, clears: bool) {
         for o in inst.dst.iter() {
             match *o {
-                Opnd::Reg(r) => self.set_reg(rb + r as usize, e),
+                Opnd::Reg(r) => self.release_reg(rb + r as usize, at, clears),
                 Opnd::Pred { id, .. } => {
                     if let Some(x) = self.preds.get_mut(pb + id as usize) {
-                        *x = e;
+                        *x = at << SHIFT;
                     }
                 }
                 Opnd::Vec { regs, n } => {
                     for &r in &regs[..n as usize] {
-                        self.set_reg(rb + r as usize, e);
+                        self.release_reg(rb + r as usize, at, clears);
                     }
                 }
                 _ => {}
@@ -157,11 +261,17 @@ impl Scoreboard {
     }
 
     #[inline]
-    fn set_reg(&mut self, i: usize, e: u64) {
+    fn release_reg(&mut self, i: usize, at: u64, clears: bool) {
         if let Some(x) = self.regs.get_mut(i) {
-            *x = e;
+            *x = released(*x, at, clears);
         }
     }
+}
+
+/// A pending entry `e` released at `at`: its mark kept, erased at `at` when `clears`.
+#[inline]
+fn released(e: u64, at: u64, clears: bool) -> u64 {
+    (at << SHIFT) | (e & MARK) | if clears { MARK_CLEARS } else { 0 }
 }
 
 #[cfg(test)]
@@ -169,7 +279,7 @@ mod tests {
     //! The scoreboard alone, on instructions of a small PTX kernel: which cycles a reserved
     //! register or predicate blocks a reader or a writer, what `Hazard::Blocked` reports, and
     //! how explicit releases and the board's size change that.
-    use super::{Hazard, Scoreboard, PENDING};
+    use super::{Hazard, Scoreboard, Write, PENDING};
     use crate::reg_use::RegUseTable;
     use warpsim_core::exec::warp::{Frame, WARP_SIZE};
     use warpsim_core::ir::{Inst, Module};
@@ -273,7 +383,7 @@ mod tests {
     fn a_reader_waits_until_exactly_the_ready_cycle() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), blocked(false, 10));
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 9), blocked(false, 10));
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 10), Hazard::None);
@@ -287,11 +397,11 @@ mod tests {
     fn a_second_writer_waits_for_the_first() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(MOV_R1), &frame0(), 12, false);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 12, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, WRITE_R1, 0, 0, 11), blocked(false, 12));
         assert_eq!(k.check(&sb, WRITE_R1, 0, 0, 12), Hazard::None);
         // The second writer issues at 12 with its result ready at 15: readers now wait for 15.
-        sb.reserve(k.inst(WRITE_R1), &frame0(), 15, false);
+        sb.reserve(k.inst(WRITE_R1), &frame0(), 15, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 12), blocked(false, 15));
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 15), Hazard::None);
     }
@@ -304,8 +414,8 @@ mod tests {
     fn the_latest_blocking_source_and_any_long_load_are_reported() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(MOV_R1), &frame0(), 30, false);
-        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, true);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 30, Write::CLEARS, 0);
+        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, Write::LONG, 0);
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 19), blocked(true, 30));
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 20), blocked(false, 30));
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 30), Hazard::None);
@@ -318,8 +428,8 @@ mod tests {
     fn only_input_operands_make_a_wait_long() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, true);
-        sb.reserve(k.inst(LOAD_RD1), &frame0(), 25, true);
+        sb.reserve(k.inst(LOAD_R3), &frame0(), 20, Write::LONG, 0);
+        sb.reserve(k.inst(LOAD_RD1), &frame0(), 25, Write::LONG, 0);
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 5), blocked(true, 20));
         assert_eq!(k.check(&sb, LOAD_R3, 0, 0, 5), blocked(false, 20));
         assert_eq!(k.check(&sb, LOAD_THROUGH_RD1, 0, 0, 5), blocked(false, 25));
@@ -334,7 +444,7 @@ mod tests {
     fn a_pending_load_blocks_until_released() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, true);
+        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, Write::LONG, 0);
         assert_eq!(
             k.check(&sb, READ_R1_R3, 0, 0, 1 << 40),
             blocked(true, PENDING)
@@ -352,18 +462,18 @@ mod tests {
     fn release_at_releases_the_issuing_frames_slots() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(LOAD_R3), &frame(4, 2), PENDING, true);
+        sb.reserve(k.inst(LOAD_R3), &frame(4, 2), PENDING, Write::LONG, 0);
         // Frame 0's %r3 is free; the callee frame's is pending.
         assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 5), Hazard::None);
         assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 5), blocked(true, PENDING));
-        sb.release_at(k.inst(LOAD_R3), 4, 2, 40);
+        sb.release_at(k.inst(LOAD_R3), 4, 2, 40, false);
         assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 39), blocked(false, 40));
         assert_eq!(k.check(&sb, READ_R1_R3, 4, 2, 40), Hazard::None);
         // The same for a predicate destination, at its frame's predicate base.
-        sb.reserve(k.inst(SETP), &frame(4, 2), PENDING, false);
+        sb.reserve(k.inst(SETP), &frame(4, 2), PENDING, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, GUARDED, 0, 0, 5), Hazard::None);
         assert_eq!(k.check(&sb, GUARDED, 4, 2, 5), blocked(false, PENDING));
-        sb.release_at(k.inst(SETP), 4, 2, 44);
+        sb.release_at(k.inst(SETP), 4, 2, 44, false);
         assert_eq!(k.check(&sb, GUARDED, 4, 2, 43), blocked(false, 44));
         assert_eq!(k.check(&sb, GUARDED, 4, 2, 44), Hazard::None);
     }
@@ -375,7 +485,7 @@ mod tests {
     fn a_guard_predicate_in_flight_blocks_the_guarded_instruction() {
         let k = Kernel::new();
         let mut sb = board();
-        sb.reserve(k.inst(SETP), &frame0(), 8, false);
+        sb.reserve(k.inst(SETP), &frame0(), 8, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, GUARDED, 0, 0, 7), blocked(false, 8));
         assert_eq!(k.check(&sb, GUARDED, 0, 0, 8), Hazard::None);
         assert_eq!(k.check(&sb, SETP, 0, 0, 7), blocked(false, 8), "WAW");
@@ -389,17 +499,17 @@ mod tests {
     fn fit_grows_the_board_and_clear_empties_it() {
         let k = Kernel::new();
         let mut sb = Scoreboard::default();
-        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), Hazard::None, "no slots yet");
         sb.fit(8, 2);
-        sb.reserve(k.inst(MOV_R1), &frame0(), 10, false);
+        sb.reserve(k.inst(MOV_R1), &frame0(), 10, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), blocked(false, 10));
         // A callee frame at slot 8 is past the board until it grows (a call fits it).
-        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, false);
+        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), Hazard::None);
         sb.fit(16, 4);
         sb.fit(4, 1);
-        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, false);
+        sb.reserve(k.inst(MOV_R1), &frame(8, 2), 20, Write::CLEARS, 0);
         assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), blocked(false, 20));
         assert_eq!(
             k.check(&sb, READ_R1, 0, 0, 0),
@@ -409,5 +519,71 @@ mod tests {
         sb.clear();
         assert_eq!(k.check(&sb, READ_R1, 0, 0, 0), Hazard::None);
         assert_eq!(k.check(&sb, READ_R1, 8, 2, 0), Hazard::None);
+    }
+
+    /// GPGPU-Sim's long-operation marks (`policy.tls.long_marks = "sticky"`): a load's
+    /// destination stays marked after its data is back (released by the LD/ST unit's
+    /// writeback), and no longer blocks; a later result that clears marks (an ALU's) erases
+    /// the mark at its ready cycle, one that keeps them (a shared load's) does not; a
+    /// constant-cache hit's release erases its own mark.
+    #[test]
+    fn a_load_result_stays_marked_until_a_clearing_write() {
+        let k = Kernel::new();
+        let r3 = k.module.functions[0]
+            .reg_names
+            .iter()
+            .position(|x| x == "%r3")
+            .unwrap() as u32;
+        let reads = k.uses.get(0, READ_R1_R3);
+        let mut sb = board();
+        assert_eq!(sb.marked_until(reads, 0, 0), 0, "nothing marked");
+        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, Write::LONG, 5);
+        assert_eq!(sb.marked_until(reads, 0, 10), u64::MAX);
+        sb.release_at(k.inst(LOAD_R3), 0, 0, 50, false);
+        assert_eq!(
+            k.check(&sb, READ_R1_R3, 0, 0, 60),
+            Hazard::None,
+            "the data is back"
+        );
+        assert_eq!(
+            sb.marked_until(reads, 0, 60),
+            u64::MAX,
+            "and the mark stays"
+        );
+        // Only input operands count: `%r3` as the load's own destination does not.
+        assert_eq!(sb.marked_until(k.uses.get(0, LOAD_R3), 0, 60), 0);
+        // A shared-memory load of `%r3` keeps the mark; an ALU result erases it when ready.
+        sb.reserve_regs(&[r3], 0, 70, Write::KEEPS, 60);
+        assert_eq!(sb.marked_until(reads, 0, 80), u64::MAX);
+        sb.reserve_regs(&[r3], 0, 90, Write::CLEARS, 80);
+        assert_eq!(
+            sb.marked_until(reads, 0, 85),
+            90,
+            "marked until the ALU writes it"
+        );
+        assert_eq!(sb.marked_until(reads, 0, 90), 0);
+        // A parameter load that hits the constant cache: marked while out, erased with it.
+        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, Write::LONG, 100);
+        sb.release_at(k.inst(LOAD_R3), 0, 0, 104, true);
+        assert_eq!(sb.marked_until(reads, 0, 101), 104);
+        assert_eq!(sb.marked_until(reads, 0, 104), 0);
+    }
+
+    /// The marks belong to the warp slot (GPGPU-Sim never clears `longopregs`): `clear` for
+    /// the slot's next warp frees every entry but keeps a mark nothing was going to erase.
+    #[test]
+    fn clear_keeps_the_slot_s_long_operation_marks() {
+        let k = Kernel::new();
+        let mut sb = board();
+        sb.reserve(k.inst(LOAD_R3), &frame0(), PENDING, Write::LONG, 0);
+        sb.release_at(k.inst(LOAD_R3), 0, 0, 20, false);
+        // `%r1` as a parameter load's result that hit the constant cache at 30: erased then.
+        sb.reserve(k.inst(MOV_R1), &frame0(), PENDING, Write::LONG, 0);
+        sb.release_at(k.inst(MOV_R1), 0, 0, 30, true);
+        assert_eq!(sb.marked_until(k.uses.get(0, READ_R1), 0, 10), 30);
+        sb.clear();
+        assert_eq!(k.check(&sb, READ_R1_R3, 0, 0, 0), Hazard::None);
+        assert_eq!(sb.marked_until(k.uses.get(0, READ_R1_R3), 0, 0), u64::MAX);
+        assert_eq!(sb.marked_until(k.uses.get(0, READ_R1), 0, 0), 0);
     }
 }

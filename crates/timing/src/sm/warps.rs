@@ -185,6 +185,24 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             None => self.block(s, Block::Ready, t, t),
         }
+        if P::READS_LONG_DEP && self.shape.sticky_long_marks {
+            self.mark_long(env, s, t);
+        }
+    }
+
+    /// `policy.tls.long_marks = "sticky"`: warp `s`'s head is long-latency dependent while an
+    /// input operand carries GPGPU-Sim's long-operation mark (`scoreboard.rs`), whether or
+    /// not the load is still out. (A mark a pending result erases ends before the head's wait
+    /// may: a scheduler going to sleep wakes for it, `issue_stage`.)
+    #[inline]
+    fn mark_long(&mut self, env: &Env, s: WarpSlot, t: u64) {
+        let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
+        let until = self.timing.sb[s].marked_until(
+            env.table.regs.get(func, pc),
+            self.timing.reg_base[s] as usize,
+            t,
+        );
+        self.warps.long_until[s] = self.warps.long_until[s].max(until);
     }
 
     /// `set_head` for a warp whose atomics are in flight, or done but not yet written back
@@ -349,7 +367,7 @@ mod tests {
     //! cycle) with a perfect I-cache: what a warp is blocked on after launch, fetch, issue and
     //! hand-made scoreboard changes, which stall class each blocked interval is credited to,
     //! and when its scheduler is told to walk again.
-    use super::super::scoreboard::PENDING;
+    use super::super::scoreboard::{Write, PENDING};
     use super::super::testbench::{kernel, Bench, TestSm};
     use crate::classify::Unit;
     use crate::ids::{SchedId, WarpSlot};
@@ -462,7 +480,7 @@ mod tests {
             // The head (`add`, issuable from 2) reads `%r1`, which a load still owns (reserved
             // here through the `mov` that writes it).
             let mov = &env.k.module.functions[0].insts[1];
-            sm.timing.sb[0].reserve(mov, &frame0(), PENDING, true);
+            sm.timing.sb[0].reserve(mov, &frame0(), PENDING, Write::LONG, 0);
             sm.set_head(env, WarpSlot(0), 2);
         });
         assert_eq!(sm.warps.block[0], Block::Data);
@@ -470,7 +488,7 @@ mod tests {
         assert_eq!(sm.warps.long_until[0], PENDING);
         b.with_env(1, |env| {
             let mov = &env.k.module.functions[0].insts[1];
-            sm.timing.sb[0].release_at(mov, 0, 0, 20);
+            sm.timing.sb[0].release_at(mov, 0, 0, 20, false);
             sm.recheck(env, WarpSlot(0), 15);
         });
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Data, 20));
@@ -567,7 +585,7 @@ mod tests {
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 30));
         b.with_env(1, |env| {
             let mov = &env.k.module.functions[0].insts[0];
-            sm.timing.sb[0].reserve(mov, &frame0(), 40, false);
+            sm.timing.sb[0].reserve(mov, &frame0(), 40, Write::CLEARS, 0);
             sm.set_head(env, WarpSlot(0), 5);
         });
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Atomic, 40));

@@ -158,6 +158,7 @@ pub struct NoSleep<P>(pub P);
 impl<P: IssuePolicy> IssuePolicy for NoSleep<P> {
     type Shared = P::Shared;
     const MAY_SLEEP: bool = false;
+    const READS_LONG_DEP: bool = P::READS_LONG_DEP;
     fn current_order(&self, sh: &P::Shared, slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         self.0.current_order(sh, slots, v, out);
     }

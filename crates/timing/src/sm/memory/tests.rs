@@ -190,7 +190,7 @@ fn loads_back_in_one_cycle_are_written_back_one_a_cycle() {
     let stage = |m: &mut SmMem, slot: u32, kind, release| {
         m.fixed_line();
         let slot = crate::ids::WarpSlot::from_raw(slot as _);
-        m.stage(0, SchedId(0), slot, kind, release, 0, 0, 0, 0)
+        m.stage(0, SchedId(0), slot, kind, release, false, 0, 0, 0, 0)
     };
     let a = stage(&mut m, 0, load, true);
     let b = stage(&mut m, 1, load, true);
@@ -232,6 +232,7 @@ fn a_multi_register_load_holds_the_writeback_port_for_its_write_cycles() {
             slot,
             AccKind::Load { alloc: true },
             true,
+            false,
             0,
             0,
             0,
