@@ -19,7 +19,9 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [[ $# -eq 1 ]] || { echo "usage: scripts/gpgpusim-policies.sh SRC_DIR (WORKDIR/gpgpu-sim)" >&2; exit 2; }
 src="$(cd "$1" && pwd)"
 work="$(dirname "$src")"
-patch_file="$repo/correlation/gpgpusim/policies.patch"
+# GPGPUSIM_PATCH names another patch of correlation/gpgpusim/ to apply the same way
+# (tls-trace.patch: the two-level trace of MECHANISMS.md item 44, on a vanilla copy).
+patch_file="$(cd "$repo" && realpath "${GPGPUSIM_PATCH:-correlation/gpgpusim/policies.patch}")"
 [[ -f "$src/src/gpgpu-sim/shader.cc" ]] || { echo "$src: not a GPGPU-Sim source tree" >&2; exit 1; }
 [[ -d "$work/cuda-11.8" ]] || { echo "$work/cuda-11.8 missing: build with gpgpusim-build.sh first" >&2; exit 1; }
 
