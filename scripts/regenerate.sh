@@ -9,7 +9,8 @@
 #      --update-reference; GPGPU-Sim's side is kept);
 #   4. correlation/reference/policies.csv's warpsim side (scripts/policies-correlate.sh);
 #   5. `warpsim reproduce baws`, then `pro motrr kaws`, then `modern` (reusing their runs on the
-#      papers' GPUs), and the cff-rule sweep, at small size, copied into docs/experiments/small/;
+#      papers' GPUs), the cff-rule sweep and the baws-tls-marks ablation, at small size, copied
+#      into docs/experiments/small/;
 #   6. with --paper: `reproduce pro motrr --size paper`, copied into docs/experiments/paper/
 #      (BAWS and KAWS at paper size need a many-core machine: `--shard`/`--collect`).
 #
@@ -58,6 +59,7 @@ step "$W" reproduce baws --jobs "$jobs" --out "$work/small" > "$work/baws.log"
 step "$W" reproduce pro motrr kaws --jobs "$jobs" --out "$work/small" > "$work/others.log"
 step "$W" reproduce modern --jobs "$jobs" --out "$work/small" > "$work/modern.log"
 step "$W" sweep docs/experiments/cff-rule.toml --jobs "$jobs" --out "$work/small" > "$work/cff.log"
+step "$W" reproduce baws-tls-marks --jobs "$jobs" --out "$work/small" > "$work/tls-marks.log"
 copy "$work/small" docs/experiments/small
 head -1 "$work/baws.log" "$work/others.log" "$work/modern.log"
 if [ "$paper" = 1 ]; then

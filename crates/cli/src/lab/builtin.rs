@@ -23,6 +23,7 @@ const BUILTIN: &[(&str, &str)] = builtin!(
     "baws-fig12",
     "baws-fig14",
     "baws-exit-ablation",
+    "baws-tls-marks",
     "pro-fig4",
     "pro-table3",
     "pro-table4",
