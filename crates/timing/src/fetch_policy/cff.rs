@@ -34,7 +34,9 @@ pub struct Cff {
     next: usize,
     /// Per scheduler: its order this fetch cycle, built on first use.
     orders: Vec<Vec<u16>>,
-    built: Vec<bool>,
+    /// Bit `k`: scheduler `k`'s order (or first pick) this fetch cycle is built
+    /// (`sm.schedulers` is at most 16).
+    built: u64,
     /// Per scheduler: how far its order has been consumed this fetch cycle.
     pos: Vec<usize>,
     /// Per scheduler: its warps eligible this fetch cycle (bit per slot), set with its order.
@@ -56,7 +58,7 @@ impl Cff {
             rule,
             next: 0,
             orders: Vec::new(),
-            built: Vec::new(),
+            built: 0,
             pos: Vec::new(),
             eligible: Vec::new(),
             slot_bits: Vec::new(),
@@ -86,8 +88,8 @@ impl Cff {
         orders: &mut IssueOrders<'_, P>,
         picked: &[u16],
     ) -> Option<u16> {
-        if !self.built[k] {
-            self.built[k] = true;
+        if self.built >> (k & 63) & 1 == 0 {
+            self.built |= 1 << (k & 63);
             let eligible = self.eligible_of(k, v);
             self.eligible[k] = eligible;
             if eligible == 0 {
@@ -146,13 +148,15 @@ impl FetchPolicy for Cff {
         let n = orders.schedulers();
         if self.orders.len() != n {
             self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
-            self.built = vec![false; n];
             self.pos = vec![0; n];
             self.eligible = vec![0; n];
             self.slot_bits = (0..n).map(|k| slot_bits(orders.slots(k))).collect();
         }
-        self.built.iter_mut().for_each(|b| *b = false);
-        self.pos.iter_mut().for_each(|p| *p = 0);
+        self.built = 0;
+        if !P::FETCH_FIRST {
+            // (`next_of` walks a kept order only for policies without `fetch_first`.)
+            self.pos.iter_mut().for_each(|p| *p = 0);
+        }
         let start = out.len();
         match self.merge {
             CffMerge::RoundRobin => {

@@ -131,64 +131,83 @@ impl Tls {
     /// Member `s` is demoted by the next `order` if active (and stays pending otherwise).
     #[inline]
     fn due_for_demotion(s: u16, v: &PolicyView) -> bool {
-        Tls::due_test(v)(s)
+        Tls::due_test(v)(1 << (s & 63)) != 0
     }
 
-    /// [`Tls::due_for_demotion`] at `v`, with what every member's test reads loaded once: no
-    /// branch between the tests (the bit sets are `waiting` and `occupied`; slots are below
-    /// 64).
+    /// [`Tls::due_for_demotion`] at `v` for a set of members at once (bit per slot; slots are
+    /// below 64): the bit sets answer for empty slots and waiting warps, and only the others'
+    /// long-latency dependence is looked up.
     #[inline(always)]
-    fn due_test<'a>(v: &'a PolicyView) -> impl Fn(u16) -> bool + 'a {
+    fn due_test<'a>(v: &'a PolicyView) -> impl Fn(u64) -> u64 + 'a {
         let idle = v.warps.waiting_bits() | !v.warps.occupied_bits();
         let (long_until, now) = (&v.warps.long_until[..], v.now);
-        move |s| (idle >> (s & 63) & 1 != 0) | (long_until[s as usize] > now)
+        move |set| {
+            let mut due = set & idle;
+            let mut m = set & !idle;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                due |= ((long_until[s] > now) as u64) << s;
+            }
+            due
+        }
     }
 
-    /// Appends `slots`' occupied ones, in order.
+    /// Appends `slots`' occupied ones, in order (`bits`: `slots` as a bit set).
     #[inline(always)]
-    fn occupied_of(slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
+    fn occupied_of(slots: &[u16], bits: u64, v: &PolicyView, out: &mut Vec<u16>) {
         let occupied = v.warps.occupied_bits();
-        out.extend(slots.iter().copied().filter(|&s| occupied >> s & 1 != 0));
+        if bits & !occupied == 0 {
+            out.extend_from_slice(slots);
+        } else {
+            out.extend(slots.iter().copied().filter(|&s| occupied >> s & 1 != 0));
+        }
     }
 
-    /// One cycle's rotation with `due` telling which members are due for demotion: the due
-    /// active ones go to the back of the pending FIFO (the others keep their order), then
-    /// the active set is refilled from the FIFO's front. Notes the promoted members that are
-    /// themselves due (`promoted_due`) and the new active set (`active_bits`).
+    /// One cycle's rotation with `due` telling which of a set of members (bit per slot) are
+    /// due for demotion: the due active ones go to the back of the pending FIFO (the others
+    /// keep their order), then the active set is refilled from the FIFO's front. Notes the
+    /// promoted members that are themselves due (`promoted_due`) and the new active set
+    /// (`active_bits`).
     #[inline(always)]
-    fn rotate(&mut self, due: impl Fn(u16) -> bool) {
+    fn rotate(&mut self, due: impl Fn(u64) -> u64) {
+        let demoted = due(self.active_bits);
+        if demoted == 0 {
+            // Nothing demoted, so nothing promoted: the active set is full or the FIFO empty
+            // (each rotation leaves one of the two so, and only rotations change them).
+            debug_assert!(self.n_active >= self.n || self.pending.len == 0);
+            self.promoted_due = 0;
+            return;
+        }
         // Both counts are at most `MAX_SLOTS`; saying so lets the indexing go unchecked.
         let (n_active, n) = (self.n_active.min(MAX_SLOTS), self.n.min(MAX_SLOTS));
         let ring = &mut self.pending;
-        let (mut kept, mut bits) = (0, 0u64);
+        let mut kept = 0;
         let mut back = (ring.head + ring.len) % MAX_SLOTS;
         for i in 0..n_active {
             let s = self.active[i];
-            if due(s) {
+            if demoted >> (s & 63) & 1 != 0 {
                 ring.buf[back] = s;
                 back = (back + 1) % MAX_SLOTS;
             } else {
                 self.active[kept] = s;
                 kept += 1;
-                bits |= 1 << (s & 63);
             }
         }
         ring.len += n_active - kept;
         let take = n.saturating_sub(kept).min(ring.len);
-        let (mut front, mut promoted_due) = (ring.head % MAX_SLOTS, 0);
+        let (mut front, mut promoted) = (ring.head % MAX_SLOTS, 0u64);
         for _ in 0..take {
             let s = ring.buf[front];
             front = (front + 1) % MAX_SLOTS;
             self.active[kept % MAX_SLOTS] = s;
             kept += 1;
-            let bit = 1 << (s & 63);
-            bits |= bit;
-            promoted_due |= if due(s) { bit } else { 0 };
+            promoted |= 1 << (s & 63);
         }
         (ring.head, ring.len) = (front, ring.len - take);
         self.n_active = kept;
-        self.promoted_due = promoted_due;
-        self.active_bits = bits;
+        self.promoted_due = due(promoted);
+        self.active_bits = self.active_bits & !demoted | promoted;
     }
 
     /// Applies the rotations of the cycles before `until` that a sleep skipped (see the
@@ -235,7 +254,7 @@ impl Tls {
         if steps <= 2 {
             // Cheaper step by step.
             for _ in 0..steps {
-                self.rotate(|s| due >> (s & 63) & 1 != 0);
+                self.rotate(|set| set & due);
             }
             return;
         }
@@ -251,19 +270,13 @@ impl Tls {
             }
         }
         // After `steps` rotations the window starts at `d * (steps - 1)`.
-        let mut at = match l {
+        let at = match l {
             0 => 0,
             _ => (d as u64 * (steps - 1) % l as u64) as usize,
         };
-        for i in 0..l {
-            let s = t[at];
-            at = if at + 1 == l { 0 } else { at + 1 };
-            if i < d {
-                self.active[kept + i] = s;
-            } else {
-                self.pending.buf[i - d] = s;
-            }
-        }
+        let t = &t[..l];
+        copy_cyclic(t, at, &mut self.active[kept..kept + d]);
+        copy_cyclic(t, (at + d) % l.max(1), &mut self.pending.buf[..l - d]);
         self.n_active = kept + d;
         (self.pending.head, self.pending.len) = (0, l - d);
         self.promoted_due = slot_set(&self.active[kept..kept + d]);
@@ -296,13 +309,27 @@ impl Tls {
             // No due warp adds data blocking, whichever are active (and none did now).
             return None;
         }
-        // `T` as positions: bit i set when its i-th member is blocked on data.
-        let (t, l, d) = self.due_cycle(due);
-        let t_bits = t[..l]
-            .iter()
-            .enumerate()
-            .fold(0u64, |b, (i, &s)| b | (data_warps >> (s & 63) & 1) << i);
-        let (l, d) = (l as u32, d as u32);
+        // `T` as positions: bit i set when its i-th member is blocked on data (`T` itself
+        // is not built).
+        let (mut t_bits, mut l, mut kept) = (0u64, 0u32, 0u32);
+        let (front, back) = self.pending.slices();
+        for &s in front.iter().chain(back) {
+            t_bits |= (data_warps >> (s & 63) & 1) << (l & 63);
+            l += 1;
+        }
+        for &s in self.active() {
+            if due >> (s & 63) & 1 != 0 {
+                t_bits |= (data_warps >> (s & 63) & 1) << (l & 63);
+                l += 1;
+            } else {
+                kept += 1;
+            }
+        }
+        let d = (self.n as u32).saturating_sub(kept).min(l);
+        debug_assert_eq!((l as usize, d as usize), {
+            let (_, l, d) = self.due_cycle(due);
+            (l, d)
+        });
         let now_data = self.active_bits & data_warps != 0;
         if d == 0 || d == l {
             // Nothing rotates, or every due member is active in every cycle.
@@ -313,16 +340,19 @@ impl Tls {
             });
         }
         let period = l / gcd(d, l);
-        let mut bits = 0u64;
+        let (mut bits, mut start) = (0u64, 0);
         for j in 0..period {
             // Positions `d*j .. d*j + d` of `T`, around its end.
-            let start = d * j % l;
             let rotated = if start == 0 {
                 t_bits
             } else {
                 (t_bits >> start | t_bits << (l - start)) & low_bits(l)
             };
             bits |= ((rotated & low_bits(d) != 0) as u64) << j;
+            start += d;
+            if start >= l {
+                start -= l;
+            }
         }
         if bits == if now_data { low_bits(period) } else { 0 } {
             return None;
@@ -333,6 +363,15 @@ impl Tls {
             period,
         })
     }
+}
+
+/// Fills `dst` from `src` read cyclically from `start` (`dst` no longer than `src`).
+#[inline(always)]
+fn copy_cyclic(src: &[u16], start: usize, dst: &mut [u16]) {
+    let first = dst.len().min(src.len() - start);
+    let (head, tail) = dst.split_at_mut(first);
+    head.copy_from_slice(&src[start..start + first]);
+    tail.copy_from_slice(&src[..tail.len()]);
 }
 
 fn gcd(mut a: u32, mut b: u32) -> u32 {
@@ -356,7 +395,7 @@ impl IssuePolicy for Tls {
 
     fn current_order(&self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         out.clear();
-        Tls::occupied_of(self.active(), v, out);
+        Tls::occupied_of(self.active(), self.active_bits, v, out);
     }
 
     fn settled(&mut self, v: &PolicyView) -> Settled {
@@ -411,10 +450,11 @@ impl IssuePolicy for Tls {
         // Fetch comes after issue: asleep, this cycle's rotation is one of those to replay.
         self.catch_up(v.now + 1);
         out.clear();
-        Tls::occupied_of(self.active(), v, out);
+        Tls::occupied_of(self.active(), self.active_bits, v, out);
         let (front, back) = self.pending.slices();
-        Tls::occupied_of(front, v, out);
-        Tls::occupied_of(back, v, out);
+        let pending = self.members & !self.active_bits;
+        Tls::occupied_of(front, pending, v, out);
+        Tls::occupied_of(back, pending, v, out);
     }
 
     fn fetch_first(
@@ -444,7 +484,7 @@ impl IssuePolicy for Tls {
         self.rotate(Tls::due_test(v));
         self.ordered_at = v.now;
         out.clear();
-        Tls::occupied_of(self.active(), v, out);
+        Tls::occupied_of(self.active(), self.active_bits, v, out);
     }
 }
 

@@ -238,13 +238,8 @@ impl<P: IssuePolicy> Schedulers<P> {
         if self.data_patterns != 0 {
             return self.count_with_patterns(from, to);
         }
-        for (c, o) in self.slots.iter_mut().zip(&self.outcome) {
-            match o {
-                Slot::Issued => c.issued += n,
-                Slot::Pipeline => c.pipeline += n,
-                Slot::Scoreboard => c.scoreboard += n,
-                Slot::Idle => c.idle += n,
-            }
+        for (c, &o) in self.slots.iter_mut().zip(&self.outcome) {
+            charge(c, o, n);
         }
     }
 
@@ -253,6 +248,28 @@ impl<P: IssuePolicy> Schedulers<P> {
     #[inline(never)]
     fn count_with_patterns(&mut self, from: u64, to: u64) {
         let n = to - from;
+        if n == 1 {
+            // One cycle stepped (the usual case): the walk's own cycle, or the pattern's.
+            for ((c, &o), p) in self
+                .slots
+                .iter_mut()
+                .zip(&self.outcome)
+                .zip(&self.data_pattern)
+            {
+                let o = match p {
+                    Some(p) if matches!(o, Slot::Scoreboard | Slot::Idle) && from >= p.first => {
+                        if p.at(from) {
+                            Slot::Scoreboard
+                        } else {
+                            Slot::Idle
+                        }
+                    }
+                    _ => o,
+                };
+                charge(c, o, 1);
+            }
+            return;
+        }
         for ((c, o), p) in self
             .slots
             .iter_mut()
@@ -294,6 +311,17 @@ impl<P: IssuePolicy> Schedulers<P> {
         let was = self.data_pattern[k].is_some() as usize;
         self.data_patterns = self.data_patterns + p.is_some() as usize - was;
         self.data_pattern[k] = p;
+    }
+}
+
+/// Adds `n` cycles of outcome `o` to a scheduler's issue-slot counts.
+#[inline(always)]
+fn charge(c: &mut IssueSlots, o: Slot, n: u64) {
+    match o {
+        Slot::Issued => c.issued += n,
+        Slot::Pipeline => c.pipeline += n,
+        Slot::Scoreboard => c.scoreboard += n,
+        Slot::Idle => c.idle += n,
     }
 }
 
@@ -656,24 +684,6 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             };
             fault_error(k, cta, wi, f).into()
         })
-    }
-
-    /// The cycle a sleeping scheduler `k` walks again by itself (after `now`): the first wake
-    /// cycle of its warps, or for a policy that reads `long_dep` the end of a warp's long
-    /// wait (a sticky long-operation mark erased by a result, `Sm::mark_long`) if earlier.
-    #[inline]
-    fn sleep_until(&self, k: SchedId, now: u64) -> u64 {
-        let mut wake = u64::MAX;
-        for &s in &self.shape.sched_slots[k] {
-            let s = s as usize;
-            if self.warps.occupied()[s] && self.warps.wake[s] > now {
-                wake = wake.min(self.warps.wake[s]);
-            }
-            if P::READS_LONG_DEP && self.warps.long_until[s] > now {
-                wake = wake.min(self.warps.long_until[s]);
-            }
-        }
-        wake
     }
 
     /// Records the issue in the trace, when tracing.

@@ -172,6 +172,8 @@ pub(crate) struct Shape {
     pub place: Vec<SlotPlace>,
     /// Per scheduler: its warp slots (slot `w` belongs to scheduler `w mod S`).
     pub sched_slots: Vec<Vec<u16>>,
+    /// Per scheduler: its warp slots as a bit set (slots are below 64, `sm.max_warps`).
+    pub sched_bits: Vec<u64>,
     /// I-buffer entries per warp.
     pub ib_depth: u8,
     /// Cycles the pipeline stages around the LD/ST unit add to a result timed at issue
@@ -208,6 +210,13 @@ impl Shape {
                 .collect(),
             sched_slots: (0..s)
                 .map(|i| (0..n).filter(|w| w % s == i).map(|w| w as u16).collect())
+                .collect(),
+            sched_bits: (0..s)
+                .map(|i| {
+                    (0..n.min(64))
+                        .filter(|w| w % s == i)
+                        .fold(0, |m, w| m | 1 << w)
+                })
                 .collect(),
             ib_depth: cfg.sm.ibuffer_entries.clamp(1, 255) as u8,
             pipeline_cycles: cfg.pipeline.overhead() as u64,

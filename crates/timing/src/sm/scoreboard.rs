@@ -143,8 +143,28 @@ impl Scoreboard {
     /// predicate base.
     #[inline]
     pub fn check_at(&self, uses: RegUse, rb: usize, pb: usize, now: u64) -> Hazard {
+        self.check_marked::<false>(uses, rb, pb, now).0
+    }
+
+    /// Until which cycle an input operand of `uses` carries a long-operation mark at `now`
+    /// (GPGPU-Sim's `islongop` on `in[]`): `u64::MAX` for a mark nothing pending will erase,
+    /// the ready cycle of the result that erases it, 0 when none is marked.
+    pub fn marked_until(&self, uses: RegUse, rb: usize, now: u64) -> u64 {
+        self.check_marked::<true>(uses, rb, 0, now).1
+    }
+
+    /// [`Scoreboard::check_at`], and with `MARKS` [`Scoreboard::marked_until`] too, from one
+    /// walk over the operands (0 without `MARKS`).
+    #[inline(always)]
+    pub fn check_marked<const MARKS: bool>(
+        &self,
+        uses: RegUse,
+        rb: usize,
+        pb: usize,
+        now: u64,
+    ) -> (Hazard, u64) {
         let mut worst = 0u64; // bit 0: blocked, bit 1: long
-        let mut until = 0u64;
+        let (mut until, mut marked) = (0u64, 0u64);
         // `counts`: 2 where a pending long result marks the wait long, 0 where it does not.
         let mut look = |e: u64, counts: u64| {
             if e >> SHIFT > now {
@@ -155,39 +175,29 @@ impl Scoreboard {
         // Only the input operands make a wait long (GPGPU-Sim's two-level scheduler asks
         // `islongop` of `in[]` alone): not an address base, a destination or a predicate.
         for (i, &r) in uses.regs.iter().enumerate() {
-            let counts = ((i < uses.in_operands) as u64) << 1;
-            look(self.regs.get(rb + r as usize).copied().unwrap_or(0), counts);
-        }
-        for &p in uses.preds {
-            look(self.preds.get(pb + p as usize).copied().unwrap_or(0), 0);
-        }
-        if worst & 1 == 1 {
-            Hazard::Blocked {
-                long: worst & 2 != 0,
-                until,
-            }
-        } else {
-            Hazard::None
-        }
-    }
-
-    /// Until which cycle an input operand of `uses` carries a long-operation mark at `now`
-    /// (GPGPU-Sim's `islongop` on `in[]`): `u64::MAX` for a mark nothing pending will erase,
-    /// the ready cycle of the result that erases it, 0 when none is marked.
-    #[inline]
-    pub fn marked_until(&self, uses: RegUse, rb: usize, now: u64) -> u64 {
-        let mut until = 0;
-        for &r in &uses.regs[..uses.in_operands.min(uses.regs.len())] {
             let e = self.regs.get(rb + r as usize).copied().unwrap_or(0);
-            if marked_at(e, now) {
-                until = until.max(if e & MARK_CLEARS != 0 {
+            let input = i < uses.in_operands;
+            look(e, (input as u64) << 1);
+            if MARKS && input && marked_at(e, now) {
+                marked = marked.max(if e & MARK_CLEARS != 0 {
                     e >> SHIFT
                 } else {
                     u64::MAX
                 });
             }
         }
-        until
+        for &p in uses.preds {
+            look(self.preds.get(pb + p as usize).copied().unwrap_or(0), 0);
+        }
+        let hazard = if worst & 1 == 1 {
+            Hazard::Blocked {
+                long: worst & 2 != 0,
+                until,
+            }
+        } else {
+            Hazard::None
+        };
+        (hazard, marked)
     }
 
     /// Reserves every destination until `ready`, written by `w` (at cycle `now`).

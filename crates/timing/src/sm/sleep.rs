@@ -10,6 +10,7 @@
 
 use super::Sm;
 use crate::fetch_policy::FetchPolicy;
+use crate::ids::SchedId;
 use crate::policy::IssuePolicy;
 
 /// Per-SM fast-forward state.
@@ -46,6 +47,27 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             t = t.min(*at);
         }
         t.max(now + 1)
+    }
+
+    /// The cycle a sleeping scheduler `k` walks again by itself (after `now`): the first wake
+    /// cycle of its warps, or for a policy that reads `long_dep` the end of a warp's long
+    /// wait (a sticky long-operation mark erased by a result, `Sm::set_head`) if earlier.
+    /// Empty slots never wake it (their long wait is 0).
+    #[inline]
+    pub(super) fn sleep_until(&self, k: SchedId, now: u64) -> u64 {
+        let mut wake = u64::MAX;
+        let mut m = self.shape.sched_bits[k] & self.warps.occupied_bits();
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let w = self.warps.wake[s];
+            wake = wake.min(if w > now { w } else { u64::MAX });
+            if P::READS_LONG_DEP {
+                let l = self.warps.long_until[s];
+                wake = wake.min(if l > now { l } else { u64::MAX });
+            }
+        }
+        wake
     }
 
     /// Skips cycles `from .. to` in which [`Sm::next_activity`] said nothing happens: each

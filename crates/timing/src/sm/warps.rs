@@ -176,7 +176,16 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             return;
         }
         self.warps.head_unit[s] = env.table.get(func, pc).unit;
-        match self.head_waits(env, s, t) {
+        // `policy.tls.long_marks = "sticky"`: the head is long-latency dependent while an
+        // input operand carries GPGPU-Sim's long-operation mark (`scoreboard.rs`), whether or
+        // not the load is still out. (A mark a pending result erases ends before the head's
+        // wait may: a scheduler going to sleep wakes for it, `issue_stage`.)
+        let (waits, marked) = if P::READS_LONG_DEP && self.shape.sticky_long_marks {
+            self.head_waits::<true>(env, s, t)
+        } else {
+            self.head_waits::<false>(env, s, t)
+        };
+        match waits {
             Some((until, long)) => {
                 self.block(s, Block::Data, t, until);
                 if long {
@@ -185,24 +194,9 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             None => self.block(s, Block::Ready, t, t),
         }
-        if P::READS_LONG_DEP && self.shape.sticky_long_marks {
-            self.mark_long(env, s, t);
+        if marked != 0 {
+            self.warps.long_until[s] = self.warps.long_until[s].max(marked);
         }
-    }
-
-    /// `policy.tls.long_marks = "sticky"`: warp `s`'s head is long-latency dependent while an
-    /// input operand carries GPGPU-Sim's long-operation mark (`scoreboard.rs`), whether or
-    /// not the load is still out. (A mark a pending result erases ends before the head's wait
-    /// may: a scheduler going to sleep wakes for it, `issue_stage`.)
-    #[inline]
-    fn mark_long(&mut self, env: &Env, s: WarpSlot, t: u64) {
-        let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
-        let until = self.timing.sb[s].marked_until(
-            env.table.regs.get(func, pc),
-            self.timing.reg_base[s] as usize,
-            t,
-        );
-        self.warps.long_until[s] = self.warps.long_until[s].max(until);
     }
 
     /// `set_head` for a warp whose atomics are in flight, or done but not yet written back
@@ -217,7 +211,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if atomics != u64::MAX {
             let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
             self.warps.head_unit[s] = env.table.get(func, pc).unit;
-            if let Some((after, _)) = self.head_waits(env, s, atomics) {
+            if let (Some((after, _)), _) = self.head_waits::<false>(env, s, atomics) {
                 until = after;
             }
         }
@@ -227,31 +221,37 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
 
     /// What the head of warp `s` still waits for at cycle `t`: `None` when it could issue
     /// then; else the cycle it can (`u64::MAX`: until an event re-derives it) and whether
-    /// that is a long wait (a load's result, copies in flight).
+    /// that is a long wait (a load's result, copies in flight). With `MARKS`, also until
+    /// when an input operand carries a long-operation mark ([`Scoreboard::marked_until`]).
     #[inline(always)]
-    fn head_waits(&self, env: &Env, s: WarpSlot, t: u64) -> Option<(u64, bool)> {
+    fn head_waits<const MARKS: bool>(
+        &self,
+        env: &Env,
+        s: WarpSlot,
+        t: u64,
+    ) -> (Option<(u64, bool)>, u64) {
         let (func, pc) = (self.timing.cur_func[s], self.timing.cur_pc[s]);
-        let inst = env.k.module.functions[func as usize]
-            .insts
-            .get(pc as usize)?;
+        let Some(inst) = env.k.module.functions[func as usize].insts.get(pc as usize) else {
+            return (None, 0);
+        };
         // `cp.async.wait_group`/`wait_all` wait for copies in flight, like a load's result.
         let copies_landed = match inst.op {
             Op::CpAsyncWait => self.cp.ready(s, cp_wait_count(inst)),
             Op::CpAsyncWaitAll => self.cp.all_landed(s),
             _ => true,
         };
-        if !copies_landed {
-            return Some((u64::MAX, true));
-        }
-        let h = self.timing.sb[s].check_at(
+        let (h, marked) = self.timing.sb[s].check_marked::<MARKS>(
             env.table.regs.get(func, pc),
             self.timing.reg_base[s] as usize,
             self.timing.pred_base[s] as usize,
             t,
         );
+        if !copies_landed {
+            return (Some((u64::MAX, true)), marked);
+        }
         match h {
-            Hazard::Blocked { until, long } => Some((until, long)),
-            Hazard::None => None,
+            Hazard::Blocked { until, long } => (Some((until, long)), marked),
+            Hazard::None => (None, marked),
         }
     }
 
