@@ -667,3 +667,30 @@ fn the_router_keys_are_checked() {
         "icnt.vc_buffer_flits: 0 is out of range 1..=65536"
     );
 }
+
+/// `sm.branch_redirect`: `issue` on every preset, `scheduler` accepted, anything else refused
+/// with the two values named; a file written before the key existed loads with `issue`.
+#[test]
+fn branch_redirect_is_issue_by_default_and_checked() {
+    use warpsim_core::config::BranchRedirect;
+    for &(p, _) in PRESETS {
+        let c = GpuConfig::load(p).unwrap();
+        assert_eq!(c.sm.branch_redirect, BranchRedirect::Issue, "{p}");
+    }
+    let c = GpuConfig::load_with("gtx480", &["sm.branch_redirect=scheduler".into()]).unwrap();
+    assert_eq!(c.sm.branch_redirect, BranchRedirect::Scheduler);
+    assert_eq!(c.sm.branch_redirect.name(), "scheduler");
+    let e = GpuConfig::load_with("gtx480", &["sm.branch_redirect=later".into()]).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("sm.branch_redirect") && text.contains("`issue` or `scheduler`"),
+        "{text}"
+    );
+    let old = include_str!("../src/config/presets/gtx480.toml")
+        .lines()
+        .filter(|l| !l.starts_with("branch_redirect"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let c = GpuConfig::from_toml("old.toml", &old, &[]).unwrap();
+    assert_eq!(c.sm.branch_redirect, BranchRedirect::Issue);
+}

@@ -12,6 +12,7 @@ mod crafted;
 
 mod ampere;
 mod analysis;
+mod branch_redirect;
 mod cp_async;
 mod hooks;
 mod intensity;

@@ -104,6 +104,11 @@ pub struct Sm {
     pub ldst_writeback: bool,
     /// Each scheduler owns its own unit ports (Pascal's sub-cores).
     pub sub_core: bool,
+    /// When fetch leaves the path after an instruction that does not continue at the next
+    /// one (a taken branch, a call or return, the other side of a divergent branch). Default
+    /// `issue` (files written before the key existed load with it).
+    #[serde(default)]
+    pub branch_redirect: BranchRedirect,
     pub ibuffer_entries: u32,
     pub fetch_warps_per_cycle: u32,
     pub fetch_bytes: u32,
@@ -492,6 +497,34 @@ pub enum PartitionIndex {
     /// order addresses are first seen; warpsim draws by a fixed hash of the piece's number:
     /// the same distribution, other draws.
     Random,
+}
+
+/// When fetch is redirected after an instruction whose warp does not continue at the next one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BranchRedirect {
+    /// At its issue: the I-buffer's later entries are dropped and the next fetch is from where
+    /// the warp continues.
+    #[default]
+    Issue,
+    /// When the scheduler next looks at the warp, as GPGPU-Sim (`scheduler_unit::cycle`): the
+    /// issue leaves the I-buffer's later entries and sets the next fetch to the next
+    /// instruction (`issue_warp`'s `set_next_pc(pc + isize)`), so the fall-through is kept or
+    /// fetched; a scheduler walk that reaches the warp finds the head is not where the SIMT
+    /// stack continues, flushes it and redirects fetch there, and issues nothing from it in
+    /// that cycle. A warp the walk does not reach (one after the warp that issued, or a
+    /// pending one under two-level scheduling) keeps its stale entries until it does.
+    Scheduler,
+}
+
+impl BranchRedirect {
+    /// The name a config file uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            BranchRedirect::Issue => "issue",
+            BranchRedirect::Scheduler => "scheduler",
+        }
+    }
 }
 
 /// The order an SM's schedulers take their turns in within one cycle.

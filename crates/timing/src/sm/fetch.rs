@@ -22,7 +22,7 @@ use crate::classify::TimingTable;
 use crate::fetch_policy::FetchPolicy;
 use crate::ids::WarpSlot;
 use crate::policy::{IssueOrders, IssuePolicy, PolicyView, WarpSlots};
-use warpsim_core::config::GpuConfig;
+use warpsim_core::config::{BranchRedirect, GpuConfig};
 use warpsim_core::exec::warp::WarpState;
 
 /// The SM's front end: the fetch policy, the I-cache and every warp's I-buffer. It owns them;
@@ -50,6 +50,8 @@ pub(crate) struct Frontend<F> {
     /// Scratch: warps whose empty I-buffer was filled in this phase (and are `Ready`), with the
     /// cycle from which the new head can issue.
     decoded: Vec<(WarpSlot, u64)>,
+    /// `sm.branch_redirect = "issue"`: a jump redirects fetch when it issues.
+    redirect_at_issue: bool,
 }
 
 /// Per warp slot, the I-buffer: `WarpSlots::ib_n` valid decoded entries, the first at
@@ -61,6 +63,15 @@ struct IBuffers {
     ready: Vec<u64>,
     /// Emptied by a control hazard and not refilled yet.
     flushed: Vec<bool>,
+    /// `sm.branch_redirect = "scheduler"` only. Bit `s`: warp `s`'s next fetch is
+    /// (`next_func`, `next_pc`), the instruction after the one it issued last (GPGPU-Sim's
+    /// `m_next_pc`), not where it continues.
+    sequential: u64,
+    next_func: Vec<u32>,
+    next_pc: Vec<u32>,
+    /// Bit `s`: warp `s`'s head is not where it continues, for the scheduler to find and
+    /// flush ([`Head::Stale`]).
+    stale: u64,
 }
 
 /// What the front end reads and writes of the rest of the SM in a fetch phase.
@@ -82,6 +93,10 @@ pub(crate) enum Head {
     Diverged { ready: u64 },
     /// The head is the warp's next instruction, decoded and issuable from `ready`.
     Decoded { ready: u64 },
+    /// `sm.branch_redirect = "scheduler"`: the decoded stream is not where the warp
+    /// continues, and stays until a scheduler walk reaches the warp from `ready`
+    /// ([`Frontend::flush_stale`]).
+    Stale { ready: u64 },
 }
 
 impl<F> Frontend<F> {
@@ -95,7 +110,12 @@ impl<F> Frontend<F> {
                 pc: vec![0; slots],
                 ready: vec![0; slots],
                 flushed: vec![false; slots],
+                sequential: 0,
+                next_func: vec![0; slots],
+                next_pc: vec![0; slots],
+                stale: 0,
             },
+            redirect_at_issue: cfg.sm.branch_redirect == BranchRedirect::Issue,
             idle: false,
             wake: 0,
             per_fetch: (cfg.sm.fetch_bytes / 8).max(1).min(ib_depth) as u8,
@@ -117,6 +137,34 @@ impl<F> Frontend<F> {
     pub fn reset_slot(&mut self, s: WarpSlot) {
         self.ib.flushed[s] = false;
         self.ib.ready[s] = 0;
+        let bit = !(1u64 << (s.index() & 63));
+        self.ib.sequential &= bit;
+        self.ib.stale &= bit;
+    }
+
+    /// Where warp `s`'s I-buffer head is (function, PC).
+    #[inline]
+    pub fn head_at(&self, s: WarpSlot) -> (u32, u32) {
+        (self.ib.func[s], self.ib.pc[s])
+    }
+
+    /// Warp `s`'s head is stale ([`Head::Stale`]): the next scheduler walk that reaches it
+    /// flushes it instead of issuing.
+    #[inline(always)]
+    pub fn is_stale(&self, s: WarpSlot) -> bool {
+        self.ib.stale >> (s.index() & 63) & 1 != 0
+    }
+
+    /// A scheduler walk reached warp `s` with a stale head: the I-buffer is flushed and the
+    /// next fetch is from where the warp continues (GPGPU-Sim's control-hazard flush in
+    /// `scheduler_unit::cycle`).
+    pub fn flush_stale(&mut self, warps: &mut WarpSlots, s: WarpSlot) {
+        let bit = !(1u64 << (s.index() & 63));
+        self.ib.stale &= bit;
+        self.ib.sequential &= bit;
+        warps.set_ib_n(s, 0);
+        self.ib.flushed[s] = true;
+        self.rouse();
     }
 
     /// The fetch stage has work this cycle: something became fetchable since it last found
@@ -142,6 +190,8 @@ impl<F> Frontend<F> {
     /// decoded stream elsewhere is flushed here (`Head::Diverged`).
     #[inline(always)]
     pub fn head(&mut self, warps: &mut WarpSlots, s: WarpSlot, cur: (u32, u32)) -> Head {
+        let bit = 1u64 << (s.index() & 63);
+        self.ib.stale &= !bit;
         if warps.ib_n()[s] == 0 {
             return Head::Empty {
                 flushed: self.ib.flushed[s],
@@ -149,6 +199,10 @@ impl<F> Frontend<F> {
         }
         let ready = self.ib.ready[s];
         if cur != (self.ib.func[s], self.ib.pc[s]) {
+            if !self.redirect_at_issue {
+                self.ib.stale |= bit;
+                return Head::Stale { ready };
+            }
             warps.set_ib_n(s, 0);
             self.ib.flushed[s] = true;
             self.rouse();
@@ -181,6 +235,19 @@ impl<F> Frontend<F> {
     pub fn advance(&mut self, warps: &mut WarpSlots, s: WarpSlot, next: Option<(u32, u32)>) {
         match next {
             None => warps.set_ib_n(s, 0),
+            Some(_) if !self.redirect_at_issue => {
+                // GPGPU-Sim: the head is popped whatever follows it, and the next fetch is
+                // the next instruction; `head` finds a jump's stale entries.
+                let (func, pc) = (self.ib.func[s], self.ib.pc[s]);
+                self.ib.next_func[s] = func;
+                self.ib.next_pc[s] = pc + 1;
+                self.ib.sequential |= 1 << (s.index() & 63);
+                let n = warps.ib_n()[s];
+                if n > 1 {
+                    self.ib.pc[s] = pc + 1;
+                }
+                warps.set_ib_n(s, n.saturating_sub(1));
+            }
             Some((func, npc)) => {
                 if func == self.ib.func[s] && npc == self.ib.pc[s] + 1 {
                     self.ib.pc[s] = npc;
@@ -282,6 +349,9 @@ impl<F> Frontend<F> {
     #[inline(always)]
     fn fetch_pc(&self, p: &FetchPorts, s: WarpSlot) -> (u32, u32) {
         if p.warps.ib_n()[s] == 0 {
+            if self.ib.sequential >> (s.index() & 63) & 1 != 0 {
+                return (self.ib.next_func[s], self.ib.next_pc[s]);
+            }
             (p.timing.cur_func[s], p.timing.cur_pc[s])
         } else {
             (self.ib.func[s], self.ib.pc[s] + p.warps.ib_n()[s] as u32)
@@ -493,6 +563,52 @@ mod tests {
         assert_eq!(
             front.head(&mut warps, WarpSlot(1), (0, 0)),
             Head::Empty { flushed: false }
+        );
+    }
+
+    /// `sm.branch_redirect = "scheduler"`: a jump's issue pops its head and keeps the rest,
+    /// which `head` then calls stale (without flushing) until the scheduler flushes it; fetch
+    /// goes on sequentially after the jump until then.
+    #[test]
+    fn the_ibuffer_keeps_a_jumps_fall_through_until_the_scheduler_flushes_it() {
+        use super::{Frontend, Head};
+        use crate::fetch_policy::RoundRobin;
+        use crate::policy::WarpSlots;
+        let cfg = warpsim_core::config::GpuConfig::load_with(
+            "gtx480",
+            &["sm.branch_redirect=scheduler".into()],
+        )
+        .unwrap();
+        let mut front = Frontend::new(&cfg, 2, RoundRobin::default(), true);
+        let mut warps = WarpSlots::new(2, 2, 2);
+        // A jump at 4 (to 9) with 5 behind it.
+        front.ib.func[0] = 0;
+        front.ib.pc[0] = 4;
+        front.ib.ready[0] = 7;
+        warps.set_ib_n(WarpSlot(0), 2);
+        front.advance(&mut warps, WarpSlot(0), Some((0, 9)));
+        assert_eq!((warps.ib_n()[0], front.head_at(WarpSlot(0))), (1, (0, 5)));
+        assert_eq!(
+            front.head(&mut warps, WarpSlot(0), (0, 9)),
+            Head::Stale { ready: 7 }
+        );
+        assert!(front.is_stale(WarpSlot(0)) && warps.ib_n()[0] == 1);
+        front.flush_stale(&mut warps, WarpSlot(0));
+        assert!(!front.is_stale(WarpSlot(0)));
+        assert_eq!(
+            front.head(&mut warps, WarpSlot(0), (0, 9)),
+            Head::Empty { flushed: true }
+        );
+        // A jump that was the last entry: the next fetch is the fall-through, 5 (what
+        // `fetch_pc` reads for an empty buffer; `tests/branch_redirect.rs` times it).
+        front.ib.pc[1] = 4;
+        warps.set_ib_n(WarpSlot(1), 1);
+        front.advance(&mut warps, WarpSlot(1), Some((0, 9)));
+        assert_eq!(warps.ib_n()[1], 0);
+        assert_eq!((front.ib.next_func[1], front.ib.next_pc[1]), (0, 5));
+        assert_eq!(
+            front.ib.sequential, 0b10,
+            "warp 0's flush ended its sequential fetch"
         );
     }
 

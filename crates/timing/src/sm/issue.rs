@@ -359,6 +359,11 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
                 any_data |= self.warps.block[si] == Block::Data;
                 continue;
             }
+            if self.front.is_stale(si) {
+                // `sm.branch_redirect = "scheduler"`: found here, flushed, nothing issued.
+                self.flush_stale(env, si, now);
+                continue;
+            }
             let unit = self.warps.head_unit[si];
             match self
                 .port(unit, k, now)
@@ -511,6 +516,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             || self.warps.block[s] != Block::Ready
             || self.warps.wake[s] != now + 1
             || self.warps.head_unit[s] == first
+            || self.front.is_stale(s)
         {
             return None;
         }

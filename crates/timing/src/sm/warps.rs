@@ -169,6 +169,22 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             }
             // A head still in decode cannot issue before it leaves decode.
             Head::Decoded { ready } => t.max(ready),
+            // `sm.branch_redirect = "scheduler"`: the stale head waits for a scheduler walk
+            // to find it (`Sm::flush_stale`) from when it leaves decode, scoreboard unseen;
+            // GPGPU-Sim's scheduler does not look at a warp with atomics in flight.
+            Head::Stale { ready } => {
+                let from = t.max(ready);
+                let (hf, hpc) = self.front.head_at(s);
+                self.warps.head_unit[s] = env.table.get(hf, hpc).unit;
+                let atomics = self.timing.atomics_until[s];
+                if atomics > from {
+                    self.block(s, Block::Atomic, t, atomics);
+                    self.warps.long_until[s] = atomics;
+                } else {
+                    self.block(s, Block::Ready, from, from);
+                }
+                return;
+            }
         };
         let atomics = self.timing.atomics_until[s];
         if atomics > t {
@@ -197,6 +213,14 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
         if marked != 0 {
             self.warps.long_until[s] = self.warps.long_until[s].max(marked);
         }
+    }
+
+    /// `sm.branch_redirect = "scheduler"`: a scheduler walk reached warp `s` at `now` with
+    /// a stale head ([`Head::Stale`]); it flushes the I-buffer, fetch goes where the warp
+    /// continues, and the warp waits on that refetch (a control hazard).
+    pub(crate) fn flush_stale(&mut self, env: &Env, s: WarpSlot, now: u64) {
+        self.front.flush_stale(&mut self.warps, s);
+        self.set_head(env, s, now);
     }
 
     /// `set_head` for a warp whose atomics are in flight, or done but not yet written back
