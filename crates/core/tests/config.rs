@@ -668,18 +668,19 @@ fn the_router_keys_are_checked() {
     );
 }
 
-/// `sm.branch_redirect`: `issue` on every preset, `scheduler` accepted, anything else refused
-/// with the two values named; a file written before the key existed loads with `issue`.
+/// `sm.branch_redirect`: `scheduler` (GPGPU-Sim's) on every preset, `issue` accepted, anything
+/// else refused with the two values named; a file written before the key existed loads with
+/// `issue`, the behaviour it was written for.
 #[test]
-fn branch_redirect_is_issue_by_default_and_checked() {
+fn branch_redirect_is_the_schedulers_on_every_preset_and_checked() {
     use warpsim_core::config::BranchRedirect;
     for &(p, _) in PRESETS {
         let c = GpuConfig::load(p).unwrap();
-        assert_eq!(c.sm.branch_redirect, BranchRedirect::Issue, "{p}");
+        assert_eq!(c.sm.branch_redirect, BranchRedirect::Scheduler, "{p}");
+        assert_eq!(c.sm.branch_redirect.name(), "scheduler");
     }
-    let c = GpuConfig::load_with("gtx480", &["sm.branch_redirect=scheduler".into()]).unwrap();
-    assert_eq!(c.sm.branch_redirect, BranchRedirect::Scheduler);
-    assert_eq!(c.sm.branch_redirect.name(), "scheduler");
+    let c = GpuConfig::load_with("gtx480", &["sm.branch_redirect=issue".into()]).unwrap();
+    assert_eq!(c.sm.branch_redirect, BranchRedirect::Issue);
     let e = GpuConfig::load_with("gtx480", &["sm.branch_redirect=later".into()]).unwrap_err();
     let text = e.to_string();
     assert!(

@@ -1,5 +1,5 @@
-//! `sm.branch_redirect`: when fetch leaves a taken branch's path. With `issue` (the default) the
-//! branch's issue redirects fetch to its target at once; with `scheduler`, as GPGPU-Sim, the
+//! `sm.branch_redirect`: when fetch leaves a taken branch's path. With `issue` the branch's
+//! issue redirects fetch to its target at once; with `scheduler` (the presets'), as GPGPU-Sim, the
 //! issue leaves the fall-through in the I-buffer (or fetches it next), and the scheduler's next
 //! look at the warp finds the head is not where the warp continues and flushes it, so the
 //! target issues at least a cycle later.

@@ -379,7 +379,15 @@ fn tls_empty_slots_rotate_through_the_active_set() {
 /// pending warp not due).
 #[test]
 fn tls_replays_the_rotations_it_slept_through() {
-    let slots: Vec<u16> = (0..10).collect();
+    // Ten slots with an active set of 4, and larger schedulers whose slots past the tenth are
+    // empty (their pending FIFO wraps around its ring, as on an SM with many warp slots).
+    for (n_slots, n_active) in [(10, 4), (37, 6), (64, 6)] {
+        tls_replays_with(n_slots, n_active);
+    }
+}
+
+fn tls_replays_with(n_slots: usize, n_active: usize) {
+    let slots: Vec<u16> = (0..n_slots as u16).collect();
     // (long-dep warps, waiting warps, empty slots, kept warp blocked on data, sleeps?)
     type Case<'a> = (&'a [usize], &'a [usize], &'a [usize], bool, bool);
     let cases: [Case; 8] = [
@@ -394,7 +402,14 @@ fn tls_replays_the_rotations_it_slept_through() {
     ];
     let mut patterns = 0;
     for (long, waiting, empty, kept_data, sleeps) in cases {
-        let mut v = V::new(10);
+        if !sleeps && n_slots != 10 {
+            // With a larger active set the pending warp that is not due may be active.
+            continue;
+        }
+        let mut v = V::new(n_slots);
+        for s in 10..n_slots {
+            v.w.set_occupied(WarpSlot::new(s), false);
+        }
         // Warps 0 and 2 are not due: blocked on fetch, or on a short data dependence.
         for s in [0, 2] {
             v.w.block[s] = if kept_data { Block::Data } else { Block::Fetch };
@@ -420,7 +435,8 @@ fn tls_replays_the_rotations_it_slept_through() {
                 .any(|&s| v.w.block[s as usize] == Block::Data && v.w.wake[s as usize] > t)
         };
         for slept in 1..30u64 {
-            let (mut awake, mut asleep) = (Tls::new(0, 4, &slots), Tls::new(0, 4, &slots));
+            let (mut awake, mut asleep) =
+                (Tls::new(0, n_active, &slots), Tls::new(0, n_active, &slots));
             let mut out = Vec::new();
             // A few cycles in, so the sets have started rotating.
             for t in 10..12 {
@@ -457,7 +473,10 @@ fn tls_replays_the_rotations_it_slept_through() {
             let mut want = Vec::new();
             awake.order(&(), &slots, &v.view_at(t), &mut want);
             asleep.order(&(), &slots, &v.view_at(t), &mut out);
-            assert_eq!(out, want, "slept {slept}: {long:?} {waiting:?}");
+            assert_eq!(
+                out, want,
+                "{n_slots} slots, slept {slept}: {long:?} {waiting:?}"
+            );
             assert_eq!(asleep.active(), awake.active());
             // Fetch (after issue) in a cycle slept through sees the same order too.
             asleep.settled(&v.view_at(t));

@@ -504,7 +504,8 @@ pub enum PartitionIndex {
 #[serde(rename_all = "kebab-case")]
 pub enum BranchRedirect {
     /// At its issue: the I-buffer's later entries are dropped and the next fetch is from where
-    /// the warp continues.
+    /// the warp continues. The default for a file without the key (written before it existed,
+    /// when this was the only behaviour); every preset says `scheduler`.
     #[default]
     Issue,
     /// When the scheduler next looks at the warp, as GPGPU-Sim (`scheduler_unit::cycle`): the

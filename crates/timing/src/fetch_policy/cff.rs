@@ -26,23 +26,28 @@ use super::{eligible, eligible_now, eligible_set, BuildFetch, FetchPolicy};
 use crate::policy::{slot_bits, IssueOrders, IssuePolicy, PolicyView};
 use warpsim_core::config::{CffMerge, FetchEligibility, PolicyParams};
 
+/// `sm.schedulers` is at most 16 (`config/bounds.rs`): the per-scheduler state below is
+/// fixed arrays of that size, indexed modulo it.
+const MAX_SCHEDULERS: usize = 16;
+
 pub struct Cff {
     merge: CffMerge,
     /// Which warps may be fetched for.
     rule: FetchEligibility,
     /// The scheduler whose turn it is (`round-robin`).
     next: usize,
+    /// The SM's schedulers (0 until the first pick sets the state up).
+    n: usize,
     /// Per scheduler: its order this fetch cycle, built on first use.
     orders: Vec<Vec<u16>>,
-    /// Bit `k`: scheduler `k`'s order (or first pick) this fetch cycle is built
-    /// (`sm.schedulers` is at most 16).
+    /// Bit `k`: scheduler `k`'s order (or first pick) this fetch cycle is built.
     built: u64,
     /// Per scheduler: how far its order has been consumed this fetch cycle.
-    pos: Vec<usize>,
+    pos: [usize; MAX_SCHEDULERS],
     /// Per scheduler: its warps eligible this fetch cycle (bit per slot), set with its order.
-    eligible: Vec<u64>,
+    eligible: [u64; MAX_SCHEDULERS],
     /// Per scheduler: its warp slots as a bit set (an SM has at most 64).
-    slot_bits: Vec<u64>,
+    slot_bits: [u64; MAX_SCHEDULERS],
 }
 
 impl Cff {
@@ -57,11 +62,12 @@ impl Cff {
             merge,
             rule,
             next: 0,
+            n: 0,
             orders: Vec::new(),
             built: 0,
-            pos: Vec::new(),
-            eligible: Vec::new(),
-            slot_bits: Vec::new(),
+            pos: [0; MAX_SCHEDULERS],
+            eligible: [0; MAX_SCHEDULERS],
+            slot_bits: [0; MAX_SCHEDULERS],
         }
     }
 
@@ -69,7 +75,7 @@ impl Cff {
     /// are read for those alone and a walk of the order tests one bit per warp.
     fn eligible_of(&self, k: usize, v: &PolicyView) -> u64 {
         let mut eligible = 0;
-        let mut m = eligible_set(v, self.rule) & self.slot_bits[k];
+        let mut m = eligible_set(v, self.rule) & self.slot_bits[k % MAX_SCHEDULERS];
         while m != 0 {
             let s = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -88,6 +94,7 @@ impl Cff {
         orders: &mut IssueOrders<'_, P>,
         picked: &[u16],
     ) -> Option<u16> {
+        let k = k % MAX_SCHEDULERS;
         if self.built >> (k & 63) & 1 == 0 {
             self.built |= 1 << (k & 63);
             let eligible = self.eligible_of(k, v);
@@ -145,17 +152,19 @@ impl FetchPolicy for Cff {
         budget: usize,
         out: &mut Vec<u16>,
     ) {
-        let n = orders.schedulers();
-        if self.orders.len() != n {
+        if self.n == 0 {
+            let n = orders.schedulers().min(MAX_SCHEDULERS);
             self.orders = (0..n).map(|_| Vec::with_capacity(v.warps.len())).collect();
-            self.pos = vec![0; n];
-            self.eligible = vec![0; n];
-            self.slot_bits = (0..n).map(|k| slot_bits(orders.slots(k))).collect();
+            for k in 0..n {
+                self.slot_bits[k] = slot_bits(orders.slots(k));
+            }
+            self.n = n;
         }
+        let n = self.n;
         self.built = 0;
         if !P::FETCH_FIRST {
             // (`next_of` walks a kept order only for policies without `fetch_first`.)
-            self.pos.iter_mut().for_each(|p| *p = 0);
+            self.pos = [0; MAX_SCHEDULERS];
         }
         let start = out.len();
         match self.merge {

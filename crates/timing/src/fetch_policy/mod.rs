@@ -86,6 +86,9 @@ pub trait BuildFetch: FetchPolicy {
 macro_rules! fetch_registry {
     ($( $(#[$doc:meta])* $variant:ident($ty:ty) $name:literal, [$($table:expr),*], $summary:literal; )+) => {
         /// A registered fetch policy: matched once per SM-cycle.
+        // One per SM, built once and never moved per cycle; CFF's fixed per-scheduler arrays
+        // make it the large variant, and boxing them would add a pointer chase per fetch.
+        #[allow(clippy::large_enum_variant)]
         pub enum AnyFetch {
             $( $(#[$doc])* $variant($ty), )+
         }

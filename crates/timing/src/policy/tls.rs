@@ -245,7 +245,11 @@ impl Tls {
     }
 
     /// Applies the `until - 1 - ordered_at` rotations a sleep skipped at once (see
-    /// [`Tls::due_cycle`]).
+    /// [`Tls::due_cycle`]), in place: the due active members join the FIFO's back, so the
+    /// ring holds `T`; the window `T[at..at + d]` becomes the active places after the members
+    /// that stay, and the FIFO is the rest of `T` from `at + d` around, which the ring already
+    /// holds in one piece when the window wraps past `T`'s end, and otherwise after moving the
+    /// shorter of `T[..at]` (behind `T`'s end) and `T[at + d..]` (before its start).
     #[inline(never)]
     fn replay(&mut self, until: u64) {
         let due = self.replay_due;
@@ -258,29 +262,87 @@ impl Tls {
             }
             return;
         }
-        let (t, l, d) = self.due_cycle(due);
-        // The members that are not due keep their places, in order.
+        #[cfg(debug_assertions)]
+        let want = self.replayed_by_copy(due, steps);
         let n_active = self.n_active.min(MAX_SLOTS);
-        let mut kept = 0;
+        let ring = &mut self.pending;
+        let (mut kept, mut kept_bits) = (0, 0u64);
+        let mut back = ring.head + ring.len;
         for i in 0..n_active {
             let s = self.active[i];
-            if due >> (s & 63) & 1 == 0 {
+            if due >> (s & 63) & 1 != 0 {
+                ring.buf[back % MAX_SLOTS] = s;
+                back += 1;
+            } else {
                 self.active[kept] = s;
                 kept += 1;
+                kept_bits |= 1 << (s & 63);
             }
         }
+        let l = back - ring.head;
+        let d = self.n.saturating_sub(kept).min(l).min(MAX_SLOTS - kept);
         // After `steps` rotations the window starts at `d * (steps - 1)`.
         let at = match l {
             0 => 0,
             _ => (d as u64 * (steps - 1) % l as u64) as usize,
         };
-        let t = &t[..l];
-        copy_cyclic(t, at, &mut self.active[kept..kept + d]);
-        copy_cyclic(t, (at + d) % l.max(1), &mut self.pending.buf[..l - d]);
+        let mut window = 0u64;
+        for j in 0..d {
+            let i = if at + j >= l { at + j - l } else { at + j };
+            let s = ring.buf[(ring.head + i) % MAX_SLOTS];
+            self.active[kept + j] = s;
+            window |= 1 << (s & 63);
+        }
+        let rest = l.saturating_sub(at + d);
+        if at + d > l {
+            // The FIFO is `T[at + d - l..at]`, in place.
+            ring.head = (ring.head + at + d - l) % MAX_SLOTS;
+        } else if at <= rest {
+            // `T[..at]` moves behind `T[l - 1]`. Positions past the ring's end wrap onto
+            // `T[..at]`'s own, each read before it is written (`l` is at most the ring's size).
+            for j in 0..at {
+                ring.buf[(ring.head + l + j) % MAX_SLOTS] = ring.buf[(ring.head + j) % MAX_SLOTS];
+            }
+            ring.head = (ring.head + at + d) % MAX_SLOTS;
+        } else {
+            // `T[at + d..]` moves before `T[0]`, last first: positions before the ring's
+            // start wrap onto `T`'s end, each read before it is written.
+            let to = ring.head + MAX_SLOTS - rest;
+            for j in (0..rest).rev() {
+                ring.buf[(to + j) % MAX_SLOTS] = ring.buf[(ring.head + at + d + j) % MAX_SLOTS];
+            }
+            ring.head = to % MAX_SLOTS;
+        }
+        ring.len = l - d;
         self.n_active = kept + d;
-        (self.pending.head, self.pending.len) = (0, l - d);
-        self.promoted_due = slot_set(&self.active[kept..kept + d]);
-        self.active_bits = slot_set(&self.active[..kept + d]);
+        self.promoted_due = window;
+        self.active_bits = kept_bits | window;
+        #[cfg(debug_assertions)]
+        {
+            let (front, back) = self.pending.slices();
+            let pending = [front, back].concat();
+            assert_eq!((self.active().to_vec(), pending), want, "tls replay");
+        }
+    }
+
+    /// What [`Tls::replay`] leaves (the active set, the FIFO front to back), built from
+    /// [`Tls::due_cycle`]'s sequence: the reference it is checked against in debug builds.
+    #[cfg(debug_assertions)]
+    fn replayed_by_copy(&self, due: u64, steps: u64) -> (Vec<u16>, Vec<u16>) {
+        let (t, l, d) = self.due_cycle(due);
+        let mut active: Vec<u16> = self
+            .active()
+            .iter()
+            .copied()
+            .filter(|&s| due >> (s & 63) & 1 == 0)
+            .collect();
+        let at = match l {
+            0 => 0,
+            _ => (d as u64 * (steps - 1) % l as u64) as usize,
+        };
+        let cyclic = |from: usize, n: usize| (0..n).map(move |j| t[(from + j) % l.max(1)]);
+        active.extend(cyclic(at, d));
+        (active, cyclic(at + d, l - d).collect())
     }
 }
 
@@ -340,15 +402,15 @@ impl Tls {
             });
         }
         let period = l / gcd(d, l);
+        // Bit `x`: positions `x .. x + d` of `T` (around its end) hold a warp blocked on data.
+        let mut windows = t_bits;
+        for k in 1..d {
+            windows |= (t_bits >> k | t_bits << (l - k)) & low_bits(l);
+        }
+        // Cycle `j` of the sleep has the window from `d * j`.
         let (mut bits, mut start) = (0u64, 0);
         for j in 0..period {
-            // Positions `d*j .. d*j + d` of `T`, around its end.
-            let rotated = if start == 0 {
-                t_bits
-            } else {
-                (t_bits >> start | t_bits << (l - start)) & low_bits(l)
-            };
-            bits |= ((rotated & low_bits(d) != 0) as u64) << j;
+            bits |= (windows >> start & 1) << j;
             start += d;
             if start >= l {
                 start -= l;
@@ -363,15 +425,6 @@ impl Tls {
             period,
         })
     }
-}
-
-/// Fills `dst` from `src` read cyclically from `start` (`dst` no longer than `src`).
-#[inline(always)]
-fn copy_cyclic(src: &[u16], start: usize, dst: &mut [u16]) {
-    let first = dst.len().min(src.len() - start);
-    let (head, tail) = dst.split_at_mut(first);
-    head.copy_from_slice(&src[start..start + first]);
-    tail.copy_from_slice(&src[..tail.len()]);
 }
 
 fn gcd(mut a: u32, mut b: u32) -> u32 {

@@ -503,15 +503,20 @@ mod tests {
         assert_eq!(decoded_at(10, 1, 2), 12);
     }
 
-    /// The I-buffer interface on hand-built state, without an SM: a head is decoded where the
-    /// warp continues, popped in sequence, and flushed (a control hazard) when the warp goes
-    /// elsewhere, either at issue (`advance`) or when its head is next looked at (`head`).
+    /// The I-buffer interface on hand-built state, without an SM, with `sm.branch_redirect =
+    /// "issue"`: a head is decoded where the warp continues, popped in sequence, and flushed (a
+    /// control hazard) when the warp goes elsewhere, either at issue (`advance`) or when its
+    /// head is next looked at (`head`).
     #[test]
     fn the_ibuffer_pops_in_sequence_and_flushes_on_a_jump() {
         use super::{Frontend, Head};
         use crate::fetch_policy::RoundRobin;
         use crate::policy::WarpSlots;
-        let cfg = warpsim_core::config::GpuConfig::load("gtx480").unwrap();
+        let cfg = warpsim_core::config::GpuConfig::load_with(
+            "gtx480",
+            &["sm.branch_redirect=issue".into()],
+        )
+        .unwrap();
         let mut front = Frontend::new(&cfg, 2, RoundRobin::default(), true);
         let mut warps = WarpSlots::new(2, 2, 2);
         assert_eq!(

@@ -59,6 +59,7 @@ pub mod mem_plan;
 pub mod memory;
 pub mod out;
 pub mod retire;
+pub mod schedulers;
 pub mod scoreboard;
 pub mod share;
 pub mod sleep;
@@ -144,7 +145,7 @@ pub struct Sm<P: IssuePolicy, F> {
     /// Fetch, decode, I-cache and I-buffers (`fetch.rs`).
     pub(crate) front: fetch::Frontend<F>,
     /// The warp schedulers: policies, issue-slot outcomes, sleep state (`issue.rs`).
-    pub(crate) sched: issue::Schedulers<P>,
+    pub(crate) sched: schedulers::Schedulers<P>,
     /// LD/ST unit instances.
     pub(crate) units: Units,
     /// SP and SFU instructions' way to their units: pipeline registers, unit instances,
@@ -289,7 +290,7 @@ impl<P: IssuePolicy, F: FetchPolicy> Sm<P, F> {
             slot_order: per_sched(),
             timing: warps::WarpTiming::new(n),
             front: fetch::Frontend::new(cfg, n, fetch, perfect_icache),
-            sched: issue::Schedulers::new(cfg, &shape, ctas_per_sm, make),
+            sched: schedulers::Schedulers::new(cfg, &shape, ctas_per_sm, make),
             units: Units::new(cfg),
             alu: alu_path::AluPath::new(cfg),
             collectors: collectors::Collectors::new(cfg),

@@ -401,7 +401,11 @@ mod tests {
 
     /// One CTA of `threads` threads of `kernel(body)` made resident at cycle `at`.
     fn launched(body: &str, threads: u32, at: u64) -> (Bench, TestSm) {
-        let mut b = Bench::new(&kernel(body), threads, "gtx480", &[]);
+        launched_with(body, threads, at, &[])
+    }
+
+    fn launched_with(body: &str, threads: u32, at: u64, overrides: &[&str]) -> (Bench, TestSm) {
+        let mut b = Bench::new(&kernel(body), threads, "gtx480", overrides);
         let mut sm = b.sm(1, true);
         b.launch(&mut sm, 1, 0, at);
         (b, sm)
@@ -525,13 +529,14 @@ mod tests {
         assert_eq!((sm.warps.block[0], sm.warps.wake[0]), (Block::Ready, 20));
     }
 
-    /// A taken branch flushes the I-buffer: issued in cycle 2, `bra` leaves the warp blocked on
-    /// control from 3; the fetch stage of the same cycle refetches at the target, issuable
-    /// from 4 (fetched in the cycle's last slot): one control stall cycle, after two of fetch.
+    /// With `sm.branch_redirect = "issue"` a taken branch flushes the I-buffer: issued in
+    /// cycle 2, `bra` leaves the warp blocked on control from 3; the fetch stage of the same
+    /// cycle refetches at the target, issuable from 4 (fetched in the cycle's last slot): one
+    /// control stall cycle, after two of fetch.
     #[test]
     fn a_taken_branch_is_a_control_stall_until_the_target_is_decoded() {
         let body = "bra SKIP;\nmov.u32 %r1, 1;\nSKIP:\nmov.u32 %r2, 2;";
-        let (mut b, mut sm) = launched(body, 32, 0);
+        let (mut b, mut sm) = launched_with(body, 32, 0, &["sm.branch_redirect=issue"]);
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
             sm.fetch_stage(env, 1);
@@ -551,12 +556,13 @@ mod tests {
         assert_eq!(sm.timing.stalls[0].fetch, 2);
     }
 
-    /// A decoded head that is not where the warp continues (here: the warp moved on to PC 1
-    /// while PC 0 is decoded) is flushed and is a control stall from when it would have left
-    /// decode (2), even when looked at earlier (1).
+    /// With `sm.branch_redirect = "issue"`, a decoded head that is not where the warp continues
+    /// (here: the warp moved on to PC 1 while PC 0 is decoded) is flushed and is a control
+    /// stall from when it would have left decode (2), even when looked at earlier (1).
     #[test]
     fn a_stale_head_is_a_control_stall_from_its_decode() {
-        let (mut b, mut sm) = launched("mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;", 32, 0);
+        let body = "mov.u32 %r1, %tid.x;\nadd.u32 %r2, %r1, 1;";
+        let (mut b, mut sm) = launched_with(body, 32, 0, &["sm.branch_redirect=issue"]);
         b.with_env(1, |env| {
             sm.fetch_stage(env, 0);
             sm.timing.cur_pc[0] = 1;
