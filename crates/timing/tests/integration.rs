@@ -15,6 +15,7 @@ mod analysis;
 mod branch_redirect;
 mod cp_async;
 mod hooks;
+mod hot_slice;
 mod intensity;
 mod interconnect;
 mod kaws;

@@ -646,9 +646,11 @@ pub struct Icnt {
     /// output-queued, a source port is held only while the packet's own flits leave it.
     #[serde(default)]
     pub head_of_line: bool,
-    /// Flits an SM's port holds while they wait to cross (GPGPU-Sim: BookSim's input queue,
-    /// `input_buffer_size`, 9 when a config leaves it out, plus its VC buffer, `vc_buf_size`):
-    /// the SM may send while the packets queued at its port, the new one included, fit.
+    /// Flits an SM's port holds while they wait to cross: the SM may send while the packets
+    /// queued at its port, the new one included, fit. With the router (`internal_speedup` >
+    /// 0) this is BookSim's input queue (`input_buffer_size`, 9 when a config leaves it out,
+    /// GPGPU-Sim's `icnt_has_buffer`), which feeds the router's VC buffer (`vc_buffer_flits`)
+    /// a flit a cycle; with the crossbar, the port's whole FIFO.
     /// Absent: unbounded (with `head_of_line = false` the key is not used: the SM sends when
     /// its port is free).
     #[serde(default, skip_serializing_if = "Option::is_none")]

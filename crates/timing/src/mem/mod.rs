@@ -286,8 +286,13 @@ impl Packets {
     }
 }
 
-/// Packets per slice that may be in flight towards it (covers the ROP latency at one request
-/// per cycle, so the limit only bites when the slice stalls).
+/// Packets a slice's input holds (those on their way to it included): GPGPU-Sim's ROP delay
+/// queue and its queue from the interconnect, covering the ROP latency at one request per
+/// cycle, so the limit only bites when the slice stalls. A full input takes nothing more: with
+/// the input-queued interconnect the packets for it wait in the network (GPGPU-Sim's
+/// `gpgpu_sim::cycle` pops a sub-partition's packet only while its queue has room), which
+/// backs up into the SMs' injection buffers one SM at a time; without it the SMs may not send
+/// to the slice.
 fn slice_input_capacity(cfg: &GpuConfig) -> usize {
     (cfg.l2.latency + 2 * cfg.icnt.latency + 64) as usize
 }
@@ -352,6 +357,19 @@ impl<T> Net<T> {
         }
     }
 
+    /// [`Net::cycle`] delivering to output `o` only while `open(o)`.
+    fn cycle_gated(
+        &mut self,
+        now: u64,
+        open: impl Fn(usize) -> bool,
+        arrive: impl FnMut(u64, usize, T),
+    ) {
+        match self {
+            Net::Router(r) => r.cycle_gated(now, open, arrive),
+            Net::Crossbar(x) => x.cycle_gated(now, open, arrive),
+        }
+    }
+
     fn rebase(&mut self, shift: u64) {
         match self {
             Net::Router(r) => r.rebase(),
@@ -375,6 +393,8 @@ pub struct MemSystem {
     l2_latency: u64,
     dram_latency: u64,
     slice_cap: usize,
+    /// This cycle's `input.len() < slice_cap` of each slice (the request network's gate).
+    slice_open: Vec<bool>,
     /// DRAM cycles per core cycle, and the DRAM cycles simulated so far.
     dram_ratio: f64,
     dram_now: u64,
@@ -435,6 +455,7 @@ impl MemSystem {
             l2_latency: cfg.l2.latency as u64,
             dram_latency: cfg.dram.latency as u64,
             slice_cap: slice_input_capacity(cfg),
+            slice_open: vec![true; nslices],
             dram_ratio: cfg.gpu.dram_clock_mhz / cfg.gpu.core_clock_mhz.max(1e-9),
             dram_now: 0,
             replies: Vec::with_capacity(64),
@@ -543,11 +564,21 @@ impl MemSystem {
             self.dram_now = target;
         }
         if let Some(q) = self.queued.as_mut() {
+            if !q.requests.is_empty() {
+                for (open, s) in self.slice_open.iter_mut().zip(&self.slices) {
+                    *open = s.input.len() < self.slice_cap;
+                }
+            }
             let (slices, seq, l2_latency) = (&mut self.slices, &mut self.seq, self.l2_latency);
-            q.requests.cycle(now, |at, s, r| {
-                *seq += 1;
-                slices[s].input.push(Reverse((at + l2_latency, *seq, r)));
-            });
+            let open = &self.slice_open;
+            q.requests.cycle_gated(
+                now,
+                |s| open[s],
+                |at, s, r| {
+                    *seq += 1;
+                    slices[s].input.push(Reverse((at + l2_latency, *seq, r)));
+                },
+            );
         }
         let spp = self.map.slices_per_partition as usize;
         for (i, s) in self.slices.iter_mut().enumerate() {

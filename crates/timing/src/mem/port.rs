@@ -96,20 +96,26 @@ impl<'m> SmNet<'m> {
 }
 
 impl SmNet<'_> {
-    /// SM `sm` can send `r` at `now`: its port has room and the slice has room.
+    /// SM `sm` can send `r` at `now`: its port has room (and, without the input-queued
+    /// interconnect, the slice).
     #[inline]
     pub fn can_send(&self, sm: usize, r: &Req, now: u64) -> bool {
         let m = self.sys;
-        m.slices[m.map.slice(r.addr)].input.len() < m.slice_cap
-            && match &m.queued {
-                Some(q) => q.requests.has_room_after(
-                    sm,
-                    self.port.pending_flits,
-                    m.packets.request(&m.icnt, r).0,
-                ),
-                // A send reserves the injection port past `now` (`Icnt::to_slice`).
-                None => self.port.outbox.is_empty() && m.icnt.sm_can_send(sm, now),
+        match &m.queued {
+            // A full slice holds its packets in the network (`MemSystem::cycle`), which fills
+            // this SM's injection buffer in turn.
+            Some(q) => q.requests.has_room_after(
+                sm,
+                self.port.pending_flits,
+                m.packets.request(&m.icnt, r).0,
+            ),
+            // A send reserves the injection port past `now` (`Icnt::to_slice`).
+            None => {
+                m.slices[m.map.slice(r.addr)].input.len() < m.slice_cap
+                    && self.port.outbox.is_empty()
+                    && m.icnt.sm_can_send(sm, now)
             }
+        }
     }
 
     /// Sends `r` from its SM at `now` (check [`SmNet::can_send`] first): queued at the

@@ -88,7 +88,8 @@ struct Output<T> {
 
 pub struct Router<T> {
     latency: u64,
-    /// Flits an input holds, queued and buffered (`u64::MAX`: unbounded).
+    /// Flits an input's source queue holds before they enter its VC buffer (`u64::MAX`:
+    /// unbounded).
     capacity: u64,
     vc_buffer: u32,
     speedup: f64,
@@ -129,8 +130,8 @@ fn each(bits: &[u64], mut f: impl FnMut(usize)) {
 }
 
 impl<T> Router<T> {
-    /// A router from `inputs` to `outputs` ports; `capacity`: flits an input holds (`None`:
-    /// unbounded); `vc_buffer`: flits of each port's VC buffer; `speedup`: router steps per
+    /// A router from `inputs` to `outputs` ports; `capacity`: flits an input's source queue
+    /// holds, besides its VC buffer (`None`: unbounded); `vc_buffer`: flits of each port's VC buffer; `speedup`: router steps per
     /// cycle.
     pub fn new(
         inputs: usize,
@@ -182,10 +183,14 @@ impl<T> Router<T> {
     }
 
     /// [`Self::has_room`] once `pending` more flits are queued at `input` (an SM's sends of
-    /// this cycle, pushed at its end: `mem/port.rs`).
+    /// this cycle, pushed at its end: `mem/port.rs`). The room is the source's queue's
+    /// (BookSim's `input_buffer_size`, GPGPU-Sim's `icnt_has_buffer`), not counting the flits
+    /// already injected into the router's VC buffer: under load that queue drains one flit a
+    /// cycle, so a source sees at most one flit of room open a cycle.
     #[inline]
     pub fn has_room_after(&self, input: usize, pending: u64, flits: u64) -> bool {
-        let q = self.inputs[input].queued + pending;
+        let inp = &self.inputs[input];
+        let q = inp.queued - inp.in_router as u64 + pending;
         q == 0 || q.saturating_add(flits) <= self.capacity
     }
 
@@ -216,7 +221,20 @@ impl<T> Router<T> {
 
     /// One interconnect cycle at `now`: every packet whose tail leaves its output is handed to
     /// `arrive` with the cycle it arrives.
-    pub fn cycle(&mut self, now: u64, mut arrive: impl FnMut(u64, usize, T)) {
+    pub fn cycle(&mut self, now: u64, arrive: impl FnMut(u64, usize, T)) {
+        self.cycle_gated(now, |_| true, arrive);
+    }
+
+    /// [`Router::cycle`] where output `o` sends on its link only while `open(o)`: a destination
+    /// that takes nothing (GPGPU-Sim's memory sub-partition whose queue from the interconnect
+    /// is full) leaves the flits in the output's buffer, so its credits stop and the inputs
+    /// feeding it fill up. `open` may change only when one of the output's packets arrives.
+    pub fn cycle_gated(
+        &mut self,
+        now: u64,
+        open: impl Fn(usize) -> bool,
+        mut arrive: impl FnMut(u64, usize, T),
+    ) {
         while let Some(&(at, o)) = self.credits.front() {
             if at > now {
                 break;
@@ -255,7 +273,7 @@ impl<T> Router<T> {
                 b &= b - 1;
                 let out = &mut self.outputs[o];
                 match out.buffer.front() {
-                    Some(f) if f.ready < last => {}
+                    Some(f) if f.ready < last && open(o) => {}
                     _ => continue,
                 }
                 let f = out.buffer.pop_front().expect("front checked");
@@ -475,6 +493,34 @@ mod tests {
         }
         assert!(max <= 2);
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn a_closed_output_keeps_its_flits_and_fills_the_inputs_behind_it() {
+        // Output 0's destination takes nothing for 20 cycles: nothing arrives, the output
+        // buffers its 4 credits' worth, and each input then holds what it cannot switch, so
+        // its injection buffer (capacity 6) fills; once open, every packet arrives in order.
+        let mut r: Router<u32> = Router::new(2, 1, 0, Some(6), 4, 2.0);
+        let mut next = 0;
+        let mut got = Vec::new();
+        for now in 0..80 {
+            for i in 0..2 {
+                if r.has_room(i, 1) {
+                    r.push(i, 0, 1, 1, next);
+                    next += 1;
+                }
+            }
+            r.cycle_gated(now, |_| now >= 20, |at, _, p| got.push((at, p)));
+            if now == 19 {
+                assert!(got.is_empty());
+                assert_eq!(r.outputs[0].buffer.len(), 4);
+                assert!(!r.has_room(0, 1) && !r.has_room(1, 1));
+            }
+        }
+        assert_eq!(got.first().map(|g| g.0), Some(20));
+        // One a cycle from then on, the two inputs in turn (so each refills as it is served).
+        assert_eq!(got.len(), 60);
+        assert!(got.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{got:?}");
     }
 
     #[test]

@@ -98,7 +98,19 @@ impl<T> Xbar<T> {
 
     /// One cycle of arbitration at `now`: every packet that crosses is handed to `arrive` with
     /// the cycle it arrives at its output.
-    pub fn cycle(&mut self, now: u64, mut arrive: impl FnMut(u64, usize, T)) {
+    pub fn cycle(&mut self, now: u64, arrive: impl FnMut(u64, usize, T)) {
+        self.cycle_gated(now, |_| true, arrive);
+    }
+
+    /// [`Xbar::cycle`] where a packet crosses to output `o` only while `open(o)`: a head for a
+    /// destination that takes nothing (GPGPU-Sim's memory sub-partition whose queue from the
+    /// interconnect is full) waits at its input, blocking what is behind it.
+    pub fn cycle_gated(
+        &mut self,
+        now: u64,
+        open: impl Fn(usize) -> bool,
+        mut arrive: impl FnMut(u64, usize, T),
+    ) {
         let n = self.fifo.len();
         if self.waiting_count == 0 || n == 0 {
             return;
@@ -121,14 +133,20 @@ impl<T> Xbar<T> {
                 while bits != 0 {
                     let input = base + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    self.try_cross(input, now, &mut arrive);
+                    self.try_cross(input, now, &open, &mut arrive);
                 }
                 word += 1;
             }
         }
     }
 
-    fn try_cross(&mut self, input: usize, now: u64, arrive: &mut impl FnMut(u64, usize, T)) {
+    fn try_cross(
+        &mut self,
+        input: usize,
+        now: u64,
+        open: &impl Fn(usize) -> bool,
+        arrive: &mut impl FnMut(u64, usize, T),
+    ) {
         if self.input_free[input] > now {
             return;
         }
@@ -136,7 +154,7 @@ impl<T> Xbar<T> {
             return;
         };
         let output = head.output as usize;
-        if self.output_free[output] > now {
+        if self.output_free[output] > now || !open(output) {
             return; // blocked at the head: so is everything behind it
         }
         let flits = head.flits as u64;
@@ -190,6 +208,19 @@ mod tests {
         x.push(0, 1, 4, 7);
         assert_eq!(run(&mut x, 100, 101), vec![(100 + 4 + 8, 1, 7)]);
         assert!(x.is_empty());
+    }
+
+    #[test]
+    fn a_head_for_a_closed_output_waits_and_blocks_its_input() {
+        let mut x = Xbar::new(2, 2, 0, None);
+        x.push(0, 0, 1, 1); // output 0 takes nothing before cycle 5
+        x.push(0, 1, 1, 2); // behind it, for an open output
+        x.push(1, 1, 1, 3);
+        let mut got = Vec::new();
+        for now in 0..10 {
+            x.cycle_gated(now, |o| o == 1 || now >= 5, |at, o, p| got.push((at, o, p)));
+        }
+        assert_eq!(got, vec![(1, 1, 3), (6, 0, 1), (7, 1, 2)]);
     }
 
     #[test]
