@@ -36,6 +36,7 @@ mod tensor_refused;
 mod tensor_timing;
 mod texture;
 mod timing;
+mod tls;
 mod tls_marks;
 mod turing;
 mod volta;

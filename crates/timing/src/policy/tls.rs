@@ -225,6 +225,10 @@ impl Tls {
     /// not due leave). The first rotation demotes the due active members to the FIFO's back
     /// and fills the `d` places from its front: `T[0..d]`; each later one moves that window on
     /// by `d` around `T`, the FIFO being the rest of `T` after the window.
+    ///
+    /// `T` built as a sequence: the definition that debug builds check the mechanism against
+    /// (`replayed_by_copy`, `data_pattern`'s assertion). The mechanism itself never builds it:
+    /// `replay` rotates the ring in place and `data_pattern` reads `T` as bit positions.
     #[inline(always)]
     fn due_cycle(&self, due: u64) -> ([u16; MAX_SLOTS], usize, usize) {
         let mut t = [0u16; MAX_SLOTS];
@@ -241,7 +245,7 @@ impl Tls {
                 kept += 1;
             }
         }
-        (t, l, self.n.saturating_sub(kept).min(l))
+        (t, l, window(self.n, kept, l, 1).0)
     }
 
     /// Applies the `until - 1 - ordered_at` rotations a sleep skipped at once (see
@@ -280,18 +284,16 @@ impl Tls {
             }
         }
         let l = back - ring.head;
-        let d = self.n.saturating_sub(kept).min(l).min(MAX_SLOTS - kept);
-        // After `steps` rotations the window starts at `d * (steps - 1)`.
-        let at = match l {
-            0 => 0,
-            _ => (d as u64 * (steps - 1) % l as u64) as usize,
-        };
-        let mut window = 0u64;
+        let (d, at) = window(self.n, kept, l, steps);
+        // A no-op (`d <= n - kept`, `n <= MAX_SLOTS`): it only tells the compiler that
+        // `active[kept + j]` below is in bounds.
+        let d = d.min(MAX_SLOTS - kept);
+        let mut promoted = 0u64;
         for j in 0..d {
             let i = if at + j >= l { at + j - l } else { at + j };
             let s = ring.buf[(ring.head + i) % MAX_SLOTS];
             self.active[kept + j] = s;
-            window |= 1 << (s & 63);
+            promoted |= 1 << (s & 63);
         }
         let rest = l.saturating_sub(at + d);
         if at + d > l {
@@ -315,8 +317,8 @@ impl Tls {
         }
         ring.len = l - d;
         self.n_active = kept + d;
-        self.promoted_due = window;
-        self.active_bits = kept_bits | window;
+        self.promoted_due = promoted;
+        self.active_bits = kept_bits | promoted;
         #[cfg(debug_assertions)]
         {
             let (front, back) = self.pending.slices();
@@ -329,17 +331,14 @@ impl Tls {
     /// [`Tls::due_cycle`]'s sequence: the reference it is checked against in debug builds.
     #[cfg(debug_assertions)]
     fn replayed_by_copy(&self, due: u64, steps: u64) -> (Vec<u16>, Vec<u16>) {
-        let (t, l, d) = self.due_cycle(due);
+        let (t, l, _) = self.due_cycle(due);
         let mut active: Vec<u16> = self
             .active()
             .iter()
             .copied()
             .filter(|&s| due >> (s & 63) & 1 == 0)
             .collect();
-        let at = match l {
-            0 => 0,
-            _ => (d as u64 * (steps - 1) % l as u64) as usize,
-        };
+        let (d, at) = window(self.n, active.len(), l, steps);
         let cyclic = |from: usize, n: usize| (0..n).map(move |j| t[(from + j) % l.max(1)]);
         active.extend(cyclic(at, d));
         (active, cyclic(at + d, l - d).collect())
@@ -353,17 +352,17 @@ impl Tls {
     /// (pending then demoted, `T`) and takes the `d` free active places from its front; each
     /// later one moves that window on by `d` around `T`, so the cycles repeat
     /// with period `l / gcd(d, l)`, `l = |T|` at most 64 (see [`Tls::due_cycle`]).
+    #[inline(never)]
     fn data_pattern(&self, v: &PolicyView) -> Option<DataPattern> {
         let due = self.replay_due;
         let data_warps = {
+            let (block, wake, now) = (&v.warps.block[..], &v.warps.wake[..], v.now);
             let mut bits = 0u64;
             let mut m = due & v.warps.occupied_bits();
             while m != 0 {
                 let s = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if v.warps.block[s] == Block::Data && v.warps.wake[s] > v.now {
-                    bits |= 1 << s;
-                }
+                bits |= ((block[s] == Block::Data && wake[s] > now) as u64) << s;
             }
             bits
         };
@@ -371,27 +370,46 @@ impl Tls {
             // No due warp adds data blocking, whichever are active (and none did now).
             return None;
         }
-        // `T` as positions: bit i set when its i-th member is blocked on data (`T` itself
-        // is not built).
-        let (mut t_bits, mut l, mut kept) = (0u64, 0u32, 0u32);
+        // `T` as positions: bit i set when its i-th member is blocked on data. `T` itself is
+        // not built: the data warps are few, so each one's position is looked up (a pending
+        // one in the FIFO, an active one after the FIFO among the due active members), and
+        // the counts come from the bit sets.
         let (front, back) = self.pending.slices();
-        for &s in front.iter().chain(back) {
-            t_bits |= (data_warps >> (s & 63) & 1) << (l & 63);
-            l += 1;
-        }
-        for &s in self.active() {
-            if due >> (s & 63) & 1 != 0 {
-                t_bits |= (data_warps >> (s & 63) & 1) << (l & 63);
-                l += 1;
+        let r = front.len() + back.len();
+        let due_active = self.active_bits & due;
+        let (l, kept) = (
+            r + due_active.count_ones() as usize,
+            (self.active_bits & !due).count_ones() as usize,
+        );
+        let mut t_bits = 0u64;
+        let mut m = data_warps;
+        while m != 0 {
+            let s = m.trailing_zeros() as u16;
+            m &= m - 1;
+            let at = if self.active_bits >> s & 1 == 0 {
+                // Pending: every member is in the FIFO or active.
+                match front.iter().position(|&x| x == s) {
+                    Some(i) => i,
+                    None => front.len() + back.iter().position(|&x| x == s).unwrap_or(0),
+                }
             } else {
-                kept += 1;
-            }
+                let before = self.active().iter().position(|&x| x == s).unwrap_or(0);
+                r + self.active()[..before]
+                    .iter()
+                    .filter(|&&x| due >> (x & 63) & 1 != 0)
+                    .count()
+            };
+            t_bits |= 1 << (at & 63);
         }
-        let d = (self.n as u32).saturating_sub(kept).min(l);
-        debug_assert_eq!((l as usize, d as usize), {
-            let (_, l, d) = self.due_cycle(due);
-            (l, d)
+        let (d, _) = window(self.n, kept, l, 1);
+        debug_assert_eq!((l, d, t_bits), {
+            let (t, l, d) = self.due_cycle(due);
+            let t_bits = (0..l).fold(0u64, |b, i| b | (data_warps >> t[i] & 1) << i);
+            (l, d, t_bits)
         });
+        debug_assert_eq!(kept + due_active.count_ones() as usize, self.active().len());
+        // At most 64 (`T` holds each member once).
+        let (l, d) = (l as u32, d as u32);
         let now_data = self.active_bits & data_warps != 0;
         if d == 0 || d == l {
             // Nothing rotates, or every due member is active in every cycle.
@@ -402,11 +420,25 @@ impl Tls {
             });
         }
         let period = l / gcd(d, l);
-        // Bit `x`: positions `x .. x + d` of `T` (around its end) hold a warp blocked on data.
-        let mut windows = t_bits;
-        for k in 1..d {
-            windows |= (t_bits >> k | t_bits << (l - k)) & low_bits(l);
+        // Bit `x`: positions `x .. x + d` of `T` (around its end) hold a warp blocked on data,
+        // that is, `x` is one of the `d` positions up to a data warp's: a run of `d` bits
+        // from `q`, around `T`'s end (`0 < d < l`).
+        let mut windows = 0u64;
+        let mut m = t_bits;
+        while m != 0 {
+            let p = m.trailing_zeros();
+            m &= m - 1;
+            let q = (p + l + 1 - d) % l;
+            windows |= match l {
+                64 => low_bits(d).rotate_left(q),
+                _ => (low_bits(d) << q | low_bits(d) >> (l - q)) & low_bits(l),
+            };
         }
+        debug_assert_eq!(
+            windows,
+            (1..d).fold(t_bits, |w, k| w
+                | (t_bits >> k | t_bits << (l - k)) & low_bits(l))
+        );
         // Cycle `j` of the sleep has the window from `d * j`.
         let (mut bits, mut start) = (0u64, 0);
         for j in 0..period {
@@ -425,6 +457,21 @@ impl Tls {
             period,
         })
     }
+}
+
+/// The rotation's window while only due members rotate (see [`Tls::due_cycle`]): with
+/// `kept` active members not due, of an active set of `n`, and `l` due members in the cyclic
+/// sequence `T`, the `d` active places due members take and where in `T` the window of those
+/// places starts after `steps` rotations (at least 1; the first starts it at 0, each later one
+/// moves it on by `d`). `(d, start)`.
+#[inline(always)]
+fn window(n: usize, kept: usize, l: usize, steps: u64) -> (usize, usize) {
+    let d = n.saturating_sub(kept).min(l);
+    let start = match l {
+        0 => 0,
+        _ => (d as u64 * (steps - 1) % l as u64) as usize,
+    };
+    (d, start)
 }
 
 fn gcd(mut a: u32, mut b: u32) -> u32 {
@@ -451,6 +498,9 @@ impl IssuePolicy for Tls {
         Tls::occupied_of(self.active(), self.active_bits, v, out);
     }
 
+    // Inlined into the issue stage like `order` (`data_pattern`, needed in a third of the
+    // calls, is not).
+    #[inline(always)]
     fn settled(&mut self, v: &PolicyView) -> Settled {
         // The members `order` kept were checked not due; only a promoted one can be (the
         // walk that followed changed no warp's state, or something issued and nobody asks).
@@ -468,12 +518,22 @@ impl IssuePolicy for Tls {
             .active()
             .iter()
             .all(|&s| Tls::due_for_demotion(s, v) == (due >> s & 1 != 0)));
+        // The slices once, so the loops below keep their bounds in registers.
+        let (block, wake, long_until, now) = (
+            &v.warps.block[..],
+            &v.warps.wake[..],
+            &v.warps.long_until[..],
+            v.now,
+        );
+        // Members not due are occupied (empty slots are due): not a candidate is a wake
+        // cycle still ahead.
         let mut kept_data = false;
         let mut m = active & !due;
         while m != 0 {
-            let s = m.trailing_zeros() as u16;
+            let s = m.trailing_zeros() as usize;
             m &= m - 1;
-            kept_data |= v.warps.block[s as usize] == Block::Data && !v.candidate(s);
+            debug_assert_eq!(wake[s] > now, !v.candidate(s as u16));
+            kept_data |= block[s] == Block::Data && wake[s] > now;
         }
         // A pending warp that is resident and not waiting must be long dependent. With
         // sticky long marks (`policy.tls.long_marks`) a due warp may be a candidate as well
@@ -482,9 +542,12 @@ impl IssuePolicy for Tls {
         let pending = self.members & !active;
         let mut m = (pending & !v.warps.waiting_bits() | due) & v.warps.occupied_bits();
         while m != 0 {
-            let s = m.trailing_zeros() as u16;
+            let s = m.trailing_zeros() as usize;
             m &= m - 1;
-            if !v.long_dep(s) && due >> s & 1 == 0 || v.candidate(s) {
+            // (`s` is occupied: `long_dep` and `candidate` read from the slices.)
+            debug_assert_eq!(long_until[s] > now, v.long_dep(s as u16));
+            debug_assert_eq!(wake[s] <= now, v.candidate(s as u16));
+            if long_until[s] <= now && due >> s & 1 == 0 || wake[s] <= now {
                 return Settled::No;
             }
         }
@@ -510,6 +573,7 @@ impl IssuePolicy for Tls {
         Tls::occupied_of(back, pending, v, out);
     }
 
+    #[inline(always)]
     fn fetch_first(
         &mut self,
         _: &(),
@@ -531,6 +595,9 @@ impl IssuePolicy for Tls {
         front.iter().chain(back).copied().find(|s| is(s))
     }
 
+    // Inlined into the issue stage: called for 3-4 schedulers a cycle while they rotate, the
+    // call's own cost (saving and restoring registers) is a tenth of the rotation's.
+    #[inline(always)]
     fn order(&mut self, _: &(), _slots: &[u16], v: &PolicyView, out: &mut Vec<u16>) {
         self.catch_up(v.now);
         self.replay_due = 0;
